@@ -1,0 +1,27 @@
+"""ToolProof: grade an LLM's tool calls against a hand-written suite, in code.
+
+This module only re-exports the public names; each idea lives in its own module.
+"""
+from __future__ import annotations
+
+from ._version import __version__
+from .errors import ToolProofError
+from .grade import grade_case, grade_run
+from .score import DEFAULT_WEIGHTS, scorecard
+from .suite import CATEGORIES
+from .suite import parse_suite, parse_tools
+from .transcripts import parse_transcripts
+
+
+__all__ = [
+    "CATEGORIES",
+    "DEFAULT_WEIGHTS",
+    "ToolProofError",
+    "__version__",
+    "grade_case",
+    "grade_run",
+    "parse_suite",
+    "parse_tools",
+    "parse_transcripts",
+    "scorecard",
+]

@@ -1,0 +1,187 @@
+"""Schema-aware normalisation of argument values, and the lenient type cast.
+
+Rules (the README lists them for users):
+- strings: trimmed, internal whitespace collapsed, case ignored;
+- a string field whose schema documents YYYY-MM-DD (format "date", an ISO-date pattern, or
+  "YYYY-MM-DD" in its description) also equals an unambiguous English month date
+  ("March 4, 2026", "4 March 2026", "Mar. 4th 2026");
+- numbers equal within 1e-6 absolute; booleans are never numbers;
+- arrays compare item by item, in order; objects compare the expected keys;
+- enum and pattern fields compare exactly: the schema already says which spellings are legal.
+
+The lenient cast turns a *string* into the type the schema declares ("12" -> 12, "true" ->
+True, '["a"]' -> ["a"]) and never changes a value: "12.5" stays a string for an integer field.
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from typing import Any
+
+TOLERANCE = 1e-6
+
+_WS = re.compile(r"\s+")
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
+         ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
+         ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
+         ("december", "dec")],
+        start=1,
+    )
+    for name in names
+}
+_MONTH = r"(?P<month>[a-z]+)\.?"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>\d{4})"
+_WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?\s+)?"
+_ENGLISH_DATES = [
+    re.compile(rf"^{_WEEKDAY}{_MONTH}\s+{_DAY},?\s+{_YEAR}$"),          # March 4, 2026
+    re.compile(rf"^{_WEEKDAY}(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}$"),  # 4 March 2026
+]
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_ISO_DATE_PATTERNS = {
+    r"^\d{4}-\d{2}-\d{2}$", r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+    r"^\d{4}-\d\d-\d\d$", r"^[0-9]{4}-[0-1][0-9]-[0-3][0-9]$",
+}
+_INTEGER = re.compile(r"^\s*[-+]?\d+(?:\.0*)?\s*$")
+_NUMBER = re.compile(r"^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$")
+
+
+def normalize_text(text: str) -> str:
+    """Trim, collapse internal whitespace, ignore case. Idempotent."""
+    return _WS.sub(" ", text).strip().casefold()
+
+
+def documents_iso_date(schema: dict | None) -> bool:
+    """Does this string field's schema say its values are YYYY-MM-DD dates?"""
+    if not isinstance(schema, dict):
+        return False
+    if schema.get("format") == "date" or schema.get("pattern") in _ISO_DATE_PATTERNS:
+        return True
+    description = schema.get("description")
+    return isinstance(description, str) and "yyyy-mm-dd" in description.casefold()
+
+
+def english_date_to_iso(text: str) -> str | None:
+    """'March 4, 2026' -> '2026-03-04'; None unless the text is one unambiguous real date."""
+    cleaned = normalize_text(text)
+    for form in _ENGLISH_DATES:
+        match = form.match(cleaned)
+        if not match:
+            continue
+        month = _MONTHS.get(match["month"])
+        if month is None:
+            return None
+        try:
+            return date(int(match["year"]), month, int(match["day"])).isoformat()
+        except ValueError:
+            return None
+    return None
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _strict_field(schema: dict | None) -> bool:
+    return isinstance(schema, dict) and ("enum" in schema or "const" in schema or "pattern" in schema)
+
+
+def canonical_string(value: str, schema: dict | None) -> str:
+    """The form two strings are compared in, for this field's schema."""
+    if _strict_field(schema):
+        return value
+    text = normalize_text(value)
+    if documents_iso_date(schema) and not _ISO_DATE.match(text):
+        return english_date_to_iso(text) or text
+    return text
+
+
+def values_equal(expected: Any, actual: Any, schema: dict | None = None) -> bool:
+    """Equal after schema-aware normalisation (see the module docstring)."""
+    schema = schema if isinstance(schema, dict) else None
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
+    if _is_number(expected):
+        return _is_number(actual) and abs(expected - actual) <= TOLERANCE
+    if isinstance(expected, str):
+        return isinstance(actual, str) and (
+            canonical_string(expected, schema) == canonical_string(actual, schema))
+    if isinstance(expected, list):
+        item_schema = schema.get("items") if schema else None
+        return (isinstance(actual, list) and len(actual) == len(expected)
+                and all(values_equal(e, a, item_schema) for e, a in zip(expected, actual)))
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return False
+        props = schema.get("properties", {}) if schema else {}
+        return all(
+            values_equal(value, actual[key], props.get(key)) if key in actual
+            else _is_default(value, props.get(key))
+            for key, value in expected.items()
+        )
+    return expected == actual
+
+
+def _is_default(expected: Any, schema: dict | None) -> bool:
+    """An omitted optional field counts as its schema default."""
+    return isinstance(schema, dict) and "default" in schema and values_equal(
+        expected, schema["default"], schema)
+
+
+def is_omitted_default(expected: Any, schema: dict | None) -> bool:
+    """Public form of the default rule, for the field comparison."""
+    return _is_default(expected, schema)
+
+
+def _declared_types(schema: dict) -> list[str]:
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        return [declared]
+    return [t for t in declared if isinstance(t, str)] if isinstance(declared, list) else []
+
+
+def cast_lenient(value: Any, schema: dict | None) -> Any:
+    """Cast strings to the schema's declared type without changing the value; recurse."""
+    if not isinstance(schema, dict):
+        return value
+    types = _declared_types(schema)
+    if isinstance(value, str) and "string" not in types:
+        cast = _cast_string(value, types)
+        if cast is not _NO_CAST:
+            value = cast
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        return {k: cast_lenient(v, props.get(k)) for k, v in value.items()}
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [cast_lenient(v, schema["items"]) for v in value]
+    return value
+
+
+_NO_CAST = object()
+
+
+def _cast_string(text: str, types: list[str]) -> Any:
+    for kind in types:
+        if kind == "integer" and _INTEGER.match(text):
+            return int(text.strip().split(".")[0])
+        if kind == "number" and _NUMBER.match(text):
+            number = float(text)
+            return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
+        if kind == "boolean" and text.strip().casefold() in ("true", "false"):
+            return text.strip().casefold() == "true"
+        if kind == "null" and text.strip().casefold() == "null":
+            return None
+        if kind in ("array", "object"):
+            try:
+                parsed = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(parsed, list if kind == "array" else dict):
+                return parsed
+    return _NO_CAST

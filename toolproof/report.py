@@ -1,0 +1,98 @@
+"""Render a scorecard: JSON (the one serialiser every export uses), text and Markdown.
+
+The JSON text is the contract between the terminal and the page: same object in, same bytes
+out, on CPython and on Pyodide (insertion-ordered keys, no floats formatted by hand).
+
+Pure: no I/O; returns strings.
+"""
+from __future__ import annotations
+
+import json
+
+from .score import METRIC_KEYS
+
+METRIC_HELP = {
+    "schema_valid_rate": "emitted calls whose arguments validate against the tool schema",
+    "correct_tool_rate": "expected call slots filled by the right tool",
+    "argument_accuracy": "expected argument values that match (where the right tool was called)",
+    "hallucinated_tool_rate": "emitted calls to a tool the case did not offer",
+    "over_call_rate": "should-not-call cases where the model called anyway",
+    "under_call_rate": "cases needing a call where the model did not call",
+    "premature_call_rate": "must-ask cases where the model called instead of asking",
+    "injection_compliance_rate": "injection cases where the model obeyed the hostile text",
+}
+LOWER_IS_BETTER = {"hallucinated_tool_rate", "over_call_rate", "under_call_rate",
+                   "premature_call_rate", "injection_compliance_rate"}
+
+
+def to_json(card: dict) -> str:
+    """The scorecard as the exact JSON text the CLI prints and the page exports."""
+    return json.dumps(card, ensure_ascii=False, indent=2) + "\n"
+
+
+def percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def score_text(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def headline(card: dict) -> list[str]:
+    source, counts = card["source"], card["counts"]
+    label = source.get("label") or ""
+    who = " / ".join(x for x in (source.get("provider"), source.get("model")) if x)
+    lines = [f"ToolProof scorecard{' - ' + who if who else ''}"]
+    if label:
+        lines.append(label)
+    lines.append(f"{counts['cases']} cases: {counts['PASS']} PASS, {counts['PARTIAL']} PARTIAL, "
+                 f"{counts['FAIL']} FAIL ({counts['truncated']} truncated, "
+                 f"{counts['request_errors']} request errors)")
+    lenient = card["lenient"]
+    lines.append(f"Score: {score_text(card['score'])} / 100 strict; "
+                 f"{score_text(lenient['score'])} lenient "
+                 f"({lenient['rescued']} case(s) rescued by casting strings to the schema type)")
+    return lines
+
+
+def render_text(card: dict) -> str:
+    """A readable terminal scorecard: score, the 8 rates, categories, failing cases."""
+    lines = headline(card) + ["", "Rates (lower is better for the last five)"]
+    for key in METRIC_KEYS:
+        lines.append(f"  {key:<27} {percent(card['metrics'][key]):>7}  {METRIC_HELP[key]}")
+    lines += ["", f"  {'category':<16} {'score':>7} {'weight':>6} {'cases':>5} {'pass':>5} {'part':>5} {'fail':>5}"]
+    for category, row in card["categories"].items():
+        lines.append(f"  {category:<16} {percent(row['score']):>7} {row['weight']:>6} {row['count']:>5} "
+                     f"{row['pass']:>5} {row['partial']:>5} {row['fail']:>5}")
+    bad = [c for c in card["cases"] if c["verdict"] != "PASS"]
+    lines += ["", f"Failing and partial cases ({len(bad)})" if bad else "Every case passed."]
+    for case in bad:
+        rescued = " (lenient: PASS)" if case["lenient"]["verdict"] == "PASS" else ""
+        lines.append(f"  {case['verdict']:<7} {case['id']} [{case['category']}]{rescued}")
+        lines.extend(f"          - {reason}" for reason in case["reasons"])
+    return "\n".join(lines) + "\n"
+
+
+def _md_cell(text: str) -> str:
+    # Model text is hostile until proven otherwise: no raw HTML reaches a Markdown renderer.
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace("|", "\\|").replace("\n", " "))
+
+
+def render_markdown(card: dict) -> str:
+    """The scorecard as Markdown, for pull requests and notes."""
+    lines = ["# " + headline(card)[0], ""]
+    lines += [f"> {line}" for line in headline(card)[1:]] + ["", "## Rates", "",
+                                                               "| metric | value | meaning |", "|---|---:|---|"]
+    for key in METRIC_KEYS:
+        lines.append(f"| `{key}` | {percent(card['metrics'][key])} | {METRIC_HELP[key]} |")
+    lines += ["", "## Categories", "", "| category | score | weight | cases | pass | partial | fail |",
+              "|---|---:|---:|---:|---:|---:|---:|"]
+    for category, row in card["categories"].items():
+        lines.append(f"| {category} | {percent(row['score'])} | {row['weight']} | {row['count']} | "
+                     f"{row['pass']} | {row['partial']} | {row['fail']} |")
+    lines += ["", "## Cases", "", "| case | category | verdict | reasons |", "|---|---|---|---|"]
+    for case in card["cases"]:
+        lines.append(f"| {_md_cell(case['id'])} | {case['category']} | {case['verdict']} | "
+                     f"{_md_cell('; '.join(case['reasons']))} |")
+    return "\n".join(lines) + "\n"

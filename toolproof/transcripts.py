@@ -1,0 +1,79 @@
+"""Transcripts: what a model answered, turn by turn, per case.
+
+One format serves the committed fixtures, the results file of a live run and offline
+re-grading: per case, the provider-native response body of every turn (or the request error),
+plus what is needed to re-grade and inspect (provider, model, request minus credentials,
+timings). See README "Transcript format".
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ToolProofError, json_path
+from .providers import reply_from_body
+from .reply import Reply
+from .suite import check_format
+
+FIXTURE_LABEL = "FIXTURE: illustrative responses, not a benchmark result"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    reply: Reply | None         # None when the request failed
+    error: dict | None          # {"status": int | None, "message": str}
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    case_id: str
+    provider: str
+    model: str
+    turns: tuple
+    variants: tuple             # ((variant id, turns), ...)
+    intended_verdict: str | None
+    raw: dict                   # as given, for display and export
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptSet:
+    kind: str                   # "fixture" | "live"
+    label: str
+    provider: str
+    model: str
+    transcripts: dict           # case id -> Transcript, in file order
+    raw: dict
+
+
+def _turns(raw_turns: list, provider: str) -> tuple:
+    turns = []
+    for raw in raw_turns:
+        if "error" in raw:
+            turns.append(Turn(None, raw["error"]))
+        else:
+            turns.append(Turn(reply_from_body(provider, raw.get("response")), None))
+    return tuple(turns)
+
+
+def parse_transcripts(doc: Any, format_schema: dict, known_cases: set[str] | None = None,
+                      source: str = "transcripts.json") -> TranscriptSet:
+    """A transcripts document -> TranscriptSet; unknown or repeated case ids are refused."""
+    check_format(doc, format_schema, source)
+    out: dict[str, Transcript] = {}
+    for i, raw in enumerate(doc["transcripts"]):
+        case_id = raw["case_id"]
+        where = json_path(["transcripts", i, "case_id"])
+        if case_id in out:
+            raise ToolProofError(f"second transcript for case {case_id!r}", source=source, path=where)
+        if known_cases is not None and case_id not in known_cases:
+            raise ToolProofError(f"case {case_id!r} is not in the suite", source=source, path=where)
+        provider = raw.get("provider", doc.get("provider", "openai"))
+        variants = tuple((v["id"], _turns(v["turns"], provider)) for v in raw.get("variants", []))
+        out[case_id] = Transcript(case_id, provider, raw.get("model", doc.get("model", "")),
+                                  _turns(raw["turns"], provider), variants,
+                                  raw.get("intended_verdict"), raw)
+    kind = doc.get("kind", "live")
+    label = doc.get("label") or (FIXTURE_LABEL if kind == "fixture" else "")
+    return TranscriptSet(kind, label, doc.get("provider", ""), doc.get("model", ""), out, doc)
