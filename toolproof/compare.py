@@ -7,17 +7,16 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .normalize import is_omitted_default, values_equal
 from .suite import ExpectedCall
 
 MATCH, MISMATCH, MISSING, EXTRA = "match", "mismatch", "missing", "extra"
+_SCALARS = (str, int, float, bool)
 
 
-@dataclass(frozen=True, slots=True)
-class FieldResult:
+class FieldResult(NamedTuple):
     field: str
     status: str          # match | mismatch | missing | extra
     expected: Any
@@ -30,19 +29,23 @@ def compare_arguments(expected: ExpectedCall, arguments: dict, parameters: dict,
     """One result per expected field (in order), then one per extra field the model added."""
     props = parameters.get("properties", {}) if isinstance(parameters, dict) else {}
     values = expected.expected_values(mocks)
+    critical, accept = expected.critical, expected.accept
     results = []
-    for name in expected.fields():
+    for name in expected.names:
         want, schema = values[name], props.get(name)
-        critical = name in expected.critical
         if name not in arguments:
             status = MATCH if is_omitted_default(want, schema) else MISSING
-            results.append(FieldResult(name, status, want, None, critical))
+            results.append(FieldResult(name, status, want, None, name in critical))
             continue
         got = arguments[name]
-        options = [want, *expected.accept.get(name, [])]
-        status = MATCH if any(values_equal(o, got, schema) for o in options) else MISMATCH
-        results.append(FieldResult(name, status, want, got, critical))
-    checked = set(values)
+        if got.__class__ is want.__class__ and got.__class__ in _SCALARS and got == want:
+            status = MATCH      # identical scalars: no normalisation can make them differ
+        elif values_equal(want, got, schema) or any(
+                values_equal(option, got, schema) for option in accept.get(name, ())):
+            status = MATCH
+        else:
+            status = MISMATCH
+        results.append(FieldResult(name, status, want, got, name in critical))
     results.extend(FieldResult(name, EXTRA, None, arguments[name], False)
-                   for name in arguments if name not in checked)
+                   for name in arguments if name not in values)
     return results

@@ -6,7 +6,7 @@ a `Finding` is something the *model* did wrong, kept as data and never raised.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class ToolProofError(Exception):
@@ -28,8 +28,7 @@ class ToolProofError(Exception):
         return ": ".join(where + [self.reason]) if where else self.reason
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(NamedTuple):
     """One thing a model got wrong, e.g. code="schema.required", path="$.city"."""
 
     code: str

@@ -27,7 +27,7 @@ from typing import Any
 
 from .compare import EXTRA, MATCH, MISMATCH, MISSING, FieldResult, compare_arguments
 from .errors import Finding
-from .normalize import cast_lenient, normalize_text, values_equal
+from .normalize import cast_lenient, needs_cast, normalize_text, values_equal
 from .phrases import text_problems
 from .reply import Call, Reply
 from .suite import Case, ExpectedCall, Tool
@@ -316,12 +316,18 @@ class _Grading:
         return f"called {tools} with the expected arguments{extra}"
 
 
+def _castable(checked: list[CheckedCall], tools: dict[str, Tool]) -> bool:
+    """Would the lenient cast change any argument? If not, lenient equals strict."""
+    return any(c.offered and c.arguments is not None
+               and needs_cast(c.arguments, tools[c.call.name].parameters) for c in checked)
+
+
 def grade_case(case: Case, tools: dict[str, Tool], transcript: Transcript | None) -> CaseResult:
     """Strict and lenient grades of one case (a missing transcript fails it)."""
     strict = _Grading(case, tools, transcript, lenient=False)
     verdict, reasons = strict.run()
     lenient_verdict = verdict
-    if verdict != PASS:
+    if verdict != PASS and _castable(strict.checked, tools):
         lenient = _Grading(case, tools, transcript, lenient=True)
         candidate, _ = lenient.run()
         if CREDIT[candidate] > CREDIT[verdict]:

@@ -163,6 +163,21 @@ def cast_lenient(value: Any, schema: dict | None) -> Any:
     return value
 
 
+def needs_cast(value: Any, schema: dict | None) -> bool:
+    """Would `cast_lenient` change anything? (Cheaper than casting and comparing.)"""
+    if not isinstance(schema, dict):
+        return False
+    if isinstance(value, str):
+        types = _declared_types(schema)
+        return "string" not in types and _cast_string(value, types) is not _NO_CAST
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        return any(needs_cast(v, props.get(k)) for k, v in value.items())
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return any(needs_cast(v, schema["items"]) for v in value)
+    return False
+
+
 _NO_CAST = object()
 
 

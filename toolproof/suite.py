@@ -42,13 +42,16 @@ class ExpectedCall:
     critical: frozenset
     accept: dict
     derive: dict
+    names: tuple = ()        # every value-checked field, in order (args, then derived)
 
-    def fields(self) -> list[str]:
+    def fields(self) -> tuple:
         """Every value-checked field, in a fixed order."""
-        return list(self.args) + [f for f in self.derive if f not in self.args]
+        return self.names
 
     def expected_values(self, mocks: dict | None) -> dict:
         """The args with derived fields read from the mock results."""
+        if not self.derive:
+            return self.args
         values = dict(self.args)
         for name, where in self.derive.items():
             values[name] = resolve_result(mocks or {}, where)
@@ -172,7 +175,7 @@ def _expected_call(raw: dict) -> ExpectedCall:
     critical = raw.get("critical")
     fields = list(args) + [f for f in derive if f not in args]
     return ExpectedCall(raw["tool"], args, frozenset(fields if critical is None else critical),
-                        raw.get("accept", {}), derive)
+                        raw.get("accept", {}), derive, tuple(fields))
 
 
 def _parse_case(raw: dict) -> Case:
