@@ -240,6 +240,8 @@ class _Grading:
         if first is not None:
             self.facts["called"] = bool(first.calls)
             self.facts["observed"] = not first.truncated
+            if self.case.expect.action == "call":   # a slot exists even when nothing filled it
+                self.facts["slots"] = len(self.case.expect.calls)
             self.final_text = first.text
         if problem:
             return FAIL, [problem]
@@ -255,7 +257,9 @@ class _Grading:
             if second is not None:
                 self.final_text = second.text
             if problem:
-                return FAIL, self._hits() + [problem]
+                # What turn 1 already got wrong comes first; otherwise the failed turn is the reason.
+                verdict, reasons = self._calls(None)
+                return FAIL, (reasons if verdict == FAIL else []) + [problem]
         return self._calls(second)
 
     def _no_call(self, reply: Reply, action: str) -> tuple[str, list[str]]:

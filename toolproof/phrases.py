@@ -9,6 +9,7 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -30,10 +31,14 @@ def _phrases(item: Any, mocks: dict) -> tuple[list[str], str]:
     if isinstance(item, dict):
         value = resolve_result(mocks, item["result"])
         shown = value if isinstance(value, str) else _scalar_text(value)
-        return [shown], f"{shown!r} (from {item['result']})"
+        return [shown], f"{_quote(shown)} (from {item['result']})"
     if isinstance(item, tuple):
-        return list(item), " or ".join(repr(p) for p in item)
-    return [item], repr(item)
+        return list(item), " or ".join(_quote(p) for p in item)
+    return [item], _quote(item)
+
+
+def _quote(phrase: str) -> str:
+    return json.dumps(phrase, ensure_ascii=False)
 
 
 def _scalar_text(value: Any) -> str:
@@ -53,5 +58,5 @@ def text_problems(rules: PhraseRules, text: str, mocks: dict) -> list[str]:
             problems.append(f"final answer does not mention {label}")
     for phrase in rules.must_not_include:
         if mentions(text, phrase):
-            problems.append(f"final answer says {phrase!r}, which the tool result does not support")
+            problems.append(f"final answer says {_quote(phrase)}, which the tool result does not support")
     return problems
