@@ -50,7 +50,7 @@ RULES = [
     ("ask", [anthropic(("place_order", GOOD))], "FAIL", "premature call: called place_order"),
     # alternatives and accepted values
     ("alt", [openai(("lookup", {"order_id": "ORD-123456"}))], "PASS", "expected arguments"),
-    ("alt", [openai(("place_order", GOOD))], "PASS", "(accepted alternative 1)"),
+    ("alt", [openai(("place_order", GOOD))], "PASS", "called place_order with the expected arguments (accepted alternative 1)"),
     ("accept", [openai(("send_mail", {"to": "ana.silva@example.com"}))], "PASS", "expected"),
     ("accept", [openai(("send_mail", {"to": "ana@example.org"}))], "FAIL", "send_mail.to"),
     # multi_step
@@ -79,7 +79,7 @@ RULES = [
     ("use", [STEP1, openai(text="Your order has shipped.")], "PASS", "final answer follows"),
     ("use", [STEP1, openai(text="Your order was delivered.")], "FAIL", "does not mention \"shipped\""),
     ("use", [STEP1, openai(text="It shipped and was delivered.")], "FAIL", "says \"delivered\""),
-    ("use", [STEP1, openai(("lookup", {"order_id": "ORD-123456"}))], "FAIL", "called lookup again"),
+    ("use", [STEP1, openai(("lookup", {"order_id": "ORD-123456"}))], "FAIL", "called lookup instead of answering"),
     ("use", [STEP1, openai(text="")], "FAIL", "no final answer"),
 ]
 
@@ -154,3 +154,9 @@ def test_key_order_never_changes_a_verdict(mini, args, seed):
     a = mini("call", openai(("place_order", json.dumps(args))))
     b = mini("call", openai(("place_order", json.dumps(shuffled))))
     assert (a.verdict, a.lenient_verdict, sorted(a.reasons)) == (b.verdict, b.lenient_verdict, sorted(b.reasons))
+
+
+def test_long_values_are_cut_around_their_first_difference():
+    from toolproof.grade import show_pair
+    a, b = show_pair("x" * 200 + "alpha", "x" * 200 + "beta")
+    assert a.endswith("alpha\"") and b.endswith("beta\"") and a.startswith("…")
