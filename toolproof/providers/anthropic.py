@@ -1,4 +1,4 @@
-"""Anthropic Messages: reading replies.
+"""Anthropic Messages: request bodies out, replies in.
 
 Pure: no I/O, never raises on a strange body.
 """
@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..conversation import call_ids, result_text, tool_result_for
 from ..reply import Call, Reply, usage_tokens
 
 
@@ -45,3 +46,40 @@ def _call(block: dict) -> Call:
     raw = json.dumps(arguments, ensure_ascii=False) if arguments is not None else ""
     return Call(name=name, arguments=None, raw_arguments=raw, id=call_id,
                 parse_error=f"tool_use input is a {type(arguments).__name__}, not an object")
+
+
+# ---------------------------------------------------------------- going out
+
+ANTHROPIC_VERSION = "2023-06-01"
+MAX_TOKENS = 1024
+
+
+def anthropic_tools(tools: list) -> list[dict]:
+    """Tool definitions in the Messages shape (`input_schema`)."""
+    return [{"name": t.name, "description": t.description, "input_schema": t.parameters} for t in tools]
+
+
+def anthropic_messages(case, first: dict | None = None, mocks: dict | None = None) -> list[dict]:
+    """The conversation for turn 1, or for turn 2 when `first` (the turn-1 body) is given."""
+    messages: list[dict] = [{"role": "user", "content": case.prompt}]
+    if first is None:
+        return messages
+    reply = reply_from_anthropic(first)
+    blocks = first.get("content") if isinstance(first, dict) else None
+    messages.append({"role": "assistant", "content": blocks if isinstance(blocks, list) else []})
+    messages.append({"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": call_id,
+         "content": result_text(tool_result_for(call, mocks or {}))}
+        for call_id, call in zip(call_ids(reply.calls), reply.calls)]})
+    return messages
+
+
+def anthropic_request(case, tools: list, *, model: str, first: dict | None = None,
+                      mocks: dict | None = None, max_tokens: int = MAX_TOKENS) -> dict:
+    """The Messages request body for one turn of a case (no credentials in it)."""
+    body = {"model": model, "max_tokens": max_tokens,
+            "messages": anthropic_messages(case, first, mocks),
+            "tools": anthropic_tools(tools), "tool_choice": {"type": "auto"}}
+    if case.system:
+        body["system"] = case.system
+    return body

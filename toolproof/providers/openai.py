@@ -1,4 +1,4 @@
-"""OpenAI Chat Completions (and OpenAI-compatible servers): reading replies.
+"""OpenAI Chat Completions (and OpenAI-compatible servers): request bodies out, replies in.
 
 Pure: no I/O, never raises on a strange body.
 """
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..conversation import call_ids, result_text, tool_result_for
 from ..reply import Call, Reply, arguments_from_json, usage_tokens
 
 
@@ -54,3 +55,45 @@ def _text(content: Any) -> str:
         return "".join(p.get("text", "") for p in content
                        if isinstance(p, dict) and isinstance(p.get("text"), str))
     return ""
+
+
+# ---------------------------------------------------------------- going out
+
+def openai_tools(tools: list) -> list[dict]:
+    """Tool definitions in the Chat Completions shape."""
+    return [{"type": "function", "function": {"name": t.name, "description": t.description,
+                                              "parameters": t.parameters}} for t in tools]
+
+
+def openai_messages(case, first: dict | None = None, mocks: dict | None = None) -> list[dict]:
+    """The conversation for turn 1, or for turn 2 when `first` (the turn-1 body) is given.
+
+    The assistant turn is echoed with `content: ""` rather than null when it carried no text:
+    some OpenAI-compatible servers reject a null content.
+    """
+    messages = [{"role": "system", "content": case.system}] if case.system else []
+    messages.append({"role": "user", "content": case.prompt})
+    if first is None:
+        return messages
+    reply = reply_from_openai(first)
+    ids = call_ids(reply.calls)
+    messages.append({"role": "assistant", "content": reply.text or "", "tool_calls": [
+        {"id": call_id, "type": "function",
+         "function": {"name": call.name, "arguments": call.raw_arguments or "{}"}}
+        for call_id, call in zip(ids, reply.calls)]})
+    for call_id, call in zip(ids, reply.calls):
+        messages.append({"role": "tool", "tool_call_id": call_id,
+                         "content": result_text(tool_result_for(call, mocks or {}))})
+    return messages
+
+
+def openai_request(case, tools: list, *, model: str, first: dict | None = None,
+                   mocks: dict | None = None) -> dict:
+    """The Chat Completions request body for one turn of a case (no credentials in it)."""
+    return {
+        "model": model,
+        "messages": openai_messages(case, first, mocks),
+        "tools": openai_tools(tools),
+        "tool_choice": "auto",           # explicit: some compatible servers ignore tools without it
+        "parallel_tool_calls": False,    # one call at a time keeps dependency order observable
+    }

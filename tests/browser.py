@@ -1,0 +1,32 @@
+"""Shared pieces for the browser tests: the local server and Chromium launched by Playwright.
+
+Debian's Chromium at /usr/bin/chromium (Playwright cannot download a browser here). The server is
+serve.py's own, on an ephemeral 127.0.0.1 port, after making sure vendor/ is fetched.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+READY_TIMEOUT_MS = 120_000
+
+sys.path.insert(0, str(ROOT))
+import serve  # noqa: E402
+
+
+def start_server():
+    """Fetch vendor/ if needed, then serve the repository on a free local port."""
+    serve.ensure_vendor(ROOT, serve.load_lock(ROOT / serve.LOCK_NAME), log=lambda line: None)
+    server = serve.make_server(ROOT, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, serve.server_url(server)
+
+
+def is_local(url: str, base: str) -> bool:
+    return url.startswith(base) or url.startswith(("data:", "blob:"))

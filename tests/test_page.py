@@ -1,0 +1,171 @@
+"""The real page in real Chromium: boots offline, grades the fixtures, matches the terminal."""
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+
+from browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, ROOT, is_local, start_server
+from toolproof.cli import run
+
+pytestmark = pytest.mark.browser
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv, url = start_server()
+    yield url
+    srv.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def open_page(browser, url: str):
+    """A fresh page, every request and console line recorded, loaded until ready."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    page.requests, page.console = [], []
+    page.on("request", lambda r: page.requests.append(r.url))
+    page.on("console", lambda m: page.console.append(m.text))
+    page.goto(url)
+    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    return page
+
+
+@pytest.fixture(scope="module")
+def page(browser, server):
+    page = open_page(browser, server)
+    yield page
+    page.context.close()
+
+
+def cli(*argv: str) -> str:
+    out, err = io.StringIO(), io.StringIO()
+    assert run(list(argv), stdout=out, stderr=err) == 0, err.getvalue()
+    return out.getvalue()
+
+
+def test_page_is_ready_and_graded(page):
+    rows = page.locator(".case-row")
+    card = json.loads(cli("grade", "--format", "json"))
+    assert rows.count() == len(card["cases"])
+    assert page.text_content("#fixture .score-value") == f"{card['score']:.2f}"
+    verdicts = page.eval_on_selector_all(".case-row", "rows => rows.map(r => [r.dataset.caseId, r.dataset.verdict])")
+    assert verdicts == [[c["id"], c["verdict"]] for c in card["cases"]]
+
+
+def test_no_request_leaves_the_machine(page, server):
+    assert page.requests, "no requests were recorded"
+    outside = [u for u in page.requests if not is_local(u, server)]
+    assert outside == []
+
+
+def test_fixture_label_and_empty_live_area(page):
+    assert page.text_content("#fixture .fixture-banner") == "FIXTURE: illustrative responses, not a benchmark result"
+    assert page.text_content("#live-empty") == "No real-model result yet"
+    fixture_colour = page.eval_on_selector("#fixture .score-value", "n => getComputedStyle(n).color")
+    live_border = page.eval_on_selector("#live", "n => getComputedStyle(n).borderTopColor")
+    fixture_border = page.eval_on_selector("#fixture", "n => getComputedStyle(n).borderTopColor")
+    assert fixture_border != live_border and fixture_colour != "rgb(28, 36, 48)"
+
+
+def test_exported_json_equals_the_cli(page):
+    with page.expect_download() as download:
+        page.click("#export-json")
+    exported = open(download.value.path(), encoding="utf-8").read()
+    assert exported == cli("grade", "--format", "json")
+
+
+def test_markdown_export(page):
+    with page.expect_download() as download:
+        page.click("#export-md")
+    text = open(download.value.path(), encoding="utf-8").read()
+    assert text.startswith("# ToolProof scorecard") and "FIXTURE: illustrative responses" in text
+
+
+def test_weight_change_recomputes_the_score(page):
+    card = json.loads(cli("grade", "--format", "json"))
+    page.fill('input.weight[data-category="multi_step"]', "55")
+    weights = {**card["weights"], "multi_step": 55}
+    cats = card["categories"]
+    expected = round(100 * sum(weights[c] * cats[c]["score"] for c in cats) / sum(weights[c] for c in cats), 2)
+    assert page.text_content("#fixture .score-value") == f"{expected:.2f}"
+    assert expected != card["score"]
+    with page.expect_download() as download:
+        page.click("#export-json")
+    exported = open(download.value.path(), encoding="utf-8").read()
+    assert exported == cli("grade", "--format", "json", "--weight", "multi_step=55")
+    page.fill('input.weight[data-category="multi_step"]', "20")
+    assert page.text_content("#fixture .score-value") == f"{card['score']:.2f}"
+
+
+def test_filters(page):
+    page.select_option("#fixture-filter-verdict", "FAIL")
+    visible = page.eval_on_selector_all(".case-row:not([hidden])", "rows => rows.map(r => r.dataset.verdict)")
+    assert visible and set(visible) == {"FAIL"}
+    page.select_option("#fixture-filter-category", "injection")
+    visible = page.eval_on_selector_all(".case-row:not([hidden])", "rows => rows.map(r => r.dataset.category)")
+    assert visible and set(visible) == {"injection"}
+    page.select_option("#fixture-filter-verdict", "all")
+    page.select_option("#fixture-filter-category", "all")
+    assert page.locator(".case-row:not([hidden])").count() == page.locator(".case-row").count()
+
+
+def test_expanding_a_case_shows_request_and_response(page):
+    row = page.locator('.case-row[data-case-id="mst-refund-latest-order"]')
+    row.locator("button.toggle").click()
+    text = row.locator(".case-detail").text_content()
+    assert "Turn 1: request" in text and "Turn 2: response" in text
+    assert '"parallel_tool_calls": false' in text and '"role": "tool"' in text
+
+
+def test_hostile_html_stays_text(page):
+    images_before = page.locator("img").count()
+    scripts_before = page.locator("script").count()
+    for cid in ("inj-invite-img", "inj-readme-script"):
+        row = page.locator(f'.case-row[data-case-id="{cid}"]')
+        row.locator("button.toggle").click()
+        assert re.search(r"<(img|script)", row.text_content())
+    assert page.locator("img").count() == images_before == 0
+    assert page.locator("script").count() == scripts_before
+    assert page.evaluate("window.__toolproofPwned === undefined")
+
+
+def test_screenshot_artifact(page):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    path = ARTIFACTS / "page.png"
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 10_000
+
+
+def test_in_page_selftest_matches_the_terminal(browser, server):
+    terminal = cli("selftest").strip().splitlines()[-1]
+    n = int(re.match(r"selftest: (\d+) passed, 0 failed$", terminal).group(1))
+    page = open_page(browser, server + "?selftest=1")
+    page.wait_for_function("document.getElementById('selftest-result').textContent !== ''",
+                           timeout=READY_TIMEOUT_MS)
+    assert json.loads(page.text_content("#selftest-result")) == {"passed": n, "failed": 0}
+    assert f"selftest: {n} passed, 0 failed" in page.console
+    page.context.close()
+
+
+def test_pyscript_config_lists_exactly_the_package():
+    config = json.loads((ROOT / "web" / "pyscript.json").read_text())
+    listed = {dest for dest in config["files"].values() if dest.startswith("./toolproof/")}
+    package = {"./" + p.relative_to(ROOT).as_posix() for p in (ROOT / "toolproof").rglob("*.py")}
+    assert listed == package
+    for source, dest in config["files"].items():
+        if not source.startswith("../vendor/"):
+            assert source == "." + dest, "sources are relative to web/, destinations to the VFS cwd"
+            assert (ROOT / dest).is_file(), dest

@@ -1,0 +1,46 @@
+"""What a case's conversation holds at each turn, before it is dressed in a provider's shape.
+
+Turn 1 is the system prompt and the user's message. For cases with mock results, every call the
+model made in turn 1 gets a tool result: the mock for that tool, or a fixed error for a tool the
+case has no mock for, or for arguments that could not be read. The provider modules turn this
+into request bodies; the grader reads the same mocks, so what the model was shown and what it is
+graded against cannot drift apart.
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .reply import Call
+from .suite import NOT_OFFERED, Case
+
+UNREADABLE = {"error": "the tool call's arguments were not valid JSON; nothing was done"}
+
+
+def tool_result_for(call: Call, mocks: dict) -> Any:
+    """The result the model receives for one of its calls."""
+    if call.arguments is None:
+        return UNREADABLE
+    return mocks.get(call.name, NOT_OFFERED)
+
+
+def result_text(result: Any) -> str:
+    """Tool results travel as JSON text (what both providers expect as content)."""
+    return json.dumps(result, ensure_ascii=False)
+
+
+def call_ids(calls: tuple) -> list[str]:
+    """Each call's id, made up when a server sent none (some OpenAI-compatible ones don't)."""
+    return [c.id or f"call_{i + 1}" for i, c in enumerate(calls)]
+
+
+def case_mocks(case: Case, variant: str | None = None) -> dict:
+    """The mock results for the case itself or for one of its counterfactual variants."""
+    if variant is None:
+        return case.mock_results or {}
+    for v in case.variants:
+        if v.id == variant:
+            return v.mock_results
+    raise KeyError(f"case {case.id!r} has no variant {variant!r}")

@@ -1,0 +1,84 @@
+"""What the page shows, computed without the page: labels, chart geometry, filters, transcripts.
+
+The web front end (`web.py`) only turns these plain values into DOM nodes, so everything here
+is testable in CPython and the view holds no grading logic.
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .conversation import case_mocks
+from .providers.anthropic import anthropic_request
+from .providers.openai import openai_request
+from .suite import CATEGORIES, Case, Tool
+from .transcripts import Transcript
+
+CATEGORY_LABELS = {
+    "should_call": "Should call", "should_not_call": "Should not call", "must_ask": "Must ask",
+    "distractor": "Distractor", "multi_step": "Multi-step", "enum_format": "Enum / format",
+    "injection": "Injection", "result_use": "Result use",
+}
+METRIC_LABELS = {
+    "schema_valid_rate": "Schema-valid calls", "correct_tool_rate": "Correct tool",
+    "argument_accuracy": "Argument accuracy", "hallucinated_tool_rate": "Hallucinated tools",
+    "over_call_rate": "Over-calls", "under_call_rate": "Under-calls",
+    "premature_call_rate": "Premature calls", "injection_compliance_rate": "Injection compliance",
+}
+VERDICTS = ("PASS", "PARTIAL", "FAIL")
+
+
+def chart_bars(categories: dict, *, width: int = 560, bar: int = 22, gap: int = 10,
+               label_width: int = 130) -> dict:
+    """Geometry of the category-score bar chart: one horizontal bar per category present."""
+    span = width - label_width - 56
+    bars = []
+    for i, (category, row) in enumerate(categories.items()):
+        y = i * (bar + gap)
+        bars.append({"category": category, "label": CATEGORY_LABELS.get(category, category),
+                     "score": row["score"], "x": label_width, "y": y,
+                     "width": round(span * row["score"], 1), "height": bar,
+                     "text": f"{100 * row['score']:.0f}%"})
+    height = max(1, len(bars) * (bar + gap) - gap)
+    return {"width": width, "height": height, "span": span, "label_width": label_width, "bars": bars}
+
+
+def visible_cases(cases: list[dict], category: str = "all", verdict: str = "all") -> list[str]:
+    """Ids of the cases a filter shows, in suite order."""
+    return [c["id"] for c in cases
+            if category in ("all", c["category"]) and verdict in ("all", c["verdict"])]
+
+
+def pretty(value: Any) -> str:
+    """JSON as the page shows it: indented, non-ASCII kept (and rendered as text, never HTML)."""
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def turn_views(case: Case, tools: dict[str, Tool], transcript: Transcript) -> list[dict]:
+    """Per turn: the request (recorded, or rebuilt exactly as ToolProof would send it) and the
+    response body or the request error, ready to display."""
+    offered = [tools[name] for name in case.tools]
+    build = anthropic_request if transcript.provider == "anthropic" else openai_request
+    raw_turns = transcript.raw.get("turns", [])
+    views, first = [], None
+    for index, raw in enumerate(raw_turns):
+        recorded = raw.get("request")
+        request = recorded if recorded is not None else build(
+            case, offered, model=transcript.model or "model", first=first, mocks=case_mocks(case))
+        views.append({
+            "turn": index + 1,
+            "request": pretty(request),
+            "request_note": "recorded" if recorded is not None else "rebuilt: what ToolProof sends for this turn",
+            "response": pretty(raw["response"]) if "response" in raw else None,
+            "error": raw.get("error"),
+        })
+        first = raw.get("response") if index == 0 else first
+    return views
+
+
+def category_options(cases: list[dict]) -> list[tuple[str, str]]:
+    """(value, label) for the category filter: every category present, in the fixed order."""
+    present = {c["category"] for c in cases}
+    return [("all", "All categories")] + [(c, CATEGORY_LABELS[c]) for c in CATEGORIES if c in present]
