@@ -1,0 +1,49 @@
+"""The one test command: `python tests/run.py` (README "Run the tests"; CI runs it too).
+
+It sets up what the tests need, then runs pytest:
+1. installs this package with its test extras (`pip install -e ".[test]"`);
+2. makes sure Chromium is at /usr/bin/chromium: as root with apt-get, it installs Debian's
+   `chromium` package; otherwise it says what to install and stops;
+3. fetches the pinned browser runtime into vendor/ (`python serve.py --fetch-only`);
+4. runs `python -m pytest` with any arguments given here (e.g. `-k page`, `-x`).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def step(what: str, cmd: list[str]) -> None:
+    print(f"tests/run.py: {what}: {' '.join(cmd)}", flush=True)
+    done = subprocess.run(cmd, cwd=ROOT)
+    if done.returncode != 0:
+        sys.exit(f"tests/run.py: {what} failed (exit {done.returncode})")
+
+
+def ensure_chromium() -> None:
+    if CHROMIUM.exists():
+        return
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        step("installing Chromium", ["apt-get", "update", "-qq"])
+        step("installing Chromium", ["apt-get", "install", "-y", "-qq", "chromium"])
+        return
+    sys.exit("tests/run.py: the browser tests need Chromium at /usr/bin/chromium; "
+             "install it (Debian/Ubuntu: sudo apt-get install -y chromium) and run again")
+
+
+def main(argv: list[str]) -> int:
+    step("installing ToolProof and its test tools",
+         [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", ".[test]"])
+    ensure_chromium()
+    step("fetching the pinned browser runtime", [sys.executable, "serve.py", "--fetch-only"])
+    return subprocess.run([sys.executable, "-m", "pytest", *argv], cwd=ROOT).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
