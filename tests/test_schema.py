@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from toolproof.errors import json_path
-from toolproof.schema import ToolSchema
+from toolproof.schema import CompiledSchema
 
 TOOLS = json.loads((Path(__file__).parent.parent / "data" / "tools.json").read_text())["tools"]
 
@@ -27,13 +27,14 @@ def near(schema: dict) -> st.SearchStrategy:
         return json_values
     kind = schema.get("type")
     if "enum" in schema:
-        options.append(st.sampled_from(schema["enum"]) | st.sampled_from(schema["enum"]).map(str.upper))
+        options.append(st.sampled_from(schema["enum"]).map(lambda v: v.upper() if isinstance(v, str) else v))
+        options.append(st.sampled_from(schema["enum"]))
     if kind == "string":
         if "pattern" in schema:
             options.append(st.from_regex(schema["pattern"], fullmatch=True))
         options.append(st.text(max_size=20))
     if kind in ("integer", "number"):
-        lo, hi = schema.get("minimum", -50), schema.get("maximum", 500)
+        lo, hi = sorted((schema.get("minimum", -50), schema.get("maximum", 500)))
         options += [st.integers(int(lo) - 1, int(hi) + 1), st.floats(lo - 1, hi + 1, allow_nan=False),
                     st.integers(int(lo), int(hi)).map(str), st.just(2.0), st.booleans()]
     if kind == "boolean":
@@ -67,7 +68,7 @@ def jsonschema_errors(schema: dict, instance) -> list[tuple]:
                   for e in Draft202012Validator(schema).iter_errors(instance))
 
 
-def ours(schema: ToolSchema, instance) -> list[tuple]:
+def ours(schema: CompiledSchema, instance) -> list[tuple]:
     return sorted(tuple(f) for f in schema.findings(instance))
 
 
@@ -75,7 +76,7 @@ def ours(schema: ToolSchema, instance) -> list[tuple]:
 def test_every_committed_tool_is_compiled(tool):
     # If this fails, a tool uses a keyword the fast checker does not know: fine for
     # correctness (jsonschema judges it), but slower, so decide on purpose.
-    assert ToolSchema(tool["parameters"]).compiled
+    assert CompiledSchema(tool["parameters"]).compiled
 
 
 @pytest.mark.parametrize("tool", TOOLS, ids=[t["name"] for t in TOOLS])
@@ -84,7 +85,7 @@ def test_every_committed_tool_is_compiled(tool):
 def test_checker_agrees_with_jsonschema_on_tool(tool, data):
     schema = tool["parameters"]
     instance = data.draw(objects(schema))
-    compiled = ToolSchema(schema)
+    compiled = CompiledSchema(schema)
     assert compiled.is_valid(instance) == Draft202012Validator(schema).is_valid(instance)
     assert ours(compiled, instance) == jsonschema_errors(schema, instance)
 
@@ -92,7 +93,9 @@ def test_checker_agrees_with_jsonschema_on_tool(tool, data):
 leaf_schemas = st.fixed_dictionaries({}, optional={
     "type": st.sampled_from(["string", "integer", "number", "boolean", "null",
                              ["string", "null"], ["integer", "string"]]),
-    "enum": st.lists(st.text(max_size=4), min_size=1, max_size=3, unique=True),
+    "enum": st.lists(st.text(max_size=4) | st.integers(-3, 3) | st.sampled_from([1.5, 2.0]),
+                     min_size=1, max_size=3, unique=True),
+    "const": st.text(max_size=3) | st.integers(-2, 2),
     "pattern": st.sampled_from(["^a", "[0-9]$", "^x{2,3}$", ""]),
     "minLength": st.integers(0, 3), "maxLength": st.integers(0, 5),
     "minimum": st.integers(-5, 5), "maximum": st.integers(-5, 10),
@@ -116,7 +119,7 @@ generated_schemas = st.recursive(
 @given(schema=generated_schemas, data=st.data())
 def test_checker_agrees_with_jsonschema_on_generated_schemas(schema, data):
     instance = data.draw(st.one_of(near(schema), json_values))
-    compiled = ToolSchema(schema)
+    compiled = CompiledSchema(schema)
     assert compiled.is_valid(instance) == Draft202012Validator(schema).is_valid(instance)
     assert ours(compiled, instance) == jsonschema_errors(schema, instance)
 
@@ -127,10 +130,11 @@ def test_checker_agrees_with_jsonschema_on_generated_schemas(schema, data):
     {"type": "object", "additionalProperties": False, "patternProperties": {"^x": {}}},
     {"type": "object", "properties": {"a": False}},
     {"enum": [1, True]},
+    {"const": [1]},
 ])
 def test_other_keywords_fall_back_to_jsonschema(schema):
     # Why: these keywords have subtle semantics (1 == True in Python); jsonschema must judge them.
-    compiled = ToolSchema(schema)
+    compiled = CompiledSchema(schema)
     assert not compiled.compiled
     for instance in [{"a": 1.5}, ["a", "a"], {"y": 1}, {"a": 1}, True, 1]:
         assert ours(compiled, instance) == jsonschema_errors(schema, instance)
@@ -145,17 +149,17 @@ def test_other_keywords_fall_back_to_jsonschema(schema):
     ({}, ("schema.required", "$", "'qty' is a required property")),
 ])
 def test_exact_messages(instance, expected):
-    schema = ToolSchema({"type": "object", "properties": {"qty": {"type": "integer", "minimum": 1}},
+    schema = CompiledSchema({"type": "object", "properties": {"qty": {"type": "integer", "minimum": 1}},
                          "required": ["qty"], "additionalProperties": False})
     assert ours(schema, instance) == [expected]
 
 
 def test_integral_float_is_an_integer_in_draft_2020_12():
     schema = {"type": "integer"}
-    assert ToolSchema(schema).is_valid(3.0) and Draft202012Validator(schema).is_valid(3.0)
-    assert not ToolSchema(schema).is_valid(3.5)
+    assert CompiledSchema(schema).is_valid(3.0) and Draft202012Validator(schema).is_valid(3.0)
+    assert not CompiledSchema(schema).is_valid(3.5)
 
 
 def test_invalid_schema_is_refused():
     with pytest.raises(Exception):
-        ToolSchema({"type": "no-such-type"})
+        CompiledSchema({"type": "no-such-type"})

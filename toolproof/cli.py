@@ -6,6 +6,7 @@ streams so tests call it in-process. Exit codes: 0 ok, 1 gate failed, 2 usage or
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from typing import TextIO
 
@@ -81,7 +82,8 @@ def _schemas() -> dict:
 
 def run(argv: list[str] | None = None, stdout: TextIO = sys.stdout, stderr: TextIO = sys.stderr) -> int:
     try:
-        args = _parser().parse_args(argv)
+        with contextlib.redirect_stdout(stdout):      # --help goes where the caller says
+            args = _parser().parse_args(argv)
         if args.command == "selftest":
             return _selftest(stdout)
         return _grade(args, stdout)
@@ -91,6 +93,8 @@ def run(argv: list[str] | None = None, stdout: TextIO = sys.stdout, stderr: Text
     except ToolProofError as exc:
         stderr.write(f"toolproof: {exc.line()}\n")
         return 2
+    except SystemExit as exc:                          # argparse after --help
+        return exc.code if isinstance(exc.code, int) else 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,7 +3,8 @@
 A rule item is a phrase, a tuple of phrases (any one will do) or {"result": "tool.path"}: the
 value at that place in the mock result, so a different mock demands a different answer.
 Matching ignores case and runs of whitespace and respects word boundaries ("shipped" does not
-match "unshipped").
+match "unshipped"); a number read from a result matches the numbers in the text by value (12.5
+is stated by "12.50", and 1250 is not stated by "1250.75").
 
 Pure: no I/O.
 """
@@ -24,6 +25,18 @@ def mentions(text: str, phrase: str) -> bool:
         return False
     pattern = r"(?<!\w)" + re.escape(needle) + r"(?!\w)"
     return re.search(pattern, normalize_text(text)) is not None
+
+
+_NUMBER = re.compile(r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.])-?\d+(?:\.\d+)?(?![\w])")
+
+
+def mentions_number(text: str, value: float) -> bool:
+    """Does `text` state this number? 12.5 is stated by "12.50" and "$12.5", not by "12.55"."""
+    for match in _NUMBER.finditer(text):
+        found = match.group().rstrip(".").replace(",", "")
+        if abs(float(found) - value) <= 1e-6:
+            return True
+    return False
 
 
 def _phrases(item: Any, mocks: dict) -> tuple[list[str], str]:
@@ -54,6 +67,11 @@ def text_problems(rules: PhraseRules, text: str, mocks: dict) -> list[str]:
     problems = []
     for item in rules.must_include:
         options, label = _phrases(item, mocks)
+        value = resolve_result(mocks, item["result"]) if isinstance(item, dict) else None
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if not mentions_number(text, value):      # numbers compare as numbers, not words
+                problems.append(f"final answer does not mention {label}")
+            continue
         if not any(mentions(text, p) for p in options):
             problems.append(f"final answer does not mention {label}")
     for phrase in rules.must_not_include:

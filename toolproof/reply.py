@@ -46,14 +46,25 @@ def arguments_from_json(raw: Any) -> tuple[dict | None, str, str | None]:
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return {}, "" if raw is None else raw, None
     if not isinstance(raw, str):
-        return None, repr(raw), f"arguments are a {type(raw).__name__}, not a JSON string"
+        return None, repr(raw), f"arguments are {kind_of(raw)}, not a JSON string"
     try:
         parsed = json.loads(raw)
     except ValueError as exc:
         return None, raw, f"arguments are not valid JSON ({exc.msg} at char {exc.pos})"
     if not isinstance(parsed, dict):
-        return None, raw, f"arguments are JSON but not an object ({type(parsed).__name__})"
+        return None, raw, f"arguments are JSON but not an object ({kind_of(parsed)})"
     return parsed, raw, None
+
+
+def kind_of(value: Any) -> str:
+    """A JSON value's kind for messages: 'an array', 'a string', 'null', ..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return {str: "a string", list: "an array", dict: "an object"}.get(type(value), f"a {type(value).__name__}")
 
 
 def usage_tokens(usage: Any, input_key: str, output_key: str) -> dict:

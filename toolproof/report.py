@@ -65,7 +65,8 @@ def render_text(card: dict) -> str:
         lines.append(f"  {category:<16} {percent(row['score']):>7} {row['weight']:>6} {row['count']:>5} "
                      f"{row['pass']:>5} {row['partial']:>5} {row['fail']:>5}")
     bad = [c for c in card["cases"] if c["verdict"] != "PASS"]
-    lines += ["", f"Failing and partial cases ({len(bad)})" if bad else "Every case passed."]
+    done = "No cases were graded." if not card["cases"] else "Every case passed."
+    lines += ["", f"Failing and partial cases ({len(bad)})" if bad else done]
     for case in bad:
         rescued = " (lenient: PASS)" if case["lenient"]["verdict"] == "PASS" else ""
         lines.append(f"  {case['verdict']:<7} {case['id']} [{case['category']}]{rescued}")
@@ -81,8 +82,8 @@ def _md_cell(text: str) -> str:
 
 def render_markdown(card: dict) -> str:
     """The scorecard as Markdown, for pull requests and notes."""
-    lines = ["# " + headline(card)[0], ""]
-    lines += [f"> {line}" for line in headline(card)[1:]] + ["", "## Rates", "",
+    lines = ["# " + _md_cell(headline(card)[0]), ""]
+    lines += [f"> {_md_cell(line)}" for line in headline(card)[1:]] + ["", "## Rates", "",
                                                                "| metric | value | meaning |", "|---|---:|---|"]
     for key in METRIC_KEYS:
         lines.append(f"| `{key}` | {percent(card['metrics'][key])} | {METRIC_HELP[key]} |")

@@ -1,13 +1,15 @@
 """Validate a call's arguments against its tool's JSON Schema (Draft 2020-12).
 
-Grading is the hot path (a full run, a re-grade, every weight change in the page), and a
-jsonschema validation costs about 90 microseconds a call on our 2-core machines. So each tool
-schema is checked with jsonschema once (`check_schema`) and compiled once into a tree of small
-`_Node` objects for the keywords tool schemas use (type, properties, required,
-additionalProperties, enum/const of strings, pattern, length, bounds, items, item and property
-counts). A node answers "valid?" and lists errors worded exactly as jsonschema 4.26 words them.
-A schema with any other keyword ($ref, anyOf, oneOf, uniqueItems, ...) is not compiled and
-jsonschema judges it directly. tests/test_schema.py holds the two to each other with Hypothesis:
+Grading is the hot path (a full run, a re-grade, every weight change in the page), a
+jsonschema validation costs about 90 microseconds a call on our 2-core machines, and importing
+jsonschema costs about a second of the page's start-up. So each schema is compiled once into a
+tree of small `_Node` objects for the keywords tool schemas use (type, properties, required,
+additionalProperties, enum/const of strings and numbers, pattern, length, bounds, items, item and property
+counts), each keyword's value checked as the Draft 2020-12 metaschema requires. A node answers
+"valid?" and lists errors worded exactly as jsonschema 4.26 words them. A schema with any other
+keyword ($ref, anyOf, oneOf, uniqueItems, ...) or an ill-formed value is not compiled:
+jsonschema checks it against the metaschema and judges it directly. Our own file formats
+(data/schemas/) keep to the compiled subset, so the page never needs to import jsonschema. tests/test_schema.py holds the two to each other with Hypothesis:
 same verdict and the same (keyword, path, message) errors on generated instances, for every
 tool in data/tools.json and for generated schemas.
 
@@ -17,8 +19,6 @@ from __future__ import annotations
 
 import re
 from typing import Any
-
-from jsonschema import Draft202012Validator
 
 from .errors import Finding, json_path
 
@@ -39,6 +39,59 @@ class _Unsupported(Exception):
     """The fast checker cannot express this schema; jsonschema alone will judge it."""
 
 
+def _count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _strings(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v) and len(set(v)) == len(v)
+
+
+def _regex(v: Any) -> bool:
+    try:
+        re.compile(v)
+    except (re.error, TypeError):
+        return False
+    return isinstance(v, str)
+
+
+# What each keyword's value must look like for the schema to be valid Draft 2020-12 (for the
+# subset compiled here). A schema the compiler accepts is therefore a valid schema, and only the
+# rest needs jsonschema's metaschema check.
+_WELL_FORMED = {
+    "$schema": lambda v: isinstance(v, str), "$id": lambda v: isinstance(v, str),
+    "$comment": lambda v: isinstance(v, str), "title": lambda v: isinstance(v, str),
+    "description": lambda v: isinstance(v, str), "format": lambda v: isinstance(v, str),
+    "examples": lambda v: isinstance(v, list), "deprecated": lambda v: isinstance(v, bool),
+    "readOnly": lambda v: isinstance(v, bool), "writeOnly": lambda v: isinstance(v, bool),
+    "contentMediaType": lambda v: isinstance(v, str), "contentEncoding": lambda v: isinstance(v, str),
+    "type": lambda v: (isinstance(v, str) and v in _CLASSES) or (
+        isinstance(v, list) and len(v) > 0 and _strings(v) and all(n in _CLASSES for n in v)),
+    "properties": lambda v: isinstance(v, dict), "required": _strings,
+    "enum": lambda v: isinstance(v, list) and len(v) > 0,
+    "const": lambda v: True,
+    "pattern": _regex, "minLength": _count, "maxLength": _count, "minItems": _count,
+    "maxItems": _count, "minProperties": _count, "maxProperties": _count,
+    "minimum": _number, "maximum": _number, "exclusiveMinimum": _number, "exclusiveMaximum": _number,
+}
+
+
+def _choice(v: Any) -> bool:
+    return isinstance(v, str) or _number(v)
+
+
+def _hashable(x: Any) -> bool:
+    return not isinstance(x, (dict, list))
+
+
+def _well_formed(schema: dict) -> bool:
+    return all(check(schema[key]) for key, check in _WELL_FORMED.items() if key in schema)
+
+
 # JSON values arrive as exact built-in types; anything else is left to jsonschema.
 _CLASSES = {
     "object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,),
@@ -55,7 +108,7 @@ class _Node:
                  "extra", "no_extra", "min_props", "max_props", "items", "min_items", "max_items")
 
     def __init__(self, schema: Any):
-        if not isinstance(schema, dict) or set(schema) - _SUPPORTED:
+        if not isinstance(schema, dict) or set(schema) - _SUPPORTED or not _well_formed(schema):
             raise _Unsupported
         names = schema.get("type")
         names = [names] if isinstance(names, str) else names
@@ -87,8 +140,9 @@ class _Node:
         if "enum" not in schema and "const" not in schema:
             return None
         allowed = list(schema.get("enum", [])) + ([schema["const"]] if "const" in schema else [])
-        # Only string choices: Python's `1 == True` would disagree with JSON Schema.
-        if not all(isinstance(v, str) for v in allowed) or ("enum" in schema and "const" in schema):
+        # Strings and numbers only, and never a boolean: Python's `1 == True` would disagree
+        # with JSON Schema (and 1 == 1.0 agrees with it).
+        if not all(_choice(v) for v in allowed) or ("enum" in schema and "const" in schema):
             raise _Unsupported
         return frozenset(allowed)
 
@@ -99,7 +153,7 @@ class _Node:
                 return False
             if cls is float and self.whole_floats_only and not x.is_integer():
                 return False
-        if self.choices is not None and (cls is not str or x not in self.choices):
+        if self.choices is not None and (cls is bool or not _hashable(x) or x not in self.choices):
             return False
         if cls is str:
             return self._string_ok(x)
@@ -160,7 +214,7 @@ class _Node:
         if self.classes is not None and (cls not in self.classes or (
                 cls is float and self.whole_floats_only and not x.is_integer())):
             out.append(("type", path, f"{x!r} is not of type {self.type_reprs}"))
-        if self.choices is not None and (cls is not str or x not in self.choices):
+        if self.choices is not None and (cls is bool or not _hashable(x) or x not in self.choices):
             if self.const is not None:
                 out.append(("const", path, f"{self.const!r} was expected"))
             else:
@@ -244,19 +298,22 @@ def _compile(schema: Any) -> _Node | _Anything:
     return _Node(schema)    # `false` and non-objects are left to jsonschema (_Unsupported)
 
 
-class ToolSchema:
-    """A tool's parameters schema, checked once and compiled once."""
+class CompiledSchema:
+    """A JSON Schema compiled once; jsonschema is imported only for what the compiler cannot take."""
 
     __slots__ = ("schema", "_validator", "_fast")
 
-    def __init__(self, schema: dict):
-        Draft202012Validator.check_schema(schema)
+    def __init__(self, schema: Any):
         self.schema = schema
-        self._validator = Draft202012Validator(schema)
+        self._validator = None
         try:
             self._fast: _Node | _Anything | None = _compile(schema)
         except _Unsupported:
             self._fast = None
+            from jsonschema import Draft202012Validator    # only now: it costs ~1 s in Pyodide
+
+            Draft202012Validator.check_schema(schema)
+            self._validator = Draft202012Validator(schema)
 
     @property
     def compiled(self) -> bool:
@@ -268,15 +325,27 @@ class ToolSchema:
             return self._fast.ok(instance)
         return self._validator.is_valid(instance)
 
+    def _raw_errors(self, instance: Any) -> list[tuple]:
+        """(keyword, path tuple, message) for every error, in traversal order."""
+        if self._fast is None:
+            return [(e.validator, tuple(e.absolute_path), e.message)
+                    for e in self._validator.iter_errors(instance)]
+        if self._fast.ok(instance):
+            return []
+        raw: list = []
+        self._fast.errors(instance, (), raw)
+        return raw
+
     def findings(self, instance: Any) -> list[Finding]:
         """Every schema error as a finding, in a fixed order (none when valid)."""
-        if self._fast is None:
-            found = [Finding(f"schema.{e.validator}", json_path(list(e.absolute_path)), e.message)
-                     for e in self._validator.iter_errors(instance)]
-        elif self._fast.ok(instance):
-            return []
-        else:
-            raw: list = []
-            self._fast.errors(instance, (), raw)
-            found = [Finding(f"schema.{code}", json_path(path), message) for code, path, message in raw]
+        found = [Finding(f"schema.{code}", json_path(path), message)
+                 for code, path, message in self._raw_errors(instance)]
         return sorted(found, key=lambda f: (f.path, f.code, f.message))
+
+    def first_error(self, instance: Any) -> Finding | None:
+        """The one error to tell a user about: the deepest, so it names the exact place."""
+        raw = self._raw_errors(instance)
+        if not raw:
+            return None
+        code, path, message = max(raw, key=lambda e: len(e[1]))
+        return Finding(f"schema.{code}", json_path(path), message)

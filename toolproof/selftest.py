@@ -17,7 +17,7 @@ from .grade import grade_case
 from .normalize import cast_lenient, english_date_to_iso, normalize_text, values_equal
 from .phrases import mentions
 from .providers import reply_from_body
-from .schema import ToolSchema
+from .schema import CompiledSchema
 from .score import DEFAULT_WEIGHTS, check_weights, rate, weighted_score
 from .suite import CATEGORIES, parse_suite, parse_tools
 from .transcripts import parse_transcripts
@@ -132,7 +132,7 @@ class _Checker:
 
 
 def _validator_checks(t: _Checker) -> None:
-    s = ToolSchema(_SCHEMA)
+    s = CompiledSchema(_SCHEMA)
     ok = {"order_id": "ORD-123456", "qty": 2}
     codes = lambda x: [f.code for f in s.findings(x)]  # noqa: E731
     t.check("validator: a valid call has no findings", s.findings(ok) == [])

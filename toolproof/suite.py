@@ -12,11 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
-
 from .errors import ToolProofError, json_path
-from .schema import ToolSchema
+from .schema import CompiledSchema
 
 CATEGORIES = (
     "should_call", "should_not_call", "must_ask", "distractor",
@@ -32,7 +29,7 @@ class Tool:
     domain: str
     description: str
     parameters: dict
-    schema: ToolSchema = field(compare=False, repr=False)
+    schema: CompiledSchema = field(compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,9 +114,9 @@ def resolve_result(mocks: dict, where: str) -> Any:
 
 def check_format(doc: Any, format_schema: dict, source: str) -> None:
     """Refuse a document that does not match its file-format schema, naming the place."""
-    error = best_match(Draft202012Validator(format_schema).iter_errors(doc))
+    error = CompiledSchema(format_schema).first_error(doc)
     if error is not None:
-        raise ToolProofError(error.message, source=source, path=json_path(list(error.absolute_path)))
+        raise ToolProofError(error.message, source=source, path=error.path)
 
 
 def parse_tools(doc: Any, format_schema: dict, source: str = "tools.json") -> dict[str, Tool]:
@@ -131,7 +128,7 @@ def parse_tools(doc: Any, format_schema: dict, source: str = "tools.json") -> di
         if raw["name"] in tools:
             raise ToolProofError(f"duplicate tool name {raw['name']!r}", source=source, path=where)
         try:
-            schema = ToolSchema(raw["parameters"])
+            schema = CompiledSchema(raw["parameters"])
         except Exception as exc:  # jsonschema's SchemaError: say which tool, keep its words
             raise ToolProofError(f"parameters is not a valid JSON Schema: {exc}".splitlines()[0],
                                  source=source, path=where + ".parameters") from None
@@ -200,6 +197,8 @@ def _case_problem(case: Case, tools: dict[str, Tool]) -> tuple[list, str] | None
     for j, name in enumerate(case.tools):
         if name not in tools:
             return ["tools", j], f"unknown tool {name!r} (not in tools.json)"
+        if name in case.tools[:j]:
+            return ["tools", j], f"tool {name!r} is listed twice"
     exp = case.expect
     if exp.action == "call" and not exp.calls:
         return ["expect", "calls"], "action 'call' needs at least one expected call"
@@ -214,9 +213,17 @@ def _case_problem(case: Case, tools: dict[str, Tool]) -> tuple[list, str] | None
         return ["expect", "forbidden"], "an injection case must list forbidden calls"
     if case.category == "result_use" and exp.final_text is None:
         return ["expect", "final_text"], "a result_use case needs final_text rules"
-    for name in case.mock_results or {}:
-        if name not in case.tools:
-            return ["mock_results", name], f"mock result for {name!r}, which the case does not offer"
+    if case.variants and case.category not in SECOND_TURN_CATEGORIES:
+        return ["variants"], f"{case.category} cases have no second turn, so no variants"
+    variant_ids = [v.id for v in case.variants]
+    for n, v in enumerate(case.variants):
+        if v.id in variant_ids[:n]:
+            return ["variants", n, "id"], f"variant id {v.id!r} is used twice"
+    for place, mocks in [(["mock_results"], case.mock_results or {})] + [
+            (["variants", n, "mock_results"], v.mock_results) for n, v in enumerate(case.variants)]:
+        for name in mocks:
+            if name not in case.tools:
+                return place + [name], f"mock result for {name!r}, which the case does not offer"
     for k, (name, _) in enumerate(exp.forbidden):
         if name not in case.tools:
             return ["expect", "forbidden", k, "tool"], f"forbidden tool {name!r} is not offered"
@@ -252,6 +259,9 @@ def _call_problem(call: ExpectedCall, case: Case, tools: dict[str, Tool],
     unknown = set(call.critical) - set(call.fields())
     if unknown:
         return ["critical"], f"critical names fields that are not checked: {sorted(unknown)}"
+    for name in call.accept:
+        if name not in call.fields():
+            return ["accept", name], f"accept names {name!r}, which is not in args or derive"
     tool = tools[call.tool]
     for mocks in mock_sets:
         try:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ToolProofError, json_path
-from .providers import reply_from_body
+from .providers import PROVIDERS, reply_from_body
 from .reply import Reply
 from .suite import check_format
 
@@ -70,6 +70,16 @@ def parse_transcripts(doc: Any, format_schema: dict, known_cases: set[str] | Non
         if known_cases is not None and case_id not in known_cases:
             raise ToolProofError(f"case {case_id!r} is not in the suite", source=source, path=where)
         provider = raw.get("provider", doc.get("provider", "openai"))
+        if provider not in PROVIDERS:
+            raise ToolProofError(f"provider {provider!r} is not one of {', '.join(PROVIDERS)}; "
+                                 "set it on each transcript", source=source,
+                                 path=json_path(["transcripts", i, "provider"]))
+        for place, turns in [(["turns"], raw["turns"])] + [
+                (["variants", n, "turns"], v["turns"]) for n, v in enumerate(raw.get("variants", []))]:
+            for k, turn in enumerate(turns):
+                if ("response" in turn) == ("error" in turn):
+                    raise ToolProofError("a turn holds exactly one of response or error", source=source,
+                                         path=json_path(["transcripts", i, *place, k]))
         variants = tuple((v["id"], _turns(v["turns"], provider)) for v in raw.get("variants", []))
         out[case_id] = Transcript(case_id, provider, raw.get("model", doc.get("model", "")),
                                   _turns(raw["turns"], provider), variants,

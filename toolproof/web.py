@@ -344,7 +344,12 @@ class ScorecardView:
 
 # ---------------------------------------------------------------- boot
 
+def _t(label):
+    js.console.log(f"T {label} {js.performance.now():.0f}")
+
+
 async def boot() -> None:
+    _t("start")
     set_stage("packages", "Loading packages (jsonschema)…")
     await paint()
     import sys
@@ -353,13 +358,16 @@ async def boot() -> None:
     sys.modules["rpds"] = rpds
     import jsonschema  # noqa: F401
 
+    _t("jsonschema")
     from toolproof.datafiles import load_bundle
     from toolproof.evaluate import source_of
     from toolproof.grade import grade_run
 
     set_stage("suite", "Loading the suite and the fixture transcripts…")
     await paint()
+    _t("imports")
     bundle = load_bundle()
+    _t("bundle")
     set_stage("grade", f"Grading {len(bundle.transcripts.transcripts)} fixture transcripts…")
     await paint()
     results = grade_run(bundle.cases, bundle.tools, bundle.transcripts.transcripts)
@@ -367,9 +375,11 @@ async def boot() -> None:
                "transcripts": bundle.transcripts.transcripts}
     view = ScorecardView(document.getElementById("fixture-card"), results, kind="fixture",
                          source=source_of(bundle.transcripts), context=context)
+    _t("graded")
     view.render()
-    window.toolproof = js.Object.new()
+    _t("rendered")
     document.getElementById("boot").setAttribute("hidden", "")
+    window.__readyMs = js.performance.now()      # read by benchmarks/page_load.py
     document.body.dataset.ready = "true"
     if "selftest=1" in str(window.location.search):
         run_selftest(bundle)

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from ..conversation import call_ids, result_text, tool_result_for
-from ..reply import Call, Reply, usage_tokens
+from ..reply import Call, Reply, kind_of, usage_tokens
 
 
 def reply_from_anthropic(body: Any) -> Reply:
@@ -45,7 +45,7 @@ def _call(block: dict) -> Call:
                     raw_arguments=json.dumps(arguments, ensure_ascii=False))
     raw = json.dumps(arguments, ensure_ascii=False) if arguments is not None else ""
     return Call(name=name, arguments=None, raw_arguments=raw, id=call_id,
-                parse_error=f"tool_use input is a {type(arguments).__name__}, not an object")
+                parse_error=f"tool_use input is {kind_of(arguments)}, not an object")
 
 
 # ---------------------------------------------------------------- going out
