@@ -7,7 +7,10 @@ here; it calls the same `evaluate`, `scorecard` and `to_json` the terminal uses.
 from __future__ import annotations
 
 import asyncio
+import importlib.abc
+import importlib.util
 import json
+import sys
 
 import js
 from pyodide.ffi import create_proxy
@@ -344,30 +347,43 @@ class ScorecardView:
 
 # ---------------------------------------------------------------- boot
 
-def _t(label):
-    js.console.log(f"T {label} {js.performance.now():.0f}")
+_STAGES = js.Object.new()
+window.__stages = _STAGES
+
+
+def mark(stage: str) -> None:
+    """Record when a start-up stage ended (benchmarks/page_load.py prints the breakdown)."""
+    setattr(_STAGES, stage, js.performance.now())
+
+
+class _RpdsAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """`import rpds` gives the pure-Python pyrsistent_as_rpds (DESIGN.md: rpds-py has no
+    WebAssembly wheel). Lazy: jsonschema, and so rpds, is only imported if a schema needs it."""
+
+    def find_spec(self, name, path=None, target=None):
+        return importlib.util.spec_from_loader(name, self) if name == "rpds" else None
+
+    def create_module(self, spec):
+        return importlib.import_module("pyrsistent_as_rpds.pure")
+
+    def exec_module(self, module):
+        return None
 
 
 async def boot() -> None:
-    _t("start")
-    set_stage("packages", "Loading packages (jsonschema)…")
+    mark("python")
+    sys.meta_path.append(_RpdsAlias())
+    set_stage("packages", "Loading ToolProof…")
     await paint()
-    import sys
-
-    import pyrsistent_as_rpds.pure as rpds     # pure-Python rpds for the browser (DESIGN.md)
-    sys.modules["rpds"] = rpds
-    import jsonschema  # noqa: F401
-
-    _t("jsonschema")
     from toolproof.datafiles import load_bundle
     from toolproof.evaluate import source_of
     from toolproof.grade import grade_run
 
     set_stage("suite", "Loading the suite and the fixture transcripts…")
     await paint()
-    _t("imports")
+    mark("imports")
     bundle = load_bundle()
-    _t("bundle")
+    mark("suite")
     set_stage("grade", f"Grading {len(bundle.transcripts.transcripts)} fixture transcripts…")
     await paint()
     results = grade_run(bundle.cases, bundle.tools, bundle.transcripts.transcripts)
@@ -375,9 +391,9 @@ async def boot() -> None:
                "transcripts": bundle.transcripts.transcripts}
     view = ScorecardView(document.getElementById("fixture-card"), results, kind="fixture",
                          source=source_of(bundle.transcripts), context=context)
-    _t("graded")
+    mark("graded")
     view.render()
-    _t("rendered")
+    mark("rendered")
     document.getElementById("boot").setAttribute("hidden", "")
     window.__readyMs = js.performance.now()      # read by benchmarks/page_load.py
     document.body.dataset.ready = "true"
