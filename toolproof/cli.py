@@ -1,4 +1,4 @@
-"""The terminal edge: `python -m toolproof selftest | grade` (and later `run`).
+"""The terminal edge: `python -m toolproof selftest | grade | run`.
 
 Reads files, parses flags, prints. All logic lives in the pure modules; `run()` takes its
 streams so tests call it in-process. Exit codes: 0 ok, 1 gate failed, 2 usage or input error.
@@ -6,7 +6,10 @@ streams so tests call it in-process. Exit codes: 0 ok, 1 gate failed, 2 usage or
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
+import json
+import os
 import sys
 from typing import TextIO
 
@@ -14,6 +17,7 @@ from .datafiles import load_bundle
 from .errors import ToolProofError
 from .evaluate import evaluate
 from .report import render_text, to_json
+from .providers import PROVIDERS
 from .suite import CATEGORIES
 
 
@@ -52,6 +56,18 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--weight", metavar="CATEGORY=W", action="append", default=[],
                        help="override a category weight (repeatable)")
     grade.add_argument("--format", choices=("text", "json"), default="text")
+    live = commands.add_parser("run", help="run the suite against a model provider")
+    live.add_argument("--provider", required=True, choices=PROVIDERS)
+    live.add_argument("--model", required=True)
+    live.add_argument("--base-url", default="", help="for openai-compatible, e.g. http://localhost:11434/v1")
+    live.add_argument("--scope", default="all", choices=("all", *CATEGORIES))
+    live.add_argument("--cap", type=int, default=10, help="most requests to send (default 10)")
+    live.add_argument("--out", metavar="FILE", help="write the results file (re-grade it with grade --transcripts)")
+    live.add_argument("--format", choices=("text", "json"), default="text")
+    live.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if the score is below SCORE")
+    live.add_argument("--weight", metavar="CATEGORY=W", action="append", default=[])
+    live.add_argument("--timeout", type=float, default=45.0, help=argparse.SUPPRESS)
+    live.add_argument("--pause", type=float, default=0.15, help=argparse.SUPPRESS)
     return parser
 
 
@@ -80,12 +96,74 @@ def _schemas() -> dict:
     return {name: format_schema(name) for name in ("tools", "suite", "transcripts")}
 
 
-def run(argv: list[str] | None = None, stdout: TextIO = sys.stdout, stderr: TextIO = sys.stderr) -> int:
+def api_key(provider: str, environ: dict) -> str:
+    """TOOLPROOF_API_KEY, else the provider's usual variable. Never printed or written."""
+    usual = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY",
+             "openai-compatible": "OPENAI_API_KEY"}[provider]
+    key = environ.get("TOOLPROOF_API_KEY") or environ.get(usual, "")
+    if not key and provider != "openai-compatible":
+        raise ToolProofError(f"no API key: set TOOLPROOF_API_KEY or {usual}")
+    return key
+
+
+def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
+    from datetime import datetime, timezone
+
+    from .datafiles import format_schema
+    from .runner import Run, RunSettings
+    from .transcripts import parse_transcripts
+    from .urllib_transport import urllib_transport
+
+    if args.provider == "openai-compatible" and not args.base_url:
+        raise ToolProofError("--base-url is required for openai-compatible (e.g. http://localhost:11434/v1)")
+    if args.cap < 1:
+        raise ToolProofError(f"--cap must be at least 1, got {args.cap}")
+    weights = parse_weights(args.weight)
+    bundle = load_bundle(transcripts=None)
+    settings = RunSettings(args.provider, args.model, api_key(args.provider, environ), args.base_url,
+                           args.scope, args.cap, pause_s=args.pause, timeout_s=args.timeout)
+    run = Run(bundle.cases, bundle.tools, settings, urllib_transport)
+    if args.cap > run.need:
+        stderr.write(f"toolproof: cap lowered to {run.need}: all that scope {args.scope} needs\n")
+        settings.cap = run.need
+    stderr.write(f"toolproof: {len(run.plan)} cases, up to {run.need} requests; cap {settings.cap}\n")
+
+    def progress(raw: dict, result) -> None:
+        stderr.write(f"[{len(run.results)}/{len(run.plan)}] {result.verdict:<7} {result.case_id} "
+                     f"(requests {run.used}/{settings.cap})\n")
+
+    run.on_case = progress
+    try:
+        asyncio.run(run.run())
+    except KeyboardInterrupt:          # Ctrl-C: stop, keep and report what was graded
+        run.state = "aborted"
+    if run.skipped:
+        stderr.write(f"toolproof: {run.skipped} case(s) not run: the cap of {settings.cap} requests could not cover them\n")
+    if run.state in ("aborted", "error"):
+        stderr.write(f"toolproof: run {run.state}{': ' + run.error if run.error else ''}\n")
+    created = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+    document = run.document(created=created)
+    if args.out:
+        from pathlib import Path
+        Path(args.out).write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    transcripts = parse_transcripts(document, format_schema("transcripts"), {c.id for c in bundle.cases})
+    card = evaluate(bundle.cases, bundle.tools, transcripts, weights)
+    stdout.write(to_json(card) if args.format == "json" else render_text(card))
+    if args.fail_under is not None and (card["score"] is None or card["score"] < args.fail_under):
+        stderr.write(f"toolproof: score {card['score']} is below --fail-under {args.fail_under}\n")
+        return 1
+    return 0
+
+
+def run(argv: list[str] | None = None, stdout: TextIO = sys.stdout, stderr: TextIO = sys.stderr,
+        environ: dict | None = None) -> int:
     try:
         with contextlib.redirect_stdout(stdout):      # --help goes where the caller says
             args = _parser().parse_args(argv)
         if args.command == "selftest":
             return _selftest(stdout)
+        if args.command == "run":
+            return _live(args, stdout, stderr, dict(os.environ) if environ is None else environ)
         return _grade(args, stdout)
     except _UsageError as exc:
         stderr.write(f"toolproof: usage error: {exc}\n")

@@ -57,6 +57,13 @@ def _turns(raw_turns: list, provider: str) -> tuple:
     return tuple(turns)
 
 
+def make_transcript(raw: dict, provider: str, model: str = "") -> Transcript:
+    """One case's raw transcript (already format-checked) as a Transcript."""
+    variants = tuple((v["id"], _turns(v["turns"], provider)) for v in raw.get("variants", []))
+    return Transcript(raw["case_id"], provider, model, _turns(raw["turns"], provider), variants,
+                      raw.get("intended_verdict"), raw)
+
+
 def parse_transcripts(doc: Any, format_schema: dict, known_cases: set[str] | None = None,
                       source: str = "transcripts.json") -> TranscriptSet:
     """A transcripts document -> TranscriptSet; unknown or repeated case ids are refused."""
@@ -80,10 +87,7 @@ def parse_transcripts(doc: Any, format_schema: dict, known_cases: set[str] | Non
                 if ("response" in turn) == ("error" in turn):
                     raise ToolProofError("a turn holds exactly one of response or error", source=source,
                                          path=json_path(["transcripts", i, *place, k]))
-        variants = tuple((v["id"], _turns(v["turns"], provider)) for v in raw.get("variants", []))
-        out[case_id] = Transcript(case_id, provider, raw.get("model", doc.get("model", "")),
-                                  _turns(raw["turns"], provider), variants,
-                                  raw.get("intended_verdict"), raw)
+        out[case_id] = make_transcript(raw, provider, raw.get("model", doc.get("model", "")))
     kind = doc.get("kind", "live")
     label = doc.get("label") or (FIXTURE_LABEL if kind == "fixture" else "")
     return TranscriptSet(kind, label, doc.get("provider", ""), doc.get("model", ""), out, doc)

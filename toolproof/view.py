@@ -11,8 +11,7 @@ import json
 from typing import Any
 
 from .conversation import case_mocks
-from .providers.anthropic import anthropic_request
-from .providers.openai import openai_request
+from .providers import request_body
 from .suite import CATEGORIES, Case, Tool
 from .transcripts import Transcript
 
@@ -60,13 +59,13 @@ def turn_views(case: Case, tools: dict[str, Tool], transcript: Transcript) -> li
     """Per turn: the request (recorded, or rebuilt exactly as ToolProof would send it) and the
     response body or the request error, ready to display."""
     offered = [tools[name] for name in case.tools]
-    build = anthropic_request if transcript.provider == "anthropic" else openai_request
     raw_turns = transcript.raw.get("turns", [])
     views, first = [], None
     for index, raw in enumerate(raw_turns):
         recorded = raw.get("request")
-        request = recorded if recorded is not None else build(
-            case, offered, model=transcript.model or "model", first=first, mocks=case_mocks(case))
+        request = recorded if recorded is not None else request_body(
+            transcript.provider, case, offered, model=transcript.model or "model", first=first,
+            mocks=case_mocks(case))
         views.append({
             "turn": index + 1,
             "request": pretty(request),
