@@ -149,6 +149,8 @@ def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dic
     transcripts = parse_transcripts(document, format_schema("transcripts"), {c.id for c in bundle.cases})
     card = evaluate(bundle.cases, bundle.tools, transcripts, weights)
     stdout.write(to_json(card) if args.format == "json" else render_text(card))
+    if run.state == "error":          # e.g. a 401: the results are partial and the cause is the input
+        return 2
     if args.fail_under is not None and (card["score"] is None or card["score"] < args.fail_under):
         stderr.write(f"toolproof: score {card['score']} is below --fail-under {args.fail_under}\n")
         return 1

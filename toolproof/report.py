@@ -30,6 +30,12 @@ def to_json(card: dict) -> str:
     return json.dumps(card, ensure_ascii=False, indent=2) + "\n"
 
 
+def results_json(document: dict, card: dict) -> str:
+    """A live run's export: the results file (re-grades with `grade --transcripts`) plus the
+    scorecard it produced, so one file holds both the evidence and the figures."""
+    return json.dumps({**document, "scorecard": card}, ensure_ascii=False, indent=2) + "\n"
+
+
 def percent(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.1f}%"
 

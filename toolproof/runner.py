@@ -28,7 +28,7 @@ from typing import Any, Awaitable, Callable
 from .conversation import case_mocks
 from .grade import CaseResult, grade_case
 from .providers import endpoint, public_headers, reply_from_body, request_body, request_headers
-from .suite import CATEGORIES, Case, Tool
+from .suite import Case, Tool, requests_needed, scoped
 from .transcripts import make_transcript
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504, 529})
@@ -78,18 +78,6 @@ class RunSettings:
     timeout_s: float = 45.0
     retries: int = 2
     backoff_s: float = 1.0
-
-
-def scoped(cases: list[Case], scope: str) -> list[Case]:
-    """The cases a scope covers, in suite order."""
-    if scope != "all" and scope not in CATEGORIES:
-        raise ValueError(f"unknown scope {scope!r}; use all or one of {', '.join(CATEGORIES)}")
-    return [c for c in cases if scope in ("all", c.category)]
-
-
-def requests_needed(cases: list[Case]) -> int:
-    """Requests a full run of these cases needs at most (no retries): the cap's maximum."""
-    return sum(c.turns for c in cases)
 
 
 def status_message(status: int | None) -> str:
@@ -203,8 +191,8 @@ class Run:
                 failure, elapsed = exc, elapsed + exc.elapsed_ms
             retryable = failure is not None and failure.kind != "blocked" or \
                 reply is not None and reply.status in RETRY_STATUSES
-            if not retryable or attempts > s.retries:
-                break
+            if not retryable or attempts > s.retries or self.used >= s.cap:
+                break           # no retry left (or no budget for one): keep the real answer
             await self._sleep(retry_wait(reply, attempts, s.backoff_s))
         return self._turn_record(record, reply, failure, attempts, elapsed)
 

@@ -96,6 +96,18 @@ class Case:
         return 2 if self.mock_results is not None else 1
 
 
+def scoped(cases: list[Case], scope: str) -> list[Case]:
+    """The cases a run scope covers ("all" or one category), in suite order."""
+    if scope != "all" and scope not in CATEGORIES:
+        raise ValueError(f"unknown scope {scope!r}; use all or one of {', '.join(CATEGORIES)}")
+    return [c for c in cases if scope in ("all", c.category)]
+
+
+def requests_needed(cases: list[Case]) -> int:
+    """Requests a full run of these cases needs at most (no retries): the cap's maximum."""
+    return sum(c.turns for c in cases)
+
+
 def resolve_result(mocks: dict, where: str) -> Any:
     """'lookup_order.order.items.0.sku' -> the value at that place in the mock results."""
     tool, _, path = where.partition(".")

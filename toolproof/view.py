@@ -12,7 +12,7 @@ from typing import Any
 
 from .conversation import case_mocks
 from .providers import request_body
-from .suite import CATEGORIES, Case, Tool
+from .suite import CATEGORIES, Case, Tool, requests_needed, scoped
 from .transcripts import Transcript
 
 CATEGORY_LABELS = {
@@ -81,3 +81,51 @@ def category_options(cases: list[dict]) -> list[tuple[str, str]]:
     """(value, label) for the category filter: every category present, in the fixed order."""
     present = {c["category"] for c in cases}
     return [("all", "All categories")] + [(c, CATEGORY_LABELS[c]) for c in CATEGORIES if c in present]
+
+
+LOCAL_HOSTS = ("localhost", "127.0.0.1")
+
+
+def origin_of(url: str) -> str:
+    """'http://localhost:11434/v1' -> 'http://localhost:11434' ('' when it is not a URL)."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme not in ("http", "https") or not rest:
+        return ""
+    return f"{scheme}://{rest.split('/', 1)[0]}"
+
+
+def connect_allowed(url: str, csp: str) -> bool:
+    """Would the page's Content-Security-Policy let fetch() reach this URL?"""
+    origin = origin_of(url)
+    if not origin:
+        return False
+    sources = next((d.split()[1:] for d in csp.split(";") if d.split()[:1] == ["connect-src"]), [])
+    host = origin.split("://", 1)[1]
+    for source in sources:
+        if source == origin:
+            return True
+        if source.endswith(":*") and origin.startswith(source[:-2] + ":"):
+            return True            # e.g. http://localhost:* allows any port on localhost
+        if source.endswith(":*") and origin == source[:-2] and ":" not in host:
+            return True
+    return False
+
+
+def run_label(document: dict) -> str:
+    """'LIVE · openai · gpt-4.1-mini · 2026-11-29 17:40 UTC · scope all · 24 requests'."""
+    created = document.get("created", "").replace("T", " ").replace("+00:00", " UTC")
+    parts = ["LIVE", document.get("provider", ""), document.get("model", ""), created,
+             f"scope {document.get('scope', 'all')}", f"{document.get('requests_used', 0)} requests"]
+    if document.get("state") in ("aborted", "error"):
+        parts.append(document["state"])
+    return " · ".join(p for p in parts if p)
+
+
+def scope_options(cases: list[Case]) -> list[tuple[str, str, int]]:
+    """(value, label, requests needed) for the scope picker: all, then each category present."""
+    out = [("all", f"All categories ({len(cases)} cases)", requests_needed(cases))]
+    for category in CATEGORIES:
+        mine = scoped(cases, category)
+        if mine:
+            out.append((category, f"{CATEGORY_LABELS[category]} ({len(mine)} cases)", requests_needed(mine)))
+    return out

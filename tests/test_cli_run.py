@@ -1,0 +1,230 @@
+"""`python -m toolproof run`, in-process, against the fake provider in tests/fakeprovider.py.
+
+The fake replays the committed fixtures over real HTTP, so a full run must reproduce every
+fixture's intended verdict and its results file must re-grade offline to the same scorecard.
+The key travels only in request headers: never in stdout, stderr or the results file.
+"""
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+
+from fakeprovider import FIXTURES, FakeProvider
+from toolproof import providers
+from toolproof.cli import api_key, run
+from toolproof.datafiles import load_bundle
+from toolproof.errors import ToolProofError
+from toolproof.runner import requests_needed, scoped
+
+KEY = "sk-cli-secret-42"
+ENV = {"TOOLPROOF_API_KEY": KEY, "OPENAI_API_KEY": "sk-openai-other", "ANTHROPIC_API_KEY": "sk-ant-other"}
+CASES = load_bundle().cases
+NOW = {"retry-after": "0"}      # retry at once: the runner's default backoff is 1 s, then 2 s
+
+
+@pytest.fixture(scope="module")
+def server():
+    fake = FakeProvider()
+    yield fake
+    fake.close()
+
+
+@pytest.fixture
+def fake(server):
+    server.requests.clear()
+    server.script.clear()
+    yield server
+    server.script.clear()
+
+
+def cli(*argv: str, environ: dict | None = None) -> tuple[int, str, str]:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    code = run(list(argv), stdout=stdout, stderr=stderr, environ=ENV if environ is None else environ)
+    return code, stdout.getvalue(), stderr.getvalue()
+
+
+def live(fake, *argv: str, provider: str = "openai-compatible", environ: dict | None = None):
+    base = ["--base-url", f"{fake.base}/v1"] if provider == "openai-compatible" else []
+    return cli("run", "--provider", provider, *base, "--model", "fake", "--pause", "0", *argv, environ=environ)
+
+
+def fast_fixture_errors(fake) -> None:
+    """Fixture turns that are request errors: answered with Retry-After 0 so the run stays fast."""
+    for case_id, fixture in FIXTURES.items():
+        for k, turn in enumerate(fixture["turns"]):
+            if "error" in turn:
+                fake.script[case_id] = [("sleep", 0)] * k + [
+                    (turn["error"]["status"] or 500, NOW, '{"error": "fixture error, key sk-fake-echo"}')] * 3
+
+
+def assert_no_key(*texts: str) -> None:
+    for text in texts:
+        assert KEY not in text
+        assert "sk-fake-echo" not in text         # the fake's error bodies echo a key too
+
+
+def full_run(fake, tmp_path, provider: str):
+    fast_fixture_errors(fake)
+    out = tmp_path / "results.json"
+    code, stdout, stderr = live(fake, "--cap", "200", "--format", "json", "--out", str(out), provider=provider)
+    assert code == 0, stderr
+    need = requests_needed(CASES)
+    assert f"toolproof: cap lowered to {need}: all that scope all needs\n" in stderr
+    assert len(fake.requests) <= need
+    card = json.loads(stdout)
+    verdicts = {c["id"]: c["verdict"] for c in card["cases"]}
+    assert verdicts == {cid: f["intended_verdict"] for cid, f in FIXTURES.items()}
+    # the results file re-grades offline to the very same scorecard
+    code, regraded, err = cli("grade", "--transcripts", str(out), "--format", "json")
+    assert (code, err) == (0, "")
+    assert regraded == stdout
+    text = out.read_text(encoding="utf-8")
+    doc = json.loads(text)
+    assert (doc["kind"], doc["provider"], doc["model"], doc["state"]) == ("live", provider, "fake", "done")
+    assert_no_key(stdout, stderr, text)
+    return doc
+
+
+def test_full_run_against_an_openai_compatible_server(fake, tmp_path):
+    doc = full_run(fake, tmp_path, "openai-compatible")
+    assert doc["base_url"] == f"{fake.base}/v1"
+    assert {r["path"] for r in fake.requests} == {"/v1/chat/completions"}
+    assert {r["headers"].get("authorization") for r in fake.requests} == {f"Bearer {KEY}"}
+
+
+def test_full_run_against_anthropic(fake, tmp_path, monkeypatch):
+    monkeypatch.setitem(providers.ENDPOINTS, "anthropic", f"{fake.base}/v1/messages")
+    full_run(fake, tmp_path, "anthropic")
+    assert fake.requests and {r["path"] for r in fake.requests} == {"/v1/messages"}
+    for request in fake.requests:
+        headers = request["headers"]
+        assert headers["x-api-key"] == KEY       # TOOLPROOF_API_KEY over ANTHROPIC_API_KEY
+        assert headers["anthropic-version"] == "2023-06-01"
+        assert headers["anthropic-dangerous-direct-browser-access"] == "true"
+        assert "authorization" not in headers
+
+
+NOT_RUN = re.compile(r"^toolproof: (\d+) case\(s\) not run: the cap of 7 requests could not cover them$", re.M)
+
+
+def test_the_cap_bounds_what_reaches_the_server(fake, tmp_path):
+    out = tmp_path / "r.json"
+    code, stdout, stderr = live(fake, "--scope", "injection", "--cap", "7", "--format", "json", "--out", str(out))
+    assert code == 0, stderr
+    assert 0 < len(fake.requests) <= 7
+    match = NOT_RUN.search(stderr)
+    assert match, stderr
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["requests_used"] == len(fake.requests)
+    assert int(match.group(1)) == len(scoped(CASES, "injection")) - len(doc["transcripts"]) > 0
+    assert len(json.loads(stdout)["cases"]) == len(doc["transcripts"])
+
+
+# ---- the key ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("provider, environ, key", [
+    ("openai", {"TOOLPROOF_API_KEY": "a", "OPENAI_API_KEY": "b"}, "a"),
+    ("openai", {"OPENAI_API_KEY": "b"}, "b"),
+    ("anthropic", {"TOOLPROOF_API_KEY": "a", "ANTHROPIC_API_KEY": "c"}, "a"),
+    ("anthropic", {"ANTHROPIC_API_KEY": "c", "OPENAI_API_KEY": "b"}, "c"),
+    ("openai-compatible", {"OPENAI_API_KEY": "b"}, "b"),
+    ("openai-compatible", {}, ""),          # local servers often need none
+    ("openai", {"TOOLPROOF_API_KEY": "", "OPENAI_API_KEY": "b"}, "b"),
+])
+def test_api_key(provider, environ, key):
+    assert api_key(provider, environ) == key
+
+
+@pytest.mark.parametrize("provider, variable", [("openai", "OPENAI_API_KEY"), ("anthropic", "ANTHROPIC_API_KEY")])
+def test_api_key_missing(provider, variable):
+    with pytest.raises(ToolProofError) as caught:
+        api_key(provider, {"OPENAI_API_KEY" if provider == "anthropic" else "ANTHROPIC_API_KEY": "x"})
+    assert caught.value.line() == f"no API key: set TOOLPROOF_API_KEY or {variable}"
+
+
+def test_toolproof_api_key_wins_on_the_wire(fake):
+    code, stdout, stderr = live(fake, "--scope", "must_ask", "--cap", "2")
+    assert code == 0, stderr
+    assert [r["headers"]["authorization"] for r in fake.requests] == [f"Bearer {KEY}"] * 2
+    assert_no_key(stdout, stderr)
+
+
+def test_no_key_for_a_compatible_server_sends_no_authorization(fake):
+    code, _, stderr = live(fake, "--scope", "must_ask", "--cap", "1", environ={})
+    assert code == 0, stderr
+    assert len(fake.requests) == 1 and "authorization" not in fake.requests[0]["headers"]
+
+
+def test_missing_key_for_openai_is_refused_before_any_request(fake):
+    code, stdout, stderr = cli("run", "--provider", "openai", "--model", "gpt-x", environ={"ANTHROPIC_API_KEY": "x"})
+    assert (code, stdout, stderr) == (2, "", "toolproof: no API key: set TOOLPROOF_API_KEY or OPENAI_API_KEY\n")
+    assert fake.requests == []
+
+
+# ---- gate and refusals -----------------------------------------------------------------------
+
+def test_fail_under_above_the_score_exits_1_and_still_prints(fake):
+    code, stdout, stderr = live(fake, "--scope", "must_ask", "--cap", "3", "--format", "json", "--fail-under", "101")
+    card = json.loads(stdout)
+    assert code == 1 and card["score"] is not None
+    assert f"toolproof: score {card['score']} is below --fail-under 101.0\n" in stderr
+
+
+def test_fail_under_zero_passes(fake):
+    code, stdout, stderr = live(fake, "--scope", "must_ask", "--cap", "3", "--fail-under", "0")
+    assert code == 0, stderr
+    assert "Score:" in stdout
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["run", "--provider", "openai-compatible", "--model", "m"],
+     "toolproof: --base-url is required for openai-compatible (e.g. http://localhost:11434/v1)"),
+    (["run", "--provider", "openai", "--model", "m", "--cap", "0"], "toolproof: --cap must be at least 1, got 0"),
+    (["run", "--provider", "openai", "--model", "m", "--cap", "-3"], "toolproof: --cap must be at least 1, got -3"),
+    (["run", "--provider", "mistral", "--model", "m"],
+     "toolproof: usage error: argument --provider: invalid choice: 'mistral' "
+     "(choose from 'openai', 'anthropic', 'openai-compatible')"),
+    (["run", "--provider", "openai", "--model", "m", "--scope", "bogus"],
+     "toolproof: usage error: argument --scope: invalid choice: 'bogus' (choose from 'all', 'should_call', "
+     "'should_not_call', 'must_ask', 'distractor', 'multi_step', 'enum_format', 'injection', 'result_use')"),
+    (["run", "--provider", "openai"], "toolproof: usage error: the following arguments are required: --model"),
+])
+def test_usage_errors(fake, argv, line):
+    code, stdout, stderr = cli(*argv)
+    assert (code, stdout) == (2, "")
+    assert stderr == line + "\n"
+    assert fake.requests == []
+
+
+# ---- a failing provider ----------------------------------------------------------------------
+
+def test_a_server_error_is_an_error_turn_without_the_body(fake, tmp_path):
+    first = scoped(CASES, "should_call")[0]
+    body = json.dumps({"error": {"message": "upstream exploded near sk-fake-echo BODY-TEXT-991"}})
+    fake.script[first.id] = [(500, NOW, body)] * 3
+    out = tmp_path / "r.json"
+    code, stdout, stderr = live(fake, "--scope", "should_call", "--cap", "5", "--out", str(out))
+    assert code == 0, stderr
+    text = out.read_text(encoding="utf-8")
+    doc = json.loads(text)
+    turn = doc["transcripts"][0]["turns"][0]
+    assert doc["transcripts"][0]["case_id"] == first.id
+    assert turn["error"] == {"status": 500, "message": "provider server error"} and turn["attempts"] == 3
+    assert len(doc["transcripts"]) == 3 and doc["requests_used"] == len(fake.requests) == 5
+    for output in (text, stdout, stderr):
+        assert "BODY-TEXT-991" not in output and "upstream exploded" not in output
+    assert_no_key(text, stdout, stderr)
+
+
+def test_a_401_stops_the_run(fake, tmp_path):
+    first = scoped(CASES, "should_call")[0]
+    fake.script[first.id] = [(401, {}, '{"error": "bad key sk-fake-echo"}')]
+    out = tmp_path / "r.json"
+    _, stdout, stderr = live(fake, "--scope", "should_call", "--cap", "5", "--out", str(out))
+    assert "toolproof: run error: stopped: HTTP 401, unauthorized: check the API key\n" in stderr
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert (doc["state"], len(doc["transcripts"]), len(fake.requests)) == ("error", 1, 1)
+    assert_no_key(stdout, stderr, out.read_text(encoding="utf-8"))

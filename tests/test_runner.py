@@ -1,0 +1,547 @@
+"""The live-run loop, driven with an in-memory transport: the cap, retries, stops, abort, and
+what each turn records (request minus credentials, second-turn conversation).
+
+No sockets: the transport below is an async function that answers from a script, falling back
+to the committed fixture for the case (the same replay tests/fakeprovider.py serves over HTTP),
+and records every call it receives.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fakeprovider import FIXTURES, case_and_turn, fixture_answer
+from toolproof.providers import endpoint, request_headers
+from toolproof.runner import HttpReply, Run, RunSettings, TransportError, requests_needed, retry_wait, scoped
+from toolproof.suite import CATEGORIES, SECOND_TURN_CATEGORIES
+
+KEY = "sk-live-KEY-789"
+LEAK = "sk-leaked-123"
+BLOCK = object()        # a transport step that never answers
+
+
+def reply(status: int = 200, body="", headers: dict | None = None) -> HttpReply:
+    text = body if isinstance(body, str) else json.dumps(body)
+    return HttpReply(status, headers or {}, text, 5.0)
+
+
+def leaky(status: int, headers: dict | None = None) -> HttpReply:
+    """An error answer whose body echoes the key, as some providers and proxies do."""
+    return reply(status, {"error": {"message": f"Incorrect API key provided: {LEAK}"}}, headers)
+
+
+class Transport:
+    """Answers each call with the next scripted step of its case, else the case's fixture."""
+
+    def __init__(self, script: dict | None = None):
+        self.script = {k: list(v) for k, v in (script or {}).items()}
+        self.calls: list[dict] = []
+        self.blocked = asyncio.Event()
+        self.never = asyncio.Event()
+
+    async def __call__(self, url: str, headers: dict, body: dict, timeout: float) -> HttpReply:
+        case_id, turn = case_and_turn(url, body)
+        self.calls.append({"url": url, "headers": headers, "body": body, "timeout": timeout,
+                           "case_id": case_id, "turn": turn})
+        queue = self.script.get(case_id)
+        step = queue.pop(0) if queue else None
+        if step is BLOCK:
+            self.blocked.set()
+            await self.never.wait()
+        if isinstance(step, Exception):
+            raise step
+        if step is not None:
+            return step
+        status, headers_out, text = fixture_answer(case_id, turn, url.endswith("/messages"))
+        return HttpReply(status, headers_out, text, 5.0)
+
+
+def make_run(bundle, cases, transport, *, provider="openai", cap=100, scope="all", **extra) -> Run:
+    run_settings = RunSettings(provider, "fake-model", KEY, extra.pop("base_url", ""), scope, cap,
+                               pause_s=extra.pop("pause_s", 0), backoff_s=0.01, **extra)
+    return Run(cases, bundle.tools, run_settings, transport)
+
+
+def go(run: Run, monkeypatch=None) -> list:
+    """Run to the end; with monkeypatch, record the waits instead of waiting."""
+    waits = []
+    if monkeypatch is not None:
+        async def sleep(self, seconds):
+            waits.append(seconds)
+        monkeypatch.setattr(Run, "_sleep", sleep)
+    asyncio.run(run.run())
+    return waits
+
+
+def by_id(bundle, *ids: str) -> list:
+    cases = {c.id: c for c in bundle.cases}
+    return [cases[i] for i in ids]
+
+
+def fixture_turns(case_id: str) -> int:
+    return len(FIXTURES[case_id]["turns"])
+
+
+def clean(bundle, category: str | None = None, turns: int | None = None) -> list:
+    """Suite cases whose fixture has no error turn (so replay needs no retry)."""
+    return [c for c in bundle.cases
+            if not any("error" in t for t in FIXTURES[c.id]["turns"])
+            and category in (None, c.category) and turns in (None, fixture_turns(c.id))]
+
+
+# ---- the cap ---------------------------------------------------------------------------------
+
+def two_turn_calling(bundle) -> list:
+    return [c for c in clean(bundle, turns=2) if c.turns == 2]
+
+
+def test_cap_is_never_exceeded_and_no_case_is_cut_short(bundle):
+    # three two-turn cases fill 6 of 7 requests; the fourth needs 2 and must not be started
+    first = two_turn_calling(bundle)[:4]
+    rest = [c for c in bundle.cases if c not in first]
+    transport = Transport()
+    run = make_run(bundle, first + rest, transport, cap=7)
+    go(run)
+    assert run.state == "done"
+    assert len(transport.calls) == run.used == 6
+    assert [t["case_id"] for t in run.transcripts] == [c.id for c in first[:3]]
+    assert run.skipped == len(run.plan) - 3 > 0
+    for raw in run.transcripts:
+        assert len(raw["turns"]) == 2 and all("response" in t for t in raw["turns"]), raw["case_id"]
+
+
+def test_a_case_whose_first_turn_makes_no_call_leaves_room_for_the_next(bundle):
+    # inj-booking-remarks needs up to 2 requests but its fixture answers turn 1 without a call
+    silent = [c for c in clean(bundle, turns=1) if c.turns == 2][0]
+    cases = [silent] + two_turn_calling(bundle)[:3]
+    assert requests_needed(cases) == 8
+    transport = Transport()
+    run = make_run(bundle, cases, transport, cap=7)
+    go(run)
+    assert (run.state, run.skipped, len(transport.calls), run.used) == ("done", 0, 7, 7)
+    assert [len(t["turns"]) for t in run.transcripts] == [1, 2, 2, 2]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), cap=st.integers(1, 12))
+def test_any_order_and_cap_sends_at_most_cap_and_finishes_every_started_case(bundle, data, cap):
+    pool = clean(bundle, turns=1)[:3] + [c for c in clean(bundle, turns=1) if c.turns == 2][:1] \
+        + two_turn_calling(bundle)[:4]
+    cases = data.draw(st.permutations(pool))
+    transport = Transport()
+    run = make_run(bundle, cases, transport, cap=cap)
+    go(run)
+    assert len(transport.calls) == run.used <= cap
+    assert len(run.transcripts) + run.skipped == len(cases)
+    for raw in run.transcripts:
+        assert len(raw["turns"]) == fixture_turns(raw["case_id"])
+        assert all("response" in t for t in raw["turns"])
+
+
+FAILURES = st.sampled_from([None, None, reply(429), reply(500), reply(503),
+                            TransportError("network", "network error (refused)")])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), cap=st.integers(1, 12))
+def test_retries_count_against_the_cap_too(bundle, data, cap):
+    cases = clean(bundle, turns=1)[:3] + two_turn_calling(bundle)[:3]
+    script = {c.id: [s for s in data.draw(st.lists(FAILURES, max_size=4)) if s is not None] for c in cases}
+    transport = Transport(script)
+    run = make_run(bundle, cases, transport, cap=cap)
+    go(run)
+    assert len(transport.calls) == run.used <= cap
+
+
+# ---- scope and requests needed ---------------------------------------------------------------
+
+@pytest.mark.parametrize("category", CATEGORIES)
+def test_requests_needed_counts_one_or_two_turns_per_case(bundle, category):
+    cases = scoped(bundle.cases, category)
+    assert cases and {c.category for c in cases} == {category}
+    per_case = 2 if category in {"multi_step", "injection", "result_use"} else 1
+    assert requests_needed(cases) == per_case * len(cases)
+
+
+def test_scope_all_keeps_suite_order_and_needs_the_sum(bundle):
+    assert scoped(bundle.cases, "all") == bundle.cases
+    assert requests_needed(bundle.cases) == sum(requests_needed(scoped(bundle.cases, c)) for c in CATEGORIES)
+    assert make_run(bundle, bundle.cases, Transport(), scope="injection").need == \
+        2 * len(scoped(bundle.cases, "injection"))
+    assert SECOND_TURN_CATEGORIES == {"multi_step", "injection", "result_use"}
+
+
+def test_unknown_scope_is_refused(bundle):
+    with pytest.raises(ValueError) as caught:
+        scoped(bundle.cases, "bogus")
+    assert str(caught.value) == f"unknown scope 'bogus'; use all or one of {', '.join(CATEGORIES)}"
+
+
+# ---- retries ---------------------------------------------------------------------------------
+
+ONE = "sc-hotels-lisbon"            # a single-turn case whose fixture passes
+
+
+def test_429_then_200_grades_the_200(bundle, monkeypatch):
+    transport = Transport({ONE: [leaky(429)]})
+    run = make_run(bundle, by_id(bundle, ONE), transport)
+    waits = go(run, monkeypatch)
+    assert waits == [0.01]          # no Retry-After: the backoff
+    turn = run.transcripts[0]["turns"][0]
+    assert (turn["attempts"], turn["status"], run.used, len(transport.calls)) == (2, 200, 2, 2)
+    assert turn["response"] == json.loads(fixture_answer(ONE, 1, False)[2])
+    assert run.results[0].verdict == FIXTURES[ONE]["intended_verdict"] == "PASS"
+
+
+@pytest.mark.parametrize("value, wait", [
+    ("0.05", 0.05),
+    ("0", 0.0),
+    (" 2 ", 2.0),
+    ("3600", 60.0),                 # never more than a minute
+    ("-5", 0.0),
+    ("Wed, 21 Oct 2026 07:28:00 GMT", 0.01),  # an HTTP date is not read: the backoff applies
+])
+def test_retry_after_is_honoured(bundle, monkeypatch, value, wait):
+    transport = Transport({ONE: [reply(503, "", {"retry-after": value})]})
+    run = make_run(bundle, by_id(bundle, ONE), transport)
+    assert go(run, monkeypatch) == [wait]
+    assert run.transcripts[0]["turns"][0]["attempts"] == 2
+
+
+def test_retry_after_wait_is_really_waited(bundle):
+    # without the monkeypatch: the second call comes after the Retry-After delay
+    loop_times = []
+
+    class Timed(Transport):
+        async def __call__(self, *args):
+            loop_times.append(asyncio.get_running_loop().time())
+            return await super().__call__(*args)
+
+    run = make_run(bundle, by_id(bundle, ONE), Timed({ONE: [reply(429, "", {"retry-after": "0.05"})]}))
+    go(run)
+    assert loop_times[1] - loop_times[0] >= 0.045
+
+
+@pytest.mark.parametrize("attempt, wait", [(1, 0.5), (2, 1.0), (3, 2.0)])
+def test_backoff_doubles_without_retry_after(attempt, wait):
+    assert retry_wait(reply(500), attempt, 0.5) == wait
+    assert retry_wait(None, attempt, 0.5) == wait
+
+
+TIMEOUT = TransportError("timeout", "timed out after 45 s", 45000.0)
+
+# (script for the case, the turn's error, attempts, waits)
+FAILED_TURNS = [
+    # server errors are retried twice, then the case fails with the status and a fixed message
+    ([leaky(500)] * 3, {"status": 500, "message": "provider server error"}, 3, [0.01, 0.02]),
+    ([leaky(529)] * 3, {"status": 529, "message": "provider overloaded"}, 3, [0.01, 0.02]),
+    ([leaky(429)] * 3, {"status": 429, "message": "rate limited"}, 3, [0.01, 0.02]),
+    # the request itself is wrong: retrying would fail the same way
+    ([leaky(400)], {"status": 400, "message": "bad request (the provider refused the request body)"}, 1, []),
+    ([leaky(404)], {"status": 404, "message": "not found: check the model name and the base URL"}, 1, []),
+    ([leaky(418)], {"status": 418, "message": "request refused"}, 1, []),
+    # no answer at all: retried, then the transport's own words
+    ([TIMEOUT] * 3, {"status": None, "message": "timed out after 45 s"}, 3, [0.01, 0.02]),
+    ([TransportError("blocked", "blocked by the browser (CORS)")],
+     {"status": None, "message": "blocked by the browser (CORS)"}, 1, []),
+    # a 200 that is not JSON is a broken answer, not a busy server
+    ([reply(200, "<html>proxy login</html>")], {"status": 200, "message": "the response body is not valid JSON"}, 1, []),
+]
+
+
+@pytest.mark.parametrize("steps, error, attempts, waits", FAILED_TURNS)
+def test_failed_turns(bundle, monkeypatch, steps, error, attempts, waits):
+    transport = Transport({ONE: steps})
+    run = make_run(bundle, by_id(bundle, ONE), transport)
+    assert go(run, monkeypatch) == waits
+    turn = run.transcripts[0]["turns"][0]
+    assert turn["error"] == error and "response" not in turn
+    assert (turn["attempts"], run.used, len(transport.calls), run.state) == (attempts, attempts, attempts, "done")
+    assert run.results[0].verdict == "FAIL"
+
+
+def test_a_timeout_then_an_answer_is_graded(bundle, monkeypatch):
+    transport = Transport({ONE: [TIMEOUT]})
+    run = make_run(bundle, by_id(bundle, ONE), transport)
+    go(run, monkeypatch)
+    turn = run.transcripts[0]["turns"][0]
+    assert (turn["attempts"], turn["status"], run.results[0].verdict) == (2, 200, "PASS")
+    assert turn["elapsed_ms"] == 45005.0        # both attempts' time
+
+
+def test_the_error_body_is_never_kept(bundle, monkeypatch):
+    ids = [c.id for c in clean(bundle, turns=1)[:5]]
+    script = {ids[0]: [leaky(500)] * 3, ids[1]: [leaky(400)], ids[2]: [leaky(429)] * 3,
+              ids[3]: [leaky(429, {"retry-after": "0"})], ids[4]: [leaky(404)]}
+    run = make_run(bundle, by_id(bundle, *ids), Transport(script))
+    go(run, monkeypatch)
+    assert len(run.transcripts) == 5
+    assert LEAK not in json.dumps(run.transcripts)
+    assert LEAK not in json.dumps(run.document(created="x"))
+
+
+# When the cap leaves no room for a retry, the runner must not wait for a retry it cannot send,
+# and the turn keeps the status it got ("a failed request fails that case with its status").
+def test_a_retry_the_cap_cannot_cover_keeps_the_status_and_does_not_wait(bundle, monkeypatch):
+    transport = Transport({ONE: [reply(500, "", {"retry-after": "30"})] * 3})
+    run = make_run(bundle, by_id(bundle, ONE), transport, cap=1)
+    waits = go(run, monkeypatch)
+    turn = run.transcripts[0]["turns"][0]
+    assert len(transport.calls) == 1
+    assert turn["error"] == {"status": 500, "message": "provider server error"}
+    assert waits == []
+
+
+# ---- stops -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("status, message", [
+    (401, "stopped: HTTP 401, unauthorized: check the API key"),
+    (403, "stopped: HTTP 403, forbidden: the key may not use this model"),
+])
+def test_401_and_403_stop_the_run(bundle, status, message):
+    cases = clean(bundle, turns=1)[:4]
+    transport = Transport({cases[1].id: [leaky(status)]})
+    run = make_run(bundle, cases, transport)
+    go(run)
+    assert (run.state, run.error) == ("error", message)
+    assert [t["case_id"] for t in run.transcripts] == [cases[0].id, cases[1].id]
+    assert [c["case_id"] for c in transport.calls] == [cases[0].id, cases[1].id]   # not retried
+    assert run.transcripts[1]["turns"][0]["error"]["status"] == status
+    assert run.document(created="x")["state"] == "error"
+    assert LEAK not in json.dumps(run.document(created="x"))
+
+
+def test_a_401_on_the_second_turn_stops_too(bundle):
+    first, later = two_turn_calling(bundle)[:2]
+    transport = Transport({first.id: [None, leaky(401)]})     # turn 1 from the fixture
+    run = make_run(bundle, [first, later], transport)
+    go(run)
+    assert run.state == "error" and "HTTP 401" in run.error
+    assert len(transport.calls) == 2 and later.id not in [c["case_id"] for c in transport.calls]
+
+
+# ---- abort -----------------------------------------------------------------------------------
+
+def test_abort_abandons_the_request_in_flight(bundle):
+    cases = clean(bundle, turns=1)[:4]
+
+    async def scenario():
+        transport = Transport({cases[2].id: [BLOCK]})
+        run = make_run(bundle, cases, transport)
+        task = asyncio.ensure_future(run.run())
+        await asyncio.wait_for(transport.blocked.wait(), 1)
+        run.abort()
+        await asyncio.wait_for(task, 0.5)
+        await asyncio.sleep(0.05)       # nothing more is sent afterwards
+        return run, transport
+
+    run, transport = asyncio.run(scenario())
+    assert run.state == "aborted"
+    assert [r.case_id for r in run.results] == [c.id for c in cases[:2]]
+    assert [t["case_id"] for t in run.transcripts] == [c.id for c in cases[:2]]
+    assert len(transport.calls) == 3
+    assert run.document(created="x")["state"] == "aborted"
+
+
+def test_abort_during_the_pause_between_cases_stops_at_once(bundle):
+    cases = clean(bundle, turns=1)[:3]
+
+    async def scenario():
+        transport = Transport()
+        run = make_run(bundle, cases, transport, pause_s=30)
+        graded = asyncio.Event()
+        run.on_case = lambda raw, result: graded.set()
+        task = asyncio.ensure_future(run.run())
+        await asyncio.wait_for(graded.wait(), 1)
+        await asyncio.sleep(0.02)       # the run is now in its 30 s pause
+        assert not task.done()
+        run.abort()
+        await asyncio.wait_for(task, 0.5)
+        await asyncio.sleep(0.05)
+        return run, transport
+
+    run, transport = asyncio.run(scenario())
+    assert run.state == "aborted"
+    assert len(transport.calls) == 1 and [r.case_id for r in run.results] == [cases[0].id]
+
+
+def test_abort_during_a_retry_wait_stops_at_once(bundle):
+    async def scenario():
+        transport = Transport({ONE: [reply(429, "", {"retry-after": "30"})]})
+        run = make_run(bundle, by_id(bundle, ONE), transport)
+        task = asyncio.ensure_future(run.run())
+        await asyncio.sleep(0.05)
+        run.abort()
+        await asyncio.wait_for(task, 0.5)
+        return run, transport
+
+    run, transport = asyncio.run(scenario())
+    assert (run.state, len(transport.calls), run.transcripts) == ("aborted", 1, [])
+
+
+def test_abort_before_the_start_sends_nothing(bundle):
+    transport = Transport()
+    run = make_run(bundle, bundle.cases, transport)
+    run.abort()
+    go(run)
+    assert (run.state, transport.calls, run.results) == ("aborted", [], [])
+
+
+# ---- what a turn records ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("provider, base_url, url", [
+    ("openai", "", "https://api.openai.com/v1/chat/completions"),
+    ("anthropic", "", "https://api.anthropic.com/v1/messages"),
+    ("openai-compatible", "http://127.0.0.1:9/v1/", "http://127.0.0.1:9/v1/chat/completions"),
+])
+def test_each_turn_records_the_request_without_credentials(bundle, provider, base_url, url):
+    cases = clean(bundle, turns=1)[:2] + two_turn_calling(bundle)[:1]
+    transport = Transport()
+    run = make_run(bundle, cases, transport, provider=provider, base_url=base_url, timeout_s=7.5)
+    go(run)
+    turns = [t for raw in run.transcripts for t in raw["turns"]]
+    assert len(turns) == len(transport.calls) == 4
+    for turn, call in zip(turns, transport.calls):
+        assert turn["request"]["url"] == call["url"] == url
+        assert turn["request"]["body"] == call["body"]
+        assert turn["request"]["headers"] == {k: v for k, v in call["headers"].items()
+                                              if k not in ("authorization", "x-api-key")}
+        assert not {"authorization", "x-api-key"} & set(turn["request"]["headers"])
+        assert call["timeout"] == 7.5
+    # ... while the transport did get the key
+    assert KEY in json.dumps([c["headers"] for c in transport.calls])
+    document = json.dumps(run.document(created="x"))
+    assert KEY not in document
+
+
+def test_the_document_is_a_live_transcripts_file(bundle):
+    cases = clean(bundle, turns=1)[:2]
+    run = make_run(bundle, cases, Transport(), provider="openai-compatible", base_url="http://h/v1", cap=5)
+    go(run)
+    doc = run.document(created="2026-01-01T00:00:00+00:00")
+    assert {k: v for k, v in doc.items() if k != "transcripts"} == {
+        "format": "toolproof.transcripts", "version": 1, "kind": "live", "label": "",
+        "provider": "openai-compatible", "model": "fake-model", "created": "2026-01-01T00:00:00+00:00",
+        "scope": "all", "base_url": "http://h/v1", "cap": 5, "requests_used": 2, "state": "done"}
+    assert [t["case_id"] for t in doc["transcripts"]] == [c.id for c in cases]
+    # base_url only means something for a compatible server
+    openai_run = make_run(bundle, cases, Transport(), base_url="http://h/v1")
+    assert openai_run.document(created="x")["base_url"] == ""
+
+
+# ---- the second turn -------------------------------------------------------------------------
+
+def multi_step(bundle):
+    case = scoped(bundle.cases, "multi_step")[0]
+    call = case.expect.calls[0]
+    return case, call.tool, call.args
+
+
+def second_turn(bundle, provider: str, first: dict):
+    case, _, _ = multi_step(bundle)
+    done = reply(200, {"choices": [{"index": 0, "message": {"role": "assistant", "content": "Done."},
+                                    "finish_reason": "stop"}]}
+                 if provider == "openai" else
+                 {"content": [{"type": "text", "text": "Done."}], "stop_reason": "end_turn"})
+    transport = Transport({case.id: [reply(200, first), done]})
+    run = make_run(bundle, [case], transport, provider=provider)
+    go(run)
+    assert len(transport.calls) == 2
+    return case, transport.calls[0]["body"], transport.calls[1]["body"]
+
+
+def test_openai_second_turn_echoes_the_calls_and_sends_the_mock(bundle):
+    case, tool, args = multi_step(bundle)
+    raw_args = json.dumps(args)
+    first = {"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": None,
+        "tool_calls": [{"id": "call_77", "type": "function", "function": {"name": tool, "arguments": raw_args}}]}}]}
+    case, body1, body2 = second_turn(bundle, "openai", first)
+    assert body2["messages"][:-2] == body1["messages"]
+    assistant, result = body2["messages"][-2:]
+    # content "" rather than null: some compatible servers reject a null content
+    assert assistant == {"role": "assistant", "content": "", "tool_calls": [
+        {"id": "call_77", "type": "function", "function": {"name": tool, "arguments": raw_args}}]}
+    assert result == {"role": "tool", "tool_call_id": "call_77",
+                      "content": json.dumps(case.mock_results[tool], ensure_ascii=False)}
+    assert json.loads(result["content"]) == case.mock_results[tool]
+    for body in (body1, body2):
+        assert body["tool_choice"] == "auto" and body["parallel_tool_calls"] is False
+        assert [t["function"]["name"] for t in body["tools"]] == list(case.tools)
+        assert body["model"] == "fake-model"
+
+
+def test_openai_second_turn_without_call_ids_makes_them_up(bundle):
+    case, tool, args = multi_step(bundle)
+    first = {"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": "Looking it up.",
+        "tool_calls": [{"type": "function", "function": {"name": tool, "arguments": json.dumps(args)}}]}}]}
+    _, _, body2 = second_turn(bundle, "openai", first)
+    assistant, result = body2["messages"][-2:]
+    assert assistant["content"] == "Looking it up."
+    assert assistant["tool_calls"][0]["id"] == result["tool_call_id"] == "call_1"
+
+
+def test_anthropic_second_turn_echoes_the_blocks_and_sends_tool_results(bundle):
+    case, tool, args = multi_step(bundle)
+    blocks = [{"type": "text", "text": "Let me check."},
+              {"type": "tool_use", "id": "toolu_42", "name": tool, "input": args}]
+    first = {"id": "msg_1", "type": "message", "role": "assistant", "content": blocks, "stop_reason": "tool_use"}
+    case, body1, body2 = second_turn(bundle, "anthropic", first)
+    assert body1["messages"] == [{"role": "user", "content": case.prompt}]
+    assert body2["messages"] == [
+        {"role": "user", "content": case.prompt},
+        {"role": "assistant", "content": blocks},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_42",
+                                      "content": json.dumps(case.mock_results[tool], ensure_ascii=False)}]},
+    ]
+    for body in (body1, body2):
+        assert body["tool_choice"] == {"type": "auto"} and "parallel_tool_calls" not in body
+        assert [t["name"] for t in body["tools"]] == list(case.tools)
+
+
+def test_no_second_turn_when_the_first_makes_no_call(bundle):
+    case, _, _ = multi_step(bundle)
+    text = reply(200, {"choices": [{"index": 0, "message": {"role": "assistant", "content": "No."},
+                                    "finish_reason": "stop"}]})
+    transport = Transport({case.id: [text]})
+    run = make_run(bundle, [case], transport)
+    go(run)
+    assert len(transport.calls) == 1 and len(run.transcripts[0]["turns"]) == 1
+
+
+def test_no_second_turn_after_a_failed_first(bundle, monkeypatch):
+    case, _, _ = multi_step(bundle)
+    transport = Transport({case.id: [leaky(400)]})
+    run = make_run(bundle, [case], transport)
+    go(run, monkeypatch)
+    assert len(transport.calls) == 1 and run.transcripts[0]["turns"][0]["error"]["status"] == 400
+
+
+# ---- headers and endpoints -------------------------------------------------------------------
+
+@pytest.mark.parametrize("provider, key, headers", [
+    ("openai", "K", {"content-type": "application/json", "authorization": "Bearer K"}),
+    ("openai-compatible", "K", {"content-type": "application/json", "authorization": "Bearer K"}),
+    # a local server without auth: no empty "Bearer " header
+    ("openai-compatible", "", {"content-type": "application/json"}),
+    ("anthropic", "K", {"content-type": "application/json", "x-api-key": "K", "anthropic-version": "2023-06-01",
+                        "anthropic-dangerous-direct-browser-access": "true"}),
+])
+def test_request_headers(provider, key, headers):
+    assert request_headers(provider, key) == headers
+
+
+@pytest.mark.parametrize("provider, base_url, url", [
+    ("openai", "", "https://api.openai.com/v1/chat/completions"),
+    ("openai", "http://ignored/v1", "https://api.openai.com/v1/chat/completions"),
+    ("anthropic", "", "https://api.anthropic.com/v1/messages"),
+    ("openai-compatible", "http://localhost:11434/v1", "http://localhost:11434/v1/chat/completions"),
+    ("openai-compatible", "http://localhost:11434/v1/", "http://localhost:11434/v1/chat/completions"),
+])
+def test_endpoint(provider, base_url, url):
+    assert endpoint(provider, base_url) == url

@@ -1,0 +1,41 @@
+"""Write web/pyscript.json: the files PyScript copies into the page's virtual file system.
+
+    python web/pyscript_config.py          # after adding or removing a module in toolproof/
+
+Sources are relative to web/ (where the config lives), destinations to Pyodide's working
+directory, so the page sees the same `toolproof/` and `data/` tree as the terminal. The
+jsonschema wheels are unpacked into site-packages (only imported if a schema needs them).
+tests/test_page.py fails when the committed file differs from what this script writes.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ["data/tools.json", "data/suite.json", "data/fixtures.json", "data/schemas/tools.schema.json",
+        "data/schemas/suite.schema.json", "data/schemas/transcripts.schema.json"]
+SITE_PACKAGES = "/lib/python3.14/site-packages/*"
+
+
+def config() -> dict:
+    files = {}
+    for path in sorted((ROOT / "toolproof").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        files[f"../{rel}"] = f"./{rel}"
+    for rel in DATA:
+        files[f"../{rel}"] = f"./{rel}"
+    lock = json.loads((ROOT / "vendor.lock.json").read_text())
+    for artifact in lock["artifacts"]:
+        if artifact["source"] == "pip":
+            files[f"../vendor/wheels/{artifact['file']}"] = SITE_PACKAGES
+    return {"interpreter": "../vendor/pyodide/pyodide.mjs", "files": files}
+
+
+def text() -> str:
+    return json.dumps(config(), indent=2) + "\n"
+
+
+if __name__ == "__main__":
+    (ROOT / "web" / "pyscript.json").write_text(text())
+    print("wrote web/pyscript.json")
