@@ -7,6 +7,7 @@ the repository root on 127.0.0.1:
     python serve.py                 # fetch on first run, then serve http://127.0.0.1:8000/
     python serve.py --port 8123     # another port
     python serve.py --fetch-only    # fetch and verify vendor/, then exit
+    python serve.py --connect https://llm.example.net   # allow one more provider origin
 
 vendor.lock.json (committed) pins every artefact by version and sha256:
 `npm pack` brings Pyodide and @pyscript/core, `pip download` brings the pure-Python wheels
@@ -392,13 +393,27 @@ class Handler(SimpleHTTPRequestHandler):
         suffix = Path(os.fspath(path)).suffix.lower()
         return MIME_TYPES.get(suffix) or super().guess_type(path)
 
+    connect: tuple[str, ...] = ()    # extra origins for the page's connect-src (--connect)
+
     def send_head(self) -> io.BytesIO | BinaryIO | None:
         # Dotfiles (.git/, vendor/.complete) are not part of the site.
         path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path)
         if any(part.startswith(".") for part in path.replace("\\", "/").split("/")):
             self.send_error(404, "File not found")
             return None
+        if self.connect and path in ("/", "/index.html"):
+            return self.send_page()
         return super().send_head()
+
+    def send_page(self) -> io.BytesIO:
+        """index.html with the --connect origins added to its Content-Security-Policy."""
+        data = allow_connect((Path(self.directory) / "index.html").read_text(encoding="utf-8"),
+                             self.connect).encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", MIME_TYPES[".html"])
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        return io.BytesIO(data)
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")
@@ -415,6 +430,27 @@ class Handler(SimpleHTTPRequestHandler):
             super().log_error(format, *args)
 
 
+ORIGIN = re.compile(r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$")
+
+
+def check_origin(origin: str) -> str:
+    """An origin for connect-src, e.g. https://llm.example.net:8443; anything else is refused."""
+    origin = origin.rstrip("/")
+    if not ORIGIN.match(origin):
+        raise VendorError(f"--connect wants an origin like https://llm.example.net:8443, got {origin!r}")
+    return origin
+
+
+def allow_connect(page: str, origins: Sequence[str]) -> str:
+    """Add origins to the connect-src directive of the page's CSP meta tag."""
+    if not origins:
+        return page
+    marker = "connect-src 'self'"
+    if marker not in page:
+        raise VendorError("index.html has no connect-src 'self' directive to extend")
+    return page.replace(marker, " ".join([marker, *origins]), 1)
+
+
 class Server(ThreadingHTTPServer):
     daemon_threads = True
 
@@ -426,9 +462,10 @@ class Server(ThreadingHTTPServer):
 
 
 def make_server(root: Path, host: str = "127.0.0.1", port: int = 8000, *,
-                verbose: bool = False) -> ThreadingHTTPServer:
+                verbose: bool = False, connect: Sequence[str] = ()) -> ThreadingHTTPServer:
     """A server for root on host:port (port 0 picks a free one); raise VendorError if busy."""
-    handler = type("RootHandler", (Handler,), {"verbose": verbose})
+    handler = type("RootHandler", (Handler,), {"verbose": verbose,
+                                               "connect": tuple(check_origin(o) for o in connect)})
     try:
         return Server((host, port), partial(handler, directory=str(root)))
     except OSError as exc:
@@ -457,6 +494,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     add("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
     add("--fetch-only", action="store_true", help="fetch and verify vendor/, then exit")
     add("--verbose", action="store_true", help="log every request, not only errors")
+    add("--connect", action="append", default=[], metavar="ORIGIN",
+        help="also let the page connect to ORIGIN (an OpenAI-compatible server that is not on "
+             "localhost), e.g. https://llm.example.net:8443; repeatable")
     add("--update-lock", action="store_true",
         help=f"maintainers: fetch afresh and rewrite the file names and sha256 in {LOCK_NAME}")
     return parser.parse_args(argv)
@@ -475,7 +515,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ensure_vendor(ROOT, load_lock(ROOT / LOCK_NAME), log=stderr_line)
         if args.fetch_only:
             return 0
-        server = make_server(ROOT, args.host, args.port, verbose=args.verbose)
+        server = make_server(ROOT, args.host, args.port, verbose=args.verbose, connect=args.connect)
     except VendorError as exc:
         stderr_line(f"serve.py: {exc}")
         return 1

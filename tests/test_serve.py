@@ -352,3 +352,23 @@ def test_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
             serve.make_server(tmp_path, "127.0.0.1", port)
     assert str(info.value) == (f"port {port} on 127.0.0.1 is already in use; stop the other "
                                "server or pick another port with --port N")
+
+
+# --connect: the page's CSP can only be widened where it is served (a meta CSP cannot change at
+# run time), so serve.py adds the origins a user names for a remote OpenAI-compatible server.
+def test_connect_origins_are_added_to_the_served_csp(tmp_path):
+    import urllib.request
+    (tmp_path / "index.html").write_text('<meta content="connect-src \'self\' https://api.openai.com; x">')
+    server = serve.make_server(tmp_path, "127.0.0.1", 0, connect=["https://llm.example.net:8443/"])
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        page = urllib.request.urlopen(serve.server_url(server)).read().decode()
+    finally:
+        server.shutdown()
+    assert "connect-src 'self' https://llm.example.net:8443 https://api.openai.com" in page
+
+
+@pytest.mark.parametrize("origin", ["llm.example.net", "https://x.net/v1", "https://a b", "javascript:alert(1)"])
+def test_connect_refuses_what_is_not_an_origin(origin):
+    with pytest.raises(serve.VendorError, match="--connect wants an origin"):
+        serve.check_origin(origin)
