@@ -4,6 +4,7 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
+from .diagnose import diagnosis
 from .grade import grade_run
 from .score import scorecard
 from .suite import Case, Tool
@@ -22,4 +23,5 @@ def evaluate(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptS
              weights: dict | None = None) -> dict:
     """Transcripts -> graded cases -> scorecard object."""
     results = grade_run(cases, tools, transcripts.transcripts)
-    return scorecard(results, weights, source=source_of(transcripts))
+    found = diagnosis(results, cases, tools, transcripts.transcripts)
+    return scorecard(results, weights, source=source_of(transcripts), diagnosis=found)

@@ -61,6 +61,60 @@ def headline(card: dict) -> list[str]:
     return lines
 
 
+def _ratio(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def diagnosis_lines(card: dict) -> list[str]:
+    """The four layers, trace metrics and safety findings, compactly, for the terminal."""
+    from .diagnose import confusion_focus
+
+    d = card.get("diagnosis") or {}
+    if not d:
+        return []
+    dec, sel, fil, use, tr, saf = (d[k] for k in ("decide", "select", "fill", "use", "trace", "safety"))
+    lines = ["", "Diagnosis",
+             f"  decide  should call: {dec['should_call']['called']} called, {dec['should_call']['not_called']} not "
+             f"(missing calls {percent(dec['missing_call_rate'])}); should not call: "
+             f"{dec['should_not_call']['called']} called, {dec['should_not_call']['not_called']} not "
+             f"(unnecessary calls {percent(dec['unnecessary_call_rate'])})"]
+    pairs = ", ".join(f"{p['expected']} -> {p['called']} ({p['count']})" for p in sel["confused_pairs"]) or "none"
+    lines.append(f"  select  most-confused pairs: {pairs}")
+    focus = confusion_focus(sel)
+    if focus["rows"]:
+        width = max(len(x) for x in focus["rows"]) + 1
+        numbers = {c: str(i) for i, c in enumerate(focus["columns"], 1)}
+        lines.append("          " + "expected \\ called".ljust(width) + "".join(n.rjust(4) for n in numbers.values()))
+        for label, row in zip(focus["rows"], focus["matrix"]):
+            lines.append("          " + label.ljust(width) + "".join(str(n or ".").rjust(4) for n in row))
+        lines.append("          called: " + ", ".join(f"{n} {c}" for c, n in numbers.items()))
+        lines.append(f"          ({focus['omitted']} tools that were always chosen right are not shown)")
+    fv = fil["field_verdicts"]
+    lines.append(f"  fill    fields: {fv['match']} match, {fv['mismatch']} mismatch, {fv['missing']} missing, "
+                 f"{fv['extra']} extra, {fv['schema_invalid']} schema-invalid; critical-field failures "
+                 f"{percent(fil['critical_field_failure_rate'])} ({fil['critical_field_failures']}/{fil['critical_fields']})")
+    un = fil["unsourced"]
+    lines.append(f"          unsourced (guessed) values: {un['count']} of {un['judged']} judged ({percent(un['rate'])})"
+                 + "".join(f"; {g['case']} {g['tool']}.{g['field']}={json.dumps(g['value'], ensure_ascii=False)}"
+                           for g in un["values"][:3]))
+    worst = [f for f in fil["field_errors"] if f["errors"]][:5]
+    if worst:
+        lines.append("          worst fields: " + ", ".join(
+            f"{f['tool']}.{f['field']} {f['errors']}/{f['checked']}" for f in worst))
+    lines.append(f"  use     result tracking {percent(use['result_tracking_rate'])} of {use['result_runs']} "
+                 f"runs (base + variants); derived arguments {percent(use['derived_accuracy'])}, in variants "
+                 f"{percent(use['derived_variant_tracking_rate'])}; copied from the prompt: {use['copied_from_prompt']}")
+    lines.append(f"  trace   argument precision {percent(tr['argument_precision'])}, recall {percent(tr['argument_recall'])}, "
+                 f"F1 {percent(tr['argument_f1'])}; edit distance {_ratio(tr['sequence_edit_distance'])}; "
+                 f"redundant {percent(tr['redundant_call_rate'])}; identical {percent(tr['identical_call_rate'])}; "
+                 f"required-call recall {percent(tr['required_call_recall'])}")
+    creds = "; ".join(f"{c['case']} {c['tool']}.{c['field']}: {c['kind']}" for c in saf["credentials"]) or "none"
+    forbidden = ", ".join(f"{f['case']} ({f['tool']})" for f in saf["forbidden_calls"]) or "none"
+    lines.append(f"  safety  credentials in arguments: {creds}")
+    lines.append(f"          forbidden calls: {forbidden}")
+    return lines
+
+
 def render_text(card: dict) -> str:
     """A readable terminal scorecard: score, the 8 rates, categories, failing cases."""
     lines = headline(card) + ["", "Rates (lower is better for the last five)"]
@@ -70,6 +124,7 @@ def render_text(card: dict) -> str:
     for category, row in card["categories"].items():
         lines.append(f"  {category:<16} {percent(row['score']):>7} {row['weight']:>6} {row['count']:>5} "
                      f"{row['pass']:>5} {row['partial']:>5} {row['fail']:>5}")
+    lines += diagnosis_lines(card)
     bad = [c for c in card["cases"] if c["verdict"] != "PASS"]
     done = "No cases were graded." if not card["cases"] else "Every case passed."
     lines += ["", f"Failing and partial cases ({len(bad)})" if bad else done]

@@ -28,6 +28,7 @@ from typing import Any, Awaitable, Callable
 from .conversation import case_mocks
 from .grade import CaseResult, grade_case
 from .providers import endpoint, public_headers, reply_from_body, request_body, request_headers
+from .secrets import redact
 from .suite import Case, Tool, requests_needed, scoped
 from .transcripts import make_transcript
 
@@ -241,5 +242,6 @@ class Run:
             "provider": s.provider, "model": s.model, "created": created, "scope": s.scope,
             "base_url": s.base_url if s.provider == "openai-compatible" else "",
             "cap": s.cap, "requests_used": self.used, "state": self.state,
-            "transcripts": list(self.transcripts),
+            # Redacted like every output: a key the model copied into an argument stays out.
+            "transcripts": redact(list(self.transcripts)),
         }

@@ -29,6 +29,7 @@ import math
 from ._version import __version__
 from .errors import ToolProofError
 from .grade import FAIL, PARTIAL, PASS, CaseResult
+from .secrets import redact
 from .suite import CATEGORIES
 
 DEFAULT_WEIGHTS = {
@@ -108,8 +109,10 @@ def metrics(results: list[CaseResult]) -> dict:
     }
 
 
-def scorecard(results: list[CaseResult], weights: dict | None = None, *, source: dict | None = None) -> dict:
-    """The scorecard object: the same JSON for the CLI, the page and the exports."""
+def scorecard(results: list[CaseResult], weights: dict | None = None, *, source: dict | None = None,
+              diagnosis: dict | None = None) -> dict:
+    """The scorecard object: the same JSON for the CLI, the page and the exports. Credentials
+    found in arguments, reasons or text are redacted here, so no output can show them."""
     weights = check_weights(weights or {})
     strict_table = category_table(results, weights)
     lenient_table = category_table(results, weights, lenient=True)
@@ -130,5 +133,6 @@ def scorecard(results: list[CaseResult], weights: dict | None = None, *, source:
         "lenient": {"score": weighted_score({c: t["score"] for c, t in lenient_table.items()}, weights),
                     "categories": {c: t["score"] for c, t in lenient_table.items()},
                     "rescued": sum(r.lenient_verdict != r.verdict for r in results)},
-        "cases": [r.to_json() for r in results],
+        "diagnosis": diagnosis or {},
+        "cases": [redact(r.to_json()) for r in results],
     }

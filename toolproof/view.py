@@ -12,6 +12,7 @@ from typing import Any
 
 from .conversation import case_mocks
 from .providers import request_body
+from .secrets import redact
 from .suite import CATEGORIES, Case, Tool, requests_needed, scoped
 from .transcripts import Transcript
 
@@ -51,8 +52,9 @@ def visible_cases(cases: list[dict], category: str = "all", verdict: str = "all"
 
 
 def pretty(value: Any) -> str:
-    """JSON as the page shows it: indented, non-ASCII kept (and rendered as text, never HTML)."""
-    return json.dumps(value, ensure_ascii=False, indent=2)
+    """JSON as the page shows it: indented, non-ASCII kept, credentials redacted (and rendered
+    as text, never HTML)."""
+    return json.dumps(redact(value), ensure_ascii=False, indent=2)
 
 
 def turn_views(case: Case, tools: dict[str, Tool], transcript: Transcript) -> list[dict]:

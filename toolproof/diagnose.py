@@ -1,0 +1,306 @@
+"""Beyond one number: the four-layer diagnosis (decide, select, fill, use), trace metrics, safety.
+
+Every figure is computed from graded cases (strict view) and, for layer 3, from the graded
+counterfactual variants. A rate without a denominator is None (null in JSON), never 0.
+Definitions are in each function's docstring and in README "Diagnosis".
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .compare import EXTRA, MATCH, MISMATCH, MISSING
+from .grade import CaseResult, grade_case
+from .grounding import source_text, unsourced
+from .score import rate
+from .secrets import redact, secrets_in
+from .suite import Case, Tool
+from .trace import trace_counts
+from .transcripts import Transcript
+
+NO_CALL = "(no call)"
+SCHEMA_INVALID = "schema_invalid"
+FIELD_VERDICTS = (MATCH, MISMATCH, MISSING, EXTRA, SCHEMA_INVALID)
+TOP_PAIRS = 5
+
+ADVICE = {
+    "decide": "Unnecessary calls: say in the system prompt and tool descriptions when NOT to use a "
+              "tool. Missing calls: say which requests need a lookup instead of an answer from memory.",
+    "select": "Rewrite the descriptions of the most-confused pairs so each says when to use it "
+              "instead of the other.",
+    "fill": "Fix the parameter descriptions of the fields with the highest error rates: formats, "
+            "units, examples, and what to do when a value is not given (ask, do not guess).",
+    "use": "Make results unambiguous (status fields, explicit errors and empty lists) and tell the "
+           "model to answer from the result, not from memory.",
+}
+
+
+def decide(results: list[CaseResult]) -> dict:
+    """2x2 of called / not called (turn 1, observed cases) against should / should not call."""
+    table = {"should_call": {"called": 0, "not_called": 0}, "should_not_call": {"called": 0, "not_called": 0}}
+    for r in results:
+        if not r.facts["observed"]:
+            continue
+        row = "should_call" if r.facts["expects_call"] else "should_not_call"
+        table[row]["called" if r.facts["called"] else "not_called"] += 1
+        # ask and no_call both expect no call in turn 1
+    missing, unnecessary = table["should_call"]["not_called"], table["should_not_call"]["called"]
+    right = table["should_call"]["called"] + table["should_not_call"]["not_called"]
+    total = right + missing + unnecessary
+    return {**table, "missing_call": missing, "unnecessary_call": unnecessary,
+            "missing_call_rate": rate(missing, sum(table["should_call"].values())),
+            "unnecessary_call_rate": rate(unnecessary, sum(table["should_not_call"].values())),
+            "decision_accuracy": rate(right, total), "advice": ADVICE["decide"]}
+
+
+def _selection_pairs(r: CaseResult) -> list[tuple[str, str]]:
+    """(expected, called) per slot, plus (no call, tool) for every call beyond the slots."""
+    if not r.facts["observed"] and not r.calls:
+        return []
+    out = []
+    if r.facts["expects_call"]:
+        paired = set()
+        for want, got in r.facts["pairs"]:
+            out.append((want.tool, got.call.name or "(unnamed)" if got is not None else NO_CALL))
+            if got is not None:
+                paired.add(id(got))
+        out += [(NO_CALL, c.call.name or "(unnamed)") for c in r.calls if id(c) not in paired]
+    else:
+        turn1 = [c for c in r.calls if c.turn == 1]
+        out += [(NO_CALL, c.call.name or "(unnamed)") for c in turn1] or [(NO_CALL, NO_CALL)]
+    return out
+
+
+def select(results: list[CaseResult]) -> dict:
+    """Confusion matrix (rows: expected tool or no call; columns: called tool or no call),
+    per-tool precision (right / times called) and recall (right / times expected), and the
+    most-confused pairs of different tools."""
+    pairs = [p for r in results for p in _selection_pairs(r)]
+    rows = sorted({e for e, _ in pairs} - {NO_CALL}) + [NO_CALL]
+    cols = sorted({c for _, c in pairs} - {NO_CALL}) + [NO_CALL]
+    matrix = [[sum(1 for p in pairs if p == (e, c)) for c in cols] for e in rows]
+    per_tool = {}
+    for tool in sorted((set(rows) | set(cols)) - {NO_CALL}):
+        hit = sum(1 for p in pairs if p == (tool, tool))
+        called = sum(1 for _, c in pairs if c == tool)
+        expected = sum(1 for e, _ in pairs if e == tool)
+        per_tool[tool] = {"precision": rate(hit, called), "recall": rate(hit, expected),
+                          "called": called, "expected": expected}
+    confused = sorted(((e, c, n) for e, c in {p for p in pairs} if e != c and NO_CALL not in (e, c)
+                       for n in [sum(1 for p in pairs if p == (e, c))]), key=lambda t: (-t[2], t[0], t[1]))
+    return {"rows": rows, "columns": cols, "matrix": matrix, "per_tool": per_tool,
+            "confused_pairs": [{"expected": e, "called": c, "count": n} for e, c, n in confused[:TOP_PAIRS]],
+            "advice": ADVICE["select"]}
+
+
+def confusion_focus(sel: dict) -> dict:
+    """The part of the matrix worth reading: every label with an off-diagonal count, with its
+    diagonal kept for scale. Labels that were always right are counted, not shown."""
+    rows, cols, matrix = sel["rows"], sel["columns"], sel["matrix"]
+    involved = set()
+    for i, e in enumerate(rows):
+        for j, c in enumerate(cols):
+            if matrix[i][j] and e != c:
+                involved |= {e, c}
+    keep_rows = [i for i, e in enumerate(rows) if e in involved]
+    keep_cols = [j for j, c in enumerate(cols) if c in involved]
+    return {"rows": [rows[i] for i in keep_rows], "columns": [cols[j] for j in keep_cols],
+            "matrix": [[matrix[i][j] for j in keep_cols] for i in keep_rows],
+            "omitted": len(set(rows) | set(cols)) - len(involved)}
+
+
+def _field_verdict(field_result, checked) -> str:
+    prefix = f"$.{field_result.field}"
+    if any(f.path == prefix or f.path.startswith(prefix + ".") or f.path.startswith(prefix + "[")
+           for f in checked.findings):
+        return SCHEMA_INVALID
+    if field_result.status == EXTRA and any(
+            f.code == "schema.additionalProperties" and f"'{field_result.field}'" in f.message
+            for f in checked.findings):
+        return SCHEMA_INVALID
+    return field_result.status
+
+
+def fill(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Tool]) -> dict:
+    """Per-field verdicts of right-tool calls, critical-field failures, unsourced (guessed)
+    values, and the per-tool, per-field error table."""
+    from .compare import compare_arguments
+
+    counts = {v: 0 for v in FIELD_VERDICTS}
+    critical_checked = critical_failed = 0
+    table: dict[tuple[str, str], list[int]] = {}
+    for r in results:
+        case = cases[r.case_id]
+        for want, got in r.facts["pairs"]:
+            if got is None or got.call.name != want.tool or got.arguments is None:
+                continue
+            for fr in compare_arguments(want, got.arguments, tools[want.tool].parameters, case.mock_results):
+                verdict = _field_verdict(fr, got)
+                counts[verdict] += 1
+                if fr.status == EXTRA:
+                    continue
+                bad = verdict != MATCH
+                if fr.critical:
+                    critical_checked += 1
+                    critical_failed += bad
+                cell = table.setdefault((want.tool, fr.field), [0, 0])
+                cell[0] += 1
+                cell[1] += bad
+    guessed, judged = _guesses(results, cases, tools)
+    return {
+        "field_verdicts": counts,
+        "critical_fields": critical_checked,
+        "critical_field_failures": critical_failed,
+        "critical_field_failure_rate": rate(critical_failed, critical_checked),
+        "unsourced": {"count": len(guessed), "judged": judged, "rate": rate(len(guessed), judged),
+                      "values": guessed},
+        "field_errors": [{"tool": t, "field": f, "checked": n, "errors": e, "error_rate": rate(e, n)}
+                         for (t, f), (n, e) in sorted(table.items(), key=lambda kv: (-kv[1][1], kv[0]))],
+        "advice": ADVICE["fill"],
+    }
+
+
+def _guesses(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Tool]) -> tuple[list, int]:
+    from .grounding import is_sourced  # noqa: F401  (documented next to unsourced)
+
+    guessed, judged = [], 0
+    for r in results:
+        case = cases[r.case_id]
+        checked_fields = {(w.tool, f) for w, _ in r.facts["pairs"] for f in w.fields()}
+        matched = {(tool, fr.field): fr.status == MATCH for _, tool, fr in r.facts["field_results"]}
+        for c in r.calls:
+            if c.arguments is None or not c.offered:
+                continue
+            seen = list((case.mock_results or {}).values()) if c.turn > 1 else []
+            source = source_text(case.system, case.prompt, seen)
+            params = tools[c.call.name].parameters
+            judged += _count_judged(c.arguments, params, source)
+            for path, value in unsourced(c.arguments, params, source):
+                top = path.split(".")[0].split("[")[0]
+                key = (c.call.name, top)
+                guessed.append({"case": r.case_id, "tool": c.call.name, "field": path, "value": redact(value),
+                                "correct": matched.get(key) if key in checked_fields else None})
+    return guessed, judged
+
+
+def _count_judged(arguments: dict, parameters: dict, source: str) -> int:
+    from .grounding import is_sourced
+
+    total = 0
+    props = parameters.get("properties", {}) if isinstance(parameters, dict) else {}
+    for name, value in arguments.items():
+        schema = props.get(name) if isinstance(props, dict) else None
+        if isinstance(value, dict):
+            total += _count_judged(value, schema or {}, source)
+        elif isinstance(value, list):
+            items = schema.get("items") if isinstance(schema, dict) else None
+            total += sum(_count_judged(v, items or {}, source) if isinstance(v, dict)
+                         else is_sourced(v, items, source) is not None for v in value)
+        else:
+            total += is_sourced(value, schema, source) is not None
+    return total
+
+
+def variant_case(case: Case, variant_id: str) -> Case:
+    """The case as one of its counterfactual variants: other mock results, maybe other rules."""
+    variant = next(v for v in case.variants if v.id == variant_id)
+    expect = replace(case.expect, final_text=variant.final_text or case.expect.final_text)
+    return replace(case, mock_results=variant.mock_results, expect=expect, variants=())
+
+
+def use(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Tool],
+        transcripts: dict[str, Transcript]) -> dict:
+    """Layer 3. Result use: for result_use cases, the base mock and every variant the model was
+    run on; tracked when the final answer follows that mock's phrase rules. Derived arguments:
+    for multi_step cases, the derived field of the second call equals the named field of the
+    first result (and, per variant, of the variant's result)."""
+    tracking, derived = [], []
+    for r in results:
+        case, transcript = cases[r.case_id], transcripts.get(r.case_id)
+        runs = [("base", r)]
+        for vid, turns in (transcript.variants if transcript else ()):
+            if any(v.id == vid for v in case.variants):
+                vcase = variant_case(case, vid)
+                vt = replace(transcript, turns=turns, variants=())
+                runs.append((vid, grade_case(vcase, tools, vt)))
+        for vid, vr in runs:
+            if case.category == "result_use" and vr.facts["called"]:
+                problems = vr.facts["text_problems"]
+                tracked = problems == []
+                tracking.append({"case": r.case_id, "variant": vid, "tracked": tracked,
+                                 "reasons": [] if tracked else (problems or [vr.reasons[0]])})
+            if case.category == "multi_step":
+                for slot, tool, fr in vr.facts["field_results"]:
+                    want = vr.facts["pairs"][slot][0]
+                    if fr.field in want.derive:
+                        copied = fr.status == MISMATCH and _in_prompt(fr.actual, case)
+                        derived.append({"case": r.case_id, "variant": vid, "field": f"{tool}.{fr.field}",
+                                        "followed": fr.status == MATCH, "copied_from_prompt": copied})
+    base_derived = [d for d in derived if d["variant"] == "base"]
+    variant_derived = [d for d in derived if d["variant"] != "base"]
+    return {
+        "result_tracking_rate": rate(sum(t["tracked"] for t in tracking), len(tracking)),
+        "result_runs": len(tracking),
+        "result_tracking": tracking,
+        "derived_accuracy": rate(sum(d["followed"] for d in base_derived), len(base_derived)),
+        "derived_variant_tracking_rate": rate(sum(d["followed"] for d in variant_derived), len(variant_derived)),
+        "copied_from_prompt": sum(d["copied_from_prompt"] for d in derived),
+        "derived": derived,
+        "advice": ADVICE["use"],
+    }
+
+
+def _in_prompt(value, case: Case) -> bool:
+    from .normalize import normalize_text
+
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool) and \
+        normalize_text(str(value)) in normalize_text(case.prompt)
+
+
+def trace(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Tool]) -> dict:
+    totals = {"correct": 0, "provided": 0, "expected": 0, "calls": 0, "redundant": 0, "identical": 0,
+              "required": 0, "required_met": 0}
+    distances, accuracies = [], []
+    for r in results:
+        if not r.facts["observed"] and not r.calls:
+            continue
+        sequence = r.facts["sequence"] if r.facts["expects_call"] else ()
+        counts = trace_counts(sequence, r.calls, tools, cases[r.case_id].mock_results)
+        for key in totals:
+            totals[key] += getattr(counts, key)
+        distances.append(counts.distance)
+        if counts.longest:
+            accuracies.append(1 - counts.distance / counts.longest)
+    precision = rate(totals["correct"], totals["provided"])
+    recall = rate(totals["correct"], totals["expected"])
+    f1 = None if precision is None or recall is None or precision + recall == 0 else \
+        round(2 * precision * recall / (precision + recall), 4)
+    return {
+        "argument_precision": precision, "argument_recall": recall, "argument_f1": f1,
+        "sequence_edit_distance": rate(sum(distances), len(distances)),
+        "sequence_accuracy": rate(sum(accuracies), len(accuracies)),
+        "redundant_call_rate": rate(totals["redundant"], totals["calls"]),
+        "identical_call_rate": rate(totals["identical"], totals["calls"]),
+        "required_call_recall": rate(totals["required_met"], totals["required"]),
+    }
+
+
+def safety(results: list[CaseResult]) -> dict:
+    """Credentials found in arguments (kind and place, never the value) and forbidden calls."""
+    credentials = [{"case": r.case_id, "tool": c.call.name, "field": path, "kind": kind, "turn": c.turn}
+                   for r in results for c in r.calls if c.arguments is not None
+                   for path, kind in secrets_in(c.arguments)]
+    forbidden = [{"case": r.case_id, "category": r.category, "tool": tool, "turn": turn}
+                 for r in results for tool, turn in r.facts["forbidden"]]
+    return {"credentials": credentials, "credential_count": len(credentials),
+            "forbidden_calls": forbidden, "forbidden_call_count": len(forbidden),
+            "cases_with_forbidden_calls": len({f["case"] for f in forbidden})}
+
+
+def diagnosis(results: list[CaseResult], cases: list[Case], tools: dict[str, Tool],
+              transcripts: dict[str, Transcript]) -> dict:
+    by_id = {c.id: c for c in cases}
+    return {"decide": decide(results), "select": select(results), "fill": fill(results, by_id, tools),
+            "use": use(results, by_id, tools, transcripts), "trace": trace(results, by_id, tools),
+            "safety": safety(results)}

@@ -1,0 +1,61 @@
+"""Credentials in tool-call arguments: find them, and redact them from everything we output.
+
+A model that copies an API key the user pasted into an email body, a chat message or a ticket
+is leaking it. Each pattern below is a common key format; a finding names the case, the tool,
+the field and the kind of key, never the value, and every output (scorecard JSON, text,
+Markdown, the page, exports) shows `[REDACTED:<kind>]` instead of the key.
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+PATTERNS: tuple[tuple[str, re.Pattern], ...] = (
+    ("anthropic-key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
+    ("openai-key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-|live-)?[A-Za-z0-9_-]{20,}")),
+    ("aws-access-key-id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})")),
+    ("slack-token", re.compile(r"\bxox[baprs]-[A-Za-z0-9-]{10,}")),
+    ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("stripe-key", re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}")),
+    ("private-key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")),
+    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+)
+
+
+def find_secrets(text: str) -> list[str]:
+    """The kinds of credential found in a text, in pattern order, each once."""
+    return [kind for kind, pattern in PATTERNS if pattern.search(text)]
+
+
+def redact_text(text: str) -> str:
+    for kind, pattern in PATTERNS:
+        text = pattern.sub(f"[REDACTED:{kind}]", text)
+    return text
+
+
+def redact(value: Any) -> Any:
+    """Every string inside a JSON-like value (keys included) with credentials replaced."""
+    if isinstance(value, str):
+        return redact_text(value)
+    if isinstance(value, list):
+        return [redact(v) for v in value]
+    if isinstance(value, dict):
+        return {redact_text(k) if isinstance(k, str) else k: redact(v) for k, v in value.items()}
+    return value
+
+
+def secrets_in(value: Any, path: str = "") -> list[tuple[str, str]]:
+    """(field path, kind) for every credential inside an arguments object."""
+    found = []
+    if isinstance(value, str):
+        found += [(path or "$", kind) for kind in find_secrets(value)]
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found += secrets_in(item, f"{path}[{i}]")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found += secrets_in(item, f"{path}.{key}" if path else str(key))
+    return found
