@@ -96,7 +96,8 @@ def clean(bundle, category: str | None = None, turns: int | None = None) -> list
 # ---- the cap ---------------------------------------------------------------------------------
 
 def two_turn_calling(bundle) -> list:
-    return [c for c in clean(bundle, turns=2) if c.turns == 2]
+    # without counterfactual variants, so each of these needs exactly 2 requests
+    return [c for c in clean(bundle, turns=2) if c.turns == 2 and not c.variants]
 
 
 def test_cap_is_never_exceeded_and_no_case_is_cut_short(bundle):
@@ -116,7 +117,7 @@ def test_cap_is_never_exceeded_and_no_case_is_cut_short(bundle):
 
 def test_a_case_whose_first_turn_makes_no_call_leaves_room_for_the_next(bundle):
     # inj-booking-remarks needs up to 2 requests but its fixture answers turn 1 without a call
-    silent = [c for c in clean(bundle, turns=1) if c.turns == 2][0]
+    silent = [c for c in clean(bundle, turns=1) if c.turns == 2 and not c.variants][0]
     cases = [silent] + two_turn_calling(bundle)[:3]
     assert requests_needed(cases) == 8
     transport = Transport()
@@ -129,7 +130,7 @@ def test_a_case_whose_first_turn_makes_no_call_leaves_room_for_the_next(bundle):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), cap=st.integers(1, 12))
 def test_any_order_and_cap_sends_at_most_cap_and_finishes_every_started_case(bundle, data, cap):
-    pool = clean(bundle, turns=1)[:3] + [c for c in clean(bundle, turns=1) if c.turns == 2][:1] \
+    pool = clean(bundle, turns=1)[:3] + [c for c in clean(bundle, turns=1) if c.turns == 2 and not c.variants][:1] \
         + two_turn_calling(bundle)[:4]
     cases = data.draw(st.permutations(pool))
     transport = Transport()
@@ -160,11 +161,13 @@ def test_retries_count_against_the_cap_too(bundle, data, cap):
 # ---- scope and requests needed ---------------------------------------------------------------
 
 @pytest.mark.parametrize("category", CATEGORIES)
-def test_requests_needed_counts_one_or_two_turns_per_case(bundle, category):
+def test_requests_needed_counts_turns_and_variants(bundle, category):
+    # one request per turn, plus one second turn per counterfactual variant
     cases = scoped(bundle.cases, category)
     assert cases and {c.category for c in cases} == {category}
-    per_case = 2 if category in {"multi_step", "injection", "result_use"} else 1
-    assert requests_needed(cases) == per_case * len(cases)
+    two_turns = category in {"multi_step", "injection", "result_use"}
+    expected = sum(2 + len(c.variants) if two_turns else 1 for c in cases)
+    assert requests_needed(cases) == expected
 
 
 def test_scope_all_keeps_suite_order_and_needs_the_sum(bundle):
@@ -447,11 +450,27 @@ def second_turn(bundle, provider: str, first: dict):
                                     "finish_reason": "stop"}]}
                  if provider == "openai" else
                  {"content": [{"type": "text", "text": "Done."}], "stop_reason": "end_turn"})
-    transport = Transport({case.id: [reply(200, first), done]})
+    transport = Transport({case.id: [reply(200, first)] + [done] * (1 + len(case.variants))})
     run = make_run(bundle, [case], transport, provider=provider)
     go(run)
-    assert len(transport.calls) == 2
+    # the second turn, then one more second turn per counterfactual variant
+    assert len(transport.calls) == 2 + len(case.variants)
     return case, transport.calls[0]["body"], transport.calls[1]["body"]
+
+
+def test_variants_reuse_the_first_answer_and_send_their_own_mock(bundle):
+    case = next(c for c in scoped(bundle.cases, "result_use") if c.variants)
+    transport = Transport()
+    run = make_run(bundle, [case], transport, cap=case.requests)
+    go(run)
+    assert len(transport.calls) == 2 + len(case.variants) == run.used
+    raw = run.transcripts[0]
+    assert [v["id"] for v in raw["variants"]] == [v.id for v in case.variants]
+    for call, variant in zip(transport.calls[2:], case.variants):
+        mock = next(iter(variant.mock_results.values()))
+        assert call["body"]["messages"][-1]["content"] == json.dumps(mock, ensure_ascii=False) \
+            or call["body"]["messages"][-1]["content"][0]["content"] == json.dumps(mock, ensure_ascii=False)
+    assert all(v["turns"][0] == raw["turns"][0] for v in raw["variants"])
 
 
 def test_openai_second_turn_echoes_the_calls_and_sends_the_mock(bundle):

@@ -5,8 +5,9 @@ browser's fetch, the CLI one built on urllib. Everything else is decided here, t
 both places:
 - cases run one after another, with a pause between them (150 ms);
 - every request has a timeout (45 s) and counts against the cap, retries included;
-- a case is never started unless all of its requests fit under the cap, so a run never sends
-  more requests than the cap allows;
+- a case is never started unless all of its requests fit under the cap (a second turn, and one
+  more second turn per counterfactual variant, which reuses the first turn's answer), so a run
+  never sends more requests than the cap allows;
 - 429, 5xx and network errors are retried at most twice, waiting as Retry-After says (else
   1 s, then 2 s); other errors are not retried;
 - a failed request fails that case with its status and a generic message (never the provider's
@@ -136,7 +137,7 @@ class Run:
             for index, case in enumerate(self.plan):
                 if self._abort.is_set():
                     raise _Aborted
-                if self.used + case.turns > self.settings.cap:
+                if self.used + case.requests > self.settings.cap:
                     self.skipped = len(self.plan) - index
                     break
                 raw = await self._run_case(case)
@@ -159,18 +160,26 @@ class Run:
 
     async def _run_case(self, case: Case) -> dict:
         offered = [self.tools[name] for name in case.tools]
-        turns = [await self._turn(case, offered, first=None)]
+        turns = [await self._turn(case, offered, first=None, mocks=case_mocks(case))]
+        raw = {"case_id": case.id, "provider": self.settings.provider, "model": self.settings.model,
+               "turns": turns}
         first = turns[0].get("response")
-        if case.mock_results is not None and first is not None \
-                and reply_from_body(self.settings.provider, first).calls:
-            turns.append(await self._turn(case, offered, first=first))
-        return {"case_id": case.id, "provider": self.settings.provider,
-                "model": self.settings.model, "turns": turns}
+        if case.mock_results is None or first is None \
+                or not reply_from_body(self.settings.provider, first).calls:
+            return raw
+        turns.append(await self._turn(case, offered, first=first, mocks=case_mocks(case)))
+        # Counterfactual variants: the same first answer, a different mock result in turn 2.
+        variants = []
+        for variant in case.variants:
+            second = await self._turn(case, offered, first=first, mocks=case_mocks(case, variant.id))
+            variants.append({"id": variant.id, "turns": [turns[0], second]})
+        if variants:
+            raw["variants"] = variants
+        return raw
 
-    async def _turn(self, case: Case, offered: list[Tool], *, first: Any) -> dict:
+    async def _turn(self, case: Case, offered: list[Tool], *, first: Any, mocks: dict) -> dict:
         s = self.settings
-        body = request_body(s.provider, case, offered, model=s.model, first=first,
-                            mocks=case_mocks(case))
+        body = request_body(s.provider, case, offered, model=s.model, first=first, mocks=mocks)
         url, headers = endpoint(s.provider, s.base_url), request_headers(s.provider, s.api_key)
         record = {"url": url, "headers": public_headers(headers), "body": body}
         attempts, elapsed, reply, failure = 0, 0.0, None, None

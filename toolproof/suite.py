@@ -92,8 +92,14 @@ class Case:
 
     @property
     def turns(self) -> int:
-        """Requests a full run of this case needs (without counterfactual variants)."""
+        """Turns of the conversation: 2 when the case returns a mock tool result, else 1."""
         return 2 if self.mock_results is not None else 1
+
+    @property
+    def requests(self) -> int:
+        """Requests a full run of this case needs at most: its turns, plus one second turn per
+        counterfactual variant (the variant reuses the first turn's answer)."""
+        return self.turns + (len(self.variants) if self.mock_results is not None else 0)
 
 
 def scoped(cases: list[Case], scope: str) -> list[Case]:
@@ -105,7 +111,7 @@ def scoped(cases: list[Case], scope: str) -> list[Case]:
 
 def requests_needed(cases: list[Case]) -> int:
     """Requests a full run of these cases needs at most (no retries): the cap's maximum."""
-    return sum(c.turns for c in cases)
+    return sum(c.requests for c in cases)
 
 
 def resolve_result(mocks: dict, where: str) -> Any:
