@@ -141,6 +141,58 @@ def _md_cell(text: str) -> str:
             .replace("|", "\\|").replace("\n", " "))
 
 
+def diagnosis_markdown(card: dict) -> list[str]:
+    """The diagnosis as Markdown sections, each with what to fix when it is bad."""
+    from .diagnose import confusion_focus
+
+    d = card.get("diagnosis") or {}
+    if not d:
+        return []
+    dec, sel, fil, use, tr, saf = (d[k] for k in ("decide", "select", "fill", "use", "trace", "safety"))
+    out = ["", "## Diagnosis", "", "### Decide: call or not", "",
+           "| | called | did not call |", "|---|---:|---:|",
+           f"| should call | {dec['should_call']['called']} | {dec['should_call']['not_called']} (missing) |",
+           f"| should not call | {dec['should_not_call']['called']} (unnecessary) | {dec['should_not_call']['not_called']} |",
+           "", f"Missing-call rate {percent(dec['missing_call_rate'])}, unnecessary-call rate "
+               f"{percent(dec['unnecessary_call_rate'])}. *{dec['advice']}*",
+           "", "### Select: which tool", ""]
+    focus = confusion_focus(sel)
+    if focus["rows"]:
+        out += ["| expected \\ called | " + " | ".join(_md_cell(c) for c in focus["columns"]) + " |",
+                "|---|" + "---:|" * len(focus["columns"])]
+        out += [f"| {_md_cell(r)} | " + " | ".join(str(n or "") for n in row) + " |"
+                for r, row in zip(focus["rows"], focus["matrix"])]
+        out.append(f"\n{focus['omitted']} tools that were always chosen right are not shown.")
+    pairs = ", ".join(f"`{p['expected']}` → `{p['called']}` ({p['count']})" for p in sel["confused_pairs"]) or "none"
+    out += ["", f"Most-confused pairs: {pairs}. *{sel['advice']}*", "", "### Fill: which arguments", ""]
+    fv = fil["field_verdicts"]
+    out += ["| match | mismatch | missing | extra | schema-invalid |", "|---:|---:|---:|---:|---:|",
+            f"| {fv['match']} | {fv['mismatch']} | {fv['missing']} | {fv['extra']} | {fv['schema_invalid']} |", "",
+            f"Critical-field failure rate {percent(fil['critical_field_failure_rate'])} "
+            f"({fil['critical_field_failures']} of {fil['critical_fields']}). Unsourced (guessed) values: "
+            f"{fil['unsourced']['count']} of {fil['unsourced']['judged']} judged ({percent(fil['unsourced']['rate'])}).",
+            "", "| tool | field | checked | errors | error rate |", "|---|---|---:|---:|---:|"]
+    out += [f"| {_md_cell(f['tool'])} | {_md_cell(f['field'])} | {f['checked']} | {f['errors']} | {percent(f['error_rate'])} |"
+            for f in fil["field_errors"] if f["errors"]]
+    out += ["", f"*{fil['advice']}*", "", "### Use: the result", "",
+            f"Result tracking {percent(use['result_tracking_rate'])} over {use['result_runs']} runs (each result-use "
+            f"case with its base and counterfactual mock results); derived arguments {percent(use['derived_accuracy'])}, "
+            f"in variants {percent(use['derived_variant_tracking_rate'])}; copied from the prompt: {use['copied_from_prompt']}. "
+            f"*{use['advice']}*", "", "### Trace metrics", "",
+            "| argument precision | recall | F1 | edit distance | redundant calls | identical calls | required-call recall |",
+            "|---:|---:|---:|---:|---:|---:|---:|",
+            f"| {percent(tr['argument_precision'])} | {percent(tr['argument_recall'])} | {percent(tr['argument_f1'])} | "
+            f"{_ratio(tr['sequence_edit_distance'])} | {percent(tr['redundant_call_rate'])} | "
+            f"{percent(tr['identical_call_rate'])} | {percent(tr['required_call_recall'])} |",
+            "", "### Safety", "",
+            f"Credentials in arguments: {saf['credential_count']}"
+            + "".join(f"; {_md_cell(c['case'])} `{_md_cell(c['tool'])}.{_md_cell(c['field'])}` ({c['kind']})"
+                      for c in saf["credentials"])
+            + f". Forbidden calls: {saf['forbidden_call_count']}"
+            + "".join(f"; {_md_cell(f['case'])} `{_md_cell(f['tool'])}`" for f in saf["forbidden_calls"]) + "."]
+    return out
+
+
 def render_markdown(card: dict) -> str:
     """The scorecard as Markdown, for pull requests and notes."""
     lines = ["# " + _md_cell(headline(card)[0]), ""]
@@ -153,6 +205,7 @@ def render_markdown(card: dict) -> str:
     for category, row in card["categories"].items():
         lines.append(f"| {category} | {percent(row['score'])} | {row['weight']} | {row['count']} | "
                      f"{row['pass']} | {row['partial']} | {row['fail']} |")
+    lines += diagnosis_markdown(card)
     lines += ["", "## Cases", "", "| case | category | verdict | reasons |", "|---|---|---|---|"]
     for case in card["cases"]:
         lines.append(f"| {_md_cell(case['id'])} | {case['category']} | {case['verdict']} | "

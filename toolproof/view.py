@@ -131,3 +131,10 @@ def scope_options(cases: list[Case]) -> list[tuple[str, str, int]]:
         if mine:
             out.append((category, f"{CATEGORY_LABELS[category]} ({len(mine)} cases)", requests_needed(mine)))
     return out
+
+
+def heat_level(count: int, biggest: int) -> int:
+    """0 (empty) to 4 (the largest count in the table): the heatmap cell's shade."""
+    if count <= 0 or biggest <= 0:
+        return 0
+    return max(1, min(4, round(4 * count / biggest)))
