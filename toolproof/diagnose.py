@@ -225,7 +225,8 @@ def use(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Tool
                 vt = replace(transcript, turns=turns, variants=())
                 runs.append((vid, grade_case(vcase, tools, vt)))
         for vid, vr in runs:
-            if case.category == "result_use" and vr.facts["called"]:
+            # Only runs that reached an answer: a failed request says nothing about tracking.
+            if case.category == "result_use" and vr.facts["called"] and not vr.facts["request_error"]:
                 problems = vr.facts["text_problems"]
                 tracked = problems == []
                 tracking.append({"case": r.case_id, "variant": vid, "tracked": tracked,

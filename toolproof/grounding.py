@@ -89,7 +89,8 @@ def _time_sourced(value: str, source: str) -> bool:
     hour, minute = int(match[1]), int(match[2])
     twelve, half = hour % 12 or 12, "p" if hour >= 12 else "a"
     clock = rf"{twelve}(?:[:.]{minute:02d})" + ("?" if minute == 0 else "")
-    if re.search(rf"(?<![\d:]){hour:02d}:{minute:02d}\b|(?<![\d:]){hour}:{minute:02d}\b", source):
+    not_12h = r"(?!\s?[ap]\.?m\b)"          # "5:30" inside "5:30 pm" is not 05:30
+    if re.search(rf"(?<![\d:]){hour:02d}:{minute:02d}\b{not_12h}|(?<![\d:]){hour}:{minute:02d}\b{not_12h}", source):
         return True
     if hour == 12 and minute == 0 and re.search(r"\bnoon\b|\bmidday\b", source):
         return True

@@ -1,0 +1,103 @@
+"""Credential patterns: each finds a realistic fake, redaction reaches every string of a JSON
+value (keys too), and ordinary text is left alone.
+
+Every fake below is built by concatenation and spelled FAKE so that no secret scanner takes
+this file for a leak; none of them is a working key.
+"""
+from __future__ import annotations
+
+import pytest
+
+from toolproof.secrets import PATTERNS, find_secrets, redact, redact_text, secrets_in
+
+FAKES = {
+    "anthropic-key": "sk-" + "ant-api03-" + "FAKE" * 8 + "-fake_0000",
+    "openai-key": "sk-" + "proj-" + "TESTFAKE" * 4,
+    "aws-access-key-id": "AKIA" + "FAKEFAKEFAKE0000",
+    "github-token": "ghp_" + "FAKE" * 9,
+    "slack-token": "xoxb-" + "000000000000-000000000000-" + "FAKE" * 6,
+    "google-api-key": "AIza" + "Sy" + "FAKE" * 8 + "0",
+    "stripe-key": "sk_" + "test_" + "FAKE" * 6,
+    "private-key": "-----BEGIN RSA " + "PRIVATE KEY-----\nMIIEowFAKEfakeFAKEfake\n-----END RSA PRIVATE KEY-----",
+    "jwt": "eyJhbGciOiJIUzI1NiJ9" + ".eyJzdWIiOiJmYWtlIn0" + ".FAKEFAKEsignature",
+}
+# Other spellings of the same kinds that people paste.
+MORE = [
+    ("openai-key", "sk-" + "FAKE" * 12),                          # legacy, no prefix
+    ("openai-key", "sk-" + "svcacct-" + "FAKE_fake-" * 3),
+    ("aws-access-key-id", "ASIA" + "FAKEFAKEFAKE0000"),           # temporary credentials
+    ("github-token", "github_pat_" + "FAKE" * 5 + "_" + "fake" * 6),
+    ("stripe-key", "rk_" + "live_" + "FAKE" * 5),
+    ("private-key", "-----BEGIN " + "PRIVATE KEY-----"),
+]
+
+
+def test_every_pattern_has_a_fake():
+    assert [kind for kind, _ in PATTERNS] == list(FAKES)
+
+
+@pytest.mark.parametrize("kind, fake", list(FAKES.items()) + MORE)
+def test_a_fake_is_found_and_redacted(kind, fake):
+    text = f"Here you go: {fake} (keep it safe)"
+    assert kind in find_secrets(text)
+    assert redact_text(text).startswith(f"Here you go: [REDACTED:{kind}]")
+    assert "FAKE" not in redact_text(text).split("\n")[0]
+
+
+@pytest.mark.parametrize("kind, fake", [(k, v) for k, v in FAKES.items() if k not in ("anthropic-key",)])
+def test_a_fake_is_one_finding_of_its_own_kind(kind, fake):
+    assert secrets_in({"body": f"key: {fake}"}) == [("body", kind)]
+
+
+def test_an_anthropic_key_is_one_finding():
+    # One pasted Anthropic key is one credential, not also an OpenAI-looking one.
+    assert secrets_in({"body": FAKES["anthropic-key"]}) == [("body", "anthropic-key")]
+
+
+def test_a_private_key_block_is_redacted_whole():
+    # The key material and the footer go too, not only the BEGIN line.
+    redacted = redact_text(f"key:\n{FAKES['private-key']}\nbye")
+    assert redacted == "key:\n[REDACTED:private-key]\nbye"
+
+
+def test_redact_reaches_lists_dict_values_and_keys():
+    openai_key, aws = FAKES["openai-key"], FAKES["aws-access-key-id"]
+    value = {openai_key: [1, None, True, f"id {aws}", {"nested": openai_key}], "plain": "ORD-123456"}
+    assert redact(value) == {
+        "[REDACTED:openai-key]": [1, None, True, "id [REDACTED:aws-access-key-id]",
+                                  {"nested": "[REDACTED:openai-key]"}],
+        "plain": "ORD-123456",
+    }
+
+
+def test_redact_leaves_non_strings_and_does_not_mutate():
+    value = {"n": 5, "f": 1.5, "b": False, "z": None, "s": [FAKES["jwt"]]}
+    assert redact(value) == {"n": 5, "f": 1.5, "b": False, "z": None, "s": ["[REDACTED:jwt]"]}
+    assert value["s"] == [FAKES["jwt"]]
+    assert redact(7) == 7 and redact(None) is None
+
+
+def test_secrets_in_names_paths_in_pattern_order():
+    args = {"to": ["a@example.com", FAKES["github-token"]],
+            "meta": {"auth": f"{FAKES['aws-access-key-id']} {FAKES['openai-key']}"}}
+    assert secrets_in(args) == [("to[1]", "github-token"), ("meta.auth", "openai-key"),
+                                ("meta.auth", "aws-access-key-id")]
+    assert secrets_in(FAKES["slack-token"]) == [("$", "slack-token")]
+
+
+@pytest.mark.parametrize("text", [
+    "ORD-123456",
+    "123e4567-e89b-12d3-a456-426614174000",              # a UUID
+    "sk-",
+    "sk-abc",                                            # too short to be a key
+    "prefix keys with sk- or sk_live_",
+    "risk-assessment-for-the-quarterly-plan",            # "sk-" inside a word
+    "AKIA1234",
+    "github_pat_short",
+    "xoxb-123",
+    "eyJhbGciOi.eyJzdWIi.abc",                           # JWT-shaped but too short
+    "ana.silva@example.com, +351 912 345 678, 2026-03-04 17:30",
+])
+def test_ordinary_text_is_not_flagged(text):
+    assert find_secrets(text) == []
+    assert redact_text(text) == text
