@@ -224,7 +224,7 @@ def test_a_401_stops_the_run(fake, tmp_path):
     fake.script[first.id] = [(401, {}, '{"error": "bad key sk-fake-echo"}')]
     out = tmp_path / "r.json"
     _, stdout, stderr = live(fake, "--scope", "should_call", "--cap", "5", "--out", str(out))
-    assert "toolproof: run error: stopped: HTTP 401, unauthorized: check the API key\n" in stderr
+    assert "toolproof: run stopped: HTTP 401, unauthorized: check the API key\n" in stderr
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert (doc["state"], len(doc["transcripts"]), len(fake.requests)) == ("error", 1, 1)
     assert_no_key(stdout, stderr, out.read_text(encoding="utf-8"))

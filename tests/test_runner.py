@@ -302,8 +302,8 @@ def test_a_retry_the_cap_cannot_cover_keeps_the_status_and_does_not_wait(bundle,
 # ---- stops -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("status, message", [
-    (401, "stopped: HTTP 401, unauthorized: check the API key"),
-    (403, "stopped: HTTP 403, forbidden: the key may not use this model"),
+    (401, "HTTP 401, unauthorized: check the API key"),
+    (403, "HTTP 403, forbidden: the key may not use this model"),
 ])
 def test_401_and_403_stop_the_run(bundle, status, message):
     cases = clean(bundle, turns=1)[:4]

@@ -139,8 +139,10 @@ def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dic
         run.state = "aborted"
     if run.skipped:
         stderr.write(f"toolproof: {run.skipped} case(s) not run: the cap of {settings.cap} requests could not cover them\n")
-    if run.state in ("aborted", "error"):
-        stderr.write(f"toolproof: run {run.state}{': ' + run.error if run.error else ''}\n")
+    if run.state == "aborted":
+        stderr.write("toolproof: run aborted; the cases graded so far are kept\n")
+    elif run.state == "error":
+        stderr.write(f"toolproof: run stopped: {run.error}\n")
     created = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
     document = run.document(created=created)
     if args.out:

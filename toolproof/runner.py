@@ -150,7 +150,7 @@ class Run:
                 stop = next((t["error"]["status"] for t in raw["turns"]
                              if "error" in t and t["error"].get("status") in STOP_STATUSES), None)
                 if stop is not None:
-                    self.state, self.error = "error", f"stopped: HTTP {stop}, {status_message(stop)}"
+                    self.state, self.error = "error", f"HTTP {stop}, {status_message(stop)}"
                     return
                 if index + 1 < len(self.plan):
                     await self._sleep(self.settings.pause_s)
