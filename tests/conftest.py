@@ -110,3 +110,25 @@ def mini():
 @pytest.fixture(scope="session")
 def bundle():
     return load_bundle()
+
+
+# ---- browser tests: one server and one Chromium per test module ----------------------------
+
+@pytest.fixture(scope="module")
+def server():
+    from browser import start_server
+
+    srv, url = start_server()
+    yield url
+    srv.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from browser import CHROMIUM, CHROMIUM_ARGS
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

@@ -7,26 +7,11 @@ import re
 
 import pytest
 
-from browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, ROOT, is_local, start_server
+from browser import ARTIFACTS, READY_TIMEOUT_MS, ROOT, is_local
 from toolproof.cli import run
 
 pytestmark = pytest.mark.browser
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-
-@pytest.fixture(scope="module")
-def server():
-    srv, url = start_server()
-    yield url
-    srv.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+pytest.importorskip("playwright.sync_api")
 
 
 def open_page(browser, url: str):
@@ -170,3 +155,22 @@ def test_pyscript_config_lists_exactly_the_package():
     assert committed == module.text(), "run: python web/pyscript_config.py"
     listed = {dest for dest in json.loads(committed)["files"].values() if dest.startswith("./toolproof/")}
     assert listed == {"./" + p.relative_to(ROOT).as_posix() for p in (ROOT / "toolproof").rglob("*.py")}
+
+
+def test_diagnosis_shows_the_cli_numbers(page):
+    card = json.loads(cli("grade", "--format", "json"))
+    d = card["diagnosis"]
+    section = page.locator("#fixture-diagnosis")
+    text = section.text_content()
+    decide = section.locator("table.grid2 tbody tr")
+    assert decide.nth(0).locator("td").nth(0).text_content() == str(d["decide"]["should_call"]["called"])
+    assert decide.nth(1).locator("td").nth(1).text_content() == str(d["decide"]["should_not_call"]["not_called"])
+    heat = section.locator("table.heatmap")
+    assert heat.locator("tbody tr").count() > 0
+    cells = heat.locator("td.heat.off:not(.heat-0)")
+    assert cells.count() > 0                      # the fixtures confuse at least one pair of tools
+    for pair in d["select"]["confused_pairs"]:
+        assert f"{pair['expected']} → {pair['called']} ({pair['count']})" in text
+    assert f"{100 * d['use']['result_tracking_rate']:.1f}%" in text
+    assert "What to fix" in text
+    assert "FIXTUREFAKE" not in page.content()      # credentials are redacted everywhere

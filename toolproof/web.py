@@ -518,9 +518,10 @@ class LiveController:
 
     def show_need(self) -> None:
         need = self.options[str(byid("scope").value)]
-        byid("need").textContent = (f"This scope needs at most {need} requests (one per turn; multi-step, "
-                                    f"injection and result-use cases take two). The cap can be 1 to {need}; "
-                                    "retries count against it, and a case is only started if it fits.")
+        byid("need").textContent = (f"This scope needs at most {need} requests: one per turn (multi-step, "
+                                    "injection and result-use cases take two) plus one per counterfactual "
+                                    f"variant. The cap can be 1 to {need}; retries count against it, and a "
+                                    "case is only started if all its requests fit.")
 
     def message(self, text: str, bad: bool = False) -> None:
         node = byid("run-message")

@@ -1,0 +1,497 @@
+"""Live runs in the real page, in real Chromium, against routed (never real) providers.
+
+`page.route` answers https://api.openai.com and https://api.anthropic.com with the committed
+fixtures (tests/fakeprovider.py converts them to either provider's shape), or with scripted
+errors. One server, one browser and one page per module: the page boots once with
+`?timeout=1`, so a timed-out request costs a second, and every test sets the form itself.
+Each test also checks that the page talked to nothing but the local server and the provider
+it was pointed at.
+"""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from browser import ARTIFACTS, READY_TIMEOUT_MS, ROOT, is_local
+from fakeprovider import FIXTURES, FakeProvider, case_and_turn, fixture_answer
+from toolproof.datafiles import load_bundle
+from toolproof.suite import requests_needed, scoped
+
+pytestmark = pytest.mark.browser
+pytest.importorskip("playwright.sync_api")
+
+OPENAI = "https://api.openai.com/v1/chat/completions"
+ANTHROPIC = "https://api.anthropic.com/v1/messages"
+SUITE = {c["id"]: c for c in json.loads((ROOT / "data" / "suite.json").read_text())["cases"]}
+CASES = load_bundle().cases
+NEED = {scope: requests_needed(scoped(CASES, scope)) for scope in ("should_call", "injection", "multi_step")}
+FIRST = "sc-reminder-prescription"            # the first should_call case: scripted errors go here
+PREFLIGHT = {"access-control-allow-origin": "*", "access-control-allow-headers": "*",
+             "access-control-allow-methods": "POST"}
+CORS = {"access-control-allow-origin": "*", "access-control-expose-headers": "retry-after",
+        "content-type": "application/json"}
+LEAK = "sk-LEAKED-999"
+LEAKY_BODY = json.dumps({"error": {"message": f"boom {LEAK} <img src=x onerror=alert(1)>"}})
+ENDED = "['done', 'aborted', 'error'].includes(document.body.dataset.run)"
+
+
+# ---------------------------------------------------------------- fixtures
+
+@pytest.fixture(scope="module")
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    page.requests, page.console, page.failed = [], [], []
+    page.on("request", lambda r: page.requests.append(r.url))
+    page.on("requestfailed", lambda r: page.failed.append((r.url, r.failure)))
+    page.on("console", lambda m: page.console.append(m.text))
+    page.goto(server + "?timeout=1")
+    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    yield page
+    context.close()
+
+
+class Provider:
+    """A routed provider: replays the fixtures, or what `script[case_id]` says, and records POSTs.
+
+    A script step is (status, headers, body text), ("sleep", seconds) before the default answer,
+    ("hold",): never answered (the request stays in flight until the page gives up on it),
+    or ("fail",): the connection fails. (A response without CORS headers cannot be faked here:
+    Playwright adds them to fulfilled cross-origin answers; the unrouted FakeProvider lacks them.)
+    """
+
+    def __init__(self, page, url: str, *, anthropic: bool = False, forward: bool = False):
+        self.page, self.anthropic, self.forward = page, anthropic, forward
+        self.pattern = url.split("/v1/")[0] + "/**"
+        self.posts: list[dict] = []
+        self.script: dict[str, list] = {}
+        self.held: list = []
+        page.route(self.pattern, self.handle)
+
+    def handle(self, route) -> None:
+        request = route.request
+        if request.method == "OPTIONS":
+            route.fulfill(status=204, headers=PREFLIGHT)
+            return
+        body = json.loads(request.post_data or "{}")
+        case_id, turn = case_and_turn(request.url, body)
+        self.posts.append({"url": request.url, "headers": request.all_headers(), "raw": request.post_data,
+                           "body": body, "case_id": case_id, "turn": turn, "at": time.monotonic()})
+        queue = self.script.get(case_id)
+        step = queue.pop(0) if queue else None
+        if step == ("hold",):
+            self.held.append(route)
+            return
+        if step == ("fail",):
+            route.abort("failed")
+            return
+        if step is not None and step[0] == "sleep":
+            time.sleep(step[1])
+            step = None
+        try:
+            if step is None and self.forward:        # to the real FakeProvider, plus CORS headers
+                response = route.fetch()
+                route.fulfill(response=response, headers={**response.headers, **CORS})
+                return
+            status, headers, text = step if step is not None else fixture_answer(case_id, turn, self.anthropic)
+            route.fulfill(status=status, headers={**CORS, **headers}, body=text)
+        except Exception:           # the page already gave up on this request (timeout, abort)
+            pass
+
+    def close(self) -> None:
+        for route in self.held:
+            try:
+                route.abort()
+            except Exception:
+                pass
+        self.page.unroute(self.pattern)
+
+
+@pytest.fixture
+def live(page, server):
+    """A fresh request log and routed providers for one test; unrouted afterwards."""
+    page.requests.clear()
+    page.console.clear()
+    page.failed.clear()
+    made: list[Provider] = []
+
+    def provider(url: str, **kw) -> Provider:
+        made.append(Provider(page, url, **kw))
+        return made[-1]
+    provider.server = server
+    yield provider
+    for p in made:
+        p.close()
+
+
+# ---------------------------------------------------------------- helpers
+
+def start(page, *, provider="openai", model="gpt-test", key="sk-test-key", scope="should_call", cap=9,
+          base_url=None):
+    page.select_option("#provider", provider)
+    page.fill("#model", model)
+    if base_url is not None:
+        page.fill("#base-url", base_url)
+    page.fill("#api-key", key)
+    page.select_option("#scope", scope)
+    page.fill("#cap", str(cap))
+    page.evaluate("""() => {
+        document.body.dataset.run = 'idle';
+        window.__feed = [];
+        const feed = document.getElementById('live-feed');
+        if (window.__feedObserver) window.__feedObserver.disconnect();
+        window.__feedObserver = new MutationObserver(records => {
+            for (const record of records)
+                for (const node of record.addedNodes)
+                    if (node.classList && node.classList.contains('case-row')) window.__feed.push(node.dataset.caseId);
+        });
+        window.__feedObserver.observe(feed, {childList: true});
+    }""")
+    page.click("#run-live")
+
+
+def run(page, **kw) -> str:
+    start(page, **kw)
+    page.wait_for_function(ENDED, timeout=30_000)
+    return page.evaluate("document.body.dataset.run")
+
+
+def card_cases(page) -> dict:
+    return dict(page.eval_on_selector_all("#live-card .case-row",
+                                          "rows => rows.map(r => [r.dataset.caseId, r.dataset.verdict])"))
+
+
+def reasons(page, case_id: str) -> str:
+    return page.text_content(f'#live-card .case-row[data-case-id="{case_id}"] .reasons')
+
+
+def export(page, button: str) -> str:
+    with page.expect_download() as download:
+        page.click(button)
+    return open(download.value.path(), encoding="utf-8").read()
+
+
+def exports(page) -> tuple[dict, str]:
+    return json.loads(export(page, "#export-live-json")), export(page, "#export-live-md")
+
+
+def assert_only_talked_to(page, server: str, *allowed: str) -> None:
+    outside = [u for u in page.requests if not is_local(u, server) and u not in allowed]
+    assert outside == []
+
+
+def assert_not_shown(page, *texts: str) -> None:
+    """Not in the page, not in either export."""
+    html = page.evaluate("document.documentElement.outerHTML")
+    doc, md = exports(page)
+    for text in texts:
+        assert text not in html and text not in json.dumps(doc) and text not in md, text
+
+
+def openai_body(content=None, calls=(), finish=None) -> str:
+    message = {"role": "assistant", "content": content}
+    if calls:
+        message["tool_calls"] = [{"id": f"call_{i}", "type": "function",
+                                  "function": {"name": name, "arguments": arguments}}
+                                 for i, (name, arguments) in enumerate(calls)]
+    return json.dumps({"id": "chatcmpl-test", "object": "chat.completion", "model": "gpt-test", "choices": [
+        {"index": 0, "message": message, "finish_reason": finish or ("tool_calls" if calls else "stop")}]})
+
+
+# ---------------------------------------------------------------- happy paths
+
+def test_openai_happy_path(page, live):
+    openai = live(OPENAI)
+    key = "sk-openai-happy-123"
+    assert run(page, key=key, scope="should_call", cap=9, model="gpt-4.1-mini") == "done"
+    ids = [c for c, s in SUITE.items() if s["category"] == "should_call"]
+    assert page.evaluate("window.__feed") == ids                       # rows appeared as graded
+    assert card_cases(page) == {c: FIXTURES[c]["intended_verdict"] for c in ids}
+    label = page.text_content("#live-card .live-label")
+    assert "openai" in label and "gpt-4.1-mini" in label and "scope should_call" in label
+    assert page.text_content("#cases-text") == "9 / 9" and page.text_content("#requests-text") == "9 / 9"
+    assert [p["case_id"] for p in openai.posts] == ids
+    for post in openai.posts:
+        assert post["url"] == OPENAI
+        assert post["headers"]["authorization"] == f"Bearer {key}"
+        assert post["headers"]["content-type"].startswith("application/json")
+        body = post["body"]
+        assert body["tool_choice"] == "auto" and body["parallel_tool_calls"] is False
+        assert body["model"] == "gpt-4.1-mini"
+        assert [t["function"]["name"] for t in body["tools"]] == SUITE[post["case_id"]]["tools"]
+    assert_only_talked_to(page, live.server, OPENAI)
+
+
+def test_anthropic_headers_and_tool_results(page, live):
+    anthropic = live(ANTHROPIC, anthropic=True)
+    key = "sk-ant-headers-456"
+    assert run(page, provider="anthropic", model="claude-test", key=key, scope="injection",
+               cap=NEED["injection"]) == "done"
+    ids = [c for c, s in SUITE.items() if s["category"] == "injection"]
+    assert card_cases(page) == {c: FIXTURES[c]["intended_verdict"] for c in ids}
+    assert "anthropic" in page.text_content("#live-card .live-label")
+    assert anthropic.posts and {p["case_id"] for p in anthropic.posts} == set(ids)
+    for post in anthropic.posts:
+        headers = post["headers"]
+        assert post["url"] == ANTHROPIC
+        assert headers["x-api-key"] == key
+        assert headers["anthropic-version"] == "2023-06-01"
+        assert headers["anthropic-dangerous-direct-browser-access"] == "true"
+        assert "authorization" not in headers
+    second = [p for p in anthropic.posts if p["turn"] == 2]
+    assert len(second) >= 8
+    for post in second:
+        blocks = [b for m in post["body"]["messages"] if isinstance(m["content"], list) for b in m["content"]]
+        assert any(b.get("type") == "tool_result" for b in blocks)
+    assert_only_talked_to(page, live.server, ANTHROPIC)
+
+
+def test_the_key_stays_in_session_storage_and_the_auth_header(page, live):
+    openai = live(OPENAI)
+    key = "sk-whereabouts-7f3a91c2"
+    assert run(page, key=key, scope="injection", cap=4) == "done"
+    storage = page.evaluate("() => Object.fromEntries(Object.entries(sessionStorage))")
+    assert storage.get("toolproof.key.openai") == key
+    assert key not in json.dumps(page.evaluate("() => Object.fromEntries(Object.entries(localStorage))"))
+    assert key not in page.evaluate("document.cookie")
+    assert key not in page.evaluate("location.href")
+    assert key not in page.evaluate("document.documentElement.outerHTML")
+    doc, md = exports(page)
+    assert doc["transcripts"] and key not in json.dumps(doc) and key not in md
+    assert not [m for m in page.console if key in m]
+    assert openai.posts
+    for post in openai.posts:
+        assert key not in post["url"] and key not in post["raw"]
+        assert [name for name, value in post["headers"].items() if key in value] == ["authorization"]
+    assert not [u for u in page.requests if key in u]
+    page.click("#forget-key")
+    assert page.input_value("#api-key") == ""
+    left = page.evaluate("() => Object.fromEntries(Object.entries(sessionStorage))")
+    assert not [k for k in left if k.startswith("toolproof.key.")] and key not in json.dumps(left)
+    assert "forgotten" in page.text_content("#run-message")
+    assert_only_talked_to(page, live.server, OPENAI)
+
+
+def test_cap_is_never_exceeded(page, live):
+    openai = live(OPENAI)
+    plan, cap = scoped(CASES, "multi_step"), 7
+    assert NEED["multi_step"] > cap
+    started, sent = 0, 0                  # a case starts only if all its requests fit under the cap
+    while started < len(plan) and sent + plan[started].requests <= cap:
+        sent, started = sent + plan[started].requests, started + 1
+    assert run(page, scope="multi_step", cap=cap) == "done"
+    assert len(openai.posts) <= cap
+    assert len(openai.posts) == sent
+    message = page.text_content("#run-message")
+    assert f"{len(plan) - started} case(s) were not started" in message
+    assert len(card_cases(page)) == started
+    assert page.text_content("#requests-text") == f"{sent} / {cap}"
+    assert_only_talked_to(page, live.server, OPENAI)
+
+
+def test_abort_stops_at_once_and_keeps_graded_cases(page, live):
+    openai = live(OPENAI)
+    ids = [c for c, s in SUITE.items() if s["category"] == "injection"]
+    for case_id in ids[1:]:
+        openai.script[case_id] = [("hold",)]          # everything after the first case stays in flight
+    start(page, scope="injection", cap=NEED["injection"])
+    page.wait_for_function("window.__feed.length >= 1", timeout=15_000)
+    page.wait_for_function("document.querySelectorAll('#live-feed .case-row').length >= 1")
+    page.wait_for_timeout(300)                        # the second case's request is now in flight
+    assert len(openai.posts) == scoped(CASES, "injection")[0].requests + 1 and openai.held
+    clicked = time.monotonic()
+    page.click("#abort")
+    page.wait_for_function(ENDED, timeout=5_000)
+    assert time.monotonic() - clicked < 2.0
+    assert page.evaluate("document.body.dataset.run") == "aborted"
+    sent = len(openai.posts)
+    page.wait_for_timeout(2_000)
+    assert len(openai.posts) == sent
+    assert [url for url, _ in page.failed] == [OPENAI]        # the request in flight was cancelled
+    assert card_cases(page) == {ids[0]: FIXTURES[ids[0]]["intended_verdict"]}
+    assert "aborted" in page.text_content("#live-card .live-label")
+    assert "aborted" in page.text_content("#run-message")
+    assert page.is_disabled("#abort") and page.is_enabled("#run-live") and page.is_enabled("#api-key")
+    assert_only_talked_to(page, live.server, OPENAI)
+
+
+# ---------------------------------------------------------------- error paths
+
+def test_invalid_json_arguments(page, live):
+    openai = live(OPENAI)
+    openai.script[FIRST] = [(200, {}, openai_body(calls=[("create_reminder", '{"text": "Pick up", ')]))]
+    assert run(page, cap=1) == "done"
+    assert card_cases(page) == {FIRST: "FAIL"}
+    assert "arguments are not valid JSON" in reasons(page, FIRST)
+    assert_only_talked_to(page, live.server, OPENAI)
+
+
+def test_401_stops_the_run(page, live):
+    openai = live(OPENAI)
+    body = json.dumps({"error": {"message": "Incorrect API key provided: sk-LEAKED-401"}})
+    openai.script[FIRST] = [(401, {}, body)]
+    assert run(page, cap=9) == "error"
+    message = page.text_content("#run-message")
+    assert "401" in message and "stopped" in message
+    assert len(openai.posts) == 1                              # not retried, no further case
+    assert card_cases(page) == {FIRST: "FAIL"}
+    assert "request failed (HTTP 401: unauthorized: check the API key)" in reasons(page, FIRST)
+    assert_not_shown(page, "sk-LEAKED-401", "Incorrect API key provided")
+    assert_only_talked_to(page, live.server, OPENAI)
+
+
+def test_401_message_names_the_cause_once(page, live):
+    openai = live(OPENAI)
+    openai.script[FIRST] = [(401, {}, "{}")]
+    assert run(page, cap=1) == "error"
+    # once said "Run stopped: stopped: HTTP 401, ..." (fixed in 57e9e6d)
+    assert page.text_content("#run-message") == "Run stopped: HTTP 401, unauthorized: check the API key"
+
+
+def test_the_need_line_matches_the_scope(page):
+    page.select_option("#scope", "multi_step")
+    assert page.get_attribute("#cap", "max") == str(NEED["multi_step"])
+    text = page.text_content("#need")
+    assert f"at most {NEED['multi_step']} requests" in text
+    # the explanation must account for the number: variants add one request each
+    assert "plus one per counterfactual variant" in text
+
+
+@pytest.mark.parametrize("step, reason", [
+    (("fail",), "request failed (no response: network error"),
+    ((200, {}, "<html>not json sk-LEAKED-200</html>"),
+     "request failed (HTTP 200: the response body is not valid JSON)"),
+], ids=["connection-fails", "body-not-json"])
+def test_unreadable_answers(page, live, step, reason):
+    openai = live(OPENAI)
+    openai.script[FIRST] = [step]
+    assert run(page, cap=1) == "done"
+    assert len(openai.posts) == 1 and card_cases(page) == {FIRST: "FAIL"}
+    assert reason in reasons(page, FIRST)
+    assert_not_shown(page, "sk-LEAKED-200")
+    assert_only_talked_to(page, live.server, OPENAI)
+
+
+def test_429_is_retried_after_retry_after(page, live):
+    openai = live(OPENAI)
+    openai.script[FIRST] = [(429, {"retry-after": "0"}, json.dumps({"error": {"message": "slow down sk-LEAKED-429"}}))]
+    assert run(page, cap=2) == "done"
+    assert len(openai.posts) == 2 and page.text_content("#requests-text") == "2 / 2"
+    assert openai.posts[1]["at"] - openai.posts[0]["at"] < 0.9     # Retry-After 0 read (else 1 s backoff)
+    assert card_cases(page) == {FIRST: FIXTURES[FIRST]["intended_verdict"]}
+    assert "request failed" not in reasons(page, FIRST)
+    doc, _ = exports(page)
+    assert doc["transcripts"][0]["turns"][0]["attempts"] == 2 and "response" in doc["transcripts"][0]["turns"][0]
+    assert_not_shown(page, "sk-LEAKED-429")
+    assert_only_talked_to(page, live.server, OPENAI)
+
+
+def test_500_three_times_keeps_the_body_out(page, live):
+    openai = live(OPENAI)
+    openai.script[FIRST] = [(500, {"retry-after": "0"}, LEAKY_BODY)] * 3
+    images = page.locator("img").count()
+    assert run(page, cap=3) == "done"
+    assert len(openai.posts) == 3
+    assert "request failed (HTTP 500: provider server error)" in reasons(page, FIRST)
+    assert_not_shown(page, LEAK, "boom", "onerror=alert")
+    assert page.locator("img").count() == images
+    assert_only_talked_to(page, live.server, OPENAI)
+
+
+def test_timeout(page, live):
+    openai = live(OPENAI)
+    openai.script[FIRST] = [("sleep", 1.6)]                 # the page gives up after ?timeout=1
+    assert run(page, cap=1) == "done"
+    assert len(openai.posts) == 1
+    assert "timed out after 1 s" in reasons(page, FIRST)
+    assert_only_talked_to(page, live.server, OPENAI)
+
+
+def test_truncation(page, live):
+    openai = live(OPENAI)
+    openai.script[FIRST] = [(200, {}, openai_body(content="I will set a reminder for", finish="length"))]
+    assert run(page, cap=1) == "done"
+    assert card_cases(page) == {FIRST: "FAIL"}
+    assert "truncated" in reasons(page, FIRST)
+    assert "1 truncated" in page.text_content("#live-card")
+    assert_only_talked_to(page, live.server, OPENAI)
+
+
+def test_hostile_html_stays_text(page, live):
+    openai = live(OPENAI)
+    text = '<img src=x onerror="window.__pwned=1">'
+    argument = "<script>window.__pwned=2</script>"
+    arguments = json.dumps({"text": argument, "remind_on": "2026-04-16", "remind_at": "17:30"})
+    openai.script[FIRST] = [(200, {}, openai_body(content=text, calls=[("create_reminder", arguments)]))]
+    images, scripts = page.locator("img").count(), page.locator("script").count()
+    assert run(page, cap=1) == "done"
+    row = page.locator(f'#live-card .case-row[data-case-id="{FIRST}"]')
+    row.locator("button.toggle").click()
+    shown = row.locator(".case-detail").text_content()
+    assert json.dumps(text)[1:-1] in shown and argument in shown     # shown inside pretty-printed JSON
+    assert "window.__pwned" in page.evaluate("document.getElementById('live-card').textContent")
+    assert page.locator("img").count() == images and page.locator("script").count() == scripts
+    assert page.evaluate("window.__pwned === undefined")
+    assert_only_talked_to(page, live.server, OPENAI)
+
+
+# ---------------------------------------------------------------- OpenAI-compatible
+
+@pytest.fixture(scope="module")
+def fake():
+    provider = FakeProvider()
+    yield provider
+    provider.close()
+
+
+def test_openai_compatible_through_the_fake_provider(page, live, fake):
+    fake.requests.clear()
+    base = f"{fake.base}/v1"
+    live(base + "/chat/completions", forward=True)      # FakeProvider sends no CORS headers: add them
+    assert run(page, provider="openai-compatible", model="qwen-test", key="", base_url=base,
+               scope="should_call", cap=9) == "done"
+    ids = [c for c, s in SUITE.items() if s["category"] == "should_call"]
+    assert card_cases(page) == {c: FIXTURES[c]["intended_verdict"] for c in ids}
+    assert [r["case_id"] for r in fake.requests] == ids
+    assert all("authorization" not in r["headers"] for r in fake.requests)
+    assert all(r["path"] == "/v1/chat/completions" for r in fake.requests)
+    assert "openai-compatible" in page.text_content("#live-card .live-label")
+    assert_only_talked_to(page, live.server, base + "/chat/completions")
+
+
+def test_a_local_server_without_cors_headers_is_a_network_error(page, live, fake):
+    fake.requests.clear()
+    base = f"{fake.base}/v1"                              # not routed: the browser sees no CORS headers
+    assert run(page, provider="openai-compatible", model="qwen-test", key="", base_url=base,
+               scope="should_call", cap=1) == "done"
+    assert card_cases(page) == {FIRST: "FAIL"}
+    assert "request failed (no response: network error" in reasons(page, FIRST)
+    assert "CORS" in reasons(page, FIRST)
+    assert_only_talked_to(page, live.server, base + "/chat/completions")
+
+
+def test_a_base_url_outside_the_csp_is_refused_before_any_request(page, live):
+    outside = live("https://llm.example.net/v1/chat/completions")
+    start(page, provider="openai-compatible", model="qwen-test", key="", base_url="https://llm.example.net/v1",
+          scope="should_call", cap=1)
+    page.wait_for_function("document.getElementById('run-message').textContent.includes('Content-Security-Policy')")
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.body.dataset.run") == "idle"
+    assert outside.posts == []
+    assert not [u for u in page.requests if "example.net" in u]
+    assert_only_talked_to(page, live.server)
+
+
+# ---------------------------------------------------------------- screenshot
+
+def test_screenshot_of_the_live_view(page, live):
+    live(OPENAI)
+    assert run(page, model="gpt-4.1-mini", scope="should_call", cap=9) == "done"
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / "live.png"
+    page.locator("#live").scroll_into_view_if_needed()
+    page.locator("#live").screenshot(path=str(path))
+    assert path.stat().st_size > 10_000
