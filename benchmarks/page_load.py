@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from browser import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, start_server  # noqa: E402
 
 
-STAGES = ("python", "imports", "suite", "graded", "rendered")
+STAGES = ("python", "imports", "suite", "graded", "rendered")   # then ready; "diagnosis" comes after
 
 
 def load(browser, url: str, marker: str, stages: list | None = None) -> float:

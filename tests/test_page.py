@@ -160,6 +160,8 @@ def test_pyscript_config_lists_exactly_the_package():
 def test_diagnosis_shows_the_cli_numbers(page):
     card = json.loads(cli("grade", "--format", "json"))
     d = card["diagnosis"]
+    # shown right after the page is ready, off the start-up path
+    page.wait_for_selector('#fixture-card[data-diagnosis="ready"]', timeout=READY_TIMEOUT_MS)
     section = page.locator("#fixture-diagnosis")
     text = section.text_content()
     decide = section.locator("table.grid2 tbody tr")
@@ -174,3 +176,26 @@ def test_diagnosis_shows_the_cli_numbers(page):
     assert f"{100 * d['use']['result_tracking_rate']:.1f}%" in text
     assert "What to fix" in text
     assert "FIXTUREFAKE" not in page.content()      # credentials are redacted everywhere
+
+
+def test_jsonschema_is_fetched_only_when_a_schema_needs_it(browser, server, page):
+    # The committed data compiles, so the page never fetched the wheels...
+    assert not [u for u in page.requests if "/vendor/wheels/" in u]
+    # ...but a tool schema with a keyword the built-in checker does not know (anyOf) makes the
+    # page fetch jsonschema from vendor/ and still grade everything.
+    tools = json.loads((ROOT / "data" / "tools.json").read_text())
+    tools["tools"].append({"name": "lookup_anything", "domain": "files", "description": "Test only.",
+                           "parameters": {"type": "object", "properties": {
+                               "key": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}}})
+    context = browser.new_context()
+    other = context.new_page()
+    requests = []
+    other.on("request", lambda r: requests.append(r.url))
+    other.route("**/data/tools.json", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(tools)))
+    other.goto(server)
+    other.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    assert other.evaluate("document.body.dataset.ready") == "true", other.text_content("#boot-error")
+    assert [u for u in requests if u.endswith("jsonschema-4.26.0-py3-none-any.whl")]
+    assert other.locator(".case-row").count() == page.locator(".case-row").count()
+    context.close()

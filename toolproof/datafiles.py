@@ -50,16 +50,33 @@ class Bundle:
     documents: dict
 
 
+def read_documents(*, tools: str | Path | None = None, suite: str | Path | None = None,
+                   transcripts: str | Path | None = None) -> dict:
+    """Read the three files and the format schemas (data/ defaults), without checking them yet."""
+    paths = {"tools": Path(tools or DATA / "tools.json"), "suite": Path(suite or DATA / "suite.json"),
+             "transcripts": Path(transcripts or DATA / "fixtures.json")}
+    return {"paths": {k: str(v) for k, v in paths.items()},
+            "docs": {k: read_json(v) for k, v in paths.items()},
+            "schemas": {k: format_schema(k) for k in paths}}
+
+
+def bundle_from(read: dict) -> Bundle:
+    """Check and cross-check what read_documents read."""
+    docs, schemas, paths = read["docs"], read["schemas"], read["paths"]
+    parsed_tools = parse_tools(docs["tools"], schemas["tools"], paths["tools"])
+    cases = parse_suite(docs["suite"], parsed_tools, schemas["suite"], paths["suite"])
+    parsed = parse_transcripts(docs["transcripts"], schemas["transcripts"], {c.id for c in cases},
+                               paths["transcripts"])
+    return Bundle(parsed_tools, cases, parsed, docs)
+
+
 def load_bundle(*, tools: str | Path | None = None, suite: str | Path | None = None,
                 transcripts: str | Path | None = None) -> Bundle:
     """Load and cross-check the three files (data/ defaults)."""
-    tools_path = Path(tools or DATA / "tools.json")
-    suite_path = Path(suite or DATA / "suite.json")
-    transcripts_path = Path(transcripts or DATA / "fixtures.json")
-    docs = {"tools": read_json(tools_path), "suite": read_json(suite_path),
-            "transcripts": read_json(transcripts_path)}
-    parsed_tools = parse_tools(docs["tools"], format_schema("tools"), str(tools_path))
-    cases = parse_suite(docs["suite"], parsed_tools, format_schema("suite"), str(suite_path))
-    parsed = parse_transcripts(docs["transcripts"], format_schema("transcripts"),
-                               {c.id for c in cases}, str(transcripts_path))
-    return Bundle(parsed_tools, cases, parsed, docs)
+    return bundle_from(read_documents(tools=tools, suite=suite, transcripts=transcripts))
+
+
+def schemas_in(read: dict) -> list:
+    """Every JSON Schema the bundle will compile: the format schemas and each tool's parameters."""
+    tools = read["docs"]["tools"].get("tools", []) if isinstance(read["docs"]["tools"], dict) else []
+    return list(read["schemas"].values()) + [t.get("parameters") for t in tools if isinstance(t, dict)]

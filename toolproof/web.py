@@ -85,16 +85,16 @@ class ScorecardView:
     """One rendered scorecard (the fixtures now, a live run later) and its controls."""
 
     def __init__(self, root, results: list, *, kind: str, source: dict, context: dict,
-                 document: dict | None = None):
-        from toolproof.diagnose import diagnosis
+                 document: dict | None = None, diagnose_now: bool = True):
         from toolproof.score import DEFAULT_WEIGHTS
 
         self.root, self.results, self.kind, self.source = root, results, kind, source
-        self.diagnosis = diagnosis(results, list(context["cases"].values()), context["tools"],
-                                   context["transcripts"])
+        self.diagnosis = None          # computed after the page is ready (see add_diagnosis)
         self.document = document                      # a live run's results file
         self.context = context                       # cases, tools, transcripts by id
         self.weights = dict(DEFAULT_WEIGHTS)
+        if diagnose_now:
+            self.diagnose()
         self.card = self._card()
         self.filters = {"category": "all", "verdict": "all"}
 
@@ -103,14 +103,33 @@ class ScorecardView:
 
         return scorecard(self.results, self.weights, source=self.source, diagnosis=self.diagnosis)
 
+    def diagnose(self) -> None:
+        from toolproof.diagnose import diagnosis
+
+        if self.diagnosis is None:
+            c = self.context
+            self.diagnosis = diagnosis(self.results, list(c["cases"].values()), c["tools"], c["transcripts"])
+            self.card = self._card()
+
+    def add_diagnosis(self) -> None:
+        """Compute and show the diagnosis (kept off the start-up path: the page is ready first)."""
+        self.diagnose()
+        section = self._diagnosis()
+        self.diagnosis_slot.replaceWith(section)
+        self.diagnosis_slot = section
+        self.root.dataset.diagnosis = "ready"
+
     def prefix(self) -> str:
         return "fixture" if self.kind == "fixture" else "live"
 
     def render(self) -> None:
         clear(self.root)
-        for part in (self._summary(), self._rates(), self._categories(), self._diagnosis(), self._cases()):
-            if part is not None:
-                self.root.appendChild(part)
+        self.diagnosis_slot = self._diagnosis() if self.diagnosis is not None else el(
+            "section", "Working out the diagnosis…", cls="block muted", id=f"{self.prefix()}-diagnosis-pending")
+        for part in (self._summary(), self._rates(), self._categories(), self.diagnosis_slot, self._cases()):
+            self.root.appendChild(part)
+        if self.diagnosis is not None:
+            self.root.dataset.diagnosis = "ready"
 
     # -- summary
     def _summary(self):
@@ -429,6 +448,8 @@ class ScorecardView:
     def export(self, fmt: str) -> None:
         from toolproof.report import render_markdown, results_json, to_json
 
+        if self.diagnosis is None:        # an export before the diagnosis was shown
+            self.diagnose()
         stem = "toolproof-fixtures" if self.kind == "fixture" else "toolproof-live"
         if fmt == "json" and self.document is not None:
             download(f"{stem}.json", results_json(self.document, self.card), "application/json")
@@ -680,19 +701,47 @@ class _RpdsAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
 
+async def ensure_jsonschema(read: dict) -> None:
+    """Fetch and unpack the jsonschema wheels only if a schema needs more than the built-in
+    checker: the committed data never does, and the wheels cost most of a second at start-up."""
+    import io
+    import site
+    import zipfile
+
+    from pyscript import fetch
+    from toolproof.datafiles import schemas_in
+    from toolproof.schema import compilable
+
+    if all(compilable(schema) for schema in schemas_in(read)):
+        return
+    set_stage("packages", "Loading jsonschema: a schema uses keywords beyond the built-in checker…")
+    await paint()
+    lock = json.loads(await fetch("./vendor.lock.json").text())
+    target = site.getsitepackages()[0]
+    for artifact in lock["artifacts"]:
+        if artifact["source"] == "pip":
+            response = await fetch(f"./vendor/wheels/{artifact['file']}")
+            if not response.ok:
+                raise RuntimeError(f"could not load vendor/wheels/{artifact['file']} (HTTP {response.status})")
+            zipfile.ZipFile(io.BytesIO(await response.bytearray())).extractall(target)
+    importlib.invalidate_caches()
+
+
 async def boot() -> None:
     mark("python")
     sys.meta_path.append(_RpdsAlias())
     set_stage("packages", "Loading ToolProof…")
     await paint()
-    from toolproof.datafiles import load_bundle
+    from toolproof.datafiles import bundle_from, read_documents
     from toolproof.evaluate import source_of
     from toolproof.grade import grade_run
 
     set_stage("suite", "Loading the suite and the fixture transcripts…")
     await paint()
     mark("imports")
-    bundle = load_bundle()
+    read = read_documents()
+    await ensure_jsonschema(read)
+    bundle = bundle_from(read)
     mark("suite")
     set_stage("grade", f"Grading {len(bundle.transcripts.transcripts)} fixture transcripts…")
     await paint()
@@ -700,7 +749,7 @@ async def boot() -> None:
     context = {"cases": {c.id: c for c in bundle.cases}, "tools": bundle.tools,
                "transcripts": bundle.transcripts.transcripts}
     view = ScorecardView(document.getElementById("fixture-card"), results, kind="fixture",
-                         source=source_of(bundle.transcripts), context=context)
+                         source=source_of(bundle.transcripts), context=context, diagnose_now=False)
     mark("graded")
     view.render()
     mark("rendered")
@@ -708,6 +757,9 @@ async def boot() -> None:
     document.getElementById("boot").setAttribute("hidden", "")
     window.__readyMs = js.performance.now()      # read by benchmarks/page_load.py
     document.body.dataset.ready = "true"
+    await paint()
+    view.add_diagnosis()
+    mark("diagnosis")
     if js.URLSearchParams.new(window.location.search).get("selftest") == "1":
         run_selftest(bundle)
 

@@ -4,7 +4,8 @@
 
 Sources are relative to web/ (where the config lives), destinations to Pyodide's working
 directory, so the page sees the same `toolproof/` and `data/` tree as the terminal. The
-jsonschema wheels are unpacked into site-packages (only imported if a schema needs them).
+jsonschema wheels are not listed: the page fetches them only if a schema needs them
+(toolproof/web.py, ensure_jsonschema), which the committed data never does.
 tests/test_page.py fails when the committed file differs from what this script writes.
 """
 from __future__ import annotations
@@ -15,7 +16,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ["data/tools.json", "data/suite.json", "data/fixtures.json", "data/schemas/tools.schema.json",
         "data/schemas/suite.schema.json", "data/schemas/transcripts.schema.json"]
-SITE_PACKAGES = "/lib/python3.14/site-packages/*"
 
 
 def config() -> dict:
@@ -25,10 +25,6 @@ def config() -> dict:
         files[f"../{rel}"] = f"./{rel}"
     for rel in DATA:
         files[f"../{rel}"] = f"./{rel}"
-    lock = json.loads((ROOT / "vendor.lock.json").read_text())
-    for artifact in lock["artifacts"]:
-        if artifact["source"] == "pip":
-            files[f"../vendor/wheels/{artifact['file']}"] = SITE_PACKAGES
     return {"interpreter": "../vendor/pyodide/pyodide.mjs", "files": files}
 
 
