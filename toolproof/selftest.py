@@ -263,6 +263,39 @@ def _verdict_checks(t: _Checker) -> None:
         "use", use1, _openai(text="It was delivered.", finish="stop")).verdict == "FAIL")
 
 
+def _diagnosis_checks(t: _Checker) -> None:
+    from .diagnose import decide, select
+    from .grounding import is_sourced, source_text
+    from .secrets import find_secrets, redact_text
+    from .trace import edit_distance
+
+    tools = parse_tools(_TOOLS_DOC, _FORMAT_OK)
+    cases = {c.id: c for c in parse_suite(_SUITE_DOC, tools, _FORMAT_OK)}
+
+    def grade(cid: str, *turns: dict):
+        doc = {"format": "toolproof.transcripts", "version": 1, "kind": "fixture",
+               "transcripts": [{"case_id": cid, "provider": "openai", "turns": list(turns)}]}
+        return grade_case(cases[cid], tools, parse_transcripts(doc, _FORMAT_OK).transcripts[cid])
+
+    good = '{"order_id": "ORD-123456", "qty": 2, "ship_on": "2026-03-04"}'
+    results = [grade("call", _openai(("place_order", good))), grade("call", _openai(text="Done.", finish="stop")),
+               grade("nocall", _openai(("lookup", '{"order_id": "ORD-123456"}')))]
+    d = decide(results)
+    t.check("diagnosis: 2x2 counts missing and unnecessary calls apart",
+            (d["missing_call"], d["unnecessary_call"], d["should_call"]["called"]) == (1, 1, 1))
+    sel = select(results)
+    t.check("diagnosis: confusion matrix has a (no call) row and column",
+            sel["rows"][-1] == sel["columns"][-1] == "(no call)" and sel["per_tool"]["place_order"]["recall"] == 0.5)
+    t.check("diagnosis: edit distance over tool names", edit_distance(["a", "b"], ["b"]) == 1)
+    t.check("diagnosis: 'March 4' sources 2026-03-04",
+            is_sourced("2026-03-04", None, source_text(None, "Ship it March 4, please", [])) is True)
+    t.check("diagnosis: an invented value is unsourced",
+            is_sourced("ORD-999999", None, source_text(None, "Ship ORD-123456", [])) is False)
+    fake = "sk-proj-" + "SELFTESTFAKE" * 3
+    t.check("diagnosis: a pasted key is found and redacted",
+            find_secrets(f"key {fake}") == ["openai-key"] and fake not in redact_text(f"key {fake}"))
+
+
 def _score_checks(t: _Checker) -> None:
     t.check("score: rate with no denominator is None", rate(0, 0) is None)
     t.check("score: rate rounds to 4 places", rate(1, 3) == 0.3333)
@@ -307,7 +340,8 @@ def _data_checks(t: _Checker, documents: dict, schemas: dict) -> None:
 def run_selftest(documents: dict, schemas: dict) -> SelftestReport:
     """Run every assertion; `documents` holds the parsed tools, suite and transcripts."""
     t = _Checker()
-    for group in (_validator_checks, _normalise_checks, _reply_checks, _verdict_checks, _score_checks):
+    for group in (_validator_checks, _normalise_checks, _reply_checks, _verdict_checks, _diagnosis_checks,
+                  _score_checks):
         group(t)
     _data_checks(t, documents, schemas)
     return t.report
