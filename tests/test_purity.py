@@ -22,7 +22,8 @@ FORBIDDEN_BUILTINS = {"open", "print", "input"}
 
 
 def is_edge(path: Path) -> bool:
-    return path.name in EDGE_NAMES or path.name.endswith("_transport.py")
+    # web.py and its web_* parts are the page's edge (DOM, storage); *_transport.py the network
+    return path.name in EDGE_NAMES or path.name.endswith("_transport.py") or path.name.startswith("web_")
 
 
 def core_modules() -> list[Path]:

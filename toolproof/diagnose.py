@@ -162,8 +162,6 @@ def fill(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Too
 
 
 def _guesses(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Tool]) -> tuple[list, int]:
-    from .grounding import is_sourced  # noqa: F401  (documented next to unsourced)
-
     guessed, judged = [], 0
     for r in results:
         case = cases[r.case_id]

@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .compare import EXTRA, MATCH, MISMATCH, MISSING, FieldResult, compare_arguments
+from .compare import MATCH, MISMATCH, MISSING, FieldResult, compare_arguments
 from .errors import Finding
 from .normalize import cast_lenient, needs_cast, normalize_text, values_equal
 from .phrases import text_problems

@@ -1,0 +1,224 @@
+"""The page's live-run panel: the form, the key in sessionStorage, progress, abort, the result.
+
+The loop, the cap, retries and grading are the shared runner's (`toolproof.runner`); this module
+only reads the form, shows progress and renders the result. An edge module (DOM, storage).
+"""
+from __future__ import annotations
+
+import asyncio
+
+import js
+from pyscript import document, window
+
+from .web_dom import byid, clear, el, on
+from .web_scorecard import ScorecardView
+
+KEY_PREFIX = "toolproof.key."          # sessionStorage only: never localStorage, cookies or the URL
+PROVIDERS_UI = ("openai", "anthropic", "openai-compatible")
+PLACEHOLDERS = {"openai": "e.g. gpt-4.1-mini", "anthropic": "e.g. claude-sonnet-4-5",
+                "openai-compatible": "e.g. qwen2.5:7b"}
+
+
+def request_timeout() -> float:
+    """45 s, unless the URL says ?timeout=SECONDS (the browser tests use a short one)."""
+    raw = js.URLSearchParams.new(window.location.search).get("timeout")
+    try:
+        return max(0.1, float(raw)) if isinstance(raw, str) else 45.0
+    except ValueError:
+        return 45.0
+
+
+class LiveController:
+    """The run form, the progress and the live scorecard. Grading and the loop are the runner's."""
+
+    def __init__(self, bundle, context: dict):
+        from toolproof.view import scope_options
+
+        self.bundle, self.context = bundle, context
+        self.run = None
+        self.options = {value: need for value, _, need in scope_options(bundle.cases)}
+        scope = byid("scope")
+        for value, label, need in scope_options(bundle.cases):
+            scope.appendChild(el("option", f"{label}: {need} requests", value=value))
+        on(byid("provider"), "change", lambda e: self.provider_changed())
+        on(scope, "change", lambda e: self.scope_changed())
+        on(byid("cap"), "input", lambda e: self.show_need())
+        on(byid("api-key"), "input", lambda e: self.store_key())
+        on(byid("run-live"), "click", lambda e: asyncio.ensure_future(self.start()))
+        on(byid("abort"), "click", lambda e: self.abort())
+        on(byid("forget-key"), "click", lambda e: self.forget_key())
+        self.provider_changed()
+        self.scope_changed()
+        byid("run-live").disabled = False
+
+    # -- the form
+    def provider(self) -> str:
+        return str(byid("provider").value)
+
+    def provider_changed(self) -> None:
+        provider = self.provider()
+        byid("base-url-field").hidden = provider != "openai-compatible"
+        byid("model").setAttribute("placeholder", PLACEHOLDERS[provider])
+        stored = js.sessionStorage.getItem(KEY_PREFIX + provider)      # JS null when absent
+        byid("api-key").value = stored if isinstance(stored, str) else ""
+        byid("api-key").setAttribute("placeholder", "optional for local servers" if provider == "openai-compatible"
+                                     else "kept in this tab's sessionStorage only")
+
+    def store_key(self) -> None:
+        value = str(byid("api-key").value)
+        if value:
+            js.sessionStorage.setItem(KEY_PREFIX + self.provider(), value)
+        else:
+            js.sessionStorage.removeItem(KEY_PREFIX + self.provider())
+
+    def forget_key(self) -> None:
+        for provider in PROVIDERS_UI:
+            js.sessionStorage.removeItem(KEY_PREFIX + provider)
+        byid("api-key").value = ""
+        self.message("Key forgotten: removed from this tab's storage and the form.")
+
+    def scope_changed(self) -> None:
+        need = self.options[str(byid("scope").value)]
+        cap = byid("cap")
+        cap.setAttribute("max", str(need))
+        if not str(cap.value) or int(float(str(cap.value) or 0)) > need:
+            cap.value = str(min(10, need))
+        self.show_need()
+
+    def show_need(self) -> None:
+        need = self.options[str(byid("scope").value)]
+        byid("need").textContent = (f"This scope needs at most {need} requests: one per turn (multi-step, "
+                                    "injection and result-use cases take two) plus one per counterfactual "
+                                    f"variant. The cap can be 1 to {need}; retries count against it, and a "
+                                    "case is only started if all its requests fit.")
+
+    def message(self, text: str, bad: bool = False) -> None:
+        node = byid("run-message")
+        node.textContent = text
+        node.className = "run-message bad" if bad else "run-message"
+
+    def settings(self):
+        """The form as RunSettings, or None after saying what is wrong."""
+        from toolproof.runner import RunSettings
+        from toolproof.view import connect_allowed
+
+        provider, model = self.provider(), str(byid("model").value).strip()
+        key, base_url = str(byid("api-key").value).strip(), str(byid("base-url").value).strip()
+        scope, need = str(byid("scope").value), self.options[str(byid("scope").value)]
+        try:
+            cap = int(str(byid("cap").value))
+        except ValueError:
+            cap = 0
+        problem = None
+        if not model:
+            problem = "Enter a model name."
+        elif provider != "openai-compatible" and not key:
+            problem = "Paste your API key (it stays in this tab and goes only to the provider)."
+        elif provider == "openai-compatible" and not base_url:
+            problem = "Enter the server's base URL, e.g. http://localhost:11434/v1."
+        elif not 1 <= cap <= need:
+            problem = f"The request cap must be between 1 and {need} for this scope."
+        elif provider == "openai-compatible":
+            csp = byid("csp").getAttribute("content")
+            if not connect_allowed(base_url, csp):
+                problem = (f"{base_url} is not allowed by this page's Content-Security-Policy. Local "
+                           "servers (localhost, 127.0.0.1) are; for another host start the page with "
+                           "python serve.py --connect <origin> (see README).")
+        if problem:
+            self.message(problem, bad=True)
+            return None
+        return RunSettings(provider, model, key, base_url, scope, cap, timeout_s=request_timeout())
+
+    # -- running
+    async def start(self) -> None:
+        from toolproof.fetch_transport import fetch_transport
+        from toolproof.runner import Run
+
+        settings = self.settings()
+        if settings is None:
+            return
+        self.store_key()
+        clear(byid("live-feed"))
+        clear(byid("live-card"))
+        byid("live-empty").hidden = True
+        byid("run-progress").hidden = False
+        self.message(f"Running {settings.scope} against {settings.provider} / {settings.model}…")
+        self.busy(True)
+        self.run = Run(self.bundle.cases, self.bundle.tools, settings, fetch_transport,
+                       on_case=self.case_done, on_request=self.request_sent)
+        self.progress()
+        try:
+            await self.run.run()
+        except Exception as exc:                 # a bug, not a provider error: say so plainly
+            self.run.state, self.run.error = "error", f"{exc.__class__.__name__}: {exc}"
+        self.finish()
+
+    def busy(self, running: bool) -> None:
+        document.body.dataset.run = "running" if running else document.body.dataset.run
+        byid("run-live").disabled = running
+        byid("abort").disabled = not running
+        for name in ("provider", "model", "api-key", "base-url", "scope", "cap"):
+            byid(name).disabled = running
+
+    def request_sent(self, used: int, cap: int) -> None:
+        self.progress()
+
+    def case_done(self, raw: dict, result) -> None:
+        from toolproof.view import CATEGORY_LABELS
+
+        row = el("article", cls="case-row", data_case_id=result.case_id, data_verdict=result.verdict,
+                 data_category=result.category, children=[el("div", cls="case-main", children=[
+                     el("code", result.case_id, cls="case-id"),
+                     el("span", CATEGORY_LABELS[result.category], cls="case-category"),
+                     el("span", result.verdict, cls=f"badge verdict-{result.verdict.lower()}"),
+                     el("ul", cls="reasons", children=[el("li", r) for r in result.reasons])])])
+        byid("live-feed").appendChild(row)
+        self.progress()
+
+    def progress(self) -> None:
+        run = self.run
+        done, total = len(run.results), len(run.plan)
+        byid("cases-progress").max = max(total, 1)
+        byid("cases-progress").value = done
+        byid("cases-text").textContent = f"{done} / {total}"
+        byid("requests-progress").max = max(run.settings.cap, 1)
+        byid("requests-progress").value = run.used
+        byid("requests-text").textContent = f"{run.used} / {run.settings.cap}"
+
+    def abort(self) -> None:
+        if self.run is not None and self.run.state == "running":
+            self.run.abort()
+            self.message("Aborting: no further requests will be sent.")
+
+    def finish(self) -> None:
+        from toolproof.datafiles import format_schema
+        from toolproof.evaluate import source_of
+        from toolproof.transcripts import parse_transcripts
+        from toolproof.view import run_label
+
+        run = self.run
+        created = str(js.Date.new().toISOString())[:19] + "+00:00"
+        doc = run.document(created=created)
+        self.busy(False)
+        document.body.dataset.run = run.state
+        notes = {"done": "Run complete.", "aborted": "Run aborted: the cases graded so far are kept.",
+                 "error": f"Run stopped: {run.error}"}
+        note = notes.get(run.state, run.state)
+        if run.skipped:
+            note += f" {run.skipped} case(s) were not started: the cap could not cover them."
+        self.message(note, bad=run.state == "error")
+        self.progress()
+        clear(byid("live-feed"))
+        if not run.results:
+            byid("live-empty").hidden = False
+            return
+        transcripts = parse_transcripts(doc, format_schema("transcripts"), {c.id for c in self.bundle.cases})
+        results = [r for r in run.results]
+        card_root = byid("live-card")
+        card_root.appendChild(el("p", run_label(doc), cls="live-label"))
+        body = el("div")
+        card_root.appendChild(body)
+        context = {**self.context, "transcripts": transcripts.transcripts}
+        view = ScorecardView(body, results, kind="live", source=source_of(transcripts), context=context,
+                             document=doc)
+        view.render()

@@ -1,0 +1,389 @@
+"""The page's scorecard view: summary, rates, categories and chart, diagnosis, cases, exports.
+
+Used for the fixtures and for a live run. It renders what `toolproof.score.scorecard` returns and
+recomputes it (same function, same JSON) when a weight changes; no grading logic lives here.
+An edge module (DOM).
+"""
+from __future__ import annotations
+
+from pyscript import document
+
+from .web_dom import clear, download, el, on, svg
+
+
+class ScorecardView:
+    """One rendered scorecard (the fixtures now, a live run later) and its controls."""
+
+    def __init__(self, root, results: list, *, kind: str, source: dict, context: dict,
+                 document: dict | None = None, diagnose_now: bool = True):
+        from toolproof.score import DEFAULT_WEIGHTS
+
+        self.root, self.results, self.kind, self.source = root, results, kind, source
+        self.diagnosis = None          # computed after the page is ready (see add_diagnosis)
+        self.document = document                      # a live run's results file
+        self.context = context                       # cases, tools, transcripts by id
+        self.weights = dict(DEFAULT_WEIGHTS)
+        if diagnose_now:
+            self.diagnose()
+        self.card = self._card()
+        self.filters = {"category": "all", "verdict": "all"}
+
+    def _card(self) -> dict:
+        from toolproof.score import scorecard
+
+        return scorecard(self.results, self.weights, source=self.source, diagnosis=self.diagnosis)
+
+    def diagnose(self) -> None:
+        from toolproof.diagnose import diagnosis
+
+        if self.diagnosis is None:
+            c = self.context
+            self.diagnosis = diagnosis(self.results, list(c["cases"].values()), c["tools"], c["transcripts"])
+            self.card = self._card()
+
+    def add_diagnosis(self) -> None:
+        """Compute and show the diagnosis (kept off the start-up path: the page is ready first)."""
+        self.diagnose()
+        section = self._diagnosis()
+        self.diagnosis_slot.replaceWith(section)
+        self.diagnosis_slot = section
+        self.root.dataset.diagnosis = "ready"
+
+    def prefix(self) -> str:
+        return "fixture" if self.kind == "fixture" else "live"
+
+    def render(self) -> None:
+        clear(self.root)
+        self.diagnosis_slot = self._diagnosis() if self.diagnosis is not None else el(
+            "section", "Working out the diagnosis…", cls="block muted", id=f"{self.prefix()}-diagnosis-pending")
+        for part in (self._summary(), self._rates(), self._categories(), self.diagnosis_slot, self._cases()):
+            self.root.appendChild(part)
+        if self.diagnosis is not None:
+            self.root.dataset.diagnosis = "ready"
+
+    # -- summary
+    def _summary(self):
+        from toolproof.report import score_text
+
+        card, counts = self.card, self.card["counts"]
+        self.score_node = el("span", score_text(card["score"]), cls="score-value")
+        self.lenient_node = el("span", score_text(card["lenient"]["score"]))
+        pills = el("div", cls="pills", children=[
+            el("span", f"{counts[v]} {v}", cls=f"pill verdict-{v.lower()}") for v in ("PASS", "PARTIAL", "FAIL")])
+        meta = el("p", f"{counts['cases']} cases · {counts['truncated']} truncated · "
+                       f"{counts['request_errors']} request errors", cls="muted")
+        lenient = el("p", cls="muted", children=[
+            document.createTextNode("Lenient score "), self.lenient_node,
+            document.createTextNode(f" · {card['lenient']['rescued']} case(s) rescued by casting "
+                                    "strings to the schema's type")])
+        exports = el("div", cls="exports", children=[
+            el("button", "Export JSON", id="export-json" if self.kind == "fixture" else "export-live-json",
+               type="button", cls="button"),
+            el("button", "Export Markdown", id="export-md" if self.kind == "fixture" else "export-live-md",
+               type="button", cls="button secondary"),
+        ])
+        json_button, md_button = exports.children[0], exports.children[1]
+        on(json_button, "click", lambda e: self.export("json"))
+        on(md_button, "click", lambda e: self.export("md"))
+        score = el("div", cls="score", children=[
+            el("div", "Weighted score", cls="label"),
+            el("div", cls="score-line", children=[self.score_node, el("span", " / 100", cls="of")]),
+        ])
+        return el("div", cls="summary", children=[score, el("div", cls="summary-side", children=[
+            pills, meta, lenient, exports])])
+
+    # -- rates
+    def _rates(self):
+        from toolproof.report import LOWER_IS_BETTER, METRIC_HELP, percent
+        from toolproof.view import METRIC_LABELS
+
+        tiles = []
+        for key, value in self.card["metrics"].items():
+            direction = "lower is better" if key in LOWER_IS_BETTER else "higher is better"
+            tiles.append(el("div", cls="rate", data_metric=key, children=[
+                el("div", METRIC_LABELS[key], cls="rate-name"),
+                el("div", percent(value), cls="rate-value"),
+                el("div", f"{METRIC_HELP[key]} ({direction})", cls="rate-help"),
+                el("code", key, cls="rate-key"),
+            ]))
+        return el("section", cls="block", children=[el("h3", "Failure rates"),
+                                                     el("div", cls="rates", children=tiles)])
+
+    # -- categories: table with weight inputs, and the chart
+    def _categories(self):
+        from toolproof.report import percent
+        from toolproof.view import CATEGORY_LABELS
+
+        head = el("tr", children=[el("th", t, scope="col") for t in
+                                  ("Category", "Score", "Cases", "Pass", "Partial", "Fail", "Weight")])
+        rows = []
+        for category, row in self.card["categories"].items():
+            weight = el("input", type="number", min="0", step="1", value=row["weight"],
+                        cls="weight", data_category=category,
+                        aria_label=f"Weight of {CATEGORY_LABELS[category]}")
+            on(weight, "input", lambda e, c=category: self.set_weight(c, e.target.value))
+            rows.append(el("tr", data_category=category, children=[
+                el("th", CATEGORY_LABELS[category], scope="row"),
+                el("td", percent(row["score"]), cls="num"),
+                el("td", str(row["count"]), cls="num"),
+                el("td", str(row["pass"]), cls="num"), el("td", str(row["partial"]), cls="num"),
+                el("td", str(row["fail"]), cls="num"),
+                el("td", children=[weight]),
+            ]))
+        table = el("table", cls="categories", children=[el("thead", children=[head]),
+                                                       el("tbody", children=rows)])
+        note = el("p", "Score = 100 × Σ(weight × category score) / Σ(weight), over the categories "
+                       "in this run. Change a weight to see its effect; exports use the weights shown.",
+                  cls="muted small")
+        return el("section", cls="block", children=[
+            el("h3", "Categories"),
+            el("div", cls="categories-layout", children=[
+                el("div", children=[table, note]), self._chart()])])
+
+    def _chart(self):
+        from toolproof.view import chart_bars
+
+        geometry = chart_bars(self.card["categories"])
+        chart = svg("svg", viewBox=f"0 0 {geometry['width']} {geometry['height']}", role="img",
+                    cls="chart", aria_label="Category scores")
+        chart.setAttribute("class", "chart")
+        title = svg("title")
+        title.textContent = "Category scores (0-100%)"
+        chart.appendChild(title)
+        for bar in geometry["bars"]:
+            label = svg("text", x=bar["x"] - 8, y=bar["y"] + bar["height"] * 0.7, text_anchor="end")
+            label.setAttribute("class", "chart-label")
+            label.textContent = bar["label"]
+            track = svg("rect", x=bar["x"], y=bar["y"], width=geometry["span"], height=bar["height"], rx=4)
+            track.setAttribute("class", "chart-track")
+            fill = svg("rect", x=bar["x"], y=bar["y"], width=bar["width"], height=bar["height"], rx=4)
+            fill.setAttribute("class", "chart-bar")
+            value = svg("text", x=bar["x"] + geometry["span"] + 8, y=bar["y"] + bar["height"] * 0.7)
+            value.setAttribute("class", "chart-value")
+            value.textContent = bar["text"]
+            for node in (label, track, fill, value):
+                chart.appendChild(node)
+        return el("figure", cls="chart-box", children=[chart])
+
+    def set_weight(self, category: str, raw: str) -> None:
+        from toolproof.errors import ToolProofError
+        from toolproof.report import score_text
+
+        try:
+            value = float(raw)
+            candidate = {**self.weights, category: value}
+            self._check(candidate)
+        except (ValueError, ToolProofError):
+            self.score_node.textContent = "—"
+            self.root.dataset.weightsError = "true"
+            return
+        self.weights = candidate
+        self.root.dataset.weightsError = "false"
+        self.card = self._card()
+        self.score_node.textContent = score_text(self.card["score"])
+        self.lenient_node.textContent = score_text(self.card["lenient"]["score"])
+
+    @staticmethod
+    def _check(weights: dict) -> None:
+        from toolproof.score import check_weights
+
+        check_weights(weights)
+
+    # -- diagnosis
+    def _diagnosis(self):
+        from toolproof.diagnose import confusion_focus
+        from toolproof.report import percent
+        from toolproof.view import heat_level
+
+        d = self.card.get("diagnosis") or {}
+        if not d:
+            return None
+        dec, sel, fil, use, tr, saf = (d[k] for k in ("decide", "select", "fill", "use", "trace", "safety"))
+
+        def panel(title: str, advice: str, *children):
+            return el("div", cls="diag-panel", children=[el("h4", title), *children,
+                                                         el("p", f"What to fix: {advice}", cls="advice small")])
+
+        decide_table = el("table", cls="grid2", children=[
+            el("thead", children=[el("tr", children=[el("th", ""), el("th", "called"), el("th", "did not call")])]),
+            el("tbody", children=[
+                el("tr", children=[el("th", "should call", scope="row"),
+                                   el("td", str(dec["should_call"]["called"]), cls="ok"),
+                                   el("td", f"{dec['should_call']['not_called']} missing", cls="bad" if dec["missing_call"] else "")]),
+                el("tr", children=[el("th", "should not call", scope="row"),
+                                   el("td", f"{dec['should_not_call']['called']} unnecessary", cls="bad" if dec["unnecessary_call"] else ""),
+                                   el("td", str(dec["should_not_call"]["not_called"]), cls="ok")])])])
+        decide = panel("Decide: call or not", dec["advice"], decide_table, el(
+            "p", f"Missing calls {percent(dec['missing_call_rate'])} · unnecessary calls "
+                 f"{percent(dec['unnecessary_call_rate'])}", cls="muted small"))
+
+        focus = confusion_focus(sel)
+        biggest = max([n for row in focus["matrix"] for n in row] or [1])
+        head = el("tr", children=[el("th", "expected ↓ called →", cls="corner")] +
+                  [el("th", c, cls="col", scope="col", title=c) for c in focus["columns"]])
+        body = []
+        for label, row in zip(focus["rows"], focus["matrix"]):
+            cells = [el("th", label, scope="row")]
+            for column, n in zip(focus["columns"], row):
+                kind = "diag" if column == label else "off"
+                cells.append(el("td", str(n) if n else "", cls=f"heat {kind} heat-{heat_level(n, biggest)}",
+                                title=f"expected {label}, called {column}: {n}"))
+            body.append(el("tr", children=cells))
+        heatmap = el("div", cls="heatmap-wrap", children=[el("table", cls="heatmap", data_testid="confusion", children=[
+            el("thead", children=[head]), el("tbody", children=body)])]) if focus["rows"] else el(
+            "p", "Every expected tool was chosen right.", cls="muted")
+        pairs = ", ".join(f"{p['expected']} → {p['called']} ({p['count']})" for p in sel["confused_pairs"]) or "none"
+        select = panel("Select: which tool", sel["advice"], heatmap,
+                       el("p", f"Most-confused pairs: {pairs}. {focus['omitted']} tools that were always "
+                               "chosen right are not shown.", cls="muted small"))
+
+        fv = fil["field_verdicts"]
+        verdict_row = el("div", cls="pills", children=[
+            el("span", f"{fv[k]} {label}", cls=f"pill field-{k}") for k, label in
+            (("match", "match"), ("mismatch", "mismatch"), ("missing", "missing"), ("extra", "extra"),
+             ("schema_invalid", "schema-invalid"))])
+        rows = [el("tr", children=[el("td", f["tool"]), el("td", f["field"]), el("td", str(f["checked"]), cls="num"),
+                                   el("td", str(f["errors"]), cls="num"), el("td", percent(f["error_rate"]), cls="num")])
+                for f in fil["field_errors"] if f["errors"]][:10]
+        field_table = el("table", cls="fields", children=[
+            el("thead", children=[el("tr", children=[el("th", t) for t in ("tool", "field", "checked", "errors", "rate")])]),
+            el("tbody", children=rows)]) if rows else el("p", "No field errors.", cls="muted")
+        un = fil["unsourced"]
+        fill = panel("Fill: which arguments", fil["advice"], verdict_row, el(
+            "p", f"Critical-field failures {percent(fil['critical_field_failure_rate'])} "
+                 f"({fil['critical_field_failures']} of {fil['critical_fields']}) · unsourced (guessed) values "
+                 f"{un['count']} of {un['judged']} judged ({percent(un['rate'])})", cls="muted small"), field_table)
+
+        use_panel = panel("Use: the result", use["advice"], el("div", cls="big-rate", children=[
+            el("span", percent(use["result_tracking_rate"]), cls="big"),
+            el("span", f" result tracking over {use['result_runs']} runs (base and counterfactual mock results)")]),
+            el("p", f"Derived arguments {percent(use['derived_accuracy'])} · in variants "
+                    f"{percent(use['derived_variant_tracking_rate'])} · copied from the prompt: "
+                    f"{use['copied_from_prompt']}", cls="muted small"))
+        trace = el("p", f"Trace: argument precision {percent(tr['argument_precision'])}, recall "
+                        f"{percent(tr['argument_recall'])}, F1 {percent(tr['argument_f1'])} · edit distance "
+                        f"{'n/a' if tr['sequence_edit_distance'] is None else format(tr['sequence_edit_distance'], '.2f')} · "
+                        f"redundant calls {percent(tr['redundant_call_rate'])} · identical calls "
+                        f"{percent(tr['identical_call_rate'])} · required-call recall {percent(tr['required_call_recall'])}",
+                   cls="muted small")
+        creds = "; ".join(f"{c['case']} {c['tool']}.{c['field']} ({c['kind']})" for c in saf["credentials"]) or "none"
+        forbidden = "; ".join(f"{f['case']} ({f['tool']})" for f in saf["forbidden_calls"]) or "none"
+        safety = el("p", f"Safety: credentials in arguments: {creds} · forbidden calls: {forbidden}",
+                    cls="small safety-line")
+        return el("section", cls="block", id=f"{self.prefix()}-diagnosis", children=[
+            el("h3", "Diagnosis"),
+            el("div", cls="diag-grid", children=[decide, select, fill, use_panel]), trace, safety])
+
+    # -- cases
+    def _cases(self):
+        from toolproof.view import VERDICTS, category_options
+
+        cases = self.card["cases"]
+        category = el("select", id=f"{self.prefix()}-filter-category", cls="filter",
+                      aria_label="Filter by category",
+                      children=[el("option", label, value=value) for value, label in category_options(cases)])
+        verdict = el("select", id=f"{self.prefix()}-filter-verdict", cls="filter",
+                     aria_label="Filter by verdict",
+                     children=[el("option", "All verdicts", value="all")]
+                     + [el("option", v, value=v) for v in VERDICTS])
+        self.shown = el("span", cls="muted")
+        on(category, "change", lambda e: self.filter("category", e.target.value))
+        on(verdict, "change", lambda e: self.filter("verdict", e.target.value))
+        self.rows = {}
+        listing = el("div", cls="case-list")
+        for case in cases:
+            row = self._case_row(case)
+            self.rows[case["id"]] = row
+            listing.appendChild(row)
+        self._update_count(len(cases))
+        return el("section", cls="block", children=[
+            el("h3", "Cases"),
+            el("div", cls="filters", children=[category, verdict, self.shown]),
+            el("div", cls="case-head", children=[el("span", t) for t in ("Case", "Category", "Verdict", "Reasons")]),
+            listing])
+
+    def _case_row(self, case: dict):
+        from toolproof.view import CATEGORY_LABELS
+
+        reasons = el("ul", cls="reasons", children=[el("li", r) for r in case["reasons"]])
+        if case["lenient"]["verdict"] != case["verdict"]:
+            reasons.appendChild(el("li", f"lenient: {case['lenient']['verdict']} once strings are cast "
+                                         "to the schema's types", cls="lenient-note"))
+        toggle = el("button", "Request / response", type="button", cls="link toggle",
+                    aria_expanded="false")
+        detail = el("div", cls="case-detail", hidden="")
+        row = el("article", cls="case-row", data_case_id=case["id"], data_verdict=case["verdict"],
+                 data_category=case["category"], children=[
+                     el("div", cls="case-main", children=[
+                         el("code", case["id"], cls="case-id"),
+                         el("span", CATEGORY_LABELS[case["category"]], cls="case-category"),
+                         el("span", case["verdict"], cls=f"badge verdict-{case['verdict'].lower()}"),
+                         el("div", cls="case-reasons", children=[reasons, toggle]),
+                     ]),
+                     detail])
+        on(toggle, "click", lambda e, cid=case["id"], d=detail, t=toggle: self.toggle(cid, d, t))
+        return row
+
+    def toggle(self, case_id: str, detail, toggle) -> None:
+        opening = detail.hasAttribute("hidden")
+        if opening and not detail.firstChild:
+            self._fill_detail(case_id, detail)       # built on first open: start-up stays small
+        if opening:
+            detail.removeAttribute("hidden")
+        else:
+            detail.setAttribute("hidden", "")
+        toggle.setAttribute("aria-expanded", "true" if opening else "false")
+
+    def _fill_detail(self, case_id: str, detail) -> None:
+        from toolproof.view import pretty, turn_views
+
+        case = self.context["cases"][case_id]
+        transcript = self.context["transcripts"][case_id]
+        detail.appendChild(el("p", case.title, cls="case-title"))
+        if case.why:
+            detail.appendChild(el("p", case.why, cls="muted small"))
+        note = transcript.raw.get("note")
+        if note and self.kind == "fixture":
+            detail.appendChild(el("p", f"Fixture note: {note}", cls="fixture-note small"))
+        calls = [c for c in self.card["cases"] if c["id"] == case_id][0]["calls"]
+        if calls:
+            detail.appendChild(el("h4", "Calls as graded"))
+            detail.appendChild(el("pre", pretty(calls), cls="json"))
+        for view in turn_views(case, self.context["tools"], transcript):
+            detail.appendChild(el("h4", f"Turn {view['turn']}: request ({view['request_note']})"))
+            detail.appendChild(el("pre", view["request"], cls="json"))
+            if view["error"] is not None:
+                detail.appendChild(el("h4", f"Turn {view['turn']}: request failed"))
+                detail.appendChild(el("pre", pretty(view["error"]), cls="json error"))
+            else:
+                detail.appendChild(el("h4", f"Turn {view['turn']}: response"))
+                detail.appendChild(el("pre", view["response"], cls="json"))
+
+    def filter(self, key: str, value: str) -> None:
+        from toolproof.view import visible_cases
+
+        self.filters[key] = value
+        shown = set(visible_cases(self.card["cases"], **self.filters))
+        for case_id, row in self.rows.items():
+            if case_id in shown:
+                row.removeAttribute("hidden")
+            else:
+                row.setAttribute("hidden", "")
+        self._update_count(len(shown))
+
+    def _update_count(self, n: int) -> None:
+        self.shown.textContent = f"{n} of {len(self.card['cases'])} cases shown"
+
+    # -- exports
+    def export(self, fmt: str) -> None:
+        from toolproof.report import render_markdown, results_json, to_json
+
+        if self.diagnosis is None:        # an export before the diagnosis was shown
+            self.diagnose()
+        stem = "toolproof-fixtures" if self.kind == "fixture" else "toolproof-live"
+        if fmt == "json" and self.document is not None:
+            download(f"{stem}.json", results_json(self.document, self.card), "application/json")
+        elif fmt == "json":
+            download(f"{stem}.json", to_json(self.card), "application/json")
+        else:
+            download(f"{stem}.md", render_markdown(self.card), "text/markdown")
