@@ -254,9 +254,11 @@ class ScorecardView:
                  f"({fil['critical_field_failures']} of {fil['critical_fields']}) · unsourced (guessed) values "
                  f"{un['count']} of {un['judged']} judged ({percent(un['rate'])})", cls="muted small"), field_table)
 
-        use_panel = panel("Use: the result", use["advice"], el("div", cls="big-rate", children=[
+        tracking = el("div", cls="big-rate", children=[
             el("span", percent(use["result_tracking_rate"]), cls="big"),
-            el("span", f" result tracking over {use['result_runs']} runs (base and counterfactual mock results)")]),
+            el("span", f" result tracking over {use['result_runs']} runs (base and counterfactual mock results)")]
+        ) if use["result_runs"] else el("p", "No result-use runs in this scorecard.", cls="muted")
+        use_panel = panel("Use: the result", use["advice"], tracking,
             el("p", f"Derived arguments {percent(use['derived_accuracy'])} · in variants "
                     f"{percent(use['derived_variant_tracking_rate'])} · copied from the prompt: "
                     f"{use['copied_from_prompt']}", cls="muted small"))
