@@ -297,6 +297,7 @@ class ScorecardView:
             row = self._case_row(case)
             self.rows[case["id"]] = row
             listing.appendChild(row)
+        on(listing, "click", self.clicked)         # one handler for every row: cheap at start-up
         self._update_count(len(cases))
         return el("section", cls="block", children=[
             el("h3", "Cases"),
@@ -314,7 +315,7 @@ class ScorecardView:
         toggle = el("button", "Request / response", type="button", cls="link toggle",
                     aria_expanded="false")
         detail = el("div", cls="case-detail", hidden="")
-        row = el("article", cls="case-row", data_case_id=case["id"], data_verdict=case["verdict"],
+        return el("article", cls="case-row", data_case_id=case["id"], data_verdict=case["verdict"],
                  data_category=case["category"], children=[
                      el("div", cls="case-main", children=[
                          el("code", case["id"], cls="case-id"),
@@ -323,8 +324,13 @@ class ScorecardView:
                          el("div", cls="case-reasons", children=[reasons, toggle]),
                      ]),
                      detail])
-        on(toggle, "click", lambda e, cid=case["id"], d=detail, t=toggle: self.toggle(cid, d, t))
-        return row
+
+    def clicked(self, event) -> None:
+        toggle = event.target.closest("button.toggle")
+        if not toggle:                              # JS null: the click was not on a toggle
+            return
+        row = toggle.closest(".case-row")
+        self.toggle(row.dataset.caseId, row.querySelector(".case-detail"), toggle)
 
     def toggle(self, case_id: str, detail, toggle) -> None:
         opening = detail.hasAttribute("hidden")

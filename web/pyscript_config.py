@@ -25,7 +25,10 @@ def config() -> dict:
         files[f"../{rel}"] = f"./{rel}"
     for rel in DATA:
         files[f"../{rel}"] = f"./{rel}"
-    return {"interpreter": "../vendor/pyodide/pyodide.mjs", "files": files}
+    # PyScript's optional plugins (editor, terminal, game, error overlay, ...) are not used by the
+    # page; not loading them keeps them off the start-up path. Errors go to our own #boot-error.
+    plugins = ["!error", "!py-editor", "!py-terminal", "!py-game", "!deprecations-manager", "!donkey"]
+    return {"interpreter": "../vendor/pyodide/pyodide.mjs", "plugins": plugins, "files": files}
 
 
 def text() -> str:
