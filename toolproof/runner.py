@@ -168,6 +168,8 @@ class Run:
                 or not reply_from_body(self.settings.provider, first).calls:
             return raw
         turns.append(await self._turn(case, offered, first=first, mocks=case_mocks(case)))
+        if turns[1].get("error", {}).get("status") in STOP_STATUSES:
+            return raw                  # the key was refused: sending the variants would fail too
         # Counterfactual variants: the same first answer, a different mock result in turn 2.
         variants = []
         for variant in case.variants:
