@@ -199,3 +199,15 @@ def test_jsonschema_is_fetched_only_when_a_schema_needs_it(browser, server, page
     assert [u for u in requests if u.endswith("jsonschema-4.26.0-py3-none-any.whl")]
     assert other.locator(".case-row").count() == page.locator(".case-row").count()
     context.close()
+
+
+def test_a_missing_runtime_is_an_error_state_not_a_spinner(browser, server):
+    context = browser.new_context()
+    page = context.new_page()
+    page.route("**/vendor/pyodide/**", lambda route: route.fulfill(status=404, body="missing"))
+    page.goto(server)
+    page.wait_for_function("document.body.dataset.ready === 'error'", timeout=READY_TIMEOUT_MS)
+    message = page.text_content("#boot-error")
+    assert message.startswith("ToolProof could not start:") and "python serve.py" in message
+    assert not page.is_visible("#boot")
+    context.close()

@@ -20,5 +20,7 @@ window.addEventListener("error", (event) => {
 
 window.addEventListener("unhandledrejection", (event) => {
   const reason = event.reason && (event.reason.message || String(event.reason));
-  if (reason) fail(reason);
+  if (!reason) return;
+  const hint = reason.includes("/vendor/") ? '. Start the page with "python serve.py", which fetches vendor/.' : "";
+  fail(reason + hint);
 });
