@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .compare import EXTRA, MATCH, MISMATCH, MISSING
-from .grade import CaseResult, grade_case
-from .grounding import source_text, unsourced
+from .grade import CaseResult, grade_case, in_prompt
+from .grounding import judged_values, source_text
 from .score import rate
 from .secrets import redact, secrets_in
 from .suite import Case, Tool
@@ -173,31 +173,14 @@ def _guesses(results: list[CaseResult], cases: dict[str, Case], tools: dict[str,
             seen = list((case.mock_results or {}).values()) if c.turn > 1 else []
             source = source_text(case.system, case.prompt, seen)
             params = tools[c.call.name].parameters
-            judged += _count_judged(c.arguments, params, source)
-            for path, value in unsourced(c.arguments, params, source):
+            values = judged_values(c.arguments, params, source)
+            judged += len(values)
+            for path, value, _ in (v for v in values if not v[2]):
                 top = path.split(".")[0].split("[")[0]
                 key = (c.call.name, top)
                 guessed.append({"case": r.case_id, "tool": c.call.name, "field": path, "value": redact(value),
                                 "correct": matched.get(key) if key in checked_fields else None})
     return guessed, judged
-
-
-def _count_judged(arguments: dict, parameters: dict, source: str) -> int:
-    from .grounding import is_sourced
-
-    total = 0
-    props = parameters.get("properties", {}) if isinstance(parameters, dict) else {}
-    for name, value in arguments.items():
-        schema = props.get(name) if isinstance(props, dict) else None
-        if isinstance(value, dict):
-            total += _count_judged(value, schema or {}, source)
-        elif isinstance(value, list):
-            items = schema.get("items") if isinstance(schema, dict) else None
-            total += sum(_count_judged(v, items or {}, source) if isinstance(v, dict)
-                         else is_sourced(v, items, source) is not None for v in value)
-        else:
-            total += is_sourced(value, schema, source) is not None
-    return total
 
 
 def variant_case(case: Case, variant_id: str) -> Case:
@@ -233,7 +216,7 @@ def use(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Tool
                 for slot, tool, fr in vr.facts["field_results"]:
                     want = vr.facts["pairs"][slot][0]
                     if fr.field in want.derive:
-                        copied = fr.status == MISMATCH and _in_prompt(fr.actual, case)
+                        copied = fr.status == MISMATCH and in_prompt(fr.actual, case)
                         derived.append({"case": r.case_id, "variant": vid, "field": f"{tool}.{fr.field}",
                                         "followed": fr.status == MATCH, "copied_from_prompt": copied})
     base_derived = [d for d in derived if d["variant"] == "base"]
@@ -248,13 +231,6 @@ def use(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Tool
         "derived": derived,
         "advice": ADVICE["use"],
     }
-
-
-def _in_prompt(value, case: Case) -> bool:
-    from .normalize import normalize_text
-
-    return isinstance(value, (str, int, float)) and not isinstance(value, bool) and \
-        normalize_text(str(value)) in normalize_text(case.prompt)
 
 
 def trace(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Tool]) -> dict:

@@ -167,12 +167,13 @@ def _match_slot(out: Outcome, slot: int, want: ExpectedCall, got: CheckedCall,
             out.matched_fields += 1
         elif r.status in (MISMATCH, MISSING):
             reason = _field_reason(want.tool, r)
-            if r.field in want.derive and r.status == MISMATCH and _in_prompt(r.actual, case):
+            if r.field in want.derive and r.status == MISMATCH and in_prompt(r.actual, case):
                 reason += f" (copied from the user's message instead of {want.derive[r.field]})"
             (out.fail if r.critical else out.partial).append(reason)
 
 
-def _in_prompt(value: Any, case: Case) -> bool:
+def in_prompt(value: Any, case: Case) -> bool:
+    """Does this value appear in the user's message (a derived argument copied from the prompt)?"""
     return isinstance(value, (str, int, float)) and not isinstance(value, bool) and \
         normalize_text(str(value)) in normalize_text(case.prompt)
 

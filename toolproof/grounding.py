@@ -117,22 +117,33 @@ def is_sourced(value: Any, schema: dict | None, source: str) -> bool | None:
     return None
 
 
-def unsourced(arguments: dict, parameters: dict, source: str, prefix: str = "") -> list[tuple[str, Any]]:
-    """(field path, value) of every judged value in the arguments that the source does not hold."""
+def judged_values(arguments: dict, parameters: dict, source: str, prefix: str = "") -> list[tuple[str, Any, bool]]:
+    """(field path, value, sourced?) for every value in the arguments that the rules judge."""
     found = []
     props = parameters.get("properties", {}) if isinstance(parameters, dict) else {}
     for name, value in arguments.items():
         schema = props.get(name) if isinstance(props, dict) else None
         path = f"{prefix}.{name}" if prefix else name
         if isinstance(value, dict):
-            found += unsourced(value, schema or {}, source, path)
+            found += judged_values(value, schema or {}, source, path)
         elif isinstance(value, list):
             items = (schema or {}).get("items") if isinstance(schema, dict) else None
             for i, item in enumerate(value):
                 if isinstance(item, dict):
-                    found += unsourced(item, items or {}, source, f"{path}[{i}]")
-                elif is_sourced(item, items, source) is False:
-                    found.append((f"{path}[{i}]", item))
-        elif is_sourced(value, schema, source) is False:
-            found.append((path, value))
+                    found += judged_values(item, items or {}, source, f"{path}[{i}]")
+                else:
+                    found += _judged(f"{path}[{i}]", item, items, source)
+        else:
+            found += _judged(path, value, schema, source)
     return found
+
+
+def _judged(path: str, value: Any, schema: dict | None, source: str) -> list[tuple[str, Any, bool]]:
+    verdict = is_sourced(value, schema, source)
+    return [] if verdict is None else [(path, value, verdict)]
+
+
+def unsourced(arguments: dict, parameters: dict, source: str) -> list[tuple[str, Any]]:
+    """(field path, value) of every judged value in the arguments that the source does not hold."""
+    return [(path, value) for path, value, sourced in judged_values(arguments, parameters, source)
+            if not sourced]
