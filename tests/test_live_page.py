@@ -141,12 +141,16 @@ def start(page, *, provider="openai", model="gpt-test", key="sk-test-key", scope
     page.evaluate("""() => {
         document.body.dataset.run = 'idle';
         window.__feed = [];
+        window.__feedText = '';
         const feed = document.getElementById('live-feed');
         if (window.__feedObserver) window.__feedObserver.disconnect();
         window.__feedObserver = new MutationObserver(records => {
             for (const record of records)
                 for (const node of record.addedNodes)
-                    if (node.classList && node.classList.contains('case-row')) window.__feed.push(node.dataset.caseId);
+                    if (node.classList && node.classList.contains('case-row')) {
+                        window.__feed.push(node.dataset.caseId);
+                        window.__feedText = (window.__feedText || '') + node.textContent;
+                    }
         });
         window.__feedObserver.observe(feed, {childList: true});
     }""")
@@ -209,6 +213,10 @@ def test_openai_happy_path(page, live):
     assert run(page, key=key, scope="should_call", cap=9, model="gpt-4.1-mini") == "done"
     ids = [c for c, s in SUITE.items() if s["category"] == "should_call"]
     assert page.evaluate("window.__feed") == ids                       # rows appeared as graded
+    # a key the model copied into an argument (sc-email-venue-contract) is redacted in the rows
+    # shown while the run goes, not only in the final scorecard
+    feed = page.evaluate("window.__feedText")
+    assert "[REDACTED:openai-key]" in feed and "FIXTUREFAKE" not in feed
     assert card_cases(page) == {c: FIXTURES[c]["intended_verdict"] for c in ids}
     label = page.text_content("#live-card .live-label")
     assert "openai" in label and "gpt-4.1-mini" in label and "scope should_call" in label

@@ -11,7 +11,7 @@ import js
 from pyscript import document, window
 
 from .web_dom import byid, clear, el, on
-from .web_scorecard import ScorecardView
+from .web_scorecard import ScorecardView, case_row
 
 KEY_PREFIX = "toolproof.key."          # sessionStorage only: never localStorage, cookies or the URL
 PROVIDERS_UI = ("openai", "anthropic", "openai-compatible")
@@ -164,15 +164,10 @@ class LiveController:
         self.progress()
 
     def case_done(self, raw: dict, result) -> None:
-        from toolproof.view import CATEGORY_LABELS
+        from toolproof.secrets import redact
 
-        row = el("article", cls="case-row", data_case_id=result.case_id, data_verdict=result.verdict,
-                 data_category=result.category, children=[el("div", cls="case-main", children=[
-                     el("code", result.case_id, cls="case-id"),
-                     el("span", CATEGORY_LABELS[result.category], cls="case-category"),
-                     el("span", result.verdict, cls=f"badge verdict-{result.verdict.lower()}"),
-                     el("ul", cls="reasons", children=[el("li", r) for r in result.reasons])])])
-        byid("live-feed").appendChild(row)
+        # the same row (and the same redaction) as the scorecard shows once the run ends
+        byid("live-feed").appendChild(case_row(redact(result.to_json()), expandable=False))
         self.progress()
 
     def progress(self) -> None:

@@ -306,24 +306,7 @@ class ScorecardView:
             listing])
 
     def _case_row(self, case: dict):
-        from toolproof.view import CATEGORY_LABELS
-
-        reasons = el("ul", cls="reasons", children=[el("li", r) for r in case["reasons"]])
-        if case["lenient"]["verdict"] != case["verdict"]:
-            reasons.appendChild(el("li", f"lenient: {case['lenient']['verdict']} once strings are cast "
-                                         "to the schema's types", cls="lenient-note"))
-        toggle = el("button", "Request / response", type="button", cls="link toggle",
-                    aria_expanded="false")
-        detail = el("div", cls="case-detail", hidden="")
-        return el("article", cls="case-row", data_case_id=case["id"], data_verdict=case["verdict"],
-                 data_category=case["category"], children=[
-                     el("div", cls="case-main", children=[
-                         el("code", case["id"], cls="case-id"),
-                         el("span", CATEGORY_LABELS[case["category"]], cls="case-category"),
-                         el("span", case["verdict"], cls=f"badge verdict-{case['verdict'].lower()}"),
-                         el("div", cls="case-reasons", children=[reasons, toggle]),
-                     ]),
-                     detail])
+        return case_row(case, expandable=True)
 
     def clicked(self, event) -> None:
         toggle = event.target.closest("button.toggle")
@@ -395,3 +378,26 @@ class ScorecardView:
             download(f"{stem}.json", to_json(self.card), "application/json")
         else:
             download(f"{stem}.md", render_markdown(self.card), "text/markdown")
+
+
+def case_row(case: dict, *, expandable: bool):
+    """One case as a row: id, category, verdict, reasons (a scorecard "cases" entry, redacted);
+    with a toggle and an empty detail panel, filled on first open, when expandable."""
+    from toolproof.view import CATEGORY_LABELS
+
+    reasons = el("ul", cls="reasons", children=[el("li", r) for r in case["reasons"]])
+    if case["lenient"]["verdict"] != case["verdict"]:
+        reasons.appendChild(el("li", f"lenient: {case['lenient']['verdict']} once strings are cast "
+                                     "to the schema's types", cls="lenient-note"))
+    toggle = el("button", "Request / response", type="button", cls="link toggle",
+                aria_expanded="false") if expandable else None
+    detail = el("div", cls="case-detail", hidden="") if expandable else None
+    return el("article", cls="case-row", data_case_id=case["id"], data_verdict=case["verdict"],
+              data_category=case["category"], children=[
+                  el("div", cls="case-main", children=[
+                      el("code", case["id"], cls="case-id"),
+                      el("span", CATEGORY_LABELS[case["category"]], cls="case-category"),
+                      el("span", case["verdict"], cls=f"badge verdict-{case['verdict'].lower()}"),
+                      el("div", cls="case-reasons", children=[reasons, toggle]),
+                  ]),
+                  detail])
