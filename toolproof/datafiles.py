@@ -74,9 +74,3 @@ def load_bundle(*, tools: str | Path | None = None, suite: str | Path | None = N
                 transcripts: str | Path | None = None) -> Bundle:
     """Load and cross-check the three files (data/ defaults)."""
     return bundle_from(read_documents(tools=tools, suite=suite, transcripts=transcripts))
-
-
-def schemas_in(read: dict) -> list:
-    """Every JSON Schema the bundle will compile: the format schemas and each tool's parameters."""
-    tools = read["docs"]["tools"].get("tools", []) if isinstance(read["docs"]["tools"], dict) else []
-    return list(read["schemas"].values()) + [t.get("parameters") for t in tools if isinstance(t, dict)]

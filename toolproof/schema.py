@@ -298,15 +298,6 @@ def _compile(schema: Any) -> _Node | _Anything:
     return _Node(schema)    # `false` and non-objects are left to jsonschema (_Unsupported)
 
 
-def compilable(schema: Any) -> bool:
-    """Can the built-in checker take this schema alone (no jsonschema needed)?"""
-    try:
-        _compile(schema)
-    except _Unsupported:
-        return False
-    return True
-
-
 class CompiledSchema:
     """A JSON Schema compiled once; jsonschema is imported only for what the compiler cannot take."""
 

@@ -147,6 +147,8 @@ def parse_tools(doc: Any, format_schema: dict, source: str = "tools.json") -> di
             raise ToolProofError(f"duplicate tool name {raw['name']!r}", source=source, path=where)
         try:
             schema = CompiledSchema(raw["parameters"])
+        except ImportError:
+            raise               # jsonschema missing (the page loads it on demand): not the file's fault
         except Exception as exc:  # jsonschema's SchemaError: say which tool, keep its words
             raise ToolProofError(f"parameters is not a valid JSON Schema: {exc}".splitlines()[0],
                                  source=source, path=where + ".parameters") from None

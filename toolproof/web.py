@@ -49,19 +49,16 @@ class _RpdsAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
 
-async def ensure_jsonschema(read: dict) -> None:
-    """Fetch and unpack the jsonschema wheels only if a schema needs more than the built-in
-    checker: the committed data never does, and the wheels cost most of a second at start-up."""
+async def load_jsonschema() -> None:
+    """Fetch and unpack the jsonschema wheels from vendor/. Only called when a schema needs more
+    than the built-in checker: the committed data never does, and the wheels cost most of a
+    second at start-up."""
     import io
     import site
     import zipfile
 
     from pyscript import fetch
-    from toolproof.datafiles import schemas_in
-    from toolproof.schema import compilable
 
-    if all(compilable(schema) for schema in schemas_in(read)):
-        return
     set_stage("packages", "Loading jsonschema: a schema uses keywords beyond the built-in checker…")
     await paint()
     lock = json.loads(await fetch("./vendor.lock.json").text())
@@ -75,12 +72,26 @@ async def ensure_jsonschema(read: dict) -> None:
     importlib.invalidate_caches()
 
 
+async def load_bundle(read: dict):
+    """Check the documents; if a schema needs jsonschema (not bundled at start-up), fetch it
+    and check again. Each schema is compiled once on the usual path."""
+    from toolproof.datafiles import bundle_from
+
+    try:
+        return bundle_from(read)
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] != "jsonschema":
+            raise
+    await load_jsonschema()
+    return bundle_from(read)
+
+
 async def boot() -> None:
     mark("python")
     sys.meta_path.append(_RpdsAlias())
     set_stage("packages", "Loading ToolProof…")
     await paint()
-    from toolproof.datafiles import bundle_from, read_documents
+    from toolproof.datafiles import read_documents
     from toolproof.evaluate import source_of
     from toolproof.grade import grade_run
 
@@ -88,8 +99,7 @@ async def boot() -> None:
     await paint()
     mark("imports")
     read = read_documents()
-    await ensure_jsonschema(read)
-    bundle = bundle_from(read)
+    bundle = await load_bundle(read)
     mark("suite")
     set_stage("grade", f"Grading {len(bundle.transcripts.transcripts)} fixture transcripts…")
     await paint()

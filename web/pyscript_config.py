@@ -5,7 +5,7 @@
 Sources are relative to web/ (where the config lives), destinations to Pyodide's working
 directory, so the page sees the same `toolproof/` and `data/` tree as the terminal. The
 jsonschema wheels are not listed: the page fetches them only if a schema needs them
-(toolproof/web.py, ensure_jsonschema), which the committed data never does.
+(toolproof/web.py, load_jsonschema), which the committed data never does.
 tests/test_page.py fails when the committed file differs from what this script writes.
 """
 from __future__ import annotations
