@@ -13,6 +13,7 @@ import os
 import sys
 from typing import TextIO
 
+from ._version import __version__
 from .datafiles import load_bundle
 from .errors import ToolProofError
 from .evaluate import evaluate
@@ -47,6 +48,7 @@ def parse_weights(pairs: list[str]) -> dict:
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m toolproof", description="Deterministic tool-call evaluation.")
+    parser.add_argument("--version", action="version", version=f"toolproof {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     commands.add_parser("selftest", help="run the built-in assertions on the committed data")
     grade = commands.add_parser("grade", help="grade transcripts (default: data/fixtures.json)")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,24 @@ from .errors import ToolProofError
 from .suite import Case, Tool, parse_suite, parse_tools
 from .transcripts import TranscriptSet, parse_transcripts
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "data"
+
+def locate_data(package: Path) -> Path:
+    """The data/ tree of the `toolproof` package found at `package`.
+
+    An installed wheel carries it inside the package (setup.py maps the repository's data/ to
+    toolproof/data/). A checkout, and the page's virtual file system, hold toolproof/ and data/
+    side by side. The packaged copy wins, so an installed toolproof never reads a stray `data`
+    folder that another distribution left in site-packages. When neither exists, the packaged
+    path is returned, so the "no such file" line names where the install should have put it.
+    """
+    packaged, beside = package / "data", package.parent / "data"
+    return beside if not packaged.is_dir() and beside.is_dir() else packaged
+
+
+# importlib.resources, not the working directory: the same files whether toolproof runs from a
+# checkout, from site-packages or in Pyodide. str() because a zip import gives a zipfile.Path,
+# which read_json cannot open: it then names a path that does not exist instead of crashing here.
+DATA = locate_data(Path(str(resources.files(__package__))).resolve())
 SCHEMAS = DATA / "schemas"
 
 
