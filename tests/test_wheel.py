@@ -148,12 +148,22 @@ def test_the_wheel_metadata(dist):
 
 # --- the installed tool, from a folder outside the checkout ----------------------------------
 
+WHERE = """
+import importlib.resources, toolproof.datafiles as d
+print(d.__file__)
+print(d.DATA)
+print(importlib.resources.files("toolproof").joinpath("data", "tools.json"))
+"""
+
+
 def test_the_installed_package_is_the_wheel_and_reads_its_own_data(dist):
-    done = call([dist.bin / "python", "-c", "import toolproof.datafiles as d; print(d.__file__); print(d.DATA)"],
-                cwd=dist.elsewhere, env=clean_env())
-    module, data = done.stdout.splitlines()
+    done = call([dist.bin / "python", "-c", WHERE], cwd=dist.elsewhere, env=clean_env())
+    module, data, resource = done.stdout.splitlines()
     assert Path(module) == dist.site / "toolproof" / "datafiles.py"
     assert Path(data) == dist.site / "toolproof" / "data"
+    # the files are package resources: importlib.resources finds them where datafiles does
+    assert Path(resource) == Path(data) / "tools.json"
+    assert Path(resource).read_bytes() == (ROOT / "data" / "tools.json").read_bytes()
 
 
 def test_version(dist):

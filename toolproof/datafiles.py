@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +29,11 @@ def locate_data(package: Path) -> Path:
     return beside if not packaged.is_dir() and beside.is_dir() else packaged
 
 
-# importlib.resources, not the working directory: the same files whether toolproof runs from a
-# checkout, from site-packages or in Pyodide. str() because a zip import gives a zipfile.Path,
-# which read_json cannot open: it then names a path that does not exist instead of crashing here.
-DATA = locate_data(Path(str(resources.files(__package__))).resolve())
+# Found from the package's own folder, never the working directory. For a package on the file
+# system (pip's install, a checkout, the page) that folder is what importlib.resources.files()
+# returns (tests/test_wheel.py checks it in the installed wheel); asking importlib.resources
+# itself would cost the page about 45 ms of imports in Pyodide for the same answer.
+DATA = locate_data(Path(__file__).resolve().parent)
 SCHEMAS = DATA / "schemas"
 
 
