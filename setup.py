@@ -13,5 +13,5 @@ from setuptools import find_packages, setup
 setup(
     packages=[*find_packages(include=["toolproof", "toolproof.*"]), "toolproof.data"],
     package_dir={"toolproof.data": "data"},
-    package_data={"toolproof.data": ["**/*.json"]},
+    package_data={"toolproof.data": ["**/*"]},          # every file, whatever its kind
 )

@@ -91,9 +91,10 @@ def dist(tmp_path_factory) -> SimpleNamespace:
     top = sdist.name.removesuffix(".tar.gz")
     wheel = build("build_wheel", unpacked / top, tmp / "dist", backend_lib, system["build-backend"])
     venv = tmp / "venv"
-    checked([sys.executable, "-m", "venv", venv], cwd=tmp)
+    checked([sys.executable, "-m", "venv", "--without-pip", venv], cwd=tmp)     # ensurepip: seconds
     python = venv / "bin" / "python"
-    checked([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel], cwd=tmp)
+    checked([sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--disable-pip-version-check",
+             wheel], cwd=tmp)                                                 # with its dependencies
     site = Path(checked([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], cwd=tmp).strip())
     (site / "data").mkdir()                          # another distribution's top-level data/
     (site / "data" / "tools.json").write_text("stray", encoding="utf-8")
