@@ -7,6 +7,7 @@ with one clear line instead of a traceback.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,11 +30,21 @@ def locate_data(package: Path) -> Path:
     return beside if not packaged.is_dir() and beside.is_dir() else packaged
 
 
-# Found from the package's own folder, never the working directory. For a package on the file
-# system (pip's install, a checkout, the page) that folder is what importlib.resources.files()
-# returns (tests/test_wheel.py checks it in the installed wheel); asking importlib.resources
-# itself would cost the page about 45 ms of imports in Pyodide for the same answer.
-DATA = locate_data(Path(__file__).resolve().parent)
+def package_folder() -> Path:
+    """Where the installed `toolproof` package lives, whatever the working directory.
+
+    importlib.resources answers for any installed package. The page (Pyodide, sys.platform
+    "emscripten") holds the package as plain files in its virtual file system, where the same
+    folder is the module's own, and importing importlib.resources there would cost about 45 ms
+    of start-up for that same answer.
+    """
+    if sys.platform == "emscripten":
+        return Path(__file__).resolve().parent
+    from importlib.resources import files
+    return Path(str(files("toolproof")))
+
+
+DATA = locate_data(package_folder())
 SCHEMAS = DATA / "schemas"
 
 
