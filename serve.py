@@ -867,7 +867,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         stderr_line(f"serve.py: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
         return 1
     except KeyboardInterrupt:
-        stderr_line("serve.py: interrupted; vendor/ will be fetched again on the next run")
+        stderr_line("serve.py: interrupted; nothing half-done is kept (an unfinished fetch runs "
+                    "again next time, an unfinished bundle is removed)")
         return 130
     with server:
         print(f"ToolProof: serving the site in {ROOT} at {server_url(server)} (Ctrl-C to stop)",

@@ -188,6 +188,13 @@ def test_main_bundles_the_real_site_and_prints_its_size(tmp_path, capsys):
     assert capsys.readouterr().err.startswith(f"serve.py: --bundle {dest}: the folder is not empty")
 
 
+def test_an_unwritable_destination_is_one_line(tmp_path, capsys):
+    (tmp_path / "file").write_text("x")
+    assert serve.main(["--bundle", str(tmp_path / "file" / "site")]) == 1
+    err = capsys.readouterr().err
+    assert err == f"serve.py: File exists: {tmp_path / 'file'}\n"
+
+
 # --------------------------------------------------------------------------- in Chromium
 
 
