@@ -752,10 +752,14 @@ def check_bundle_dest(dest: Path, root: Path, *, force: bool) -> None:
     target = dest.resolve()
     repo = root.resolve()
     protected = [repo / name for name in ("web", "data", "toolproof", VENDOR_NAME, ".git")]
-    if (target == repo or target in repo.parents or target == Path.home().resolve()
+    try:
+        home = Path.home().resolve()
+    except (RuntimeError, KeyError):      # no home folder known: nothing to protect there
+        home = repo
+    if (target in (repo, home) or target in repo.parents
             or any(target == p or p in target.parents for p in protected)):
-        raise VendorError(f"--bundle {dest}: choose a folder outside the repository's own "
-                          "files, e.g. --bundle _site")
+        raise VendorError(f"--bundle {dest}: refusing to replace the repository, its sources or "
+                          "the home folder; choose a new folder, e.g. --bundle _site")
     if dest.is_symlink() or (dest.exists() and not dest.is_dir()):
         raise VendorError(f"--bundle {dest}: exists and is not a folder; choose another path")
     if dest.is_dir() and any(dest.iterdir()) and not force:

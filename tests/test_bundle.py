@@ -85,9 +85,19 @@ def test_never_replaces_the_repository_or_its_sources(repo, where):
     root, lock, vendor = repo
     with pytest.raises(VendorError) as info:
         serve.write_bundle(root, root / where, lock, vendor, force=True)
-    assert str(info.value) == (f"--bundle {root / where}: choose a folder outside the repository's "
-                               "own files, e.g. --bundle _site")
+    assert str(info.value) == (f"--bundle {root / where}: refusing to replace the repository, its "
+                               "sources or the home folder; choose a new folder, e.g. --bundle _site")
     assert (root / "web" / "boot.mjs").exists() and (root / "serve.py").exists()
+
+
+def test_never_replaces_the_home_folder(repo, tmp_path, monkeypatch):
+    root, lock, vendor = repo
+    home = tmp_path / "home"
+    (home / "notes").mkdir(parents=True)
+    monkeypatch.setattr(Path, "home", classmethod(lambda cls: home))
+    with pytest.raises(VendorError, match="refusing to replace the repository, its sources or the home folder"):
+        serve.write_bundle(root, home, lock, vendor, force=True)
+    assert (home / "notes").is_dir()
 
 
 def test_a_folder_inside_the_repository_is_allowed_and_never_served(repo):
