@@ -1,26 +1,33 @@
-"""Fetch ToolProof's pinned browser runtime into vendor/ and serve the page locally.
+"""Fetch ToolProof's pinned browser runtime into vendor/, serve the page locally, or write it
+out as a static site.
 
 ToolProof's page runs Python in the browser (PyScript on Pyodide). Nothing may come from
-a CDN, so this script brings the runtime in with the ordinary package clients and serves
-the repository root on 127.0.0.1:
+a CDN, so this script brings the runtime in with the ordinary package clients:
 
     python serve.py                 # fetch on first run, then serve http://127.0.0.1:8000/
     python serve.py --port 8123     # another port
     python serve.py --fetch-only    # fetch and verify vendor/, then exit
     python serve.py --connect https://llm.example.net   # allow one more provider origin
+    python serve.py --bundle _site [--force]            # the site for any static host
 
 vendor.lock.json (committed) pins every artefact by version and sha256:
 `npm pack` brings Pyodide and @pyscript/core, `pip download` brings the pure-Python wheels
-that jsonschema needs in the browser. Every file is checked against its sha256 before
-vendor/ is touched; vendor/.complete records which lock the tree was built from, so a
-second run starts serving at once without invoking npm or pip, and an edited lock (or an
-interrupted fetch) makes the next run fetch again.
+that jsonschema needs in the browser. Every download is checked against its sha256 before
+vendor/ is touched; unpacking records the sha256 of every file in vendor/.manifest.json
+(written last, so an interrupted fetch is redone). Every start (serving, --fetch-only,
+--bundle) checks vendor/ against that manifest and refuses to go on, naming the file, when a
+file changed, appeared or went missing. An edited lock makes the next run fetch again.
+
+The server serves the site, not the repository: an allow-list (site_allows) of what the page
+loads. --bundle copies the same files, with only the vendor files the page requests (the lock's
+"page_loads"), plus bundle.json.
 
 Maintainer action, after changing a version in vendor.lock.json:
 
     python serve.py --update-lock   # fetch afresh, write file names and sha256 into the lock
 
 Review the diff of vendor.lock.json before committing it: --update-lock trusts the registry.
+Then re-record "page_loads" (tests/test_bundle.py prints the list the page now requests).
 
 Standard library only; it must not import anything from the toolproof package.
 """
@@ -34,6 +41,7 @@ import importlib.util
 import io
 import json
 import os
+import posixpath
 import re
 import shutil
 import subprocess
@@ -41,7 +49,7 @@ import sys
 import tarfile
 import tempfile
 import urllib.parse
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path, PurePosixPath
@@ -50,7 +58,9 @@ from typing import Any, BinaryIO
 ROOT = Path(__file__).resolve().parent
 LOCK_NAME = "vendor.lock.json"
 VENDOR_NAME = "vendor"
-MARKER_NAME = ".complete"
+MANIFEST_NAME = ".manifest.json"
+SHA256 = re.compile(r"[0-9a-f]{64}")
+REPAIR = "to repair, delete vendor/ and run `python serve.py --fetch-only` (it fetches the pinned files again)"
 
 # Given to `pip download` so it picks wheels for Pyodide's Python, whatever runs this script.
 PIP_TARGET = ["--platform", "any", "--python-version", "3.14", "--implementation", "py"]
@@ -106,6 +116,22 @@ def check_lock(lock: Any, where: Path | str, *, need_hashes: bool) -> None:
         raise VendorError(f"{where}: expected an object with a non-empty list 'artifacts'")
     for i, art in enumerate(arts):
         check_artifact(art, f"{where}: artifacts[{i}]", need_hashes=need_hashes)
+    if "page_loads" in lock:
+        check_page_loads(lock["page_loads"], {a["dest"] for a in arts}, where)
+
+
+def check_page_loads(loads: Any, dests: set[str], where: Path | str) -> None:
+    """page_loads: {"boot": [...], "on_demand": [...]}, paths below vendor/ in a lock's dest."""
+    if not isinstance(loads, dict):
+        raise VendorError(f"{where}: 'page_loads' must be an object with lists 'boot' and 'on_demand'")
+    for group in ("boot", "on_demand"):
+        paths = loads.get(group)
+        if not isinstance(paths, list):
+            raise VendorError(f"{where}: page_loads.{group} must be a list of paths below vendor/")
+        for i, rel in enumerate(paths):
+            if not (isinstance(rel, str) and plain_relative(rel) and rel.split("/")[0] in dests):
+                raise VendorError(f"{where}: page_loads.{group}[{i}] must be a path below one of "
+                                  f"vendor/'s folders ({', '.join(sorted(dests))}), not {rel!r}")
 
 
 def check_artifact(art: Any, where: str, *, need_hashes: bool) -> None:
@@ -128,17 +154,15 @@ def check_artifact(art: Any, where: str, *, need_hashes: bool) -> None:
 
 
 def lock_digest(lock: Lock) -> str:
-    """A hash of the lock's content (not its formatting): the marker's content."""
-    canonical = json.dumps(lock, sort_keys=True, separators=(",", ":"))
+    """A hash of the pinned artefacts (not the formatting, not the page's file list): recorded
+    in vendor/'s manifest, so an edited pin makes the next run fetch again."""
+    canonical = json.dumps(lock["artifacts"], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
     with path.open("rb") as handle:
-        for block in iter(partial(handle.read, 1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def verify_file(path: Path, art: Lock) -> None:
@@ -272,11 +296,13 @@ def safe_member_path(name: str) -> PurePosixPath:
     return path
 
 
-def extract_tar(tarball: Path, prefix: str, dest: Path) -> int:
-    """Unpack the members under `prefix` (e.g. "package/dist/") into dest; return file count.
+def extract_tar(tarball: Path, prefix: str, dest: Path) -> dict[str, str]:
+    """Unpack the members under `prefix` (e.g. "package/dist/") into dest; return the sha256 of
+    every file written, by its path below dest, hashed from the (verified) tarball's bytes.
 
     Every member is checked before anything is written; links and device files are refused.
     """
+    hashes: dict[str, str] = {}
     with tarfile.open(tarball, "r:gz") as tar:
         members = tar.getmembers()
         for member in members:
@@ -284,7 +310,6 @@ def extract_tar(tarball: Path, prefix: str, dest: Path) -> int:
             if not (member.isfile() or member.isdir()):
                 raise VendorError(f"{tarball.name}: {member.name!r} is a link or special "
                                   "file; refusing to unpack it")
-        count = 0
         for member in members:
             relative = strip_prefix(member.name, prefix)
             if relative is None or not member.isfile():
@@ -294,13 +319,21 @@ def extract_tar(tarball: Path, prefix: str, dest: Path) -> int:
             source = tar.extractfile(member)
             assert source is not None  # a regular file always has content
             with source, target.open("wb") as out:
-                shutil.copyfileobj(source, out)
-            count += 1
-    if count == 0:
+                hashes[relative.as_posix()] = copy_hashing(source, out)
+    if not hashes:
         raise VendorError(
             f"{tarball.name} has no files under {prefix!r}; check 'unpack' in {LOCK_NAME}"
         )
-    return count
+    return hashes
+
+
+def copy_hashing(source: BinaryIO, out: BinaryIO) -> str:
+    """Copy a stream and return the sha256 of what was copied."""
+    digest = hashlib.sha256()
+    for block in iter(lambda: source.read(1 << 20), b""):
+        digest.update(block)
+        out.write(block)
+    return digest.hexdigest()
 
 
 def strip_prefix(name: str, prefix: str) -> PurePosixPath | None:
@@ -312,53 +345,131 @@ def strip_prefix(name: str, prefix: str) -> PurePosixPath | None:
     return PurePosixPath(*parts[len(want):])
 
 
-def install_artifacts(vendor: Path, lock: Lock, files: dict[str, Path]) -> None:
-    """Replace every dest folder named in the lock with the verified files."""
+def install_artifacts(vendor: Path, lock: Lock, files: dict[str, Path]) -> dict[str, str]:
+    """Replace every dest folder named in the lock with the verified files; return the sha256
+    of each file installed, by its path below vendor/ (the manifest)."""
     for dest in {a["dest"] for a in lock["artifacts"]}:
         shutil.rmtree(vendor / dest, ignore_errors=True)
+    hashes: dict[str, str] = {}
     for art in lock["artifacts"]:
         dest = vendor / art["dest"]
         dest.mkdir(parents=True, exist_ok=True)
         if art["source"] == "npm":
-            extract_tar(files[art["name"]], art["unpack"], dest)
+            unpacked = extract_tar(files[art["name"]], art["unpack"], dest)
+            hashes.update({f"{art['dest']}/{rel}": sha for rel, sha in unpacked.items()})
         else:
             shutil.copy2(files[art["name"]], dest / art["file"])
+            hashes[f"{art['dest']}/{art['file']}"] = art["sha256"]
+    return hashes
 
 
-# --------------------------------------------------------------------------- vendor/
+# --------------------------------------------------------------------------- vendor/ manifest
+# Fetching verifies the downloads against the lock; the manifest carries that check forward to
+# every unpacked file, so each start (serve, --fetch-only, --bundle) proves that vendor/ still
+# holds exactly what the pinned packages contained. It lives in vendor/ itself: it catches a
+# corrupted, edited, added or deleted file, not someone who rewrites the manifest as well
+# (deleting vendor/ and fetching again rebuilds both from the pinned packages).
 
 
-def vendor_is_complete(vendor: Path, lock: Lock) -> bool:
-    """True if vendor/ was fully built from this very lock and its folders are still there."""
-    marker = vendor / MARKER_NAME
+def read_manifest(vendor: Path) -> Lock | None:
+    """vendor/'s manifest, or None when there is none (first run, interrupted fetch)."""
+    path = vendor / MANIFEST_NAME
     try:
-        recorded = marker.read_text(encoding="utf-8").strip()
-    except OSError:
-        return False
-    if recorded != lock_digest(lock):
-        return False
-    return all((vendor / a["dest"]).is_dir() for a in lock["artifacts"])
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise VendorError(f"vendor/{MANIFEST_NAME} is damaged ({exc}); {REPAIR}") from None
+    files = manifest.get("files") if isinstance(manifest, dict) else None
+    if not isinstance(files, dict) or not isinstance(manifest.get("lock"), str) or not all(
+            isinstance(sha, str) and SHA256.fullmatch(sha) and plain_relative(rel)
+            for rel, sha in files.items()):
+        raise VendorError(f"vendor/{MANIFEST_NAME} is damaged (not a manifest of relative "
+                          f"paths and sha256 digests); {REPAIR}")
+    return manifest
 
 
-def ensure_vendor(root: Path, lock: Lock, *, log: Log, fetch: Fetcher = fetch_all) -> None:
-    """Make root/vendor/ match the lock: no-op if it already does, else fetch and verify.
+def write_manifest(vendor: Path, lock: Lock, hashes: dict[str, str]) -> None:
+    """Written last and atomically: a manifest means a complete fetch of this lock."""
+    manifest = {"_comment": "Written by serve.py when it fetched vendor/; checked on every start.",
+                "lock": lock_digest(lock), "files": dict(sorted(hashes.items()))}
+    partial_file = vendor / (MANIFEST_NAME + ".tmp")
+    partial_file.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    os.replace(partial_file, vendor / MANIFEST_NAME)
 
-    Nothing in vendor/ changes until every downloaded file has matched its sha256; the
-    marker is written last, so an interrupted run is redone from scratch next time.
+
+def plain_relative(path: str) -> bool:
+    """A forward-slash path below a folder: no '..', '.', empty, absolute or drive parts."""
+    parts = path.split("/")
+    return bool(path) and "\\" not in path and ":" not in path and all(
+        part not in ("", ".", "..") for part in parts)
+
+
+def files_on_disk(vendor: Path) -> set[str]:
+    """Every regular file below vendor/ (paths relative to it); refuse links and special files."""
+    found: set[str] = set()
+    for folder, dirs, names in os.walk(vendor):
+        for name in sorted(dirs) + sorted(names):
+            full = Path(folder, name)
+            rel = full.relative_to(vendor).as_posix()
+            if full.is_symlink():
+                raise VendorError(f"vendor/{rel} is a symbolic link, which the pinned packages "
+                                  f"never contain; {REPAIR}")
+            if name in names and not full.is_file():
+                raise VendorError(f"vendor/{rel} is not a regular file; {REPAIR}")
+            if name in names:
+                found.add(rel)
+    return found
+
+
+def verify_vendor(vendor: Path, expected: dict[str, str]) -> None:
+    """Raise VendorError naming the first file that is extra, missing or changed."""
+    on_disk = files_on_disk(vendor) - {MANIFEST_NAME}
+    for problem, paths in (("is not part of the pinned packages", on_disk - expected.keys()),
+                           ("is missing", expected.keys() - on_disk)):
+        if paths:
+            first, *others = sorted(paths)
+            more = f" (and {len(others)} more)" if others else ""
+            raise VendorError(f"vendor/{first} {problem}{more}; refusing to serve; {REPAIR}")
+    for rel, want in sorted(expected.items()):
+        got = sha256_file(vendor / rel)
+        if got != want:
+            raise VendorError(f"vendor/{rel} has changed since it was fetched (sha256 {got}, "
+                              f"expected {want}); refusing to serve it; {REPAIR}")
+
+
+def ensure_vendor(root: Path, lock: Lock, *, log: Log, fetch: Fetcher = fetch_all) -> dict[str, str]:
+    """Make root/vendor/ match the lock and prove it; return the manifest (path -> sha256).
+
+    Fetches when there is no manifest for this lock (first run, edited pins, interrupted
+    fetch); then checks every file against the manifest, on every start, and raises VendorError
+    on any difference instead of serving it.
     """
     vendor = root / VENDOR_NAME
-    if vendor_is_complete(vendor, lock):
-        return
-    log(f"ToolProof: fetching the pinned browser runtime into {vendor} (first run) ...")
+    manifest = read_manifest(vendor)
+    if manifest is None or manifest["lock"] != lock_digest(lock):
+        fetch_vendor(vendor, lock, log=log, fetch=fetch)
+        manifest = read_manifest(vendor)
+        assert manifest is not None  # fetch_vendor wrote it
+    verify_vendor(vendor, manifest["files"])
+    return manifest["files"]
+
+
+def fetch_vendor(vendor: Path, lock: Lock, *, log: Log, fetch: Fetcher) -> None:
+    """Fetch and install the pinned artefacts. Nothing in vendor/ changes until every download
+    matched its sha256; the manifest is written last, so an interrupted run is redone."""
+    log(f"ToolProof: fetching the pinned browser runtime into {vendor} ...")
     vendor.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="toolproof-fetch-") as tmp:
         files = fetch(lock, Path(tmp))
         for art in lock["artifacts"]:
             verify_file(files[art["name"]], art)
-        (vendor / MARKER_NAME).unlink(missing_ok=True)
-        install_artifacts(vendor, lock, files)
-    (vendor / MARKER_NAME).write_text(lock_digest(lock) + "\n", encoding="utf-8")
-    log(f"ToolProof: vendor/ ready ({len(lock['artifacts'])} artefacts verified)")
+        for stale in (MANIFEST_NAME, MANIFEST_NAME + ".tmp", ".complete"):  # .complete: older marker
+            (vendor / stale).unlink(missing_ok=True)
+        hashes = install_artifacts(vendor, lock, files)
+    write_manifest(vendor, lock, hashes)
+    log(f"ToolProof: vendor/ ready ({len(lock['artifacts'])} artefacts verified, "
+        f"{len(hashes)} files recorded in vendor/{MANIFEST_NAME})")
 
 
 def update_lock(lock_path: Path, *, log: Log, fetch: Fetcher = fetch_all) -> Lock:
@@ -381,36 +492,118 @@ def update_lock(lock_path: Path, *, log: Log, fetch: Fetcher = fetch_all) -> Loc
     return lock
 
 
+# --------------------------------------------------------------------------- the site
+# What a browser may fetch: the files the page loads, nothing else of the repository. One
+# allow-list serves both the local server (site_file, per request) and --bundle (site_sources).
+
+WEB_SUFFIXES = frozenset({".html", ".mjs", ".js", ".css", ".json", ".svg", ".png", ".ico"})
+BENCHMARK_SUFFIXES = frozenset({".html", ".mjs"})      # the bare-Pyodide page benchmarks load
+BAD_CHARACTERS = re.compile(r"[\x00-\x1f\x7f\\:]")
+
+
+def request_path(raw: str) -> str | None:
+    """The site path a request line names ("/" is index.html), or None when it is anything but
+    a plain path: '..', '.', empty or dot-leading segments, backslashes, control characters or
+    bad UTF-8 after one round of percent-decoding all answer 404."""
+    path = raw.split("?", 1)[0].split("#", 1)[0]
+    try:
+        path = urllib.parse.unquote(path, errors="strict")
+    except UnicodeDecodeError:
+        return None
+    if path == "/":
+        return "index.html"
+    if not path.startswith("/") or BAD_CHARACTERS.search(path):
+        return None
+    parts = path[1:].split("/")
+    if any(part in ("", ".", "..") or part.startswith(".") for part in parts):
+        return None
+    return "/".join(parts)
+
+
+def page_modules(root: Path) -> set[str]:
+    """The toolproof/ files web/pyscript.json has PyScript fetch, as paths from the root."""
+    try:
+        config = json.loads((root / "web" / "pyscript.json").read_text(encoding="utf-8"))
+        sources = list(config["files"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return set()
+    resolved = (posixpath.normpath(posixpath.join("web", str(s))) for s in sources)
+    return {rel for rel in resolved if rel.startswith("toolproof/") and rel.endswith(".py")}
+
+
+def site_allows(root: Path, rel: str, vendor_files: Collection[str]) -> bool:
+    """True when rel (from request_path) is part of the site."""
+    top, _, rest = rel.partition("/")
+    suffix = PurePosixPath(rel).suffix
+    if not rest:
+        return rel in ("index.html", LOCK_NAME)      # the page reads the lock for its wheels
+    if top == "web":
+        return suffix in WEB_SUFFIXES
+    if top == "data":
+        return suffix == ".json"
+    if top == "toolproof":
+        return rel in page_modules(root)
+    if top == VENDOR_NAME:
+        return rest in vendor_files
+    if top == "benchmarks":
+        return "/" not in rest and suffix in BENCHMARK_SUFFIXES
+    return False
+
+
+def site_file(root: Path, rel: str, vendor_files: Collection[str]) -> Path | None:
+    """The regular file behind an allowed site path, or None. No symbolic link is followed below
+    the root (or below vendor/, which may itself be a link to a shared copy)."""
+    if not site_allows(root, rel, vendor_files):
+        return None
+    parts = rel.split("/")
+    base = root if parts[0] != VENDOR_NAME else root / VENDOR_NAME
+    below = parts if parts[0] != VENDOR_NAME else parts[1:]
+    try:
+        base = base.resolve(strict=True)
+        real = base.joinpath(*below).resolve(strict=True)
+    except (OSError, RuntimeError):
+        return None
+    return real if real == base.joinpath(*below) and real.is_file() else None
+
+
 # --------------------------------------------------------------------------- serving
 
 
 class Handler(SimpleHTTPRequestHandler):
-    """Static files with the MIME types Pyodide needs, no caching, quiet by default."""
+    """The site's files (see site_file) with the MIME types Pyodide needs, no caching, quiet by
+    default. Everything else, and every method but GET and HEAD, is refused."""
 
     verbose = False
+    root = ROOT
+    vendor_files: Collection[str] = frozenset()
+    connect: tuple[str, ...] = ()    # extra origins for the page's connect-src (--connect)
 
     def guess_type(self, path: str | os.PathLike[str]) -> str:
         suffix = Path(os.fspath(path)).suffix.lower()
         return MIME_TYPES.get(suffix) or super().guess_type(path)
 
-    connect: tuple[str, ...] = ()    # extra origins for the page's connect-src (--connect)
-
     def send_head(self) -> io.BytesIO | BinaryIO | None:
-        # Dotfiles (.git/, vendor/.complete) are not part of the site.
-        path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path)
-        if any(part.startswith(".") for part in path.replace("\\", "/").split("/")):
+        rel = request_path(self.path)
+        target = None if rel is None else site_file(self.root, rel, self.vendor_files)
+        if target is None:
             self.send_error(404, "File not found")
             return None
-        if self.connect and path in ("/", "/index.html"):
-            return self.send_page()
-        return super().send_head()
-
-    def send_page(self) -> io.BytesIO:
-        """index.html with the --connect origins added to its Content-Security-Policy."""
-        data = allow_connect((Path(self.directory) / "index.html").read_text(encoding="utf-8"),
-                             self.connect).encode("utf-8")
+        if rel == "index.html" and self.connect:
+            return self.send_bytes(page_with_connect(target, self.connect), MIME_TYPES[".html"])
+        try:
+            handle = target.open("rb")
+        except OSError:
+            self.send_error(404, "File not found")
+            return None
         self.send_response(200)
-        self.send_header("Content-Type", MIME_TYPES[".html"])
+        self.send_header("Content-Type", self.guess_type(target))
+        self.send_header("Content-Length", str(os.fstat(handle.fileno()).st_size))
+        self.end_headers()
+        return handle
+
+    def send_bytes(self, data: bytes, mime: str) -> io.BytesIO:
+        self.send_response(200)
+        self.send_header("Content-Type", mime)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         return io.BytesIO(data)
@@ -451,6 +644,11 @@ def allow_connect(page: str, origins: Sequence[str]) -> str:
     return page.replace(marker, " ".join([marker, *origins]), 1)
 
 
+def page_with_connect(index: Path, origins: Sequence[str]) -> bytes:
+    """index.html as served and bundled: its CSP with the --connect origins added."""
+    return allow_connect(index.read_text(encoding="utf-8"), origins).encode("utf-8")
+
+
 class Server(ThreadingHTTPServer):
     daemon_threads = True
 
@@ -461,11 +659,21 @@ class Server(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def make_server(root: Path, host: str = "127.0.0.1", port: int = 8000, *,
-                verbose: bool = False, connect: Sequence[str] = ()) -> ThreadingHTTPServer:
-    """A server for root on host:port (port 0 picks a free one); raise VendorError if busy."""
-    handler = type("RootHandler", (Handler,), {"verbose": verbose,
-                                               "connect": tuple(check_origin(o) for o in connect)})
+def make_server(root: Path, host: str = "127.0.0.1", port: int = 8000, *, verbose: bool = False,
+                connect: Sequence[str] = (),
+                vendor_files: Collection[str] | None = None) -> ThreadingHTTPServer:
+    """A server for root's site on host:port (port 0 picks a free one); raise VendorError if
+    the port is busy or vendor/ fails its check. vendor_files: a manifest ensure_vendor has
+    just verified; without it the manifest is read and verified here."""
+    if vendor_files is None:
+        manifest = read_manifest(root / VENDOR_NAME)
+        if manifest is None:
+            raise VendorError(f"vendor/ has no {MANIFEST_NAME}; run `python serve.py --fetch-only`")
+        verify_vendor(root / VENDOR_NAME, manifest["files"])
+        vendor_files = manifest["files"]
+    handler = type("RootHandler", (Handler,), {
+        "verbose": verbose, "root": root, "vendor_files": frozenset(vendor_files),
+        "connect": tuple(check_origin(o) for o in connect)})
     try:
         return Server((host, port), partial(handler, directory=str(root)))
     except OSError as exc:
@@ -481,6 +689,128 @@ def server_url(server: ThreadingHTTPServer) -> str:
     return f"http://{shown}:{port}/"
 
 
+# --------------------------------------------------------------------------- the bundle
+# `--bundle DIR`: the site as plain files for any static host, from any sub-path. Vendor files:
+# only those the page requests (the lock's "page_loads", recorded in Chromium and held to the
+# page by tests/test_bundle.py), each checked against vendor/'s verified manifest.
+
+BUNDLE_MANIFEST = "bundle.json"
+# GitHub Pages' branch publishing runs Jekyll, which drops files starting with "_" (our
+# toolproof/__init__.py); this empty file turns that off. Other hosts ignore it.
+NO_JEKYLL = ".nojekyll"
+
+
+def bundle_vendor_files(lock: Lock) -> list[str]:
+    """The vendor files the page requests, as paths below vendor/ (from the lock)."""
+    loads = lock.get("page_loads")
+    if not isinstance(loads, dict):
+        raise VendorError(f"{LOCK_NAME} has no 'page_loads' (the vendor files the page requests); "
+                          "restore it from git")
+    return sorted({rel for group in ("boot", "on_demand") for rel in loads[group]})
+
+
+def site_sources(root: Path, lock: Lock, vendor_files: dict[str, str]) -> dict[str, Path]:
+    """Every file of the bundle but bundle.json, by its path in the bundle."""
+    candidates = ["index.html", LOCK_NAME, *sorted(page_modules(root))]
+    for folder in ("web", "data"):
+        candidates += sorted(p.relative_to(root).as_posix() for p in (root / folder).rglob("*")
+                             if not p.is_dir())
+    wanted = [f"{VENDOR_NAME}/{rel}" for rel in bundle_vendor_files(lock)]
+    for rel in wanted:
+        if rel.split("/", 1)[1] not in vendor_files:
+            raise VendorError(f"{LOCK_NAME}: page_loads names {rel}, which the pinned packages "
+                              "do not contain; re-record the list (README: Publishing)")
+    sources: dict[str, Path] = {}
+    for rel in candidates + wanted:
+        if request_path("/" + rel) != rel or not site_allows(root, rel, vendor_files):
+            continue                        # not part of the site (web/*.py, dotfiles, ...)
+        found = site_file(root, rel, vendor_files)
+        if found is None:
+            raise VendorError(f"{rel} is missing or a symbolic link; the bundle takes regular "
+                              "files inside the repository only (web/pyscript.json lists it? "
+                              "run `python web/pyscript_config.py`)")
+        sources[rel] = found
+    return sources
+
+
+def bundle_bytes(rel: str, source: Path, vendor_files: dict[str, str],
+                 connect: Sequence[str]) -> bytes:
+    """A bundle file's content: vendor files re-checked as read, index.html with --connect."""
+    if rel == "index.html":
+        return page_with_connect(source, connect)
+    data = source.read_bytes()
+    if rel.startswith(VENDOR_NAME + "/"):
+        got = hashlib.sha256(data).hexdigest()
+        if got != vendor_files[rel.split("/", 1)[1]]:
+            raise VendorError(f"{rel} changed while it was bundled; {REPAIR}")
+    return data
+
+
+def check_bundle_dest(dest: Path, root: Path, *, force: bool) -> None:
+    """Refuse a destination that is not an empty (or new) folder, unless --force; never one
+    whose replacement would delete the repository, its sources or a home folder."""
+    target = dest.resolve()
+    repo = root.resolve()
+    protected = [repo / name for name in ("web", "data", "toolproof", VENDOR_NAME, ".git")]
+    try:
+        home = Path.home().resolve()
+    except (RuntimeError, KeyError):      # no home folder known: nothing to protect there
+        home = repo
+    if (target in (repo, home) or target in repo.parents
+            or any(target == p or p in target.parents for p in protected)):
+        raise VendorError(f"--bundle {dest}: refusing to replace the repository, its sources or "
+                          "the home folder; choose a new folder, e.g. --bundle _site")
+    if dest.is_symlink() or (dest.exists() and not dest.is_dir()):
+        raise VendorError(f"--bundle {dest}: exists and is not a folder; choose another path")
+    if dest.is_dir() and any(dest.iterdir()) and not force:
+        raise VendorError(f"--bundle {dest}: the folder is not empty; choose an empty one, or "
+                          "add --force to replace its contents")
+
+
+def write_bundle(root: Path, dest: Path, lock: Lock, vendor_files: dict[str, str], *,
+                 force: bool = False, connect: Sequence[str] = ()) -> Lock:
+    """Write the site into dest (built beside it, then moved in); return bundle.json's content."""
+    connect = [check_origin(o) for o in connect]
+    check_bundle_dest(dest, root, force=force)
+    sources = site_sources(root, lock, vendor_files)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".toolproof-bundle-", dir=dest.parent))
+    try:
+        entries = []
+        for rel, source in sorted({**sources, NO_JEKYLL: None}.items()):
+            data = b"" if source is None else bundle_bytes(rel, source, vendor_files, connect)
+            target = staging.joinpath(*rel.split("/"))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+            entries.append({"path": rel, "sha256": hashlib.sha256(data).hexdigest(),
+                            "size": len(data)})
+        manifest = {"format": "toolproof.bundle", "version": 1,
+                    "toolproof_version": toolproof_version(root), "files": entries,
+                    "total_size": sum(e["size"] for e in entries)}
+        (staging / BUNDLE_MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n",
+                                               encoding="utf-8")
+        if dest.is_dir():
+            shutil.rmtree(dest)
+        os.replace(staging, dest)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return manifest
+
+
+def toolproof_version(root: Path) -> str:
+    """The package version, read from toolproof/_version.py without importing the package."""
+    text = (root / "toolproof" / "_version.py").read_text(encoding="utf-8")
+    found = re.search(r'^__version__ = "([^"]+)"', text, re.M)
+    if not found:
+        raise VendorError("toolproof/_version.py has no __version__ line; restore it from git")
+    return found.group(1)
+
+
+def size_text(size: int) -> str:
+    return f"{size / 1_000_000:.1f} MB ({size:,} bytes)"
+
+
 # --------------------------------------------------------------------------- command line
 
 
@@ -492,14 +822,22 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     add = parser.add_argument
     add("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     add("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
-    add("--fetch-only", action="store_true", help="fetch and verify vendor/, then exit")
     add("--verbose", action="store_true", help="log every request, not only errors")
     add("--connect", action="append", default=[], metavar="ORIGIN",
         help="also let the page connect to ORIGIN (an OpenAI-compatible server that is not on "
-             "localhost), e.g. https://llm.example.net:8443; repeatable")
-    add("--update-lock", action="store_true",
-        help=f"maintainers: fetch afresh and rewrite the file names and sha256 in {LOCK_NAME}")
-    return parser.parse_args(argv)
+             "localhost), e.g. https://llm.example.net:8443; repeatable; applies to --bundle too")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--fetch-only", action="store_true",
+                      help="fetch and verify vendor/, then exit")
+    mode.add_argument("--bundle", metavar="DIR", type=Path,
+                      help="write the site into DIR for any static host, then exit")
+    mode.add_argument("--update-lock", action="store_true",
+                      help=f"maintainers: fetch afresh and rewrite the sha256 pins in {LOCK_NAME}")
+    add("--force", action="store_true", help="with --bundle: replace a non-empty DIR")
+    args = parser.parse_args(argv)
+    if args.force and args.bundle is None:
+        parser.error("--force only applies to --bundle DIR")
+    return args
 
 
 def stderr_line(text: str) -> None:
@@ -512,18 +850,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.update_lock:
             update_lock(ROOT / LOCK_NAME, log=stderr_line)
             return 0
-        ensure_vendor(ROOT, load_lock(ROOT / LOCK_NAME), log=stderr_line)
+        connect = [check_origin(o) for o in args.connect]
+        lock = load_lock(ROOT / LOCK_NAME)
+        vendor_files = ensure_vendor(ROOT, lock, log=stderr_line)
         if args.fetch_only:
             return 0
-        server = make_server(ROOT, args.host, args.port, verbose=args.verbose, connect=args.connect)
+        if args.bundle is not None:
+            done = write_bundle(ROOT, args.bundle, lock, vendor_files, force=args.force,
+                                connect=connect)
+            print(f"ToolProof: wrote {len(done['files'])} files, {size_text(done['total_size'])},"
+                  f" to {args.bundle}; publish that folder as it is (README: Publishing)",
+                  flush=True)
+            return 0
+        server = make_server(ROOT, args.host, args.port, verbose=args.verbose, connect=connect,
+                             vendor_files=vendor_files)
     except VendorError as exc:
         stderr_line(f"serve.py: {exc}")
         return 1
+    except OSError as exc:        # e.g. --bundle into a read-only or full disk
+        stderr_line(f"serve.py: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
+        return 1
     except KeyboardInterrupt:
-        stderr_line("serve.py: interrupted; vendor/ will be fetched again on the next run")
+        stderr_line("serve.py: interrupted; nothing half-done is kept (an unfinished fetch runs "
+                    "again next time, an unfinished bundle is removed)")
         return 130
     with server:
-        print(f"ToolProof: serving {ROOT} at {server_url(server)} (Ctrl-C to stop)", flush=True)
+        print(f"ToolProof: serving the site in {ROOT} at {server_url(server)} (Ctrl-C to stop)",
+              flush=True)
         try:
             server.serve_forever()
         except KeyboardInterrupt:

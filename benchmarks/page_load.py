@@ -7,18 +7,29 @@ context (no HTTP cache carried over), and prints both medians and their ratio. T
 running, our imports, suite loaded, fixtures graded, scorecard rendered) are printed too.
 
     python benchmarks/page_load.py [--rounds 7]
+    python benchmarks/page_load.py --bundle   # the page from `serve.py --bundle`, served by
+                                              # `python -m http.server` under /team/toolproof/
+
+Both pages come from the same server (the bare page from the repository via serve.py, or copied
+next to the bundle), so the ratio compares like with like.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
+import re
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from browser import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, start_server  # noqa: E402
+from browser import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, serve, start_server  # noqa: E402
 
 
 STAGES = ("python", "imports", "suite", "graded", "rendered")   # then ready; "diagnosis" comes after
@@ -36,22 +47,56 @@ def load(browser, url: str, marker: str, stages: list | None = None) -> float:
     return ms
 
 
+@contextlib.contextmanager
+def repository_site() -> Iterator[tuple[str, str]]:
+    """serve.py on the repository: (page URL, bare-Pyodide page URL)."""
+    server, url = start_server()
+    try:
+        yield url, url + "benchmarks/bare_pyodide.html"
+    finally:
+        server.shutdown()
+
+
+@contextlib.contextmanager
+def bundle_site() -> Iterator[tuple[str, str]]:
+    """A fresh bundle under /team/toolproof/ of a folder `python -m http.server` serves; the
+    bare page sits in the bundle's benchmarks/ so it loads the bundle's vendor/ files."""
+    with tempfile.TemporaryDirectory(prefix="toolproof-bench-") as tmp:
+        folder = Path(tmp) / "team" / "toolproof"
+        if serve.main(["--bundle", str(folder)]) != 0:
+            raise SystemExit("could not write the bundle")
+        (folder / "benchmarks").mkdir()
+        for name in ("bare_pyodide.html", "bare_pyodide.mjs"):
+            shutil.copy(ROOT / "benchmarks" / name, folder / "benchmarks" / name)
+        host = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
+                                cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            port = re.search(r" port (\d+)", host.stdout.readline()).group(1)
+            url = f"http://127.0.0.1:{port}/team/toolproof/"
+            yield url, url + "benchmarks/bare_pyodide.html"
+        finally:
+            host.terminate()
+            host.wait(10)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--bundle", action="store_true",
+                        help="load the page from a bundle served by python -m http.server")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    server, url = start_server()
     page_ms, bare_ms, stages = [], [], []
-    with sync_playwright() as p:
+    with (bundle_site() if args.bundle else repository_site()) as (url, bare_url), \
+            sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         load(browser, url, "window.__readyMs")          # warm-up: OS file cache, JIT of the driver
         for _ in range(args.rounds):
             page_ms.append(load(browser, url, "window.__readyMs", stages))
-            bare_ms.append(load(browser, url + "benchmarks/bare_pyodide.html", "window.__bootMs"))
+            bare_ms.append(load(browser, bare_url, "window.__bootMs"))
         browser.close()
-    server.shutdown()
+    print(f"served from: {url} ({'bundle, python -m http.server' if args.bundle else 'serve.py'})")
     page_median, bare_median = statistics.median(page_ms), statistics.median(bare_ms)
     print(f"page ready (graded fixtures): median {page_median / 1000:.2f} s  "
           f"[{', '.join(f'{m / 1000:.2f}' for m in page_ms)}]")

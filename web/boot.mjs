@@ -1,6 +1,9 @@
 // Before Python runs: if the runtime cannot start (vendor/ missing, a file refused), say so in
 // the page instead of spinning forever. Text only; never HTML.
 const box = () => document.getElementById("boot-error");
+// Every URL the page loads is relative to it, so the hint covers both ways of running it.
+const HINT = ' From a checkout, start the page with "python serve.py" (it fetches vendor/); on a ' +
+  'static host, publish the whole folder that "python serve.py --bundle DIR" writes.';
 
 function fail(message) {
   if (document.body.dataset.ready === "true") return;
@@ -14,13 +17,12 @@ function fail(message) {
 window.addEventListener("error", (event) => {
   const target = event.target;
   if (target && target !== window && (target.src || target.href)) {
-    fail(`could not load ${target.src || target.href}. Start the page with "python serve.py", which fetches vendor/.`);
+    fail(`could not load ${target.src || target.href}.${HINT}`);
   }
 }, true);
 
 window.addEventListener("unhandledrejection", (event) => {
   const reason = event.reason && (event.reason.message || String(event.reason));
   if (!reason) return;
-  const hint = reason.includes("/vendor/") ? '. Start the page with "python serve.py", which fetches vendor/.' : "";
-  fail(reason + hint);
+  fail(reason + (reason.includes("/vendor/") ? `.${HINT}` : ""));
 });

@@ -1,0 +1,314 @@
+"""`python serve.py --bundle DIR`: the site as plain files for any static host.
+
+Offline tests build bundles from a small fake repository (and once from the real one) and check
+what goes in, what stays out, and how a bad destination or a tampered vendor file is refused.
+The browser tests publish a real bundle under a sub-path of a parent folder served by
+`python -m http.server` (not serve.py: nothing may depend on its MIME table or headers), and
+watch every request the page makes in Chromium.
+"""
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from browser import READY_TIMEOUT_MS, ROOT, serve
+from fakesite import fake_repo, sha
+from toolproof.cli import run
+
+VendorError = serve.VendorError
+LOCK = serve.load_lock(ROOT / serve.LOCK_NAME)
+
+
+# --------------------------------------------------------------------------- a fake repository
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> tuple[Path, dict, dict[str, str]]:
+    root = tmp_path / "repo"
+    lock, vendor = fake_repo(root)
+    return root, lock, vendor
+
+
+EXPECTED = [".nojekyll", "data/schemas/tools.schema.json", "data/tools.json", "index.html",
+            "toolproof/__init__.py", "toolproof/web.py", "vendor.lock.json",
+            "vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/pyodide.mjs",
+            "vendor/wheels/a-1-py3-none-any.whl", "web/boot.mjs", "web/pyscript.json", "web/style.css"]
+
+
+def test_bundle_holds_the_site_and_nothing_else(repo, tmp_path):
+    root, lock, vendor = repo
+    dest = tmp_path / "out" / "site"
+    done = serve.write_bundle(root, dest, lock, vendor)
+    on_disk = sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file())
+    assert on_disk == sorted(EXPECTED + ["bundle.json"])
+    assert json.loads((dest / "bundle.json").read_text()) == done
+    assert done["format"] == "toolproof.bundle" and done["version"] == 1
+    assert done["toolproof_version"] == "9.8.7"
+    assert [e["path"] for e in done["files"]] == EXPECTED
+    for entry in done["files"]:
+        data = (dest / entry["path"]).read_bytes()
+        assert entry["sha256"] == sha(data) and entry["size"] == len(data)
+    assert done["total_size"] == sum(e["size"] for e in done["files"])
+    # Nothing is left beside the bundle (it is built in a staging folder, then moved).
+    assert [p.name for p in dest.parent.iterdir()] == ["site"]
+
+
+def test_non_empty_folder_needs_force_and_force_replaces_it(repo, tmp_path):
+    root, lock, vendor = repo
+    dest = tmp_path / "site"
+    dest.mkdir()
+    (dest / "stale.js").write_text("old")
+    with pytest.raises(VendorError) as info:
+        serve.write_bundle(root, dest, lock, vendor)
+    assert str(info.value) == (f"--bundle {dest}: the folder is not empty; choose an empty one, or "
+                               "add --force to replace its contents")
+    assert (dest / "stale.js").exists()
+    serve.write_bundle(root, dest, lock, vendor, force=True)
+    assert not (dest / "stale.js").exists() and (dest / "index.html").exists()
+
+
+def test_an_empty_existing_folder_is_fine(repo, tmp_path):
+    root, lock, vendor = repo
+    (tmp_path / "empty").mkdir()
+    serve.write_bundle(root, tmp_path / "empty", lock, vendor)
+    assert (tmp_path / "empty" / "bundle.json").exists()
+
+
+@pytest.mark.parametrize("where", [".", "..", "web", "data/sub", "vendor", ".git", "toolproof/x"])
+def test_never_replaces_the_repository_or_its_sources(repo, where):
+    root, lock, vendor = repo
+    with pytest.raises(VendorError) as info:
+        serve.write_bundle(root, root / where, lock, vendor, force=True)
+    assert str(info.value) == (f"--bundle {root / where}: refusing to replace the repository, its "
+                               "sources or the home folder; choose a new folder, e.g. --bundle _site")
+    assert (root / "web" / "boot.mjs").exists() and (root / "serve.py").exists()
+
+
+def test_never_replaces_the_home_folder(repo, tmp_path, monkeypatch):
+    root, lock, vendor = repo
+    home = tmp_path / "home"
+    (home / "notes").mkdir(parents=True)
+    monkeypatch.setattr(Path, "home", classmethod(lambda cls: home))
+    with pytest.raises(VendorError, match="refusing to replace the repository, its sources or the home folder"):
+        serve.write_bundle(root, home, lock, vendor, force=True)
+    assert (home / "notes").is_dir()
+
+
+def test_a_folder_inside_the_repository_is_allowed_and_never_served(repo):
+    root, lock, vendor = repo
+    serve.write_bundle(root, root / "_site", lock, vendor)
+    assert (root / "_site" / "index.html").exists()
+    assert serve.site_file(root, "_site/index.html", vendor) is None
+
+
+def test_a_file_or_link_as_destination_is_refused(repo, tmp_path):
+    root, lock, vendor = repo
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "link").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    for name in ("file", "link"):
+        with pytest.raises(VendorError, match=f"--bundle {tmp_path / name}: exists and is not a folder"):
+            serve.write_bundle(root, tmp_path / name, lock, vendor, force=True)
+
+
+def test_connect_applies_to_the_bundled_page(repo, tmp_path):
+    root, lock, vendor = repo
+    serve.write_bundle(root, tmp_path / "s", lock, vendor, connect=["https://llm.example.net:8443/"])
+    assert (tmp_path / "s" / "index.html").read_text() == (
+        "<meta content=\"connect-src 'self' https://llm.example.net:8443 https://api.openai.com\">")
+    with pytest.raises(VendorError, match="--connect wants an origin"):
+        serve.write_bundle(root, tmp_path / "t", lock, vendor, connect=["javascript:alert(1)"])
+    assert not (tmp_path / "t").exists()
+
+
+def test_a_vendor_file_changed_after_the_check_is_not_bundled(repo, tmp_path):
+    root, lock, vendor = repo
+    (root / "vendor" / "pyodide" / "pyodide.mjs").write_text("export {evil}")
+    with pytest.raises(VendorError) as info:
+        serve.write_bundle(root, tmp_path / "s", lock, vendor)
+    assert str(info.value) == f"vendor/pyodide/pyodide.mjs changed while it was bundled; {serve.REPAIR}"
+    assert not (tmp_path / "s").exists() and list(tmp_path.iterdir()) == [root]
+
+
+def test_page_loads_must_name_vendored_files(repo, tmp_path):
+    root, lock, vendor = repo
+    lock["page_loads"]["boot"].append("pyodide/gone.js")
+    with pytest.raises(VendorError) as info:
+        serve.write_bundle(root, tmp_path / "s", lock, vendor)
+    assert str(info.value) == ("vendor.lock.json: page_loads names vendor/pyodide/gone.js, which the "
+                               "pinned packages do not contain; re-record the list (README: Publishing)")
+
+
+def test_a_module_the_config_lists_but_the_repository_lacks_is_named(repo, tmp_path):
+    root, lock, vendor = repo
+    (root / "toolproof" / "web.py").unlink()
+    with pytest.raises(VendorError, match=r"^toolproof/web.py is missing or a symbolic link"):
+        serve.write_bundle(root, tmp_path / "s", lock, vendor)
+
+
+def test_a_symbolic_link_in_the_site_is_refused(repo, tmp_path):
+    root, lock, vendor = repo
+    (tmp_path / "secret.css").write_text("secret")
+    (root / "web" / "leak.css").symlink_to(tmp_path / "secret.css")
+    with pytest.raises(VendorError, match=r"^web/leak.css is missing or a symbolic link"):
+        serve.write_bundle(root, tmp_path / "s", lock, vendor)
+
+
+@pytest.mark.parametrize("bad", [{"boot": "x"}, {"boot": [], "on_demand": ["../etc/passwd"]},
+                                 {"boot": ["nowhere/x.js"], "on_demand": []}, {"boot": [1], "on_demand": []}])
+def test_a_malformed_page_list_in_the_lock_is_refused(repo, bad):
+    root, lock, _ = repo
+    lock["page_loads"] = bad
+    (root / "vendor.lock.json").write_text(json.dumps(lock))
+    with pytest.raises(VendorError, match="page_loads"):
+        serve.load_lock(root / "vendor.lock.json")
+
+
+# --------------------------------------------------------------------------- the real repository
+
+
+def test_the_committed_page_list_names_vendored_files():
+    manifest = serve.read_manifest(ROOT / "vendor")
+    assert manifest is not None, "run python serve.py --fetch-only"
+    listed = serve.bundle_vendor_files(LOCK)
+    assert listed and set(listed) <= set(manifest["files"])
+    wheels = {f"wheels/{a['file']}" for a in LOCK["artifacts"] if a["source"] == "pip"}
+    assert set(LOCK["page_loads"]["on_demand"]) == wheels   # toolproof/web.py fetches every wheel
+
+
+def test_main_bundles_the_real_site_and_prints_its_size(tmp_path, capsys):
+    dest = tmp_path / "site"
+    assert serve.main(["--bundle", str(dest)]) == 0
+    done = json.loads((dest / "bundle.json").read_text())
+    out = capsys.readouterr().out
+    assert out == (f"ToolProof: wrote {len(done['files'])} files, {serve.size_text(done['total_size'])}, "
+                   f"to {dest}; publish that folder as it is (README: Publishing)\n")
+    paths = {e["path"] for e in done["files"]}
+    assert {p for p in paths if p.startswith("vendor/")} == {f"vendor/{r}" for r in serve.bundle_vendor_files(LOCK)}
+    modules = {f"toolproof/{p.relative_to(ROOT / 'toolproof').as_posix()}" for p in (ROOT / "toolproof").rglob("*.py")}
+    assert {p for p in paths if p.startswith("toolproof/")} == modules
+    assert not any(p.startswith(("tests/", "benchmarks/", ".git")) or p.endswith(("serve.py", ".toml", ".md"))
+                   for p in paths)
+    assert serve.main(["--bundle", str(dest)]) == 1
+    assert capsys.readouterr().err.startswith(f"serve.py: --bundle {dest}: the folder is not empty")
+
+
+def test_an_unwritable_destination_is_one_line(tmp_path, capsys):
+    (tmp_path / "file").write_text("x")
+    assert serve.main(["--bundle", str(tmp_path / "file" / "site")]) == 1
+    err = capsys.readouterr().err
+    assert err == f"serve.py: File exists: {tmp_path / 'file'}\n"
+
+
+# --------------------------------------------------------------------------- in Chromium
+
+
+def cli(*argv: str) -> str:
+    out, err = io.StringIO(), io.StringIO()
+    assert run(list(argv), stdout=out, stderr=err) == 0, err.getvalue()
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory):
+    """A bundle at /team/toolproof/ of a parent folder that `python -m http.server` serves."""
+    parent = tmp_path_factory.mktemp("host")
+    (parent / "secret.txt").write_text("outside the bundle")
+    folder = parent / "team" / "toolproof"
+    assert serve.main(["--bundle", str(folder)]) == 0
+    host = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
+                            cwd=parent, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        port = re.search(r" port (\d+)", host.stdout.readline()).group(1)
+        yield f"http://127.0.0.1:{port}/team/toolproof/"
+    finally:
+        host.terminate()
+        host.wait(10)
+
+
+def load(browser, url: str, *, tools: dict | None = None, selftest: bool = False) -> dict:
+    """Open url until ready; return what the page showed and every request with its status."""
+    context = browser.new_context()
+    page = context.new_page()
+    seen: list[tuple[str, int | None]] = []
+    page.on("requestfinished", lambda r: seen.append((r.url, r.response().status if r.response() else None)))
+    page.on("requestfailed", lambda r: seen.append((r.url, None)))
+    if tools is not None:
+        page.route("**/data/tools.json", lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(tools)))
+    page.goto(url + ("?selftest=1" if selftest else ""))
+    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    result = {"ready": page.evaluate("document.body.dataset.ready"), "error": page.text_content("#boot-error"),
+              "verdicts": page.eval_on_selector_all(
+                  ".case-row", "rows => rows.map(r => [r.dataset.caseId, r.dataset.verdict])"),
+              "score": page.evaluate("document.querySelector('#fixture .score-value')?.textContent")}
+    if selftest:
+        page.wait_for_function("document.getElementById('selftest-result').textContent !== ''",
+                               timeout=READY_TIMEOUT_MS)
+        result["selftest"] = json.loads(page.text_content("#selftest-result"))
+    page.wait_for_load_state("networkidle")
+    result["requests"] = list(seen)
+    context.close()
+    return result
+
+
+def tools_needing_jsonschema() -> dict:
+    tools = json.loads((ROOT / "data" / "tools.json").read_text())
+    tools["tools"].append({"name": "lookup_anything", "domain": "files", "description": "Test only.",
+                           "parameters": {"type": "object", "properties": {
+                               "key": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}}})
+    return tools
+
+
+@pytest.fixture(scope="module")
+def loads(browser, published):
+    return {"plain": load(browser, published), "selftest": load(browser, published, selftest=True),
+            "jsonschema": load(browser, published, tools=tools_needing_jsonschema())}
+
+
+@pytest.mark.browser
+def test_the_published_page_is_ready_and_grades_the_fixtures(loads):
+    card = json.loads(cli("grade", "--format", "json"))
+    for name in ("plain", "jsonschema"):
+        assert loads[name]["ready"] == "true", loads[name]["error"]
+        assert loads[name]["verdicts"] == [[c["id"], c["verdict"]] for c in card["cases"]]
+        assert loads[name]["score"] == f"{card['score']:.2f}"
+
+
+@pytest.mark.browser
+def test_the_published_selftest_matches_the_terminal(loads):
+    terminal = cli("selftest").strip().splitlines()[-1]
+    passed = int(re.fullmatch(r"selftest: (\d+) passed, 0 failed", terminal).group(1))
+    assert loads["selftest"]["selftest"] == {"passed": passed, "failed": 0}
+
+
+@pytest.mark.browser
+def test_every_request_stays_in_the_bundle_folder_and_succeeds(loads, published):
+    for name, result in loads.items():
+        assert result["requests"], name
+        outside = [u for u, _ in result["requests"] if not u.startswith((published, "data:", "blob:"))]
+        assert outside == [], name
+        failed = [(u, s) for u, s in result["requests"] if u.startswith(published) and (s is None or s >= 400)]
+        assert failed == [], name
+
+
+@pytest.mark.browser
+def test_page_loads_is_exactly_what_the_page_requests(loads, published):
+    """The bundle's vendor list (vendor.lock.json page_loads) against recorded requests: a file the
+    page needs but the list lacks would 404 on a static host; a listed file the page never
+    requests is dead weight in every bundle."""
+    def vendor(result):
+        prefix = published + "vendor/"
+        return {u[len(prefix):].split("?")[0] for u, _ in result["requests"] if u.startswith(prefix)}
+    listed = LOCK["page_loads"]
+    message = "update page_loads in vendor.lock.json to: " + json.dumps(
+        {"boot": sorted(vendor(loads["plain"])),
+         "on_demand": sorted(vendor(loads["jsonschema"]) - vendor(loads["plain"]))})
+    assert vendor(loads["plain"]) == set(listed["boot"]), message
+    assert vendor(loads["selftest"]) == set(listed["boot"]), message
+    assert vendor(loads["jsonschema"]) == set(listed["boot"]) | set(listed["on_demand"]), message
