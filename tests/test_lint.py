@@ -242,7 +242,8 @@ def test_names_differing_only_in_case_separators_or_plural_are_similar():
 
 
 def test_similar_pairs_matches_brute_force():
-    # prefix filtering must find exactly the pairs a quadratic comparison finds
+    # prefix filtering must find what a quadratic comparison finds: for each tool, the earlier
+    # tool it is most like (highest overlap, then the first), when one reaches the threshold
     import random
 
     rng = random.Random(7)
@@ -257,12 +258,21 @@ def test_similar_pairs_matches_brute_force():
             want.add((firsts[s], j))
             continue
         firsts[s] = j
-        for i in range(j):
-            if sets[i] in firsts and firsts[sets[i]] != i:
-                continue            # later members of a group are paired only with its first
-            if len(s & sets[i]) / len(s | sets[i]) >= 0.6:
-                want.add((i, j))
-    assert got == want and got
+        scores = [(len(s & sets[i]) / len(s | sets[i]), -i) for i in range(j)
+                  if firsts[sets[i]] == i]            # later members of a group stand for nothing new
+        top = max(scores, default=(0, 0))
+        if top[0] >= 0.6:
+            want.add((-top[1], j))
+    assert got == want and len(got) > 20
+
+
+def test_each_tool_is_reported_once_against_its_closest_earlier_tool():
+    base = "Weather forecast for one city and one day, hourly, with wind and rain"     # 8 words
+    found = lint(tool(name="a_tool", description=base + "."),
+                 tool(name="b_tool", description=base + " ahead."),             # 8/9 with a
+                 tool(name="c_tool", description=base + " ahead, please."))     # 9/10 with b, 8/10 with a
+    assert [(f.tool, f.message.split(":")[0]) for f in found if f.code == "similar-tools"] == [
+        ("b_tool", "'a_tool' and 'b_tool'"), ("c_tool", "'b_tool' and 'c_tool'")]
 
 
 def test_ten_thousand_identical_tools_report_each_once_not_every_pair():
