@@ -1,7 +1,6 @@
 """The importers: six shapes in, verbatim records out; refusals name the JSON path and the reason."""
 from __future__ import annotations
 
-import copy
 import json
 
 import pytest

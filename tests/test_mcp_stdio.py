@@ -4,12 +4,12 @@ when they are not installed)."""
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -124,7 +124,7 @@ def test_commands_that_cannot_start(command, message):
     assert exc.value.line() == message
 
 
-def test_no_server_process_is_left_behind(fake, tmp_path):
+def test_no_server_process_is_left_behind(fake):
     before = _children()
     with pytest.raises(ToolProofError):
         list_tools_stdio(f"{fake} hang", timeout_s=0.5)
@@ -133,7 +133,7 @@ def test_no_server_process_is_left_behind(fake, tmp_path):
 
 
 def _children() -> set:
-    out = subprocess.run(["ps", "-o", "pid=,args=", "--ppid", str(__import__("os").getpid())],
+    out = subprocess.run(["ps", "-o", "pid=,args=", "--ppid", str(os.getpid())],
                          capture_output=True, text=True).stdout
     return {line for line in out.splitlines() if "fake_server.py" in line}
 

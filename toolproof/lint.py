@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Iterator, NamedTuple
+from typing import Iterator, NamedTuple
 
 from .lint_text import hidden_characters, instruction_phrase, name_key, word_set
 
@@ -77,7 +77,7 @@ def _finding(code: str, tool: dict, path: str, message: str, severity: str | Non
 
 def lint_tool(tool: dict) -> Iterator[LintFinding]:
     """The findings one tool earns on its own."""
-    at, name, params = tool["at"], tool["name"], tool["parameters"]
+    at, name = tool["at"], tool["name"]
     if not (tool.get("description") or "").strip():
         yield _finding("missing-description", tool, at["description"], f"tool {name!r} has no description")
     if not _OPENAI_NAME.fullmatch(name):

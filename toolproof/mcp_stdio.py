@@ -60,7 +60,8 @@ class _Session:
         self.stderr_tail = bytearray()
         self.next_id = 1
         threading.Thread(target=self._read_stdout, args=(max_bytes,), daemon=True).start()
-        threading.Thread(target=self._drain_stderr, daemon=True).start()
+        self.stderr_reader = threading.Thread(target=self._drain_stderr, daemon=True)
+        self.stderr_reader.start()
 
     def list_tools(self) -> dict:
         init = result_of(self.request(initialize_request(self._id(), __version__)), "initialize")
@@ -87,7 +88,9 @@ class _Session:
             self.proc.stdin.write(encode(message))
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
-            raise ToolProofError(self._exited("before it could be asked anything")) from None
+            # the same words as when the answer never comes: which one a dying server hits is a race
+            step = message.get("method") or "a reply to the server"
+            raise ToolProofError(self._exited(f"during {step}")) from None
 
     def request(self, message: dict) -> dict:
         """Send a request and wait for the response with its id, answering pings meanwhile."""
@@ -140,6 +143,7 @@ class _Session:
             code = self.proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             code = None
+        self.stderr_reader.join(timeout=1.0)        # its last words may still be in the pipe
         lines = [ln for ln in bytes(self.stderr_tail).decode("utf-8", "replace").splitlines() if ln.strip()]
         said = f"; its last stderr line: {ascii(lines[-1].strip()[:160])}" if lines else ""
         status = f"exited with code {code}" if code is not None else "closed its output"
