@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "toolproof"
-EDGE_NAMES = {"cli.py", "datafiles.py", "web.py", "transport.py", "__main__.py"}
+# cli_tools.py reads files for `tools import|lint`; mcp_stdio.py starts an MCP server process
+# (the pure half of MCP, its messages and replies, is importers/mcp.py and is checked here).
+EDGE_NAMES = {"cli.py", "cli_tools.py", "mcp_stdio.py", "datafiles.py", "web.py", "transport.py", "__main__.py"}
 FORBIDDEN_IMPORTS = {"os", "sys", "io", "pathlib", "socket", "urllib", "http", "subprocess", "time", "random",
                      "asyncio", "js", "pyodide", "pyscript"}
 ALLOWED_BY_MODULE = {"runner.py": {"asyncio"}}          # the runner awaits, but its transport does the I/O
@@ -115,6 +117,13 @@ def test_checker_catches(snippet, problem):
 ])
 def test_checker_allows(snippet):
     assert problems(snippet, "m.py") == []
+
+
+def test_importers_and_lint_are_in_the_core_set():
+    names = {str(p.relative_to(PACKAGE)) for p in core_modules()}
+    assert {"lint.py", "lint_text.py", "lint_schema.py", "lint_similar.py", "importers/mcp.py",
+            "importers/detect.py", "importers/text.py", "importers/gemini.py"} <= names
+    assert not names & {"cli_tools.py", "mcp_stdio.py"}
 
 
 def test_asyncio_is_allowed_only_in_the_runner():

@@ -5,6 +5,7 @@ message must point at that one place. Authors fix suites from these lines alone.
 """
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -51,8 +52,10 @@ BAD_TOOLS = [
      "tools.json: at $.tools[0].parameters.type: 'object' was expected"),
     ("name with a space", lambda d: d["tools"][0].update(name="place order"),
      "tools.json: at $.tools[0].name: 'place order' does not match '^[a-zA-Z][a-zA-Z0-9_]{0,63}$'"),
-    ("missing domain", lambda d: d["tools"][0].pop("domain"),
-     "tools.json: at $.tools[0]: 'domain' is a required property"),
+    ("empty domain", lambda d: d["tools"][0].update(domain=""),
+     "tools.json: at $.tools[0].domain: '' should be non-empty"),
+    ("annotations not an object", lambda d: d["tools"][0].update(annotations=["readOnlyHint"]),
+     "tools.json: at $.tools[0].annotations: ['readOnlyHint'] is not of type 'object'"),
     ("no tools", lambda d: d.update(tools=[]), "tools.json: at $.tools: [] should be non-empty"),
     # a suite file passed where the tools file belongs
     ("wrong format", lambda d: d.update(format="toolproof.suite"),
@@ -231,3 +234,12 @@ def test_committed_tools_and_suite_load():
     assert tools and cases
     # the headline score needs every category represented
     assert {c.category for c in cases} == set(CATEGORIES)
+
+
+def test_a_tool_without_domain_and_with_annotations_loads():
+    # what `tools import` writes for an MCP server: no domain, MCP annotations kept
+    doc = copy.deepcopy(TOOLS_DOC)
+    doc["tools"][0].pop("domain")
+    doc["tools"][0]["annotations"] = {"readOnlyHint": False, "destructiveHint": True}
+    tool = parse_tools(doc, TOOLS_SCHEMA)[doc["tools"][0]["name"]]
+    assert tool.domain == ""

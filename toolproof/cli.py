@@ -14,6 +14,7 @@ import sys
 from typing import TextIO
 
 from ._version import __version__
+from .cli_tools import add_tools_verbs, run_tools
 from .datafiles import load_bundle
 from .errors import ToolProofError
 from .evaluate import evaluate
@@ -70,6 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     live.add_argument("--weight", metavar="CATEGORY=W", action="append", default=[])
     live.add_argument("--timeout", type=float, default=45.0, help=argparse.SUPPRESS)
     live.add_argument("--pause", type=float, default=0.15, help=argparse.SUPPRESS)
+    add_tools_verbs(commands)                 # `tools import | lint`: toolproof/cli_tools.py
     return parser
 
 
@@ -170,6 +172,8 @@ def run(argv: list[str] | None = None, stdout: TextIO = sys.stdout, stderr: Text
             return _selftest(stdout)
         if args.command == "run":
             return _live(args, stdout, stderr, dict(os.environ) if environ is None else environ)
+        if args.command == "tools":
+            return run_tools(args, stdout, stderr)
         return _grade(args, stdout)
     except _UsageError as exc:
         stderr.write(f"toolproof: usage error: {exc}\n")

@@ -152,7 +152,7 @@ def parse_tools(doc: Any, format_schema: dict, source: str = "tools.json") -> di
         except Exception as exc:  # jsonschema's SchemaError: say which tool, keep its words
             raise ToolProofError(f"parameters is not a valid JSON Schema: {exc}".splitlines()[0],
                                  source=source, path=where + ".parameters") from None
-        tools[raw["name"]] = Tool(raw["name"], raw["domain"], raw["description"],
+        tools[raw["name"]] = Tool(raw["name"], raw.get("domain", ""), raw["description"],
                                   raw["parameters"], schema)
     return tools
 

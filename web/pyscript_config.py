@@ -18,11 +18,25 @@ DATA = ["data/tools.json", "data/suite.json", "data/fixtures.json", "data/schema
         "data/schemas/suite.schema.json", "data/schemas/transcripts.schema.json"]
 
 
+# Package files the page does not load. Every listed file is one more fetch before Python starts,
+# so terminal-only modules stay out: mcp_stdio starts a process (a page cannot), cli_tools reads
+# files for `tools import|lint`. The importers and lint are pure and will serve the page's
+# "Your tools" section (issue 10 item 3); until the page imports them they stay out too: move
+# them into the list in the commit that uses them.
+NOT_IN_PAGE = ("toolproof/mcp_stdio.py", "toolproof/cli_tools.py", "toolproof/importers/",
+               "toolproof/lint.py", "toolproof/lint_")
+
+
+def in_page(rel: str) -> bool:
+    return not rel.startswith(NOT_IN_PAGE)
+
+
 def config() -> dict:
     files = {}
     for path in sorted((ROOT / "toolproof").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
-        files[f"../{rel}"] = f"./{rel}"
+        if in_page(rel):
+            files[f"../{rel}"] = f"./{rel}"
     for rel in DATA:
         files[f"../{rel}"] = f"./{rel}"
     # PyScript's optional plugins (editor, terminal, game, error overlay, ...) are not used by the

@@ -1,0 +1,231 @@
+"""`python -m toolproof tools import | lint`, called in-process: files written, exit codes, one-line
+refusals, and hostile files (huge, deep, NaN, control characters, 10,000 tools)."""
+from __future__ import annotations
+
+import io
+import json
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from test_importers import REAL, TOOLS, as_shape
+from test_mcp_stdio import FAKE
+from toolproof.cli import run
+from toolproof.datafiles import DATA, load_bundle
+from toolproof.importers import SHAPES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cli(*argv: str) -> tuple[int, str, str]:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    code = run(list(argv), stdout=stdout, stderr=stderr)
+    return code, stdout.getvalue(), stderr.getvalue()
+
+
+def write(tmp_path: Path, doc, name="in.json") -> str:
+    path = tmp_path / name
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_import_writes_tools_json_verbatim(shape, tmp_path):
+    out = tmp_path / "tools.json"
+    code, stdout, stderr = cli("tools", "import", write(tmp_path, as_shape(shape)), "--out", str(out))
+    assert (code, stdout) == (0, "")
+    assert stderr.startswith("toolproof: 2 tool(s) from ") and stderr.endswith(f" written to {out}\n")
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert [(t["name"], t["description"], t["parameters"]) for t in doc["tools"]] == TOOLS
+    assert json.dumps(doc["tools"][1]["parameters"]) == json.dumps(REAL)        # key order too
+    # importing what import wrote gives the same tools (idempotent)
+    code, again, _ = cli("tools", "import", str(out))
+    assert code == 0 and json.loads(again)["tools"] == doc["tools"]
+
+
+def test_import_without_out_prints_the_document():
+    code, stdout, stderr = cli("tools", "import", str(DATA / "tools.json"))
+    assert (code, stderr) == (0, "")
+    assert json.loads(stdout)["tools"] == json.loads((DATA / "tools.json").read_text())["tools"]
+
+
+def test_imported_file_is_usable_as_tools(tmp_path):
+    out = tmp_path / "tools.json"
+    assert cli("tools", "import", str(DATA / "tools.json"), "--out", str(out))[0] == 0
+    assert len(load_bundle(tools=out).tools) == 41
+
+
+@pytest.mark.parametrize("doc, line", [
+    ([{"name": "f", "description": "d", "input_schema": {"type": "object"}},
+      {"name": "f", "description": "e", "input_schema": {"type": "object"}}],
+     "at $[1]: duplicate tool name 'f'"),
+    ([{"name": "get weather", "description": "d", "input_schema": {"type": "object"}}],
+     "at $[0].name: 'get weather' does not match '^[a-zA-Z][a-zA-Z0-9_]{0,63}$'"),
+    ([{"name": "f", "input_schema": {"type": "object"}}],
+     "at $[0].description: tool 'f' has no description; the tools format needs one (add it; `tools lint` "
+     "lists every such tool)"),
+    ([{"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "array"}}}],
+     "at $[0].function.parameters.type: 'object' was expected"),
+    ([{"name": "f", "description": "d", "inputSchema": {"type": "object", "properties": {"x": {"type": "text"}}}}],
+     "at $[0].inputSchema: parameters is not a valid JSON Schema: 'text' is not valid under any of the given schemas"),
+    ({"tools": []}, "at $.tools: no tools: the list is empty"),
+    ([{"name": "f", "description": "d", "parameters": {"type": "object"}}],
+     "at $[0]: ambiguous: {name, description, parameters} alone could be OpenAI functions or Gemini "
+     "declarations; add \"type\": \"function\" to each (OpenAI Responses) or wrap the array as "
+     "{\"functionDeclarations\": [...]} (Gemini)"),
+])
+def test_import_refuses_with_one_line(doc, line, tmp_path):
+    source = write(tmp_path, doc)
+    code, stdout, stderr = cli("tools", "import", source, "--out", str(tmp_path / "o.json"))
+    assert (code, stdout, stderr) == (2, "", f"toolproof: {source}: {line}\n")
+    assert not (tmp_path / "o.json").exists()
+
+
+@pytest.mark.parametrize("argv, line", [
+    ([], "toolproof: tools import needs either SOURCE (a file) or --mcp-stdio \"COMMAND ARGS\"\n"),
+    (["x.json", "--mcp-stdio", "srv"], "toolproof: tools import needs either SOURCE (a file) or --mcp-stdio \"COMMAND ARGS\"\n"),
+    (["--mcp-stdio", "srv", "--timeout", "0"], "toolproof: --timeout must be between 0 and 3600 seconds, got 0\n"),
+    (["/nonexistent/x.json"], "toolproof: /nonexistent/x.json: no such file\n"),
+])
+def test_import_usage_errors(argv, line):
+    assert cli("tools", "import", *argv) == (2, "", line)
+
+
+def test_tools_needs_a_verb():
+    code, _, err = cli("tools")
+    assert code == 2 and err.startswith("toolproof: usage error: ")
+
+
+# Hostile files: the same one-line refusal, never a traceback.
+@pytest.mark.parametrize("text, reason", [
+    ('[{"name": "f", "description": "d", "input_schema": {"type": "object", "maximum": NaN}}]',
+     "not valid JSON: NaN is not a JSON value"),
+    ("[" * 50_000 + "]" * 50_000, "nested too deeply (the limit is 64 levels)"),
+    ("\x00\x01garbage", "not valid JSON: Expecting value (line 1, column 1)"),
+])
+@pytest.mark.parametrize("verb", ["import", "lint"])
+def test_hostile_files_are_refused(verb, text, reason, tmp_path):
+    source = write(tmp_path, text)
+    assert cli("tools", verb, source) == (2, "", f"toolproof: {source}: {reason}\n")
+
+
+@pytest.mark.parametrize("verb", ["import", "lint"])
+def test_binary_and_oversized_files(verb, tmp_path):
+    binary = tmp_path / "b.json"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    assert cli("tools", verb, str(binary)) == (2, "", f"toolproof: {binary}: not UTF-8 text (byte 0)\n")
+
+
+def test_control_characters_in_names_are_refused_by_import_and_escaped_by_lint(tmp_path):
+    source = write(tmp_path, [{"name": "get\x1b[2Jweather\u202e", "description": "d\u200b",
+                               "input_schema": {"type": "object", "properties": {"a\x07": {"type": "string"}}}}])
+    code, out, err = cli("tools", "import", source)
+    assert (code, out) == (2, "")
+    assert err == (f"toolproof: {source}: at $[0].name: 'get\\x1b[2Jweather\\u202e' does not match "
+                   "'^[a-zA-Z][a-zA-Z0-9_]{0,63}$'\n")
+    code, out, _ = cli("tools", "lint", source)
+    assert code == 1
+    assert "\x1b" not in out and "\u202e" not in out and "\x07" not in out and "\u200b" not in out
+    assert "get\\x1b[2Jweather\\u202e  $[0].name" in out
+    code, out, _ = cli("tools", "lint", source, "--format", "json")
+    codes = [(f["code"], f["path"]) for f in json.loads(out)["findings"]]
+    assert ("hidden-characters", "$[0].name") in codes and ("hidden-characters", "$[0].input_schema.properties.a\x07") in codes
+    assert out.isascii()
+
+
+def test_lone_surrogates_never_reach_the_output(tmp_path):
+    source = write(tmp_path, '[{"name": "f", "description": "bad \\ud800", "input_schema": {"type": "object"}}]')
+    assert cli("tools", "import", source) == (
+        2, "", f"toolproof: {source}: at $[0].description: contains a lone surrogate escape, which is not "
+               "Unicode text and cannot be sent to a provider\n")
+    code, out, _ = cli("tools", "lint", source)
+    assert code == 1 and "U+D800 surrogate" in out
+
+
+def test_ten_thousand_tools(tmp_path):
+    tools = [{"type": "function", "function": {"name": f"tool_{i}", "description": f"Tool {i}: does job {i} well.",
+                                               "parameters": {"type": "object", "properties": {
+                                                   "x": {"type": "string", "description": "x"}}, "required": ["x"]}}}
+             for i in range(10_000)]
+    source = write(tmp_path, tools)
+    out = tmp_path / "tools.json"
+    code, _, err = cli("tools", "import", source, "--out", str(out))
+    assert code == 0 and err == f"toolproof: 10000 tool(s) from OpenAI Chat Completions tools written to {out}\n"
+    code, out_text, _ = cli("tools", "lint", source, "--format", "json")
+    assert (code, json.loads(out_text)) == (0, {"findings": []})
+
+
+# lint
+def test_lint_data_tools_exits_0_with_warnings_only():
+    code, out, err = cli("tools", "lint", str(DATA / "tools.json"))
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-1].startswith("lint: 41 tool(s), 0 error(s), ")
+
+
+def test_lint_json_shape_and_exit_1_on_an_error(tmp_path):
+    source = write(tmp_path, {"tools": [{"name": "f", "inputSchema": {"type": "object", "properties": {}}}]})
+    code, out, err = cli("tools", "lint", source, "--format", "json")
+    assert (code, err) == (1, "")
+    assert json.loads(out) == {"findings": [{"code": "missing-description", "severity": "error", "tool": "f",
+                                             "path": "$.tools[0].description",
+                                             "message": "tool 'f' has no description"}]}
+
+
+def test_lint_text_lists_each_finding_and_a_summary(tmp_path):
+    source = write(tmp_path, [{"name": "f", "input_schema": {"type": "object", "properties": {}}}])
+    assert cli("tools", "lint", source) == (1, "error   missing-description        f  $[0].description\n"
+                                               "        tool 'f' has no description\n"
+                                               "lint: 1 tool(s), 1 error(s), 0 warning(s)\n", "")
+
+
+def test_lint_refuses_an_unknown_shape(tmp_path):
+    source = write(tmp_path, {"openapi": "3.1.0"})
+    assert cli("tools", "lint", source) == (
+        2, "", f"toolproof: {source}: at $: not a tool definition document: an object needs 'tools', "
+               "'functionDeclarations' or 'format' (keys seen: 'openapi')\n")
+
+
+# --mcp-stdio through the CLI
+@pytest.fixture()
+def fake(tmp_path) -> str:
+    path = tmp_path / "fake_server.py"
+    path.write_text(FAKE)
+    return f"{shlex.quote(sys.executable)} {shlex.quote(str(path))}"
+
+
+def test_mcp_stdio_import(fake, tmp_path):
+    out = tmp_path / "tools.json"
+    code, _, err = cli("tools", "import", "--mcp-stdio", f"{fake} ok", "--out", str(out))
+    assert (code, err) == (0, f"toolproof: 3 tool(s) from MCP tools/list written to {out}\n")
+    doc = json.loads(out.read_text())
+    assert [t["name"] for t in doc["tools"]] == ["tool_0", "tool_1", "tool_2"]
+    assert doc["tools"][0]["annotations"] == {"readOnlyHint": True} and "domain" not in doc["tools"][0]
+
+
+@pytest.mark.parametrize("mode, line", [
+    ("garbage", "toolproof: the server wrote something that is not JSON-RPC on stdout: 'Starting server on stdio...'\n"),
+    ("exit", "toolproof: the server exited with code 3 during initialize; its last stderr line: "
+             "'ImportError: no module named fastmcp'\n"),
+])
+def test_mcp_stdio_failures_are_one_line(fake, mode, line):
+    assert cli("tools", "import", "--mcp-stdio", f"{fake} {mode}") == (2, "", line)
+
+
+def test_mcp_stdio_timeout_flag(fake):
+    assert cli("tools", "import", "--mcp-stdio", f"{fake} hang", "--timeout", "0.5") == (
+        2, "", "toolproof: initialize: no answer within 0.5 s (--timeout to wait longer)\n")
+
+
+def test_mcp_stdio_real_time_server(tmp_path):
+    if shutil.which("mcp-server-time") is None:
+        pytest.skip("mcp-server-time is not installed (pip install mcp-server-time)")
+    out = tmp_path / "tools.json"
+    code, _, err = cli("tools", "import", "--mcp-stdio", "mcp-server-time", "--out", str(out))
+    assert code == 0, err
+    tools = {t["name"]: t for t in json.loads(out.read_text())["tools"]}
+    assert tools["get_current_time"]["annotations"]["readOnlyHint"] is True
+    assert tools["convert_time"]["parameters"]["required"] == ["source_timezone", "time", "target_timezone"]
+    assert cli("tools", "lint", str(out))[0] == 0

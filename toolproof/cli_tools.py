@@ -1,0 +1,136 @@
+"""The terminal edge of `python -m toolproof tools import | lint`: read the source (a file, or a
+live MCP server over stdio), hand it to the pure importers and lint, write or print the result.
+
+An edge (files, a child process through mcp_stdio), kept apart from cli.py so that file stays a
+dispatcher. Exit codes: import 0 written, 2 input; lint 0 no error finding, 1 an error finding,
+2 unreadable input.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TextIO
+
+from .errors import ToolProofError
+from .importers import LABELS, parse_tool_text, tools_from_any, tools_from_mcp
+from .importers.text import MAX_CHARS
+from .importers.toolproof import map_to_source, tools_document
+
+
+def add_tools_verbs(commands) -> None:
+    """`tools import` and `tools lint`, on the CLI's subcommand parser."""
+    tools = commands.add_parser("tools", help="import or lint tool definitions (any common shape)")
+    verbs = tools.add_subparsers(dest="tools_command", required=True, parser_class=type(tools))
+    imp = verbs.add_parser("import", help="convert tool definitions to tools.json")
+    imp.add_argument("source", nargs="?", metavar="SOURCE",
+                     help="MCP tools/list, OpenAI chat or Responses, Anthropic, Gemini or tools.json")
+    imp.add_argument("--mcp-stdio", metavar='"COMMAND ARGS"', help="list the tools of an MCP server over stdio")
+    imp.add_argument("--out", metavar="FILE", help="where to write tools.json (default: stdout)")
+    imp.add_argument("--timeout", type=float, default=30.0, metavar="S",
+                     help="--mcp-stdio: overall deadline in seconds (default 30)")
+    lint = verbs.add_parser("lint", help="find what will confuse a model or be refused")
+    lint.add_argument("file", metavar="FILE")
+    lint.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def run_tools(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    try:
+        if args.tools_command == "import":
+            return _import(args, stdout, stderr)
+        return _lint(args, stdout)
+    except ToolProofError as exc:       # names and paths come from the user's file: make them inert
+        raise ToolProofError(printable(exc.reason), source=exc.source and printable(exc.source),
+                             path=exc.path and printable(exc.path)) from None
+
+
+def printable(text: str) -> str:
+    """Text safe for a terminal: control, bidi, zero-width and other invisible characters escaped."""
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
+def read_source(path: str) -> object:
+    """A tool definition file as JSON, within the importers' limits."""
+    source = Path(path)
+    try:
+        with source.open("rb") as handle:
+            raw = handle.read(MAX_CHARS * 4 + 1)
+    except FileNotFoundError:
+        raise ToolProofError("no such file", source=path) from None
+    except OSError as exc:
+        raise ToolProofError(f"cannot read file ({exc.strerror or exc})", source=path) from None
+    if len(raw) > MAX_CHARS * 4:
+        raise ToolProofError(f"too large (over {MAX_CHARS * 4:,} bytes)", source=path)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ToolProofError(f"not UTF-8 text (byte {exc.start})", source=path) from None
+    return parse_tool_text(text, path)
+
+
+def _records(path: str) -> tuple[str, list[dict]]:
+    doc = read_source(path)
+    try:
+        return tools_from_any(doc)
+    except ToolProofError as exc:
+        raise ToolProofError(exc.reason, source=path, path=exc.path) from None
+
+
+def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    if bool(args.source) == bool(args.mcp_stdio):
+        raise ToolProofError("tools import needs either SOURCE (a file) or --mcp-stdio \"COMMAND ARGS\"")
+    if args.mcp_stdio:
+        if not 0 < args.timeout <= 3600:
+            raise ToolProofError(f"--timeout must be between 0 and 3600 seconds, got {args.timeout:g}")
+        from .mcp_stdio import list_tools_stdio
+
+        listed = list_tools_stdio(args.mcp_stdio, timeout_s=args.timeout)
+        source, shape = "--mcp-stdio", "mcp"
+        try:
+            records = tools_from_mcp({"tools": listed["tools"]})
+        except ToolProofError as exc:
+            raise ToolProofError(exc.reason, source="tools/list result", path=exc.path) from None
+    else:
+        source = args.source
+        shape, records = _records(source)
+    document = _checked(records, shape, source)
+    text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    if args.out:
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise ToolProofError(f"cannot write ({exc.strerror or exc})", source=args.out) from None
+        stderr.write(f"toolproof: {len(records)} tool(s) from {LABELS[shape]} written to {args.out}\n")
+    else:
+        stdout.write(text)
+    return 0
+
+
+def _checked(records: list[dict], shape: str, source: str) -> dict:
+    """The tools.json document, refused (with a path in the source) unless it loads for a run:
+    the format schema, unique names, and every schema compiled or accepted by jsonschema."""
+    from .datafiles import format_schema
+    from .suite import parse_tools
+
+    try:
+        document = tools_document(records, LABELS[shape])
+        parse_tools(document, format_schema("tools"), source)
+    except ToolProofError as exc:
+        raise ToolProofError(exc.reason, source=source, path=map_to_source(records, exc.path)) from None
+    return document
+
+
+def _lint(args: argparse.Namespace, stdout: TextIO) -> int:
+    from .lint import has_errors, lint_tools
+
+    _, records = _records(args.file)
+    findings = lint_tools(records)
+    if args.format == "json":
+        stdout.write(json.dumps({"findings": [f.to_json() for f in findings]}, ensure_ascii=True, indent=2) + "\n")
+    else:
+        for f in findings:
+            stdout.write(f"{f.severity:<7} {f.code:<26} {printable(f.tool)}  {printable(f.path)}\n"
+                         f"        {printable(f.message)}\n")
+        errors = sum(f.severity == "error" for f in findings)
+        stdout.write(f"lint: {len(records)} tool(s), {errors} error(s), {len(findings) - errors} warning(s)\n")
+    return 1 if has_errors(findings) else 0

@@ -1,0 +1,31 @@
+"""Tool definitions from any common shape, as plain records (see _record.py): one module per
+source, `tools_from_<source>(doc) -> list[dict]`, plus `detect` to pick the source and `text` to
+parse pasted or read text safely. Shared by the CLI (`tools import`, `tools lint`) and, later, the
+page. Pure: no I/O; the MCP stdio client that starts a server lives at the edge (mcp_stdio.py).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .anthropic import tools_from_anthropic
+from .detect import LABELS, SHAPES, detect_shape
+from .gemini import tools_from_gemini
+from .mcp import tools_from_mcp
+from .openai import tools_from_openai_chat, tools_from_openai_responses
+from .text import parse_tool_text
+from .toolproof import tools_from_toolproof
+
+IMPORTERS = {"mcp": tools_from_mcp, "openai-chat": tools_from_openai_chat,
+             "openai-responses": tools_from_openai_responses, "anthropic": tools_from_anthropic,
+             "gemini": tools_from_gemini, "toolproof": tools_from_toolproof}
+
+
+def tools_from_any(doc: Any) -> tuple[str, list[dict]]:
+    """(shape, records) for a document of any of the six shapes."""
+    shape = detect_shape(doc)
+    return shape, IMPORTERS[shape](doc)
+
+
+__all__ = ["IMPORTERS", "LABELS", "SHAPES", "detect_shape", "parse_tool_text", "tools_from_any",
+           "tools_from_anthropic", "tools_from_gemini", "tools_from_mcp", "tools_from_openai_chat",
+           "tools_from_openai_responses", "tools_from_toolproof"]

@@ -1,0 +1,39 @@
+"""OpenAI tool definitions: Chat Completions (`{type: "function", function: {...}}`) and the
+Responses API (flat `{type: "function", name, description, parameters}`).
+
+Both accept a bare array or a request body with `tools`. `parameters` may be omitted (a
+function with no arguments): the record then gets the empty object schema. Pure: no I/O.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import ToolProofError
+from ._record import need_dict, record, tool_list, where
+
+
+def tools_from_openai_chat(doc: Any) -> list[dict]:
+    items, parts = tool_list(doc)
+    out = []
+    for i, item in enumerate(items):
+        here = parts + [i]
+        item = need_dict(item, here, "a Chat Completions tool")
+        if item.get("type") != "function":
+            raise ToolProofError(f"only function tools can be imported, not type {item.get('type')!r}",
+                                 path=where(here, "type"))
+        function = need_dict(item.get("function"), here + ["function"], "'function'")
+        out.append(record(function, here + ["function"], schema_key="parameters", schema_optional=True))
+    return out
+
+
+def tools_from_openai_responses(doc: Any) -> list[dict]:
+    items, parts = tool_list(doc)
+    out = []
+    for i, item in enumerate(items):
+        here = parts + [i]
+        item = need_dict(item, here, "a Responses tool")
+        if item.get("type") != "function":
+            raise ToolProofError(f"only function tools can be imported, not type {item.get('type')!r}",
+                                 path=where(here, "type"))
+        out.append(record(item, here, schema_key="parameters", schema_optional=True))
+    return out
