@@ -19,6 +19,15 @@ import pytest
 
 from browser import READY_TIMEOUT_MS, ROOT, serve
 from fakesite import fake_repo, sha
+
+
+def _page_config_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("pyscript_config", ROOT / "web" / "pyscript_config.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 from toolproof.cli import run
 
 VendorError = serve.VendorError
@@ -190,7 +199,10 @@ def test_main_bundles_the_real_site_and_prints_its_size(tmp_path, capsys):
                    f"to {dest}; publish that folder as it is (README: Publishing)\n")
     paths = {e["path"] for e in done["files"]}
     assert {p for p in paths if p.startswith("vendor/")} == {f"vendor/{r}" for r in serve.bundle_vendor_files(LOCK)}
+    # the modules the page loads: every one but the terminal-only ones web/pyscript_config.py names
     modules = {f"toolproof/{p.relative_to(ROOT / 'toolproof').as_posix()}" for p in (ROOT / "toolproof").rglob("*.py")}
+    modules = {m for m in modules if _page_config_module().in_page(m)}
+    assert "toolproof/grade.py" in modules and modules == serve.page_modules(ROOT)
     assert {p for p in paths if p.startswith("toolproof/")} == modules
     assert not any(p.startswith(("tests/", "benchmarks/", ".git")) or p.endswith(("serve.py", ".toml", ".md"))
                    for p in paths)
