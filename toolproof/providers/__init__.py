@@ -9,7 +9,6 @@ Wire formats: "openai" and "openai-compatible" (Chat Completions), "openai-respo
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote, urlsplit
 
 from ..reply import Reply
 from .anthropic import ANTHROPIC_VERSION, anthropic_request, reply_from_anthropic
@@ -53,27 +52,34 @@ def endpoint(provider: str, base_url: str = "", model: str = "") -> str:
     base = base.rstrip("/")
     if provider == "gemini":
         name = model.strip().removeprefix("models/")
-        return f"{base}/models/{quote(name, safe='')}:generateContent"
+        return f"{base}/models/{quote_segment(name)}:generateContent"
     return base + PATHS[provider]
 
 
 def base_url_problem(base_url: str) -> str | None:
     """Why a base URL cannot be used, or None. Credentials, a query or a fragment are refused:
     a key belongs in the auth header only, never in a URL that lands in logs and exports."""
-    if any(ord(c) < 33 or ord(c) == 127 for c in base_url.strip()):
+    url = base_url.strip()
+    if any(ord(c) < 33 or ord(c) == 127 for c in url):
         return f"base URL {base_url!r} holds spaces or control characters"
-    try:
-        parts = urlsplit(base_url.strip())
-        parts.port                          # raises on a port that is not a number
-    except ValueError:
-        return f"base URL {base_url!r} is not a valid URL"
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    scheme, sep, rest = url.partition("://")
+    authority = rest.split("/", 1)[0]
+    if scheme.lower() not in ("http", "https") or not sep or not authority.strip("@:"):
         return f"base URL {base_url!r} is not an http(s) URL with a host"
-    if parts.username is not None or parts.password is not None:
-        return "the base URL holds credentials (user:password@): give the key as the API key instead"
-    if parts.query or parts.fragment or "?" in base_url or "#" in base_url:
+    if "?" in url or "#" in url:
         return "the base URL has a query or fragment: give the key as the API key, never in a URL"
+    if "@" in authority:
+        return "the base URL holds credentials (user:password@): give the key as the API key instead"
+    host, colon, port = authority.rpartition(":") if not authority.endswith("]") else (authority, "", "")
+    if colon and not (port.isdigit() and port.isascii() and 0 < int(port) < 65536 and host):
+        return f"base URL {base_url!r} has no valid port"
     return None
+
+
+def quote_segment(text: str) -> str:
+    """Percent-encode everything but RFC 3986 unreserved characters (one path segment)."""
+    safe = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    return "".join(c if c in safe else "".join(f"%{b:02X}" for b in c.encode("utf-8")) for c in text)
 
 
 def request_headers(provider: str, api_key: str) -> dict:
