@@ -288,3 +288,54 @@ def test_a_401_stops_the_run(fake, tmp_path):
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert (doc["state"], len(doc["transcripts"]), len(fake.requests)) == ("error", 1, 1)
     assert_no_key(stdout, stderr, out.read_text(encoding="utf-8"))
+
+
+# ---- the newer wire formats: hostile answers ------------------------------------------------
+
+HOSTILE_GEMINI = {
+    "nan": '{"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": "create_reminder", '
+           '"args": {"text": NaN, "remind_on": Infinity}}}]}, "finishReason": "STOP"}]}',
+    "huge": json.dumps({"candidates": [{"content": {"role": "model", "parts": [{"text": "x" * 3_000_000}]},
+                                        "finishReason": "STOP"}]}),
+    "control": json.dumps({"candidates": [{"content": {"role": "model", "parts": [{"text": "\u0000\u001b[2J\u202e"}]},
+                                           "finishReason": "STOP"}]}),
+    "junk": '{"candidates": [{"content": {"parts": "nope"}, "finishReason": 7}], "usageMetadata": []}',
+    "malformed-call": '{"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL", "finishMessage": "Malformed function call: x("}]}',
+}
+HOSTILE_RESPONSES = {
+    "nan": '{"status": "completed", "output": [{"type": "function_call", "call_id": "c", "name": "create_reminder", '
+           '"arguments": "{\\"text\\": NaN}"}]}',
+    "control": json.dumps({"status": "completed", "output": [
+        {"type": "message", "content": [{"type": "output_text", "text": "\u0000\u001b[2J"}]}]}),
+    "junk": '{"status": ["x"], "output": [null, 3, {"type": "function_call", "arguments": {"a": []}}]}',
+}
+
+
+@pytest.mark.parametrize("provider, body", [("gemini", b) for b in HOSTILE_GEMINI.values()]
+                         + [("openai-responses", b) for b in HOSTILE_RESPONSES.values()],
+                         ids=[f"gemini-{k}" for k in HOSTILE_GEMINI] + [f"responses-{k}" for k in HOSTILE_RESPONSES])
+def test_hostile_answers_in_the_new_formats_are_graded_not_raised(fake, tmp_path, provider, body):
+    first = scoped(CASES, "should_call")[0]
+    fake.script[first.id] = [(200, {}, body)]
+    out = tmp_path / "r.json"
+    code, stdout, stderr = live(fake, "--scope", "should_call", "--cap", "1", "--format", "json", "--out", str(out),
+                                provider=provider)
+    assert code == 0, stderr
+    assert "Traceback" not in stderr
+    case = json.loads(stdout)["cases"][0]
+    assert (case["id"], case["verdict"]) == (first.id, "FAIL")
+    # the results file re-grades offline to the same scorecard
+    code, regraded, err = cli("grade", "--transcripts", str(out), "--format", "json")
+    assert (code, err, regraded) == (0, "", stdout)
+    assert_no_key(stdout, stderr, out.read_text(encoding="utf-8"))
+
+
+def test_a_slow_gemini_answer_times_out_and_the_run_goes_on(fake):
+    first, second = scoped(CASES, "should_call")[:2]
+    fake.script[first.id] = [("sleep", 1.2)] * 3
+    code, stdout, stderr = live(fake, "--scope", "should_call", "--cap", "4", "--timeout", "0.4", "--format", "json",
+                                provider="gemini")
+    assert code == 0, stderr
+    cases = {c["id"]: c for c in json.loads(stdout)["cases"]}
+    assert cases[first.id]["reasons"] == ["turn 1: request failed (no response: timed out after 0.4 s)"]
+    assert cases[second.id]["verdict"] == FIXTURES[second.id]["intended_verdict"]
