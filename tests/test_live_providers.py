@@ -262,3 +262,11 @@ def test_a_bad_or_disallowed_base_url_is_refused_before_any_request(page, routes
     assert page.evaluate("document.body.dataset.run") == "idle" and seen.posts == []
     assert not [u for u in page.requests if "example.net" in u or "AIzaInUrl" in u]
     assert_only_talked_to(page, routes.server)
+
+
+def test_switching_provider_clears_the_base_url(page):
+    page.select_option("#provider", "openai-compatible")
+    page.fill("#base-url", "http://localhost:11434/v1")
+    page.select_option("#provider", "anthropic")
+    # else the Anthropic key would go to the Ollama server typed a moment ago
+    assert page.input_value("#base-url") == ""

@@ -64,6 +64,8 @@ class LiveController:
     def provider_changed(self) -> None:
         provider = self.provider()
         byid("base-url-field").hidden = provider not in BASE_HINTS
+        # A base URL typed for one provider must never carry another provider's key elsewhere.
+        byid("base-url").value = ""
         byid("base-url").setAttribute("placeholder", BASE_HINTS.get(provider, ""))
         byid("model").setAttribute("placeholder", PLACEHOLDERS[provider])
         stored = js.sessionStorage.getItem(KEY_PREFIX + provider)      # JS null when absent
