@@ -121,8 +121,8 @@ def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dic
     if args.base_url and args.provider == "openai":
         raise ToolProofError("--base-url does not apply to openai (its endpoint is fixed); "
                              "use --provider openai-compatible for another server")
-    if args.base_url and base_url_problem(args.base_url):
-        raise ToolProofError(f"--base-url: {base_url_problem(args.base_url)}")
+    if args.base_url and (problem := base_url_problem(args.base_url)):
+        raise ToolProofError(f"--base-url: {problem}")
     if args.cap < 1:
         raise ToolProofError(f"--cap must be at least 1, got {args.cap}")
     weights = parse_weights(args.weight)

@@ -128,8 +128,8 @@ class LiveController:
             problem = "Enter the server's base URL, e.g. http://localhost:11434/v1."
         elif not 1 <= cap <= need:
             problem = f"The request cap must be between 1 and {need} for this scope."
-        elif base_url and provider in BASE_HINTS and base_url_problem(base_url):
-            problem = f"Base URL refused: {base_url_problem(base_url)}."
+        elif base_url and provider in BASE_HINTS and (refused := base_url_problem(base_url)):
+            problem = f"Base URL refused: {refused}."
         elif base_url and provider in BASE_HINTS:
             csp = byid("csp").getAttribute("content")
             if not connect_allowed(base_url, csp):
