@@ -329,6 +329,8 @@ def test_the_key_is_in_one_auth_header_and_never_public(provider, secret_header)
     ("http://gw.example:８０/", "base URL 'http://gw.example:８０/' has no valid port"),
     ("http://gw example/", "base URL 'http://gw example/' holds spaces or control characters"),
     ("http://gw.example/\x1b[2J", "base URL 'http://gw.example/\\x1b[2J' holds spaces or control characters"),
+    ("http://gw.example/\u202ev1", "base URL 'http://gw.example/\\u202ev1' holds spaces or control characters"),
+    ("http://gw.example/\x85v1", "base URL 'http://gw.example/\\x85v1' holds spaces or control characters"),
     ("http://" + "a" * 100_000, None),
 ])
 def test_base_url_problem(base_url, problem):

@@ -60,7 +60,7 @@ def base_url_problem(base_url: str) -> str | None:
     """Why a base URL cannot be used, or None. Credentials, a query or a fragment are refused:
     a key belongs in the auth header only, never in a URL that lands in logs and exports."""
     url = base_url.strip()
-    if any(ord(c) < 33 or ord(c) == 127 for c in url):
+    if any(c.isspace() or not c.isprintable() for c in url):      # controls, bidi marks, NBSP
         return f"base URL {base_url!r} holds spaces or control characters"
     scheme, sep, rest = url.partition("://")
     authority = rest.split("/", 1)[0]
