@@ -352,3 +352,17 @@ def test_every_provider_reads_every_other_providers_body_as_data(provider):
               {"output": [], "status": "completed"}, {"candidates": [{"content": {"parts": [{"text": "hi"}]}}]}]
     for raw in bodies:
         assert isinstance(reply_from_body(provider, raw), Reply)
+
+
+def test_the_page_csp_lets_every_default_endpoint_through():
+    import re
+    from pathlib import Path
+
+    from toolproof.view import connect_allowed
+
+    page = (Path(__file__).resolve().parent.parent / "index.html").read_text(encoding="utf-8")
+    csp = re.search(r'id="csp" http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
+    for provider in PROVIDERS:
+        if provider != "openai-compatible":
+            assert connect_allowed(endpoint(provider, "", "gemini-2.5-flash"), csp), provider
+    assert not connect_allowed("https://generativelanguage.googleapis.com.evil.example/v1beta", csp)
