@@ -1,9 +1,15 @@
-"""A fake OpenAI-compatible and Anthropic-compatible server on 127.0.0.1 for the CLI tests.
+"""A fake provider on 127.0.0.1 for the CLI tests, speaking all four wire formats.
 
 By default it answers each request the way the committed fixture for that case answers (found
 by the user's prompt; turn 2 when the conversation already holds tool results), converted to
-the shape of the endpoint that was called. A script can replace answers per case with any
-status, headers and body, and every request is recorded (path, headers, body) for assertions.
+the shape of the endpoint that was called: `/chat/completions` (OpenAI), `/v1/messages`
+(Anthropic), `/responses` (OpenAI Responses) or `/models/{m}:generateContent` (Gemini). A
+script can replace answers per case with any status, headers and body, and every request is
+recorded (path, headers, body) for assertions.
+
+Like the real APIs, it refuses a second turn that drops what the first handed out: a Gemini
+turn 2 must repeat the model's content exactly (every thoughtSignature), and a Responses turn 2
+must answer each function_call by its call_id without server-side item ids (store is false).
 """
 from __future__ import annotations
 
@@ -44,26 +50,123 @@ def anthropic_from_openai(body: dict) -> dict:
             "stop_reason": stop}
 
 
+def responses_from_openai(body: dict) -> dict:
+    """The same answer as an OpenAI Responses body (text item first, then function_call items)."""
+    choice = body["choices"][0]
+    message = choice["message"]
+    output = [{"type": "message", "id": f"msg_{body['id']}", "role": "assistant", "status": "completed",
+               "content": [{"type": "output_text", "text": message["content"], "annotations": []}]}
+              ] if message.get("content") else []
+    output += [{"type": "function_call", "id": f"fc_{call['id']}", "call_id": call["id"], "status": "completed",
+                "name": call["function"]["name"], "arguments": call["function"]["arguments"]}
+               for call in message.get("tool_calls") or []]
+    usage = body.get("usage", {})
+    out = {"id": f"resp_{body['id']}", "object": "response", "model": "fake", "status": "completed",
+           "output": output, "usage": {"input_tokens": usage.get("prompt_tokens", 0),
+                                       "output_tokens": usage.get("completion_tokens", 0)}}
+    if choice["finish_reason"] == "length":
+        out.update(status="incomplete", incomplete_details={"reason": "max_output_tokens"})
+    return out
+
+
+def signature(call_id: str) -> str:
+    """An opaque thought signature, different per call (a test checks each one comes back)."""
+    return "c2lnLQ==" + "".join(f"{ord(ch):02x}" for ch in call_id)
+
+
+def gemini_from_openai(body: dict) -> dict:
+    """The same answer as a Gemini body. Arguments that are not JSON cannot be a functionCall:
+    Gemini answers those with finishReason MALFORMED_FUNCTION_CALL, and so does the fake."""
+    choice = body["choices"][0]
+    message = choice["message"]
+    parts = [{"text": message["content"]}] if message.get("content") else []
+    usage = body.get("usage", {})
+    meta = {"promptTokenCount": usage.get("prompt_tokens", 0), "candidatesTokenCount": usage.get("completion_tokens", 0)}
+    for call in message.get("tool_calls") or []:
+        try:
+            args = json.loads(call["function"]["arguments"])
+        except ValueError:
+            return {"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL", "index": 0,
+                                    "finishMessage": "Malformed function call: " + call["function"]["arguments"]}],
+                    "usageMetadata": meta}
+        parts.append({"functionCall": {"name": call["function"]["name"], "args": args},
+                      "thoughtSignature": signature(call["id"])})
+    finish = "MAX_TOKENS" if choice["finish_reason"] == "length" else "STOP"
+    return {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": finish, "index": 0}],
+            "usageMetadata": meta, "modelVersion": "fake"}
+
+
+WIRES = ("openai", "anthropic", "openai-responses", "gemini")
+
+
+def wire_of(path: str) -> str:
+    """Which wire format an endpoint path speaks."""
+    if path.endswith("/messages"):
+        return "anthropic"
+    if path.endswith("/responses"):
+        return "openai-responses"
+    if path.endswith(":generateContent"):
+        return "gemini"
+    return "openai"
+
+
+def in_wire(body: dict, wire: str) -> dict:
+    """A fixture body (OpenAI or Anthropic) in any of the four wire formats."""
+    is_anthropic = "content" in body and "choices" not in body
+    if wire == "anthropic":
+        return body if is_anthropic else anthropic_from_openai(body)
+    chat = openai_from_anthropic(body) if is_anthropic else body
+    if wire == "openai":
+        return chat
+    return {"openai-responses": responses_from_openai, "gemini": gemini_from_openai}[wire](chat)
+
+
 def case_and_turn(path: str, body: dict) -> tuple[str | None, int]:
+    if isinstance(body.get("contents"), list):                # Gemini
+        contents = body["contents"]
+        first = contents[0] if contents and isinstance(contents[0], dict) else {}
+        parts = first.get("parts") or [{}]
+        return BY_PROMPT.get(parts[0].get("text", "")), 2 if len(contents) > 1 else 1
+    if isinstance(body.get("input"), list):                   # OpenAI Responses
+        items = [i for i in body["input"] if isinstance(i, dict)]
+        prompt = next((i["content"] for i in items if i.get("role") == "user" and isinstance(i.get("content"), str)), "")
+        turn = 2 if any(i.get("type") == "function_call_output" for i in items) else 1
+        return BY_PROMPT.get(prompt), turn
     messages = body.get("messages", [])
     prompt = next((m["content"] for m in messages if m.get("role") == "user" and isinstance(m["content"], str)), "")
     turn = 2 if len(messages) > (2 if messages and messages[0].get("role") == "system" else 1) else 1
     return BY_PROMPT.get(prompt), turn
 
 
-def fixture_answer(case_id: str, turn: int, anthropic: bool) -> tuple[int, dict, str]:
+def fixture_answer(case_id: str, turn: int, wire: "bool | str") -> tuple[int, dict, str]:
+    """(status, headers, body text) of the fixture's turn in a wire format (True = anthropic)."""
+    wire = "anthropic" if wire is True else "openai" if wire is False else wire
     fixture = FIXTURES[case_id]
     raw = fixture["turns"][turn - 1] if turn <= len(fixture["turns"]) else None
     if raw is None or "error" in raw:
         status = raw["error"]["status"] if raw else 500
         return status or 500, {}, json.dumps({"error": {"message": "fixture error, key sk-fake-echo"}})
-    body = raw["response"]
-    is_anthropic = "content" in body and "choices" not in body
-    if anthropic and not is_anthropic:
-        body = anthropic_from_openai(body)
-    elif not anthropic and is_anthropic:
-        body = openai_from_anthropic(body)
-    return 200, {}, json.dumps(body)
+    return 200, {}, json.dumps(in_wire(raw["response"], wire))
+
+
+def second_turn_problem(case_id: str, wire: str, body: dict) -> str | None:
+    """What a real API would refuse in a second turn that does not echo the first faithfully."""
+    first = FIXTURES[case_id]["turns"][0].get("response")
+    if first is None or wire not in ("gemini", "openai-responses"):
+        return None
+    sent = in_wire(first, wire)
+    if wire == "gemini":
+        if body["contents"][1] != sent["candidates"][0].get("content"):
+            return "Function call is missing a thought_signature in functionCall parts."
+        return None
+    items = [i for i in body["input"] if isinstance(i, dict)]
+    if any("id" in i for i in items):
+        return "Item with id not found. Items are not persisted when `store` is set to false."
+    called = {i.get("call_id") for i in items if i.get("type") == "function_call"}
+    answered = {i.get("call_id") for i in items if i.get("type") == "function_call_output"}
+    if called != answered:
+        return "No tool output found for function call."
+    return None
 
 
 class FakeProvider:
@@ -111,7 +214,11 @@ class FakeProvider:
             return step
         if case_id is None:
             return 400, {}, json.dumps({"error": "unknown prompt"})
-        return fixture_answer(case_id, turn, path.endswith("/messages"))
+        wire = wire_of(path.split("?")[0])
+        problem = second_turn_problem(case_id, wire, body) if turn == 2 else None
+        if problem:
+            return 400, {}, json.dumps({"error": {"code": 400, "message": problem}})
+        return fixture_answer(case_id, turn, wire)
 
     def close(self) -> None:
         self.server.shutdown()

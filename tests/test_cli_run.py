@@ -13,7 +13,6 @@ import re
 import pytest
 
 from fakeprovider import FIXTURES, FakeProvider
-from toolproof import providers
 from toolproof.cli import api_key, run
 from toolproof.datafiles import load_bundle
 from toolproof.errors import ToolProofError
@@ -46,8 +45,11 @@ def cli(*argv: str, environ: dict | None = None) -> tuple[int, str, str]:
     return code, stdout.getvalue(), stderr.getvalue()
 
 
+BASES = {"openai-compatible": "/v1", "anthropic": "", "openai-responses": "/v1", "gemini": "/v1beta"}
+
+
 def live(fake, *argv: str, provider: str = "openai-compatible", environ: dict | None = None):
-    base = ["--base-url", f"{fake.base}/v1"] if provider == "openai-compatible" else []
+    base = ["--base-url", fake.base + BASES[provider]] if provider in BASES else []
     return cli("run", "--provider", provider, *base, "--model", "fake", "--pause", "0", *argv, environ=environ)
 
 
@@ -95,9 +97,9 @@ def test_full_run_against_an_openai_compatible_server(fake, tmp_path):
     assert {r["headers"].get("authorization") for r in fake.requests} == {f"Bearer {KEY}"}
 
 
-def test_full_run_against_anthropic(fake, tmp_path, monkeypatch):
-    monkeypatch.setitem(providers.ENDPOINTS, "anthropic", f"{fake.base}/v1/messages")
-    full_run(fake, tmp_path, "anthropic")
+def test_full_run_against_an_anthropic_compatible_gateway(fake, tmp_path):
+    doc = full_run(fake, tmp_path, "anthropic")
+    assert doc["base_url"] == fake.base
     assert fake.requests and {r["path"] for r in fake.requests} == {"/v1/messages"}
     for request in fake.requests:
         headers = request["headers"]
@@ -105,6 +107,52 @@ def test_full_run_against_anthropic(fake, tmp_path, monkeypatch):
         assert headers["anthropic-version"] == "2023-06-01"
         assert headers["anthropic-dangerous-direct-browser-access"] == "true"
         assert "authorization" not in headers
+
+
+def test_full_run_against_openai_responses(fake, tmp_path):
+    doc = full_run(fake, tmp_path, "openai-responses")
+    assert {r["path"] for r in fake.requests} == {"/v1/responses"}
+    assert {r["headers"].get("authorization") for r in fake.requests} == {f"Bearer {KEY}"}
+    # every second turn echoed the calls by call_id, without server-side ids (the fake refuses
+    # anything else with a 400, which would have broken the intended verdicts above)
+    seconds = [r for r in fake.requests if r["turn"] == 2]
+    assert seconds and all(r["body"]["store"] is False for r in fake.requests)
+    assert all(any(i["type"] == "function_call_output" for i in r["body"]["input"]) for r in seconds)
+    assert all("error" not in t for tr in doc["transcripts"] for t in tr["turns"][1:]
+               if FIXTURES[tr["case_id"]]["turns"][1:] and "error" not in FIXTURES[tr["case_id"]]["turns"][1])
+
+
+def test_full_run_against_gemini(fake, tmp_path):
+    doc = full_run(fake, tmp_path, "gemini")
+    assert {r["path"] for r in fake.requests} == {"/v1beta/models/fake:generateContent"}
+    for request in fake.requests:
+        assert request["headers"]["x-goog-api-key"] == KEY
+        assert "authorization" not in request["headers"] and "key=" not in request["path"]
+    seconds = [r for r in fake.requests if r["turn"] == 2]
+    signatures = [p["thoughtSignature"] for r in seconds for p in r["body"]["contents"][1]["parts"]
+                  if "functionCall" in p]
+    assert seconds and len(signatures) >= len(seconds)       # echoed, and the fake checked them
+    assert all(r["body"]["contents"][2]["role"] == "user" and all(
+        "functionResponse" in p for p in r["body"]["contents"][2]["parts"]) for r in seconds)
+    assert doc["base_url"] == fake.base + "/v1beta"
+
+
+def test_a_gemini_second_turn_that_drops_a_signature_is_refused_like_the_real_api(fake):
+    from fakeprovider import second_turn_problem
+
+    case_id = "mst-refund-latest-order"
+    request = next(r for r in fake_run_requests(fake, "multi_step") if r["case_id"] == case_id and r["turn"] == 2)
+    body = json.loads(json.dumps(request["body"]))
+    assert second_turn_problem(case_id, "gemini", body) is None
+    del body["contents"][1]["parts"][0]["thoughtSignature"]
+    assert second_turn_problem(case_id, "gemini", body) == \
+        "Function call is missing a thought_signature in functionCall parts."
+
+
+def fake_run_requests(fake, scope: str) -> list[dict]:
+    code, _, stderr = live(fake, "--scope", scope, "--cap", "99", provider="gemini")
+    assert code == 0, stderr
+    return list(fake.requests)
 
 
 NOT_RUN = re.compile(r"^toolproof: (\d+) case\(s\) not run: the cap of 7 requests could not cover them$", re.M)
@@ -132,6 +180,9 @@ def test_the_cap_bounds_what_reaches_the_server(fake, tmp_path):
     ("anthropic", {"ANTHROPIC_API_KEY": "c", "OPENAI_API_KEY": "b"}, "c"),
     ("openai-compatible", {"OPENAI_API_KEY": "b"}, "b"),
     ("openai-compatible", {}, ""),          # local servers often need none
+    ("openai-responses", {"OPENAI_API_KEY": "b", "GEMINI_API_KEY": "g"}, "b"),
+    ("gemini", {"OPENAI_API_KEY": "b", "GEMINI_API_KEY": "g"}, "g"),
+    ("gemini", {"TOOLPROOF_API_KEY": "a", "GEMINI_API_KEY": "g"}, "a"),
     ("openai", {"TOOLPROOF_API_KEY": "", "OPENAI_API_KEY": "b"}, "b"),
 ])
 def test_api_key(provider, environ, key):
@@ -186,7 +237,16 @@ def test_fail_under_zero_passes(fake):
     (["run", "--provider", "openai", "--model", "m", "--cap", "-3"], "toolproof: --cap must be at least 1, got -3"),
     (["run", "--provider", "mistral", "--model", "m"],
      "toolproof: usage error: argument --provider: invalid choice: 'mistral' "
-     "(choose from 'openai', 'anthropic', 'openai-compatible')"),
+     "(choose from 'openai', 'anthropic', 'openai-compatible', 'openai-responses', 'gemini')"),
+    (["run", "--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"],
+     "toolproof: --base-url does not apply to openai (its endpoint is fixed); "
+     "use --provider openai-compatible for another server"),
+    (["run", "--provider", "gemini", "--base-url", "https://g.example/v1beta?key=AIzaLEAK", "--model", "m"],
+     "toolproof: --base-url: the base URL has a query or fragment: give the key as the API key, never in a URL"),
+    (["run", "--provider", "anthropic", "--base-url", "https://u:p@gw.example", "--model", "m"],
+     "toolproof: --base-url: the base URL holds credentials (user:password@): give the key as the API key instead"),
+    (["run", "--provider", "openai-responses", "--base-url", "http://gw.example/\x00v1", "--model", "m"],
+     "toolproof: --base-url: base URL 'http://gw.example/\\x00v1' holds spaces or control characters"),
     (["run", "--provider", "openai", "--model", "m", "--scope", "bogus"],
      "toolproof: usage error: argument --scope: invalid choice: 'bogus' (choose from 'all', 'should_call', "
      "'should_not_call', 'must_ask', 'distractor', 'multi_step', 'enum_format', 'injection', 'result_use')"),
@@ -228,3 +288,54 @@ def test_a_401_stops_the_run(fake, tmp_path):
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert (doc["state"], len(doc["transcripts"]), len(fake.requests)) == ("error", 1, 1)
     assert_no_key(stdout, stderr, out.read_text(encoding="utf-8"))
+
+
+# ---- the newer wire formats: hostile answers ------------------------------------------------
+
+HOSTILE_GEMINI = {
+    "nan": '{"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": "create_reminder", '
+           '"args": {"text": NaN, "remind_on": Infinity}}}]}, "finishReason": "STOP"}]}',
+    "huge": json.dumps({"candidates": [{"content": {"role": "model", "parts": [{"text": "x" * 3_000_000}]},
+                                        "finishReason": "STOP"}]}),
+    "control": json.dumps({"candidates": [{"content": {"role": "model", "parts": [{"text": "\u0000\u001b[2J\u202e"}]},
+                                           "finishReason": "STOP"}]}),
+    "junk": '{"candidates": [{"content": {"parts": "nope"}, "finishReason": 7}], "usageMetadata": []}',
+    "malformed-call": '{"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL", "finishMessage": "Malformed function call: x("}]}',
+}
+HOSTILE_RESPONSES = {
+    "nan": '{"status": "completed", "output": [{"type": "function_call", "call_id": "c", "name": "create_reminder", '
+           '"arguments": "{\\"text\\": NaN}"}]}',
+    "control": json.dumps({"status": "completed", "output": [
+        {"type": "message", "content": [{"type": "output_text", "text": "\u0000\u001b[2J"}]}]}),
+    "junk": '{"status": ["x"], "output": [null, 3, {"type": "function_call", "arguments": {"a": []}}]}',
+}
+
+
+@pytest.mark.parametrize("provider, body", [("gemini", b) for b in HOSTILE_GEMINI.values()]
+                         + [("openai-responses", b) for b in HOSTILE_RESPONSES.values()],
+                         ids=[f"gemini-{k}" for k in HOSTILE_GEMINI] + [f"responses-{k}" for k in HOSTILE_RESPONSES])
+def test_hostile_answers_in_the_new_formats_are_graded_not_raised(fake, tmp_path, provider, body):
+    first = scoped(CASES, "should_call")[0]
+    fake.script[first.id] = [(200, {}, body)]
+    out = tmp_path / "r.json"
+    code, stdout, stderr = live(fake, "--scope", "should_call", "--cap", "1", "--format", "json", "--out", str(out),
+                                provider=provider)
+    assert code == 0, stderr
+    assert "Traceback" not in stderr
+    case = json.loads(stdout)["cases"][0]
+    assert (case["id"], case["verdict"]) == (first.id, "FAIL")
+    # the results file re-grades offline to the same scorecard
+    code, regraded, err = cli("grade", "--transcripts", str(out), "--format", "json")
+    assert (code, err, regraded) == (0, "", stdout)
+    assert_no_key(stdout, stderr, out.read_text(encoding="utf-8"))
+
+
+def test_a_slow_gemini_answer_times_out_and_the_run_goes_on(fake):
+    first, second = scoped(CASES, "should_call")[:2]
+    fake.script[first.id] = [("sleep", 1.2)] * 3
+    code, stdout, stderr = live(fake, "--scope", "should_call", "--cap", "4", "--timeout", "0.4", "--format", "json",
+                                provider="gemini")
+    assert code == 0, stderr
+    cases = {c["id"]: c for c in json.loads(stdout)["cases"]}
+    assert cases[first.id]["reasons"] == ["turn 1: request failed (no response: timed out after 0.4 s)"]
+    assert cases[second.id]["verdict"] == FIXTURES[second.id]["intended_verdict"]

@@ -5,9 +5,12 @@ never as an exception: the grader reads whatever a model or a proxy sent.
 """
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from toolproof.providers import reply_from_anthropic, reply_from_body, reply_from_openai
+from toolproof.providers import (PROVIDERS, base_url_problem, endpoint, public_headers, reply_from_anthropic,
+                                 reply_from_body, reply_from_openai, request_body, request_headers)
 from toolproof.reply import Call, Reply
 
 
@@ -283,3 +286,83 @@ def test_openai_like_providers_read_choices(provider):
 def test_anthropic_provider_reads_content_blocks():
     reply = reply_from_body("anthropic", anthropic_body({"type": "text", "text": "hi"}, stop="end_turn"))
     assert reply.text == "hi"
+
+
+# ---- the registry: endpoints, headers, base URLs, dispatch -------------------------------------
+
+@pytest.mark.parametrize("provider, base_url, model, url", [
+    ("openai", "", "m", "https://api.openai.com/v1/chat/completions"),
+    ("openai-responses", "", "m", "https://api.openai.com/v1/responses"),
+    ("openai-responses", "https://gw.example/openai/v1/", "m", "https://gw.example/openai/v1/responses"),
+    ("anthropic", "", "m", "https://api.anthropic.com/v1/messages"),
+    # an Anthropic-compatible gateway (LiteLLM and others): POST {base}/v1/messages
+    ("anthropic", "http://127.0.0.1:4000", "m", "http://127.0.0.1:4000/v1/messages"),
+    ("anthropic", " http://127.0.0.1:4000/ ", "m", "http://127.0.0.1:4000/v1/messages"),
+    ("gemini", "", "gemini-2.5-flash",
+     "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent"),
+    ("openai-compatible", "http://localhost:11434/v1", "m", "http://localhost:11434/v1/chat/completions"),
+])
+def test_endpoints(provider, base_url, model, url):
+    assert endpoint(provider, base_url, model) == url
+
+
+@pytest.mark.parametrize("provider, secret_header", [
+    ("openai", "authorization"), ("openai-responses", "authorization"), ("openai-compatible", "authorization"),
+    ("anthropic", "x-api-key"), ("gemini", "x-goog-api-key"),
+])
+def test_the_key_is_in_one_auth_header_and_never_public(provider, secret_header):
+    headers = request_headers(provider, "KEY-123")
+    holding = [k for k, v in headers.items() if "KEY-123" in v]
+    assert holding == [secret_header]
+    assert "KEY-123" not in json.dumps(public_headers(headers))
+
+
+@pytest.mark.parametrize("base_url, problem", [
+    ("http://localhost:11434/v1", None),
+    ("https://[::1]:8443/v1beta", None),
+    ("https://gw.example/v1beta?key=AIzaSy", "the base URL has a query or fragment: give the key as the API key, never in a URL"),
+    ("https://gw.example/#k", "the base URL has a query or fragment: give the key as the API key, never in a URL"),
+    ("https://user:sk-1@gw.example", "the base URL holds credentials (user:password@): give the key as the API key instead"),
+    ("javascript:alert(1)", "base URL 'javascript:alert(1)' is not an http(s) URL with a host"),
+    ("gw.example/v1", "base URL 'gw.example/v1' is not an http(s) URL with a host"),
+    ("http://gw.example:0/", "base URL 'http://gw.example:0/' has no valid port"),
+    ("http://gw.example:８０/", "base URL 'http://gw.example:８０/' has no valid port"),
+    ("http://gw example/", "base URL 'http://gw example/' holds spaces or control characters"),
+    ("http://gw.example/\x1b[2J", "base URL 'http://gw.example/\\x1b[2J' holds spaces or control characters"),
+    ("http://gw.example/\u202ev1", "base URL 'http://gw.example/\\u202ev1' holds spaces or control characters"),
+    ("http://gw.example/\x85v1", "base URL 'http://gw.example/\\x85v1' holds spaces or control characters"),
+    ("http://" + "a" * 100_000, None),
+])
+def test_base_url_problem(base_url, problem):
+    assert base_url_problem(base_url) == problem
+
+
+def test_request_body_passes_max_tokens_to_the_new_builders(bundle):
+    case = bundle.cases[0]
+    tools = [bundle.tools[n] for n in case.tools]
+    assert request_body("openai-responses", case, tools, model="m", max_tokens=64)["max_output_tokens"] == 64
+    assert request_body("gemini", case, tools, model="m", max_tokens=64)["generationConfig"] == {"maxOutputTokens": 64}
+    for provider in PROVIDERS:
+        assert "KEY" not in json.dumps(request_body(provider, case, tools, model="m"))
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_every_provider_reads_every_other_providers_body_as_data(provider):
+    bodies = [openai_body({"content": "hi"}), anthropic_body({"type": "text", "text": "hi"}),
+              {"output": [], "status": "completed"}, {"candidates": [{"content": {"parts": [{"text": "hi"}]}}]}]
+    for raw in bodies:
+        assert isinstance(reply_from_body(provider, raw), Reply)
+
+
+def test_the_page_csp_lets_every_default_endpoint_through():
+    import re
+    from pathlib import Path
+
+    from toolproof.view import connect_allowed
+
+    page = (Path(__file__).resolve().parent.parent / "index.html").read_text(encoding="utf-8")
+    csp = re.search(r'id="csp" http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
+    for provider in PROVIDERS:
+        if provider != "openai-compatible":
+            assert connect_allowed(endpoint(provider, "", "gemini-2.5-flash"), csp), provider
+    assert not connect_allowed("https://generativelanguage.googleapis.com.evil.example/v1beta", csp)

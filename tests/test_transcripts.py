@@ -64,9 +64,9 @@ def test_bad_documents_are_refused(top, line):
 
 
 def test_transcript_provider_must_be_known():
-    assert refusal(doc(transcript("a", provider="gemini"))) == (
-        "transcripts.json: at $.transcripts[0].provider: 'gemini' is not one of "
-        "['openai', 'anthropic', 'openai-compatible']")
+    assert refusal(doc(transcript("a", provider="mistral"))) == (
+        "transcripts.json: at $.transcripts[0].provider: 'mistral' is not one of "
+        "['openai', 'anthropic', 'openai-compatible', 'openai-responses', 'gemini']")
 
 
 # A transcript without its own "provider" takes the document's; an unknown one (data/fixtures.json

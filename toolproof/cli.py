@@ -19,7 +19,7 @@ from .datafiles import load_bundle
 from .errors import ToolProofError
 from .evaluate import evaluate
 from .report import render_text, to_json
-from .providers import PROVIDERS
+from .providers import PROVIDERS, base_url_problem
 from .suite import CATEGORIES
 
 
@@ -62,7 +62,8 @@ def _parser() -> argparse.ArgumentParser:
     live = commands.add_parser("run", help="run the suite against a model provider")
     live.add_argument("--provider", required=True, choices=PROVIDERS)
     live.add_argument("--model", required=True)
-    live.add_argument("--base-url", default="", help="for openai-compatible, e.g. http://localhost:11434/v1")
+    live.add_argument("--base-url", default="", help="required for openai-compatible (e.g. "
+                      "http://localhost:11434/v1); a gateway for anthropic, openai-responses, gemini")
     live.add_argument("--scope", default="all", choices=("all", *CATEGORIES))
     live.add_argument("--cap", type=int, default=10, help="most requests to send (default 10)")
     live.add_argument("--out", metavar="FILE", help="write the results file (re-grade it with grade --transcripts)")
@@ -103,7 +104,8 @@ def _schemas() -> dict:
 def api_key(provider: str, environ: dict) -> str:
     """TOOLPROOF_API_KEY, else the provider's usual variable. Never printed or written."""
     usual = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY",
-             "openai-compatible": "OPENAI_API_KEY"}[provider]
+             "openai-compatible": "OPENAI_API_KEY", "openai-responses": "OPENAI_API_KEY",
+             "gemini": "GEMINI_API_KEY"}[provider]
     key = environ.get("TOOLPROOF_API_KEY") or environ.get(usual, "")
     if not key and provider != "openai-compatible":
         raise ToolProofError(f"no API key: set TOOLPROOF_API_KEY or {usual}")
@@ -120,6 +122,11 @@ def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dic
 
     if args.provider == "openai-compatible" and not args.base_url:
         raise ToolProofError("--base-url is required for openai-compatible (e.g. http://localhost:11434/v1)")
+    if args.base_url and args.provider == "openai":
+        raise ToolProofError("--base-url does not apply to openai (its endpoint is fixed); "
+                             "use --provider openai-compatible for another server")
+    if args.base_url and (problem := base_url_problem(args.base_url)):
+        raise ToolProofError(f"--base-url: {problem}")
     if args.cap < 1:
         raise ToolProofError(f"--cap must be at least 1, got {args.cap}")
     weights = parse_weights(args.weight)

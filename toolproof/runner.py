@@ -70,7 +70,7 @@ Transport = Callable[[str, dict, dict, float], Awaitable[HttpReply]]
 
 @dataclass
 class RunSettings:
-    provider: str                  # "openai" | "anthropic" | "openai-compatible"
+    provider: str                  # one of providers.PROVIDERS
     model: str
     api_key: str = ""
     base_url: str = ""
@@ -182,7 +182,7 @@ class Run:
     async def _turn(self, case: Case, offered: list[Tool], *, first: Any, mocks: dict) -> dict:
         s = self.settings
         body = request_body(s.provider, case, offered, model=s.model, first=first, mocks=mocks)
-        url, headers = endpoint(s.provider, s.base_url), request_headers(s.provider, s.api_key)
+        url, headers = endpoint(s.provider, s.base_url, s.model), request_headers(s.provider, s.api_key)
         record = {"url": url, "headers": public_headers(headers), "body": body}
         attempts, elapsed, reply, failure = 0, 0.0, None, None
         while True:
@@ -251,7 +251,7 @@ class Run:
         return {
             "format": "toolproof.transcripts", "version": 1, "kind": "live", "label": "",
             "provider": s.provider, "model": s.model, "created": created, "scope": s.scope,
-            "base_url": s.base_url if s.provider == "openai-compatible" else "",
+            "base_url": s.base_url if s.provider != "openai" else "",     # openai's own is fixed
             "cap": s.cap, "requests_used": self.used, "state": self.state,
             # Redacted like every output: a key the model copied into an argument stays out.
             "transcripts": redact(list(self.transcripts)),

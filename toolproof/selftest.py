@@ -194,6 +194,17 @@ def _reply_checks(t: _Checker) -> None:
     t.check("reply: Anthropic tool_use input is read", reply_from_body(
         "anthropic", _anthropic(("lookup", {"order_id": "x"}))["response"]).calls[0].arguments == {"order_id": "x"})
     t.check("reply: a non-object body is malformed, not a crash", reply_from_body("openai", ["x"]).malformed is not None)
+    t.check("reply: Responses incomplete for max_output_tokens is truncation", reply_from_body(
+        "openai-responses", {"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"},
+                             "output": []}).truncated)
+    t.check("reply: Responses function_call arguments are a JSON string", reply_from_body(
+        "openai-responses", {"output": [{"type": "function_call", "name": "lookup", "call_id": "c",
+                                         "arguments": '{"order_id": "x"}'}]}).calls[0].arguments == {"order_id": "x"})
+    t.check("reply: Gemini MAX_TOKENS is truncation", reply_from_body(
+        "gemini", {"candidates": [{"content": {"parts": [{"text": "..."}]}, "finishReason": "MAX_TOKENS"}]}).truncated)
+    malformed = reply_from_body("gemini", {"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL"}]})
+    t.check("reply: Gemini MALFORMED_FUNCTION_CALL is a malformed call, never an empty reply",
+            malformed.malformed is not None and "malformed tool call" in malformed.malformed)
 
 
 def _verdict_checks(t: _Checker) -> None:

@@ -14,9 +14,15 @@ from .web_dom import byid, clear, el, on
 from .web_scorecard import ScorecardView, case_row
 
 KEY_PREFIX = "toolproof.key."          # sessionStorage only: never localStorage, cookies or the URL
-PROVIDERS_UI = ("openai", "anthropic", "openai-compatible")
-PLACEHOLDERS = {"openai": "e.g. gpt-4.1-mini", "anthropic": "e.g. claude-sonnet-4-5",
+PROVIDERS_UI = ("openai", "openai-responses", "anthropic", "gemini", "openai-compatible")
+PLACEHOLDERS = {"openai": "e.g. gpt-4.1-mini", "openai-responses": "e.g. gpt-5-mini",
+                "anthropic": "e.g. claude-sonnet-4-5", "gemini": "e.g. gemini-2.5-flash",
                 "openai-compatible": "e.g. qwen2.5:7b"}
+# The base URL is required for compatible servers, optional (a gateway) for these, fixed for openai.
+BASE_HINTS = {"openai-compatible": "http://localhost:11434/v1",
+              "openai-responses": "optional: default https://api.openai.com/v1",
+              "anthropic": "optional gateway: default https://api.anthropic.com",
+              "gemini": "optional: default https://generativelanguage.googleapis.com/v1beta"}
 
 
 def request_timeout() -> float:
@@ -57,7 +63,10 @@ class LiveController:
 
     def provider_changed(self) -> None:
         provider = self.provider()
-        byid("base-url-field").hidden = provider != "openai-compatible"
+        byid("base-url-field").hidden = provider not in BASE_HINTS
+        # A base URL typed for one provider must never carry another provider's key elsewhere.
+        byid("base-url").value = ""
+        byid("base-url").setAttribute("placeholder", BASE_HINTS.get(provider, ""))
         byid("model").setAttribute("placeholder", PLACEHOLDERS[provider])
         stored = js.sessionStorage.getItem(KEY_PREFIX + provider)      # JS null when absent
         byid("api-key").value = stored if isinstance(stored, str) else ""
@@ -99,6 +108,7 @@ class LiveController:
 
     def settings(self):
         """The form as RunSettings, or None after saying what is wrong."""
+        from toolproof.providers import base_url_problem
         from toolproof.runner import RunSettings
         from toolproof.view import connect_allowed
 
@@ -118,7 +128,9 @@ class LiveController:
             problem = "Enter the server's base URL, e.g. http://localhost:11434/v1."
         elif not 1 <= cap <= need:
             problem = f"The request cap must be between 1 and {need} for this scope."
-        elif provider == "openai-compatible":
+        elif base_url and provider in BASE_HINTS and (refused := base_url_problem(base_url)):
+            problem = f"Base URL refused: {refused}."
+        elif base_url and provider in BASE_HINTS:
             csp = byid("csp").getAttribute("content")
             if not connect_allowed(base_url, csp):
                 problem = (f"{base_url} is not allowed by this page's Content-Security-Policy. Local "
@@ -127,6 +139,7 @@ class LiveController:
         if problem:
             self.message(problem, bad=True)
             return None
+        base_url = base_url if provider in BASE_HINTS else ""        # openai's endpoint is fixed
         return RunSettings(provider, model, key, base_url, scope, cap, timeout_s=request_timeout())
 
     # -- running

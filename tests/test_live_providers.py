@@ -1,0 +1,272 @@
+"""Live runs of the newer wire formats in the real page, against routed (never real) providers.
+
+`page.route` answers https://api.openai.com/v1/responses and Gemini's generateContent with the
+committed fixtures converted by tests/fakeprovider.py, and, like the real APIs, refuses a second
+turn that drops a thought signature or echoes unstored item ids. Scripted answers cover the
+endings (truncation, MALFORMED_FUNCTION_CALL, SAFETY, RECITATION), errors and the key's
+whereabouts; an Anthropic-compatible gateway is routed at a local base URL.
+"""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from fakeprovider import FIXTURES, case_and_turn, fixture_answer, second_turn_problem
+from test_live_page import (CORS, LEAK, LEAKY_BODY, NEED, PREFLIGHT, SUITE, assert_not_shown,  # noqa: F401
+                            assert_only_talked_to, card_cases, exports, page, reasons, run, start)
+
+pytestmark = pytest.mark.browser
+pytest.importorskip("playwright.sync_api")
+
+RESPONSES = "https://api.openai.com/v1/responses"
+GEMINI_BASE = "https://generativelanguage.googleapis.com"
+GATEWAY = "http://127.0.0.1:4999"                 # allowed by the CSP (local); routed, never reached
+
+
+def gemini_url(model: str) -> str:
+    return f"{GEMINI_BASE}/v1beta/models/{model}:generateContent"
+
+
+class WireRoute:
+    """A routed provider speaking one wire format: fixtures by default, `script[case_id]` steps
+    ((status, headers, body text) or ("fail",)) first; every POST is recorded."""
+
+    def __init__(self, page, pattern: str, wire: str):
+        self.page, self.pattern, self.wire = page, pattern, wire
+        self.posts: list[dict] = []
+        self.script: dict[str, list] = {}
+        page.route(pattern, self.handle)
+
+    def handle(self, route) -> None:
+        request = route.request
+        if request.method == "OPTIONS":
+            route.fulfill(status=204, headers=PREFLIGHT)
+            return
+        body = json.loads(request.post_data or "{}")
+        case_id, turn = case_and_turn(request.url, body)
+        self.posts.append({"url": request.url, "headers": request.all_headers(), "raw": request.post_data,
+                           "body": body, "case_id": case_id, "turn": turn, "at": time.monotonic()})
+        queue = self.script.get(case_id)
+        step = queue.pop(0) if queue else None
+        try:
+            if step == ("fail",):
+                route.abort("failed")
+                return
+            if step is None:
+                problem = second_turn_problem(case_id, self.wire, body) if turn == 2 else None
+                step = (400, {}, json.dumps({"error": {"message": problem}})) if problem else \
+                    fixture_answer(case_id, turn, self.wire)
+            status, headers, text = step
+            route.fulfill(status=status, headers={**CORS, **headers}, body=text)
+        except Exception:           # the page already gave up on this request
+            pass
+
+
+@pytest.fixture
+def routes(page, server):
+    page.requests.clear()
+    page.console.clear()
+    made: list[WireRoute] = []
+
+    def route(pattern: str, wire: str) -> WireRoute:
+        made.append(WireRoute(page, pattern, wire))
+        return made[-1]
+    route.server = server
+    yield route
+    for r in made:
+        page.unroute(r.pattern)
+    page.evaluate("document.getElementById('base-url').value = ''")
+
+
+def ids(category: str) -> list[str]:
+    return [c for c, s in SUITE.items() if s["category"] == category]
+
+
+def assert_key_only_in_header(page, posts: list[dict], key: str, header: str, provider: str) -> None:
+    """The key's whereabouts: the auth header and this tab's sessionStorage, nowhere else."""
+    storage = page.evaluate("() => Object.fromEntries(Object.entries(sessionStorage))")
+    assert storage.get(f"toolproof.key.{provider}") == key
+    assert key not in json.dumps(page.evaluate("() => Object.fromEntries(Object.entries(localStorage))"))
+    assert key not in page.evaluate("document.cookie") and key not in page.evaluate("location.href")
+    assert key not in page.evaluate("document.documentElement.outerHTML")
+    assert not [m for m in page.console if key in m]
+    doc, md = exports(page)
+    assert doc["transcripts"] and key not in json.dumps(doc) and key not in md
+    for post in posts:
+        assert key not in post["url"] and key not in post["raw"] and "key=" not in post["url"]
+        assert [name for name, value in post["headers"].items() if key in value] == [header]
+    assert not [u for u in page.requests if key in u]
+
+
+# ---------------------------------------------------------------- OpenAI Responses
+
+def test_responses_happy_path_and_second_turns(page, routes):
+    responses = routes(RESPONSES, "openai-responses")
+    key = "sk-responses-5e1f"
+    assert run(page, provider="openai-responses", model="gpt-5-mini", key=key, scope="multi_step",
+               cap=NEED["multi_step"]) == "done"
+    assert card_cases(page) == {c: FIXTURES[c]["intended_verdict"] for c in ids("multi_step")}
+    assert "openai-responses" in page.text_content("#live-card .live-label")
+    for post in responses.posts:
+        assert post["url"] == RESPONSES and post["headers"]["authorization"] == f"Bearer {key}"
+        body = post["body"]
+        assert (body["store"], body["tool_choice"], body["parallel_tool_calls"]) == (False, "auto", False)
+        assert [t["name"] for t in body["tools"]] == SUITE[post["case_id"]]["tools"]
+    second = [p for p in responses.posts if p["turn"] == 2]
+    assert len(second) >= 9
+    for post in second:       # the model's items, then one output per call, matched by call_id
+        items = post["body"]["input"]
+        calls = [i["call_id"] for i in items if i["type"] == "function_call"]
+        assert calls and calls == [i["call_id"] for i in items if i["type"] == "function_call_output"]
+        assert not [i for i in items if "id" in i]
+    assert_key_only_in_header(page, responses.posts, key, "authorization", "openai-responses")
+    assert_only_talked_to(page, routes.server, RESPONSES)
+
+
+def test_responses_incomplete_is_truncation(page, routes):
+    responses = routes(RESPONSES, "openai-responses")
+    first = ids("should_call")[0]
+    body = {"id": "resp_t", "status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"},
+            "output": [{"type": "function_call", "call_id": "c1", "name": "create_reminder", "arguments": '{"te'}]}
+    responses.script[first] = [(200, {}, json.dumps(body))]
+    assert run(page, provider="openai-responses", model="gpt-5-mini", scope="should_call", cap=1) == "done"
+    assert card_cases(page) == {first: "FAIL"}
+    assert "turn 1: response truncated (max_output_tokens): the model ran out of tokens" in reasons(page, first)
+    assert len(responses.posts) == 1
+    assert_only_talked_to(page, routes.server, RESPONSES)
+
+
+def test_responses_401_stops_and_keeps_the_body_out(page, routes):
+    responses = routes(RESPONSES, "openai-responses")
+    first = ids("should_call")[0]
+    responses.script[first] = [(401, {}, LEAKY_BODY)]
+    assert run(page, provider="openai-responses", model="gpt-5-mini", scope="should_call", cap=9) == "error"
+    assert page.text_content("#run-message") == "Run stopped: HTTP 401, unauthorized: check the API key"
+    assert len(responses.posts) == 1
+    assert_not_shown(page, LEAK, "boom")
+    assert_only_talked_to(page, routes.server, RESPONSES)
+
+
+# ---------------------------------------------------------------- Gemini
+
+def test_gemini_happy_path_thought_signatures_and_the_key(page, routes):
+    gemini = routes(f"{GEMINI_BASE}/**", "gemini")
+    key = "AIzaSyGeminiWhereabouts77"
+    assert run(page, provider="gemini", model="gemini-2.5-flash", key=key, scope="multi_step",
+               cap=NEED["multi_step"]) == "done"
+    # the fake refuses a second turn without the exact model content, so these verdicts also
+    # prove every thoughtSignature went back unchanged
+    assert card_cases(page) == {c: FIXTURES[c]["intended_verdict"] for c in ids("multi_step")}
+    url = gemini_url("gemini-2.5-flash")
+    for post in gemini.posts:
+        assert post["url"] == url
+        assert post["headers"]["x-goog-api-key"] == key and "authorization" not in post["headers"]
+        body = post["body"]
+        assert body["toolConfig"] == {"functionCallingConfig": {"mode": "AUTO"}}
+        assert [d["name"] for d in body["tools"][0]["functionDeclarations"]] == SUITE[post["case_id"]]["tools"]
+    second = [p for p in gemini.posts if p["turn"] == 2]
+    assert len(second) >= 9
+    for post in second:
+        contents = post["body"]["contents"]
+        assert [c["role"] for c in contents] == ["user", "model", "user"]
+        assert all("thoughtSignature" in p for p in contents[1]["parts"] if "functionCall" in p)
+        assert all("functionResponse" in p for p in contents[2]["parts"])
+    assert_key_only_in_header(page, gemini.posts, key, "x-goog-api-key", "gemini")
+    assert_only_talked_to(page, routes.server, url)
+
+
+def gemini_ending(finish: str, parts: list | None = None) -> tuple:
+    candidate = {"finishReason": finish, "index": 0}
+    if parts is not None:
+        candidate["content"] = {"role": "model", "parts": parts}
+    return (200, {}, json.dumps({"candidates": [candidate], "usageMetadata": {"promptTokenCount": 40}}))
+
+
+def test_gemini_endings_fail_with_their_reason(page, routes):
+    gemini = routes(f"{GEMINI_BASE}/**", "gemini")
+    cases = ids("should_not_call")[:4]
+    for case_id, step in zip(cases, [gemini_ending("MALFORMED_FUNCTION_CALL"), gemini_ending("SAFETY"),
+                                     gemini_ending("RECITATION"), gemini_ending("MAX_TOKENS", [{"text": "It is"}])]):
+        gemini.script[case_id] = [step]
+    assert run(page, provider="gemini", model="gemini-3-pro-preview", scope="should_not_call", cap=9) == "done"
+    verdicts = card_cases(page)
+    # a malformed call where no call was needed is never a correct abstention
+    assert [verdicts[c] for c in cases] == ["FAIL"] * 4
+    assert "unreadable response (malformed tool call: finishReason MALFORMED_FUNCTION_CALL, the model tried " \
+           "to call a tool but the call was malformed)" in reasons(page, cases[0])
+    assert "finishReason SAFETY: the reply was blocked for safety" in reasons(page, cases[1])
+    assert "finishReason RECITATION" in reasons(page, cases[2])
+    assert "turn 1: response truncated (MAX_TOKENS): the model ran out of tokens" in reasons(page, cases[3])
+    assert {c: verdicts[c] for c in ids("should_not_call")[4:]} == \
+        {c: FIXTURES[c]["intended_verdict"] for c in ids("should_not_call")[4:]}
+    assert_only_talked_to(page, routes.server, gemini_url("gemini-3-pro-preview"))
+
+
+def test_gemini_errors_network_and_server(page, routes):
+    gemini = routes(f"{GEMINI_BASE}/**", "gemini")
+    first, second = ids("should_call")[:2]
+    gemini.script[first] = [("fail",)] * 3                   # retried twice, then kept as a failure
+    gemini.script[second] = [(500, {"retry-after": "0"}, LEAKY_BODY)] * 3
+    assert run(page, provider="gemini", model="gemini-2.5-flash", scope="should_call", cap=6) == "done"
+    assert len(gemini.posts) == 6
+    assert "request failed (no response: network error" in reasons(page, first)
+    assert "CORS" in reasons(page, first)
+    assert "request failed (HTTP 500: provider server error)" in reasons(page, second)
+    assert_not_shown(page, LEAK, "boom", "onerror=alert")
+    assert_only_talked_to(page, routes.server, gemini_url("gemini-2.5-flash"))
+
+
+def test_a_model_name_cannot_smuggle_a_key_into_the_url(page, routes):
+    gemini = routes(f"{GEMINI_BASE}/**", "gemini")
+    assert run(page, provider="gemini", model="m?key=AIzaFromModel#x", scope="should_call", cap=1) == "done"
+    assert [p["url"] for p in gemini.posts] == [gemini_url("m%3Fkey%3DAIzaFromModel%23x")]
+    assert_only_talked_to(page, routes.server, gemini_url("m%3Fkey%3DAIzaFromModel%23x"))
+
+
+# ---------------------------------------------------------------- base URLs
+
+def test_anthropic_through_a_gateway_base_url(page, routes):
+    gateway = routes(f"{GATEWAY}/**", "anthropic")
+    page.select_option("#provider", "anthropic")
+    assert page.is_visible("#base-url-field")
+    assert run(page, provider="anthropic", model="claude-via-gateway", key="sk-gw-1", base_url=GATEWAY,
+               scope="injection", cap=NEED["injection"]) == "done"
+    assert card_cases(page) == {c: FIXTURES[c]["intended_verdict"] for c in ids("injection")}
+    assert {p["url"] for p in gateway.posts} == {f"{GATEWAY}/v1/messages"}
+    assert all(p["headers"]["x-api-key"] == "sk-gw-1" for p in gateway.posts)
+    doc, _ = exports(page)
+    assert doc["base_url"] == GATEWAY
+    assert_only_talked_to(page, routes.server, f"{GATEWAY}/v1/messages")
+
+
+def test_the_base_url_field_is_hidden_for_openai(page):
+    page.select_option("#provider", "openai")
+    assert page.is_hidden("#base-url-field")
+    for provider in ("openai-responses", "anthropic", "gemini", "openai-compatible"):
+        page.select_option("#provider", provider)
+        assert page.is_visible("#base-url-field"), provider
+
+
+@pytest.mark.parametrize("provider, base_url, says", [
+    ("gemini", "https://generativelanguage.googleapis.com/v1beta?key=AIzaInUrl",
+     "Base URL refused: the base URL has a query or fragment: give the key as the API key, never in a URL."),
+    ("anthropic", "https://gw.example.net", "https://gw.example.net is not allowed by this page's Content-Security-Policy"),
+])
+def test_a_bad_or_disallowed_base_url_is_refused_before_any_request(page, routes, provider, base_url, says):
+    seen = routes("**/*generateContent*", provider)
+    start(page, provider=provider, model="m", key="k-1", base_url=base_url, scope="should_call", cap=1)
+    page.wait_for_function("s => document.getElementById('run-message').textContent.includes(s)", arg=says)
+    page.wait_for_timeout(200)
+    assert page.evaluate("document.body.dataset.run") == "idle" and seen.posts == []
+    assert not [u for u in page.requests if "example.net" in u or "AIzaInUrl" in u]
+    assert_only_talked_to(page, routes.server)
+
+
+def test_switching_provider_clears_the_base_url(page):
+    page.select_option("#provider", "openai-compatible")
+    page.fill("#base-url", "http://localhost:11434/v1")
+    page.select_option("#provider", "anthropic")
+    # else the Anthropic key would go to the Ollama server typed a moment ago
+    assert page.input_value("#base-url") == ""

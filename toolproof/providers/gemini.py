@@ -1,0 +1,157 @@
+"""Google Gemini (generateContent): request bodies out, replies in.
+
+Calls arrive as `functionCall` parts whose `args` are already an object. Gemini's traps, and
+how they are read:
+- the second turn repeats the model's content exactly as received, so every `thoughtSignature`
+  goes back unchanged (Gemini 3 refuses a follow-up without them), then a user turn of
+  `functionResponse` parts;
+- `finishReason: "MAX_TOKENS"` is truncation;
+- `MALFORMED_FUNCTION_CALL` / `UNEXPECTED_TOOL_CALL` mean the model tried to call and failed:
+  the reply is unreadable as a call and fails the case with a reason saying so, never read as
+  "no call" (BFCL counted such replies as correct abstentions: gorilla #443, #1362);
+- `SAFETY`, `RECITATION` (and the other blocking reasons) fail the case with that reason.
+
+Pure: no I/O, never raises on a strange body.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..conversation import tool_result_for
+from ..reply import Call, Reply, kind_of
+
+TRUNCATED = "MAX_TOKENS"
+MALFORMED_CALL = {
+    "MALFORMED_FUNCTION_CALL": "the model tried to call a tool but the call was malformed",
+    "UNEXPECTED_TOOL_CALL": "the model tried to call a tool in a way the request did not allow",
+}
+BLOCKED = {
+    "SAFETY": "the reply was blocked for safety",
+    "RECITATION": "the reply was stopped for recitation (it would repeat source material)",
+    "BLOCKLIST": "the reply was stopped by a blocklist",
+    "PROHIBITED_CONTENT": "the reply was blocked as prohibited content",
+    "SPII": "the reply was stopped for sensitive personal information",
+}
+
+
+def reply_from_gemini(body: Any) -> Reply:
+    """candidates[0].content.parts -> Reply; see the module docstring for the finish reasons."""
+    if not isinstance(body, dict):
+        return Reply(malformed="response body is not a JSON object")
+    candidates = body.get("candidates")
+    if not isinstance(candidates, list) or not candidates or not isinstance(candidates[0], dict):
+        return Reply(malformed=_no_candidates(body))
+    candidate = candidates[0]
+    finish = candidate.get("finishReason") if isinstance(candidate.get("finishReason"), str) else ""
+    if finish in MALFORMED_CALL:
+        return Reply(finish_reason=finish, usage=_usage(body),
+                     malformed=f"malformed tool call: finishReason {finish}, {MALFORMED_CALL[finish]}")
+    if finish in BLOCKED:
+        return Reply(finish_reason=finish, usage=_usage(body),
+                     malformed=f"finishReason {finish}: {BLOCKED[finish]}")
+    calls, texts = [], []
+    for part in _parts(candidate):
+        if isinstance(part.get("functionCall"), dict):
+            calls.append(_call(part["functionCall"]))
+        elif isinstance(part.get("text"), str) and part.get("thought") is not True:
+            texts.append(part["text"])          # thought summaries are not the answer
+    return Reply(calls=tuple(calls), text="".join(texts), finish_reason=finish,
+                 truncated=finish == TRUNCATED, usage=_usage(body))
+
+
+def _no_candidates(body: dict) -> str:
+    feedback = body.get("promptFeedback")
+    reason = feedback.get("blockReason") if isinstance(feedback, dict) else None
+    if isinstance(reason, str):
+        return f"the prompt was blocked (blockReason {reason}): no candidates"
+    return "response has no candidates"
+
+
+def _parts(candidate: dict) -> list[dict]:
+    content = candidate.get("content")
+    parts = content.get("parts") if isinstance(content, dict) else None
+    return [p for p in parts if isinstance(p, dict)] if isinstance(parts, list) else []
+
+
+def _call(raw: dict) -> Call:
+    name = raw.get("name") if isinstance(raw.get("name"), str) else ""
+    call_id = raw.get("id") if isinstance(raw.get("id"), str) else ""
+    args = raw.get("args", {})
+    if isinstance(args, dict):
+        return Call(name=name, arguments=args, id=call_id,
+                    raw_arguments=json.dumps(args, ensure_ascii=False))
+    raw_text = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
+    return Call(name=name, arguments=None, raw_arguments=raw_text, id=call_id,
+                parse_error=f"functionCall args is {kind_of(args)}, not an object")
+
+
+def _usage(body: dict) -> dict:
+    """Input and output tokens; thinking tokens are billed as output, so they count as output."""
+    meta = body.get("usageMetadata")
+    if not isinstance(meta, dict):
+        return {}
+
+    def count(key: str) -> int | None:
+        value = meta.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    out = {}
+    if count("promptTokenCount") is not None:
+        out["input"] = count("promptTokenCount")
+    produced = [n for n in (count("candidatesTokenCount"), count("thoughtsTokenCount")) if n is not None]
+    if produced:
+        out["output"] = sum(produced)
+    return out
+
+
+# ---------------------------------------------------------------- going out
+
+def gemini_tools(tools: list) -> list[dict]:
+    """One tool holding every declaration; `parametersJsonSchema` takes full JSON Schema."""
+    return [{"functionDeclarations": [{"name": t.name, "description": t.description,
+                                       "parametersJsonSchema": t.parameters} for t in tools]}]
+
+
+def model_content(first: Any) -> dict:
+    """The model's turn-1 content exactly as received (thought signatures and all)."""
+    candidates = first.get("candidates") if isinstance(first, dict) else None
+    if isinstance(candidates, list) and candidates and isinstance(candidates[0], dict) \
+            and isinstance(candidates[0].get("content"), dict):
+        return candidates[0]["content"]
+    return {"role": "model", "parts": []}
+
+
+def function_response(call: Call, mocks: dict) -> dict:
+    """One functionResponse part; `response` must be an object, so other results are wrapped."""
+    result = tool_result_for(call, mocks)
+    response = {"name": call.name, "response": result if isinstance(result, dict) else {"output": result}}
+    if call.id:                    # echo an id only when Gemini gave one
+        response["id"] = call.id
+    return {"functionResponse": response}
+
+
+def gemini_contents(case, first: Any = None, mocks: dict | None = None) -> list[dict]:
+    """The contents for turn 1, or for turn 2 when `first` (the turn-1 body) is given."""
+    contents: list[dict] = [{"role": "user", "parts": [{"text": case.prompt}]}]
+    if first is None:
+        return contents
+    contents.append(model_content(first))
+    contents.append({"role": "user", "parts": [function_response(call, mocks or {})
+                                               for call in reply_from_gemini(first).calls]})
+    return contents
+
+
+def gemini_request(case, tools: list, *, model: str, first: Any = None,
+                   mocks: dict | None = None, max_tokens: int | None = None) -> dict:
+    """The generateContent request body for one turn (the model is named in the URL; no
+    credentials here: the key travels only in the x-goog-api-key header)."""
+    body: dict = {
+        "contents": gemini_contents(case, first, mocks),
+        "tools": gemini_tools(tools),
+        "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}},
+    }
+    if case.system:
+        body["systemInstruction"] = {"parts": [{"text": case.system}]}
+    if max_tokens is not None:
+        body["generationConfig"] = {"maxOutputTokens": max_tokens}
+    return body
