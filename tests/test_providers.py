@@ -63,7 +63,7 @@ OPENAI_ARGUMENTS = [
     ("null", None, "null", "arguments are JSON but not an object (null)"),
     # neither a string nor an object on the wire
     (42, None, "42", "arguments are a number, not a JSON string"),
-    (["a"], None, "['a']", "arguments are an array, not a JSON string"),
+    (["a"], None, '["a"]', "arguments are an array, not a JSON string"),
 ]
 
 

@@ -28,6 +28,7 @@ from typing import Any, Awaitable, Callable
 
 from .conversation import case_mocks
 from .grade import CaseResult, grade_case
+from .limits import ReadError, read_json
 from .providers import endpoint, public_headers, reply_from_body, request_body, request_headers
 from .secrets import redact
 from .suite import Case, Tool, requests_needed, scoped
@@ -217,11 +218,12 @@ class Run:
         elif not 200 <= reply.status < 300:
             out["error"] = {"status": reply.status, "message": status_message(reply.status)}
         else:
-            try:
-                out["response"] = json.loads(reply.text)
+            try:                # the one total reader: limits exceeded are a failed turn, not a crash
+                out["response"] = read_json(reply.text, what="body")
                 out["status"] = reply.status
-            except ValueError:
-                out["error"] = {"status": reply.status, "message": "the response body is not valid JSON"}
+            except ReadError as exc:
+                out["error"] = {"status": reply.status, "message": "the response body is not valid JSON"
+                                if exc.decode_error is not None else f"the response body is unreadable ({exc.reason})"}
         return out
 
     async def _send(self, url: str, headers: dict, body: dict) -> HttpReply:
