@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
 from .conversation import case_mocks
-from .grade import CaseResult, grade_case
+from .evaluate import grade_safely       # a grading bug fails the case, not the run
+from .grade import CaseResult
 from .limits import ReadError, read_json
 from .providers import endpoint, public_headers, reply_from_body, request_body, request_headers
 from .secrets import redact
@@ -142,8 +143,8 @@ class Run:
                     self.skipped = len(self.plan) - index
                     break
                 raw = await self._run_case(case)
-                result = grade_case(case, self.tools, make_transcript(raw, self.settings.provider,
-                                                                       self.settings.model))
+                result = grade_safely(case, self.tools, make_transcript(raw, self.settings.provider,
+                                                                         self.settings.model))
                 self.transcripts.append(raw)
                 self.results.append(result)
                 if self.on_case:
