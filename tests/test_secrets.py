@@ -101,3 +101,36 @@ def test_secrets_in_names_paths_in_pattern_order():
 def test_ordinary_text_is_not_flagged(text):
     assert find_secrets(text) == []
     assert redact_text(text) == text
+
+
+# ---- linear cost on adversarial text ------------------------------------------------------
+# Each shape starts a candidate match every few characters; the old JWT pattern rescanned the
+# rest of the run from each one (1 MB: minutes). Times are compared within one run, never to
+# a fixed figure: 8x the text must cost well under 64x (quadratic); linear is 8x.
+ADVERSARIAL = ["eyJ-", "eyJaaaaaaaa.eyJ-", "sk-ant-", "sk-", "ghp_", "xoxb-", "sk_test_", "AIza ",
+               "-----BEGIN A", "-----BEGIN PRIVATE KEY-----\n-----END A", "a" * 30 + "."]
+
+
+def _best_time(text: str) -> float:
+    import time
+
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        find_secrets(text)
+        redact_text(text)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+@pytest.mark.parametrize("unit", ADVERSARIAL)
+def test_patterns_are_linear_on_adversarial_text(unit):
+    small, large = unit * (50_000 // len(unit)), unit * (400_000 // len(unit))
+    ratio = _best_time(large) / max(_best_time(small), 1e-6)
+    assert ratio < 24, f"{unit!r}: 8x the text took {ratio:.1f}x the time"
+
+
+def test_a_token_glued_to_other_token_characters_is_not_a_new_match():
+    # The price of linearity: a match starts only where a run of token characters starts.
+    assert find_secrets("x-eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJmYWtlIn0.FAKEFAKEsignature") == []
+    assert find_secrets("token=" + FAKES["jwt"]) == ["jwt"]
