@@ -1,0 +1,190 @@
+"""The one total reader: every limit has an exact message, nothing but ReadError escapes, values
+handed in are walked by the same limits, and the cost stays linear (ratios within one run).
+
+The limits are where the issue's crashes came from: a 5,000-digit integer (ValueError from
+int()), a 309-digit one (OverflowError in float comparisons), NaN, and a body 10,000 deep
+(RecursionError in json).
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolproof.limits import MAX_BYTES, MAX_DEPTH, ReadError, check_value, read_json
+
+
+def refusal(text, **kw) -> str:
+    with pytest.raises(ReadError) as exc:
+        read_json(text, **kw)
+    return exc.value.reason
+
+
+def walk_refusal(value, **kw) -> str:
+    with pytest.raises(ReadError) as exc:
+        check_value(value, **kw)
+    return exc.value.reason
+
+
+def nested(depth: int, inner: str = "1") -> str:
+    return "[" * depth + inner + "]" * depth
+
+
+# (text, reason): each limit at and past its edge, and the hostile shapes of the issue
+REFUSED = [
+    (nested(MAX_DEPTH + 1), "body nested deeper than 64 levels"),
+    (nested(10_000), "body nested deeper than 64 levels"),
+    ("[" * 100_000, "body nested deeper than 64 levels"),                 # never closed
+    ('{"a":' * 65 + "1" + "}" * 65, "body nested deeper than 64 levels"),
+    ("1" * 301, "integer with more than 300 digits"),
+    ("-" + "1" * 301, "integer with more than 300 digits"),
+    ('{"n": ' + "9" * 5000 + "}", "integer with more than 300 digits"),
+    ('{"n": ' + "9" * 309 + "}", "integer with more than 300 digits"),
+    ("[NaN]", "NaN is not JSON"),
+    ('{"x": Infinity}', "Infinity is not JSON"),
+    ("-Infinity", "-Infinity is not JSON"),
+    ("1e999", "number 1e999 is out of range"),
+    ("-1" + "0" * 400 + ".5", "number -1000000000000000000… is out of range"),
+    ('"\\ud800"', "string with a lone surrogate (not Unicode text)"),
+    ('{"\\udfff": 1}', "string with a lone surrogate (not Unicode text)"),
+    (b"\xff\xfe{}", "body is not UTF-8 (byte 0)"),
+    ("{'a': 1}", "not valid JSON (Expecting property name enclosed in double quotes at char 1)"),
+    ('{"a": "[[[[', "not valid JSON (Unterminated string starting at at char 6)"),
+]
+
+
+@pytest.mark.parametrize("text, reason", REFUSED, ids=[f"refused-{i}" for i in range(len(REFUSED))])
+def test_refused_with_its_reason(text, reason):
+    assert refusal(text) == reason
+
+
+@pytest.mark.parametrize("text, value", [
+    (nested(MAX_DEPTH, "[]")[1:-1], None),          # exactly 64 levels
+    ("9" * 300, int("9" * 300)),
+    ("-" + "9" * 300, -int("9" * 300)),
+    ("1e308", 1e308),
+    ('"\\ud83d\\ude00"', "\U0001F600"),              # a surrogate pair is one character
+    ('{"a": "[[[[{{{{"}', {"a": "[[[[{{{{"}),       # brackets inside strings do not count
+    ('{"a": "\\"[[[["}', {"a": '"[[[['}),
+])
+def test_accepted_at_the_edge(text, value):
+    got = read_json(text)
+    if value is not None:
+        assert got == value and type(got) is type(value)
+
+
+def test_the_what_names_the_input():
+    assert refusal(nested(65), what="arguments") == "arguments nested deeper than 64 levels"
+    assert refusal("[" + " " * 2_000_000 + "]", what="file", max_bytes=2_000_000) == "file larger than 2 MB"
+
+
+def test_a_body_over_5_mb_is_refused_before_parsing():
+    text = '"' + "a" * MAX_BYTES + '"'
+    assert refusal(text) == "body larger than 5 MB"
+    assert refusal(text.encode()) == "body larger than 5 MB"
+    # multi-byte characters count as their UTF-8 size, not as characters
+    assert refusal('"' + "é" * (MAX_BYTES // 2 + 1) + '"') == "body larger than 5 MB"
+
+
+def test_non_text_is_refused():
+    assert refusal(12) == "body is not text"
+
+
+# ---- values parsed by someone else -----------------------------------------------------------
+
+class Sneaky(str):
+    """A str subclass (e.g. from a JS conversion): comes back as a plain str."""
+
+
+def test_a_value_is_copied_into_plain_types():
+    got = check_value({"a": (Sneaky("x"), 1, 2.5, None, True)})
+    assert got == {"a": ["x", 1, 2.5, None, True]}
+    assert type(got["a"][0]) is str and type(got["a"]) is list
+
+
+def deep_list(depth: int) -> list:
+    value: list = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+def test_a_self_containing_value_is_too_deep_not_a_hang():
+    loop: dict = {}
+    loop["again"] = loop
+    assert walk_refusal(loop, what="arguments") == "arguments nested deeper than 64 levels"
+
+
+@pytest.mark.parametrize("value, reason", [
+    (deep_list(65), "value nested deeper than 64 levels"),
+    (deep_list(100_000), "value nested deeper than 64 levels"),
+    ({"n": 10 ** 300}, "integer with more than 300 digits"),
+    ({"n": -(10 ** 5000)}, "integer with more than 300 digits"),
+    ([math.nan], "NaN is not JSON"),
+    ([-math.inf], "-Infinity is not JSON"),
+    ({1: "a"}, "value has a key that is not a string (int)"),
+    ({"s": {1, 2}}, "value holds a set, which is not JSON"),
+    (["\ud800"], "string with a lone surrogate (not Unicode text)"),
+])
+def test_a_value_past_a_limit_is_refused(value, reason):
+    assert walk_refusal(value) == reason
+
+
+def test_a_value_at_the_edge_is_accepted():
+    assert check_value(deep_list(64)) == deep_list(64)
+    assert check_value([10 ** 300 - 1]) == [10 ** 300 - 1]
+
+
+def test_a_huge_value_is_refused_by_size():
+    assert walk_refusal(["a" * 1000] * 6000) == "value larger than 5 MB"
+
+
+# ---- properties ------------------------------------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-10 ** 30, max_value=10 ** 30)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(JSON_VALUES)
+def test_any_json_within_the_limits_reads_as_json_loads_does(value):
+    text = json.dumps(value)
+    assert read_json(text) == json.loads(text)
+    assert check_value(value) == json.loads(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet='[]{}",:\\0123456789eE.-+ NaIfinityul\x00\ud800', max_size=200))
+def test_any_text_reads_or_is_refused_with_a_read_error(text):
+    try:
+        read_json(text)
+    except ReadError as exc:
+        assert exc.reason and "\n" not in exc.reason
+
+
+# ---- linear cost (ratios within one run, never absolute times) -------------------------------
+
+def best_time(func, *args) -> float:
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        try:
+            func(*args)
+        except ReadError:
+            pass
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+@pytest.mark.parametrize("unit", ["[", "[1,", '"[",', '{"a":', "1" * 299 + ","])
+def test_reading_cost_is_linear(unit):
+    small, large = unit * (40_000 // len(unit)), unit * (320_000 // len(unit))
+    ratio = best_time(read_json, large) / max(best_time(read_json, small), 1e-6)
+    assert ratio < 24, f"{unit!r}: 8x the text took {ratio:.1f}x the time"     # linear is 8
