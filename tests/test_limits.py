@@ -188,3 +188,70 @@ def test_reading_cost_is_linear(unit):
     small, large = unit * (150_000 // len(unit)), unit * (1_200_000 // len(unit))
     ratio = best_time(read_json, large) / max(best_time(read_json, small), 1e-6)
     assert ratio < 24, f"{unit!r}: 8x the text took {ratio:.1f}x the time"     # linear is 8
+
+
+# ---- where the reader is used: a live run's bodies and the three input files -----------------
+
+HOSTILE_BODIES = [
+    ("[" * 10_000 + "]" * 10_000, "the response body is unreadable (body nested deeper than 64 levels)"),
+    ('{"choices": [{"message": {"content": "x"}}], "n": ' + "9" * 5000 + "}",
+     "the response body is unreadable (integer with more than 300 digits)"),
+    ('{"choices": NaN}', "the response body is unreadable (NaN is not JSON)"),
+    ('"' + "a" * (MAX_BYTES + 1) + '"', "the response body is unreadable (body larger than 5 MB)"),
+    ("<html>", "the response body is not valid JSON"),
+]
+
+
+@pytest.mark.parametrize("text, message", HOSTILE_BODIES, ids=[f"body-{i}" for i in range(len(HOSTILE_BODIES))])
+def test_a_hostile_body_fails_its_case_and_the_run_goes_on(bundle, text, message):
+    import asyncio
+
+    from toolproof.runner import HttpReply, Run, RunSettings
+
+    answers = iter([text])
+
+    async def transport(url, headers, body, timeout):
+        # the first request gets the hostile body; the next case a plain text answer
+        hostile = next(answers, None)
+        return HttpReply(200, {}, hostile if hostile is not None else json.dumps(
+            {"choices": [{"message": {"content": "Done."}, "finish_reason": "stop"}]}), 1.0)
+
+    cases = [c for c in bundle.cases if c.category == "should_call"][:2]
+    run = Run(cases, bundle.tools, RunSettings("openai", "m", "k", "", "all", 10, pause_s=0), transport)
+    asyncio.run(run.run())
+    assert run.state == "done" and len(run.results) == 2
+    assert run.transcripts[0]["turns"][0]["error"] == {"status": 200, "message": message}
+    assert run.results[0].verdict == "FAIL"
+    assert run.results[0].reasons == [f"turn 1: request failed (HTTP 200: {message})"]
+
+
+def cli(*argv):
+    import io
+
+    from toolproof.cli import run
+
+    out, err = io.StringIO(), io.StringIO()
+    return run(list(argv), stdout=out, stderr=err), out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("flag", ["--tools", "--suite", "--transcripts"])
+@pytest.mark.parametrize("text, reason", [
+    ("[" * 10_000 + "]" * 10_000, "file nested deeper than 64 levels"),
+    ('{"format": ' + "1" * 5000 + "}", "integer with more than 300 digits"),
+    ('{"format": NaN}', "NaN is not JSON"),
+])
+def test_grade_refuses_a_hostile_input_file_with_one_line(tmp_path, flag, text, reason):
+    path = tmp_path / "hostile.json"
+    path.write_text(text, encoding="utf-8")
+    assert cli("grade", flag, str(path)) == (2, "", f"toolproof: {path}: {reason}\n")
+
+
+@pytest.mark.parametrize("flag", ["--tools", "--suite", "--transcripts"])
+def test_grade_refuses_a_fifo_and_a_device_at_once(tmp_path, flag):
+    import os
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    assert cli("grade", flag, str(fifo)) == (2, "", f"toolproof: {fifo}: not a regular file (a FIFO)\n")
+    assert cli("grade", flag, "/dev/zero") == (2, "", "toolproof: /dev/zero: not a regular file (a device)\n")
+    assert cli("grade", flag, str(tmp_path)) == (2, "", f"toolproof: {tmp_path}: not a regular file (a directory)\n")
