@@ -34,7 +34,7 @@ from toolproof.reply import Reply, arguments_from_json
 from toolproof.report import render_markdown, render_text, to_json
 from toolproof.transcripts import TranscriptSet, make_transcript
 
-MAX_EXAMPLES = {"readers": 150, "grader": 80, "files": 40, "linear": 6}
+MAX_EXAMPLES = {"readers": 150, "grader": 80, "fields": 120, "files": 40, "linear": 6}
 FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                                       HealthCheck.function_scoped_fixture])
 
@@ -231,6 +231,53 @@ def test_the_grader_and_the_outputs_never_fail(mini_suite, case_id, turns, varia
     assert_strict_json(to_json(card))
     for text in (render_text(card), render_markdown(card)):
         assert_printable(text)
+
+
+# Field values aimed at the lenient cast and the comparison: number texts past int()'s limit or
+# a float's range, JSON texts for array and object fields that are deep or hold NaN.
+NUMBER_TEXT = ["9" * 5000, "1" * 400, "9" * 299, "1e999", "-1e999", "NaN", "Infinity", " 12 ", "12.0",
+               "1_000", "0x10", "+7", ".5", "1e-400"]
+JSON_FIELD_TEXT = ["[" * 3000 + "]" * 3000, '{"a":' * 100 + "1" + "}" * 100, "[NaN]", "[" + "9" * 5000 + "]",
+                   '[{"x": 1e999}]', '{"\\ud800": 1}', "[]", "{}", '["a", "b"]']
+FIELD_VALUES = st.one_of(st.sampled_from(NUMBER_TEXT), st.sampled_from(JSON_FIELD_TEXT), VALUES,
+                         st.sampled_from(NASTY_TEXT))
+CAST_TYPES = {"integer", "number", "array", "object", "boolean"}
+
+
+@settings(FUZZ, max_examples=MAX_EXAMPLES["fields"])
+@given(data=st.data())
+def test_hostile_values_in_the_right_fields_of_the_committed_suite(bundle, data):
+    calling = [c for c in bundle.cases if c.expect.action == "call"]
+    case = data.draw(st.sampled_from(calling), label="case")
+    want = case.expect.calls[0]
+    properties = bundle.tools[want.tool].parameters.get("properties", {})
+    # fields the lenient cast reads (numbers, arrays, objects) are drawn three times as often
+    typed = [n for n, p in sorted(properties.items()) if isinstance(p, dict) and p.get("type") in CAST_TYPES]
+    fields = sorted(properties) + typed * 2
+    arguments = dict(want.args)
+    for name in data.draw(st.lists(st.sampled_from(fields), min_size=1, max_size=3, unique=True), label="fields"):
+        arguments[name] = data.draw(FIELD_VALUES, label=name)
+    provider = data.draw(st.sampled_from(["openai", "anthropic"]), label="provider")
+    if provider == "openai":
+        text = json.dumps(arguments, default=repr) if _dumpable(arguments) else "{}"
+        first = {"choices": [{"message": {"content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": want.tool, "arguments": text}}]},
+            "finish_reason": "tool_calls"}]}
+        second = {"choices": [{"message": {"content": data.draw(st.sampled_from(NASTY_TEXT))}, "finish_reason": "stop"}]}
+    else:
+        first = {"content": [{"type": "tool_use", "id": "t1", "name": want.tool, "input": arguments}],
+                 "stop_reason": "tool_use"}
+        second = {"content": [{"type": "text", "text": data.draw(st.sampled_from(NASTY_TEXT))}], "stop_reason": "end_turn"}
+    raw = {"case_id": case.id, "turns": [{"response": first}, {"response": second}]}
+    transcript = make_transcript(raw, provider, "m")
+    result = grade_case(case, bundle.tools, transcript)       # unguarded: must not raise by itself
+    assert result.verdict in ("PASS", "PARTIAL", "FAIL")
+    tset = TranscriptSet("live", "fuzz", provider, "m", {case.id: transcript}, {})
+    card = evaluate(bundle.cases, bundle.tools, tset)
+    assert_no_internal_error(card)
+    assert_strict_json(to_json(card))
+    assert_printable(render_text(card))
+    assert_printable(render_markdown(card))
 
 
 # ---- the files --------------------------------------------------------------------------------

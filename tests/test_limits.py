@@ -185,7 +185,8 @@ def best_time(func, *args) -> float:
 
 @pytest.mark.parametrize("unit", ["[", "[1,", '"[",', '{"a":', "1" * 299 + ","])
 def test_reading_cost_is_linear(unit):
-    small, large = unit * (150_000 // len(unit)), unit * (1_200_000 // len(unit))
+    # wrapped in an array, so the valid shapes ('"[",', numbers) are parsed to the end
+    small, large = ("[" + unit * (size // len(unit)) + "1]" for size in (150_000, 1_200_000))
     ratio = best_time(read_json, large) / max(best_time(read_json, small), 1e-6)
     assert ratio < 24, f"{unit!r}: 8x the text took {ratio:.1f}x the time"     # linear is 8
 
@@ -255,3 +256,26 @@ def test_grade_refuses_a_fifo_and_a_device_at_once(tmp_path, flag):
     assert cli("grade", flag, str(fifo)) == (2, "", f"toolproof: {fifo}: not a regular file (a FIFO)\n")
     assert cli("grade", flag, "/dev/zero") == (2, "", "toolproof: /dev/zero: not a regular file (a device)\n")
     assert cli("grade", flag, str(tmp_path)) == (2, "", f"toolproof: {tmp_path}: not a regular file (a directory)\n")
+
+
+@pytest.mark.parametrize("value, schema", [
+    ("9" * 5000, {"type": "integer"}),        # int() itself refuses past 4,300 digits
+    ("1" * 301, {"type": "integer"}),
+    ("1e999", {"type": "number"}),
+    ("[" * 3000 + "]" * 3000, {"type": "array"}),
+    ("[NaN]", {"type": "array"}),
+    ('{"a": ' + "9" * 400 + "}", {"type": "object"}),
+])
+def test_the_lenient_cast_reads_within_the_limits(value, schema):
+    # A string the cast cannot read within the limits stays a string (and fails the schema).
+    from toolproof.normalize import cast_lenient
+
+    parameters = {"type": "object", "properties": {"x": schema}}
+    assert cast_lenient({"x": value}, parameters) == {"x": value}
+
+
+def test_the_lenient_cast_still_casts_ordinary_strings():
+    from toolproof.normalize import cast_lenient
+
+    parameters = {"type": "object", "properties": {"n": {"type": "integer"}, "xs": {"type": "array"}}}
+    assert cast_lenient({"n": "9" * 300, "xs": '["a"]'}, parameters) == {"n": int("9" * 300), "xs": ["a"]}
