@@ -171,3 +171,14 @@ def test_results_json_is_strict_too(card):
     text = results_json({"format": "toolproof.transcripts", "elapsed": float("inf")}, card)
     assert json.loads(text)["elapsed"] is None
     assert json.loads(text)["notes"] == ["non-finite number at $.elapsed replaced by null"]
+
+
+def test_a_lone_surrogate_never_reaches_an_output(card):
+    # Only a value built by code (not read by the reader) can hold one; UTF-8 cannot write it.
+    bad = {**card, "source": {**card["source"], "label": "x\ud800y"}}
+    back = json.loads(to_json(bad))
+    assert back["source"]["label"] == "x\ufffdy"
+    assert back["notes"] == ["lone surrogate at $.source.label replaced by U+FFFD"]
+    to_json(bad).encode("utf-8")
+    assert "x\\ud800y" in render_text(bad) and "x\\ud800y" in render_markdown(bad)
+    render_text(bad).encode("utf-8")

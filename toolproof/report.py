@@ -43,15 +43,20 @@ def results_json(document: dict, card: dict) -> str:
 def _strict_dumps(value: dict) -> str:
     clean, found = finite(value)
     if found:
-        clean["notes"] = list(clean.get("notes") or []) + [
-            f"non-finite number at {where} replaced by null" for where in found]
+        clean["notes"] = list(clean.get("notes") or []) + [f"{what} at {where} replaced by "
+                                                           f"{'null' if what.startswith('non') else 'U+FFFD'}"
+                                                           for where, what in found]
     return json.dumps(clean, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
-def finite(value: Any) -> tuple[Any, list[str]]:
-    """A copy with every NaN or infinity replaced by None, and the JSON paths where they were.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def finite(value: Any) -> tuple[Any, list[tuple[str, str]]]:
+    """A copy that strict UTF-8 JSON can hold: every NaN or infinity replaced by None and every
+    lone surrogate (unwritable as UTF-8) by U+FFFD, with the JSON paths where they were.
     Iterative, so a deep value cannot exhaust the stack."""
-    found: list[str] = []
+    found: list[tuple[str, str]] = []
     root = [value]
     stack = [(root, 0, "$")]
     while stack:
@@ -59,9 +64,13 @@ def finite(value: Any) -> tuple[Any, list[str]]:
         item = holder[key]
         if isinstance(item, float) and not math.isfinite(item):
             holder[key] = None
-            found.append(where)
+            found.append((where, "non-finite number"))
+        elif isinstance(item, str) and _SURROGATE.search(item):
+            holder[key] = _SURROGATE.sub("\ufffd", item)
+            found.append((where, "lone surrogate"))
         elif isinstance(item, dict):
-            holder[key] = item = dict(item)
+            holder[key] = item = {_SURROGATE.sub("\ufffd", k) if isinstance(k, str) else k: v
+                                  for k, v in item.items()}
             stack.extend((item, k, f"{where}.{k}") for k in item)
         elif isinstance(item, (list, tuple)):
             holder[key] = item = list(item)
@@ -72,7 +81,8 @@ def finite(value: Any) -> tuple[Any, list[str]]:
 # Characters that would act on a terminal or a Markdown viewer instead of being shown: C0
 # controls (ESC starts terminal sequences, CR overwrites a line), DEL, C1 controls (CSI), line
 # and paragraph separators, and the bidi controls that reorder what a reader sees.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+                      "\ud800-\udfff]")      # and lone surrogates, which no UTF-8 output can hold
 
 
 def printable(text: str) -> str:
