@@ -323,7 +323,7 @@ def test_grading_files_ends_in_a_scorecard_or_one_line(tmp_path, turns, spoil, j
     else:
         assert (code, out) == (2, "")
         assert err.startswith("toolproof: ") and err.count("\n") == 1 and err.endswith("\n"), err
-        assert_printable(err.rstrip("\n")) if spoil == "none" else None
+        assert_printable(err.rstrip("\n"))
 
 
 # ---- linear cost --------------------------------------------------------------------------------

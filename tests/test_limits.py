@@ -279,3 +279,11 @@ def test_the_lenient_cast_still_casts_ordinary_strings():
 
     parameters = {"type": "object", "properties": {"n": {"type": "integer"}, "xs": {"type": "array"}}}
     assert cast_lenient({"n": "9" * 300, "xs": '["a"]'}, parameters) == {"n": int("9" * 300), "xs": ["a"]}
+
+
+def test_a_refusal_line_quoting_a_hostile_file_is_escaped(tmp_path):
+    path = tmp_path / "evil\x1b[2J\u202e.json"
+    path.write_text("[NaN]", encoding="utf-8")
+    code, out, err = cli("grade", "--tools", str(path))
+    assert (code, out) == (2, "")
+    assert err == f"toolproof: {tmp_path}/evil\\x1b[2J\\u202e.json: NaN is not JSON\n"

@@ -16,7 +16,7 @@ from typing import TextIO
 from .datafiles import load_bundle
 from .errors import ToolProofError
 from .evaluate import evaluate
-from .report import render_text, to_json
+from .report import printable, render_text, to_json
 from .providers import PROVIDERS
 from .suite import CATEGORIES
 
@@ -170,10 +170,10 @@ def run(argv: list[str] | None = None, stdout: TextIO = sys.stdout, stderr: Text
             return _live(args, stdout, stderr, dict(os.environ) if environ is None else environ)
         return _grade(args, stdout)
     except _UsageError as exc:
-        stderr.write(f"toolproof: usage error: {exc}\n")
+        stderr.write(printable(f"toolproof: usage error: {exc}") + "\n")
         return 2
-    except ToolProofError as exc:
-        stderr.write(f"toolproof: {exc.line()}\n")
+    except ToolProofError as exc:       # the line may quote a file: shown escaped, one line
+        stderr.write(printable(f"toolproof: {exc.line()}") + "\n")
         return 2
     except SystemExit as exc:                          # argparse after --help
         return exc.code if isinstance(exc.code, int) else 0
