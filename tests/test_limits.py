@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import math
-import time
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from timing import BOUND, SCALE, cost_ratio
 from toolproof.limits import MAX_BYTES, MAX_DEPTH, ReadError, check_value, read_json
 
 
@@ -169,26 +168,16 @@ def test_any_text_reads_or_is_refused_with_a_read_error(text):
         assert exc.reason and "\n" not in exc.reason
 
 
-# ---- linear cost (ratios within one run, never absolute times) -------------------------------
-
-def best_time(func, *args) -> float:
-    times = []
-    for _ in range(3):
-        start = time.perf_counter()
-        try:
-            func(*args)
-        except ReadError:
-            pass
-        times.append(time.perf_counter() - start)
-    return min(times)
-
+# ---- linear cost (ratios within one run, never absolute times: see tests/timing.py) --------
 
 @pytest.mark.parametrize("unit", ["[", "[1,", '"[",', '{"a":', "1" * 299 + ","])
 def test_reading_cost_is_linear(unit):
     # wrapped in an array, so the valid shapes ('"[",', numbers) are parsed to the end
-    small, large = ("[" + unit * (size // len(unit)) + "1]" for size in (150_000, 1_200_000))
-    ratio = best_time(read_json, large) / max(best_time(read_json, small), 1e-6)
-    assert ratio < 24, f"{unit!r}: 8x the text took {ratio:.1f}x the time"     # linear is 8
+    def work(size):
+        text = "[" + unit * (size // len(unit)) + "1]"
+        return lambda: read_json(text)
+    ratio, small, large = cost_ratio(work, 80_000)
+    assert ratio < BOUND, f"{unit!r}: {SCALE}x the text took {ratio:.1f}x the time ({small:.4f}s, {large:.4f}s)"
 
 
 # ---- where the reader is used: a live run's bodies and the three input files -----------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from timing import BOUND, SCALE, cost_ratio
 from toolproof.secrets import PATTERNS, find_secrets, redact, redact_text, secrets_in
 
 FAKES = {
@@ -106,28 +107,18 @@ def test_ordinary_text_is_not_flagged(text):
 # ---- linear cost on adversarial text ------------------------------------------------------
 # Each shape starts a candidate match every few characters; the old JWT pattern rescanned the
 # rest of the run from each one (1 MB: minutes). Times are compared within one run, never to
-# a fixed figure: 8x the text must cost well under 64x (quadratic); linear is 8x.
+# a fixed figure (tests/timing.py).
 ADVERSARIAL = ["eyJ-", "eyJaaaaaaaa.eyJ-", "sk-ant-", "sk-", "ghp_", "xoxb-", "sk_test_", "AIza ",
                "-----BEGIN A", "-----BEGIN PRIVATE KEY-----\n-----END A", "a" * 30 + "."]
 
 
-def _best_time(text: str) -> float:
-    import time
-
-    times = []
-    for _ in range(3):
-        start = time.perf_counter()
-        find_secrets(text)
-        redact_text(text)
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 @pytest.mark.parametrize("unit", ADVERSARIAL)
 def test_patterns_are_linear_on_adversarial_text(unit):
-    small, large = unit * (50_000 // len(unit)), unit * (400_000 // len(unit))
-    ratio = _best_time(large) / max(_best_time(small), 1e-6)
-    assert ratio < 24, f"{unit!r}: 8x the text took {ratio:.1f}x the time"
+    def work(size):
+        text = unit * (size // len(unit))
+        return lambda: (find_secrets(text), redact_text(text))
+    ratio, small, large = cost_ratio(work, 25_000, runs=3)
+    assert ratio < BOUND, f"{unit!r}: {SCALE}x the text took {ratio:.1f}x the time ({small:.4f}s, {large:.4f}s)"
 
 
 def test_a_token_glued_to_other_token_characters_is_not_a_new_match():
