@@ -92,8 +92,7 @@ async def boot() -> None:
     set_stage("packages", "Loading ToolProof…")
     await paint()
     from toolproof.datafiles import read_documents
-    from toolproof.evaluate import source_of
-    from toolproof.evaluate import grade_all
+    from toolproof.evaluate import grade_all, source_of
 
     set_stage("suite", "Loading the suite and the fixture transcripts…")
     await paint()
