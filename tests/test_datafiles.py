@@ -1,6 +1,8 @@
 """read_json refuses every unreadable file with one line naming the path and the reason."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from toolproof.datafiles import format_schema, read_json
@@ -39,8 +41,49 @@ def test_invalid_json(tmp_path, text, reason):
 
 
 def test_a_directory(tmp_path):
-    assert refusal(tmp_path) == \
-        f"{tmp_path}: cannot read file (IsADirectoryError: [Errno 21] Is a directory: '{tmp_path}')"
+    assert refusal(tmp_path) == f"{tmp_path}: not a regular file (a directory)"
+
+
+# Hostile files: each is refused at once with one line (no hang on a FIFO, no 50 MB read).
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    assert refusal(fifo) == f"{fifo}: not a regular file (a FIFO)"
+
+
+def test_a_device_is_refused():
+    assert refusal("/dev/zero") == "/dev/zero: not a regular file (a device)"
+
+
+def test_a_file_over_the_size_bound_is_refused_before_reading(tmp_path):
+    path = tmp_path / "huge.json"
+    with open(path, "wb") as out:          # sparse: 50 MB on paper, nothing on disk
+        out.truncate(50 * 1000 * 1000)
+    assert refusal(path) == f"{path}: file larger than 20 MB"
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("[" * 10_000 + "]" * 10_000, "file nested deeper than 64 levels"),
+    ('{"a": ' + "9" * 5000 + "}", "integer with more than 300 digits"),
+    ('{"a": ' + "9" * 309 + "}", "integer with more than 300 digits"),
+    ('{"a": NaN}', "NaN is not JSON"),
+    ('{"a": [-Infinity]}', "-Infinity is not JSON"),
+    ('{"a": 1e999}', "number 1e999 is out of range"),
+    ('{"a": "\\ud800"}', "string with a lone surrogate (not Unicode text)"),
+])
+def test_limits_refuse_a_hostile_file(tmp_path, text, reason):
+    path = tmp_path / "hostile.json"
+    path.write_text(text, encoding="utf-8")
+    assert refusal(path) == f"{path}: {reason}"
+
+
+def test_the_depth_limit_is_inclusive(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 64 + "]" * 64, encoding="utf-8")
+    value = read_json(path)
+    for _ in range(63):
+        value = value[0]
+    assert value == []
 
 
 def test_non_utf8_bytes(tmp_path):

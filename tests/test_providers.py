@@ -11,7 +11,7 @@ import pytest
 
 from toolproof.providers import (PROVIDERS, base_url_problem, endpoint, public_headers, reply_from_anthropic,
                                  reply_from_body, reply_from_openai, request_body, request_headers)
-from toolproof.reply import Call, Reply
+from toolproof.reply import Call, Reply, arguments_from_object
 
 
 def openai_body(message: dict, finish: str = "tool_calls", usage: dict | None = None) -> dict:
@@ -66,7 +66,7 @@ OPENAI_ARGUMENTS = [
     ("null", None, "null", "arguments are JSON but not an object (null)"),
     # neither a string nor an object on the wire
     (42, None, "42", "arguments are a number, not a JSON string"),
-    (["a"], None, "['a']", "arguments are an array, not a JSON string"),
+    (["a"], None, '["a"]', "arguments are an array, not a JSON string"),
 ]
 
 
@@ -366,3 +366,65 @@ def test_the_page_csp_lets_every_default_endpoint_through():
         if provider != "openai-compatible":
             assert connect_allowed(endpoint(provider, "", "gemini-2.5-flash"), csp), provider
     assert not connect_allowed("https://generativelanguage.googleapis.com.evil.example/v1beta", csp)
+# ---- limits: a model's hostile arguments are a parse error with the limit's reason -----------
+
+DEEP_ARGS = '{"a": ' + "[" * 70 + "]" * 70 + "}"
+LIMITED_ARGUMENTS = [
+    (DEEP_ARGS, "arguments nested deeper than 64 levels"),
+    ('{"qty": ' + "7" * 5000 + "}", "integer with more than 300 digits"),
+    ('{"qty": ' + "7" * 309 + "}", "integer with more than 300 digits"),
+    ('{"qty": NaN}', "NaN is not JSON"),
+    ('{"qty": -Infinity}', "-Infinity is not JSON"),
+    ('{"qty": 1e400}', "number 1e400 is out of range"),
+    ('{"note": "\\udc00"}', "string with a lone surrogate (not Unicode text)"),
+]
+
+
+@pytest.mark.parametrize("raw, reason", LIMITED_ARGUMENTS)
+def test_openai_string_arguments_past_a_limit(raw, reason):
+    call = only_call(reply_from_openai(openai_body({"content": None, "tool_calls": [tool_call("f", raw)]})))
+    assert (call.arguments, call.raw_arguments, call.parse_error) == (None, raw, reason)
+
+
+def deep(depth: int) -> list:
+    value: list = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("value, reason", [
+    ({"a": deep(70)}, "arguments nested deeper than 64 levels"),
+    ({"qty": 10 ** 400}, "integer with more than 300 digits"),
+    ({"qty": float("nan")}, "NaN is not JSON"),
+    ({"qty": float("inf")}, "Infinity is not JSON"),
+])
+def test_object_arguments_past_a_limit(value, reason):
+    # Arguments that arrive as objects (an Anthropic input, a compatible server's object) are
+    # walked by the same limits as text.
+    arguments, raw, error = arguments_from_object(value)
+    assert (arguments, error) == (None, reason)
+    assert isinstance(raw, str) and "\n" not in raw
+
+
+@pytest.mark.parametrize("value, reason", [
+    ({"a": deep(70)}, "response body nested deeper than 64 levels"),
+    ({"qty": 10 ** 400}, "integer with more than 300 digits"),
+    ({"qty": float("nan")}, "NaN is not JSON"),
+])
+def test_a_handed_in_body_with_hostile_arguments_is_malformed(value, reason):
+    # A body built by other code is checked whole before its calls are read.
+    anthropic_reply = reply_from_anthropic(anthropic_body({"type": "tool_use", "id": "t", "name": "f", "input": value}))
+    openai_reply = reply_from_openai(openai_body({"tool_calls": [tool_call("f", value)]}))
+    assert anthropic_reply.malformed == openai_reply.malformed == reason
+    assert anthropic_reply.calls == openai_reply.calls == ()
+
+
+def test_a_body_past_a_limit_is_malformed_not_an_exception():
+    body = openai_body({"content": "hi"})
+    body["usage"] = {"prompt_tokens": 10 ** 5000}
+    assert reply_from_openai(body).malformed == "integer with more than 300 digits"
+    hostile = {"content": [{"type": "text", "text": "x"}], "extra": deep(200)}
+    assert reply_from_anthropic(hostile).malformed == "response body nested deeper than 64 levels"
+    assert reply_from_body("openai", {"choices": [{"message": {"content": float("nan")}}]}).malformed == \
+        "NaN is not JSON"

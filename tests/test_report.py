@@ -6,7 +6,7 @@ import json
 import pytest
 
 from conftest import openai
-from toolproof.report import percent, render_markdown, render_text, score_text, to_json
+from toolproof.report import percent, printable, render_markdown, render_text, results_json, score_text, to_json
 from toolproof.score import METRIC_KEYS, scorecard
 
 GOOD = {"order_id": "ORD-123456", "qty": 2, "ship_on": "2026-03-04"}
@@ -109,3 +109,76 @@ def test_render_markdown_sections(card):
 def test_render_markdown_escapes_the_source():
     md = render_markdown(scorecard([], source={"label": "<img src=x onerror=alert(1)>", "model": "<b>m</b>"}))
     assert "<img" not in md and "<b>" not in md
+
+
+# ---- control characters from a file or a model are shown escaped, never obeyed ----------------
+
+# ESC [2J clears a terminal; CR overwrites the line; C1 CSI; DEL; RLO and LRI reorder text;
+# U+2028 is a line break to some viewers.
+CONTROLS = "\x1b[2J\rFAKE\x9b31m\x7f\u202eevil\u2066\u2028x\x00"
+ESCAPED = "\\x1b[2J\\x0dFAKE\\x9b31m\\x7f\\u202eevil\\u2066\\u2028x\\x00"
+
+
+@pytest.mark.parametrize("text, shown", [
+    (CONTROLS, ESCAPED),
+    ("tab\there", "tab\\x09here"),
+    ("Zürich → “ok” …", "Zürich → “ok” …"),        # ordinary non-ASCII text is left alone
+])
+def test_printable(text, shown):
+    assert printable(text) == shown
+
+
+@pytest.fixture(scope="module")
+def hostile_card(mini):
+    results = [mini("nocall", openai(text="fine")),
+               mini("call", openai(("place_order", {**GOOD, "note": CONTROLS}), ("lookup", {"order_id": CONTROLS})))]
+    return scorecard(results, source={"kind": "live", "label": "night\nScore: 100.00" + CONTROLS,
+                                      "provider": "openai\x1b[31m", "model": "m\u202e"})
+
+
+@pytest.mark.parametrize("render", [render_text, render_markdown])
+def test_no_control_character_reaches_text_or_markdown(hostile_card, render):
+    out = render(hostile_card)
+    assert not [c for c in out if c != "\n" and (ord(c) < 0x20 or 0x7f <= ord(c) <= 0x9f
+                                                  or c in "\u202e\u2066\u2028")]
+    assert "\\x1b" in out and "\\u202e" in out
+    # a newline in the label does not forge a line of its own
+    assert "\nScore: 100.00" not in out
+
+
+def test_markdown_cells_stay_one_line(hostile_card):
+    rows = [line for line in render_markdown(hostile_card).splitlines() if line.startswith("| call |")]
+    assert len(rows) == 1 and rows[0].endswith(" |")
+
+
+# ---- strict JSON --------------------------------------------------------------------------------
+
+def test_to_json_never_emits_nan_and_names_where_it_was(card):
+    bad = {**card, "score": float("nan"), "metrics": {**card["metrics"], "over_call_rate": float("-inf")}}
+    text = to_json(bad)
+
+    def refuse(name):
+        raise AssertionError(f"non-strict JSON: {name}")
+    back = json.loads(text, parse_constant=refuse)
+    assert back["score"] is None and back["metrics"]["over_call_rate"] is None
+    assert back["notes"] == ["non-finite number at $.metrics.over_call_rate replaced by null",
+                             "non-finite number at $.score replaced by null"]
+    assert to_json(card) == to_json(json.loads(to_json(card)))      # a clean card has no notes
+    assert "notes" not in json.loads(to_json(card))
+
+
+def test_results_json_is_strict_too(card):
+    text = results_json({"format": "toolproof.transcripts", "elapsed": float("inf")}, card)
+    assert json.loads(text)["elapsed"] is None
+    assert json.loads(text)["notes"] == ["non-finite number at $.elapsed replaced by null"]
+
+
+def test_a_lone_surrogate_never_reaches_an_output(card):
+    # Only a value built by code (not read by the reader) can hold one; UTF-8 cannot write it.
+    bad = {**card, "source": {**card["source"], "label": "x\ud800y"}}
+    back = json.loads(to_json(bad))
+    assert back["source"]["label"] == "x\ufffdy"
+    assert back["notes"] == ["lone surrogate at $.source.label replaced by U+FFFD"]
+    to_json(bad).encode("utf-8")
+    assert "x\\ud800y" in render_text(bad) and "x\\ud800y" in render_markdown(bad)
+    render_text(bad).encode("utf-8")

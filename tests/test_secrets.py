@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from timing import BOUND, SCALE, cost_ratio
 from toolproof.secrets import PATTERNS, find_secrets, redact, redact_text, secrets_in
 
 FAKES = {
@@ -101,3 +102,26 @@ def test_secrets_in_names_paths_in_pattern_order():
 def test_ordinary_text_is_not_flagged(text):
     assert find_secrets(text) == []
     assert redact_text(text) == text
+
+
+# ---- linear cost on adversarial text ------------------------------------------------------
+# Each shape starts a candidate match every few characters; the old JWT pattern rescanned the
+# rest of the run from each one (1 MB: minutes). Times are compared within one run, never to
+# a fixed figure (tests/timing.py).
+ADVERSARIAL = ["eyJ-", "eyJaaaaaaaa.eyJ-", "sk-ant-", "sk-", "ghp_", "xoxb-", "sk_test_", "AIza ",
+               "-----BEGIN A", "-----BEGIN PRIVATE KEY-----\n-----END A", "a" * 30 + "."]
+
+
+@pytest.mark.parametrize("unit", ADVERSARIAL)
+def test_patterns_are_linear_on_adversarial_text(unit):
+    def work(size):
+        text = unit * (size // len(unit))
+        return lambda: (find_secrets(text), redact_text(text))
+    ratio, small, large = cost_ratio(work, 25_000, runs=3)
+    assert ratio < BOUND, f"{unit!r}: {SCALE}x the text took {ratio:.1f}x the time ({small:.4f}s, {large:.4f}s)"
+
+
+def test_a_token_glued_to_other_token_characters_is_not_a_new_match():
+    # The price of linearity: a match starts only where a run of token characters starts.
+    assert find_secrets("x-eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJmYWtlIn0.FAKEFAKEsignature") == []
+    assert find_secrets("token=" + FAKES["jwt"]) == ["jwt"]

@@ -18,7 +18,7 @@ from .cli_tools import add_tools_verbs, run_tools
 from .datafiles import load_bundle
 from .errors import ToolProofError
 from .evaluate import evaluate
-from .report import render_text, to_json
+from .report import printable, render_text, to_json
 from .providers import PROVIDERS, base_url_problem
 from .suite import CATEGORIES
 
@@ -183,10 +183,10 @@ def run(argv: list[str] | None = None, stdout: TextIO = sys.stdout, stderr: Text
             return run_tools(args, stdout, stderr)
         return _grade(args, stdout)
     except _UsageError as exc:
-        stderr.write(f"toolproof: usage error: {exc}\n")
+        stderr.write(printable(f"toolproof: usage error: {exc}") + "\n")
         return 2
-    except ToolProofError as exc:
-        stderr.write(f"toolproof: {exc.line()}\n")
+    except ToolProofError as exc:       # the line may quote a file: shown escaped, one line
+        stderr.write(printable(f"toolproof: {exc.line()}") + "\n")
         return 2
     except SystemExit as exc:                          # argparse after --help
         return exc.code if isinstance(exc.code, int) else 0

@@ -6,12 +6,14 @@ with one clear line instead of a traceback.
 """
 from __future__ import annotations
 
-import json
+import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import limits
 from .errors import ToolProofError
 from .suite import Case, Tool, parse_suite, parse_tools
 from .transcripts import TranscriptSet, parse_transcripts
@@ -49,19 +51,62 @@ SCHEMAS = DATA / "schemas"
 
 
 def read_json(path: str | Path) -> Any:
-    """Parse a JSON file, or refuse it with the path and what is wrong."""
+    """Parse a JSON file, or refuse it with the path and what is wrong.
+
+    Only a regular file of at most 20 MB is read (a FIFO, a device or a directory is refused at
+    once instead of hanging or filling memory), and its JSON goes through the same limits as a
+    model's reply (toolproof.limits: depth, integer digits, no NaN)."""
     path = Path(path)
+    data = _read_bytes(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ToolProofError("no such file", source=str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise ToolProofError(f"cannot read file ({exc.__class__.__name__}: {exc})", source=str(path)) from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ToolProofError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
-                             source=str(path)) from None
+        return limits.read_json(text, what="file", max_bytes=limits.MAX_FILE_BYTES)
+    except limits.ReadError as exc:
+        error = exc.decode_error
+        reason = exc.reason if error is None else \
+            f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+        raise ToolProofError(reason, source=str(path)) from None
+
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
+          (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The bytes of a regular file of bounded size. Opened without blocking (a FIFO would wait
+    for a writer) and checked on the open descriptor, so the file checked is the file read."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise ToolProofError("no such file", source=str(path)) from None
+    except OSError as exc:
+        raise ToolProofError(f"cannot read file ({exc.__class__.__name__}: {exc})", source=str(path)) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = next((name for test, name in _KINDS if test(info.st_mode)), "not a file")
+            raise ToolProofError(f"not a regular file ({kind})", source=str(path))
+        limit = limits.MAX_FILE_BYTES
+        if info.st_size > limit:
+            raise ToolProofError(f"file larger than {limit // 1_000_000} MB", source=str(path))
+        chunks, size = [], 0
+        while size <= limit:                 # the file may grow after fstat: read one byte past
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise ToolProofError(f"file larger than {limit // 1_000_000} MB", source=str(path))
+        return b"".join(chunks)
+    except OSError as exc:
+        raise ToolProofError(f"cannot read file ({exc.__class__.__name__}: {exc})", source=str(path)) from None
+    finally:
+        os.close(fd)
 
 
 def format_schema(name: str) -> dict:

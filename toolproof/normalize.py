@@ -21,6 +21,8 @@ import re
 from datetime import date
 from typing import Any
 
+from .limits import ReadError, check_value, read_json
+
 TOLERANCE = 1e-6
 
 _WS = re.compile(r"\s+")
@@ -181,11 +183,28 @@ def needs_cast(value: Any, schema: dict | None) -> bool:
 _NO_CAST = object()
 
 
+# Longer number texts are never cast: int() refuses more than 4,300 digits, and the reading
+# limits (toolproof.limits) allow no more than 300 anyway.
+_MAX_NUMBER_TEXT = 400
+
+
 def _cast_string(text: str, types: list[str]) -> Any:
+    """The string cast to the first type it reads as, within the reading limits, or _NO_CAST."""
+    value = _cast_as(text, types)
+    if value is _NO_CAST:
+        return value
+    try:        # a cast may not produce what a reply could not contain (1e999, 400 digits)
+        return check_value(value, what="arguments")
+    except ReadError:
+        return _NO_CAST
+
+
+def _cast_as(text: str, types: list[str]) -> Any:
+    short = len(text) <= _MAX_NUMBER_TEXT
     for kind in types:
-        if kind == "integer" and _INTEGER.match(text):
+        if kind == "integer" and short and _INTEGER.match(text):
             return int(text.strip().split(".")[0])
-        if kind == "number" and _NUMBER.match(text):
+        if kind == "number" and short and _NUMBER.match(text):
             number = float(text)
             return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
         if kind == "boolean" and text.strip().casefold() in ("true", "false"):
@@ -194,8 +213,8 @@ def _cast_string(text: str, types: list[str]) -> Any:
             return None
         if kind in ("array", "object"):
             try:
-                parsed = json.loads(text)
-            except ValueError:
+                parsed = read_json(text, what="arguments")
+            except ReadError:
                 continue
             if isinstance(parsed, list if kind == "array" else dict):
                 return parsed

@@ -12,6 +12,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .limits import ReadError, check_value, read_json
+
 
 @dataclass(frozen=True, slots=True)
 class Call:
@@ -40,20 +42,60 @@ class Reply:
 
 
 def arguments_from_json(raw: Any) -> tuple[dict | None, str, str | None]:
-    """Read OpenAI-style string arguments: (arguments, raw text, parse error or None)."""
+    """Read OpenAI-style string arguments: (arguments, raw text, parse error or None).
+
+    Read by the one total reader (toolproof.limits): too deep, a huge integer, NaN or
+    Infinity is a parse error carrying the limit's reason, never an exception."""
     if isinstance(raw, dict):            # some compatible servers send an object already
-        return raw, json.dumps(raw, ensure_ascii=False), None
+        return arguments_from_object(raw)
     if raw is None or (isinstance(raw, str) and not raw.strip()):
-        return {}, "" if raw is None else raw, None
+        return {}, "" if raw is None else str(raw), None
     if not isinstance(raw, str):
-        return None, repr(raw), f"arguments are {kind_of(raw)}, not a JSON string"
+        return None, _shown(raw), f"arguments are {kind_of(raw)}, not a JSON string"
+    raw = str(raw)
     try:
-        parsed = json.loads(raw)
-    except ValueError as exc:
-        return None, raw, f"arguments are not valid JSON ({exc.msg} at char {exc.pos})"
+        parsed = read_json(raw, what="arguments")
+    except ReadError as exc:
+        if exc.decode_error is not None:
+            error = exc.decode_error
+            return None, raw, f"arguments are not valid JSON ({error.msg} at char {error.pos})"
+        return None, raw, exc.reason
     if not isinstance(parsed, dict):
         return None, raw, f"arguments are JSON but not an object ({kind_of(parsed)})"
     return parsed, raw, None
+
+
+def arguments_from_object(value: Any) -> tuple[dict | None, str, str | None]:
+    """Arguments that arrived as an already-parsed object (Anthropic `input`, some compatible
+    servers): walked by the same limits; (arguments, raw text for display, error or None)."""
+    try:
+        plain = check_value(value, what="arguments")
+    except ReadError as exc:
+        return None, _shown(value), exc.reason
+    text = json.dumps(plain, ensure_ascii=False)
+    if not isinstance(plain, dict):
+        return None, text, f"tool_use input is {kind_of(plain)}, not an object"
+    return plain, text, None
+
+
+def _shown(value: Any) -> str:
+    """Something to display for a value that failed the limits (never raises, stays short)."""
+    try:
+        return json.dumps(check_value(value), ensure_ascii=False)
+    except ReadError:
+        return f"({kind_of(value)} beyond the reading limits)"
+
+
+def readable_body(body: Any) -> tuple[dict, str | None]:
+    """A response body as plain JSON within the limits, or the reason it is not a readable
+    object. Bodies read from the wire or a file passed the limits already; this also holds for
+    a body handed in by other code (a test, the page)."""
+    if not isinstance(body, dict):
+        return {}, "response body is not a JSON object"
+    try:
+        return check_value(body, what="response body"), None
+    except ReadError as exc:
+        return {}, exc.reason
 
 
 def kind_of(value: Any) -> str:

@@ -8,6 +8,9 @@ Pure: no I/O; returns strings.
 from __future__ import annotations
 
 import json
+import math
+import re
+from typing import Any
 
 from .score import METRIC_KEYS
 
@@ -26,14 +29,76 @@ LOWER_IS_BETTER = {"hallucinated_tool_rate", "over_call_rate", "under_call_rate"
 
 
 def to_json(card: dict) -> str:
-    """The scorecard as the exact JSON text the CLI prints and the page exports."""
-    return json.dumps(card, ensure_ascii=False, indent=2) + "\n"
+    """The scorecard as the exact JSON text the CLI prints and the page exports: strict JSON
+    (a non-finite number that slipped in is replaced by null and named in `notes`)."""
+    return _strict_dumps(card)
 
 
 def results_json(document: dict, card: dict) -> str:
     """A live run's export: the results file (re-grades with `grade --transcripts`) plus the
     scorecard it produced, so one file holds both the evidence and the figures."""
-    return json.dumps({**document, "scorecard": card}, ensure_ascii=False, indent=2) + "\n"
+    return _strict_dumps({**document, "scorecard": card})
+
+
+def _strict_dumps(value: dict) -> str:
+    clean, found = finite(value)
+    if found:
+        clean["notes"] = list(clean.get("notes") or []) + [f"{what} at {where} replaced by "
+                                                           f"{'null' if what.startswith('non') else 'U+FFFD'}"
+                                                           for where, what in found]
+    return json.dumps(clean, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def finite(value: Any) -> tuple[Any, list[tuple[str, str]]]:
+    """A copy that strict UTF-8 JSON can hold: every NaN or infinity replaced by None and every
+    lone surrogate (unwritable as UTF-8) by U+FFFD, with the JSON paths where they were.
+    Iterative, so a deep value cannot exhaust the stack."""
+    found: list[tuple[str, str]] = []
+    root = [value]
+    stack = [(root, 0, "$")]
+    while stack:
+        holder, key, where = stack.pop()
+        item = holder[key]
+        if isinstance(item, float) and not math.isfinite(item):
+            holder[key] = None
+            found.append((where, "non-finite number"))
+        elif isinstance(item, str) and _SURROGATE.search(item):
+            holder[key] = _SURROGATE.sub("\ufffd", item)
+            found.append((where, "lone surrogate"))
+        elif isinstance(item, dict):
+            holder[key] = item = {_SURROGATE.sub("\ufffd", k) if isinstance(k, str) else k: v
+                                  for k, v in item.items()}
+            stack.extend((item, k, f"{where}.{k}") for k in item)
+        elif isinstance(item, (list, tuple)):
+            holder[key] = item = list(item)
+            stack.extend((item, i, f"{where}[{i}]") for i in range(len(item)))
+    return root[0], sorted(found)
+
+
+# Characters that would act on a terminal or a Markdown viewer instead of being shown: C0
+# controls (ESC starts terminal sequences, CR overwrites a line), DEL, C1 controls (CSI), line
+# and paragraph separators, and the bidi controls that reorder what a reader sees.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+                      "\ud800-\udfff]")      # and lone surrogates, which no UTF-8 output can hold
+
+
+def printable(text: str) -> str:
+    """Text with every control character written as an escape (\\x1b, \\u202e): what came from
+    a file or a model is shown, never obeyed, and a line of output stays one line."""
+    return _CONTROL.sub(_escape, text)
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _lines(lines: list[str]) -> str:
+    """The rendered lines joined, each made printable (so no text inside can add a line)."""
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def percent(value: float | None) -> str:
@@ -58,6 +123,7 @@ def headline(card: dict) -> list[str]:
     lines.append(f"Score: {score_text(card['score'])} / 100 strict; "
                  f"{score_text(lenient['score'])} lenient "
                  f"({lenient['rescued']} case(s) rescued by casting strings to the schema type)")
+    lines += [f"Note: {note}" for note in card.get("notes", [])]
     return lines
 
 
@@ -132,13 +198,13 @@ def render_text(card: dict) -> str:
         rescued = " (lenient: PASS)" if case["lenient"]["verdict"] == "PASS" else ""
         lines.append(f"  {case['verdict']:<7} {case['id']} [{case['category']}]{rescued}")
         lines.extend(f"          - {reason}" for reason in case["reasons"])
-    return "\n".join(lines) + "\n"
+    return _lines(lines)
 
 
 def _md_cell(text: str) -> str:
     # Model text is hostile until proven otherwise: no raw HTML reaches a Markdown renderer.
     return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace("|", "\\|").replace("\n", " "))
+            .replace("|", "\\|").replace("\r\n", " ").replace("\n", " "))
 
 
 def diagnosis_markdown(card: dict) -> list[str]:
@@ -162,7 +228,7 @@ def diagnosis_markdown(card: dict) -> list[str]:
                 "|---|" + "---:|" * len(focus["columns"])]
         out += [f"| {_md_cell(r)} | " + " | ".join(str(n or "") for n in row) + " |"
                 for r, row in zip(focus["rows"], focus["matrix"])]
-        out.append(f"\n{focus['omitted']} tools that were always chosen right are not shown.")
+        out += ["", f"{focus['omitted']} tools that were always chosen right are not shown."]
     pairs = ", ".join(f"`{p['expected']}` → `{p['called']}` ({p['count']})" for p in sel["confused_pairs"]) or "none"
     out += ["", f"Most-confused pairs: {pairs}. *{sel['advice']}*", "", "### Fill: which arguments", ""]
     fv = fil["field_verdicts"]
@@ -210,4 +276,4 @@ def render_markdown(card: dict) -> str:
     for case in card["cases"]:
         lines.append(f"| {_md_cell(case['id'])} | {case['category']} | {case['verdict']} | "
                      f"{_md_cell('; '.join(case['reasons']))} |")
-    return "\n".join(lines) + "\n"
+    return _lines(lines)

@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
 from .conversation import case_mocks
-from .grade import CaseResult, grade_case
+from .evaluate import grade_safely       # a grading bug fails the case, not the run
+from .grade import CaseResult
+from .limits import ReadError, read_json
 from .providers import endpoint, public_headers, reply_from_body, request_body, request_headers
 from .secrets import redact
 from .suite import Case, Tool, requests_needed, scoped
@@ -141,8 +143,8 @@ class Run:
                     self.skipped = len(self.plan) - index
                     break
                 raw = await self._run_case(case)
-                result = grade_case(case, self.tools, make_transcript(raw, self.settings.provider,
-                                                                       self.settings.model))
+                result = grade_safely(case, self.tools, make_transcript(raw, self.settings.provider,
+                                                                         self.settings.model))
                 self.transcripts.append(raw)
                 self.results.append(result)
                 if self.on_case:
@@ -217,11 +219,12 @@ class Run:
         elif not 200 <= reply.status < 300:
             out["error"] = {"status": reply.status, "message": status_message(reply.status)}
         else:
-            try:
-                out["response"] = json.loads(reply.text)
+            try:                # the one total reader: limits exceeded are a failed turn, not a crash
+                out["response"] = read_json(reply.text, what="body")
                 out["status"] = reply.status
-            except ValueError:
-                out["error"] = {"status": reply.status, "message": "the response body is not valid JSON"}
+            except ReadError as exc:
+                out["error"] = {"status": reply.status, "message": "the response body is not valid JSON"
+                                if exc.decode_error is not None else f"the response body is unreadable ({exc.reason})"}
         return out
 
     async def _send(self, url: str, headers: dict, body: dict) -> HttpReply:

@@ -12,17 +12,24 @@ from __future__ import annotations
 import re
 from typing import Any
 
+# Every pattern is linear on untrusted text (a model's arguments can be megabytes): repeats are
+# bounded, and a token pattern may only start where a run of its own characters starts (the
+# lookbehind), so no run is rescanned from each of its positions. Bounds are well above the
+# real formats (OpenAI project keys ~160 characters, JWT segments rarely past 2,000).
+_TOKEN = r"(?<![A-Za-z0-9_.-])"
 PATTERNS: tuple[tuple[str, re.Pattern], ...] = (
-    ("anthropic-key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
-    ("openai-key", re.compile(r"\bsk-(?!ant-)(?:proj-|svcacct-|admin-|live-)?[A-Za-z0-9_-]{20,}")),
+    ("anthropic-key", re.compile(_TOKEN + r"sk-ant-[A-Za-z0-9_-]{20,400}")),
+    ("openai-key", re.compile(_TOKEN + r"sk-(?!ant-)(?:proj-|svcacct-|admin-|live-)?[A-Za-z0-9_-]{20,400}")),
     ("aws-access-key-id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})")),
-    ("slack-token", re.compile(r"\bxox[baprs]-[A-Za-z0-9-]{10,}")),
+    ("github-token", re.compile(_TOKEN + r"(?:gh[pousr]_[A-Za-z0-9]{30,400}|github_pat_[A-Za-z0-9_]{40,400})")),
+    ("slack-token", re.compile(_TOKEN + r"xox[baprs]-[A-Za-z0-9-]{10,400}")),
     ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("stripe-key", re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}")),
-    # the whole block, up to its END line (or the end of the text when it was cut off)
-    ("private-key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)")),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    ("stripe-key", re.compile(_TOKEN + r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,400}")),
+    # the whole block, up to its END line (or the end of the text when it was cut off); the
+    # lazy body stops at the first END line, and the label is bounded
+    ("private-key", re.compile(r"-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[\s\S]*?"
+                               r"(?:-----END [A-Z ]{0,40}PRIVATE KEY-----|$)")),
+    ("jwt", re.compile(_TOKEN + r"eyJ[A-Za-z0-9_-]{8,8000}\.eyJ[A-Za-z0-9_-]{8,8000}\.[A-Za-z0-9_-]{8,8000}")),
 )
 
 

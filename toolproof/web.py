@@ -92,8 +92,7 @@ async def boot() -> None:
     set_stage("packages", "Loading ToolProof…")
     await paint()
     from toolproof.datafiles import read_documents
-    from toolproof.evaluate import source_of
-    from toolproof.grade import grade_run
+    from toolproof.evaluate import grade_all, source_of
 
     set_stage("suite", "Loading the suite and the fixture transcripts…")
     await paint()
@@ -103,7 +102,7 @@ async def boot() -> None:
     mark("suite")
     set_stage("grade", f"Grading {len(bundle.transcripts.transcripts)} fixture transcripts…")
     await paint()
-    results = grade_run(bundle.cases, bundle.tools, bundle.transcripts.transcripts)
+    results = grade_all(bundle.cases, bundle.tools, bundle.transcripts.transcripts)
     context = {"cases": {c.id: c for c in bundle.cases}, "tools": bundle.tools,
                "transcripts": bundle.transcripts.transcripts}
     view = ScorecardView(document.getElementById("fixture-card"), results, kind="fixture",

@@ -220,13 +220,27 @@ class LiveController:
         if not run.results:
             byid("live-empty").hidden = False
             return
-        transcripts = parse_transcripts(doc, format_schema("transcripts"), {c.id for c in self.bundle.cases})
         results = [r for r in run.results]
+        notes = []
+        try:        # re-reading the results file only feeds the diagnosis: its failure is a note
+            transcripts = parse_transcripts(doc, format_schema("transcripts"), {c.id for c in self.bundle.cases})
+            source, by_case = source_of(transcripts), transcripts.transcripts
+        except Exception as exc:                 # noqa: BLE001 - a finished run always gets a scorecard
+            from toolproof.evaluate import internal_error
+            source = {k: doc.get(k, "") for k in ("kind", "label", "provider", "model", "created", "scope")}
+            by_case = {}
+            notes.append(internal_error(exc, "re-reading the results") + ": the diagnosis may be incomplete")
         card_root = byid("live-card")
-        card_root.appendChild(el("p", run_label(doc), cls="live-label"))
-        body = el("div")
-        card_root.appendChild(body)
-        context = {**self.context, "transcripts": transcripts.transcripts}
-        view = ScorecardView(body, results, kind="live", source=source_of(transcripts), context=context,
-                             document=doc)
-        view.render()
+        try:
+            card_root.appendChild(el("p", run_label(doc), cls="live-label"))
+            body = el("div")
+            card_root.appendChild(body)
+            context = {**self.context, "transcripts": by_case}
+            view = ScorecardView(body, results, kind="live", source=source, context=context,
+                                 document=doc, notes=notes)
+            view.render()
+        except Exception as exc:                 # noqa: BLE001 - never "Run complete." without a scorecard
+            from toolproof.evaluate import internal_error
+            clear(card_root)
+            document.body.dataset.run = "error"
+            self.message(f"Run finished, but {internal_error(exc, 'showing the scorecard')}.", bad=True)

@@ -15,11 +15,13 @@ class ScorecardView:
     """One rendered scorecard (the fixtures now, a live run later) and its controls."""
 
     def __init__(self, root, results: list, *, kind: str, source: dict, context: dict,
-                 document: dict | None = None, diagnose_now: bool = True):
+                 document: dict | None = None, diagnose_now: bool = True, notes: list | None = None):
         from toolproof.score import DEFAULT_WEIGHTS
 
         self.root, self.results, self.kind, self.source = root, results, kind, source
         self.diagnosis = None          # computed after the page is ready (see add_diagnosis)
+        self.notes = list(notes or [])  # steps that failed and were left out (toolproof.evaluate)
+        self._diagnosed = False
         self.document = document                      # a live run's results file
         self.context = context                       # cases, tools, transcripts by id
         self.weights = dict(DEFAULT_WEIGHTS)
@@ -29,16 +31,21 @@ class ScorecardView:
         self.filters = {"category": "all", "verdict": "all"}
 
     def _card(self) -> dict:
-        from toolproof.score import scorecard
+        from toolproof.evaluate import card_safely
 
-        return scorecard(self.results, self.weights, source=self.source, diagnosis=self.diagnosis)
+        # the same guarded builder as the CLI: a failing step is a note, never no scorecard
+        return card_safely(self.results, self.weights, source=self.source, diagnosis=self.diagnosis,
+                           notes=self.notes)
 
     def diagnose(self) -> None:
-        from toolproof.diagnose import diagnosis
+        from toolproof.evaluate import diagnose_safely
 
-        if self.diagnosis is None:
+        if self.diagnosis is None and not self._diagnosed:
+            self._diagnosed = True
             c = self.context
-            self.diagnosis = diagnosis(self.results, list(c["cases"].values()), c["tools"], c["transcripts"])
+            found, note = diagnose_safely(self.results, list(c["cases"].values()), c["tools"],
+                                          c["transcripts"])
+            self.diagnosis, self.notes = found, self.notes + ([note] if note else [])
             self.card = self._card()
 
     def add_diagnosis(self) -> None:
@@ -54,7 +61,7 @@ class ScorecardView:
 
     def render(self) -> None:
         clear(self.root)
-        self.diagnosis_slot = self._diagnosis() if self.diagnosis is not None else el(
+        self.diagnosis_slot = self._diagnosis() if self.diagnosis is not None or self._diagnosed else el(
             "section", "Working out the diagnosis…", cls="block muted", id=f"{self.prefix()}-diagnosis-pending")
         for part in (self._summary(), self._rates(), self._categories(), self.diagnosis_slot, self._cases()):
             self.root.appendChild(part)
@@ -89,8 +96,9 @@ class ScorecardView:
             el("div", "Weighted score", cls="label"),
             el("div", cls="score-line", children=[self.score_node, el("span", " / 100", cls="of")]),
         ])
+        notes = [el("p", note, cls="card-note") for note in card.get("notes", [])]
         return el("div", cls="summary", children=[score, el("div", cls="summary-side", children=[
-            pills, meta, lenient, exports])])
+            pills, meta, lenient, *notes, exports])])
 
     # -- rates
     def _rates(self):
@@ -196,8 +204,9 @@ class ScorecardView:
         from toolproof.view import heat_level
 
         d = self.card.get("diagnosis") or {}
-        if not d:
-            return None
+        if not d:       # the diagnosis failed (guarded): say so where it would have been
+            return el("section", " ".join(self.card.get("notes") or ["No diagnosis."]),
+                      cls="block muted", id=f"{self.prefix()}-diagnosis")
         dec, sel, fil, use, tr, saf = (d[k] for k in ("decide", "select", "fill", "use", "trace", "safety"))
 
         def panel(title: str, advice: str, *children):

@@ -4,17 +4,17 @@ Pure: no I/O, never raises on a strange body.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..conversation import call_ids, result_text, tool_result_for
-from ..reply import Call, Reply, kind_of, usage_tokens
+from ..reply import Call, Reply, arguments_from_object, kind_of, readable_body, usage_tokens
 
 
 def reply_from_anthropic(body: Any) -> Reply:
     """content[] blocks -> Reply; a truncated answer has stop_reason "max_tokens"."""
-    if not isinstance(body, dict):
-        return Reply(malformed="response body is not a JSON object")
+    body, problem = readable_body(body)
+    if problem:
+        return Reply(malformed=problem)
     blocks = body.get("content")
     if not isinstance(blocks, list):
         return Reply(malformed="response has no content list")
@@ -40,12 +40,12 @@ def _call(block: dict) -> Call:
     name = block.get("name") if isinstance(block.get("name"), str) else ""
     call_id = block.get("id") if isinstance(block.get("id"), str) else ""
     arguments = block.get("input")
-    if isinstance(arguments, dict):
-        return Call(name=name, arguments=arguments, id=call_id,
-                    raw_arguments=json.dumps(arguments, ensure_ascii=False))
-    raw = json.dumps(arguments, ensure_ascii=False) if arguments is not None else ""
-    return Call(name=name, arguments=None, raw_arguments=raw, id=call_id,
-                parse_error=f"tool_use input is {kind_of(arguments)}, not an object")
+    if arguments is None:
+        return Call(name=name, arguments=None, raw_arguments="", id=call_id,
+                    parse_error=f"tool_use input is {kind_of(arguments)}, not an object")
+    # walked by the same limits as any JSON we read: too deep, huge integers, NaN are findings
+    parsed, raw, error = arguments_from_object(arguments)
+    return Call(name=name, arguments=parsed, raw_arguments=raw, id=call_id, parse_error=error)
 
 
 # ---------------------------------------------------------------- going out

@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..conversation import call_ids, result_text, tool_result_for
-from ..reply import Call, Reply, arguments_from_json, usage_tokens
+from ..reply import Call, Reply, arguments_from_json, readable_body, usage_tokens
 
 
 def reply_from_openai(body: Any) -> Reply:
     """choices[0].message -> Reply; a truncated answer has finish_reason "length"."""
-    if not isinstance(body, dict):
-        return Reply(malformed="response body is not a JSON object")
+    body, problem = readable_body(body)
+    if problem:
+        return Reply(malformed=problem)
     choices = body.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         return Reply(malformed="response has no choices")

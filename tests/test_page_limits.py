@@ -1,0 +1,58 @@
+"""The page against hostile provider answers: each limit is a FAIL with its reason, the run
+still ends "done" with a scorecard and both exports, the JSON export is strict and the Markdown
+export carries no control character.
+
+Reuses the routed-provider machinery of tests/test_live_page.py (one booted page per module).
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from test_live_page import (FIRST, OPENAI, assert_only_talked_to, card_cases, exports, live,  # noqa: F401
+                            openai_body, page, reasons, run)
+
+pytestmark = pytest.mark.browser
+
+TOOL = "create_reminder"          # what FIRST expects
+
+
+def _refuse(name):
+    raise AssertionError(f"non-strict JSON constant {name}")
+
+
+HOSTILE = [
+    ("[" * 10_000 + "]" * 10_000, "request failed (HTTP 200: the response body is unreadable "
+                                  "(body nested deeper than 64 levels))"),
+    ('{"choices": [{"message": {"content": NaN}}]}',
+     "request failed (HTTP 200: the response body is unreadable (NaN is not JSON))"),
+    (openai_body(calls=[(TOOL, '{"title": ' + "9" * 5000 + "}")]), f"{TOOL}: integer with more than 300 digits"),
+    (openai_body(calls=[(TOOL, '{"title": ' + "[" * 70 + "]" * 70 + "}")]),
+     f"{TOOL}: arguments nested deeper than 64 levels"),
+    (openai_body(calls=[(TOOL, '{"title": Infinity}')]), f"{TOOL}: Infinity is not JSON"),
+]
+
+
+@pytest.mark.parametrize("body, reason", HOSTILE, ids=["deep-body", "nan-body", "huge-int-args", "deep-args",
+                                                       "infinity-args"])
+def test_a_hostile_answer_fails_with_its_reason_and_the_run_ends_with_a_scorecard(page, live, body, reason):
+    openai = live(OPENAI)
+    openai.script[FIRST] = [(200, {}, body)]
+    assert run(page, cap=1) == "done"
+    assert card_cases(page) == {FIRST: "FAIL"}
+    assert reason in reasons(page, FIRST)
+    doc, markdown = exports(page)
+    assert json.loads(json.dumps(doc), parse_constant=_refuse)["scorecard"]["cases"][0]["verdict"] == "FAIL"
+    assert reason in markdown
+    assert_only_talked_to(page, live.server, OPENAI)
+
+
+def test_control_characters_in_model_text_reach_no_export_raw(page, live):
+    openai = live(OPENAI)
+    openai.script[FIRST] = [(200, {}, openai_body(content="\x1b[2J\x1b[31mcleared\u202e\r"))]
+    assert run(page, cap=1) == "done"
+    doc, markdown = exports(page)
+    assert "\x1b" not in markdown and "\u202e" not in markdown and "\r" not in markdown
+    assert "\\u001b[2J" in markdown and "\\u202e" in markdown     # shown, escaped, in the reason
+    assert doc["scorecard"]["cases"][0]["final_text"] == "\x1b[2J\x1b[31mcleared\u202e\r"   # data kept exact
