@@ -135,6 +135,15 @@ def retry_wait(reply: HttpReply | None, attempt: int, backoff_s: float) -> float
     return backoff_s * 2 ** (attempt - 1)
 
 
+def strict_json(value: Any) -> bool:
+    """Does this parsed body serialise as strict JSON (no NaN or Infinity)?"""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
 def attempt_entry(reply: HttpReply | None, failure: TransportError | None) -> dict:
     """One attempt as the transcript keeps it: {"status": 400, ...} or {"error": "timeout", ...}."""
     if failure is not None:
@@ -311,7 +320,12 @@ class Run:
             except Exception as exc:     # e.g. RecursionError on a deeply nested body: a finding, not a crash
                 out["error"] = {"status": reply.status,
                                 "message": f"the response body could not be read ({exc.__class__.__name__})"}
+            if "response" in out and not strict_json(out["response"]):
+                # The results file is strict JSON (it must re-grade): NaN and Infinity stay out.
+                del out["response"], out["status"]
+                out["error"] = {"status": reply.status, "message": "the response body contains NaN or Infinity"}
         return out
+
     async def _send(self, url: str, headers: dict, body: dict) -> HttpReply:
         """The transport call, abandoned the moment abort is pressed."""
         request = asyncio.ensure_future(self.transport(url, headers, body, self.settings.timeout_s))
