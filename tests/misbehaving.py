@@ -14,7 +14,8 @@ Modes:
   bigint    a 200 with a 5,000-digit integer in the body and in the arguments
   retry     429 with Retry-After: 3600
 
-Bounded: every drip stops after DRIP_FOR_S, and the server shuts itself down after
+Every answer carries permissive CORS headers so the page (tests/test_live_page.py) meets the
+same misbehaviour as the terminal. Bounded: every drip stops after DRIP_FOR_S, and the server shuts itself down after
 LIFETIME_S even if a test forgets to close it. Listens on 127.0.0.1 only.
 """
 from __future__ import annotations
@@ -32,6 +33,7 @@ DRIP_FOR_S = 20.0
 LIFETIME_S = 300.0
 DEEP = 10_000
 HUGE_BYTES = 6 * 1024 * 1024
+CORS = {"access-control-allow-origin": "*", "access-control-expose-headers": "retry-after, location"}
 MODES = ("redirect", "drip", "echo", "deep", "huge", "nan", "bigint", "retry")
 
 
@@ -75,6 +77,13 @@ class MisbehavingServer:
 
             def log_message(self, *args):
                 pass
+
+            def do_OPTIONS(self):          # the page's CORS preflight: allowed, so the page sees the misbehaviour
+                if self.path.startswith("/stolen"):
+                    with owner.lock:
+                        owner.stolen.append({"path": self.path, "preflight": True})
+                owner.send(self, 204, {"access-control-allow-methods": "POST",
+                                       "access-control-allow-headers": "*"}, b"")
 
             def do_POST(self):
                 length = min(int(self.headers.get("content-length", 0) or 0), 10_000_000)
@@ -125,7 +134,7 @@ class MisbehavingServer:
     def send(self, handler, status: int, headers: dict, data: bytes) -> None:
         try:
             handler.send_response(status)
-            for k, v in {"content-type": "application/json", **headers}.items():
+            for k, v in {"content-type": "application/json", **CORS, **headers}.items():
                 handler.send_header(k, v)
             handler.send_header("content-length", str(len(data)))
             handler.end_headers()
@@ -138,6 +147,8 @@ class MisbehavingServer:
         try:
             handler.send_response(200)
             handler.send_header("content-type", "application/json")
+            for k, v in CORS.items():
+                handler.send_header(k, v)
             handler.send_header("content-length", "1000000")
             handler.end_headers()
             handler.wfile.flush()

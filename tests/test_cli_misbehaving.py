@@ -100,7 +100,7 @@ def test_a_server_echoing_the_key_never_gets_it_printed_or_stored(server, tmp_pa
 @pytest.mark.parametrize("mode, message", [
     # B2's total reader will make these graded findings with limit reasons; today the runner
     # records each as a failed turn. Either way: no traceback, no lost case, the file re-grades.
-    ("deep", "the response body could not be read (RecursionError)"),
+    ("deep", "the response body is nested deeper than 64 levels"),
     ("huge", "response body larger than 5 MB (not read further)"),
     ("nan", "the response body contains NaN or Infinity"),
     ("bigint", "the response body is not valid JSON"),

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from fakeprovider import FIXTURES, case_and_turn, fixture_answer
 from toolproof.providers import endpoint, request_headers
-from toolproof.runner import HttpReply, Run, RunSettings, TransportError, requests_needed, retry_wait, scoped
+from toolproof.runner import (HttpReply, Run, RunSettings, TransportError, nested_deeper_than, requests_needed,
+                              retry_wait, scoped)
 from toolproof.suite import CATEGORIES, SECOND_TURN_CATEGORIES
 
 KEY = "sk-live-KEY-789"
@@ -651,3 +652,25 @@ def test_a_hostile_200_body_is_recorded_without_crashing(bundle, monkeypatch, bo
     go(run, monkeypatch)
     assert len(run.transcripts) == 1 and run.results[0].verdict == "FAIL"
     json.dumps(run.document(created="x"))
+
+
+def _depth(value) -> int:
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    return 0
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='[]{}"\\ab', max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet='[]{}"\\k', max_size=3), inner,
+                                                                max_size=3),
+    max_leaves=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(JSON_VALUES, st.integers(0, 8))
+def test_the_depth_check_reads_depth_like_a_parser(value, limit):
+    # brackets inside strings (escaped quotes included) never count
+    assert nested_deeper_than(json.dumps(value), limit) == (_depth(value) > limit)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 from urllib.parse import urljoin
@@ -133,6 +134,24 @@ def retry_wait(reply: HttpReply | None, attempt: int, backoff_s: float) -> float
     if wait is not None:
         return min(wait, MAX_RETRY_WAIT_S)
     return backoff_s * 2 ** (attempt - 1)
+
+
+# Until the total reader (toolproof.limits) replaces the json.loads in Run._turn_record: in
+# Pyodide a body nested a few thousand levels deep overflows the JavaScript stack inside
+# json.loads, a fatal error no `except` can catch, so depth is checked on the text first.
+MAX_DEPTH = 64
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def nested_deeper_than(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Do the JSON text's brackets (outside strings) nest deeper than `limit`? Linear, no parse."""
+    depth = 0
+    for match in _BRACKET.finditer(_STRING.sub("", text)):
+        depth += 1 if match.group() in "[{" else -1
+        if depth > limit:
+            return True
+    return False
 
 
 def strict_json(value: Any) -> bool:
@@ -311,6 +330,9 @@ class Run:
             status = None if failure is not None else reply.status
             message = self.stop if self.stop and status == 429 else failure_message(url, reply, failure)
             out["error"] = {"status": status, "message": message}
+        elif nested_deeper_than(reply.text):
+            out["error"] = {"status": reply.status,
+                            "message": f"the response body is nested deeper than {MAX_DEPTH} levels"}
         else:
             try:
                 out["response"] = json.loads(reply.text)
