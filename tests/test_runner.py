@@ -674,3 +674,10 @@ JSON_VALUES = st.recursive(
 def test_the_depth_check_reads_depth_like_a_parser(value, limit):
     # brackets inside strings (escaped quotes included) never count
     assert nested_deeper_than(json.dumps(value), limit) == (_depth(value) > limit)
+
+
+def test_a_long_retry_after_on_a_503_says_what_the_status_means(bundle, monkeypatch):
+    run = make_run(bundle, by_id(bundle, ONE), Transport({ONE: [reply(503, "", {"retry-after": "600"})]}))
+    go(run, monkeypatch)
+    assert run.error == "service unavailable: the provider asks to wait 600 s"
+    assert run.transcripts[0]["turns"][0]["error"] == {"status": 503, "message": run.error}

@@ -6,7 +6,11 @@ this file for a leak; none of them is a working key.
 """
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from toolproof.secrets import PATTERNS, find_secrets, redact, redact_text, secrets_in
 
@@ -130,3 +134,13 @@ def test_the_configured_key_is_redacted_by_value(text, expected):
 def test_short_or_empty_keys_are_not_redacted_by_value():
     assert redact_text("abc abc", keys=("", "abc")) == "abc abc"
     assert redact_text("sk-abcdefghijklmnopqrstuv") == "[REDACTED:openai-key]"    # patterns unchanged
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(min_size=4, max_size=40).filter(lambda k: "[REDACTED:api-key]" not in k and k.strip() == k),
+       st.lists(st.text(max_size=20), max_size=5))
+def test_the_key_never_survives_redaction_by_value(key, parts):
+    text = key.join(parts) + f" Bearer {key} " + key
+    assume("[REDACTED" not in key and "]" not in key and "[" not in key)
+    assert key not in redact_text(text, keys=(key,))
+    assert key not in json.dumps(redact({"a": [text], text: text}, keys=(key,)), ensure_ascii=False)

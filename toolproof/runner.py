@@ -314,7 +314,7 @@ class Run:
             wait = retry_after(reply)
             if wait is not None and wait > MAX_RETRY_WAIT_S:
                 # Sleeping an hour per case helps nobody: stop, keeping what was graded.
-                self.stop = f"rate limited: the provider asks to wait {wait:g} s"
+                self.stop = f"{status_message(reply.status)}: the provider asks to wait {wait:g} s"
                 break
             if len(log) > s.retries or self.used >= s.cap:
                 break           # no retry left (or no budget for one): keep the real answer
@@ -328,7 +328,8 @@ class Run:
         out = {"request": record, "attempts": len(log), "attempt_log": log, "elapsed_ms": round(elapsed, 1)}
         if failure is not None or not 200 <= reply.status < 300:
             status = None if failure is not None else reply.status
-            message = self.stop if self.stop and status == 429 else failure_message(url, reply, failure)
+            # self.stop is only ever set by this turn's last attempt (no request follows it)
+            message = self.stop or failure_message(url, reply, failure)
             out["error"] = {"status": status, "message": message}
         elif nested_deeper_than(reply.text):
             out["error"] = {"status": reply.status,
