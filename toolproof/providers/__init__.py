@@ -35,29 +35,26 @@ def check_base_url(base_url: str) -> str:
 
     Only http and https with a host; no `user:pass@` (credentials belong in the key field, which
     is sent only in the auth header and never stored), no query or fragment (they would be lost
-    or, worse, carry a key into the results file).
+    or, worse, carry a key into the results file). The messages never repeat the URL: whatever
+    secret it holds stays out of the terminal and the page.
     """
     text = base_url.strip()
     try:
         parts = urlsplit(text)
         parts.port                              # raises ValueError on a port that is not a number
     except ValueError as exc:
-        raise ToolProofError(f"base URL {_shown(text)} cannot be read ({exc})") from None
-    if parts.scheme not in ("http", "https"):
-        raise ToolProofError(f"base URL {_shown(text)} must start with http:// or https://")
+        reason = "port out of range" if "out of range" in str(exc) else "malformed host or port"
+        raise ToolProofError(f"base URL cannot be read ({reason})") from None
     if parts.username is not None or parts.password is not None or "@" in parts.netloc:
         raise ToolProofError("base URL must not contain user:password@; put the key in the API key "
                              "field (or TOOLPROOF_API_KEY), which is sent only in the auth header")
+    if parts.scheme not in ("http", "https"):
+        raise ToolProofError("base URL must start with http:// or https://")
     if not parts.hostname:
-        raise ToolProofError(f"base URL {_shown(text)} has no host")
+        raise ToolProofError("base URL has no host")
     if parts.query or parts.fragment or "?" in text or "#" in text:
-        raise ToolProofError(f"base URL {_shown(text)} must not have a query (?...) or fragment (#...)")
+        raise ToolProofError("base URL must not have a query (?...) or fragment (#...)")
     return text
-
-
-def _shown(text: str) -> str:
-    """A URL as an error message may show it: bounded, no userinfo (checked before), repr-escaped."""
-    return repr(text[:200] + ("…" if len(text) > 200 else ""))
 
 
 def endpoint(provider: str, base_url: str = "") -> str:
