@@ -218,3 +218,17 @@ def test_a_killed_run_keeps_every_graded_case(server, tmp_path):
     doc = json.loads(out.read_text())
     assert len(doc["transcripts"]) == 2 and doc["state"] == "running"
     assert len(regrade(out)["cases"]) == 2
+
+
+def test_no_http_answer_names_the_endpoint(tmp_path):
+    import socket
+
+    with socket.socket() as probe:                 # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    out = tmp_path / "r.json"
+    code, stdout, stderr = live(f"http://127.0.0.1:{port}/v1", out, "--cap", "1")
+    turn = json.loads(out.read_text())["transcripts"][0]["turns"][0]
+    assert turn["error"]["message"].startswith(f"network error: no HTTP answer from http://127.0.0.1:{port}/v1/chat/completions (")
+    assert turn["attempt_log"][0]["error"] == "network"
+    assert code == 2 and "no request succeeded (1 sent)" in stderr

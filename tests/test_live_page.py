@@ -373,7 +373,7 @@ def test_the_need_line_matches_the_scope(page):
 
 
 @pytest.mark.parametrize("step, reason", [
-    (("fail",), "request failed (no response: network error: no HTTP answer from https://api.openai.com/ "
+    (("fail",), "request failed (no response: network error: no HTTP answer from https://api.openai.com/v1/chat/completions "
                 "(possible causes: the server is down, crashed or unreachable; it does not allow CORS"),
     ((200, {}, "<html>not json sk-LEAKED-200</html>"),
      "request failed (HTTP 200: the response body is not valid JSON)"),
@@ -483,7 +483,7 @@ def test_a_local_server_without_cors_headers_is_a_network_error(page, live, fake
                scope="should_call", cap=1) == "error"
     assert card_cases(page) == {FIRST: "FAIL"}
     # names the endpoint and the kind; the causes are possibilities, not a verdict
-    assert (f"request failed (no response: network error: no HTTP answer from http://127.0.0.1:{fake.server.server_address[1]}/ "
+    assert (f"request failed (no response: network error: no HTTP answer from {base}/chat/completions "
             "(possible causes: the server is down, crashed or unreachable; it does not allow CORS from this page; "
             "the page's security policy blocks it; the browser is offline))") in reasons(page, FIRST)
     assert_only_talked_to(page, live.server, base + "/chat/completions")

@@ -27,7 +27,8 @@ MAX_BODY_CHARS = 5 * 1024 * 1024
 
 def network_failure(url: str) -> str:
     """The line for a fetch that got no HTTP answer: where, what kind, and the possible causes."""
-    return (f"network error: no HTTP answer from {origin_of(url)} (possible causes: the server is down, "
+    # url is the endpoint built from a parsed base URL: no user:pass@, no query, nothing secret
+    return (f"network error: no HTTP answer from {url} (possible causes: the server is down, "
             "crashed or unreachable; it does not allow CORS from this page; the page's security policy "
             "blocks it; the browser is offline)")
 

@@ -82,10 +82,10 @@ def post(url: str, headers: dict, body: dict, timeout: float) -> HttpReply:
         reason = getattr(exc, "reason", exc)
         if isinstance(reason, (TimeoutError, socket.timeout)):
             raise _timeout(timeout, started) from None
-        raise TransportError("network", f"network error ({reason.__class__.__name__}: {reason})"[:300],
+        raise TransportError("network", f"network error: no HTTP answer from {url} ({reason})"[:400],
                              (time.monotonic() - started) * 1000) from None
     except Exception as exc:                      # http.client's own errors (BadStatusLine, ...)
-        raise TransportError("network", f"network error ({exc.__class__.__name__})",
+        raise TransportError("network", f"network error: no HTTP answer from {url} ({exc.__class__.__name__})",
                              (time.monotonic() - started) * 1000) from None
     headers_out = {k.lower(): v for k, v in (raw_headers or {}).items()}
     return HttpReply(status, headers_out, text, (time.monotonic() - started) * 1000)
