@@ -232,3 +232,12 @@ def test_no_http_answer_names_the_endpoint(tmp_path):
     assert turn["error"]["message"].startswith(f"network error: no HTTP answer from http://127.0.0.1:{port}/v1/chat/completions (")
     assert turn["attempt_log"][0]["error"] == "network"
     assert code == 2 and "no request succeeded (1 sent)" in stderr
+
+
+def test_an_unwritable_results_file_is_refused_before_any_request(server, tmp_path):
+    count = len(server.requests)
+    out = tmp_path / "missing-folder" / "r.json"
+    code, stdout, stderr = live(server.url("echo"), out, "--cap", "1")
+    assert (code, stdout) == (2, "")
+    assert stderr.endswith(f"toolproof: {out}: cannot write the results file (No such file or directory)\n")
+    assert len(server.requests) == count

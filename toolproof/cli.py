@@ -143,14 +143,19 @@ def write_atomic(path: str, text: str) -> None:
         raise
 
 
+def save(path: str, document: dict) -> None:
+    """Write the results file, or say in one line why it cannot be written."""
+    try:
+        write_atomic(path, json.dumps(document, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
+    except OSError as exc:
+        raise ToolProofError(f"cannot write the results file ({exc.strerror or exc.__class__.__name__})",
+                             source=path) from None
+
+
 def _now() -> str:
     from datetime import datetime, timezone
 
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
-
-
-def _results_text(document: dict) -> str:
-    return json.dumps(document, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
 def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
@@ -178,11 +183,13 @@ def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dic
 
     def progress(raw: dict, result) -> None:
         if args.out:                   # after every case: a crash, Ctrl-C or kill keeps it
-            write_atomic(args.out, _results_text(run.document(created=_now())))
+            save(args.out, run.document(created=_now()))
         say(f"[{len(run.results)}/{len(run.plan)}] {result.verdict:<7} {result.case_id} "
             f"(requests {run.used}/{settings.cap})")
 
     run.on_case = progress
+    if args.out:                       # before the first request: a path that cannot be written stops here
+        save(args.out, run.document(created=_now()))
     interrupted = False
     try:
         asyncio.run(run.run())
@@ -192,7 +199,7 @@ def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dic
         say(f"toolproof: {run.skipped} case(s) not run: the cap of {settings.cap} requests could not cover them")
     document = run.document(created=_now())
     if args.out:
-        write_atomic(args.out, _results_text(document))
+        save(args.out, document)
     if interrupted:
         where = f" in {args.out}" if args.out else " (no --out file: printed below only)"
         say(f"toolproof: interrupted: {len(run.results)} graded case(s) kept{where}")

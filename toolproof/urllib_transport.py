@@ -38,8 +38,8 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 _OPENER = urllib.request.build_opener(_NoRedirect)
 
 
-def _timeout(kind_timeout: float, started: float) -> TransportError:
-    return TransportError("timeout", f"no complete answer within {kind_timeout:g} s",
+def _timeout(timeout: float, started: float) -> TransportError:
+    return TransportError("timeout", f"no complete answer within {timeout:g} s",
                           (time.monotonic() - started) * 1000)
 
 
