@@ -272,7 +272,9 @@ def test_a_server_error_is_an_error_turn_without_the_body(fake, tmp_path):
     doc = json.loads(text)
     turn = doc["transcripts"][0]["turns"][0]
     assert doc["transcripts"][0]["case_id"] == first.id
-    assert turn["error"] == {"status": 500, "message": "provider server error"} and turn["attempts"] == 3
+    assert turn["error"]["status"] == 500 and turn["attempts"] == 3
+    assert re.fullmatch(r"server error, after \d+ ms", turn["error"]["message"])
+    assert [a["status"] for a in turn["attempt_log"]] == [500, 500, 500]
     assert len(doc["transcripts"]) == 3 and doc["requests_used"] == len(fake.requests) == 5
     for output in (text, stdout, stderr):
         assert "BODY-TEXT-991" not in output and "upstream exploded" not in output
@@ -284,7 +286,7 @@ def test_a_401_stops_the_run(fake, tmp_path):
     fake.script[first.id] = [(401, {}, '{"error": "bad key sk-fake-echo"}')]
     out = tmp_path / "r.json"
     _, stdout, stderr = live(fake, "--scope", "should_call", "--cap", "5", "--out", str(out))
-    assert "toolproof: run stopped: HTTP 401, unauthorized: check the API key\n" in stderr
+    assert "toolproof: run stopped: HTTP 401, unauthorized (check the API key)\n" in stderr
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert (doc["state"], len(doc["transcripts"]), len(fake.requests)) == ("error", 1, 1)
     assert_no_key(stdout, stderr, out.read_text(encoding="utf-8"))

@@ -16,6 +16,7 @@ import pytest
 
 from browser import ARTIFACTS, READY_TIMEOUT_MS, ROOT, is_local
 from fakeprovider import FIXTURES, FakeProvider, case_and_turn, fixture_answer
+from misbehaving import MisbehavingServer
 from toolproof.datafiles import load_bundle
 from toolproof.suite import requests_needed, scoped
 
@@ -35,6 +36,7 @@ CORS = {"access-control-allow-origin": "*", "access-control-expose-headers": "re
 LEAK = "sk-LEAKED-999"
 LEAKY_BODY = json.dumps({"error": {"message": f"boom {LEAK} <img src=x onerror=alert(1)>"}})
 ENDED = "['done', 'aborted', 'error'].includes(document.body.dataset.run)"
+NOTHING_SUCCEEDED = "Run stopped: no request succeeded ({n} sent); each case's reason says why"
 
 
 # ---------------------------------------------------------------- fixtures
@@ -130,7 +132,9 @@ def live(page, server):
 # ---------------------------------------------------------------- helpers
 
 def start(page, *, provider="openai", model="gpt-test", key="sk-test-key", scope="should_call", cap=9,
-          base_url=None):
+          base_url=None, timeout="1", max_tokens="1024"):
+    page.fill("#timeout", timeout)                # the module's page was opened with ?timeout=1
+    page.fill("#max-tokens", max_tokens)
     page.select_option("#provider", provider)
     page.fill("#model", model)
     if base_url is not None:
@@ -346,7 +350,7 @@ def test_401_stops_the_run(page, live):
     assert "401" in message and "stopped" in message
     assert len(openai.posts) == 1                              # not retried, no further case
     assert card_cases(page) == {FIRST: "FAIL"}
-    assert "request failed (HTTP 401: unauthorized: check the API key)" in reasons(page, FIRST)
+    assert "request failed (HTTP 401: unauthorized (check the API key), after " in reasons(page, FIRST)
     assert_not_shown(page, "sk-LEAKED-401", "Incorrect API key provided")
     assert_only_talked_to(page, live.server, OPENAI)
 
@@ -356,7 +360,7 @@ def test_401_message_names_the_cause_once(page, live):
     openai.script[FIRST] = [(401, {}, "{}")]
     assert run(page, cap=1) == "error"
     # once said "Run stopped: stopped: HTTP 401, ..." (fixed in 57e9e6d)
-    assert page.text_content("#run-message") == "Run stopped: HTTP 401, unauthorized: check the API key"
+    assert page.text_content("#run-message") == "Run stopped: HTTP 401, unauthorized (check the API key)"
 
 
 def test_the_need_line_matches_the_scope(page):
@@ -369,14 +373,16 @@ def test_the_need_line_matches_the_scope(page):
 
 
 @pytest.mark.parametrize("step, reason", [
-    (("fail",), "request failed (no response: network error"),
+    (("fail",), "request failed (no response: network error: no HTTP answer from https://api.openai.com/v1/chat/completions "
+                "(possible causes: the server is down, crashed or unreachable; it does not allow CORS"),
     ((200, {}, "<html>not json sk-LEAKED-200</html>"),
      "request failed (HTTP 200: the response body is not valid JSON)"),
 ], ids=["connection-fails", "body-not-json"])
 def test_unreadable_answers(page, live, step, reason):
     openai = live(OPENAI)
     openai.script[FIRST] = [step]
-    assert run(page, cap=1) == "done"
+    assert run(page, cap=1) == "error"           # no request succeeded: never "Run complete."
+    assert page.text_content("#run-message").startswith(NOTHING_SUCCEEDED.format(n=1))
     assert len(openai.posts) == 1 and card_cases(page) == {FIRST: "FAIL"}
     assert reason in reasons(page, FIRST)
     assert_not_shown(page, "sk-LEAKED-200")
@@ -401,9 +407,9 @@ def test_500_three_times_keeps_the_body_out(page, live):
     openai = live(OPENAI)
     openai.script[FIRST] = [(500, {"retry-after": "0"}, LEAKY_BODY)] * 3
     images = page.locator("img").count()
-    assert run(page, cap=3) == "done"
+    assert run(page, cap=3) == "error"
     assert len(openai.posts) == 3
-    assert "request failed (HTTP 500: provider server error)" in reasons(page, FIRST)
+    assert "request failed (HTTP 500: server error, after " in reasons(page, FIRST)
     assert_not_shown(page, LEAK, "boom", "onerror=alert")
     assert page.locator("img").count() == images
     assert_only_talked_to(page, live.server, OPENAI)
@@ -412,9 +418,9 @@ def test_500_three_times_keeps_the_body_out(page, live):
 def test_timeout(page, live):
     openai = live(OPENAI)
     openai.script[FIRST] = [("sleep", 1.6)]                 # the page gives up after ?timeout=1
-    assert run(page, cap=1) == "done"
+    assert run(page, cap=1) == "error"
     assert len(openai.posts) == 1
-    assert "timed out after 1 s" in reasons(page, FIRST)
+    assert "no complete answer within 1 s" in reasons(page, FIRST)
     assert_only_talked_to(page, live.server, OPENAI)
 
 
@@ -474,10 +480,12 @@ def test_a_local_server_without_cors_headers_is_a_network_error(page, live, fake
     fake.requests.clear()
     base = f"{fake.base}/v1"                              # not routed: the browser sees no CORS headers
     assert run(page, provider="openai-compatible", model="qwen-test", key="", base_url=base,
-               scope="should_call", cap=1) == "done"
+               scope="should_call", cap=1) == "error"
     assert card_cases(page) == {FIRST: "FAIL"}
-    assert "request failed (no response: network error" in reasons(page, FIRST)
-    assert "CORS" in reasons(page, FIRST)
+    # names the endpoint and the kind; the causes are possibilities, not a verdict
+    assert (f"request failed (no response: network error: no HTTP answer from {base}/chat/completions "
+            "(possible causes: the server is down, crashed or unreachable; it does not allow CORS from this page; "
+            "the page's security policy blocks it; the browser is offline))") in reasons(page, FIRST)
     assert_only_talked_to(page, live.server, base + "/chat/completions")
 
 
@@ -491,6 +499,126 @@ def test_a_base_url_outside_the_csp_is_refused_before_any_request(page, live):
     assert outside.posts == []
     assert not [u for u in page.requests if "example.net" in u]
     assert_only_talked_to(page, live.server)
+
+
+# ---------------------------------------------------------------- issue 8 and 14 in the page
+
+@pytest.fixture(scope="module")
+def bad():
+    server = MisbehavingServer()          # sends CORS headers: the page meets the real misbehaviour
+    yield server
+    server.close()
+
+
+def bad_run(page, bad, mode: str, *, after: int = 0, cap: int = 1, key: str = "", **kw) -> str:
+    return run(page, provider="openai-compatible", model="m", key=key, base_url=bad.url(mode, after),
+               scope="should_call", cap=cap, **kw)
+
+
+def test_the_timeout_field_is_prefilled_from_the_url_and_shown(page):
+    assert page.input_value("#timeout") == "1" and page.input_value("#max-tokens") == "1024"
+    assert page.is_visible("#timeout") and page.is_visible("#max-tokens")
+
+
+def test_a_redirect_is_not_followed(page, live, bad):
+    assert bad_run(page, bad, "redirect", key="local-redirect-key-123") == "error"
+    assert "request failed (no response: redirect not followed (the browser does not show its target; the key " \
+           f"stays with http://127.0.0.1:{bad.port}/))" in reasons(page, FIRST)
+    page.wait_for_timeout(300)
+    # Playwright lists the redirect target as a request, but nothing (not even a preflight)
+    # reached it: the server records every arrival there
+    assert bad.stolen == []
+    assert_only_talked_to(page, live.server, bad.url("redirect") + "/chat/completions",
+                          f"{bad.base}/stolen/v1/chat/completions")
+
+
+def test_a_slow_drip_is_cut_at_the_deadline(page, live, bad):
+    started = time.monotonic()
+    assert bad_run(page, bad, "drip", timeout="1.5") == "error"
+    assert time.monotonic() - started < 10
+    assert "no complete answer within 1.5 s" in reasons(page, FIRST)
+    doc, _ = exports(page)
+    assert doc["transcripts"][0]["turns"][0]["attempt_log"][0]["error"] == "timeout"
+
+
+def test_an_echoed_key_is_shown_and_exported_nowhere(page, live, bad):
+    key = "local-echo-key-5521-plain"         # no known key format: only value redaction hides it
+    assert bad_run(page, bad, "echo", key=key, cap=2) == "done"
+    assert bad.requests[-1]["headers"]["authorization"] == f"Bearer {key}"
+    doc, md = exports(page)
+    assert "I received the header Authorization: [REDACTED:api-key]" in json.dumps(doc)
+    assert_not_shown(page, key)
+    assert key not in page.evaluate("window.__feedText")
+
+
+@pytest.mark.parametrize("mode", ["deep", "huge", "nan", "bigint"])
+def test_hostile_bodies_end_with_a_scorecard(page, live, bad, mode):
+    # B2's reader will turn these into limit findings; today: a failed turn, the run goes on
+    assert bad_run(page, bad, mode, after=1, cap=2) == "done"
+    assert list(card_cases(page)) == [FIRST, "sc-transfer-to-savings"]
+    assert card_cases(page)["sc-transfer-to-savings"] == "FAIL"
+    assert page.text_content("#run-message").startswith("Run complete.")
+    doc, _ = exports(page)
+    assert len(doc["transcripts"]) == 2
+
+
+def test_retry_after_3600_stops_the_run_keeping_what_was_graded(page, live, bad):
+    started = time.monotonic()
+    assert bad_run(page, bad, "retry", after=2, cap=5) == "error"
+    assert time.monotonic() - started < 15
+    assert page.text_content("#run-message") == "Run stopped: rate limited: the provider asks to wait 3600 s"
+    assert len(card_cases(page)) == 3
+
+
+def test_max_tokens_and_timeout_are_sent_and_recorded(page, live):
+    openai = live(OPENAI)
+    assert run(page, cap=1, max_tokens="64", timeout="7") == "done"
+    assert openai.posts[0]["body"]["max_completion_tokens"] == 64 and "max_tokens" not in openai.posts[0]["body"]
+    doc, _ = exports(page)
+    assert (doc["settings"]["max_tokens"], doc["settings"]["timeout_s"], doc["settings"]["cap"]) == (64, 7.0, 1)
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("#timeout", "0", "The timeout must be a number of seconds from 0.1 to 3600."),
+    ("#max-tokens", "2.5", "Max tokens must be a whole number from 1 to 1000000."),
+])
+def test_bad_limits_are_refused_before_any_request(page, live, field, value, message):
+    openai = live(OPENAI)
+    start(page, cap=1, **{field.lstrip("#").replace("-", "_"): value})
+    page.wait_for_function(f"document.getElementById('run-message').textContent === {json.dumps(message)}")
+    assert openai.posts == [] and page.evaluate("document.body.dataset.run") == "idle"
+
+
+@pytest.mark.parametrize("base_url, message", [
+    ("http://user:pw@127.0.0.1:9/v1", "Base URL must not contain user:password@; put the key in the API key field "
+                                     "(or TOOLPROOF_API_KEY), which is sent only in the auth header."),
+    ("ftp://127.0.0.1/v1", "Base URL must start with http:// or https://."),
+])
+def test_a_base_url_is_parsed_and_refused_before_any_request(page, live, base_url, message):
+    start(page, provider="openai-compatible", model="m", key="", base_url=base_url, cap=1)
+    page.wait_for_function(f"document.getElementById('run-message').textContent === {json.dumps(message)}")
+    assert page.evaluate("document.body.dataset.run") == "idle"
+    assert_only_talked_to(page, live.server)
+
+
+def test_rates_have_a_neutral_heading_and_identifiers_wrap_at_underscores(page, live):
+    live(OPENAI)
+    assert run(page, cap=9) == "done"
+    headings = page.eval_on_selector_all("#live-card h3", "hs => hs.map(h => h.textContent)")
+    assert "Rates" in headings and "Failure rates" not in headings
+    directions = dict(page.eval_on_selector_all(
+        "#live-card .rate", "rs => rs.map(r => [r.dataset.metric, r.querySelector('.rate-direction').textContent])"))
+    assert directions["schema_valid_rate"] == "↑ higher is better"
+    assert directions["hallucinated_tool_rate"] == "↓ lower is better"
+    page.wait_for_selector('#live-card[data-diagnosis="ready"], #live-card table.fields', timeout=30_000)
+    tools = page.eval_on_selector_all("#live-card table.fields tbody td:first-child",
+                                      "tds => tds.map(td => [td.textContent, td.querySelectorAll('wbr').length])")
+    assert tools and all(breaks == name.count("_") + name.count(".") for name, breaks in tools)
+    assert any(breaks for _, breaks in tools)                # e.g. get_order_status
+    # the text itself is untouched: breaks are elements, never characters
+    assert all(name in json.dumps(exports(page)[0]) for name, _ in tools)
+    doc, md = exports(page)
+    assert "\u200b" not in json.dumps(doc) and "\u200b" not in md
 
 
 # ---------------------------------------------------------------- screenshot

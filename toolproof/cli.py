@@ -9,8 +9,10 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import sys
+import tempfile
 from typing import TextIO
 
 from ._version import __version__
@@ -70,7 +72,10 @@ def _parser() -> argparse.ArgumentParser:
     live.add_argument("--format", choices=("text", "json"), default="text")
     live.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if the score is below SCORE")
     live.add_argument("--weight", metavar="CATEGORY=W", action="append", default=[])
-    live.add_argument("--timeout", type=float, default=45.0, help=argparse.SUPPRESS)
+    live.add_argument("--timeout", type=float, default=45.0, metavar="S",
+                      help="deadline in seconds for each whole request: connect, headers and body (default 45)")
+    live.add_argument("--max-tokens", type=int, default=1024, metavar="N",
+                      help="most output tokens per request, sent in the provider's own field (default 1024)")
     live.add_argument("--pause", type=float, default=0.15, help=argparse.SUPPRESS)
     add_tools_verbs(commands)                 # `tools import | lint`: toolproof/cli_tools.py
     return parser
@@ -112,13 +117,7 @@ def api_key(provider: str, environ: dict) -> str:
     return key
 
 
-def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
-    from datetime import datetime, timezone
-
-    from .datafiles import format_schema
-    from .runner import Run, RunSettings
-    from .transcripts import parse_transcripts
-    from .urllib_transport import urllib_transport
+def _check_run_flags(args: argparse.Namespace) -> None:
 
     if args.provider == "openai-compatible" and not args.base_url:
         raise ToolProofError("--base-url is required for openai-compatible (e.g. http://localhost:11434/v1)")
@@ -129,43 +128,102 @@ def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dic
         raise ToolProofError(f"--base-url: {problem}")
     if args.cap < 1:
         raise ToolProofError(f"--cap must be at least 1, got {args.cap}")
+    if not (math.isfinite(args.timeout) and 0 < args.timeout <= 3600):
+        raise ToolProofError(f"--timeout must be a number of seconds above 0 and at most 3600, got {args.timeout:g}")
+    if not 1 <= args.max_tokens <= 1_000_000:
+        raise ToolProofError(f"--max-tokens must be between 1 and 1000000, got {args.max_tokens}")
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Replace `path` with `text` in one step: a temp file in the same folder, then os.replace,
+    so a crash or kill mid-write leaves the previous complete file, never half of one."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, temp = tempfile.mkstemp(prefix=".toolproof-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+def save(path: str, document: dict) -> None:
+    """Write the results file, or say in one line why it cannot be written."""
+    try:
+        write_atomic(path, json.dumps(document, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
+    except OSError as exc:
+        raise ToolProofError(f"cannot write the results file ({exc.strerror or exc.__class__.__name__})",
+                             source=path) from None
+
+
+def _now() -> str:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
+    from .datafiles import format_schema
+    from .runner import Run, RunSettings
+    from .secrets import redact, redact_text
+    from .transcripts import parse_transcripts
+    from .urllib_transport import urllib_transport
+
+    _check_run_flags(args)
     weights = parse_weights(args.weight)
     bundle = load_bundle(transcripts=None)
-    settings = RunSettings(args.provider, args.model, api_key(args.provider, environ), args.base_url,
-                           args.scope, args.cap, pause_s=args.pause, timeout_s=args.timeout)
+    key = api_key(args.provider, environ)
+    settings = RunSettings(args.provider, args.model, key, args.base_url, args.scope, args.cap,
+                           pause_s=args.pause, timeout_s=args.timeout, max_tokens=args.max_tokens)
     run = Run(bundle.cases, bundle.tools, settings, urllib_transport)
+
+    def say(line: str) -> None:        # every printed line, hidden by the key's value too
+        stderr.write(redact_text(line, (key,)) + "\n")
+
     if args.cap > run.need:
-        stderr.write(f"toolproof: cap lowered to {run.need}: all that scope {args.scope} needs\n")
+        say(f"toolproof: cap lowered to {run.need}: all that scope {args.scope} needs")
         settings.cap = run.need
-    stderr.write(f"toolproof: {len(run.plan)} cases, up to {run.need} requests; cap {settings.cap}\n")
+    say(f"toolproof: {len(run.plan)} cases, up to {run.need} requests; cap {settings.cap}")
 
     def progress(raw: dict, result) -> None:
-        stderr.write(f"[{len(run.results)}/{len(run.plan)}] {result.verdict:<7} {result.case_id} "
-                     f"(requests {run.used}/{settings.cap})\n")
+        if args.out:                   # after every case: a crash, Ctrl-C or kill keeps it
+            save(args.out, run.document(created=_now()))
+        say(f"[{len(run.results)}/{len(run.plan)}] {result.verdict:<7} {result.case_id} "
+            f"(requests {run.used}/{settings.cap})")
 
     run.on_case = progress
+    if args.out:                       # before the first request: a path that cannot be written stops here
+        save(args.out, run.document(created=_now()))
+    interrupted = False
     try:
         asyncio.run(run.run())
-    except KeyboardInterrupt:          # Ctrl-C: stop, keep and report what was graded
-        run.state = "aborted"
+    except KeyboardInterrupt:          # Ctrl-C: the request in flight is abandoned at once
+        run.state, interrupted = "aborted", True
     if run.skipped:
-        stderr.write(f"toolproof: {run.skipped} case(s) not run: the cap of {settings.cap} requests could not cover them\n")
-    if run.state == "aborted":
-        stderr.write("toolproof: run aborted; the cases graded so far are kept\n")
-    elif run.state == "error":
-        stderr.write(f"toolproof: run stopped: {run.error}\n")
-    created = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
-    document = run.document(created=created)
+        say(f"toolproof: {run.skipped} case(s) not run: the cap of {settings.cap} requests could not cover them")
+    document = run.document(created=_now())
     if args.out:
-        from pathlib import Path
-        Path(args.out).write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        save(args.out, document)
+    if interrupted:
+        where = f" in {args.out}" if args.out else " (no --out file: printed below only)"
+        say(f"toolproof: interrupted: {len(run.results)} graded case(s) kept{where}")
+    elif run.state == "aborted":
+        say("toolproof: run aborted; the cases graded so far are kept")
+    elif run.state == "error":
+        say(f"toolproof: run stopped: {run.error}")
     transcripts = parse_transcripts(document, format_schema("transcripts"), {c.id for c in bundle.cases})
-    card = evaluate(bundle.cases, bundle.tools, transcripts, weights)
-    stdout.write(to_json(card) if args.format == "json" else render_text(card))
-    if run.state == "error":          # e.g. a 401: the results are partial and the cause is the input
+    card = redact(evaluate(bundle.cases, bundle.tools, transcripts, weights), (key,))
+    stdout.write(redact_text(to_json(card) if args.format == "json" else render_text(card), (key,)))
+    if interrupted:
+        return 130
+    if run.state == "error":          # a 401, a long Retry-After, or nothing succeeded: partial results
         return 2
     if args.fail_under is not None and (card["score"] is None or card["score"] < args.fail_under):
-        stderr.write(f"toolproof: score {card['score']} is below --fail-under {args.fail_under}\n")
+        say(f"toolproof: score {card['score']} is below --fail-under {args.fail_under}")
         return 1
     return 0
 

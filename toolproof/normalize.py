@@ -16,7 +16,6 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
-import json
 import re
 from datetime import date
 from typing import Any

@@ -4,15 +4,21 @@ The transport (how bytes reach the provider) is handed in: the page gives one bu
 browser's fetch, the CLI one built on urllib. Everything else is decided here, the same way in
 both places:
 - cases run one after another, with a pause between them (150 ms);
-- every request has a timeout (45 s) and counts against the cap, retries included;
+- every request has a deadline (45 s) for the whole exchange, and counts against the cap,
+  retries included; each asks for at most `max_tokens` output tokens (1024);
 - a case is never started unless all of its requests fit under the cap (a second turn, and one
   more second turn per counterfactual variant, which reuses the first turn's answer), so a run
   never sends more requests than the cap allows;
 - 429, 5xx and network errors are retried at most twice, waiting as Retry-After says (else
-  1 s, then 2 s); other errors are not retried;
-- a failed request fails that case with its status and a generic message (never the provider's
-  error body, which may echo the key) and the run goes on; a 401 or 403 stops the run, since
-  every later request would fail the same way;
+  1 s, then 2 s); other errors are not retried; a Retry-After above 30 s is not slept: the run
+  stops there ("rate limited: the provider asks to wait N s");
+- redirects are never followed (the transport returns the 3xx): the key goes only to the origin
+  the user named, and the case fails naming where the server pointed;
+- a failed request fails that case with what its status means and how long it took (never the
+  provider's error body, which may echo the key) and the run goes on; a 401 or 403 stops the
+  run, since every later request would fail the same way;
+- every attempt is kept in the turn (`attempt_log`: status or error kind, elapsed_ms);
+- a run in which no request succeeded ends in the error state, never "done";
 - abort stops at once: the request in flight is abandoned and every case already graded is kept.
 Each turn keeps the exact request (credentials removed), the response body and timings, so the
 results file re-grades offline to the same verdicts.
@@ -22,31 +28,32 @@ Pure apart from awaiting: no clock (the transport times requests), no I/O of its
 from __future__ import annotations
 
 import asyncio
-import json
+import math
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
+from urllib.parse import urljoin
 
 from .conversation import case_mocks
 from .evaluate import grade_safely       # a grading bug fails the case, not the run
 from .grade import CaseResult
 from .limits import ReadError, read_json
-from .providers import endpoint, public_headers, reply_from_body, request_body, request_headers
+from .providers import endpoint, origin_of, public_headers, reply_from_body, request_body, request_headers
 from .secrets import redact
 from .suite import Case, Tool, requests_needed, scoped
 from .transcripts import make_transcript
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504, 529})
 STOP_STATUSES = frozenset({401, 403})
-MAX_RETRY_WAIT_S = 60.0
+MAX_RETRY_WAIT_S = 30.0          # a longer Retry-After stops the run instead of stalling it
+NO_RETRY_KINDS = frozenset({"blocked", "redirect", "too-large"})
+# What each status means, and nothing more: the cause (a context limit, a bad field, a crash)
+# is not in the status, so the message does not guess it.
 STATUS_MESSAGES = {
-    400: "bad request (the provider refused the request body)",
-    401: "unauthorized: check the API key",
-    403: "forbidden: the key may not use this model",
-    404: "not found: check the model name and the base URL",
-    408: "request timeout", 413: "request too large",
-    422: "unprocessable request", 429: "rate limited",
-    500: "provider server error", 502: "bad gateway", 503: "provider unavailable",
-    504: "gateway timeout", 529: "provider overloaded",
+    400: "bad request", 401: "unauthorized (check the API key)", 403: "forbidden",
+    404: "not found (check the model name and the base URL)", 405: "method not allowed",
+    408: "request timeout", 409: "conflict", 413: "request too large", 422: "unprocessable request",
+    429: "rate limited", 500: "server error", 501: "not implemented", 502: "bad gateway",
+    503: "service unavailable", 504: "gateway timeout", 529: "overloaded",
 }
 
 
@@ -60,7 +67,9 @@ class HttpReply:
 
 
 class TransportError(Exception):
-    """No HTTP answer: `kind` is "timeout", "network" or "blocked" (refused by the browser)."""
+    """No usable HTTP answer: `kind` is "timeout" (the deadline passed), "network" (no answer),
+    "blocked" (refused by the browser), "redirect" (a 3xx the browser hides) or "too-large"
+    (a body over the transport's limit)."""
 
     def __init__(self, kind: str, message: str, elapsed_ms: float = 0.0):
         super().__init__(message)
@@ -82,27 +91,80 @@ class RunSettings:
     timeout_s: float = 45.0
     retries: int = 2
     backoff_s: float = 1.0
+    max_tokens: int = 1024
+
+    def recorded(self) -> dict:
+        """The settings a results file keeps (never the key)."""
+        return {"max_tokens": self.max_tokens, "timeout_s": self.timeout_s, "cap": self.cap,
+                "scope": self.scope, "retries": self.retries, "pause_s": self.pause_s}
 
 
 def status_message(status: int | None) -> str:
+    """What an HTTP status means, without guessing at its cause."""
     if status is None:
         return "no response"
+    if 300 <= status < 400:
+        return "redirect not followed"
     return STATUS_MESSAGES.get(status, "server error" if status >= 500 else "request refused")
+
+
+def seconds(elapsed_ms: float) -> str:
+    """95012.4 -> "95 s", 1234.0 -> "1.2 s", 5.0 -> "5 ms": how long a request took, for a reason."""
+    ms = max(elapsed_ms, 0.0)
+    if ms < 1000:
+        return f"{ms:.0f} ms"
+    return f"{ms / 1000:.1f} s" if ms < 10000 else f"{ms / 1000:.0f} s"
+
+
+def retry_after(reply: HttpReply | None) -> float | None:
+    """The Retry-After header in seconds (None when absent, a date, or not a finite number)."""
+    if reply is None:
+        return None
+    value = str(reply.headers.get("retry-after", "")).strip()[:32]
+    try:
+        wait = float(value)
+    except ValueError:
+        return None
+    return max(wait, 0.0) if math.isfinite(wait) else None
 
 
 def retry_wait(reply: HttpReply | None, attempt: int, backoff_s: float) -> float:
     """Seconds to wait before retry number `attempt` (1-based): Retry-After if it says so."""
-    if reply is not None:
-        value = str(reply.headers.get("retry-after", "")).strip()
-        try:
-            return min(max(float(value), 0.0), MAX_RETRY_WAIT_S)
-        except ValueError:
-            pass
+    wait = retry_after(reply)
+    if wait is not None:
+        return min(wait, MAX_RETRY_WAIT_S)
     return backoff_s * 2 ** (attempt - 1)
+
+
+def attempt_entry(reply: HttpReply | None, failure: TransportError | None) -> dict:
+    """One attempt as the transcript keeps it: {"status": 400, ...} or {"error": "timeout", ...}."""
+    if failure is not None:
+        return {"error": failure.kind, "elapsed_ms": round(failure.elapsed_ms, 1)}
+    return {"status": reply.status, "elapsed_ms": round(reply.elapsed_ms, 1)}
+
+
+def failure_message(url: str, reply: HttpReply | None, failure: TransportError | None) -> str:
+    """The error message of a failed turn: what happened and after how long, never a body."""
+    if failure is not None:
+        return failure.message
+    message = status_message(reply.status)
+    if 300 <= reply.status < 400:
+        location = str(reply.headers.get("location", "")).strip()
+        target = origin_of(urljoin(url, location)) if location else "an unnamed location"
+        message = f"redirect to {target} not followed"
+    return f"{message}, after {seconds(reply.elapsed_ms)}"
 
 
 class _Aborted(Exception):
     pass
+
+
+def succeeded(raw: dict) -> bool:
+    """Did any request of this transcript (variants included) get a readable answer?"""
+    turns = list(raw.get("turns", []))
+    for variant in raw.get("variants", []):
+        turns += variant.get("turns", [])
+    return any("response" in turn for turn in turns)
 
 
 @dataclass
@@ -120,6 +182,7 @@ class Run:
     transcripts: list = field(default_factory=list)
     results: list = field(default_factory=list)
     skipped: int = 0               # cases not started because the cap could not cover them
+    stop: str = ""                 # why the run must stop after the current case (a long Retry-After)
 
     def __post_init__(self) -> None:
         self.plan = scoped(self.cases, self.settings.scope)
@@ -128,6 +191,10 @@ class Run:
     @property
     def need(self) -> int:
         return requests_needed(self.plan)
+
+    @property
+    def any_success(self) -> bool:
+        return any(succeeded(raw) for raw in self.transcripts)
 
     def abort(self) -> None:
         """Stop at once; what is graded stays graded."""
@@ -154,9 +221,15 @@ class Run:
                 if stop is not None:
                     self.state, self.error = "error", f"HTTP {stop}, {status_message(stop)}"
                     return
+                if self.stop:
+                    self.state, self.error = "error", self.stop
+                    return
                 if index + 1 < len(self.plan):
                     await self._sleep(self.settings.pause_s)
             self.state = "done"
+            if self.used and not self.any_success:
+                self.state = "error"
+                self.error = f"no request succeeded ({self.used} sent); each case's reason says why"
         except _Aborted:
             self.state = "aborted"
 
@@ -166,15 +239,17 @@ class Run:
         raw = {"case_id": case.id, "provider": self.settings.provider, "model": self.settings.model,
                "turns": turns}
         first = turns[0].get("response")
-        if case.mock_results is None or first is None \
+        if self.stop or case.mock_results is None or first is None \
                 or not reply_from_body(self.settings.provider, first).calls:
             return raw
         turns.append(await self._turn(case, offered, first=first, mocks=case_mocks(case)))
-        if turns[1].get("error", {}).get("status") in STOP_STATUSES:
-            return raw                  # the key was refused: sending the variants would fail too
+        if self.stop or turns[1].get("error", {}).get("status") in STOP_STATUSES:
+            return raw                  # the key was refused (or we must wait): variants would fail too
         # Counterfactual variants: the same first answer, a different mock result in turn 2.
         variants = []
         for variant in case.variants:
+            if self.stop:
+                break
             second = await self._turn(case, offered, first=first, mocks=case_mocks(case, variant.id))
             variants.append({"id": variant.id, "turns": [turns[0], second]})
         if variants:
@@ -183,41 +258,52 @@ class Run:
 
     async def _turn(self, case: Case, offered: list[Tool], *, first: Any, mocks: dict) -> dict:
         s = self.settings
-        body = request_body(s.provider, case, offered, model=s.model, first=first, mocks=mocks)
+        body = request_body(s.provider, case, offered, model=s.model, first=first, mocks=mocks,
+                            max_tokens=s.max_tokens)
         url, headers = endpoint(s.provider, s.base_url, s.model), request_headers(s.provider, s.api_key)
         record = {"url": url, "headers": public_headers(headers), "body": body}
-        attempts, elapsed, reply, failure = 0, 0.0, None, None
+        log: list[dict] = []
+        reply, failure = None, None
         while True:
             if self._abort.is_set():
                 raise _Aborted
             if self.used >= s.cap:
                 return {"request": record, "error": {"status": None, "message": "request cap reached"},
-                        "attempts": attempts, "elapsed_ms": elapsed}
-            attempts += 1
+                        "attempts": len(log), "attempt_log": log,
+                        "elapsed_ms": round(sum(a["elapsed_ms"] for a in log), 1)}
             self.used += 1
             if self.on_request:
                 self.on_request(self.used, s.cap)
             reply, failure = None, None
             try:
                 reply = await self._send(url, headers, body)
-                elapsed += reply.elapsed_ms
             except TransportError as exc:
-                failure, elapsed = exc, elapsed + exc.elapsed_ms
-            retryable = failure is not None and failure.kind != "blocked" or \
+                failure = exc
+            log.append(attempt_entry(reply, failure))
+            retryable = failure is not None and failure.kind not in NO_RETRY_KINDS or \
                 reply is not None and reply.status in RETRY_STATUSES
-            if not retryable or attempts > s.retries or self.used >= s.cap:
+            if not retryable:
+                break
+            wait = retry_after(reply)
+            if wait is not None and wait > MAX_RETRY_WAIT_S:
+                # Sleeping an hour per case helps nobody: stop, keeping what was graded.
+                self.stop = f"{status_message(reply.status)}: the provider asks to wait {wait:g} s"
+                break
+            if len(log) > s.retries or self.used >= s.cap:
                 break           # no retry left (or no budget for one): keep the real answer
-            await self._sleep(retry_wait(reply, attempts, s.backoff_s))
-        return self._turn_record(record, reply, failure, attempts, elapsed)
+            await self._sleep(retry_wait(reply, len(log), s.backoff_s))
+        return self._turn_record(record, url, reply, failure, log)
 
-    @staticmethod
-    def _turn_record(record: dict, reply: HttpReply | None, failure: TransportError | None,
-                     attempts: int, elapsed: float) -> dict:
-        out = {"request": record, "attempts": attempts, "elapsed_ms": round(elapsed, 1)}
-        if failure is not None:
-            out["error"] = {"status": None, "message": failure.message}
-        elif not 200 <= reply.status < 300:
-            out["error"] = {"status": reply.status, "message": status_message(reply.status)}
+    def _turn_record(self, record: dict, url: str, reply: HttpReply | None,
+                     failure: TransportError | None, log: list[dict]) -> dict:
+        elapsed = sum(a["elapsed_ms"] for a in log)
+        # "attempts" stays the integer count older files and readers know; the log says what each was.
+        out = {"request": record, "attempts": len(log), "attempt_log": log, "elapsed_ms": round(elapsed, 1)}
+        if failure is not None or not 200 <= reply.status < 300:
+            status = None if failure is not None else reply.status
+            # self.stop is only ever set by this turn's last attempt (no request follows it)
+            message = self.stop or failure_message(url, reply, failure)
+            out["error"] = {"status": status, "message": message}
         else:
             try:                # the one total reader: limits exceeded are a failed turn, not a crash
                 out["response"] = read_json(reply.text, what="body")
@@ -249,13 +335,19 @@ class Run:
         raise _Aborted
 
     def document(self, *, created: str) -> dict:
-        """The results file: the transcripts format, kind "live" (re-grades offline)."""
+        """The results file: the transcripts format, kind "live" (re-grades offline).
+
+        Written after every case while the run goes, so `state` may still read "running" in a
+        file a crash left behind; it re-grades all the same.
+        """
         s = self.settings
-        return {
+        return redact({
             "format": "toolproof.transcripts", "version": 1, "kind": "live", "label": "",
             "provider": s.provider, "model": s.model, "created": created, "scope": s.scope,
             "base_url": s.base_url if s.provider != "openai" else "",     # openai's own is fixed
             "cap": s.cap, "requests_used": self.used, "state": self.state,
-            # Redacted like every output: a key the model copied into an argument stays out.
-            "transcripts": redact(list(self.transcripts)),
-        }
+            "error": self.error, "settings": s.recorded(),
+            # Redacted like every output: a key the model or a server echoed stays out, by its
+            # format and by its value.
+            "transcripts": list(self.transcripts),
+        }, keys=(s.api_key,))

@@ -33,25 +33,50 @@ PATTERNS: tuple[tuple[str, re.Pattern], ...] = (
 )
 
 
+# A credential already replaced by redact() is still a credential: a results file is stored
+# redacted, and re-grading it must find the same leaks the live run found.
+REDACTED_MARK = re.compile(r"\[REDACTED:([a-z-]{1,40})\]")
+
+
 def find_secrets(text: str) -> list[str]:
-    """The kinds of credential found in a text, in pattern order, each once."""
-    return [kind for kind, pattern in PATTERNS if pattern.search(text)]
+    """The kinds of credential found in a text (as itself or as a redaction mark), in pattern
+    order, then marks of other kinds (e.g. "api-key"), each once."""
+    marked = {m.group(1) for m in REDACTED_MARK.finditer(text)} if "[REDACTED:" in text else set()
+    kinds = [kind for kind, pattern in PATTERNS if kind in marked or pattern.search(text)]
+    return kinds + sorted(marked - set(kinds))
 
 
-def redact_text(text: str) -> str:
+# A configured key shorter than this is not hidden by value: replacing every "ab" in a scorecard
+# would garble it, and no provider issues keys that short.
+MIN_KEY_LENGTH = 4
+KEY_MARK = "[REDACTED:api-key]"
+
+
+def secret_values(keys: tuple | list = ()) -> tuple[str, ...]:
+    """The configured keys worth hiding by value, longest first (so a key inside another goes last)."""
+    return tuple(sorted({k for k in keys if isinstance(k, str) and len(k) >= MIN_KEY_LENGTH},
+                        key=len, reverse=True))
+
+
+def redact_text(text: str, keys: tuple | list = ()) -> str:
+    """Known key formats replaced by `[REDACTED:<kind>]`; the given keys (and `Bearer <key>`)
+    replaced by `[REDACTED:api-key]` whatever their format."""
+    for key in secret_values(keys):
+        text = text.replace(f"Bearer {key}", KEY_MARK).replace(key, KEY_MARK)
     for kind, pattern in PATTERNS:
         text = pattern.sub(f"[REDACTED:{kind}]", text)
     return text
 
 
-def redact(value: Any) -> Any:
-    """Every string inside a JSON-like value (keys included) with credentials replaced."""
+def redact(value: Any, keys: tuple | list = ()) -> Any:
+    """Every string inside a JSON-like value (keys included) with credentials replaced; `keys`
+    are the configured API keys, hidden by value (see redact_text)."""
     if isinstance(value, str):
-        return redact_text(value)
+        return redact_text(value, keys)
     if isinstance(value, list):
-        return [redact(v) for v in value]
+        return [redact(v, keys) for v in value]
     if isinstance(value, dict):
-        return {redact_text(k) if isinstance(k, str) else k: redact(v) for k, v in value.items()}
+        return {redact_text(k, keys) if isinstance(k, str) else k: redact(v, keys) for k, v in value.items()}
     return value
 
 

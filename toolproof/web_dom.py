@@ -29,6 +29,23 @@ def el(tag: str, text: str | None = None, *, cls: str | None = None, children=()
     return node
 
 
+def breakable(tag: str, text: str, **kw):
+    """An element showing `text` with a line-break opportunity (<wbr>) after each `_` and `.`,
+    so long identifiers wrap between their words, not mid-word. Display only: textContent and
+    every export keep the text exactly."""
+    node = el(tag, **kw)
+    piece = ""
+    for char in text:
+        piece += char
+        if char in "_.":
+            node.appendChild(document.createTextNode(piece))
+            node.appendChild(document.createElement("wbr"))
+            piece = ""
+    if piece:
+        node.appendChild(document.createTextNode(piece))
+    return node
+
+
 def svg(tag: str, **attrs):
     node = document.createElementNS(SVG, tag)
     for name, value in attrs.items():

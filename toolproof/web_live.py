@@ -6,6 +6,7 @@ only reads the form, shows progress and renders the result. An edge module (DOM,
 from __future__ import annotations
 
 import asyncio
+import math
 
 import js
 from pyscript import document, window
@@ -25,13 +26,21 @@ BASE_HINTS = {"openai-compatible": "http://localhost:11434/v1",
               "gemini": "optional: default https://generativelanguage.googleapis.com/v1beta"}
 
 
-def request_timeout() -> float:
-    """45 s, unless the URL says ?timeout=SECONDS (the browser tests use a short one)."""
+def url_timeout() -> str | None:
+    """?timeout=SECONDS in the page's URL pre-fills the #timeout field (the browser tests use it)."""
     raw = js.URLSearchParams.new(window.location.search).get("timeout")
+    return raw if isinstance(raw, str) else None
+
+
+def number_field(name: str, low: float, high: float, *, whole: bool) -> float | None:
+    """A form number within [low, high], or None (the caller says what is wrong)."""
     try:
-        return max(0.1, float(raw)) if isinstance(raw, str) else 45.0
+        value = float(str(byid(name).value).strip())
     except ValueError:
-        return 45.0
+        return None
+    if not math.isfinite(value) or not low <= value <= high or whole and value != int(value):
+        return None
+    return int(value) if whole else value
 
 
 class LiveController:
@@ -53,6 +62,8 @@ class LiveController:
         on(byid("run-live"), "click", lambda e: asyncio.ensure_future(self.start()))
         on(byid("abort"), "click", lambda e: self.abort())
         on(byid("forget-key"), "click", lambda e: self.forget_key())
+        if url_timeout() is not None:
+            byid("timeout").value = url_timeout()
         self.provider_changed()
         self.scope_changed()
         byid("run-live").disabled = False
@@ -119,6 +130,8 @@ class LiveController:
             cap = int(str(byid("cap").value))
         except ValueError:
             cap = 0
+        timeout = number_field("timeout", 0.1, 3600, whole=False)
+        max_tokens = number_field("max-tokens", 1, 1_000_000, whole=True)
         problem = None
         if not model:
             problem = "Enter a model name."
@@ -128,6 +141,10 @@ class LiveController:
             problem = "Enter the server's base URL, e.g. http://localhost:11434/v1."
         elif not 1 <= cap <= need:
             problem = f"The request cap must be between 1 and {need} for this scope."
+        elif timeout is None:
+            problem = "The timeout must be a number of seconds from 0.1 to 3600."
+        elif max_tokens is None:
+            problem = "Max tokens must be a whole number from 1 to 1000000."
         elif base_url and provider in BASE_HINTS and (refused := base_url_problem(base_url)):
             problem = f"Base URL refused: {refused}."
         elif base_url and provider in BASE_HINTS:
@@ -140,7 +157,7 @@ class LiveController:
             self.message(problem, bad=True)
             return None
         base_url = base_url if provider in BASE_HINTS else ""        # openai's endpoint is fixed
-        return RunSettings(provider, model, key, base_url, scope, cap, timeout_s=request_timeout())
+        return RunSettings(provider, model, key, base_url, scope, cap, timeout_s=timeout, max_tokens=max_tokens)
 
     # -- running
     async def start(self) -> None:
@@ -170,7 +187,7 @@ class LiveController:
         document.body.dataset.run = "running" if running else document.body.dataset.run
         byid("run-live").disabled = running
         byid("abort").disabled = not running
-        for name in ("provider", "model", "api-key", "base-url", "scope", "cap"):
+        for name in ("provider", "model", "api-key", "base-url", "scope", "cap", "max-tokens", "timeout"):
             byid(name).disabled = running
 
     def request_sent(self, used: int, cap: int) -> None:
@@ -179,8 +196,10 @@ class LiveController:
     def case_done(self, raw: dict, result) -> None:
         from toolproof.secrets import redact
 
-        # the same row (and the same redaction) as the scorecard shows once the run ends
-        byid("live-feed").appendChild(case_row(redact(result.to_json()), expandable=False))
+        # the same row (and the same redaction, by pattern and by the key's value) as the
+        # scorecard shows once the run ends
+        byid("live-feed").appendChild(case_row(redact(result.to_json(), (self.run.settings.api_key,)),
+                                               expandable=False))
         self.progress()
 
     def progress(self) -> None:
@@ -200,7 +219,8 @@ class LiveController:
 
     def finish(self) -> None:
         from toolproof.datafiles import format_schema
-        from toolproof.evaluate import source_of
+        from toolproof.evaluate import grade_all, source_of
+        from toolproof.secrets import redact_text
         from toolproof.transcripts import parse_transcripts
         from toolproof.view import run_label
 
@@ -209,8 +229,10 @@ class LiveController:
         doc = run.document(created=created)
         self.busy(False)
         document.body.dataset.run = run.state
+        # A run in which no request succeeded is in the error state (the runner says so), so
+        # "Run complete." only ever stands over answers the provider gave.
         notes = {"done": "Run complete.", "aborted": "Run aborted: the cases graded so far are kept.",
-                 "error": f"Run stopped: {run.error}"}
+                 "error": f"Run stopped: {redact_text(run.error, (run.settings.api_key,))}"}
         note = notes.get(run.state, run.state)
         if run.skipped:
             note += f" {run.skipped} case(s) were not started: the cap could not cover them."
@@ -220,13 +242,16 @@ class LiveController:
         if not run.results:
             byid("live-empty").hidden = False
             return
-        results = [r for r in run.results]
         notes = []
-        try:        # re-reading the results file only feeds the diagnosis: its failure is a note
+        try:
             transcripts = parse_transcripts(doc, format_schema("transcripts"), {c.id for c in self.bundle.cases})
             source, by_case = source_of(transcripts), transcripts.transcripts
+            # Graded again from the stored (redacted) document, as the terminal does: what the
+            # page shows and exports is what the results file re-grades to, with the key nowhere in it.
+            results = grade_all(self.bundle.cases, self.bundle.tools, by_case)
         except Exception as exc:                 # noqa: BLE001 - a finished run always gets a scorecard
             from toolproof.evaluate import internal_error
+            results = list(run.results)
             source = {k: doc.get(k, "") for k in ("kind", "label", "provider", "model", "created", "scope")}
             by_case = {}
             notes.append(internal_error(exc, "re-reading the results") + ": the diagnosis may be incomplete")

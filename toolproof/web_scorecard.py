@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pyscript import document
 
-from .web_dom import clear, download, el, on, svg
+from .web_dom import breakable, clear, download, el, on, svg
 
 
 class ScorecardView:
@@ -108,13 +108,17 @@ class ScorecardView:
         tiles = []
         for key, value in self.card["metrics"].items():
             direction = "lower is better" if key in LOWER_IS_BETTER else "higher is better"
-            tiles.append(el("div", cls="rate", data_metric=key, children=[
+            arrow = "↓" if key in LOWER_IS_BETTER else "↑"
+            tiles.append(el("div", cls="rate", data_metric=key, data_direction=direction.split()[0], children=[
                 el("div", METRIC_LABELS[key], cls="rate-name"),
-                el("div", percent(value), cls="rate-value"),
-                el("div", f"{METRIC_HELP[key]} ({direction})", cls="rate-help"),
-                el("code", key, cls="rate-key"),
+                el("div", cls="rate-value", children=[
+                    el("span", percent(value)),
+                    el("span", f"{arrow} {direction}", cls="rate-direction", title=direction)]),
+                el("div", METRIC_HELP[key], cls="rate-help"),
+                breakable("code", key, cls="rate-key"),
             ]))
-        return el("section", cls="block", children=[el("h3", "Failure rates"),
+        # Some rates are better high, some low: the heading stays neutral and each says which.
+        return el("section", cls="block", children=[el("h3", "Rates"),
                                                      el("div", cls="rates", children=tiles)])
 
     # -- categories: table with weight inputs, and the chart
@@ -251,7 +255,8 @@ class ScorecardView:
             el("span", f"{fv[k]} {label}", cls=f"pill field-{k}") for k, label in
             (("match", "match"), ("mismatch", "mismatch"), ("missing", "missing"), ("extra", "extra"),
              ("schema_invalid", "schema-invalid"))])
-        rows = [el("tr", children=[el("td", f["tool"]), el("td", f["field"]), el("td", str(f["checked"]), cls="num"),
+        rows = [el("tr", children=[breakable("td", f["tool"]), breakable("td", f["field"]),
+                                   el("td", str(f["checked"]), cls="num"),
                                    el("td", str(f["errors"]), cls="num"), el("td", percent(f["error_rate"]), cls="num")])
                 for f in fil["field_errors"] if f["errors"]][:10]
         field_table = el("table", cls="fields", children=[
@@ -404,7 +409,7 @@ def case_row(case: dict, *, expandable: bool):
     return el("article", cls="case-row", data_case_id=case["id"], data_verdict=case["verdict"],
               data_category=case["category"], children=[
                   el("div", cls="case-main", children=[
-                      el("code", case["id"], cls="case-id"),
+                      breakable("code", case["id"], cls="case-id"),
                       el("span", CATEGORY_LABELS[case["category"]], cls="case-category"),
                       el("span", case["verdict"], cls=f"badge verdict-{case['verdict'].lower()}"),
                       el("div", cls="case-reasons", children=[reasons, toggle]),

@@ -9,9 +9,11 @@ Wire formats: "openai" and "openai-compatible" (Chat Completions), "openai-respo
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
+from ..errors import ToolProofError
 from ..reply import Reply
-from .anthropic import ANTHROPIC_VERSION, anthropic_request, reply_from_anthropic
+from .anthropic import ANTHROPIC_VERSION, MAX_TOKENS, anthropic_request, reply_from_anthropic
 from .gemini import gemini_request, reply_from_gemini
 from .openai import openai_request, reply_from_openai
 from .responses import reply_from_responses, responses_request
@@ -44,42 +46,82 @@ def endpoint(provider: str, base_url: str = "", model: str = "") -> str:
     """Where a provider's requests go: `<base>/chat/completions`, `<base>/responses`,
     `<base>/v1/messages` or `<base>/models/<model>:generateContent`.
 
-    OpenAI's own endpoint is fixed (a custom server is "openai-compatible"); the others take a
-    base URL for gateways. The model is quoted into Gemini's path so no model name can add a
-    path, a query or a fragment (the key never goes in a URL).
+    OpenAI's own endpoint is fixed (a custom server is "openai-compatible", which needs a base
+    URL); the others take a base URL for gateways. A base URL is parsed, never sliced (see
+    check_base_url). The model is quoted into Gemini's path so no model name can add a path, a
+    query or a fragment (the key never goes in a URL).
     """
-    base = BASES["openai"] if provider == "openai" else (base_url.strip() or BASES.get(provider, ""))
-    base = base.rstrip("/")
+    if provider == "openai" or (provider != "openai-compatible" and not base_url.strip()):
+        base = BASES[provider]
+    else:
+        base = check_base_url(base_url)
+    parts = urlsplit(base)
+    path = parts.path.rstrip("/")
     if provider == "gemini":
-        name = model.strip().removeprefix("models/")
-        return f"{base}/models/{quote_segment(name)}:generateContent"
-    return base + PATHS[provider]
+        path += f"/models/{quote_segment(model.strip().removeprefix('models/'))}:generateContent"
+    else:
+        path += PATHS[provider]
+    return parts._replace(path=path).geturl()
 
 
 def base_url_problem(base_url: str) -> str | None:
-    """Why a base URL cannot be used, or None. Credentials, a query or a fragment are refused:
-    a key belongs in the auth header only, never in a URL that lands in logs and exports."""
-    url = base_url.strip()
-    if any(c.isspace() or not c.isprintable() for c in url):      # controls, bidi marks, NBSP
-        return f"base URL {base_url!r} holds spaces or control characters"
-    scheme, sep, rest = url.partition("://")
-    authority = rest.split("/", 1)[0]
-    if scheme.lower() not in ("http", "https") or not sep or not authority.strip("@:"):
-        return f"base URL {base_url!r} is not an http(s) URL with a host"
-    if "?" in url or "#" in url:
-        return "the base URL has a query or fragment: give the key as the API key, never in a URL"
-    if "@" in authority:
-        return "the base URL holds credentials (user:password@): give the key as the API key instead"
-    host, colon, port = authority.rpartition(":") if not authority.endswith("]") else (authority, "", "")
-    if colon and not (port.isdigit() and port.isascii() and 0 < int(port) < 65536 and host):
-        return f"base URL {base_url!r} has no valid port"
+    """Why a base URL cannot be used, or None.
+
+    Parsed with urlsplit, never sliced. Only http and https with a host; no `user:pass@`
+    (credentials belong in the key field, which is sent only in the auth header and never
+    stored), no query or fragment (a key in a URL lands in logs, histories and results files).
+    The messages never repeat the URL: whatever secret it holds stays out of the terminal and
+    the page.
+    """
+    text = base_url.strip()
+    if any(c.isspace() or not c.isprintable() for c in text):      # controls, bidi marks, NBSP
+        return "base URL holds spaces or control characters"
+    try:
+        parts = urlsplit(text)
+        port = parts.port                   # raises ValueError on a port that is not a number
+    except ValueError as exc:
+        reason = "port out of range" if "out of range" in str(exc) else "malformed host or port"
+        return f"base URL cannot be read ({reason})"
+    if parts.username is not None or parts.password is not None or "@" in parts.netloc:
+        return ("base URL must not contain user:password@; put the key in the API key field "
+                "(or TOOLPROOF_API_KEY), which is sent only in the auth header")
+    if parts.scheme not in ("http", "https"):
+        return "base URL must start with http:// or https://"
+    if not parts.hostname:
+        return "base URL has no host"
+    if parts.query or parts.fragment or "?" in text or "#" in text:
+        return ("base URL must not have a query (?...) or fragment (#...): give the key as the "
+                "API key, never in a URL")
+    if port == 0 or (parts.netloc.endswith(":") and port is None):
+        return "base URL has no valid port"
     return None
+
+
+def check_base_url(base_url: str) -> str:
+    """The base URL, stripped, or ToolProofError saying why it cannot be used."""
+    problem = base_url_problem(base_url)
+    if problem:
+        raise ToolProofError(problem)
+    return base_url.strip()
 
 
 def quote_segment(text: str) -> str:
     """Percent-encode everything but RFC 3986 unreserved characters (one path segment)."""
     safe = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
     return "".join(c if c in safe else "".join(f"%{b:02X}" for b in c.encode("utf-8")) for c in text)
+
+
+def origin_of(url: str) -> str:
+    """`scheme://host[:port]/` of a URL (no userinfo, path or query): what a message may name."""
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname or "", parts.port
+    except ValueError:
+        return "an unreadable address"
+    if not host:
+        return "an unreadable address"
+    host = f"[{host}]" if ":" in host else host
+    return f"{parts.scheme}://{host}{f':{port}' if port else ''}/"
 
 
 def request_headers(provider: str, api_key: str) -> dict:
@@ -102,10 +144,13 @@ def public_headers(headers: dict) -> dict:
 
 
 def request_body(provider: str, case, tools: list, *, model: str, first: Any = None,
-                 mocks: dict | None = None, max_tokens: int | None = None) -> dict:
-    """The request body for one turn of a case, in the provider's shape."""
-    if provider in ("openai-responses", "gemini"):
+                 mocks: dict | None = None, max_tokens: int = MAX_TOKENS) -> dict:
+    """The request body for one turn of a case, in the provider's shape, with the output-token
+    limit in the field that provider reads (see each builder)."""
+    if provider in BUILDERS and provider != "anthropic":
         return BUILDERS[provider](case, tools, model=model, first=first, mocks=mocks,
                                   max_tokens=max_tokens)
-    build = anthropic_request if provider == "anthropic" else openai_request
-    return build(case, tools, model=model, first=first, mocks=mocks)
+    if provider == "anthropic":
+        return anthropic_request(case, tools, model=model, first=first, mocks=mocks, max_tokens=max_tokens)
+    return openai_request(case, tools, model=model, first=first, mocks=mocks, max_tokens=max_tokens,
+                          token_field="max_completion_tokens" if provider == "openai" else "max_tokens")

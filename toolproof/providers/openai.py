@@ -4,7 +4,7 @@ Pure: no I/O, never raises on a strange body.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from ..conversation import call_ids, result_text, tool_result_for
 from ..reply import Call, Reply, arguments_from_json, readable_body, usage_tokens
@@ -88,13 +88,23 @@ def openai_messages(case, first: dict | None = None, mocks: dict | None = None) 
     return messages
 
 
+TokenField = Literal["max_completion_tokens", "max_tokens"]
+
+
 def openai_request(case, tools: list, *, model: str, first: dict | None = None,
-                   mocks: dict | None = None) -> dict:
-    """The Chat Completions request body for one turn of a case (no credentials in it)."""
+                   mocks: dict | None = None, max_tokens: int = 1024,
+                   token_field: TokenField = "max_completion_tokens") -> dict:
+    """The Chat Completions request body for one turn of a case (no credentials in it).
+
+    The output-token limit goes in `max_completion_tokens` for OpenAI itself (its reasoning
+    models refuse `max_tokens`) and in `max_tokens` for compatible servers (Ollama, vLLM,
+    llama.cpp, LM Studio read that one and may ignore the newer name).
+    """
     return {
         "model": model,
         "messages": openai_messages(case, first, mocks),
         "tools": openai_tools(tools),
         "tool_choice": "auto",           # explicit: some compatible servers ignore tools without it
         "parallel_tool_calls": False,    # one call at a time keeps dependency order observable
+        token_field: max_tokens,
     }

@@ -1,0 +1,169 @@
+"""A misbehaving OpenAI-compatible server on 127.0.0.1: every hostile answer issue 8 found.
+
+The base URL picks the behaviour: `<base>/<mode>/v1`, optionally `<base>/after<N>-<mode>/v1`
+to answer the first N requests normally (from the committed fixtures, as tests/fakeprovider.py
+does) and misbehave from then on, so a test can show graded cases surviving what comes next.
+
+Modes:
+  redirect  302 to <base>/stolen (a request arriving there is recorded in `stolen`)
+  drip      a 200 whose body arrives one byte every DRIP_EVERY_S (bounded by DRIP_FOR_S)
+  echo      a 200 whose assistant text repeats the Authorization header it received
+  deep      a 200 nested DEEP levels
+  huge      a 200 of HUGE_BYTES
+  nan       a 200 with NaN in the body and in the arguments
+  bigint    a 200 with a 5,000-digit integer in the body and in the arguments
+  retry     429 with Retry-After: 3600
+
+Every answer carries permissive CORS headers so the page (tests/test_live_page.py) meets the
+same misbehaviour as the terminal. Bounded: every drip stops after DRIP_FOR_S, and the server shuts itself down after
+LIFETIME_S even if a test forgets to close it. Listens on 127.0.0.1 only.
+"""
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from fakeprovider import case_and_turn, fixture_answer
+
+DRIP_EVERY_S = 0.2
+DRIP_FOR_S = 20.0
+LIFETIME_S = 300.0
+DEEP = 10_000
+HUGE_BYTES = 6 * 1024 * 1024
+CORS = {"access-control-allow-origin": "*", "access-control-expose-headers": "retry-after, location"}
+MODES = ("redirect", "drip", "echo", "deep", "huge", "nan", "bigint", "retry")
+
+
+def chat(content: str | None = None, arguments: str | None = None, extra: str = "") -> bytes:
+    """A chat completion as text (so NaN and huge integers survive), with one call or a text."""
+    if arguments is not None:
+        message = ('{"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", '
+                   f'"function": {{"name": "search_hotels", "arguments": {json.dumps(arguments)}}}}}]}}')
+        finish = "tool_calls"
+    else:
+        message, finish = json.dumps({"role": "assistant", "content": content}), "stop"
+    return (f'{{"id": "x", "object": "chat.completion"{extra}, "choices": [{{"index": 0, '
+            f'"message": {message}, "finish_reason": "{finish}"}}]}}').encode()
+
+
+def hostile_body(mode: str, authorization: str) -> bytes:
+    if mode == "echo":
+        return chat(content=f"I received the header Authorization: {authorization}")
+    if mode == "deep":
+        return b'{"choices": ' + b"[" * DEEP + b"]" * DEEP + b"}"
+    if mode == "huge":
+        return chat(content="x" * HUGE_BYTES)
+    if mode == "nan":
+        return chat(arguments='{"city": "Lisbon", "guests": NaN}', extra=', "score": NaN')
+    if mode == "bigint":
+        digits = "9" * 5000
+        return chat(arguments=f'{{"city": "Lisbon", "guests": {digits}}}', extra=f', "seed": {digits}')
+    raise ValueError(mode)
+
+
+class MisbehavingServer:
+    def __init__(self) -> None:
+        self.requests: list[dict] = []
+        self.stolen: list[dict] = []
+        self.lock = threading.Lock()
+        self.closed = threading.Event()
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def do_OPTIONS(self):          # the page's CORS preflight: allowed, so the page sees the misbehaviour
+                if self.path.startswith("/stolen"):
+                    with owner.lock:
+                        owner.stolen.append({"path": self.path, "preflight": True})
+                owner.send(self, 204, {"access-control-allow-methods": "POST",
+                                       "access-control-allow-headers": "*"}, b"")
+
+            def do_POST(self):
+                length = min(int(self.headers.get("content-length", 0) or 0), 10_000_000)
+                raw = self.rfile.read(length)
+                owner.handle(self, raw)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.port = self.server.server_address[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.timer = threading.Timer(LIFETIME_S, self.close)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def url(self, mode: str, after: int = 0) -> str:
+        return f"{self.base}/{f'after{after}-' if after else ''}{mode}/v1"
+
+    def handle(self, handler: BaseHTTPRequestHandler, raw: bytes) -> None:
+        headers = {k.lower(): v for k, v in handler.headers.items()}
+        if handler.path.startswith("/stolen"):
+            with self.lock:
+                self.stolen.append({"path": handler.path, "headers": headers})
+            return self.send(handler, 200, {}, b"{}")
+        match = re.match(r"^/(?:after(\d+)-)?([a-z]+)/v1/", handler.path)
+        after, mode = (int(match.group(1) or 0), match.group(2)) if match else (0, "")
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            body = {}
+        with self.lock:
+            self.requests.append({"path": handler.path, "headers": headers, "body": body})
+            count = len([r for r in self.requests if r["path"] == handler.path])
+        if mode not in MODES or count <= after:
+            case_id, turn = case_and_turn(handler.path, body)
+            if case_id is None:
+                return self.send(handler, 400, {}, b'{"error": "unknown prompt"}')
+            status, extra, text = fixture_answer(case_id, turn, anthropic=False)
+            return self.send(handler, status, extra, text.encode())
+        if mode == "redirect":
+            return self.send(handler, 302, {"location": f"{self.base}/stolen/v1/chat/completions"}, b"")
+        if mode == "retry":
+            return self.send(handler, 429, {"retry-after": "3600"}, b'{"error": "slow down"}')
+        if mode == "drip":
+            return self.drip(handler)
+        return self.send(handler, 200, {}, hostile_body(mode, headers.get("authorization", "")))
+
+    def send(self, handler, status: int, headers: dict, data: bytes) -> None:
+        try:
+            handler.send_response(status)
+            for k, v in {"content-type": "application/json", **CORS, **headers}.items():
+                handler.send_header(k, v)
+            handler.send_header("content-length", str(len(data)))
+            handler.end_headers()
+            handler.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def drip(self, handler) -> None:
+        """Headers at once, then one byte at a time: never a timeout per read, never an end."""
+        try:
+            handler.send_response(200)
+            handler.send_header("content-type", "application/json")
+            for k, v in CORS.items():
+                handler.send_header(k, v)
+            handler.send_header("content-length", "1000000")
+            handler.end_headers()
+            handler.wfile.flush()
+            stop = time.monotonic() + DRIP_FOR_S
+            while time.monotonic() < stop and not self.closed.is_set():
+                handler.wfile.write(b" ")
+                handler.wfile.flush()
+                time.sleep(DRIP_EVERY_S)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        handler.close_connection = True
+
+    def close(self) -> None:
+        if not self.closed.is_set():
+            self.closed.set()
+            self.timer.cancel()
+            self.server.shutdown()
+            self.server.server_close()
