@@ -121,7 +121,7 @@ class MisbehavingServer:
             case_id, turn = case_and_turn(handler.path, body)
             if case_id is None:
                 return self.send(handler, 400, {}, b'{"error": "unknown prompt"}')
-            status, extra, text = fixture_answer(case_id, turn, anthropic=False)
+            status, extra, text = fixture_answer(case_id, turn, "openai")
             return self.send(handler, status, extra, text.encode())
         if mode == "redirect":
             return self.send(handler, 302, {"location": f"{self.base}/stolen/v1/chat/completions"}, b"")

@@ -98,12 +98,12 @@ def test_a_server_echoing_the_key_never_gets_it_printed_or_stored(server, tmp_pa
 
 
 @pytest.mark.parametrize("mode, message", [
-    # B2's total reader will make these graded findings with limit reasons; today the runner
-    # records each as a failed turn. Either way: no traceback, no lost case, the file re-grades.
-    ("deep", "the response body is nested deeper than 64 levels"),
+    # The total reader (toolproof.limits) names the limit; the transport stops reading at 5 MB.
+    # No traceback, no lost case, and the file re-grades.
+    ("deep", "the response body is unreadable (body nested deeper than 64 levels)"),
     ("huge", "response body larger than 5 MB (not read further)"),
-    ("nan", "the response body contains NaN or Infinity"),
-    ("bigint", "the response body is not valid JSON"),
+    ("nan", "the response body is unreadable (NaN is not JSON)"),
+    ("bigint", "the response body is unreadable (integer with more than 300 digits)"),
 ])
 def test_hostile_bodies_keep_the_run_and_the_file(server, tmp_path, mode, message):
     out = tmp_path / "r.json"
@@ -143,7 +143,7 @@ USERINFO = ("base URL must not contain user:password@; put the key in the API ke
     ("http://127.0.0.1:secret/v1", "base URL cannot be read (malformed host or port)"),
     ("http://[::1/v1", "base URL cannot be read (malformed host or port)"),
     ("http:///v1", "base URL has no host"),
-    ("http://127.0.0.1:1/v1?key=secret", "base URL must not have a query (?...) or fragment (#...)"),
+    ("http://127.0.0.1:1/v1?key=secret", "base URL must not have a query (?...) or fragment (#...): give the key as the API key, never in a URL"),
 ])
 def test_a_base_url_is_parsed_and_refused_before_anything_is_sent(server, tmp_path, base_url, reason):
     out = tmp_path / "r.json"

@@ -16,6 +16,7 @@ from fakeprovider import FIXTURES, FakeProvider
 from toolproof.cli import api_key, run
 from toolproof.datafiles import load_bundle
 from toolproof.errors import ToolProofError
+from toolproof.limits import ReadError, read_json
 from toolproof.runner import requests_needed, scoped
 
 KEY = "sk-cli-secret-42"
@@ -242,11 +243,12 @@ def test_fail_under_zero_passes(fake):
      "toolproof: --base-url does not apply to openai (its endpoint is fixed); "
      "use --provider openai-compatible for another server"),
     (["run", "--provider", "gemini", "--base-url", "https://g.example/v1beta?key=AIzaLEAK", "--model", "m"],
-     "toolproof: --base-url: the base URL has a query or fragment: give the key as the API key, never in a URL"),
+     "toolproof: base URL must not have a query (?...) or fragment (#...): give the key as the API key, never in a URL"),
     (["run", "--provider", "anthropic", "--base-url", "https://u:p@gw.example", "--model", "m"],
-     "toolproof: --base-url: the base URL holds credentials (user:password@): give the key as the API key instead"),
+     "toolproof: base URL must not contain user:password@; put the key in the API key field (or TOOLPROOF_API_KEY), "
+     "which is sent only in the auth header"),
     (["run", "--provider", "openai-responses", "--base-url", "http://gw.example/\x00v1", "--model", "m"],
-     "toolproof: --base-url: base URL 'http://gw.example/\\x00v1' holds spaces or control characters"),
+     "toolproof: base URL holds spaces or control characters"),
     (["run", "--provider", "openai", "--model", "m", "--scope", "bogus"],
      "toolproof: usage error: argument --scope: invalid choice: 'bogus' (choose from 'all', 'should_call', "
      "'should_not_call', 'must_ask', 'distractor', 'multi_step', 'enum_format', 'injection', 'result_use')"),
@@ -322,7 +324,15 @@ def test_hostile_answers_in_the_new_formats_are_graded_not_raised(fake, tmp_path
     out = tmp_path / "r.json"
     code, stdout, stderr = live(fake, "--scope", "should_call", "--cap", "1", "--format", "json", "--out", str(out),
                                 provider=provider)
-    assert code == 0, stderr
+    try:
+        read_json(body)
+        readable = True
+    except ReadError:
+        readable = False
+    # a body past the reader's limits is no answer at all: with nothing else sent, the run
+    # ends "no request succeeded" (exit 2), still graded and written
+    assert code == (0 if readable else 2), stderr
+    assert readable or "no request succeeded" in stderr
     assert "Traceback" not in stderr
     case = json.loads(stdout)["cases"][0]
     assert (case["id"], case["verdict"]) == (first.id, "FAIL")
@@ -339,5 +349,5 @@ def test_a_slow_gemini_answer_times_out_and_the_run_goes_on(fake):
                                 provider="gemini")
     assert code == 0, stderr
     cases = {c["id"]: c for c in json.loads(stdout)["cases"]}
-    assert cases[first.id]["reasons"] == ["turn 1: request failed (no response: timed out after 0.4 s)"]
+    assert cases[first.id]["reasons"] == ["turn 1: request failed (no response: no complete answer within 0.4 s)"]
     assert cases[second.id]["verdict"] == FIXTURES[second.id]["intended_verdict"]

@@ -163,7 +163,7 @@ def test_turn_one(bundle):
         "systemInstruction": {"parts": [{"text": case.system}]},
         "generationConfig": {"maxOutputTokens": 300},
     }
-    assert "generationConfig" not in request_body("gemini", case, tools, model="m")
+    assert "generationConfig" not in request_body("gemini", case, tools, model="m", max_tokens=None)
 
 
 def test_turn_two_repeats_the_model_content_exactly_then_function_responses(bundle):

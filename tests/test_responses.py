@@ -159,7 +159,7 @@ def test_turn_one(bundle):
         "tool_choice": "auto", "parallel_tool_calls": False, "store": False,
         "instructions": case.system, "max_output_tokens": 256,
     }
-    assert "max_output_tokens" not in request_body("openai-responses", case, tools, model="m")
+    assert "max_output_tokens" not in request_body("openai-responses", case, tools, model="m", max_tokens=None)
 
 
 def test_turn_two_echoes_output_items_without_ids_then_the_outputs(bundle):

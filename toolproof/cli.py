@@ -125,7 +125,7 @@ def _check_run_flags(args: argparse.Namespace) -> None:
         raise ToolProofError("--base-url does not apply to openai (its endpoint is fixed); "
                              "use --provider openai-compatible for another server")
     if args.base_url and (problem := base_url_problem(args.base_url)):
-        raise ToolProofError(f"--base-url: {problem}")
+        raise ToolProofError(problem)
     if args.cap < 1:
         raise ToolProofError(f"--cap must be at least 1, got {args.cap}")
     if not (math.isfinite(args.timeout) and 0 < args.timeout <= 3600):
