@@ -175,3 +175,15 @@ def test_module_entry_point():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert SELFTEST_LINE.match(done.stdout.splitlines()[-1]), done.stdout
+
+
+def test_transcripts_with_an_unknown_variant(tmp_path):
+    suite = json.loads((ROOT / "data" / "suite.json").read_text(encoding="utf-8"))
+    case = next(c for c in suite["cases"] if c.get("variants"))
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({"format": "toolproof.transcripts", "version": 1, "kind": "live",
+                                "transcripts": [{"case_id": case["id"], "turns": [],
+                                                 "variants": [{"id": "no-such-variant", "turns": []}]}]}),
+                    encoding="utf-8")
+    assert refusal("grade", "--transcripts", str(path)) == \
+        f"toolproof: {path}: at $.transcripts[0].variants[0].id: case {case['id']!r} has no variant 'no-such-variant'"

@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import ToolProofError
 from .suite import Case, Tool, parse_suite, parse_tools
-from .transcripts import TranscriptSet, parse_transcripts
+from .transcripts import TranscriptSet, known_ids, parse_transcripts
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -65,7 +65,7 @@ def bundle_from(read: dict) -> Bundle:
     docs, schemas, paths = read["docs"], read["schemas"], read["paths"]
     parsed_tools = parse_tools(docs["tools"], schemas["tools"], paths["tools"])
     cases = parse_suite(docs["suite"], parsed_tools, schemas["suite"], paths["suite"])
-    parsed = parse_transcripts(docs["transcripts"], schemas["transcripts"], {c.id for c in cases},
+    parsed = parse_transcripts(docs["transcripts"], schemas["transcripts"], known_ids(cases),
                                paths["transcripts"])
     return Bundle(parsed_tools, cases, parsed, docs)
 
