@@ -158,6 +158,45 @@ def _validator_checks(t: _Checker) -> None:
     t.check("validator: fast checker covers our schema", s.compiled)
 
 
+def _refusal(parameters: dict) -> str:
+    """The line a tools document with this one tool's parameters is refused with ("" if loaded)."""
+    from .errors import ToolProofError
+
+    doc = {"format": "toolproof.tools", "version": 1, "tools": [
+        {"name": "t", "domain": "d", "description": "d", "parameters": parameters}]}
+    try:
+        parse_tools(doc, _FORMAT_OK, "t.json")
+    except ToolProofError as exc:
+        return exc.line()
+    return ""
+
+
+def _schema_guard_checks(t: _Checker) -> None:
+    """Issue 8 items 12 and 13: schemas resolve offline; patterns cannot hang grading."""
+    from .schema_guard import check_tool_schema
+
+    at = "t.json: at $.tools[0].parameters.properties.x"
+    t.check("$ref: a URL is refused when the tools load, naming file, JSON path and $ref", _refusal(
+        {"type": "object", "properties": {"x": {"$ref": "http://127.0.0.1:9/s.json"}}}).startswith(
+        f"{at}.$ref: $ref 'http://127.0.0.1:9/s.json' is not a same-document JSON pointer"))
+    t.check("$ref: a file is refused too", "is not a same-document JSON pointer" in _refusal(
+        {"type": "object", "properties": {"x": {"$ref": "file:///etc/passwd"}}}))
+    t.check("$ref: a pointer that does not resolve is refused", _refusal(
+        {"type": "object", "properties": {"x": {"$ref": "#/$defs/gone"}}}) ==
+        f"{at}.$ref: $ref '#/$defs/gone' does not resolve in this schema")
+    defs = {"type": "object", "$defs": {"a": {"type": "string"}}, "properties": {"x": {"$ref": "#/$defs/a"}}}
+    t.check("$ref: a same-document $defs pointer is accepted", check_tool_schema(defs, "t.json", []) is None)
+    t.check("pattern: a nested quantifier is refused when the tools load", _refusal(
+        {"type": "object", "properties": {"x": {"type": "string", "pattern": "^(a+)+$"}}}).startswith(
+        f"{at}.pattern: pattern '^(a+)+$' nests a quantifier inside a repeated group"))
+    t.check("pattern: quantifiers in a row over the same characters are refused", "in a row" in _refusal(
+        {"type": "object", "properties": {"x": {"type": "string", "pattern": "\\d+\\d+x"}}}))
+    s = CompiledSchema({"type": "object", "properties": {"x": {"type": "string", "pattern": "^a+$"}}})
+    t.check("pattern: a string over 1000 characters is a finding, the pattern is not run",
+            [f.message for f in s.findings({"x": "a" * 1001})] ==
+            ["string of 1001 characters is longer than 1000; pattern '^a+$' not checked"])
+
+
 def _normalise_checks(t: _Checker) -> None:
     p = _SCHEMA["properties"]
     t.check("normalise: strings trimmed", values_equal("Lisbon", "  Lisbon "))
@@ -405,7 +444,7 @@ def _refuses_variant(cases: list, schemas: dict) -> bool:
 def run_selftest(documents: dict, schemas: dict) -> SelftestReport:
     """Run every assertion; `documents` holds the parsed tools, suite and transcripts."""
     t = _Checker()
-    for group in (_validator_checks, _normalise_checks, _reply_checks, _verdict_checks, _diagnosis_checks,
+    for group in (_validator_checks, _schema_guard_checks, _normalise_checks, _reply_checks, _verdict_checks, _diagnosis_checks,
                   _score_checks):
         group(t)
     _data_checks(t, documents, schemas)
