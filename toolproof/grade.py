@@ -128,7 +128,8 @@ def show_pair(expected: Any, actual: Any) -> tuple[str, str]:
     zero-width space) are shown escaped, so the difference can be seen."""
     a = json.dumps(expected, ensure_ascii=False, sort_keys=True)
     b = json.dumps(actual, ensure_ascii=False, sort_keys=True)
-    if a != b and _printed(a) == _printed(b):
+    # ASCII JSON shows every difference already (controls are escaped), except DEL
+    if a != b and not (a.isascii() and b.isascii() and "\x7f" not in a + b) and _printed(a) == _printed(b):
         a = json.dumps(expected, ensure_ascii=True, sort_keys=True)
         b = json.dumps(actual, ensure_ascii=True, sort_keys=True)
     if max(len(a), len(b)) <= MAX_SHOWN:
