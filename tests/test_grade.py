@@ -230,3 +230,18 @@ def test_free_strings_compare_after_nfc(mini):
     assert values_equal("Zürich", "Zu\u0308rich")
     assert values_equal("Zürich", "ZU\u0308RICH ")
     assert not values_equal("Zürich", "Zu\u0308rich", {"type": "string", "enum": ["Zürich"]})
+
+
+def test_a_huge_argument_under_a_pattern_is_a_finding_not_a_slow_regex(mini):
+    result = mini("call", openai(("place_order", {**GOOD, "order_id": "ORD-" + "1" * 5000})))
+    assert result.verdict == "FAIL"
+    assert result.reasons[0] == ("place_order arguments fail the schema at $.order_id: string of 5004 characters "
+                                 "is longer than 1000; pattern '^ORD-[0-9]{6}$' not checked")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(a=st.text(max_size=40), b=st.text(max_size=40))
+def test_showing_two_values_never_raises_and_never_hides_a_difference(a, b):
+    from toolproof.grade import show_pair
+    shown_a, shown_b = show_pair(a, b)
+    assert (shown_a == shown_b) == (a == b)

@@ -24,6 +24,7 @@ Pure: no I/O. Imports nothing but jsonschema and the standard library.
 from __future__ import annotations
 
 import re
+import warnings
 from typing import Any
 
 from .errors import Finding, json_path
@@ -65,10 +66,17 @@ def _strings(v: Any) -> bool:
     return isinstance(v, list) and all(isinstance(x, str) for x in v) and len(set(v)) == len(v)
 
 
+def _compile_quietly(pattern: str) -> re.Pattern:
+    """re.compile without its FutureWarnings ("possible nested set"): they would reach stderr."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return re.compile(pattern)
+
+
 def _regex(v: Any) -> bool:
     try:
-        re.compile(v)
-    except (re.error, TypeError):
+        _compile_quietly(v)
+    except (re.error, TypeError, OverflowError, RecursionError):
         return False
     return isinstance(v, str)
 
@@ -135,7 +143,7 @@ class _Node:
         self.choices = self._choices(schema)
         self.enum, self.const = schema.get("enum"), schema.get("const")
         self.pattern = schema.get("pattern")
-        self.search = re.compile(self.pattern).search if self.pattern is not None else None
+        self.search = _compile_quietly(self.pattern).search if self.pattern is not None else None
         self.min_len, self.max_len = schema.get("minLength"), schema.get("maxLength")
         self.minimum, self.maximum = schema.get("minimum"), schema.get("maximum")
         self.exclusive_min = schema.get("exclusiveMinimum")
