@@ -8,6 +8,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
@@ -51,6 +53,12 @@ REFUSED_REFS = [
     ({**obj(x={"$ref": "#/$defs/a"}), "$defs": {"a": {"$id": "http://127.0.0.1:9/a", "type": "string"}}},
      f"{AT}.$defs.a.$id: $id 'http://127.0.0.1:9/a' below the top of a tool schema would move where $ref "
      "points; remove it"),
+    # a $ref back to where it is applied from, on the same value: jsonschema would recurse forever
+    ({"type": "object", "$ref": "#"}, f"{AT}.$ref: $ref '#' leads back to a schema it is applied from without "
+     "going into a part of the value: validation would never end"),
+    ({"type": "object", "anyOf": [{"type": "null"}, {"$ref": "#"}]}, f"{AT}.anyOf[1].$ref: $ref '#' leads back"),
+    ({**obj(x={"$ref": "#/$defs/a"}), "$defs": {"a": {"allOf": [{"$ref": "#/$defs/b"}]}, "b": {"not": {"$ref": "#/$defs/a"}}}},
+     f"{AT}.$defs.b.not.$ref: $ref '#/$defs/a' leads back"),
     # a $ref hidden in a keyword jsonschema does not apply is still reached through the pointer
     ({**obj(x={"$ref": "#/x-vendor/inner"}), "x-vendor": {"inner": {"$ref": "https://evil.example/s"}}},
      f"{AT}.x-vendor.inner.$ref: $ref 'https://evil.example/s' is not a same-document"),
@@ -186,3 +194,35 @@ def test_unsafe_tool_patterns_are_refused_at_load(where, parameters, line):
 def test_the_committed_tools_load(bundle):
     # every pattern in data/tools.json is accepted: the rules must not refuse ordinary patterns
     assert len(bundle.tools) >= 30
+
+
+# Property: whatever a tools file holds, the guard answers with None or a ToolProofError.
+_keys = st.sampled_from(["$ref", "$dynamicRef", "$id", "$defs", "properties", "items", "anyOf", "not",
+                         "pattern", "patternProperties", "type", "x", "", "~/%"])
+_leaves = st.none() | st.booleans() | st.integers() | st.sampled_from(
+    ["#", "#/", "#/$defs/a", "#/properties/x", "#/items/0", "#/%24defs/a", "#/a~1b", "http://127.0.0.1:9/x",
+     "^(a+)+$", "^[a-z]+$", "(", "a{1,4294967295}"]) | st.text(max_size=6)
+_schemas = st.recursive(_leaves, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_keys, inner, max_size=4),
+                        max_leaves=25)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(schema=st.dictionaries(_keys, _schemas, max_size=5))
+def test_the_guard_never_raises_anything_but_a_refusal(schema):
+    from toolproof.schema_guard import check_tool_schema
+    try:
+        check_tool_schema(schema, "t.json", ["tools", 0, "parameters"])
+    except ToolProofError as exc:
+        assert exc.line().startswith("t.json: at $.tools[0].parameters")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(schema=st.dictionaries(_keys, _schemas, max_size=5), instance=_schemas)
+def test_a_schema_that_loads_judges_any_instance_without_raising(schema, instance):
+    # what passes the guard and the metaschema never reaches for a resource jsonschema lacks
+    try:
+        tool = parse_tools(tools_doc(schema), FORMAT)["t"]
+    except ToolProofError:
+        return
+    assert isinstance(tool.schema.findings(instance), list)
+    assert isinstance(tool.schema.findings({"x": instance}), list)

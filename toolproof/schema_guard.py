@@ -7,6 +7,9 @@ file or run a regular expression that backtracks without bound, so before a sche
   object; anything else (a URL, a file, a relative path, an anchor such as "#name") is refused;
 - `$id` may appear only at the top: below it, it would move the base that "#/..." resolves
   against;
+- no `$ref` may lead back to the schema it sits in without going into a part of the value
+  (`{"$ref": "#"}` at the top, two $defs pointing at each other): jsonschema would recurse until
+  the interpreter gives up;
 - every `pattern` and `patternProperties` key must pass `regex_safety.unsafe_reason`.
 Subschemas are visited through the keywords jsonschema applies, and through every pointer a
 `$ref` follows, so nothing jsonschema will evaluate escapes the check. The validator in `schema`
@@ -27,6 +30,10 @@ _LISTS = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
 _ONE = ("additionalProperties", "items", "contains", "not", "if", "then", "else", "propertyNames",
         "unevaluatedItems", "unevaluatedProperties", "contentSchema", "additionalItems")
 _REFS = ("$ref", "$dynamicRef", "$recursiveRef")
+# Keywords that apply a subschema to the same value (not to a part of it): a cycle through
+# these and $ref never ends.
+_IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
+_IN_PLACE_ONE = ("not", "if", "then", "else")
 _MISSING = object()
 _ESCAPED = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 
@@ -40,6 +47,7 @@ def check_tool_schema(schema: Any, source: str, where: list) -> None:
     """Refuse (ToolProofError) a schema that is not self-contained or has an unsafe pattern;
     `where` is the JSON path of `schema` in its file, as parts."""
     seen: set[int] = set()
+    in_place: dict[int, list] = {}       # node -> [(subschema applied to the same value, path of the edge)]
     stack = [(schema, list(where))]
     while stack:
         node, parts = stack.pop()
@@ -49,12 +57,53 @@ def check_tool_schema(schema: Any, source: str, where: list) -> None:
         if "$id" in node and node is not schema:
             _refuse(f"$id {node['$id']!r} below the top of a tool schema would move where $ref "
                     "points; remove it", source, parts + ["$id"])
+        edges = in_place[id(node)] = _in_place(node, parts)
         for keyword in _REFS:
             if keyword in node:
                 target, target_parts = _resolve(schema, node[keyword], keyword, source, parts, where)
                 stack.append((target, target_parts))
+                edges.append((target, parts + [keyword], node[keyword]))
         _check_patterns(node, source, parts)
         stack.extend(_children(node, parts))
+    _refuse_endless(in_place, source)
+
+
+def _in_place(node: dict, parts: list) -> list:
+    """(subschema applied to the same value, the path of that edge, the $ref text or None)."""
+    out = []
+    for keyword in _IN_PLACE_LISTS:
+        value = node.get(keyword)
+        if isinstance(value, list):
+            out += [(sub, parts + [keyword, i], None) for i, sub in enumerate(value)]
+    return out + [(node[k], parts + [k], None) for k in _IN_PLACE_ONE if isinstance(node.get(k), dict)]
+
+
+def _refuse_endless(in_place: dict, source: str) -> None:
+    """Refuse a $ref that, through $ref and in-place keywords only, comes back to where it was."""
+    done: set[int] = set()
+    for start in list(in_place):
+        if start in done:
+            continue
+        stack = [(start, iter(in_place[start]), None)]      # (node, edges left, edge that led here)
+        on_path = {start: 0}
+        while stack:
+            node_id, edges, _ = stack[-1]
+            step = next(edges, None)
+            if step is None:
+                stack.pop()
+                del on_path[node_id]
+                done.add(node_id)
+                continue
+            target, edge_parts, ref = step
+            if not isinstance(target, dict) or id(target) in done:
+                continue
+            if id(target) in on_path:
+                cycle = [entry[2] for entry in stack[on_path[id(target)] + 1:]] + [(edge_parts, ref)]
+                parts, ref = next(edge for edge in cycle if edge[1] is not None)
+                _refuse(f"{parts[-1]} {ref!r} leads back to a schema it is applied from without going "
+                        "into a part of the value: validation would never end", source, parts)
+            on_path[id(target)] = len(stack)
+            stack.append((id(target), iter(in_place.get(id(target), ())), (edge_parts, ref)))
 
 
 def _children(node: dict, parts: list) -> list:

@@ -184,6 +184,8 @@ def _schema_guard_checks(t: _Checker) -> None:
     t.check("$ref: a pointer that does not resolve is refused", _refusal(
         {"type": "object", "properties": {"x": {"$ref": "#/$defs/gone"}}}) ==
         f"{at}.$ref: $ref '#/$defs/gone' does not resolve in this schema")
+    t.check("$ref: a $ref back to itself on the same value is refused (validation would never end)",
+            "leads back to a schema it is applied from" in _refusal({"type": "object", "$ref": "#"}))
     defs = {"type": "object", "$defs": {"a": {"type": "string"}}, "properties": {"x": {"$ref": "#/$defs/a"}}}
     t.check("$ref: a same-document $defs pointer is accepted", check_tool_schema(defs, "t.json", []) is None)
     t.check("pattern: a nested quantifier is refused when the tools load", _refusal(
