@@ -175,3 +175,38 @@ def test_module_entry_point():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert SELFTEST_LINE.match(done.stdout.splitlines()[-1]), done.stdout
+
+
+def test_transcripts_with_an_unknown_variant(tmp_path):
+    suite = json.loads((ROOT / "data" / "suite.json").read_text(encoding="utf-8"))
+    case = next(c for c in suite["cases"] if c.get("variants"))
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({"format": "toolproof.transcripts", "version": 1, "kind": "live",
+                                "transcripts": [{"case_id": case["id"], "turns": [],
+                                                 "variants": [{"id": "no-such-variant", "turns": []}]}]}),
+                    encoding="utf-8")
+    assert refusal("grade", "--transcripts", str(path)) == \
+        f"toolproof: {path}: at $.transcripts[0].variants[0].id: case {case['id']!r} has no variant 'no-such-variant'"
+
+
+def test_a_tools_file_with_a_remote_ref_is_refused_before_anything_is_fetched(tmp_path):
+    tools = json.loads((ROOT / "data" / "tools.json").read_text(encoding="utf-8"))
+    tools["tools"][2]["parameters"]["properties"]["x"] = {"$ref": "http://127.0.0.1:9/evil.json"}
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(tools), encoding="utf-8")
+    assert refusal("grade", "--tools", str(path)) == (
+        f"toolproof: {path}: at $.tools[2].parameters.properties.x.$ref: $ref 'http://127.0.0.1:9/evil.json' "
+        "is not a same-document JSON pointer (#/...): ToolProof never fetches or reads a schema; copy it under "
+        "$defs and point at '#/$defs/<name>'")
+
+
+def test_a_tools_file_with_a_catastrophic_pattern_is_refused(tmp_path):
+    tools = json.loads((ROOT / "data" / "tools.json").read_text(encoding="utf-8"))
+    tools["tools"][0]["parameters"]["properties"]["x"] = {"type": "string", "pattern": "^(a+)+$"}
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(tools), encoding="utf-8")
+    code, out, err = cli("grade", "--tools", str(path))
+    assert (code, out) == (2, "")
+    assert err == (f"toolproof: {path}: at $.tools[0].parameters.properties.x.pattern: pattern '^(a+)+$' nests a "
+                   "quantifier inside a repeated group (like (a+)+), which can take exponential time; ToolProof "
+                   "runs tool patterns on model output and refuses any that can backtrack without bound\n")

@@ -10,6 +10,8 @@ import io
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import anthropic, case, error, openai
 from toolproof import diagnose
@@ -531,3 +533,41 @@ def test_scorecard_rates_are_none_or_between_0_and_1(scorecard_text):
     assert len(rates) > 20          # the walker found them
     bad = [(k, v) for k, v in rates if not (v is None or (isinstance(v, (int, float)) and 0 <= v <= 1))]
     assert bad == []
+
+
+# ---- cost: select and confusion_focus count with dictionaries and totals (issue 8) ----------
+def _naive_focus(sel):
+    rows, cols, matrix = sel["rows"], sel["columns"], sel["matrix"]
+    involved = {x for i, e in enumerate(rows) for j, c in enumerate(cols) if matrix[i][j] and e != c for x in (e, c)}
+    keep_rows = [i for i, e in enumerate(rows) if e in involved]
+    keep_cols = [j for j, c in enumerate(cols) if c in involved]
+    return {"rows": [rows[i] for i in keep_rows], "columns": [cols[j] for j in keep_cols],
+            "matrix": [[matrix[i][j] for j in keep_cols] for i in keep_rows],
+            "omitted": len(set(rows) | set(cols)) - len(involved)}
+
+
+_labels = st.sampled_from(["a", "b", "c", "d", "(no call)"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(pairs=st.lists(st.tuples(_labels, _labels), max_size=30))
+def test_select_and_focus_agree_with_the_cell_by_cell_definition(pairs):
+    from types import SimpleNamespace
+    from toolproof.diagnose import NO_CALL, confusion_focus, select
+
+    # one result per pair, shaped the way _selection_pairs reads it (a no-call case with a call)
+    results = []
+    for e, c in pairs:
+        call = SimpleNamespace(call=SimpleNamespace(name=c), turn=1)
+        want = SimpleNamespace(tool=e)
+        if e == NO_CALL:
+            facts = {"observed": True, "expects_call": False}
+            results.append(SimpleNamespace(facts=facts, calls=[] if c == NO_CALL else [call]))
+        else:
+            facts = {"observed": True, "expects_call": True, "pairs": [(want, None if c == NO_CALL else call)]}
+            results.append(SimpleNamespace(facts=facts, calls=[] if c == NO_CALL else [call]))
+    sel = select(results)
+    for i, e in enumerate(sel["rows"]):
+        for j, c in enumerate(sel["columns"]):
+            assert sel["matrix"][i][j] == pairs.count((e, c))
+    assert confusion_focus(sel) == _naive_focus(sel)

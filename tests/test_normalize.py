@@ -105,3 +105,17 @@ def test_every_value_equals_itself(value):
 def test_lenient_cast_is_idempotent(value, schema):
     once = cast_lenient(value, schema)
     assert cast_lenient(once, schema) == once
+
+
+@pytest.mark.parametrize("text, iso, problem", [
+    ("Thursday, March 19, 2026", "2026-03-19", None),
+    ("Thu 19 March 2026", "2026-03-19", None),
+    ("Monday, March 19, 2026", None, "the weekday does not match: 2026-03-19 is a Thursday, not a Monday"),
+    ("tues. the 4th of March 2026", None, "the weekday does not match: 2026-03-04 is a Wednesday, not a Tuesday"),
+    ("the 4th of March 2026", "2026-03-04", None),
+    ("Monkey, March 4, 2026", None, None),          # not a weekday: not a date at all
+])
+def test_weekday_must_match_the_date(text, iso, problem):
+    from toolproof.normalize import weekday_problem
+    assert english_date_to_iso(text) == iso
+    assert weekday_problem(text) == problem

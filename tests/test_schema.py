@@ -163,3 +163,29 @@ def test_integral_float_is_an_integer_in_draft_2020_12():
 def test_invalid_schema_is_refused():
     with pytest.raises(Exception):
         CompiledSchema({"type": "no-such-type"})
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "object", "properties": {"code": {"type": "string", "pattern": "^[a-z]+$"}}},             # compiled
+    {"type": "object", "properties": {"code": {"type": "string", "pattern": "^[a-z]+$"}}, "anyOf": [{}]},  # jsonschema
+])
+def test_patterns_run_only_on_strings_of_at_most_1000_characters(schema):
+    # issue 8 item 13: a longer string is a finding, never a slow regex; both checkers agree
+    checked = CompiledSchema(schema)
+    assert checked.compiled == ("anyOf" not in schema)
+    assert checked.findings({"code": "a" * 1000}) == []
+    long = checked.findings({"code": "a" * 1001})
+    assert [(f.code, f.path, f.message) for f in long] == [
+        ("schema.pattern", "$.code", "string of 1001 characters is longer than 1000; pattern '^[a-z]+$' not checked")]
+    assert not checked.is_valid({"code": "a" * 5_000_000})
+
+
+def test_long_property_names_are_not_matched_against_pattern_properties():
+    checked = CompiledSchema({"type": "object", "patternProperties": {"^x": {"type": "integer"}},
+                              "additionalProperties": False})
+    assert checked.findings({"x1": 1}) == []
+    name = "x" * 1001
+    assert [(f.code, f.path, f.message) for f in checked.findings({"inner": 1, name: 1})][-1] == (
+        "schema.patternProperties", "$", "property name of 1001 characters is longer than 1000; "
+        "patternProperties not checked")
+    assert not checked.is_valid({name: 1})

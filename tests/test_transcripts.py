@@ -136,3 +136,20 @@ def test_variants_and_intended_verdict_are_kept():
     assert t.intended_verdict == "FAIL"
     assert [(vid, [turn.reply.text for turn in turns]) for vid, turns in t.variants] == [("gone", ["first", "second"])]
     assert t.raw["case_id"] == "a" and tset.raw["kind"] == "live"
+
+
+def test_unknown_variant_id_is_refused_like_an_unknown_case():
+    # issue 8 rule 5: a variant the case does not have would silently drop out of the diagnosis
+    known = {"a": ("other",), "b": ()}
+    run = {"id": "typo", "turns": [openai(text="hi")]}
+    assert refusal(doc(transcript("a", variants=[{"id": "other", "turns": [openai(text="x")]}, run])),
+                   known=known) == \
+        "transcripts.json: at $.transcripts[0].variants[1].id: case 'a' has no variant 'typo'"
+    assert refusal(doc(transcript("b", variants=[run])), known=known) == \
+        "transcripts.json: at $.transcripts[0].variants[0].id: case 'b' has no variant 'typo'"
+    twice = {"id": "other", "turns": [openai(text="x")]}
+    assert refusal(doc(transcript("a", variants=[twice, twice])), known=known) == \
+        "transcripts.json: at $.transcripts[0].variants[1].id: second run of variant 'other' for case 'a'"
+    assert refusal(doc(transcript("zzz")), known=known) == \
+        "transcripts.json: at $.transcripts[0].case_id: case 'zzz' is not in the suite"
+    assert list(parse_transcripts(doc(transcript("a", variants=[twice])), SCHEMA, known).transcripts) == ["a"]

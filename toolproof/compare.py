@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .normalize import is_omitted_default, values_equal
+from .normalize import date_note, is_omitted_default, values_equal
 from .suite import ExpectedCall
 
 MATCH, MISMATCH, MISSING, EXTRA = "match", "mismatch", "missing", "extra"
@@ -22,6 +22,7 @@ class FieldResult(NamedTuple):
     expected: Any
     actual: Any
     critical: bool
+    note: str = ""       # why a value that looks right is not (a weekday that contradicts the date)
 
 
 def compare_arguments(expected: ExpectedCall, arguments: dict, parameters: dict,
@@ -44,7 +45,8 @@ def compare_arguments(expected: ExpectedCall, arguments: dict, parameters: dict,
                 values_equal(option, got, schema) for option in accept.get(name, ())):
             status = MATCH
         else:
-            status = MISMATCH
+            results.append(FieldResult(name, MISMATCH, want, got, name in critical, date_note(got, schema)))
+            continue
         results.append(FieldResult(name, status, want, got, name in critical))
     results.extend(FieldResult(name, EXTRA, None, arguments[name], False)
                    for name in arguments if name not in values)

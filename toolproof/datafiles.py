@@ -16,7 +16,7 @@ from typing import Any
 from . import limits
 from .errors import ToolProofError
 from .suite import Case, Tool, parse_suite, parse_tools
-from .transcripts import TranscriptSet, parse_transcripts
+from .transcripts import TranscriptSet, known_ids, parse_transcripts
 
 
 def locate_data(package: Path) -> Path:
@@ -138,7 +138,7 @@ def bundle_from(read: dict) -> Bundle:
     docs, schemas, paths = read["docs"], read["schemas"], read["paths"]
     parsed_tools = parse_tools(docs["tools"], schemas["tools"], paths["tools"])
     cases = parse_suite(docs["suite"], parsed_tools, schemas["suite"], paths["suite"])
-    parsed = parse_transcripts(docs["transcripts"], schemas["transcripts"], {c.id for c in cases},
+    parsed = parse_transcripts(docs["transcripts"], schemas["transcripts"], known_ids(cases),
                                paths["transcripts"])
     return Bundle(parsed_tools, cases, parsed, docs)
 

@@ -8,6 +8,7 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 from .compare import EXTRA, MATCH, MISMATCH, MISSING
@@ -75,20 +76,27 @@ def _selection_pairs(r: CaseResult) -> list[tuple[str, str]]:
 def select(results: list[CaseResult]) -> dict:
     """Confusion matrix (rows: expected tool or no call; columns: called tool or no call),
     per-tool precision (right / times called) and recall (right / times expected), and the
-    most-confused pairs of different tools."""
-    pairs = [p for r in results for p in _selection_pairs(r)]
-    rows = sorted({e for e, _ in pairs} - {NO_CALL}) + [NO_CALL]
-    cols = sorted({c for _, c in pairs} - {NO_CALL}) + [NO_CALL]
-    matrix = [[sum(1 for p in pairs if p == (e, c)) for c in cols] for e in rows]
+    most-confused pairs of different tools. Counted in one pass with dictionaries: the cost is
+    linear in the pairs (plus the size of the matrix it returns)."""
+    counts = Counter(p for r in results for p in _selection_pairs(r))
+    called, expected = Counter(), Counter()
+    for (e, c), n in counts.items():
+        expected[e] += n
+        called[c] += n
+    rows = sorted(set(expected) - {NO_CALL}) + [NO_CALL]
+    cols = sorted(set(called) - {NO_CALL}) + [NO_CALL]
+    # The matrix is dense by format (rows x columns); only its non-zero cells cost Python work.
+    row_of, col_of = {e: i for i, e in enumerate(rows)}, {c: j for j, c in enumerate(cols)}
+    matrix = [[0] * len(cols) for _ in rows]
+    for (e, c), n in counts.items():
+        matrix[row_of[e]][col_of[c]] = n
     per_tool = {}
     for tool in sorted((set(rows) | set(cols)) - {NO_CALL}):
-        hit = sum(1 for p in pairs if p == (tool, tool))
-        called = sum(1 for _, c in pairs if c == tool)
-        expected = sum(1 for e, _ in pairs if e == tool)
-        per_tool[tool] = {"precision": rate(hit, called), "recall": rate(hit, expected),
-                          "called": called, "expected": expected}
-    confused = sorted(((e, c, n) for e, c in {p for p in pairs} if e != c and NO_CALL not in (e, c)
-                       for n in [sum(1 for p in pairs if p == (e, c))]), key=lambda t: (-t[2], t[0], t[1]))
+        hit = counts.get((tool, tool), 0)
+        per_tool[tool] = {"precision": rate(hit, called[tool]), "recall": rate(hit, expected[tool]),
+                          "called": called[tool], "expected": expected[tool]}
+    confused = sorted(((e, c, n) for (e, c), n in counts.items() if e != c and NO_CALL not in (e, c)),
+                      key=lambda t: (-t[2], t[0], t[1]))
     return {"rows": rows, "columns": cols, "matrix": matrix, "per_tool": per_tool,
             "confused_pairs": [{"expected": e, "called": c, "count": n} for e, c, n in confused[:TOP_PAIRS]],
             "advice": ADVICE["select"]}
@@ -96,13 +104,19 @@ def select(results: list[CaseResult]) -> dict:
 
 def confusion_focus(sel: dict) -> dict:
     """The part of the matrix worth reading: every label with an off-diagonal count, with its
-    diagonal kept for scale. Labels that were always right are counted, not shown."""
+    diagonal kept for scale. Labels that were always right are counted, not shown. Row and
+    column totals decide which labels are involved, so no cell is visited one by one."""
     rows, cols, matrix = sel["rows"], sel["columns"], sel["matrix"]
+    col_of = {c: j for j, c in enumerate(cols)}
     involved = set()
     for i, e in enumerate(rows):
-        for j, c in enumerate(cols):
-            if matrix[i][j] and e != c:
-                involved |= {e, c}
+        diagonal = matrix[i][col_of[e]] if e in col_of else 0
+        if sum(matrix[i]) > diagonal:
+            involved.add(e)
+    row_of = {e: i for i, e in enumerate(rows)}
+    for j, (c, total) in enumerate(zip(cols, map(sum, zip(*matrix)))):
+        if total > (matrix[row_of[c]][j] if c in row_of else 0):
+            involved.add(c)
     keep_rows = [i for i, e in enumerate(rows) if e in involved]
     keep_cols = [j for j, c in enumerate(cols) if c in involved]
     return {"rows": [rows[i] for i in keep_rows], "columns": [cols[j] for j in keep_cols],

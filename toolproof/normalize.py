@@ -1,10 +1,11 @@
 """Schema-aware normalisation of argument values, and the lenient type cast.
 
 Rules (the README lists them for users):
-- strings: trimmed, internal whitespace collapsed, case ignored;
+- strings: Unicode NFC, trimmed, internal whitespace collapsed, case ignored;
 - a string field whose schema documents YYYY-MM-DD (format "date", an ISO-date pattern, or
   "YYYY-MM-DD" in its description) also equals an unambiguous English month date
-  ("March 4, 2026", "4 March 2026", "Mar. 4th 2026");
+  ("March 4, 2026", "4 March 2026", "Mar. 4th 2026"); a weekday written with it must be that
+  date's weekday ("Monday, March 19, 2026" is not 2026-03-19, a Thursday);
 - numbers equal within 1e-6 absolute; booleans are never numbers;
 - arrays compare item by item, in order; objects compare the expected keys;
 - enum and pattern fields compare exactly: the schema already says which spellings are legal.
@@ -17,6 +18,7 @@ Pure: no I/O.
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import date
 from typing import Any
 
@@ -39,7 +41,13 @@ _MONTHS = {
 _MONTH = r"(?P<month>[a-z]+)\.?"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>\d{4})"
-_WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?,?\s+)?"
+_WEEKDAYS = {name: number for number, names in enumerate(
+    [("monday", "mon"), ("tuesday", "tues", "tue"), ("wednesday", "wed"),
+     ("thursday", "thurs", "thur", "thu"), ("friday", "fri"), ("saturday", "sat"), ("sunday", "sun")])
+    for name in names}
+_WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_WEEKDAY = (r"(?:(?P<weekday>" + "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
+            + r")\.?,?\s+)?")
 _ENGLISH_DATES = [
     re.compile(rf"^{_WEEKDAY}{_MONTH}\s+{_DAY},?\s+{_YEAR}$"),          # March 4, 2026
     re.compile(rf"^{_WEEKDAY}(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}$"),  # 4 March 2026
@@ -54,8 +62,9 @@ _NUMBER = re.compile(r"^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$")
 
 
 def normalize_text(text: str) -> str:
-    """Trim, collapse internal whitespace, ignore case. Idempotent."""
-    return _WS.sub(" ", text).strip().casefold()
+    """NFC, trim, collapse internal whitespace, ignore case. Idempotent (case folding can
+    decompose a character, so NFC is applied again after it)."""
+    return unicodedata.normalize("NFC", _WS.sub(" ", unicodedata.normalize("NFC", text)).strip().casefold())
 
 
 def documents_iso_date(schema: dict | None) -> bool:
@@ -68,8 +77,8 @@ def documents_iso_date(schema: dict | None) -> bool:
     return isinstance(description, str) and "yyyy-mm-dd" in description.casefold()
 
 
-def english_date_to_iso(text: str) -> str | None:
-    """'March 4, 2026' -> '2026-03-04'; None unless the text is one unambiguous real date."""
+def read_english_date(text: str) -> tuple[date | None, str | None]:
+    """(the date an English month date names, the weekday written with it or None)."""
     cleaned = normalize_text(text)
     for form in _ENGLISH_DATES:
         match = form.match(cleaned)
@@ -77,12 +86,37 @@ def english_date_to_iso(text: str) -> str | None:
             continue
         month = _MONTHS.get(match["month"])
         if month is None:
-            return None
+            return None, None
         try:
-            return date(int(match["year"]), month, int(match["day"])).isoformat()
+            return date(int(match["year"]), month, int(match["day"])), match["weekday"]
         except ValueError:
-            return None
-    return None
+            return None, None
+    return None, None
+
+
+def weekday_problem(text: str) -> str | None:
+    """Why a written date with a weekday is not that date: "the weekday does not match: ..."."""
+    day, weekday = read_english_date(text)
+    if day is None or weekday is None or _WEEKDAYS[weekday] == day.weekday():
+        return None
+    return (f"the weekday does not match: {day.isoformat()} is a {_WEEKDAY_NAMES[day.weekday()]}, "
+            f"not a {_WEEKDAY_NAMES[_WEEKDAYS[weekday]]}")
+
+
+def english_date_to_iso(text: str) -> str | None:
+    """'March 4, 2026' -> '2026-03-04'; None unless the text is one unambiguous real date whose
+    weekday, if one is written, is right."""
+    day, _ = read_english_date(text)
+    if day is None or weekday_problem(text) is not None:
+        return None
+    return day.isoformat()
+
+
+def date_note(actual: Any, schema: dict | None) -> str:
+    """A remark for a mismatch reason when a date field's value names a contradictory weekday."""
+    if not isinstance(actual, str) or not documents_iso_date(schema) or _strict_field(schema):
+        return ""
+    return weekday_problem(actual) or ""
 
 
 def _is_number(x: Any) -> bool:

@@ -13,14 +13,29 @@ jsonschema checks it against the metaschema and judges it directly. Our own file
 same verdict and the same (keyword, path, message) errors on generated instances, for every
 tool in data/tools.json and for generated schemas.
 
+Patterns run only on strings of at most MAX_PATTERN_TEXT characters (the patterns themselves
+were checked for safe backtracking when the tools loaded: `schema_guard`); a longer string under
+a pattern is an error ("string of N characters is longer than 1000; pattern '...' not checked"),
+in both checkers alike. jsonschema is given a registry that cannot retrieve anything, so no
+$ref is ever fetched or read (`schema_guard` refuses such a $ref before it gets here).
+
 Pure: no I/O. Imports nothing but jsonschema and the standard library.
 """
 from __future__ import annotations
 
 import re
+import warnings
 from typing import Any
 
 from .errors import Finding, json_path
+
+MAX_PATTERN_TEXT = 1000     # characters a pattern is ever run on
+
+
+def too_long_for_pattern(text: str, pattern: str) -> str:
+    """The message for a string a pattern is not run on."""
+    return (f"string of {len(text)} characters is longer than {MAX_PATTERN_TEXT}; "
+            f"pattern {pattern!r} not checked")
 
 # Keywords that only annotate: they never make an instance invalid (format is annotation-only
 # in Draft 2020-12 unless a format checker is asked for, and we do not ask for one).
@@ -51,10 +66,17 @@ def _strings(v: Any) -> bool:
     return isinstance(v, list) and all(isinstance(x, str) for x in v) and len(set(v)) == len(v)
 
 
+def _compile_quietly(pattern: str) -> re.Pattern:
+    """re.compile without its FutureWarnings ("possible nested set"): they would reach stderr."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return re.compile(pattern)
+
+
 def _regex(v: Any) -> bool:
     try:
-        re.compile(v)
-    except (re.error, TypeError):
+        _compile_quietly(v)
+    except (re.error, TypeError, OverflowError, RecursionError):
         return False
     return isinstance(v, str)
 
@@ -121,7 +143,7 @@ class _Node:
         self.choices = self._choices(schema)
         self.enum, self.const = schema.get("enum"), schema.get("const")
         self.pattern = schema.get("pattern")
-        self.search = re.compile(self.pattern).search if self.pattern is not None else None
+        self.search = _compile_quietly(self.pattern).search if self.pattern is not None else None
         self.min_len, self.max_len = schema.get("minLength"), schema.get("maxLength")
         self.minimum, self.maximum = schema.get("minimum"), schema.get("maximum")
         self.exclusive_min = schema.get("exclusiveMinimum")
@@ -166,7 +188,7 @@ class _Node:
         return cls is bool or x is None
 
     def _string_ok(self, x: str) -> bool:
-        if self.search is not None and self.search(x) is None:
+        if self.search is not None and (len(x) > MAX_PATTERN_TEXT or self.search(x) is None):
             return False
         if self.min_len is not None and len(x) < self.min_len:
             return False
@@ -229,7 +251,9 @@ class _Node:
             self._number_errors(x, path, out)
 
     def _string_errors(self, x: str, path: tuple, out: list) -> None:
-        if self.search is not None and self.search(x) is None:
+        if self.search is not None and len(x) > MAX_PATTERN_TEXT:
+            out.append(("pattern", path, too_long_for_pattern(x, self.pattern)))
+        elif self.search is not None and self.search(x) is None:
             out.append(("pattern", path, f"{x!r} does not match {self.pattern!r}"))
         if self.min_len is not None and len(x) < self.min_len:
             out.append(("minLength", path, f"{x!r} {'should be non-empty' if self.min_len == 1 else 'is too short'}"))
@@ -313,7 +337,7 @@ class CompiledSchema:
             from jsonschema import Draft202012Validator    # only now: it costs ~1 s in Pyodide
 
             Draft202012Validator.check_schema(schema)
-            self._validator = Draft202012Validator(schema)
+            self._validator = _offline_validator()(schema, registry=_no_retrieval_registry())
 
     @property
     def compiled(self) -> bool:
@@ -323,13 +347,24 @@ class CompiledSchema:
     def is_valid(self, instance: Any) -> bool:
         if self._fast is not None:
             return self._fast.ok(instance)
-        return self._validator.is_valid(instance)
+        return not self._long_key(instance) and self._validator.is_valid(instance)
+
+    def _long_key(self, instance: Any) -> list:
+        """jsonschema matches every property name against patternProperties (and again for
+        additionalProperties): a name too long for a pattern stops it from judging at all."""
+        if "patternProperties" not in _keywords_of(self.schema):
+            return []
+        path = _long_key_path(instance)
+        if path is None:
+            return []
+        return [("patternProperties", path[:-1], f"property name of {len(path[-1])} characters is longer "
+                 f"than {MAX_PATTERN_TEXT}; patternProperties not checked")]
 
     def _raw_errors(self, instance: Any) -> list[tuple]:
         """(keyword, path tuple, message) for every error, in traversal order."""
         if self._fast is None:
-            return [(e.validator, tuple(e.absolute_path), e.message)
-                    for e in self._validator.iter_errors(instance)]
+            return self._long_key(instance) or [(e.validator, tuple(e.absolute_path), e.message)
+                                                for e in self._validator.iter_errors(instance)]
         if self._fast.ok(instance):
             return []
         raw: list = []
@@ -349,3 +384,62 @@ class CompiledSchema:
             return None
         code, path, message = max(raw, key=lambda e: len(e[1]))
         return Finding(f"schema.{code}", json_path(path), message)
+
+
+_OFFLINE: list = []
+
+
+def _offline_validator():
+    """Draft 2020-12 with `pattern` run only on strings of at most MAX_PATTERN_TEXT characters."""
+    if not _OFFLINE:
+        from jsonschema import Draft202012Validator, validators
+        from jsonschema.exceptions import ValidationError
+
+        def pattern(validator, patrn, instance, schema):
+            if not validator.is_type(instance, "string"):
+                return
+            if len(instance) > MAX_PATTERN_TEXT:
+                yield ValidationError(too_long_for_pattern(instance, patrn))
+            elif not re.search(patrn, instance):
+                yield ValidationError(f"{instance!r} does not match {patrn!r}")
+        _OFFLINE.append(validators.extend(Draft202012Validator, {"pattern": pattern}))
+    return _OFFLINE[0]
+
+
+def _no_retrieval_registry():
+    """A registry that holds nothing and retrieves nothing: a $ref outside the schema fails."""
+    from referencing import Registry
+    from referencing.exceptions import NoSuchResource
+
+    def refuse(uri: str):
+        raise NoSuchResource(ref=uri)
+    return Registry(retrieve=refuse)
+
+
+def _keywords_of(schema: Any) -> set:
+    """Every key used in any object of a schema (a cheap "does it use X anywhere")."""
+    found: set = set()
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            found.update(k for k in node if isinstance(k, str))
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+def _long_key_path(instance: Any) -> tuple | None:
+    """The path to the first property name longer than MAX_PATTERN_TEXT, ending with that name."""
+    stack = [(instance, ())]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if isinstance(key, str) and len(key) > MAX_PATTERN_TEXT:
+                    return path + (key,)
+                stack.append((value, path + (key,)))
+        elif isinstance(node, list):
+            stack.extend((v, path + (i,)) for i, v in enumerate(node))
+    return None

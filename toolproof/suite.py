@@ -14,6 +14,7 @@ from typing import Any
 
 from .errors import ToolProofError, json_path
 from .schema import CompiledSchema
+from .schema_guard import check_tool_schema
 
 CATEGORIES = (
     "should_call", "should_not_call", "must_ask", "distractor",
@@ -145,6 +146,7 @@ def parse_tools(doc: Any, format_schema: dict, source: str = "tools.json") -> di
         where = json_path(["tools", i])
         if raw["name"] in tools:
             raise ToolProofError(f"duplicate tool name {raw['name']!r}", source=source, path=where)
+        check_tool_schema(raw["parameters"], source, ["tools", i, "parameters"])
         try:
             schema = CompiledSchema(raw["parameters"])
         except ImportError:

@@ -9,6 +9,7 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,9 +65,29 @@ def make_transcript(raw: dict, provider: str, model: str = "") -> Transcript:
                       raw.get("intended_verdict"), raw)
 
 
-def parse_transcripts(doc: Any, format_schema: dict, known_cases: set[str] | None = None,
+def known_ids(cases: list) -> dict[str, tuple]:
+    """{case id: its variant ids}: what `parse_transcripts` checks a document against."""
+    return {c.id: tuple(v.id for v in c.variants) for c in cases}
+
+
+def _check_variants(raw: dict, i: int, variants: Collection[str], source: str) -> None:
+    """A variant id the case does not have is refused like an unknown case id (so is a repeat)."""
+    seen: set = set()
+    for n, v in enumerate(raw.get("variants", [])):
+        where = json_path(["transcripts", i, "variants", n, "id"])
+        if v["id"] not in variants:
+            raise ToolProofError(f"case {raw['case_id']!r} has no variant {v['id']!r}", source=source, path=where)
+        if v["id"] in seen:
+            raise ToolProofError(f"second run of variant {v['id']!r} for case {raw['case_id']!r}",
+                                 source=source, path=where)
+        seen.add(v["id"])
+
+
+def parse_transcripts(doc: Any, format_schema: dict,
+                      known_cases: Collection[str] | Mapping[str, Collection[str]] | None = None,
                       source: str = "transcripts.json") -> TranscriptSet:
-    """A transcripts document -> TranscriptSet; unknown or repeated case ids are refused."""
+    """A transcripts document -> TranscriptSet; unknown or repeated case ids are refused, and,
+    when `known_cases` maps each case id to its variant ids (`known_ids`), unknown variant ids."""
     check_format(doc, format_schema, source)
     out: dict[str, Transcript] = {}
     for i, raw in enumerate(doc["transcripts"]):
@@ -76,6 +97,8 @@ def parse_transcripts(doc: Any, format_schema: dict, known_cases: set[str] | Non
             raise ToolProofError(f"second transcript for case {case_id!r}", source=source, path=where)
         if known_cases is not None and case_id not in known_cases:
             raise ToolProofError(f"case {case_id!r} is not in the suite", source=source, path=where)
+        if isinstance(known_cases, Mapping):
+            _check_variants(raw, i, known_cases[case_id], source)
         provider = raw.get("provider", doc.get("provider", "openai"))
         if provider not in PROVIDERS:
             raise ToolProofError(f"provider {provider!r} is not one of {', '.join(PROVIDERS)}; "
