@@ -187,7 +187,6 @@ def test_anthropic_text_and_tool_use():
 @pytest.mark.parametrize("raw_input, raw_text, parse_error", [
     ('{"order_id": "ORD-1"}', '"{\\"order_id\\": \\"ORD-1\\"}"', "tool_use input is a string, not an object"),
     (["ORD-1"], '["ORD-1"]', "tool_use input is an array, not an object"),
-    (None, "", "tool_use input is null, not an object"),
 ])
 def test_anthropic_input_not_an_object(raw_input, raw_text, parse_error):
     call = only_call(reply_from_anthropic(anthropic_body(
@@ -195,9 +194,12 @@ def test_anthropic_input_not_an_object(raw_input, raw_text, parse_error):
     assert (call.arguments, call.raw_arguments, call.parse_error) == (None, raw_text, parse_error)
 
 
-def test_anthropic_missing_input_key():
-    call = only_call(reply_from_anthropic(anthropic_body({"type": "tool_use", "id": "toolu_01", "name": "ping"})))
-    assert (call.arguments, call.parse_error) == (None, "tool_use input is null, not an object")
+@pytest.mark.parametrize("block", [{"type": "tool_use", "id": "toolu_01", "name": "ping"},
+                                   {"type": "tool_use", "id": "toolu_01", "name": "ping", "input": None}])
+def test_anthropic_missing_or_null_input_reads_as_empty_arguments(block):
+    # the same nothing as OpenAI's absent, null or "" arguments: {}, then the schema judges it
+    call = only_call(reply_from_anthropic(anthropic_body(block)))
+    assert (call.arguments, call.raw_arguments, call.parse_error) == ({}, "", None)
 
 
 @pytest.mark.parametrize("stop, truncated", [("max_tokens", True), ("end_turn", False), ("tool_use", False),

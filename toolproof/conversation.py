@@ -18,8 +18,9 @@ from .reply import Call
 from .suite import NOT_OFFERED, Case
 
 UNREADABLE = {"error": "the tool call's arguments were not valid JSON; nothing was done"}
-# What providers/anthropic.py says about a tool_use block whose `input` is absent or null. The
-# OpenAI parser reads absent, null or "" arguments as {}; the same nothing must read the same.
+# What providers/anthropic.py said, before it read them as {} itself, about a tool_use block whose
+# `input` is absent or null; transcripts graded by older versions may still carry it. The OpenAI
+# parser reads absent, null or "" arguments as {}; the same nothing must read the same.
 _NOTHING_SENT = "tool_use input is null, not an object"
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..conversation import call_ids, result_text, tool_result_for
-from ..reply import Call, Reply, arguments_from_object, kind_of, readable_body, usage_tokens
+from ..reply import Call, Reply, arguments_from_object, readable_body, usage_tokens
 
 
 def reply_from_anthropic(body: Any) -> Reply:
@@ -40,9 +40,8 @@ def _call(block: dict) -> Call:
     name = block.get("name") if isinstance(block.get("name"), str) else ""
     call_id = block.get("id") if isinstance(block.get("id"), str) else ""
     arguments = block.get("input")
-    if arguments is None:
-        return Call(name=name, arguments=None, raw_arguments="", id=call_id,
-                    parse_error=f"tool_use input is {kind_of(arguments)}, not an object")
+    if arguments is None:       # no input at all reads as {} for every provider; the schema judges it
+        return Call(name=name, arguments={}, raw_arguments="", id=call_id)
     # walked by the same limits as any JSON we read: too deep, huge integers, NaN are findings
     parsed, raw, error = arguments_from_object(arguments)
     return Call(name=name, arguments=parsed, raw_arguments=raw, id=call_id, parse_error=error)
