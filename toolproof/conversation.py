@@ -18,16 +18,12 @@ from .reply import Call
 from .suite import NOT_OFFERED, Case
 
 UNREADABLE = {"error": "the tool call's arguments were not valid JSON; nothing was done"}
-# What providers/anthropic.py said, before it read them as {} itself, about a tool_use block whose
-# `input` is absent or null; transcripts graded by older versions may still carry it. The OpenAI
-# parser reads absent, null or "" arguments as {}; the same nothing must read the same.
-_NOTHING_SENT = "tool_use input is null, not an object"
 
 
 def read_arguments(call: Call) -> Call:
     """The call as graded and answered: arguments that were not sent at all read as {} for every
     provider (then the schema judges them); anything else unreadable stays unreadable."""
-    if call.arguments is None and not call.raw_arguments and call.parse_error in (None, _NOTHING_SENT):
+    if call.arguments is None and not call.raw_arguments and call.parse_error is None:
         return replace(call, arguments={}, parse_error=None)
     if call.arguments is not None and not isinstance(call.arguments, dict):
         return replace(call, arguments=None, parse_error=call.parse_error or "arguments are not an object")
