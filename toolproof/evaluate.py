@@ -14,17 +14,10 @@ from dataclasses import replace
 
 from .diagnose import diagnosis
 from .errors import ToolProofError
-from .grade import FAIL, CaseResult, grade_case
+from .grade import FAIL, CaseResult, blank_facts, grade_case
 from .score import scorecard
 from .suite import Case, Tool
 from .transcripts import Transcript, TranscriptSet
-
-# What a case that could not be graded reports for the metrics: nothing observed, nothing matched.
-_NO_FACTS = {"called": False, "observed": False, "expects_call": False, "forbidden_called": False,
-             "truncated": False, "request_error": False, "slots": 0, "correct_slots": 0,
-             "fields": 0, "matched_fields": 0, "field_results": [], "pairs": [], "sequence": (),
-             "forbidden": [], "text_problems": None}
-
 
 def internal_error(exc: BaseException, step: str = "grading") -> str:
     """The reason shown for a guarded failure: the type only (a message could echo model text)."""
@@ -36,7 +29,7 @@ def failed_case(case: Case, tools: dict[str, Tool], reason: str) -> CaseResult:
     try:
         base = grade_case(case, tools, None)      # the facts of a case with no transcript
     except Exception:                             # noqa: BLE001 - the fallback must not fail
-        base = CaseResult(case.id, case.category, FAIL, 0.0, [], FAIL, 0.0, [], dict(_NO_FACTS))
+        base = CaseResult(case.id, case.category, FAIL, 0.0, [], FAIL, 0.0, [], blank_facts())
     return replace(base, verdict=FAIL, credit=0.0, reasons=[reason], lenient_verdict=FAIL,
                    lenient_credit=0.0, calls=[], final_text="")
 
@@ -88,7 +81,7 @@ def card_safely(results: list, weights: dict | None = None, *, source: dict | No
 
 def _as_failed(result: CaseResult, reason: str) -> CaseResult:
     return CaseResult(str(result.case_id), str(result.category), FAIL, 0.0, [reason], FAIL, 0.0,
-                      [], dict(_NO_FACTS))
+                      [], blank_facts())
 
 
 def source_of(transcripts: TranscriptSet) -> dict:

@@ -265,13 +265,7 @@ class _Grading:
         self.case, self.tools, self.lenient = case, tools, lenient
         self.turns = transcript.turns if transcript else ()
         self.checked: list[CheckedCall] = []
-        self.facts: dict = {"called": False, "observed": False,
-                            "expects_call": case.expect.action == "call",
-                            "forbidden_called": False, "truncated": False,
-                            "request_error": False, "slots": 0, "correct_slots": 0,
-                            "fields": 0, "matched_fields": 0, "field_results": [],
-                            "pairs": [], "sequence": (), "forbidden": [], "text_problems": None,
-                            "injection_observed": False}
+        self.facts: dict = blank_facts(expects_call=case.expect.action == "call")
         self.final_text = ""
         self.replies: dict[int, Reply] = {}     # turn index -> the reply read there (even if cut off)
 
@@ -423,6 +417,16 @@ def _castable(checked: list[CheckedCall], tools: dict[str, Tool]) -> bool:
     """Would the lenient cast change any argument? If not, lenient equals strict."""
     return any(c.offered and c.arguments is not None
                and needs_cast(c.arguments, tools[c.call.name].parameters) for c in checked)
+
+
+def blank_facts(*, expects_call: bool = False) -> dict:
+    """The facts of a case of which nothing was observed: what the metrics and the diagnosis
+    read before (or instead of) grading fills them in."""
+    return {"called": False, "observed": False, "expects_call": expects_call,
+            "forbidden_called": False, "truncated": False, "request_error": False,
+            "slots": 0, "correct_slots": 0, "fields": 0, "matched_fields": 0,
+            "field_results": [], "pairs": [], "sequence": (), "forbidden": [],
+            "text_problems": None, "injection_observed": False}
 
 
 def grade_case(case: Case, tools: dict[str, Tool], transcript: Transcript | None) -> CaseResult:
