@@ -143,7 +143,7 @@ def test_responses_401_stops_and_keeps_the_body_out(page, routes):
     first = ids("should_call")[0]
     responses.script[first] = [(401, {}, LEAKY_BODY)]
     assert run(page, provider="openai-responses", model="gpt-5-mini", scope="should_call", cap=9) == "error"
-    assert page.text_content("#run-message") == "Run stopped: HTTP 401, unauthorized: check the API key"
+    assert page.text_content("#run-message") == "Run stopped: HTTP 401, unauthorized (check the API key)"
     assert len(responses.posts) == 1
     assert_not_shown(page, LEAK, "boom")
     assert_only_talked_to(page, routes.server, RESPONSES)
@@ -209,7 +209,8 @@ def test_gemini_errors_network_and_server(page, routes):
     first, second = ids("should_call")[:2]
     gemini.script[first] = [("fail",)] * 3                   # retried twice, then kept as a failure
     gemini.script[second] = [(500, {"retry-after": "0"}, LEAKY_BODY)] * 3
-    assert run(page, provider="gemini", model="gemini-2.5-flash", scope="should_call", cap=6) == "done"
+    # every request failed: the run ends in the error state, never "Run complete." (issue 14)
+    assert run(page, provider="gemini", model="gemini-2.5-flash", scope="should_call", cap=6) == "error"
     assert len(gemini.posts) == 6
     assert "request failed (no response: network error" in reasons(page, first)
     assert "CORS" in reasons(page, first)
@@ -251,7 +252,7 @@ def test_the_base_url_field_is_hidden_for_openai(page):
 
 @pytest.mark.parametrize("provider, base_url, says", [
     ("gemini", "https://generativelanguage.googleapis.com/v1beta?key=AIzaInUrl",
-     "Base URL refused: the base URL has a query or fragment: give the key as the API key, never in a URL."),
+     "Base URL must not have a query (?...) or fragment (#...): give the key as the API key, never in a URL."),
     ("anthropic", "https://gw.example.net", "https://gw.example.net is not allowed by this page's Content-Security-Policy"),
 ])
 def test_a_bad_or_disallowed_base_url_is_refused_before_any_request(page, routes, provider, base_url, says):

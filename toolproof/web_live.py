@@ -146,7 +146,7 @@ class LiveController:
         elif max_tokens is None:
             problem = "Max tokens must be a whole number from 1 to 1000000."
         elif base_url and provider in BASE_HINTS and (refused := base_url_problem(base_url)):
-            problem = f"Base URL refused: {refused}."
+            problem = refused[0].upper() + refused[1:] + "."
         elif base_url and provider in BASE_HINTS:
             csp = byid("csp").getAttribute("content")
             if not connect_allowed(base_url, csp):
