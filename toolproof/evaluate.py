@@ -1,14 +1,36 @@
 """Grade a set of transcripts and build the scorecard: the one path the CLI and the page share.
 
+`grade_transcripts` grades every repeat of every case once; `card_of` turns that into the
+scorecard for given weights and prices (the page calls it again when a weight changes), adding
+`repeats`, `reliability` (pass^k, pass@k, flaky cases), `intervals` (seeded bootstrap) and `cost`.
+
 Pure: no I/O.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from .cost import cost
 from .diagnose import diagnosis
-from .grade import grade_run
-from .score import scorecard
+from .grade import ERROR, PASS, CaseResult
+from .repeats import grade_repeats, merge_repeats, pass_counts, repeats_summary
+from .score import check_weights, scorecard
+from .stats import bootstrap, reliability
 from .suite import Case, Tool
-from .transcripts import TranscriptSet
+from .transcripts import Transcript, TranscriptSet
+
+
+@dataclass(frozen=True, slots=True)
+class Graded:
+    per_case: list          # [[CaseResult per repeat], ...] in suite order
+    rows: list              # one merged CaseResult per case
+    graded: list            # every repeat's result that is not ERROR (rates, diagnosis)
+    transcripts: list       # every Transcript of every repeat (cost)
+
+    @classmethod
+    def of(cls, per_case: list[list[CaseResult]], transcripts: list[Transcript]) -> "Graded":
+        return cls(per_case, [merge_repeats(rs) for rs in per_case],
+                   [r for rs in per_case for r in rs if r.verdict != ERROR], transcripts)
 
 
 def source_of(transcripts: TranscriptSet) -> dict:
@@ -19,9 +41,47 @@ def source_of(transcripts: TranscriptSet) -> dict:
             "scope": transcripts.raw.get("scope", "all")}
 
 
+def grade_transcripts(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet) -> Graded:
+    """Every repeat of every case with a transcript, graded."""
+    every = transcripts.all_repeats()
+    return Graded.of(grade_repeats(cases, tools, transcripts), [t for ts in every.values() for t in ts])
+
+
+def diagnose(graded: Graded, cases: list[Case], tools: dict[str, Tool]) -> dict:
+    """The diagnosis over every graded repeat (each with its own transcript's variants)."""
+    by_key = {(t.case_id, t.repeat): t for t in graded.transcripts}
+    return diagnosis(graded.graded, cases, tools, by_key)
+
+
+def intervals(rows: list[CaseResult], weights: dict) -> dict:
+    """Seeded, stratified bootstrap intervals over the graded cases (ERROR cases left out)."""
+    scored = [r for r in rows if r.credit is not None]
+    return bootstrap([r.credit for r in scored], [r.category for r in scored], check_weights(weights))
+
+
+def extras(graded: Graded, weights: dict, prices: dict | None) -> dict:
+    """The scorecard's repeat, reliability, interval and cost sections."""
+    count, note = repeats_summary(graded.per_case)
+    found = reliability(pass_counts(graded.per_case))
+    found["flaky_cases"] = [r.case_id for r in graded.rows if r.to_json()["flaky"]]
+    passes = sum(r.verdict == PASS for rs in graded.per_case for r in rs)
+    out = {"repeats": count}
+    if note:
+        out["repeats_note"] = note
+    return {**out, "reliability": found, "intervals": intervals(graded.rows, weights),
+            "cost": cost(graded.transcripts, passes, prices)}
+
+
+def card_of(graded: Graded, weights: dict | None = None, *, source: dict | None = None,
+            diagnosis: dict | None = None, prices: dict | None = None) -> dict:
+    """The scorecard of already graded transcripts."""
+    return scorecard(graded.rows, weights, source=source, diagnosis=diagnosis, graded=graded.graded,
+                     extra=extras(graded, weights or {}, prices))
+
+
 def evaluate(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet,
-             weights: dict | None = None) -> dict:
+             weights: dict | None = None, prices: dict | None = None) -> dict:
     """Transcripts -> graded cases -> scorecard object."""
-    results = grade_run(cases, tools, transcripts.transcripts)
-    found = diagnosis(results, cases, tools, transcripts.transcripts)
-    return scorecard(results, weights, source=source_of(transcripts), diagnosis=found)
+    graded = grade_transcripts(cases, tools, transcripts)
+    return card_of(graded, weights, source=source_of(transcripts),
+                   diagnosis=diagnose(graded, cases, tools), prices=prices)

@@ -228,8 +228,10 @@ def _verdict_checks(t: _Checker) -> None:
         "call", _openai(("place_order", '{"order_id": '))).verdict == "FAIL")
     tr = grade("call", _openai(text="thinking...", finish="length"))
     t.check("verdict: truncation is its own failure", tr.verdict == "FAIL" and "truncated" in tr.reasons[0])
-    t.check("verdict: request error fails the case", grade(
-        "call", {"error": {"status": 500, "message": "server error"}}).reasons[0].startswith("turn 1: request failed (HTTP 500"))
+    errored = grade("call", {"error": {"status": 500, "message": "server error"}})
+    t.check("verdict: a failed request is ERROR with no credit, not a model failure",
+            (errored.verdict, errored.credit) == ("ERROR", None)
+            and errored.reasons[0].startswith("turn 1: request failed (HTTP 500"))
     t.check("verdict: no call when one is needed -> FAIL", grade(
         "call", _openai(text="Done!", finish="stop")).verdict == "FAIL")
     t.check("verdict: no_call answered in text -> PASS", grade(
@@ -334,7 +336,7 @@ def _data_checks(t: _Checker, documents: dict, schemas: dict) -> None:
     recomputed = weighted_score({c: row["score"] for c, row in card["categories"].items()}, card["weights"])
     t.check("data: score is the weighted mean of its category scores", card["score"] == recomputed)
     t.check("data: lenient never below strict", all(
-        c["lenient"]["credit"] >= c["credit"] for c in card["cases"]))
+        c["lenient"]["credit"] >= c["credit"] for c in card["cases"] if c["verdict"] != "ERROR"))
 
 
 def run_selftest(documents: dict, schemas: dict) -> SelftestReport:
