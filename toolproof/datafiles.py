@@ -34,6 +34,8 @@ def read_json(path: str | Path) -> Any:
     except json.JSONDecodeError as exc:
         raise ToolProofError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
                              source=str(path)) from None
+    except RecursionError:
+        raise ToolProofError("JSON nested too deeply to read", source=str(path)) from None
 
 
 def format_schema(name: str) -> dict:
