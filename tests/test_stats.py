@@ -137,3 +137,11 @@ def test_paired_delta_counts_only_the_flipped_case():
 ])
 def test_mcnemar_exact_by_hand(b, c, p):
     assert mcnemar(b, c) == {"regressed": b, "improved": c, "p_value": p}
+
+
+def test_below_many_draws_exactly_what_repeated_below_draws():
+    # the bootstrap's fast path must not change a single seeded figure
+    one, many = SeededDraws(99), SeededDraws(99)
+    for n in (1, 3, 9, 72, 2 ** 63 + 5):
+        assert many.below_many(n, 50) == [one.below(n) for _ in range(50)]
+    assert one.state == many.state

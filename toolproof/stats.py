@@ -45,6 +45,23 @@ class SeededDraws:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
         return z ^ (z >> 31)
 
+    def below_many(self, n: int, count: int) -> list[int]:
+        """`count` draws of below(n), the same sequence, in one tight loop (the bootstrap's hot
+        path: in the page every attribute lookup and call costs several times what it does here)."""
+        if n <= 0:
+            raise ValueError("below() needs n >= 1")
+        limit = (1 << 64) - (1 << 64) % n
+        state, out = self.state, []
+        while len(out) < count:
+            state = (state + 0x9E3779B97F4A7C15) & MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            z ^= z >> 31
+            if z < limit:
+                out.append(z % n)
+        self.state = state
+        return out
+
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), without modulo bias (rejection of the ragged top)."""
         if n <= 0:
@@ -120,7 +137,8 @@ def weighted(means: dict[str, float], weights: dict[str, float]) -> float | None
 
 
 def _resample(strata: dict[str, list[int]], draws: SeededDraws) -> dict[str, list[int]]:
-    return {c: [members[draws.below(len(members))] for _ in members] for c, members in strata.items()}
+    """Per category, positions *within the category* drawn with replacement, as many as it has."""
+    return {c: draws.below_many(len(members), len(members)) for c, members in strata.items()}
 
 
 def _bounds(values: list[float], level: float) -> dict:
@@ -168,10 +186,11 @@ def _run_bootstrap(runs: list, categories: Sequence[str], weights: dict, resampl
     draws = SeededDraws(seed)
     per_category: dict[str, list[float]] = {c: [] for c in strata}
     scores: list[float] = []
+    values = [{c: [run[i] for i in members] for c, members in strata.items()} for run in runs]
     for _ in range(resamples):
         picked = _resample(strata, draws)
-        means = [{c: sum(run[i] for i in rows) / len(rows) for c, rows in picked.items()}
-                 for run in runs]
+        means = [{c: sum(map(v[c].__getitem__, rows)) / len(rows) for c, rows in picked.items()}
+                 for v in values]
         value = combine(means)
         for c in strata:
             per_category[c].append(value[c])

@@ -94,7 +94,7 @@ class CompareView:
         root.appendChild(self._flips())
         byid("export-compare").disabled = False
         byid("compare").dataset.compare = "ready"
-        self.message("Compared. The export is exactly `python -m toolproof compare A B --format json`.")
+        self.message("Compared. The export is exactly what python -m toolproof compare A B --format json prints.")
 
     def _categories(self):
         from toolproof.report import percent
