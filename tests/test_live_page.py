@@ -345,7 +345,7 @@ def test_401_stops_the_run(page, live):
     message = page.text_content("#run-message")
     assert "401" in message and "stopped" in message
     assert len(openai.posts) == 1                              # not retried, no further case
-    assert card_cases(page) == {FIRST: "FAIL"}
+    assert card_cases(page) == {FIRST: "ERROR"}    # a failed request is not a model failure
     assert "request failed (HTTP 401: unauthorized: check the API key)" in reasons(page, FIRST)
     assert_not_shown(page, "sk-LEAKED-401", "Incorrect API key provided")
     assert_only_talked_to(page, live.server, OPENAI)
@@ -377,7 +377,7 @@ def test_unreadable_answers(page, live, step, reason):
     openai = live(OPENAI)
     openai.script[FIRST] = [step]
     assert run(page, cap=1) == "done"
-    assert len(openai.posts) == 1 and card_cases(page) == {FIRST: "FAIL"}
+    assert len(openai.posts) == 1 and card_cases(page) == {FIRST: "ERROR"}
     assert reason in reasons(page, FIRST)
     assert_not_shown(page, "sk-LEAKED-200")
     assert_only_talked_to(page, live.server, OPENAI)
@@ -475,7 +475,7 @@ def test_a_local_server_without_cors_headers_is_a_network_error(page, live, fake
     base = f"{fake.base}/v1"                              # not routed: the browser sees no CORS headers
     assert run(page, provider="openai-compatible", model="qwen-test", key="", base_url=base,
                scope="should_call", cap=1) == "done"
-    assert card_cases(page) == {FIRST: "FAIL"}
+    assert card_cases(page) == {FIRST: "ERROR"}
     assert "request failed (no response: network error" in reasons(page, FIRST)
     assert "CORS" in reasons(page, FIRST)
     assert_only_talked_to(page, live.server, base + "/chat/completions")
