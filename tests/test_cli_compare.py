@@ -105,6 +105,14 @@ def test_compare_malformed_and_hostile_files_are_one_line(tmp_path, content, rea
     assert cli("compare", good, bad) == (2, "", f"toolproof: {bad}: {reason}\n")
 
 
+def test_errored_cases_are_named_on_stderr(tmp_path):
+    a = write(tmp_path, "a.json", document({CALL_A: ["pass"], CALL_B: ["pass"]}, suite_sha256=SHA))
+    b = write(tmp_path, "b.json", document({CALL_A: ["error"], CALL_B: ["pass"]}, suite_sha256=SHA))
+    code, out, err = cli("compare", a, b, "--fail-on-regression")
+    assert code == 0 and err == (f"toolproof: 1 case(s) not graded in both runs (ERROR), left out of the "
+                                 f"comparison: {CALL_A}\n")
+
+
 def test_compare_usage_errors():
     code, out, err = cli("compare", "only-one.json")
     assert code == 2 and err == "toolproof: usage error: the following arguments are required: B\n"

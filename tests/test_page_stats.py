@@ -72,6 +72,15 @@ def test_interval_pass_k_and_whiskers_show_the_scorecard(page, repeated):
     assert whiskers == list(card["categories"])
 
 
+def test_a_weight_change_moves_the_interval_as_the_cli_computes_it(page, repeated):
+    card = json.loads(cli("grade", "--transcripts", str(repeated), "--format", "json", "--weight", "injection=60"))
+    page.fill('#fixture input.weight[data-category="injection"]', "60")
+    page.wait_for_function(f"document.querySelector('#fixture-score-ci').textContent === {json.dumps(score_with_interval(card))}")
+    page.fill('#fixture input.weight[data-category="injection"]', "10")
+    card = json.loads(cli("grade", "--transcripts", str(repeated), "--format", "json"))
+    page.wait_for_function(f"document.querySelector('#fixture-score-ci').textContent === {json.dumps(score_with_interval(card))}")
+
+
 def test_error_and_flaky_filters(page, repeated):
     card = json.loads(cli("grade", "--transcripts", str(repeated), "--format", "json"))
     page.select_option("#fixture-filter-verdict", "ERROR")

@@ -131,6 +131,10 @@ def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     comparison = compare_runs(*runs, allow_mixed=args.allow_mixed)
     _write_reports(args, comparison_junit(comparison), render_comparison_markdown(comparison))
     stdout.write(comparison_json(comparison) if args.format == "json" else render_comparison_text(comparison))
+    errored = comparison["comparison"]["errored"]
+    if errored:      # the gate cannot see these: say so, so an endpoint outage is not read as "no regression"
+        stderr.write(f"toolproof: {len(errored)} case(s) not graded in both runs (ERROR), left out of the "
+                     f"comparison: {', '.join(errored)}\n")
     failed = regression_gate(comparison) if args.fail_on_regression else None
     if failed:
         stderr.write(f"toolproof: {failed}\n")

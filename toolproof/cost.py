@@ -3,7 +3,8 @@
 Computed from the transcripts alone (every repeat, every turn, every variant), so a re-grade of a
 results file gives the same figures. Tokens are the provider's reported usage in each response
 body; latency is each answered turn's `elapsed_ms`. Requests that failed count as requests but
-have no latency. Prices are USD per million tokens, given by the user (never guessed).
+have no latency; a turn's `attempts` (retries included, as the runner records them) is the number
+of requests it took (1 when absent). Prices are USD per million tokens, given by the user (never guessed).
 
 Pure: no I/O.
 """
@@ -34,6 +35,11 @@ def _turns(transcript: Transcript):
         yield from zip(turns, raw.get("turns", []))
 
 
+def _attempts(raw: dict) -> int:
+    value = raw.get("attempts")
+    return value if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 100 else 1
+
+
 def _elapsed(raw: dict) -> float | None:
     value = raw.get("elapsed_ms")
     ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
@@ -46,7 +52,7 @@ def cost(transcripts: list[Transcript], passes: int, prices: dict | None = None)
     latencies = []
     for transcript in transcripts:
         for turn, raw in _turns(transcript):
-            requests += 1
+            requests += _attempts(raw)
             if turn.reply is None:
                 continue
             tokens_in += max(0, turn.reply.usage.get("input", 0))     # a negative count is junk
