@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolproof.stats import (BOOTSTRAP_METHOD, SeededDraws, bootstrap, mcnemar, paired_bootstrap,
+from toolproof.stats import (BOOTSTRAP_METHOD, SeededDraws, bootstrap, mcnemar, paired_bootstrap, resampled_means,
                              pass_at_k, pass_hat_k, percentiles, quantile, reliability)
 
 
@@ -145,3 +145,12 @@ def test_below_many_draws_exactly_what_repeated_below_draws():
     for n in (1, 3, 9, 72, 2 ** 63 + 5):
         assert many.below_many(n, 50) == [one.below(n) for _ in range(50)]
     assert one.state == many.state
+
+
+def test_cached_draws_give_the_same_intervals_for_any_weights():
+    # the page draws once and recomputes the score's interval when a weight changes
+    credits, categories = [1.0, 0.5, 0.0, 1.0, 1.0, 0.0], ["a", "a", "a", "b", "b", "c"]
+    cached = resampled_means([credits], categories, resamples=500)
+    for weights in ({"a": 1, "b": 1, "c": 1}, {"a": 5, "b": 0, "c": 2}, {"a": 0, "b": 0, "c": 0}):
+        assert bootstrap(credits, categories, weights, resamples=500, resampled=cached) == \
+            bootstrap(credits, categories, weights, resamples=500)

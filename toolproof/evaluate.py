@@ -8,14 +8,14 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cost import cost
 from .diagnose import diagnosis
 from .grade import ERROR, PASS, CaseResult
 from .repeats import grade_repeats, merge_repeats, pass_counts, repeats_summary
 from .score import check_weights, scorecard
-from .stats import bootstrap, reliability
+from .stats import bootstrap, reliability, resampled_means
 from .suite import Case, Tool
 from .transcripts import Transcript, TranscriptSet
 
@@ -26,6 +26,7 @@ class Graded:
     rows: list              # one merged CaseResult per case
     graded: list            # every repeat's result that is not ERROR (rates, diagnosis)
     transcripts: list       # every Transcript of every repeat (cost)
+    memo: dict = field(default_factory=dict, compare=False)   # the weight-free bootstrap draws
 
     @classmethod
     def of(cls, per_case: list[list[CaseResult]], transcripts: list[Transcript]) -> "Graded":
@@ -53,10 +54,14 @@ def diagnose(graded: Graded, cases: list[Case], tools: dict[str, Tool]) -> dict:
     return diagnosis(graded.graded, cases, tools, by_key)
 
 
-def intervals(rows: list[CaseResult], weights: dict) -> dict:
-    """Seeded, stratified bootstrap intervals over the graded cases (ERROR cases left out)."""
-    scored = [r for r in rows if r.credit is not None]
-    return bootstrap([r.credit for r in scored], [r.category for r in scored], check_weights(weights))
+def intervals(graded: Graded, weights: dict) -> dict:
+    """Seeded, stratified bootstrap intervals over the graded cases (ERROR cases left out). The
+    resampled category means do not depend on the weights, so they are drawn once per Graded."""
+    scored = [r for r in graded.rows if r.credit is not None]
+    credits, categories = [r.credit for r in scored], [r.category for r in scored]
+    if "resampled" not in graded.memo:
+        graded.memo["resampled"] = resampled_means([credits], categories)
+    return bootstrap(credits, categories, check_weights(weights), resampled=graded.memo["resampled"])
 
 
 def extras(graded: Graded, weights: dict, prices: dict | None) -> dict:
@@ -68,7 +73,7 @@ def extras(graded: Graded, weights: dict, prices: dict | None) -> dict:
     out = {"repeats": count}
     if note:
         out["repeats_note"] = note
-    return {**out, "reliability": found, "intervals": intervals(graded.rows, weights),
+    return {**out, "reliability": found, "intervals": intervals(graded, weights),
             "cost": cost(graded.transcripts, passes, prices)}
 
 

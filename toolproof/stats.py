@@ -157,12 +157,14 @@ def _interval_doc(level: float, resamples: int, seed: int, strata: dict) -> dict
 
 def bootstrap(credits: Sequence[float], categories: Sequence[str], weights: dict, *,
               resamples: int = BOOTSTRAP_RESAMPLES, level: float = BOOTSTRAP_LEVEL,
-              seed: int = BOOTSTRAP_SEED) -> dict:
+              seed: int = BOOTSTRAP_SEED, resampled: list | None = None) -> dict:
     """Intervals for the score and each category score from per-case credits (a case's credit
     is already the mean over its repeats). Score bounds on the 0-100 scale, rounded to 2
-    places; category bounds on 0-1, rounded to 4, as the scorecard shows its numbers."""
+    places; category bounds on 0-1, rounded to 4, as the scorecard shows its numbers.
+    `resampled` (from resampled_means on the same inputs) skips the draws: weights do not
+    change them, so a page can recompute the score's interval for new weights at once."""
     return _run_bootstrap([credits], categories, weights, resamples, level, seed,
-                          lambda means: means[0])
+                          lambda means: means[0], resampled)
 
 
 def paired_bootstrap(credits_a: Sequence[float], credits_b: Sequence[float],
@@ -177,20 +179,32 @@ def paired_bootstrap(credits_a: Sequence[float], credits_b: Sequence[float],
                           lambda means: {c: means[1][c] - means[0][c] for c in means[0]})
 
 
+def resampled_means(runs: list, categories: Sequence[str], *, resamples: int = BOOTSTRAP_RESAMPLES,
+                    seed: int = BOOTSTRAP_SEED) -> list[list[dict]]:
+    """Per resample, per run, the mean credit of each category over the drawn cases: the costly,
+    weight-free part of the bootstrap."""
+    strata = _strata(categories)
+    draws = SeededDraws(seed)
+    values = [{c: [run[i] for i in members] for c, members in strata.items()} for run in runs]
+    out = []
+    for _ in range(resamples):
+        picked = _resample(strata, draws)
+        out.append([{c: sum(map(v[c].__getitem__, rows)) / len(rows) for c, rows in picked.items()}
+                    for v in values])
+    return out
+
+
 def _run_bootstrap(runs: list, categories: Sequence[str], weights: dict, resamples: int,
-                   level: float, seed: int, combine: Callable) -> dict:
+                   level: float, seed: int, combine: Callable, resampled: list | None = None) -> dict:
     strata = _strata(categories)
     doc = _interval_doc(level, resamples, seed, strata)
     if not strata or resamples < 1:
         return {**doc, "score": None, "categories": {}}
-    draws = SeededDraws(seed)
+    if resampled is None:
+        resampled = resampled_means(runs, categories, resamples=resamples, seed=seed)
     per_category: dict[str, list[float]] = {c: [] for c in strata}
     scores: list[float] = []
-    values = [{c: [run[i] for i in members] for c, members in strata.items()} for run in runs]
-    for _ in range(resamples):
-        picked = _resample(strata, draws)
-        means = [{c: sum(map(v[c].__getitem__, rows)) / len(rows) for c, rows in picked.items()}
-                 for v in values]
+    for means in resampled:
         value = combine(means)
         for c in strata:
             per_category[c].append(value[c])
