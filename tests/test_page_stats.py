@@ -49,6 +49,8 @@ def page(browser, server, repeated):
     page.goto(server)
     page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
     assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    # the intervals are drawn with the diagnosis, just after the page is ready
+    page.wait_for_selector('#fixture-card[data-diagnosis="ready"]', timeout=READY_TIMEOUT_MS)
     yield page
     context.close()
 

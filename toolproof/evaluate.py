@@ -64,8 +64,9 @@ def intervals(graded: Graded, weights: dict) -> dict:
     return bootstrap(credits, categories, check_weights(weights), resampled=graded.memo["resampled"])
 
 
-def extras(graded: Graded, weights: dict, prices: dict | None) -> dict:
-    """The scorecard's repeat, reliability, interval and cost sections."""
+def extras(graded: Graded, weights: dict, prices: dict | None, intervals_now: bool = True) -> dict:
+    """The scorecard's repeat, reliability, interval and cost sections (`intervals` is None when
+    not drawn yet: the page draws them after it is ready, as it does the diagnosis)."""
     count, note = repeats_summary(graded.per_case)
     found = reliability(pass_counts(graded.per_case))
     found["flaky_cases"] = [r.case_id for r in graded.rows if r.to_json()["flaky"]]
@@ -73,15 +74,15 @@ def extras(graded: Graded, weights: dict, prices: dict | None) -> dict:
     out = {"repeats": count}
     if note:
         out["repeats_note"] = note
-    return {**out, "reliability": found, "intervals": intervals(graded, weights),
+    return {**out, "reliability": found, "intervals": intervals(graded, weights) if intervals_now else None,
             "cost": cost(graded.transcripts, passes, prices)}
 
 
 def card_of(graded: Graded, weights: dict | None = None, *, source: dict | None = None,
-            diagnosis: dict | None = None, prices: dict | None = None) -> dict:
+            diagnosis: dict | None = None, prices: dict | None = None, intervals_now: bool = True) -> dict:
     """The scorecard of already graded transcripts."""
     return scorecard(graded.rows, weights, source=source, diagnosis=diagnosis, graded=graded.graded,
-                     extra=extras(graded, weights or {}, prices))
+                     extra=extras(graded, weights or {}, prices, intervals_now))
 
 
 def evaluate(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet,

@@ -102,7 +102,7 @@ def statistics_lines(card: dict) -> list[str]:
              f"Reliability: {pass_k_line(card) or 'n/a'}; flaky cases: {', '.join(rel['flaky_cases']) or 'none'}",
              f"ERROR (request failed after retries, not graded): {card['counts'].get('error', 0)} of "
              f"{card['counts']['cases']} cases ({percent(card.get('error_rate'))})"]
-    note = card.get("intervals", {}).get("note")
+    note = (card.get("intervals") or {}).get("note")
     if note:
         lines.append(f"Interval note: {note}")
     lines.append(f"Cost: {cost_line(card)}")

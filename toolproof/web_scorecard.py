@@ -54,8 +54,9 @@ class ScorecardView:
     def _card(self) -> dict:
         from toolproof.evaluate import card_of
 
+        # The bootstrap is drawn with the diagnosis, after the page is ready (start-up stays small).
         return card_of(self.graded, self.weights, source=self.source, diagnosis=self.diagnosis,
-                       prices=self.prices)
+                       prices=self.prices, intervals_now=self.diagnosis is not None)
 
     def diagnose(self) -> None:
         from toolproof.evaluate import diagnose
@@ -71,6 +72,10 @@ class ScorecardView:
         section = self._diagnosis()
         self.diagnosis_slot.replaceWith(section)
         self.diagnosis_slot = section
+        self._refresh_statistics()
+        chart = self._chart()                      # now with its interval whiskers
+        self.chart_node.replaceWith(chart)
+        self.chart_node = chart
         self.root.dataset.diagnosis = "ready"
 
     def prefix(self) -> str:
@@ -122,11 +127,11 @@ class ScorecardView:
 
     # -- statistics: interval, pass^k, repeats (issue 9)
     def _statistics(self) -> list:
-        from toolproof.report import pass_k_line, score_with_interval
+        from toolproof.report import pass_k_line
 
         card = self.card
-        self.ci_node = el("div", score_with_interval(card), cls="score-ci", id=f"{self.prefix()}-score-ci",
-                          title=card["intervals"].get("note", card["intervals"]["method"]))
+        self.ci_node = el("div", cls="score-ci", id=f"{self.prefix()}-score-ci")
+        self._refresh_statistics()
         self.pass_k_node = el("div", pass_k_line(card), cls="pass-k", id=f"{self.prefix()}-pass-k",
                               title="pass^k: the chance that k repeats of a case all pass (tau-bench's estimator)")
         repeats = f"{card['repeats']} repeat(s) per case · {len(card['reliability']['flaky_cases'])} flaky"
@@ -167,8 +172,9 @@ class ScorecardView:
 
         head = el("tr", children=[el("th", t, scope="col") for t in
                                   ("Category", "Score", "Cases", "Pass", "Partial", "Fail", "Weight")])
+        self.chart_node = self._chart()
         rows = []
-        bounds = self.card["intervals"]["categories"]
+        bounds = (self.card["intervals"] or {}).get("categories", {})
         for category, row in self.card["categories"].items():
             weight = el("input", type="number", min="0", step="1", value=row["weight"],
                         cls="weight", data_category=category,
@@ -190,12 +196,12 @@ class ScorecardView:
         return el("section", cls="block", children=[
             el("h3", "Categories"),
             el("div", cls="categories-layout", children=[
-                el("div", children=[table, note]), self._chart()])])
+                el("div", children=[table, note]), self.chart_node])])
 
     def _chart(self):
         from toolproof.view import chart_bars
 
-        geometry = chart_bars(self.card["categories"], intervals=self.card["intervals"]["categories"])
+        geometry = chart_bars(self.card["categories"], intervals=(self.card["intervals"] or {}).get("categories"))
         chart = svg("svg", viewBox=f"0 0 {geometry['width']} {geometry['height']}", role="img",
                     cls="chart", aria_label="Category scores")
         chart.setAttribute("class", "chart")
@@ -244,7 +250,12 @@ class ScorecardView:
     def _refresh_statistics(self) -> None:
         from toolproof.report import score_with_interval
 
+        intervals = self.card["intervals"]
+        if intervals is None:
+            self.ci_node.textContent = "95% CI: working it out…"
+            return
         self.ci_node.textContent = score_with_interval(self.card)
+        self.ci_node.setAttribute("title", intervals.get("note", intervals["method"]))
 
     @staticmethod
     def _check(weights: dict) -> None:
