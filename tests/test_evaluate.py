@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from repeatdocs import CALL_A, CALL_B, FIXTURES, SUITE, document, repeat
+from repeatdocs import CALL_A, CALL_B, FIXTURES, SUITE, document
 from toolproof.cost import check_prices
 from toolproof.datafiles import format_schema, load_bundle
 from toolproof.errors import ToolProofError
