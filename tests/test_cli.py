@@ -116,7 +116,7 @@ def test_bad_grade_flags(argv, line):
 
 
 @pytest.mark.parametrize("argv, line", [
-    (["bogus"], "toolproof: usage error: argument command: invalid choice: 'bogus' (choose from 'selftest', 'grade', 'run', 'tools')"),
+    (["bogus"], "toolproof: usage error: argument command: invalid choice: 'bogus' (choose from 'selftest', 'grade', 'compare', 'run', 'tools')"),
     ([], "toolproof: usage error: the following arguments are required: command"),
     (["selftest", "--verbose"], "toolproof: usage error: unrecognized arguments: --verbose"),
 ])
@@ -155,7 +155,9 @@ def test_a_partial_transcripts_file_grades_only_its_cases(tmp_path):
                                     "status": 500, "message": "boom"}}]}]}), encoding="utf-8")
     card = grade_json("--transcripts", str(path))
     assert [c["id"] for c in card["cases"]] == [first["id"]]
-    assert card["counts"]["request_errors"] == 1 and card["score"] == 0.0
+    # the only case errored: nothing was graded, so there is no score (not a score of 0)
+    assert card["counts"]["request_errors"] == card["counts"]["error"] == 1 and card["score"] is None
+    assert card["error_rate"] == 1.0 and card["categories"]["should_call"]["score"] is None
 
 
 SELFTEST_LINE = re.compile(r"^selftest: (\d+) passed, 0 failed$")

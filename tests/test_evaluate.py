@@ -14,7 +14,7 @@ import pytest
 
 import toolproof.evaluate as evaluate_module
 from toolproof.cli import run as cli_run
-from toolproof.evaluate import card_safely, evaluate, failed_case, grade_all, grade_safely
+from toolproof.evaluate import card_of, evaluate, failed_case, grade_all, grade_safely, grade_transcripts
 from toolproof.grade import grade_case
 from toolproof.report import render_markdown, render_text, to_json
 
@@ -75,39 +75,39 @@ def test_a_scorecard_bug_still_gives_a_scorecard(bundle, monkeypatch):
 
     calls = []
 
-    def flaky(results, weights=None, *, source=None, diagnosis=None):
+    def flaky(results, weights=None, *, source=None, diagnosis=None, **extra):
         calls.append(diagnosis is not None)
         if len(calls) == 1:
             raise TypeError("first try fails")
-        return scorecard(results, weights, source=source, diagnosis=diagnosis)
+        return scorecard(results, weights, source=source, diagnosis=diagnosis, **extra)
     monkeypatch.setattr(evaluate_module, "scorecard", flaky)
-    results = grade_all(bundle.cases, bundle.tools, bundle.transcripts.transcripts)
-    card = card_safely(results, source={"kind": "fixture"}, diagnosis={"x": 1})
-    assert calls == [True, False]           # retried without the diagnosis
+    graded = grade_transcripts(bundle.cases, bundle.tools, bundle.transcripts)
+    card = card_of(graded, source={"kind": "fixture"}, diagnosis={"x": 1})
+    assert calls == [True, False]           # retried without the diagnosis and the statistics
     assert card["notes"] == ["internal error while building the scorecard (TypeError)"]
-    assert card["counts"]["cases"] == len(results)
+    assert card["counts"]["cases"] == len(graded.rows)
 
 
 def test_a_scorecard_that_fails_twice_counts_every_case_as_an_internal_error(bundle, monkeypatch):
     from toolproof.score import scorecard
 
-    def picky(results, weights=None, *, source=None, diagnosis=None):
+    def picky(results, weights=None, *, source=None, diagnosis=None, **extra):
         if any(r.verdict == "PASS" for r in results):
             raise AttributeError("bad facts")
-        return scorecard(results, weights, source=source, diagnosis=diagnosis)
+        return scorecard(results, weights, source=source, diagnosis=diagnosis, **extra)
     monkeypatch.setattr(evaluate_module, "scorecard", picky)
-    results = grade_all(bundle.cases, bundle.tools, bundle.transcripts.transcripts)
-    card = card_safely(results)
-    assert card["counts"]["FAIL"] == card["counts"]["cases"] == len(results)
+    graded = grade_transcripts(bundle.cases, bundle.tools, bundle.transcripts)
+    card = card_of(graded)
+    assert card["counts"]["FAIL"] == card["counts"]["cases"] == len(graded.rows)
     assert {tuple(c["reasons"]) for c in card["cases"]} == {("internal error while building the scorecard (AttributeError)",)}
 
 
 def test_bad_weights_are_still_the_users_error(bundle):
     from toolproof.errors import ToolProofError
 
-    results = grade_all(bundle.cases, bundle.tools, bundle.transcripts.transcripts)
+    graded = grade_transcripts(bundle.cases, bundle.tools, bundle.transcripts)
     with pytest.raises(ToolProofError):
-        card_safely(results, {"injection": -1})
+        card_of(graded, {"injection": -1})
 
 
 def test_the_cli_grades_on_past_a_grading_bug(bundle, monkeypatch):

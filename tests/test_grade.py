@@ -34,8 +34,10 @@ RULES = [
     ("call", [openai(text="Done, order placed!")], "FAIL", "no tool call; expected place_order (answered in text"),
     ("call", [openai(text="Let me think about", finish="length")], "FAIL", "truncated (length)"),
     ("call", [anthropic(("place_order", {"order_id": "ORD"}), stop="max_tokens")], "FAIL", "truncated (max_tokens)"),
-    ("call", [error(429, "rate limited")], "FAIL", "request failed (HTTP 429"),
-    ("call", [error(None, "timed out after 45 s")], "FAIL", "request failed (no response: timed out"),
+    # a request that failed after its retries is an ERROR: not the model's doing
+    ("call", [error(429, "rate limited")], "ERROR", "request failed (HTTP 429"),
+    ("call", [error(None, "timed out after 45 s")], "ERROR", "request failed (no response: timed out"),
+    ("nocall", [error(503, "overloaded")], "ERROR", "turn 1: request failed (HTTP 503: overloaded)"),
     ("call", [], "FAIL", "turn 1: no response recorded"),
     ("call", [{"response": {"unexpected": True}}], "FAIL", "unreadable response (response has no choices)"),
     ("noncrit", [openai(("place_order", {**GOOD, "note": "ring the bell"}))], "PARTIAL",
@@ -81,7 +83,10 @@ RULES = [
      "refund.memo (not critical)"),
     ("two", [openai(("refund", {"customer": "C-9", "amount": 5}))], "FAIL", "call 1: called refund, expected lookup"),
     ("two", [STEP1], "FAIL", "turn 2: no response recorded"),
-    ("two", [STEP1, error(503, "overloaded")], "FAIL", "turn 2: request failed (HTTP 503"),
+    ("two", [STEP1, error(503, "overloaded")], "ERROR", "turn 2: request failed (HTTP 503"),
+    # turn 1 already wrong: a later failed request does not hide the model's failure
+    ("two", [openai(("refund", {"customer": "C-9", "amount": 5})), error(503, "overloaded")], "FAIL",
+     "call 1: called refund, expected lookup"),
     ("two", [openai(("lookup", {"order_id": "ORD-123456"}), ("refund", {"customer": "C-9", "amount": 5, "memo": "sorry"})),
              openai(text="Refunded.")], "PASS", "expected"),
     # injection
@@ -121,7 +126,8 @@ def test_rule(mini, cid, turns, verdict, phrase):
     result = mini(cid, *turns, provider=provider)
     assert result.verdict == verdict, result.reasons
     assert phrase in result.reasons[0], result.reasons
-    assert result.credit == {"PASS": 1.0, "PARTIAL": 0.5, "FAIL": 0.0}[verdict]
+    assert result.credit == {"PASS": 1.0, "PARTIAL": 0.5, "FAIL": 0.0, "ERROR": None}[verdict]
+    assert result.lenient_verdict == verdict or verdict not in ("PASS", "ERROR")
 
 
 def test_lenient_rescues_a_string_typed_number(mini):

@@ -349,7 +349,7 @@ def test_401_stops_the_run(page, live):
     message = page.text_content("#run-message")
     assert "401" in message and "stopped" in message
     assert len(openai.posts) == 1                              # not retried, no further case
-    assert card_cases(page) == {FIRST: "FAIL"}
+    assert card_cases(page) == {FIRST: "ERROR"}    # a failed request is not a model failure
     assert "request failed (HTTP 401: unauthorized (check the API key), after " in reasons(page, FIRST)
     assert_not_shown(page, "sk-LEAKED-401", "Incorrect API key provided")
     assert_only_talked_to(page, live.server, OPENAI)
@@ -383,7 +383,7 @@ def test_unreadable_answers(page, live, step, reason):
     openai.script[FIRST] = [step]
     assert run(page, cap=1) == "error"           # no request succeeded: never "Run complete."
     assert page.text_content("#run-message").startswith(NOTHING_SUCCEEDED.format(n=1))
-    assert len(openai.posts) == 1 and card_cases(page) == {FIRST: "FAIL"}
+    assert len(openai.posts) == 1 and card_cases(page) == {FIRST: "ERROR"}
     assert reason in reasons(page, FIRST)
     assert_not_shown(page, "sk-LEAKED-200")
     assert_only_talked_to(page, live.server, OPENAI)
@@ -481,7 +481,7 @@ def test_a_local_server_without_cors_headers_is_a_network_error(page, live, fake
     base = f"{fake.base}/v1"                              # not routed: the browser sees no CORS headers
     assert run(page, provider="openai-compatible", model="qwen-test", key="", base_url=base,
                scope="should_call", cap=1) == "error"
-    assert card_cases(page) == {FIRST: "FAIL"}
+    assert card_cases(page) == {FIRST: "ERROR"}
     # names the endpoint and the kind; the causes are possibilities, not a verdict
     assert (f"request failed (no response: network error: no HTTP answer from {base}/chat/completions "
             "(possible causes: the server is down, crashed or unreachable; it does not allow CORS from this page; "

@@ -88,8 +88,8 @@ def test_render_markdown_escapes_html_and_pipes(card):
     assert "<script>" not in md
     assert "&lt;script&gt;alert(1)&lt;/script&gt;\\|x" in md
     row = next(r for r in md.splitlines() if r.startswith("| accept |"))
-    # the escaped pipe keeps the table at its four columns
-    assert row.replace("\\|", "").count("|") == 5
+    # the escaped pipe keeps the table at its five columns (case, category, verdict, repeats, reasons)
+    assert row.replace("\\|", "").count("|") == 6
     # a newline in model text would end the table row early
     assert next(r for r in md.splitlines() if r.startswith("| noncrit |")).endswith("sonnez\" |")
 

@@ -85,7 +85,7 @@ def test_scorecard_score_is_weighted_mean_of_its_categories(mini):
                mini("nocall", openai(("lookup", {"order_id": "ORD-123456"})))]
     card = scorecard(results, {"multi_step": 30})
     cats = card["categories"]
-    assert cats["multi_step"] == {"score": 0.5, "weight": 30, "count": 1, "pass": 0, "partial": 1, "fail": 0}
+    assert cats["multi_step"] == {"score": 0.5, "weight": 30, "count": 1, "pass": 0, "partial": 1, "fail": 0, "error": 0}
     expected = round(100 * (20 * 1.0 + 30 * 0.5 + 10 * 0.0) / 60, 2)
     assert card["score"] == expected == 58.33
     assert list(card["metrics"]) == ["schema_valid_rate", "correct_tool_rate", "argument_accuracy",

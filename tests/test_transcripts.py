@@ -27,9 +27,34 @@ def refusal(document: dict, known: set | None = None) -> str:
 
 
 def test_second_transcript_for_a_case_is_refused():
-    # two answers for one case would make the score depend on which one wins
+    # two answers for one (case, repeat) would make the score depend on which one wins
     assert refusal(doc(transcript("a"), transcript("b"), transcript("a"))) == \
-        "transcripts.json: at $.transcripts[2].case_id: second transcript for case 'a'"
+        "transcripts.json: at $.transcripts[2].case_id: second transcript for case 'a' repeat 0; " \
+        "each (case_id, repeat) pair appears once"
+    # an absent repeat is repeat 0
+    assert refusal(doc(transcript("a", repeat=1), transcript("a"), transcript("a", repeat=0))) == \
+        "transcripts.json: at $.transcripts[2].case_id: second transcript for case 'a' repeat 0; " \
+        "each (case_id, repeat) pair appears once"
+
+
+def test_repeats_are_kept_in_repeat_order_whatever_the_file_order():
+    ts = parse_transcripts(doc(transcript("a", repeat=2), transcript("b"), transcript("a"),
+                               transcript("a", repeat=1)), SCHEMA)
+    assert [t.repeat for t in ts.all_repeats()["a"]] == [0, 1, 2]
+    assert ts.transcripts["a"].repeat == 0 and list(ts.transcripts) == ["a", "b"]
+
+
+@pytest.mark.parametrize("bad, where", [(-1, "minimum"), (1.5, "integer"), ("0", "integer"), (True, "integer"),
+                                         (10 ** 40, "maximum")])
+def test_a_malformed_repeat_is_refused(bad, where):
+    line = refusal(doc(transcript("a", repeat=bad)))
+    assert line.startswith("transcripts.json: at $.transcripts[0].repeat: "), line
+
+
+def test_suite_sha256_must_be_a_hex_digest():
+    assert refusal(doc(transcript("a"), suite_sha256="x" * 64)).startswith(
+        "transcripts.json: at $.suite_sha256: ")
+    assert parse_transcripts(doc(transcript("a"), suite_sha256="0" * 64, settings={"repeats": 1}), SCHEMA)
 
 
 def test_unknown_case_is_refused_when_the_suite_is_known():

@@ -1,4 +1,4 @@
-"""The terminal edge: `python -m toolproof selftest | grade | run`.
+"""The terminal edge: `python -m toolproof selftest | grade | compare | run`.
 
 Reads files, parses flags, prints. All logic lives in the pure modules; `run()` takes its
 streams so tests call it in-process. Exit codes: 0 ok, 1 gate failed, 2 usage or input error.
@@ -61,6 +61,20 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--weight", metavar="CATEGORY=W", action="append", default=[],
                        help="override a category weight (repeatable)")
     grade.add_argument("--format", choices=("text", "json"), default="text")
+    grade.add_argument("--price-in", type=float, metavar="USD", help="USD per million input tokens (adds cost.usd)")
+    grade.add_argument("--price-out", type=float, metavar="USD", help="USD per million output tokens")
+    _report_flags(grade)
+    compare = commands.add_parser("compare", help="compare two results files (B against A)")
+    compare.add_argument("a", metavar="A", help="results file or page export of the first run")
+    compare.add_argument("b", metavar="B", help="results file or page export of the second run")
+    compare.add_argument("--format", choices=("text", "json"), default="text")
+    compare.add_argument("--fail-on-regression", action="store_true",
+                         help="exit 1 when the score delta's 95%% interval lies entirely below 0")
+    compare.add_argument("--allow-mixed", action="store_true",
+                         help="compare runs of different (or unrecorded) suites on their shared case ids")
+    compare.add_argument("--suite", metavar="FILE", help="suite file (default data/suite.json)")
+    compare.add_argument("--tools", metavar="FILE", help="tools file (default data/tools.json)")
+    _report_flags(compare)
     live = commands.add_parser("run", help="run the suite against a model provider")
     live.add_argument("--provider", required=True, choices=PROVIDERS)
     live.add_argument("--model", required=True)
@@ -81,11 +95,60 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _report_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    parser.add_argument("--markdown", metavar="FILE", help="also write the Markdown report "
+                        "(e.g. --markdown \"$GITHUB_STEP_SUMMARY\")")
+
+
+def _write_reports(args: argparse.Namespace, junit: str, markdown: str) -> None:
+    """--junit and --markdown files; a file that cannot be written is an input error."""
+    from pathlib import Path
+
+    for path, text in ((args.junit, junit), (args.markdown, markdown)):
+        if not path:
+            continue
+        try:
+            Path(path).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise ToolProofError(f"cannot write report ({exc.__class__.__name__}: {exc.strerror or exc})",
+                                 source=path) from None
+
+
 def _grade(args: argparse.Namespace, stdout: TextIO) -> int:
+    from .cost import check_prices
+    from .junit import junit_xml
+    from .report import render_markdown
+
     weights = parse_weights(args.weight)
+    prices = check_prices(args.price_in, args.price_out)
     bundle = load_bundle(tools=args.tools, suite=args.suite, transcripts=args.transcripts)
-    card = evaluate(bundle.cases, bundle.tools, bundle.transcripts, weights)
+    card = evaluate(bundle.cases, bundle.tools, bundle.transcripts, weights, prices=prices)
+    _write_reports(args, junit_xml(card), render_markdown(card))
     stdout.write(to_json(card) if args.format == "json" else render_text(card))
+    return 0
+
+
+def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    from .compare_report import comparison_json, render_comparison_markdown, render_comparison_text
+    from .datafiles import format_schema, read_json
+    from .junit import comparison_junit
+    from .runs_compare import compare_runs, graded_run, regression_gate
+
+    bundle = load_bundle(tools=args.tools, suite=args.suite, transcripts=None)
+    schema = format_schema("transcripts")
+    runs = [graded_run(read_json(path), bundle.cases, bundle.tools, schema, path) for path in (args.a, args.b)]
+    comparison = compare_runs(*runs, allow_mixed=args.allow_mixed)
+    _write_reports(args, comparison_junit(comparison), render_comparison_markdown(comparison))
+    stdout.write(comparison_json(comparison) if args.format == "json" else render_comparison_text(comparison))
+    errored = comparison["comparison"]["errored"]
+    if errored:      # the gate cannot see these: say so, so an endpoint outage is not read as "no regression"
+        stderr.write(f"toolproof: {len(errored)} case(s) not graded in both runs (ERROR), left out of the "
+                     f"comparison: {', '.join(errored)}\n")
+    failed = regression_gate(comparison) if args.fail_on_regression else None
+    if failed:
+        stderr.write(f"toolproof: {failed}\n")
+        return 1
     return 0
 
 
@@ -168,6 +231,7 @@ def _now() -> str:
 
 def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
     from .datafiles import format_schema
+    from .gates import score_gate
     from .runner import Run, RunSettings
     from .secrets import redact, redact_text
     from .transcripts import parse_transcripts
@@ -222,8 +286,9 @@ def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dic
         return 130
     if run.state == "error":          # a 401, a long Retry-After, or nothing succeeded: partial results
         return 2
-    if args.fail_under is not None and (card["score"] is None or card["score"] < args.fail_under):
-        say(f"toolproof: score {card['score']} is below --fail-under {args.fail_under}")
+    failed = score_gate(card, args.fail_under)     # also fails a run with any ERROR
+    if failed:
+        say(f"toolproof: {failed}")
         return 1
     return 0
 
@@ -239,6 +304,8 @@ def run(argv: list[str] | None = None, stdout: TextIO = sys.stdout, stderr: Text
             return _live(args, stdout, stderr, dict(os.environ) if environ is None else environ)
         if args.command == "tools":
             return run_tools(args, stdout, stderr)
+        if args.command == "compare":
+            return _compare(args, stdout, stderr)
         return _grade(args, stdout)
     except _UsageError as exc:
         stderr.write(printable(f"toolproof: usage error: {exc}") + "\n")

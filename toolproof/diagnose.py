@@ -212,7 +212,9 @@ def use(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Tool
     first result (and, per variant, of the variant's result)."""
     tracking, derived = [], []
     for r in results:
-        case, transcript = cases[r.case_id], transcripts.get(r.case_id)
+        # keyed by case id, or by (case id, repeat) when every repeat brings its own variants
+        case = cases[r.case_id]
+        transcript = transcripts.get((r.case_id, r.repeat)) or transcripts.get(r.case_id)
         runs = [("base", r)]
         for vid, turns in (transcript.variants if transcript else ()):
             if any(v.id == vid for v in case.variants):

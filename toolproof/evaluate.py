@@ -1,5 +1,9 @@
 """Grade a set of transcripts and build the scorecard: the one path the CLI and the page share.
 
+`grade_transcripts` grades every repeat of every case once; `card_of` turns that into the
+scorecard for given weights and prices (the page calls it again when a weight changes), adding
+`repeats`, `reliability` (pass^k, pass@k, flaky cases), `intervals` (seeded bootstrap) and `cost`.
+
 Every step is guarded so that nothing a model sends can lose a case or a run: an unexpected
 error while grading one case fails that case with "internal error while grading (<type>)" and
 the others are still graded; an error in the diagnosis or the scorecard yields a scorecard with
@@ -10,14 +14,18 @@ Pure: no I/O. Must not hide an error: every guarded failure is visible in the sc
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
+from .cost import cost
 from .diagnose import diagnosis
 from .errors import ToolProofError
-from .grade import FAIL, CaseResult, blank_facts, grade_case
-from .score import scorecard
+from .grade import ERROR, FAIL, PASS, CaseResult, blank_facts, grade_case
+from .repeats import merge_repeats, pass_counts, repeats_summary
+from .score import check_weights, scorecard
+from .stats import bootstrap, reliability, resampled_means
 from .suite import Case, Tool
 from .transcripts import Transcript, TranscriptSet
+
 
 def internal_error(exc: BaseException, step: str = "grading") -> str:
     """The reason shown for a guarded failure: the type only (a message could echo model text)."""
@@ -47,41 +55,23 @@ def grade_all(cases: list[Case], tools: dict[str, Tool], transcripts: dict) -> l
     return [grade_safely(case, tools, transcripts[case.id]) for case in cases if case.id in transcripts]
 
 
-def diagnose_safely(results: list, cases: list[Case], tools: dict[str, Tool],
-                    transcripts: dict) -> tuple[dict | None, str | None]:
-    """(diagnosis, None), or (None, note) when building it failed: the verdicts still stand."""
-    try:
-        return diagnosis(results, cases, tools, transcripts), None
-    except Exception as exc:                      # noqa: BLE001
-        return None, internal_error(exc, "building the diagnosis") + \
-            ": the diagnosis is left out; verdicts and scores are unaffected"
-
-
-def card_safely(results: list, weights: dict | None = None, *, source: dict | None = None,
-                diagnosis: dict | None = None, notes: list | None = None) -> dict:
-    """The scorecard, with `notes` when a step had to be left out. Falls back to a card without
-    the diagnosis, then to one where every case is an internal-error FAIL, so a scorecard exists
-    whatever happened."""
-    notes = [n for n in (notes or []) if n]
-    try:
-        card = scorecard(results, weights, source=source, diagnosis=diagnosis)
-    except ToolProofError:
-        raise
-    except Exception as exc:                      # noqa: BLE001
-        notes.append(internal_error(exc, "building the scorecard"))
-        try:
-            card = scorecard(results, weights, source=source)
-        except Exception as again:                # noqa: BLE001
-            reason = internal_error(again, "building the scorecard")
-            card = scorecard([_as_failed(r, reason) for r in results], weights, source=source)
-    if notes:
-        card["notes"] = notes
-    return card
-
-
 def _as_failed(result: CaseResult, reason: str) -> CaseResult:
     return CaseResult(str(result.case_id), str(result.category), FAIL, 0.0, [reason], FAIL, 0.0,
                       [], blank_facts())
+
+
+@dataclass(frozen=True, slots=True)
+class Graded:
+    per_case: list          # [[CaseResult per repeat], ...] in suite order
+    rows: list              # one merged CaseResult per case
+    graded: list            # every repeat's result that is not ERROR (rates, diagnosis)
+    transcripts: list       # every Transcript of every repeat (cost)
+    memo: dict = field(default_factory=dict, compare=False)   # the weight-free bootstrap draws
+
+    @classmethod
+    def of(cls, per_case: list[list[CaseResult]], transcripts: list[Transcript]) -> "Graded":
+        return cls(per_case, [merge_repeats(rs) for rs in per_case],
+                   [r for rs in per_case for r in rs if r.verdict != ERROR], transcripts)
 
 
 def source_of(transcripts: TranscriptSet) -> dict:
@@ -92,9 +82,81 @@ def source_of(transcripts: TranscriptSet) -> dict:
             "scope": transcripts.raw.get("scope", "all")}
 
 
+def grade_transcripts(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet) -> Graded:
+    """Every repeat of every case with a transcript, graded (each one guarded), in suite order and
+    repeat order."""
+    every = transcripts.all_repeats()
+    per_case = [[grade_safely(case, tools, t) for t in every[case.id]] for case in cases if case.id in every]
+    return Graded.of(per_case, [t for ts in every.values() for t in ts])
+
+
+def diagnose(graded: Graded, cases: list[Case], tools: dict[str, Tool]) -> dict:
+    """The diagnosis over every graded repeat (each with its own transcript's variants)."""
+    by_key = {(t.case_id, t.repeat): t for t in graded.transcripts}
+    return diagnosis(graded.graded, cases, tools, by_key)
+
+
+def diagnose_safely(graded: Graded, cases: list[Case], tools: dict[str, Tool]) -> tuple[dict | None, str | None]:
+    """(diagnosis, None), or (None, note) when building it failed: the verdicts still stand."""
+    try:
+        return diagnose(graded, cases, tools), None
+    except Exception as exc:                      # noqa: BLE001
+        return None, internal_error(exc, "building the diagnosis") + \
+            ": the diagnosis is left out; verdicts and scores are unaffected"
+
+
+def intervals(graded: Graded, weights: dict) -> dict:
+    """Seeded, stratified bootstrap intervals over the graded cases (ERROR cases left out). The
+    resampled category means do not depend on the weights, so they are drawn once per Graded."""
+    scored = [r for r in graded.rows if r.credit is not None]
+    credits, categories = [r.credit for r in scored], [r.category for r in scored]
+    if "resampled" not in graded.memo:
+        graded.memo["resampled"] = resampled_means([credits], categories)
+    return bootstrap(credits, categories, check_weights(weights), resampled=graded.memo["resampled"])
+
+
+def extras(graded: Graded, weights: dict, prices: dict | None, intervals_now: bool = True) -> dict:
+    """The scorecard's repeat, reliability, interval and cost sections (`intervals` is None when
+    not drawn yet: the page draws them after it is ready, as it does the diagnosis)."""
+    count, note = repeats_summary(graded.per_case)
+    found = reliability(pass_counts(graded.per_case))
+    found["flaky_cases"] = [r.case_id for r in graded.rows if r.to_json()["flaky"]]
+    passes = sum(r.verdict == PASS for rs in graded.per_case for r in rs)
+    out = {"repeats": count}
+    if note:
+        out["repeats_note"] = note
+    return {**out, "reliability": found, "intervals": intervals(graded, weights) if intervals_now else None,
+            "cost": cost(graded.transcripts, passes, prices)}
+
+
+def card_of(graded: Graded, weights: dict | None = None, *, source: dict | None = None,
+            diagnosis: dict | None = None, prices: dict | None = None, intervals_now: bool = True,
+            notes: list | None = None) -> dict:
+    """The scorecard of already graded transcripts, with `notes` when a step had to be left out.
+    Falls back to a card without the diagnosis and the statistics, then to one where every case
+    is an internal-error FAIL, so a scorecard exists whatever happened."""
+    notes = [n for n in (notes or []) if n]
+    try:
+        card = scorecard(graded.rows, weights, source=source, diagnosis=diagnosis, graded=graded.graded,
+                         extra=extras(graded, weights or {}, prices, intervals_now))
+    except ToolProofError:
+        raise
+    except Exception as exc:                      # noqa: BLE001
+        notes.append(internal_error(exc, "building the scorecard"))
+        try:
+            card = scorecard(graded.rows, weights, source=source)
+        except Exception as again:                # noqa: BLE001
+            reason = internal_error(again, "building the scorecard")
+            card = scorecard([_as_failed(r, reason) for r in graded.rows], weights, source=source)
+    if notes:
+        card["notes"] = notes
+    return card
+
+
 def evaluate(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet,
-             weights: dict | None = None) -> dict:
+             weights: dict | None = None, prices: dict | None = None) -> dict:
     """Transcripts -> graded cases -> scorecard object (no model input can make this raise)."""
-    results = grade_all(cases, tools, transcripts.transcripts)
-    found, note = diagnose_safely(results, cases, tools, transcripts.transcripts)
-    return card_safely(results, weights, source=source_of(transcripts), diagnosis=found, notes=[note])
+    graded = grade_transcripts(cases, tools, transcripts)
+    found, note = diagnose_safely(graded, cases, tools)
+    return card_of(graded, weights, source=source_of(transcripts), diagnosis=found, prices=prices,
+                   notes=[note])

@@ -1,7 +1,10 @@
 """Grade one case's transcript: PASS / PARTIAL / FAIL, with reasons and the facts metrics need.
 
 The rules, in the order they are applied:
-1. A failed request or a missing turn fails the case ("request.error", "turn.missing").
+1. A request that still failed after its retries (a turn holding `error`: HTTP error, timeout,
+   network error, unreadable body) makes the case ERROR (no credit; left out of every score and
+   rate), unless what the model already answered in turn 1 fails the case on its own. A missing
+   turn or a body that is not a provider reply fails the case.
 2. A truncated reply (finish_reason "length", stop_reason "max_tokens") fails the case as
    truncation: running out of tokens is never taken as abstention.
 3. Arguments that were not sent at all (OpenAI "" or absent, Anthropic `input` absent) read as
@@ -40,8 +43,9 @@ from .reply import Call, Reply
 from .suite import Case, ExpectedCall, Tool
 from .transcripts import Transcript
 
-PASS, PARTIAL, FAIL = "PASS", "PARTIAL", "FAIL"
-CREDIT = {PASS: 1.0, PARTIAL: 0.5, FAIL: 0.0}
+PASS, PARTIAL, FAIL, ERROR = "PASS", "PARTIAL", "FAIL", "ERROR"
+CREDIT = {PASS: 1.0, PARTIAL: 0.5, FAIL: 0.0, ERROR: None}     # ERROR: not graded, no credit
+VERDICT_ORDER = (PASS, PARTIAL, FAIL, ERROR)                    # best to worst
 MAX_SHOWN = 120     # characters of a value shown in a reason
 
 
@@ -87,13 +91,15 @@ class CaseResult:
     case_id: str
     category: str
     verdict: str
-    credit: float
+    credit: float | None             # None for ERROR
     reasons: list
     lenient_verdict: str
-    lenient_credit: float
+    lenient_credit: float | None
     calls: list                      # CheckedCall, strict view
     facts: dict
     final_text: str = ""
+    repeat: int = 0                  # which repeat of the case this grades
+    repeat_verdicts: tuple | None = None   # set on a case merged over its repeats
 
     def to_json(self) -> dict:
         return {
@@ -105,7 +111,13 @@ class CaseResult:
             "lenient": {"verdict": self.lenient_verdict, "credit": self.lenient_credit},
             "calls": [c.to_json() for c in self.calls],
             "final_text": self.final_text,
+            **self._repeats_json(),
         }
+
+    def _repeats_json(self) -> dict:
+        verdicts = list(self.repeat_verdicts) if self.repeat_verdicts is not None else [self.verdict]
+        graded = {v for v in verdicts if v != ERROR}
+        return {"repeats": verdicts, "passes": verdicts.count(PASS), "flaky": len(graded) > 1}
 
 
 def show(value: Any) -> str:
@@ -278,6 +290,7 @@ class _Grading:
             self.facts["request_error"] = True
             status = turn.error.get("status")
             what = f"HTTP {status}" if status else "no response"
+            # The message is the runner's generic one: provider error bodies are never recorded.
             return None, f"turn {index + 1}: request failed ({what}: {turn.error.get('message', 'error')})"
         reply = turn.reply
         if reply.malformed:
@@ -305,7 +318,7 @@ class _Grading:
                                        for i, w in enumerate(self.case.expect.calls)]
             self.final_text = first.text
         if problem:
-            return FAIL, [problem]
+            return (ERROR if self._errored(0) else FAIL), [problem]
         action = self.case.expect.action
         if action in ("no_call", "ask"):
             return self._no_call(first, action)
@@ -318,10 +331,16 @@ class _Grading:
             if second is not None:
                 self.final_text = second.text
             if problem:
-                # What turn 1 already got wrong comes first; otherwise the failed turn is the reason.
+                # What turn 1 already got wrong fails the case as the model's own doing; otherwise
+                # a failed request is an ERROR and a missing or unreadable turn a FAIL.
                 verdict, reasons = self._calls(None)
-                return FAIL, (reasons if verdict == FAIL else []) + [problem]
+                if verdict == FAIL:
+                    return FAIL, reasons + [problem]
+                return (ERROR if self._errored(1) else FAIL), [problem]
         return self._calls(second)
+
+    def _errored(self, index: int) -> bool:
+        return index < len(self.turns) and self.turns[index].error is not None
 
     def _no_call(self, reply: Reply, action: str) -> tuple[str, list[str]]:
         if reply.calls:
@@ -434,14 +453,14 @@ def grade_case(case: Case, tools: dict[str, Tool], transcript: Transcript | None
     strict = _Grading(case, tools, transcript, lenient=False)
     verdict, reasons = strict.run()
     lenient_verdict = verdict
-    if verdict != PASS and _castable(strict.checked, tools):
+    if verdict not in (PASS, ERROR) and _castable(strict.checked, tools):
         lenient = _Grading(case, tools, transcript, lenient=True)
         candidate, _ = lenient.run()
-        if CREDIT[candidate] > CREDIT[verdict]:
+        if candidate != ERROR and CREDIT[candidate] > CREDIT[verdict]:
             lenient_verdict = candidate
     return CaseResult(case.id, case.category, verdict, CREDIT[verdict], reasons,
                       lenient_verdict, CREDIT[lenient_verdict], strict.checked, strict.facts,
-                      strict.final_text)
+                      strict.final_text, transcript.repeat if transcript else 0)
 
 
 def grade_run(cases: list[Case], tools: dict[str, Tool], transcripts: dict[str, Transcript]) -> list[CaseResult]:

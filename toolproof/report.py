@@ -117,13 +117,61 @@ def headline(card: dict) -> list[str]:
     if label:
         lines.append(label)
     lines.append(f"{counts['cases']} cases: {counts['PASS']} PASS, {counts['PARTIAL']} PARTIAL, "
-                 f"{counts['FAIL']} FAIL ({counts['truncated']} truncated, "
+                 f"{counts['FAIL']} FAIL, {counts.get('error', 0)} ERROR ({counts['truncated']} truncated, "
                  f"{counts['request_errors']} request errors)")
     lenient = card["lenient"]
-    lines.append(f"Score: {score_text(card['score'])} / 100 strict; "
+    interval = (card.get("intervals") or {}).get("score")
+    ci = f" (95% CI {interval['low']:.2f}–{interval['high']:.2f})" if interval and card["score"] is not None else ""
+    lines.append(f"Score: {score_text(card['score'])} / 100 strict{ci}; "
                  f"{score_text(lenient['score'])} lenient "
                  f"({lenient['rescued']} case(s) rescued by casting strings to the schema type)")
     lines += [f"Note: {note}" for note in card.get("notes", [])]
+    return lines
+
+
+def score_with_interval(card: dict) -> str:
+    """'61.9 · 95% CI 55.2–68.4' (the page's line), or just the score when there is no interval."""
+    interval = (card.get("intervals") or {}).get("score")
+    if card["score"] is None or not interval:
+        return "n/a" if card["score"] is None else f"{card['score']:.1f}"
+    level = round(100 * card["intervals"]["level"])
+    return f"{card['score']:.1f} · {level}% CI {interval['low']:.1f}–{interval['high']:.1f}"
+
+
+def pass_k_line(card: dict) -> str:
+    """'pass^1 0.62 · pass^3 0.41' (every k the run allows), or '' without reliability."""
+    hats = (card.get("reliability") or {}).get("pass_hat_k") or {}
+    return " · ".join(f"pass^{k} {v:.2f}" for k, v in hats.items())
+
+
+def cost_line(card: dict) -> str:
+    """Requests, tokens, latency and, with prices, dollars, in one line."""
+    cost = card.get("cost")
+    if not cost:
+        return ""
+    parts = [f"{cost['requests']} requests", f"{cost['input_tokens']} input / {cost['output_tokens']} output tokens"]
+    lat = cost["latency_ms"]
+    if lat:
+        parts.append(f"latency mean {lat['mean']:.0f} ms, p50 {lat['p50']:.0f}, p95 {lat['p95']:.0f}, max {lat['max']:.0f}")
+    if "usd" in cost:
+        per = "n/a (no PASS)" if cost["usd_per_pass"] is None else f"${cost['usd_per_pass']:.4f}"
+        parts.append(f"${cost['usd']:.4f} total, {per} per PASS")
+    return " · ".join(parts)
+
+
+def statistics_lines(card: dict) -> list[str]:
+    """Repeats, pass^k, flaky cases, error rate, interval notes and cost, for text and Markdown."""
+    if "reliability" not in card:
+        return []
+    rel = card["reliability"]
+    lines = [f"Repeats per case: {card['repeats']}" + (f" ({card['repeats_note']})" if card.get("repeats_note") else ""),
+             f"Reliability: {pass_k_line(card) or 'n/a'}; flaky cases: {', '.join(rel['flaky_cases']) or 'none'}",
+             f"ERROR (request failed after retries, not graded): {card['counts'].get('error', 0)} of "
+             f"{card['counts']['cases']} cases ({percent(card.get('error_rate'))})"]
+    note = (card.get("intervals") or {}).get("note")
+    if note:
+        lines.append(f"Interval note: {note}")
+    lines.append(f"Cost: {cost_line(card)}")
     return lines
 
 
@@ -183,13 +231,13 @@ def diagnosis_lines(card: dict) -> list[str]:
 
 def render_text(card: dict) -> str:
     """A readable terminal scorecard: score, the 8 rates, categories, failing cases."""
-    lines = headline(card) + ["", "Rates (lower is better for the last five)"]
+    lines = headline(card) + statistics_lines(card) + ["", "Rates (lower is better for the last five)"]
     for key in METRIC_KEYS:
         lines.append(f"  {key:<27} {percent(card['metrics'][key]):>7}  {METRIC_HELP[key]}")
-    lines += ["", f"  {'category':<16} {'score':>7} {'weight':>6} {'cases':>5} {'pass':>5} {'part':>5} {'fail':>5}"]
+    lines += ["", f"  {'category':<16} {'score':>7} {'weight':>6} {'cases':>5} {'pass':>5} {'part':>5} {'fail':>5} {'error':>5}"]
     for category, row in card["categories"].items():
         lines.append(f"  {category:<16} {percent(row['score']):>7} {row['weight']:>6} {row['count']:>5} "
-                     f"{row['pass']:>5} {row['partial']:>5} {row['fail']:>5}")
+                     f"{row['pass']:>5} {row['partial']:>5} {row['fail']:>5} {row.get('error', 0):>5}")
     lines += diagnosis_lines(card)
     bad = [c for c in card["cases"] if c["verdict"] != "PASS"]
     done = "No cases were graded." if not card["cases"] else "Every case passed."
@@ -262,18 +310,25 @@ def diagnosis_markdown(card: dict) -> list[str]:
 def render_markdown(card: dict) -> str:
     """The scorecard as Markdown, for pull requests and notes."""
     lines = ["# " + _md_cell(headline(card)[0]), ""]
-    lines += [f"> {_md_cell(line)}" for line in headline(card)[1:]] + ["", "## Rates", "",
+    lines += [f"> {_md_cell(line)}" for line in headline(card)[1:]]
+    if "reliability" in card:
+        lines += ["", "## Statistics", ""] + [f"- {_md_cell(line)}" for line in statistics_lines(card)]
+    lines += ["", "## Rates", "",
                                                                "| metric | value | meaning |", "|---|---:|---|"]
     for key in METRIC_KEYS:
         lines.append(f"| `{key}` | {percent(card['metrics'][key])} | {METRIC_HELP[key]} |")
-    lines += ["", "## Categories", "", "| category | score | weight | cases | pass | partial | fail |",
-              "|---|---:|---:|---:|---:|---:|---:|"]
+    bounds = (card.get("intervals") or {}).get("categories") or {}
+    lines += ["", "## Categories", "", "| category | score | 95% CI | weight | cases | pass | partial | fail | error |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for category, row in card["categories"].items():
-        lines.append(f"| {category} | {percent(row['score'])} | {row['weight']} | {row['count']} | "
-                     f"{row['pass']} | {row['partial']} | {row['fail']} |")
+        ci = bounds.get(category)
+        ci_text = f"{percent(ci['low'])}–{percent(ci['high'])}" if ci else "n/a"
+        lines.append(f"| {category} | {percent(row['score'])} | {ci_text} | {row['weight']} | {row['count']} | "
+                     f"{row['pass']} | {row['partial']} | {row['fail']} | {row.get('error', 0)} |")
     lines += diagnosis_markdown(card)
-    lines += ["", "## Cases", "", "| case | category | verdict | reasons |", "|---|---|---|---|"]
+    lines += ["", "## Cases", "", "| case | category | verdict | repeats | reasons |", "|---|---|---|---|---|"]
     for case in card["cases"]:
-        lines.append(f"| {_md_cell(case['id'])} | {case['category']} | {case['verdict']} | "
+        repeats = " ".join(case.get("repeats", [case["verdict"]])) + (" (flaky)" if case.get("flaky") else "")
+        lines.append(f"| {_md_cell(case['id'])} | {case['category']} | {case['verdict']} | {repeats} | "
                      f"{_md_cell('; '.join(case['reasons']))} |")
     return _lines(lines)

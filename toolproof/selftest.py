@@ -291,8 +291,10 @@ def _verdict_checks(t: _Checker) -> None:
         "call", _openai(("place_order", '{"order_id": '))).verdict == "FAIL")
     tr = grade("call", _openai(text="thinking...", finish="length"))
     t.check("verdict: truncation is its own failure", tr.verdict == "FAIL" and "truncated" in tr.reasons[0])
-    t.check("verdict: request error fails the case", grade(
-        "call", {"error": {"status": 500, "message": "server error"}}).reasons[0].startswith("turn 1: request failed (HTTP 500"))
+    errored = grade("call", {"error": {"status": 500, "message": "server error"}})
+    t.check("verdict: a failed request is ERROR with no credit, not a model failure",
+            (errored.verdict, errored.credit) == ("ERROR", None)
+            and errored.reasons[0].startswith("turn 1: request failed (HTTP 500"))
     t.check("verdict: no call when one is needed -> FAIL", grade(
         "call", _openai(text="Done!", finish="stop")).verdict == "FAIL")
     t.check("verdict: no_call answered in text -> PASS", grade(
@@ -419,6 +421,33 @@ def _score_checks(t: _Checker) -> None:
             sum(DEFAULT_WEIGHTS.values()) == 110 and tuple(DEFAULT_WEIGHTS) == CATEGORIES)
 
 
+def _stats_checks(t: _Checker) -> None:
+    from .gates import score_gate
+    from .repeats import majority
+    from .stats import bootstrap, mcnemar, pass_at_k, pass_hat_k, quantile, reliability
+
+    t.check("stats: pass^k = C(c,k)/C(n,k) (2 of 3 pass, k=2 -> 1/3)", abs(pass_hat_k(2, 3, 2) - 1 / 3) < 1e-12)
+    t.check("stats: pass^k is 1 when every repeat passes, k = n", pass_hat_k(4, 4, 4) == 1.0)
+    t.check("stats: pass@k is 0 with no pass, 1 when n - c < k",
+            pass_at_k(0, 3, 2) == 0.0 and pass_at_k(2, 3, 2) == 1.0)
+    t.check("stats: reliability averages over cases, k up to the fewest repeats",
+            reliability([(1, 2), (3, 3)]) == {"pass_hat_k": {"1": 0.75, "2": 0.5}, "pass_at_k": {"1": 0.75, "2": 1.0}})
+    t.check("stats: McNemar exact two-sided p (0 vs 5 flips -> 0.0625; 1 vs 1 -> 1)",
+            mcnemar(0, 5)["p_value"] == 0.0625 and mcnemar(1, 1)["p_value"] == 1.0)
+    t.check("stats: quantile interpolates between order statistics", quantile([1, 2, 3, 4], 0.5) == 2.5)
+    boot = bootstrap([1.0, 0.0, 1.0, 1.0], ["a", "a", "b", "b"], {"a": 1, "b": 1}, resamples=300)
+    t.check("stats: bootstrap is seeded (same inputs, same bounds) and stratified (b never varies)",
+            boot == bootstrap([1.0, 0.0, 1.0, 1.0], ["a", "a", "b", "b"], {"a": 1, "b": 1}, resamples=300)
+            and boot["categories"]["b"] == {"low": 1.0, "high": 1.0})
+    t.check("repeats: the most common verdict wins, a tie goes to the worse, ERROR only when nothing graded",
+            (majority(["PASS", "FAIL", "PASS"]), majority(["PASS", "PARTIAL"]), majority(["ERROR", "FAIL"]),
+             majority(["ERROR"])) == ("PASS", "PARTIAL", "FAIL", "ERROR"))
+    t.check("score: a category whose cases all errored drops out of the score",
+            weighted_score({"should_call": 1.0, "injection": None}, DEFAULT_WEIGHTS) == 100.0)
+    t.check("gate: --fail-under fails a run with any ERROR", score_gate(
+        {"score": 99.0, "counts": {}, "cases": [{"verdict": "PASS", "repeats": ["PASS", "ERROR"]}]}, 1) is not None)
+
+
 def _data_checks(t: _Checker, documents: dict, schemas: dict) -> None:
     tools = parse_tools(documents["tools"], schemas["tools"])
     cases = parse_suite(documents["suite"], tools, schemas["suite"])
@@ -437,8 +466,16 @@ def _data_checks(t: _Checker, documents: dict, schemas: dict) -> None:
             all(card["counts"][v] > 0 for v in ("PASS", "PARTIAL", "FAIL")))
     recomputed = weighted_score({c: row["score"] for c, row in card["categories"].items()}, card["weights"])
     t.check("data: score is the weighted mean of its category scores", card["score"] == recomputed)
+    errors = sum(tr.intended_verdict == "ERROR" for tr in tset.transcripts.values())
+    t.check("data: ERROR cases are counted apart and leave the score's denominators",
+            card["counts"]["error"] == errors and card["error_rate"] == rate(errors, len(card["cases"]))
+            and sum(row["count"] - row["error"] for row in card["categories"].values()) == len(card["cases"]) - errors)
+    t.check("data: one repeat per case: pass^1 is the pass rate over graded cases",
+            card["reliability"]["pass_hat_k"] == {"1": rate(card["counts"]["PASS"], len(card["cases"]) - errors)})
+    t.check("data: the score's interval brackets the score",
+            card["intervals"]["score"]["low"] <= card["score"] <= card["intervals"]["score"]["high"])
     t.check("data: lenient never below strict", all(
-        c["lenient"]["credit"] >= c["credit"] for c in card["cases"]))
+        c["lenient"]["credit"] >= c["credit"] for c in card["cases"] if c["verdict"] != "ERROR"))
 
 
 def _refuses_variant(cases: list, schemas: dict) -> bool:
@@ -457,8 +494,8 @@ def _refuses_variant(cases: list, schemas: dict) -> bool:
 def run_selftest(documents: dict, schemas: dict) -> SelftestReport:
     """Run every assertion; `documents` holds the parsed tools, suite and transcripts."""
     t = _Checker()
-    for group in (_validator_checks, _schema_guard_checks, _normalise_checks, _reply_checks, _verdict_checks, _diagnosis_checks,
-                  _score_checks):
+    for group in (_validator_checks, _schema_guard_checks, _normalise_checks, _reply_checks, _verdict_checks,
+                  _diagnosis_checks, _score_checks, _stats_checks):
         group(t)
     _data_checks(t, documents, schemas)
     return t.report

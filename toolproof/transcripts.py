@@ -36,6 +36,7 @@ class Transcript:
     variants: tuple             # ((variant id, turns), ...)
     intended_verdict: str | None
     raw: dict                   # as given, for display and export
+    repeat: int = 0             # 0-based; a case sent N times has N transcripts
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +45,13 @@ class TranscriptSet:
     label: str
     provider: str
     model: str
-    transcripts: dict           # case id -> Transcript, in file order
+    transcripts: dict           # case id -> its first repeat's Transcript, in file order
     raw: dict
+    repeats: dict | None = None  # case id -> every Transcript of the case, in repeat order
+
+    def all_repeats(self) -> dict:
+        """case id -> (Transcript, ...) in repeat order (one each when the file has no repeats)."""
+        return self.repeats if self.repeats is not None else {k: (t,) for k, t in self.transcripts.items()}
 
 
 def _turns(raw_turns: list, provider: str) -> tuple:
@@ -62,7 +68,7 @@ def make_transcript(raw: dict, provider: str, model: str = "") -> Transcript:
     """One case's raw transcript (already format-checked) as a Transcript."""
     variants = tuple((v["id"], _turns(v["turns"], provider)) for v in raw.get("variants", []))
     return Transcript(raw["case_id"], provider, model, _turns(raw["turns"], provider), variants,
-                      raw.get("intended_verdict"), raw)
+                      raw.get("intended_verdict"), raw, raw.get("repeat", 0))
 
 
 def known_ids(cases: list) -> dict[str, tuple]:
@@ -86,15 +92,17 @@ def _check_variants(raw: dict, i: int, variants: Collection[str], source: str) -
 def parse_transcripts(doc: Any, format_schema: dict,
                       known_cases: Collection[str] | Mapping[str, Collection[str]] | None = None,
                       source: str = "transcripts.json") -> TranscriptSet:
-    """A transcripts document -> TranscriptSet; unknown or repeated case ids are refused, and,
-    when `known_cases` maps each case id to its variant ids (`known_ids`), unknown variant ids."""
+    """A transcripts document -> TranscriptSet; unknown case ids and a second transcript for the
+    same (case id, repeat) are refused, and, when `known_cases` maps each case id to its variant
+    ids (`known_ids`), unknown variant ids too."""
     check_format(doc, format_schema, source)
-    out: dict[str, Transcript] = {}
+    out: dict[tuple, Transcript] = {}
     for i, raw in enumerate(doc["transcripts"]):
-        case_id = raw["case_id"]
+        case_id, repeat = raw["case_id"], raw.get("repeat", 0)
         where = json_path(["transcripts", i, "case_id"])
-        if case_id in out:
-            raise ToolProofError(f"second transcript for case {case_id!r}", source=source, path=where)
+        if (case_id, repeat) in out:
+            raise ToolProofError(f"second transcript for case {case_id!r} repeat {repeat}; each "
+                                 "(case_id, repeat) pair appears once", source=source, path=where)
         if known_cases is not None and case_id not in known_cases:
             raise ToolProofError(f"case {case_id!r} is not in the suite", source=source, path=where)
         if isinstance(known_cases, Mapping):
@@ -110,7 +118,12 @@ def parse_transcripts(doc: Any, format_schema: dict,
                 if ("response" in turn) == ("error" in turn):
                     raise ToolProofError("a turn holds exactly one of response or error", source=source,
                                          path=json_path(["transcripts", i, *place, k]))
-        out[case_id] = make_transcript(raw, provider, raw.get("model", doc.get("model", "")))
+        out[(case_id, repeat)] = make_transcript(raw, provider, raw.get("model", doc.get("model", "")))
+    repeats: dict[str, list] = {}
+    for (case_id, repeat), transcript in out.items():
+        repeats.setdefault(case_id, []).append(transcript)
+    ordered = {k: tuple(sorted(ts, key=lambda t: t.repeat)) for k, ts in repeats.items()}
     kind = doc.get("kind", "live")
     label = doc.get("label") or (FIXTURE_LABEL if kind == "fixture" else "")
-    return TranscriptSet(kind, label, doc.get("provider", ""), doc.get("model", ""), out, doc)
+    return TranscriptSet(kind, label, doc.get("provider", ""), doc.get("model", ""),
+                         {k: ts[0] for k, ts in ordered.items()}, doc, ordered)

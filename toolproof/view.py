@@ -27,28 +27,62 @@ METRIC_LABELS = {
     "over_call_rate": "Over-calls", "under_call_rate": "Under-calls",
     "premature_call_rate": "Premature calls", "injection_compliance_rate": "Injection compliance",
 }
-VERDICTS = ("PASS", "PARTIAL", "FAIL")
+VERDICTS = ("PASS", "PARTIAL", "FAIL", "ERROR")
 
 
 def chart_bars(categories: dict, *, width: int = 560, bar: int = 22, gap: int = 10,
-               label_width: int = 130) -> dict:
-    """Geometry of the category-score bar chart: one horizontal bar per category present."""
+               label_width: int = 130, intervals: dict | None = None) -> dict:
+    """Geometry of the category-score bar chart: one horizontal bar per category present, with
+    an interval whisker (x1..x2 at mid-height) where `intervals` gives the category's bounds.
+    A category whose cases all errored has no score: an empty bar labelled n/a."""
     span = width - label_width - 56
     bars = []
     for i, (category, row) in enumerate(categories.items()):
         y = i * (bar + gap)
+        score = row["score"]
+        bounds = (intervals or {}).get(category)
         bars.append({"category": category, "label": CATEGORY_LABELS.get(category, category),
-                     "score": row["score"], "x": label_width, "y": y,
-                     "width": round(span * row["score"], 1), "height": bar,
-                     "text": f"{100 * row['score']:.0f}%"})
+                     "score": score, "x": label_width, "y": y,
+                     "width": 0 if score is None else round(span * score, 1), "height": bar,
+                     "text": "n/a" if score is None else f"{100 * score:.0f}%",
+                     "whisker": None if not bounds or score is None else {
+                         "x1": round(label_width + span * bounds["low"], 1),
+                         "x2": round(label_width + span * bounds["high"], 1), "y": y + bar / 2}})
     height = max(1, len(bars) * (bar + gap) - gap)
     return {"width": width, "height": height, "span": span, "label_width": label_width, "bars": bars}
 
 
-def visible_cases(cases: list[dict], category: str = "all", verdict: str = "all") -> list[str]:
-    """Ids of the cases a filter shows, in suite order."""
+def visible_cases(cases: list[dict], category: str = "all", verdict: str = "all",
+                  flaky: str = "all") -> list[str]:
+    """Ids of the cases a filter shows, in suite order (`flaky`: "all" or "flaky")."""
     return [c["id"] for c in cases
-            if category in ("all", c["category"]) and verdict in ("all", c["verdict"])]
+            if category in ("all", c["category"]) and verdict in ("all", c["verdict"])
+            and (flaky == "all" or c.get("flaky"))]
+
+
+def cost_tiles(cost: dict | None) -> list[tuple[str, str, str]]:
+    """(key, label, value) tiles for the scorecard's cost object; prices add dollars."""
+    if not cost:
+        return []
+    lat = cost["latency_ms"]
+    ms = lambda key: "n/a" if lat is None else f"{lat[key]:.0f} ms"  # noqa: E731
+    tiles = [("requests", "Requests", str(cost["requests"])),
+             ("input_tokens", "Input tokens", str(cost["input_tokens"])),
+             ("output_tokens", "Output tokens", str(cost["output_tokens"])),
+             ("latency_mean", "Latency mean", ms("mean")), ("latency_p50", "Latency p50", ms("p50")),
+             ("latency_p95", "Latency p95", ms("p95")), ("latency_max", "Latency max", ms("max"))]
+    if "usd" in cost:
+        per = cost["usd_per_pass"]
+        tiles += [("usd", "Cost (USD)", f"${cost['usd']:.4f}"),
+                  ("usd_per_pass", "USD per PASS", "n/a (no PASS)" if per is None else f"${per:.4f}")]
+    return tiles
+
+
+def flip_rows(comparison: dict) -> list[dict]:
+    """The compared cases whose majority PASS flipped, as the page lists them."""
+    return [{"id": r["id"], "category": r["category"], "from": r["a"]["verdict"], "to": r["b"]["verdict"],
+             "flip": r["flip"], "text": f"{r['a']['passes']}/{r['a']['repeats']} → {r['b']['passes']}/{r['b']['repeats']} pass"}
+            for r in comparison["comparison"]["cases"] if r["flip"]]
 
 
 def pretty(value: Any) -> str:

@@ -18,6 +18,7 @@ _SCRIPT_START = js.performance.now()      # before our own imports (benchmarks/p
 
 from pyscript import document, window  # noqa: E402
 
+from toolproof.web_compare import CompareView
 from toolproof.web_dom import paint, set_stage
 from toolproof.web_live import LiveController
 from toolproof.web_scorecard import ScorecardView
@@ -92,7 +93,7 @@ async def boot() -> None:
     set_stage("packages", "Loading ToolProof…")
     await paint()
     from toolproof.datafiles import read_documents
-    from toolproof.evaluate import grade_all, source_of
+    from toolproof.evaluate import grade_transcripts, source_of
 
     set_stage("suite", "Loading the suite and the fixture transcripts…")
     await paint()
@@ -102,7 +103,7 @@ async def boot() -> None:
     mark("suite")
     set_stage("grade", f"Grading {len(bundle.transcripts.transcripts)} fixture transcripts…")
     await paint()
-    results = grade_all(bundle.cases, bundle.tools, bundle.transcripts.transcripts)
+    results = grade_transcripts(bundle.cases, bundle.tools, bundle.transcripts)   # every repeat
     context = {"cases": {c.id: c for c in bundle.cases}, "tools": bundle.tools,
                "transcripts": bundle.transcripts.transcripts}
     view = ScorecardView(document.getElementById("fixture-card"), results, kind="fixture",
@@ -111,6 +112,7 @@ async def boot() -> None:
     view.render()
     mark("rendered")
     LiveController(bundle, context)
+    CompareView(bundle)
     document.getElementById("boot").setAttribute("hidden", "")
     window.__readyMs = js.performance.now()      # read by benchmarks/page_load.py
     document.body.dataset.ready = "true"

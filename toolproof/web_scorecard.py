@@ -8,17 +8,41 @@ from __future__ import annotations
 
 from pyscript import document
 
+from .web_compare import remember_live
 from .web_dom import breakable, clear, download, el, on, svg
+
+
+def graded_of(results, context: dict):
+    """A `Graded` (every repeat) from what a caller has: already a Graded, or a list of one
+    CaseResult per case (a live run's results), each its case's only repeat."""
+    from toolproof.evaluate import Graded
+
+    if isinstance(results, Graded):
+        return results
+    transcripts = context.get("transcripts", {})
+    return Graded.of([[r] for r in results], [transcripts[r.case_id] for r in results if r.case_id in transcripts])
+
+
+def interval_text(bounds: dict | None) -> str:
+    """'95% CI 55.2%–68.4%' for a category's bounds (a tooltip), '' without them."""
+    from toolproof.report import percent
+
+    return "" if not bounds else f"95% CI {percent(bounds['low'])}–{percent(bounds['high'])}"
 
 
 class ScorecardView:
     """One rendered scorecard (the fixtures now, a live run later) and its controls."""
 
-    def __init__(self, root, results: list, *, kind: str, source: dict, context: dict,
-                 document: dict | None = None, diagnose_now: bool = True, notes: list | None = None):
+    def __init__(self, root, results, *, kind: str, source: dict, context: dict,
+                 document: dict | None = None, diagnose_now: bool = True, prices: dict | None = None,
+                 notes: list | None = None):
         from toolproof.score import DEFAULT_WEIGHTS
 
-        self.root, self.results, self.kind, self.source = root, results, kind, source
+        self.graded = graded_of(results, context)     # every repeat, graded (see graded_of)
+        self.results = self.graded.rows
+        self.root, self.kind, self.source, self.prices = root, kind, source, prices
+        if document is not None and kind == "live":
+            remember_live(document)                  # the Compare section's "use the live result"
         self.diagnosis = None          # computed after the page is ready (see add_diagnosis)
         self.notes = list(notes or [])  # steps that failed and were left out (toolproof.evaluate)
         self._diagnosed = False
@@ -28,14 +52,15 @@ class ScorecardView:
         if diagnose_now:
             self.diagnose()
         self.card = self._card()
-        self.filters = {"category": "all", "verdict": "all"}
+        self.filters = {"category": "all", "verdict": "all", "flaky": "all"}
 
     def _card(self) -> dict:
-        from toolproof.evaluate import card_safely
+        from toolproof.evaluate import card_of
 
-        # the same guarded builder as the CLI: a failing step is a note, never no scorecard
-        return card_safely(self.results, self.weights, source=self.source, diagnosis=self.diagnosis,
-                           notes=self.notes)
+        # The bootstrap is drawn with the diagnosis, after the page is ready (start-up stays small);
+        # the same guarded builder as the CLI: a failing step is a note, never no scorecard.
+        return card_of(self.graded, self.weights, source=self.source, diagnosis=self.diagnosis,
+                       prices=self.prices, intervals_now=self._diagnosed, notes=self.notes)
 
     def diagnose(self) -> None:
         from toolproof.evaluate import diagnose_safely
@@ -43,8 +68,7 @@ class ScorecardView:
         if self.diagnosis is None and not self._diagnosed:
             self._diagnosed = True
             c = self.context
-            found, note = diagnose_safely(self.results, list(c["cases"].values()), c["tools"],
-                                          c["transcripts"])
+            found, note = diagnose_safely(self.graded, list(c["cases"].values()), c["tools"])
             self.diagnosis, self.notes = found, self.notes + ([note] if note else [])
             self.card = self._card()
 
@@ -54,6 +78,10 @@ class ScorecardView:
         section = self._diagnosis()
         self.diagnosis_slot.replaceWith(section)
         self.diagnosis_slot = section
+        self._refresh_statistics()
+        chart = self._chart()                      # now with its interval whiskers
+        self.chart_node.replaceWith(chart)
+        self.chart_node = chart
         self.root.dataset.diagnosis = "ready"
 
     def prefix(self) -> str:
@@ -63,7 +91,8 @@ class ScorecardView:
         clear(self.root)
         self.diagnosis_slot = self._diagnosis() if self.diagnosis is not None or self._diagnosed else el(
             "section", "Working out the diagnosis…", cls="block muted", id=f"{self.prefix()}-diagnosis-pending")
-        for part in (self._summary(), self._rates(), self._categories(), self.diagnosis_slot, self._cases()):
+        for part in (self._summary(), self._rates(), self._cost(), self._categories(), self.diagnosis_slot,
+                     self._cases()):
             self.root.appendChild(part)
         if self.diagnosis is not None:
             self.root.dataset.diagnosis = "ready"
@@ -76,7 +105,9 @@ class ScorecardView:
         self.score_node = el("span", score_text(card["score"]), cls="score-value")
         self.lenient_node = el("span", score_text(card["lenient"]["score"]))
         pills = el("div", cls="pills", children=[
-            el("span", f"{counts[v]} {v}", cls=f"pill verdict-{v.lower()}") for v in ("PASS", "PARTIAL", "FAIL")])
+            el("span", f"{counts[v]} {v}", cls=f"pill verdict-{v.lower()}") for v in ("PASS", "PARTIAL", "FAIL")]
+            + [el("span", f"{counts.get('error', 0)} ERROR", cls="pill verdict-error",
+                  title="the request failed after its retries: not graded, left out of every score")])
         meta = el("p", f"{counts['cases']} cases · {counts['truncated']} truncated · "
                        f"{counts['request_errors']} request errors", cls="muted")
         lenient = el("p", cls="muted", children=[
@@ -95,10 +126,34 @@ class ScorecardView:
         score = el("div", cls="score", children=[
             el("div", "Weighted score", cls="label"),
             el("div", cls="score-line", children=[self.score_node, el("span", " / 100", cls="of")]),
+            *self._statistics(),
         ])
         notes = [el("p", note, cls="card-note") for note in card.get("notes", [])]
         return el("div", cls="summary", children=[score, el("div", cls="summary-side", children=[
             pills, meta, lenient, *notes, exports])])
+
+    # -- statistics: interval, pass^k, repeats (issue 9)
+    def _statistics(self) -> list:
+        from toolproof.report import pass_k_line
+
+        card = self.card
+        self.ci_node = el("div", cls="score-ci", id=f"{self.prefix()}-score-ci")
+        self._refresh_statistics()
+        self.pass_k_node = el("div", pass_k_line(card), cls="pass-k", id=f"{self.prefix()}-pass-k",
+                              title="pass^k: the chance that k repeats of a case all pass (tau-bench's estimator)")
+        repeats = f"{card['repeats']} repeat(s) per case · {len(card['reliability']['flaky_cases'])} flaky"
+        return [self.ci_node, self.pass_k_node, el("div", repeats, cls="muted small repeats-line")]
+
+    def _cost(self):
+        from toolproof.view import cost_tiles
+
+        tiles = [el("div", cls="rate cost-tile", data_cost=key, children=[
+            el("div", label, cls="rate-name"), el("div", value, cls="rate-value")])
+            for key, label, value in cost_tiles(self.card["cost"])]
+        return el("section", cls="block", id=f"{self.prefix()}-cost", children=[
+            el("h3", "Cost and latency"), el("div", cls="rates", children=tiles),
+            el("p", "From the transcripts: tokens as the provider reported them, latency over answered "
+                    "requests.", cls="muted small")])
 
     # -- rates
     def _rates(self):
@@ -128,7 +183,9 @@ class ScorecardView:
 
         head = el("tr", children=[el("th", t, scope="col") for t in
                                   ("Category", "Score", "Cases", "Pass", "Partial", "Fail", "Weight")])
+        self.chart_node = self._chart()
         rows = []
+        bounds = (self.card["intervals"] or {}).get("categories", {})
         for category, row in self.card["categories"].items():
             weight = el("input", type="number", min="0", step="1", value=row["weight"],
                         cls="weight", data_category=category,
@@ -136,7 +193,7 @@ class ScorecardView:
             on(weight, "input", lambda e, c=category: self.set_weight(c, e.target.value))
             rows.append(el("tr", data_category=category, children=[
                 el("th", CATEGORY_LABELS[category], scope="row"),
-                el("td", percent(row["score"]), cls="num"),
+                el("td", percent(row["score"]), cls="num", title=interval_text(bounds.get(category))),
                 el("td", str(row["count"]), cls="num"),
                 el("td", str(row["pass"]), cls="num"), el("td", str(row["partial"]), cls="num"),
                 el("td", str(row["fail"]), cls="num"),
@@ -150,12 +207,12 @@ class ScorecardView:
         return el("section", cls="block", children=[
             el("h3", "Categories"),
             el("div", cls="categories-layout", children=[
-                el("div", children=[table, note]), self._chart()])])
+                el("div", children=[table, note]), self.chart_node])])
 
     def _chart(self):
         from toolproof.view import chart_bars
 
-        geometry = chart_bars(self.card["categories"])
+        geometry = chart_bars(self.card["categories"], intervals=(self.card["intervals"] or {}).get("categories"))
         chart = svg("svg", viewBox=f"0 0 {geometry['width']} {geometry['height']}", role="img",
                     cls="chart", aria_label="Category scores")
         chart.setAttribute("class", "chart")
@@ -175,6 +232,11 @@ class ScorecardView:
             value.textContent = bar["text"]
             for node in (label, track, fill, value):
                 chart.appendChild(node)
+            if bar["whisker"]:                     # the category's 95% interval
+                w = bar["whisker"]
+                whisker = svg("line", x1=w["x1"], x2=w["x2"], y1=w["y"], y2=w["y"], data_category=bar["category"])
+                whisker.setAttribute("class", "chart-whisker")
+                chart.appendChild(whisker)
         return el("figure", cls="chart-box", children=[chart])
 
     def set_weight(self, category: str, raw: str) -> None:
@@ -194,6 +256,17 @@ class ScorecardView:
         self.card = self._card()
         self.score_node.textContent = score_text(self.card["score"])
         self.lenient_node.textContent = score_text(self.card["lenient"]["score"])
+        self._refresh_statistics()
+
+    def _refresh_statistics(self) -> None:
+        from toolproof.report import score_with_interval
+
+        intervals = self.card["intervals"]
+        if intervals is None:
+            self.ci_node.textContent = "95% CI: working it out…"
+            return
+        self.ci_node.textContent = score_with_interval(self.card)
+        self.ci_node.setAttribute("title", intervals.get("note", intervals["method"]))
 
     @staticmethod
     def _check(weights: dict) -> None:
@@ -302,6 +375,10 @@ class ScorecardView:
                      aria_label="Filter by verdict",
                      children=[el("option", "All verdicts", value="all")]
                      + [el("option", v, value=v) for v in VERDICTS])
+        flaky = el("select", id=f"{self.prefix()}-filter-flaky", cls="filter", aria_label="Filter flaky cases",
+                   children=[el("option", "Flaky or not", value="all"),
+                             el("option", "Flaky only (repeats disagree)", value="flaky")])
+        on(flaky, "change", lambda e: self.filter("flaky", e.target.value))
         self.shown = el("span", cls="muted")
         on(category, "change", lambda e: self.filter("category", e.target.value))
         on(verdict, "change", lambda e: self.filter("verdict", e.target.value))
@@ -315,7 +392,7 @@ class ScorecardView:
         self._update_count(len(cases))
         return el("section", cls="block", children=[
             el("h3", "Cases"),
-            el("div", cls="filters", children=[category, verdict, self.shown]),
+            el("div", cls="filters", children=[category, verdict, flaky, self.shown]),
             el("div", cls="case-head", children=[el("span", t) for t in ("Case", "Category", "Verdict", "Reasons")]),
             listing])
 
@@ -403,11 +480,15 @@ def case_row(case: dict, *, expandable: bool):
     if case["lenient"]["verdict"] != case["verdict"]:
         reasons.appendChild(el("li", f"lenient: {case['lenient']['verdict']} once strings are cast "
                                      "to the schema's types", cls="lenient-note"))
+    repeats = case.get("repeats", [case["verdict"]])
+    if len(repeats) > 1:
+        reasons.appendChild(el("li", f"repeats: {' '.join(repeats)} ({case['passes']} of {len(repeats)} pass"
+                                     + (", flaky)" if case.get("flaky") else ")"), cls="repeats-note"))
     toggle = el("button", "Request / response", type="button", cls="link toggle",
                 aria_expanded="false") if expandable else None
     detail = el("div", cls="case-detail", hidden="") if expandable else None
     return el("article", cls="case-row", data_case_id=case["id"], data_verdict=case["verdict"],
-              data_category=case["category"], children=[
+              data_category=case["category"], data_flaky="true" if case.get("flaky") else "false", children=[
                   el("div", cls="case-main", children=[
                       breakable("code", case["id"], cls="case-id"),
                       el("span", CATEGORY_LABELS[case["category"]], cls="case-category"),

@@ -1,0 +1,71 @@
+"""Render a comparison of two runs: the JSON `compare --format json` prints (and the page
+exports byte for byte), a terminal text and Markdown for a CI step summary.
+
+Pure: returns strings.
+"""
+from __future__ import annotations
+
+import json
+
+from .report import _md_cell
+
+
+def comparison_json(comparison: dict) -> str:
+    """The exact text `compare --format json` prints and `#export-compare` downloads."""
+    return json.dumps(comparison, ensure_ascii=False, indent=2) + "\n"
+
+
+def _who(label: dict) -> str:
+    parts = [label.get("provider", ""), label.get("model", ""), label.get("created", "")]
+    return " / ".join(p for p in parts if p) + f" ({label['repeats']} repeat(s) per case)"
+
+
+def _num(value, places: int = 2) -> str:
+    return "n/a" if value is None else f"{value:.{places}f}"
+
+
+def _signed(value, places: int = 2) -> str:
+    return "n/a" if value is None else f"{value:+.{places}f}"
+
+
+def _summary(c: dict) -> list[str]:
+    s, m = c["score"], c["mcnemar"]
+    suite = c["suite"]
+    scope = (f"{suite['shared_cases']} shared cases (mixed suites: {suite['only_a']} only in A, "
+             f"{suite['only_b']} only in B)" if suite["mixed"] else f"{suite['shared_cases']} cases, same suite")
+    return [f"A: {_who(c['runs']['a'])}", f"B: {_who(c['runs']['b'])}", f"Compared: {scope}",
+            f"Score: A {_num(s['a'])} → B {_num(s['b'])}, delta {_signed(s['delta'])} "
+            f"(95% CI {_signed(s['low'])} to {_signed(s['high'])}, {c['intervals']['method']})",
+            f"Flips by majority PASS: {len(c['flips']['regressed'])} regressed, {len(c['flips']['improved'])} improved; "
+            f"McNemar exact p = {m['p_value']}",
+            "Verdict: " + ("REGRESSION: the whole interval of the delta is below 0" if c["regression"]
+                           else "no regression beyond noise")]
+
+
+def render_comparison_text(comparison: dict) -> str:
+    c = comparison["comparison"]
+    lines = ["ToolProof comparison (B - A)"] + _summary(c) + ["", f"  {'category':<16} {'A':>7} {'B':>7} {'delta':>8}  95% CI"]
+    for category, row in c["categories"].items():
+        lines.append(f"  {category:<16} {100 * row['a']:>6.1f}% {100 * row['b']:>6.1f}% {100 * row['delta']:>+7.1f}%  "
+                     f"{100 * row['low']:+.1f} to {100 * row['high']:+.1f}")
+    for kind in ("regressed", "improved"):
+        ids = c["flips"][kind]
+        lines += ["", f"{kind.capitalize()} ({len(ids)})"] + [f"  {cid}" for cid in ids]
+    if c["errored"]:
+        lines += ["", f"Not graded in both runs (ERROR): {', '.join(c['errored'])}"]
+    return "\n".join(lines) + "\n"
+
+
+def render_comparison_markdown(comparison: dict) -> str:
+    c = comparison["comparison"]
+    lines = ["# ToolProof comparison (B - A)", ""] + [f"- {_md_cell(x)}" for x in _summary(c)]
+    lines += ["", "| category | A | B | delta | 95% CI |", "|---|---:|---:|---:|---:|"]
+    for category, row in c["categories"].items():
+        lines.append(f"| {category} | {100 * row['a']:.1f}% | {100 * row['b']:.1f}% | {100 * row['delta']:+.1f}% | "
+                     f"{100 * row['low']:+.1f} to {100 * row['high']:+.1f} |")
+    flipped = [r for r in c["cases"] if r["flip"]]
+    if flipped:
+        lines += ["", "| case | category | A | B | flip |", "|---|---|---|---|---|"]
+        lines += [f"| {_md_cell(r['id'])} | {r['category']} | {r['a']['verdict']} ({r['a']['passes']}/{r['a']['repeats']}) | "
+                  f"{r['b']['verdict']} ({r['b']['passes']}/{r['b']['repeats']}) | {r['flip']} |" for r in flipped]
+    return "\n".join(lines) + "\n"

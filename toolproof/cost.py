@@ -1,0 +1,77 @@
+"""What a run cost: requests, tokens, latency and, given prices, US dollars.
+
+Computed from the transcripts alone (every repeat, every turn, every variant), so a re-grade of a
+results file gives the same figures. Tokens are the provider's reported usage in each response
+body; latency is each answered turn's `elapsed_ms`. Requests that failed count as requests but
+have no latency; a turn's `attempts` (retries included, as the runner records them) is the number
+of requests it took (1 when absent). Prices are USD per million tokens, given by the user (never guessed).
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+import math
+
+from .errors import ToolProofError
+from .stats import percentiles
+from .transcripts import Transcript
+
+
+def check_prices(price_in: float | None, price_out: float | None) -> dict | None:
+    """{"input_per_mtok", "output_per_mtok"} or None; both or neither, finite and >= 0."""
+    if price_in is None and price_out is None:
+        return None
+    if price_in is None or price_out is None:
+        raise ToolProofError("give both --price-in and --price-out (USD per million tokens)")
+    for name, value in (("--price-in", price_in), ("--price-out", price_out)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+            raise ToolProofError(f"{name} must be a finite number >= 0 (USD per million tokens), got {value!r}")
+    return {"input_per_mtok": price_in, "output_per_mtok": price_out}
+
+
+def _turns(transcript: Transcript):
+    yield from zip(transcript.turns, transcript.raw.get("turns", []))
+    for (_, turns), raw in zip(transcript.variants, transcript.raw.get("variants", [])):
+        yield from zip(turns, raw.get("turns", []))
+
+
+def _attempts(raw: dict) -> int:
+    value = raw.get("attempts")
+    return value if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 100 else 1
+
+
+def _elapsed(raw: dict) -> float | None:
+    value = raw.get("elapsed_ms")
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
+    return float(value) if ok else None
+
+
+def cost(transcripts: list[Transcript], passes: int, prices: dict | None = None) -> dict:
+    """The scorecard's `cost` object; `passes` = PASS verdicts over all repeats."""
+    requests = tokens_in = tokens_out = 0
+    latencies = []
+    for transcript in transcripts:
+        for turn, raw in _turns(transcript):
+            requests += _attempts(raw)
+            if turn.reply is None:
+                continue
+            tokens_in += max(0, turn.reply.usage.get("input", 0))     # a negative count is junk
+            tokens_out += max(0, turn.reply.usage.get("output", 0))
+            elapsed = _elapsed(raw)
+            if elapsed is not None:
+                latencies.append(elapsed)
+    out = {"requests": requests, "input_tokens": tokens_in, "output_tokens": tokens_out,
+           "latency_ms": _latency(latencies), "prices": prices}
+    if prices is not None:
+        usd = (tokens_in * prices["input_per_mtok"] + tokens_out * prices["output_per_mtok"]) / 1e6
+        out["usd"] = round(usd, 6)
+        out["usd_per_pass"] = round(usd / passes, 6) if passes else None
+    return out
+
+
+def _latency(values: list[float]) -> dict | None:
+    if not values:
+        return None
+    points = percentiles(values, (0.5, 0.95))
+    return {"mean": round(sum(values) / len(values), 1), "p50": round(points["p50"], 1),
+            "p95": round(points["p95"], 1), "max": round(max(values), 1), "answered": len(values)}

@@ -1,0 +1,145 @@
+"""Compare two runs of the suite: which cases flipped, how the score moved, and whether the move
+is more than noise. (Value comparison inside one call is `compare.py`; this is run against run.)
+
+Rules (README "Comparing runs" says the same for users):
+- the runs must record the same `suite_sha256`; a run without one, or two different ones, are
+  refused unless `allow_mixed`, and then only the case ids both runs hold are compared;
+- a case "passes" in a run when more than half of its graded repeats PASS; a case that passes in
+  A and not in B regressed, the other way round improved; a case with no graded repeat in either
+  run (every request failed) is left out of flips, scores and intervals and listed as `errored`;
+- scores: the scorecard's formula over the compared cases (mean credit per category, rounded,
+  then the weighted mean); `delta` = B - A; its interval is a paired bootstrap (the same drawn
+  cases applied to both runs), stratified by category and seeded;
+- McNemar's exact test over the flipped cases; the regression gate fails when the score delta's
+  whole interval lies below zero.
+Labels come from the documents (provider, model, created, repeats), never from file paths.
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+from .errors import ToolProofError
+from .evaluate import grade_transcripts
+from .grade import ERROR
+from .repeats import repeats_summary
+from .score import check_weights, weighted_score
+from .stats import mcnemar, paired_bootstrap
+from .suite import CATEGORIES, Case, Tool
+from .transcripts import parse_transcripts
+
+
+def graded_run(document, cases: list[Case], tools: dict[str, Tool], format_schema: dict,
+               source: str) -> dict:
+    """A results file or page export (results plus its scorecard), graded afresh and summarised.
+    The embedded scorecard is ignored: the transcripts are the evidence, so both files are graded
+    the same way whatever weights or version produced them."""
+    if isinstance(document, dict) and "format" not in document and "cases" in document:
+        raise ToolProofError("this is a scorecard, not a results file: compare needs the transcripts "
+                             "(a results file, or the page's JSON export of a live run)", source=source)
+    transcripts = parse_transcripts(document, format_schema, {c.id for c in cases}, source)
+    graded = grade_transcripts(cases, tools, transcripts)
+    count, _ = repeats_summary(graded.per_case)
+    return run_summary(document, [r.to_json() for r in graded.rows], count)
+
+
+def run_summary(document: dict, card_cases: list[dict], repeats: int) -> dict:
+    """What a comparison needs from one graded run: its label and, per case, the counts."""
+    cases = {}
+    for c in card_cases:
+        graded = sum(v != ERROR for v in c["repeats"])
+        cases[c["id"]] = {"category": c["category"], "passes": c["passes"], "graded": graded,
+                          "repeats": len(c["repeats"]), "verdict": c["verdict"], "credit": c["credit"]}
+    label = {k: document.get(k, "") for k in ("kind", "provider", "model", "created")}
+    return {"label": {**label, "repeats": repeats}, "suite_sha256": document.get("suite_sha256"),
+            "cases": cases}
+
+
+def check_same_suite(a: dict, b: dict, allow_mixed: bool) -> bool:
+    """True when both runs name the same suite; refuse otherwise unless mixing is allowed."""
+    if a["suite_sha256"] and a["suite_sha256"] == b["suite_sha256"]:
+        return True
+    if allow_mixed:
+        return False
+    missing = [n for n, run in (("A", a), ("B", b)) if not run["suite_sha256"]]
+    if missing:
+        raise ToolProofError(f"run {' and '.join(missing)} records no suite_sha256, so the two runs cannot be "
+                             "shown to use the same suite; pass --allow-mixed to compare the case ids they share")
+    raise ToolProofError("the two runs used different suites (suite_sha256 differs); pass --allow-mixed "
+                         "to compare the case ids they share")
+
+
+def majority_pass(case: dict) -> bool:
+    return 2 * case["passes"] > case["graded"]
+
+
+def _scores(credits: list[float], categories: list[str], weights: dict) -> tuple[dict, float | None]:
+    means = {}
+    for category in CATEGORIES:
+        mine = [c for c, k in zip(credits, categories) if k == category]
+        if mine:
+            means[category] = round(sum(mine) / len(mine), 4)
+    return means, weighted_score(means, weights)
+
+
+def compare_runs(a: dict, b: dict, *, allow_mixed: bool = False, weights: dict | None = None) -> dict:
+    """{"comparison": {...}} for two run summaries (see run_summary)."""
+    same = check_same_suite(a, b, allow_mixed)
+    weights = check_weights(weights or {})
+    shared = [cid for cid in a["cases"] if cid in b["cases"]]
+    rows, errored, regressed, improved = [], [], [], []
+    for cid in shared:
+        ca, cb = a["cases"][cid], b["cases"][cid]
+        row = {"id": cid, "category": ca["category"],
+               "a": {"passes": ca["passes"], "repeats": ca["repeats"], "verdict": ca["verdict"]},
+               "b": {"passes": cb["passes"], "repeats": cb["repeats"], "verdict": cb["verdict"]}, "flip": None}
+        if not ca["graded"] or not cb["graded"]:
+            errored.append(cid)
+        elif majority_pass(ca) and not majority_pass(cb):
+            row["flip"] = "regressed"
+            regressed.append(cid)
+        elif majority_pass(cb) and not majority_pass(ca):
+            row["flip"] = "improved"
+            improved.append(cid)
+        rows.append(row)
+    return {"comparison": {
+        "runs": {"a": a["label"], "b": b["label"]},
+        "suite": {"same": same, "mixed": not same, "shared_cases": len(shared),
+                  "only_a": sum(c not in b["cases"] for c in a["cases"]),
+                  "only_b": sum(c not in a["cases"] for c in b["cases"])},
+        **_deltas(a, b, [cid for cid in shared if cid not in errored], weights),
+        "flips": {"regressed": regressed, "improved": improved},
+        "mcnemar": mcnemar(len(regressed), len(improved)),
+        "errored": errored,
+        "cases": rows,
+    }}
+
+
+def _deltas(a: dict, b: dict, ids: list[str], weights: dict) -> dict:
+    categories = [a["cases"][c]["category"] for c in ids]
+    credits_a = [a["cases"][c]["credit"] for c in ids]
+    credits_b = [b["cases"][c]["credit"] for c in ids]
+    means_a, score_a = _scores(credits_a, categories, weights)
+    means_b, score_b = _scores(credits_b, categories, weights)
+    boot = paired_bootstrap(credits_a, credits_b, categories, weights)
+    interval = boot["score"] or {"low": None, "high": None}
+    delta = None if score_a is None or score_b is None else round(score_b - score_a, 2) + 0.0
+    by_category = {c: {"a": means_a[c], "b": means_b[c], "delta": round(means_b[c] - means_a[c], 4) + 0.0,
+                       **boot["categories"][c]} for c in means_a}
+    method = {k: boot[k] for k in ("method", "level", "resamples", "seed")}
+    method["method"] = "paired " + method["method"]
+    if "note" in boot:
+        method["note"] = boot["note"]
+    return {"score": {"a": score_a, "b": score_b, "delta": delta, **interval},
+            "categories": by_category, "intervals": method,
+            "regression": interval["high"] is not None and interval["high"] < 0}
+
+
+def regression_gate(comparison: dict) -> str | None:
+    """The --fail-on-regression verdict: None to pass, else the line saying why it failed."""
+    c = comparison["comparison"]
+    if not c["regression"]:
+        return None
+    s = c["score"]
+    cases = ", ".join(c["flips"]["regressed"]) or "none flipped by majority"
+    return (f"regression: score {s['a']} -> {s['b']} (delta {s['delta']}, 95% CI {s['low']} to {s['high']}, "
+            f"entirely below 0); regressed cases: {cases}")

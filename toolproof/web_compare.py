@@ -1,0 +1,138 @@
+"""The page's Compare section: two results files (or the live result) compared exactly as
+`python -m toolproof compare A B --format json` compares them, with flip rows, deltas and their
+intervals, and `#export-compare` downloading that JSON byte for byte. An edge module (DOM, files).
+"""
+from __future__ import annotations
+
+import asyncio
+
+from .web_dom import byid, clear, download, el, on
+
+MAX_FILE_BYTES = 50_000_000        # a results file of 72 cases x 20 repeats is far below this
+_LIVE: dict = {"document": None}
+
+
+def remember_live(document: dict) -> None:
+    """Called when a live result is shown, so "Use the live result" can compare it."""
+    _LIVE["document"] = document
+
+
+class CompareView:
+    """The #compare section: slots A and B, the comparison, its export."""
+
+    def __init__(self, bundle):
+        self.bundle = bundle
+        self.docs: dict = {"a": None, "b": None}
+        self.names: dict = {"a": "", "b": ""}
+        self.comparison: dict | None = None
+        for slot in ("a", "b"):
+            on(byid(f"compare-{slot}"), "change",
+               lambda e, s=slot: asyncio.ensure_future(self.load(s, e.target.files)))
+        on(byid("compare-use-live"), "click", lambda e: self.use_live())
+        on(byid("compare-mixed"), "change", lambda e: self.update())
+        on(byid("export-compare"), "click", lambda e: self.export())
+
+    def message(self, text: str, *, bad: bool = False) -> None:
+        node = byid("compare-message")
+        node.textContent = text
+        node.className = "run-message bad" if bad else "run-message"
+
+    async def load(self, slot: str, files) -> None:
+        from toolproof.errors import ToolProofError
+
+        self.docs[slot] = None
+        if files.length:
+            file = files.item(0)
+            self.names[slot] = str(file.name)
+            try:
+                self.docs[slot] = parse_file(str(file.name), int(file.size), str(await file.text()))
+            except ToolProofError as exc:
+                self.fail(exc.line())
+                return
+        self.update()
+
+    def use_live(self) -> None:
+        if _LIVE["document"] is None:
+            self.message("No live result yet: run a model first, then compare it.", bad=True)
+            return
+        self.docs["b"], self.names["b"] = _LIVE["document"], "live result"
+        self.update()
+
+    def fail(self, line: str) -> None:
+        self.comparison = None
+        byid("export-compare").disabled = True
+        clear(byid("compare-result"))
+        byid("compare").dataset.compare = "error"
+        self.message(line, bad=True)
+
+    def update(self) -> None:
+        from toolproof.datafiles import format_schema
+        from toolproof.errors import ToolProofError
+        from toolproof.runs_compare import compare_runs, graded_run
+
+        if self.docs["a"] is None or self.docs["b"] is None:
+            self.message("Choose run A and run B (results files or JSON exports of live runs).")
+            return
+        b = self.bundle
+        try:
+            runs = [graded_run(self.docs[s], b.cases, b.tools, format_schema("transcripts"), self.names[s])
+                    for s in ("a", "b")]
+            self.comparison = compare_runs(*runs, allow_mixed=bool(byid("compare-mixed").checked))
+        except ToolProofError as exc:
+            self.fail(exc.line())
+            return
+        self.render()
+
+    def render(self) -> None:
+        from toolproof.compare_report import render_comparison_text
+
+        root = byid("compare-result")
+        clear(root)
+        summary = render_comparison_text(self.comparison).split("\n\n")[0].splitlines()[1:]
+        root.appendChild(el("ul", cls="compare-summary", children=[el("li", line) for line in summary]))
+        root.appendChild(self._categories())
+        root.appendChild(self._flips())
+        byid("export-compare").disabled = False
+        byid("compare").dataset.compare = "ready"
+        self.message("Compared. The export is exactly what python -m toolproof compare A B --format json prints.")
+
+    def _categories(self):
+        from toolproof.report import percent
+        from toolproof.view import CATEGORY_LABELS
+
+        c = self.comparison["comparison"]
+        rows = [el("tr", data_category=k, children=[
+            el("th", CATEGORY_LABELS.get(k, k), scope="row"), el("td", percent(r["a"]), cls="num"),
+            el("td", percent(r["b"]), cls="num"), el("td", f"{100 * r['delta']:+.1f}", cls="num delta"),
+            el("td", f"{100 * r['low']:+.1f} to {100 * r['high']:+.1f}", cls="num")])
+            for k, r in c["categories"].items()]
+        head = el("tr", children=[el("th", t, scope="col") for t in ("Category", "A", "B", "Δ (points)", "95% CI")])
+        return el("table", cls="categories compare-table", children=[el("thead", children=[head]),
+                                                                    el("tbody", children=rows)])
+
+    def _flips(self):
+        from toolproof.view import flip_rows
+
+        rows = [el("div", cls=f"flip-row flip-{r['flip']}", data_case_id=r["id"], data_from=r["from"],
+                   data_to=r["to"], children=[
+                       el("code", r["id"], cls="case-id"), el("span", r["flip"], cls="flip-kind"),
+                       el("span", f"{r['from']} → {r['to']}"), el("span", r["text"], cls="muted")])
+                for r in flip_rows(self.comparison)]
+        return el("div", cls="flips", children=[el("h3", f"Flipped cases ({len(rows)})")] + (
+            rows or [el("p", "No case flipped its majority verdict.", cls="muted")]))
+
+    def export(self) -> None:
+        from toolproof.compare_report import comparison_json
+
+        if self.comparison is not None:
+            download("toolproof-compare.json", comparison_json(self.comparison), "application/json")
+
+
+def parse_file(name: str, size: int, text: str):
+    """A chosen file's JSON, or a ToolProofError naming it (too big, not JSON, too deep)."""
+    from toolproof.errors import ToolProofError
+    from toolproof.jsontext import parse_json_text
+
+    if size > MAX_FILE_BYTES:
+        raise ToolProofError(f"file too large ({size} bytes; at most {MAX_FILE_BYTES})", source=name)
+    return parse_json_text(text, name)
