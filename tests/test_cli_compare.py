@@ -93,7 +93,7 @@ def test_compare_refuses_other_suites_with_exit_2_unless_mixed(tmp_path):
 
 @pytest.mark.parametrize("content, reason", [
     ("{", "not valid JSON: Expecting property name enclosed in double quotes (line 1, column 2)"),
-    ("[" * 100000 + "]" * 100000, "JSON nested too deeply to read"),
+    ("[" * 100000 + "]" * 100000, "file nested deeper than 64 levels"),
     ('{"format": "toolproof.transcripts", "version": 1, "kind": "live", "transcripts": [{"case_id": "nope", "turns": []}]}',
      "at $.transcripts[0].case_id: case 'nope' is not in the suite"),
     ('{"toolproof": "0.1", "cases": []}', "this is a scorecard, not a results file: compare needs the transcripts "

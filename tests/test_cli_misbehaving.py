@@ -70,7 +70,7 @@ def test_a_redirect_is_not_followed_and_the_key_stays_home(server, tmp_path):
     assert code == 2
     assert "toolproof: run stopped: no request succeeded (1 sent); each case's reason says why\n" in stderr
     assert_clean(out, stdout, stderr)
-    assert regrade(out)["cases"][0]["verdict"] == "FAIL"
+    assert regrade(out)["cases"][0]["verdict"] == "ERROR"      # a failed request, not a model failure
 
 
 def test_a_slow_drip_is_cut_at_the_deadline(server, tmp_path):
@@ -113,7 +113,7 @@ def test_hostile_bodies_keep_the_run_and_the_file(server, tmp_path, mode, messag
     assert doc["transcripts"][1]["turns"][0]["error"]["message"] == message
     assert code == 0, stderr                             # the first request succeeded
     card = regrade(out)
-    assert [c["verdict"] for c in card["cases"]][1] == "FAIL"
+    assert [c["verdict"] for c in card["cases"]][1] == "ERROR"     # a failed request, not a model failure
     assert_clean(out, stdout, stderr)
 
 

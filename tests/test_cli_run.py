@@ -335,7 +335,8 @@ def test_hostile_answers_in_the_new_formats_are_graded_not_raised(fake, tmp_path
     assert readable or "no request succeeded" in stderr
     assert "Traceback" not in stderr
     case = json.loads(stdout)["cases"][0]
-    assert (case["id"], case["verdict"]) == (first.id, "FAIL")
+    # an unreadable body is a failed request (ERROR); a readable one with hostile content a FAIL
+    assert (case["id"], case["verdict"]) == (first.id, "FAIL" if readable else "ERROR")
     # the results file re-grades offline to the same scorecard
     code, regraded, err = cli("grade", "--transcripts", str(out), "--format", "json")
     assert (code, err, regraded) == (0, "", stdout)

@@ -146,7 +146,7 @@ def test_compare_refusals_are_one_line(page, tmp_path):
     page.uncheck("#compare-mixed")
     upload(page, tmp_path, "b", "bad.json", "[" * 50000 + "]" * 50000)
     page.wait_for_function("document.querySelector('#compare-message').textContent.startsWith('bad.json')")
-    assert page.text_content("#compare-message") == "bad.json: JSON nested too deeply to read"
+    assert page.text_content("#compare-message") == "bad.json: file nested deeper than 64 levels"
     assert page.evaluate("document.querySelector('#compare').dataset.compare") == "error"
     upload(page, tmp_path, "b", "junk.json", "{\x00 <script>")
     page.wait_for_function("document.querySelector('#compare-message').textContent.startsWith('junk.json: not valid JSON')")

@@ -62,13 +62,19 @@ def read_json(path: str | Path) -> Any:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ToolProofError(f"cannot read file ({exc.__class__.__name__}: {exc})", source=str(path)) from None
+    return json_from_text(text, str(path))
+
+
+def json_from_text(text: str, source: str) -> Any:
+    """A file's JSON text (read from disk, or chosen in the page) through the same limits as a
+    model's reply, or a ToolProofError naming `source` and what is wrong."""
     try:
         return limits.read_json(text, what="file", max_bytes=limits.MAX_FILE_BYTES)
     except limits.ReadError as exc:
         error = exc.decode_error
         reason = exc.reason if error is None else \
             f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
-        raise ToolProofError(reason, source=str(path)) from None
+        raise ToolProofError(reason, source=source) from None
 
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),

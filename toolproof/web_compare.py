@@ -8,7 +8,6 @@ import asyncio
 
 from .web_dom import byid, clear, download, el, on
 
-MAX_FILE_BYTES = 50_000_000        # a results file of 72 cases x 20 repeats is far below this
 _LIVE: dict = {"document": None}
 
 
@@ -130,9 +129,11 @@ class CompareView:
 
 def parse_file(name: str, size: int, text: str):
     """A chosen file's JSON, or a ToolProofError naming it (too big, not JSON, too deep)."""
+    from toolproof.datafiles import json_from_text
     from toolproof.errors import ToolProofError
-    from toolproof.jsontext import parse_json_text
 
-    if size > MAX_FILE_BYTES:
-        raise ToolProofError(f"file too large ({size} bytes; at most {MAX_FILE_BYTES})", source=name)
-    return parse_json_text(text, name)
+    from toolproof.limits import MAX_FILE_BYTES
+
+    if size > MAX_FILE_BYTES:           # the same bound as the terminal's input files
+        raise ToolProofError(f"file larger than {MAX_FILE_BYTES // 1_000_000} MB", source=name)
+    return json_from_text(text, name)
