@@ -553,10 +553,11 @@ def test_an_echoed_key_is_shown_and_exported_nowhere(page, live, bad):
 
 @pytest.mark.parametrize("mode", ["deep", "huge", "nan", "bigint"])
 def test_hostile_bodies_end_with_a_scorecard(page, live, bad, mode):
-    # B2's reader will turn these into limit findings; today: a failed turn, the run goes on
+    # the total reader names the limit; the unreadable body is a failed request (ERROR) and the
+    # run goes on
     assert bad_run(page, bad, mode, after=1, cap=2) == "done"
     assert list(card_cases(page)) == [FIRST, "sc-transfer-to-savings"]
-    assert card_cases(page)["sc-transfer-to-savings"] == "FAIL"
+    assert card_cases(page)["sc-transfer-to-savings"] == "ERROR"
     assert page.text_content("#run-message").startswith("Run complete.")
     doc, _ = exports(page)
     assert len(doc["transcripts"]) == 2
@@ -607,7 +608,7 @@ def test_rates_have_a_neutral_heading_and_identifiers_wrap_at_underscores(page, 
     headings = page.eval_on_selector_all("#live-card h3", "hs => hs.map(h => h.textContent)")
     assert "Rates" in headings and "Failure rates" not in headings
     directions = dict(page.eval_on_selector_all(
-        "#live-card .rate", "rs => rs.map(r => [r.dataset.metric, r.querySelector('.rate-direction').textContent])"))
+        "#live-card .rate[data-metric]", "rs => rs.map(r => [r.dataset.metric, r.querySelector('.rate-direction').textContent])"))
     assert directions["schema_valid_rate"] == "↑ higher is better"
     assert directions["hallucinated_tool_rate"] == "↓ lower is better"
     page.wait_for_selector('#live-card[data-diagnosis="ready"], #live-card table.fields', timeout=30_000)

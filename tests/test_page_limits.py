@@ -43,10 +43,12 @@ def test_a_hostile_answer_fails_with_its_reason_and_the_run_ends_with_a_scorecar
     # run ends in the error state (issue 14), still with its graded case, scorecard and exports
     unreadable_body = reason.startswith("request failed")
     assert run(page, cap=1) == ("error" if unreadable_body else "done")
-    assert card_cases(page) == {FIRST: "FAIL"}
+    # an unreadable body is a failed request (ERROR, issue 9); hostile arguments the model's FAIL
+    verdict = "ERROR" if unreadable_body else "FAIL"
+    assert card_cases(page) == {FIRST: verdict}
     assert reason in reasons(page, FIRST)
     doc, markdown = exports(page)
-    assert json.loads(json.dumps(doc), parse_constant=_refuse)["scorecard"]["cases"][0]["verdict"] == "FAIL"
+    assert json.loads(json.dumps(doc), parse_constant=_refuse)["scorecard"]["cases"][0]["verdict"] == verdict
     assert reason in markdown
     assert_only_talked_to(page, live.server, OPENAI)
 
