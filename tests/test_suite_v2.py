@@ -222,3 +222,20 @@ def test_any_order_verdict_never_depends_on_the_order_of_the_calls(v2, order):
     assert result.verdict == "FAIL"
     assert sorted(result.reasons) == sorted(["extra call weather.get in turn 1: expected 2 call(s)",
                                              "extra call play-song in turn 1: expected 2 call(s)"])
+
+
+def test_a_hostile_reply_of_thousands_of_calls_grades_quickly(v2):
+    import time
+
+    calls = [("weather_get", {"city": f"City {i}", "days": i % 5}) for i in range(3000)] + [SONG]
+    start = time.perf_counter()
+    result = v2("anyorder", openai(*calls))
+    assert time.perf_counter() - start < 10
+    assert result.verdict == "FAIL" and sum(r.startswith("extra call") for r in result.reasons) == 2999
+
+
+def test_expected_calls_are_capped_at_64():
+    doc = {"format": "toolproof.suite", "version": 2, "cases": [case("c", [W] * 65, order="any")]}
+    with pytest.raises(ToolProofError) as exc:
+        parse_suite(doc, parse_tools(TOOLS_DOC, format_schema("tools")), format_schema("suite"))
+    assert "$.cases[0].expect.calls" in exc.value.line() and "is too long" in exc.value.line()
