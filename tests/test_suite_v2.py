@@ -9,13 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import anthropic, openai
+from conftest import anthropic, make_grader, openai
 from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
-from toolproof.grade import grade_case
 from toolproof.providers import request_body
 from toolproof.suite import load_suite, parse_suite, parse_tools
-from toolproof.transcripts import parse_transcripts
 
 WEATHER = {"type": "object", "properties": {
     "city": {"type": "string", "description": "city name"},
@@ -54,15 +52,7 @@ SUITE_DOC = {"format": "toolproof.suite", "version": 2, "cases": [
 
 @pytest.fixture(scope="module")
 def v2():
-    tools = parse_tools(TOOLS_DOC, format_schema("tools"))
-    cases = {c.id: c for c in parse_suite(SUITE_DOC, tools, format_schema("suite"))}
-
-    def grade(cid, *turns, provider="openai"):
-        doc = {"format": "toolproof.transcripts", "version": 1, "kind": "live",
-               "transcripts": [{"case_id": cid, "provider": provider, "turns": list(turns)}]}
-        return grade_case(cases[cid], tools, parse_transcripts(doc, format_schema("transcripts")).transcripts[cid])
-    grade.tools, grade.cases = tools, cases
-    return grade
+    return make_grader(TOOLS_DOC, SUITE_DOC)
 
 
 NY = {"city": "New York", "days": 3}
