@@ -15,7 +15,7 @@ from typing import Any, Iterator
 from .errors import ToolProofError, json_path
 from .schema import CompiledSchema
 from .schema_guard import check_tool_schema
-from .toolnames import wire_collision, wire_name
+from .toolnames import wire_name
 
 CATEGORIES = (
     "should_call", "should_not_call", "must_ask", "distractor",
@@ -154,8 +154,17 @@ def _format_problems(doc: Any, format_schema: dict) -> list[Problem]:
     return [(f.path, f.message) for f in CompiledSchema(format_schema).findings(doc)]
 
 
-def _inside(path: str, prefix: str) -> bool:
-    return path == prefix or path.startswith((prefix + ".", prefix + "["))
+def _items_with_problems(problems: list[Problem], key: str) -> set[int]:
+    """Indexes of `$.<key>[i]` items some problem points into (a hostile file may have
+    thousands: one pass, not one per item)."""
+    prefix = f"$.{key}["
+    found = set()
+    for path, _ in problems:
+        if path.startswith(prefix):
+            index = path[len(prefix):].partition("]")[0]
+            if index.isdigit():
+                found.add(int(index))
+    return found
 
 
 def _raise_first(problems: list[Problem], source: str) -> None:
@@ -178,20 +187,23 @@ def load_tools(doc: Any, format_schema: dict, source: str = "tools.json", *,
     `suite validate` lists. `checked`: the format schema was already applied."""
     problems = [] if checked else _format_problems(doc, format_schema)
     tools: dict[str, Tool] = {}
+    wires: dict[str, str] = {}          # wire name -> the tool name that goes out as it
     items = doc.get("tools") if isinstance(doc, dict) else None
+    malformed = _items_with_problems(problems, "tools")
     for i, raw in enumerate(items if isinstance(items, list) else []):
         where = json_path(["tools", i])
-        if any(_inside(path, where) for path, _ in problems):
+        if i in malformed:
             continue
         if raw["name"] in tools:
             problems.append((where, f"duplicate tool name {raw['name']!r}"))
             continue
-        clash = wire_collision([*tools, raw["name"]])
-        if clash:
-            problems.append((where + ".name", f"tool names {clash[0]!r} and {clash[1]!r} both reach "
-                             f"providers as {wire_name(raw['name'])!r} (characters outside "
-                             "A-Z a-z 0-9 _ - become _): rename one"))
+        wire = wire_name(raw["name"])
+        if wire in wires:
+            problems.append((where + ".name", f"tool names {wires[wire]!r} and {raw['name']!r} both reach "
+                             f"providers as {wire!r} (characters outside A-Z a-z 0-9 _ - become _): "
+                             "rename one"))
             continue
+        wires[wire] = raw["name"]
         try:
             check_tool_schema(raw["parameters"], source, ["tools", i, "parameters"])
             schema = CompiledSchema(raw["parameters"])
@@ -226,9 +238,10 @@ def load_suite(doc: Any, tools: dict[str, Tool], format_schema: dict, *, checked
     cases: list[Case] = []
     seen: set[str] = set()
     items = doc.get("cases") if isinstance(doc, dict) else None
+    malformed = _items_with_problems(problems, "cases")
     for i, raw in enumerate(items if isinstance(items, list) else []):
         where = ["cases", i]
-        if any(_inside(path, json_path(where)) for path, _ in problems):
+        if i in malformed:
             continue
         found = []
         if raw["id"] in seen:

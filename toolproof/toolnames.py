@@ -3,9 +3,8 @@
 MCP allows tool names with `.` (and `-`), which OpenAI, Anthropic and Gemini refuse. A request
 carries `wire_name(name)`: every character outside [A-Za-z0-9_-] replaced by `_`. A reply names
 the wire form, and `name_from_wire` maps it back to the suite's name. The same function serves
-both directions, so what a model was shown and what it is graded against cannot drift apart. A
-set of names two of which map to the same wire name cannot be told apart in a reply:
-`wire_collision` finds such a pair so the loader can refuse it.
+both directions, so what a model was shown and what it is graded against cannot drift apart. Two
+names with the same wire name could not be told apart in a reply: suite.load_tools refuses them.
 
 Pure: no I/O.
 """
@@ -33,13 +32,3 @@ def name_from_wire(wire: str, names: Iterable[str]) -> str:
             return name
     return wire
 
-
-def wire_collision(names: Iterable[str]) -> tuple[str, str] | None:
-    """The first two names that would reach a provider as the same wire name, or None."""
-    seen: dict[str, str] = {}
-    for name in names:
-        wire = wire_name(name)
-        if wire in seen and seen[wire] != name:
-            return seen[wire], name
-        seen.setdefault(wire, name)
-    return None

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..suite import Tool, load_suite, load_tools
-from ..toolnames import wire_collision
+from ..toolnames import wire_name
 
 # BFCL category -> our category (what the case probes in our terms)
 CATEGORY_OF = {"simple_python": "should_call", "multiple": "distractor",
@@ -139,6 +139,7 @@ class _Names:
 
     def __init__(self) -> None:
         self.defined: dict[str, dict] = {}
+        self.wires: set[str] = set()
 
     def register(self, fn: Any) -> tuple[str, str]:
         if not isinstance(fn, dict) or not isinstance(fn.get("name"), str) or not _NAME.match(fn["name"]):
@@ -152,8 +153,9 @@ class _Names:
             n += 1
             name = f"{fn['name']}_{n}"
         if name not in self.defined:
-            if wire_collision([*self.defined, name]):
-                raise _Skip(f"function {name!r} reaches providers under the same name as another")
+            if wire_name(name) in self.wires:
+                raise _Skip(f"function {name!r} reaches providers as {wire_name(name)!r}, like another")
+            self.wires.add(wire_name(name))
             self.defined[name] = {**tool, "name": name}
         return fn["name"], name
 
