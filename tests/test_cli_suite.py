@@ -113,6 +113,16 @@ def test_import_writes_a_suite_that_validates(bfcl, tmp_path):
     assert (code, out) == (0, "suite validate: ok (5 case(s), 3 tool(s))\n")
 
 
+def test_a_line_separator_inside_a_string_stays_in_its_line(bfcl, tmp_path):
+    lines(bfcl / "BFCL_v4_irrelevance.json", [
+        {"id": "irrelevance_0", "question": ask("Capital\u2028of France?"), "function": [AREA]}])
+    (bfcl / "BFCL_v4_irrelevance.json").write_text(
+        (bfcl / "BFCL_v4_irrelevance.json").read_text().replace("\\u2028", "\u2028") + "\r\n", encoding="utf-8")
+    out = tmp_path / "o"
+    assert cli("suite", "import-bfcl", str(bfcl), "--category", "irrelevance", "--out", str(out))[0] == 0
+    assert json.loads((out / "suite.json").read_text())["cases"][0]["prompt"] == "Capital\u2028of France?"
+
+
 def test_limit_takes_the_first_entries_of_each_category(bfcl, tmp_path):
     suite, _, _ = imported(bfcl, tmp_path, "--limit", "1")
     assert [c["id"] for c in suite["cases"]] == ["simple_python_0", "multiple_0", "parallel_0", "irrelevance_0"]

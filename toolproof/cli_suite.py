@@ -112,7 +112,8 @@ def read_json_lines(path: Path) -> list:
             text = handle.read(MAX_FILE_BYTES + 1).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise ToolProofError(f"cannot read file ({exc.__class__.__name__})", source=str(path)) from None
-    return [json_from_text(line, f"{path}:{n}") for n, line in enumerate(text.splitlines(), 1)
+    # split on "\n" only: a JSON string may hold U+2028 and other characters splitlines() splits on
+    return [json_from_text(line, f"{path}:{n}") for n, line in enumerate(text.split("\n"), 1)
             if line.strip()]
 
 
