@@ -95,8 +95,13 @@ def error(status=500, message="server error"):
 
 @pytest.fixture(scope="session")
 def mini():
-    tools = parse_tools(TOOLS_DOC, format_schema("tools"))
-    cases = {c.id: c for c in parse_suite(SUITE_DOC, tools, format_schema("suite"))}
+    return make_grader(TOOLS_DOC, SUITE_DOC)
+
+
+def make_grader(tools_doc, suite_doc):
+    """grade(case id, *turns, provider=...) -> CaseResult over these tools and this suite."""
+    tools = parse_tools(tools_doc, format_schema("tools"))
+    cases = {c.id: c for c in parse_suite(suite_doc, tools, format_schema("suite"))}
 
     def grade(cid, *turns, provider="openai"):
         doc = {"format": "toolproof.transcripts", "version": 1, "kind": "live",

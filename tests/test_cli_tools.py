@@ -63,7 +63,7 @@ def test_imported_file_is_usable_as_tools(tmp_path):
       {"name": "f", "description": "e", "input_schema": {"type": "object"}}],
      "at $[1]: duplicate tool name 'f'"),
     ([{"name": "get weather", "description": "d", "input_schema": {"type": "object"}}],
-     "at $[0].name: 'get weather' does not match '^[a-zA-Z][a-zA-Z0-9_]{0,63}$'"),
+     "at $[0].name: 'get weather' does not match '^[A-Za-z0-9_.-]{1,128}$'"),
     ([{"name": "f", "input_schema": {"type": "object"}}],
      "at $[0].description: tool 'f' has no description; the tools format needs one (add it; `tools lint` "
      "lists every such tool)"),
@@ -125,7 +125,7 @@ def test_control_characters_in_names_are_refused_by_import_and_escaped_by_lint(t
     code, out, err = cli("tools", "import", source)
     assert (code, out) == (2, "")
     assert err == (f"toolproof: {source}: at $[0].name: 'get\\x1b[2Jweather\\u202e' does not match "
-                   "'^[a-zA-Z][a-zA-Z0-9_]{0,63}$'\n")
+                   "'^[A-Za-z0-9_.-]{1,128}$'\n")
     code, out, _ = cli("tools", "lint", source)
     assert code == 1
     assert "\x1b" not in out and "\u202e" not in out and "\x07" not in out and "\u200b" not in out

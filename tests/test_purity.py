@@ -13,8 +13,9 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "toolproof"
 # cli_tools.py reads files for `tools import|lint`; mcp_stdio.py starts an MCP server process
+# cli_suite.py reads files for `suite validate|import-bfcl`
 # (the pure half of MCP, its messages and replies, is importers/mcp.py and is checked here).
-EDGE_NAMES = {"cli.py", "cli_tools.py", "mcp_stdio.py", "datafiles.py", "web.py", "transport.py", "__main__.py"}
+EDGE_NAMES = {"cli.py", "cli_tools.py", "cli_suite.py", "mcp_stdio.py", "datafiles.py", "web.py", "transport.py", "__main__.py"}
 FORBIDDEN_IMPORTS = {"os", "sys", "io", "pathlib", "socket", "urllib", "http", "subprocess", "time", "random",
                      "asyncio", "js", "pyodide", "pyscript"}
 ALLOWED_BY_MODULE = {"runner.py": {"asyncio"}}          # the runner awaits, but its transport does the I/O

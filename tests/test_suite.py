@@ -51,7 +51,7 @@ BAD_TOOLS = [
     ("parameters not an object schema", lambda d: d["tools"][0].update(parameters={"type": "array"}),
      "tools.json: at $.tools[0].parameters.type: 'object' was expected"),
     ("name with a space", lambda d: d["tools"][0].update(name="place order"),
-     "tools.json: at $.tools[0].name: 'place order' does not match '^[a-zA-Z][a-zA-Z0-9_]{0,63}$'"),
+     "tools.json: at $.tools[0].name: 'place order' does not match '^[A-Za-z0-9_.-]{1,128}$'"),
     ("empty domain", lambda d: d["tools"][0].update(domain=""),
      "tools.json: at $.tools[0].domain: '' should be non-empty"),
     ("annotations not an object", lambda d: d["tools"][0].update(annotations=["readOnlyHint"]),
@@ -104,10 +104,7 @@ BAD_SUITES = [
     ("derive fails in a variant", lambda d: d["cases"][6]["variants"][0]["mock_results"].update(lookup={"customer": {}}),
      "suite.json: at $.cases[6].expect.calls[1].derive: 'lookup.customer.id' does not resolve (stopped at 'id')"),
     ("multi_step with one call", lambda d: d["cases"][6]["expect"]["calls"].pop(),
-     "suite.json: at $.cases[6].expect.calls: a multi_step case expects 2 call(s), not 1"),
-    ("should_call with two calls", lambda d: d["cases"][0]["expect"]["calls"].append(
-        {"tool": "lookup", "args": {"order_id": "ORD-123456"}}),
-     "suite.json: at $.cases[0].expect.calls: a should_call case expects 1 call(s), not 2"),
+     "suite.json: at $.cases[6].expect.calls: a multi_step case expects at least 2 calls, not 1"),
     ("call action without calls", lambda d: d["cases"][0]["expect"].update(calls=[]),
      "suite.json: at $.cases[0].expect.calls: action 'call' needs at least one expected call"),
     ("no_call action with calls", lambda d: d["cases"][2]["expect"].update(calls=[{"tool": "lookup"}]),
@@ -145,7 +142,7 @@ BAD_SUITES = [
     # format-schema errors come first and carry jsonschema's own words
     ("wrong format", lambda d: d.update(format="toolproof.tools"),
      "suite.json: at $.format: 'toolproof.suite' was expected"),
-    ("wrong version", lambda d: d.update(version=2), "suite.json: at $.version: 1 was expected"),
+    ("wrong version", lambda d: d.update(version=3), "suite.json: at $.version: 3 is not one of [1, 2]"),
     ("unknown category", lambda d: d["cases"][0].update(category="vibes"),
      "suite.json: at $.cases[0].category: 'vibes' is not one of ['should_call', 'should_not_call', 'must_ask', "
      "'distractor', 'multi_step', 'enum_format', 'injection', 'result_use']"),
@@ -162,10 +159,10 @@ def test_bad_suites_are_refused(breaks, line):
 
 
 def test_source_name_is_the_file_given():
-    doc = broken(SUITE_DOC, lambda d: d.update(version=2))
+    doc = broken(SUITE_DOC, lambda d: d.update(version=3))
     with pytest.raises(ToolProofError) as exc:
         parse_suite(doc, TOOLS, SUITE_SCHEMA, "data/my-suite.json")
-    assert exc.value.line() == "data/my-suite.json: at $.version: 1 was expected"
+    assert exc.value.line() == "data/my-suite.json: at $.version: 3 is not one of [1, 2]"
 
 
 # Authoring mistakes that would otherwise pass silently: each is a rule that could never take

@@ -16,8 +16,9 @@ import tempfile
 from typing import TextIO
 
 from ._version import __version__
+from .cli_suite import add_suite_verbs, run_suite
 from .cli_tools import add_tools_verbs, run_tools
-from .datafiles import load_bundle
+from .datafiles import load_bundle, load_suite_files
 from .errors import ToolProofError
 from .evaluate import evaluate
 from .report import printable, render_text, to_json
@@ -90,8 +91,11 @@ def _parser() -> argparse.ArgumentParser:
                       help="deadline in seconds for each whole request: connect, headers and body (default 45)")
     live.add_argument("--max-tokens", type=int, default=1024, metavar="N",
                       help="most output tokens per request, sent in the provider's own field (default 1024)")
+    live.add_argument("--suite", metavar="FILE", help="suite file (default data/suite.json)")
+    live.add_argument("--tools", metavar="FILE", help="tools file (default data/tools.json)")
     live.add_argument("--pause", type=float, default=0.15, help=argparse.SUPPRESS)
     add_tools_verbs(commands)                 # `tools import | lint`: toolproof/cli_tools.py
+    add_suite_verbs(commands)                 # `suite validate | import-bfcl`: toolproof/cli_suite.py
     return parser
 
 
@@ -135,7 +139,7 @@ def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from .junit import comparison_junit
     from .runs_compare import compare_runs, graded_run, regression_gate
 
-    bundle = load_bundle(tools=args.tools, suite=args.suite, transcripts=None)
+    bundle = load_suite_files(suite=args.suite, tools=args.tools)
     schema = format_schema("transcripts")
     runs = [graded_run(read_json(path), bundle.cases, bundle.tools, schema, path) for path in (args.a, args.b)]
     comparison = compare_runs(*runs, allow_mixed=args.allow_mixed)
@@ -239,7 +243,7 @@ def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dic
 
     _check_run_flags(args)
     weights = parse_weights(args.weight)
-    bundle = load_bundle(transcripts=None)
+    bundle = load_suite_files(suite=args.suite, tools=args.tools)
     key = api_key(args.provider, environ)
     settings = RunSettings(args.provider, args.model, key, args.base_url, args.scope, args.cap,
                            pause_s=args.pause, timeout_s=args.timeout, max_tokens=args.max_tokens)
@@ -304,6 +308,8 @@ def run(argv: list[str] | None = None, stdout: TextIO = sys.stdout, stderr: Text
             return _live(args, stdout, stderr, dict(os.environ) if environ is None else environ)
         if args.command == "tools":
             return run_tools(args, stdout, stderr)
+        if args.command == "suite":
+            return run_suite(args, stdout, stderr)
         if args.command == "compare":
             return _compare(args, stdout, stderr)
         return _grade(args, stdout)

@@ -1,7 +1,10 @@
 """Compare one call's argument values with what the case expects, field by field.
 
 Schema validity is judged elsewhere (`schema`); this module answers "are the values right?"
-using the normalisation rules of `normalize` and the case's accepted alternatives.
+using the normalisation rules of `normalize` and the case's own rules: accepted values per
+field or per key inside an object argument (`accept`, dotted path), fields that may be omitted
+(`optional`) or must be (`absent`), BFCL's loose strings (`loose`), and `exact` (an argument
+the case does not list fails).
 
 Pure: no I/O.
 """
@@ -14,6 +17,8 @@ from .suite import ExpectedCall
 
 MATCH, MISMATCH, MISSING, EXTRA = "match", "mismatch", "missing", "extra"
 _SCALARS = (str, int, float, bool)
+MUST_BE_OMITTED = "the case says this field must be omitted"
+NOT_LISTED = "the case lists every argument (exact), and not this one"
 
 
 class FieldResult(NamedTuple):
@@ -21,7 +26,7 @@ class FieldResult(NamedTuple):
     status: str          # match | mismatch | missing | extra
     expected: Any
     actual: Any
-    critical: bool
+    critical: bool       # an extra field is critical when the case forbids it (absent, exact)
     note: str = ""       # why a value that looks right is not (a weekday that contradicts the date)
 
 
@@ -30,24 +35,57 @@ def compare_arguments(expected: ExpectedCall, arguments: dict, parameters: dict,
     """One result per expected field (in order), then one per extra field the model added."""
     props = parameters.get("properties", {}) if isinstance(parameters, dict) else {}
     values = expected.expected_values(mocks)
-    critical, accept = expected.critical, expected.accept
+    critical = expected.critical
     results = []
     for name in expected.names:
         want, schema = values[name], props.get(name)
         if name not in arguments:
-            status = MATCH if is_omitted_default(want, schema) else MISSING
-            results.append(FieldResult(name, status, want, None, name in critical))
+            omitted_ok = name in expected.optional or is_omitted_default(want, schema)
+            results.append(FieldResult(name, MATCH if omitted_ok else MISSING, want, None, name in critical))
             continue
         got = arguments[name]
         if got.__class__ is want.__class__ and got.__class__ in _SCALARS and got == want:
             status = MATCH      # identical scalars: no normalisation can make them differ
-        elif values_equal(want, got, schema) or any(
-                values_equal(option, got, schema) for option in accept.get(name, ())):
+        elif field_equal(expected, name, want, got, schema):
             status = MATCH
         else:
             results.append(FieldResult(name, MISMATCH, want, got, name in critical, date_note(got, schema)))
             continue
         results.append(FieldResult(name, status, want, got, name in critical))
-    results.extend(FieldResult(name, EXTRA, None, arguments[name], False)
-                   for name in arguments if name not in values)
+    for name in arguments:
+        if name in values:
+            continue
+        forbidden = name in expected.absent or expected.exact
+        note = MUST_BE_OMITTED if name in expected.absent else NOT_LISTED if expected.exact else ""
+        results.append(FieldResult(name, EXTRA, None, arguments[name], forbidden, note))
     return results
+
+
+def field_equal(call: ExpectedCall, path: str, want: Any, got: Any, schema: Any) -> bool:
+    """Is `got` right for the field (or dotted key) `path`: equal to the expected value or to
+    one the case accepts there, with the call's loose, optional and exact rules applied inside
+    object arguments too."""
+    loose = path.split(".")[0] in call.loose or path in call.loose
+    return any(_value_equal(call, path, option, got, schema, loose)
+               for option in (want, *call.accept.get(path, ())))
+
+
+def _value_equal(call: ExpectedCall, path: str, want: Any, got: Any, schema: Any, loose: bool) -> bool:
+    if not (isinstance(want, dict) and isinstance(got, dict) and _has_rules_inside(call, path)):
+        return values_equal(want, got, schema, loose=loose)
+    props = schema.get("properties", {}) if isinstance(schema, dict) else {}
+    props = props if isinstance(props, dict) else {}
+    for key, value in want.items():
+        inner = f"{path}.{key}"
+        if key not in got:
+            if inner not in call.optional and not is_omitted_default(value, props.get(key)):
+                return False
+        elif not field_equal(call, inner, value, got[key], props.get(key)):
+            return False
+    return not (call.exact and any(key not in want for key in got))
+
+
+def _has_rules_inside(call: ExpectedCall, path: str) -> bool:
+    """Do any of the call's rules reach inside this object (otherwise values_equal decides)?"""
+    prefix = path + "."
+    return call.exact or any(k.startswith(prefix) for k in (*call.accept, *call.optional))

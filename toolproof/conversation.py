@@ -16,6 +16,7 @@ from typing import Any
 
 from .reply import Call
 from .suite import NOT_OFFERED, Case
+from .toolnames import name_from_wire
 
 UNREADABLE = {"error": "the tool call's arguments were not valid JSON; nothing was done"}
 
@@ -35,7 +36,7 @@ def tool_result_for(call: Call, mocks: dict) -> Any:
     call = read_arguments(call)
     if call.arguments is None:
         return UNREADABLE
-    return mocks.get(call.name, NOT_OFFERED)
+    return mocks.get(name_from_wire(call.name, mocks), NOT_OFFERED)
 
 
 def result_text(result: Any) -> str:

@@ -153,3 +153,14 @@ def load_bundle(*, tools: str | Path | None = None, suite: str | Path | None = N
                 transcripts: str | Path | None = None) -> Bundle:
     """Load and cross-check the three files (data/ defaults)."""
     return bundle_from(read_documents(tools=tools, suite=suite, transcripts=transcripts))
+
+
+def load_suite_files(*, suite: str | Path | None = None, tools: str | Path | None = None) -> Bundle:
+    """Tools and suite only (data/ defaults), for a run or a comparison: no transcripts are read,
+    so a suite of one's own is not cross-checked against the committed fixtures (the bundle's
+    transcripts are None)."""
+    paths = {"tools": Path(tools or DATA / "tools.json"), "suite": Path(suite or DATA / "suite.json")}
+    docs = {k: read_json(v) for k, v in paths.items()}
+    parsed_tools = parse_tools(docs["tools"], format_schema("tools"), str(paths["tools"]))
+    cases = parse_suite(docs["suite"], parsed_tools, format_schema("suite"), str(paths["suite"]))
+    return Bundle(parsed_tools, cases, None, docs)

@@ -8,7 +8,9 @@ Rules (the README lists them for users):
   date's weekday ("Monday, March 19, 2026" is not 2026-03-19, a Thursday);
 - numbers equal within 1e-6 absolute; booleans are never numbers;
 - arrays compare item by item, in order; objects compare the expected keys;
-- enum and pattern fields compare exactly: the schema already says which spellings are legal.
+- enum and pattern fields compare exactly: the schema already says which spellings are legal;
+- a case's `loose` fields compare strings BFCL's way (`loose_text`): case, spaces and , . / - _ * ^
+  ignored, enum and pattern fields included.
 
 The lenient cast turns a *string* into the type the schema declares ("12" -> 12, "true" ->
 True, '["a"]' -> ["a"]) and never changes a value: "12.5" stays a string for an integer field.
@@ -137,26 +139,38 @@ def canonical_string(value: str, schema: dict | None) -> str:
     return text
 
 
-def values_equal(expected: Any, actual: Any, schema: dict | None = None) -> bool:
-    """Equal after schema-aware normalisation (see the module docstring)."""
+def loose_text(text: str) -> str:
+    """BFCL's string rule: case, spaces and the punctuation , . / - _ * ^ ignored, ' read as "
+    ("April 1, 2024" equals "april 1 2024"); NFC first so accents compare as one character."""
+    return _LOOSE.sub("", normalize_text(text)).replace("'", '"')
+
+
+_LOOSE = re.compile(r"[\s,./\-_*^]")
+
+
+def values_equal(expected: Any, actual: Any, schema: dict | None = None, *, loose: bool = False) -> bool:
+    """Equal after schema-aware normalisation (see the module docstring); `loose` compares every
+    string inside with `loose_text` instead (enum and pattern fields too)."""
     schema = schema if isinstance(schema, dict) else None
     if isinstance(expected, bool) or isinstance(actual, bool):
         return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
     if _is_number(expected):
         return _is_number(actual) and abs(expected - actual) <= TOLERANCE
     if isinstance(expected, str):
+        if loose:
+            return isinstance(actual, str) and loose_text(expected) == loose_text(actual)
         return isinstance(actual, str) and (
             canonical_string(expected, schema) == canonical_string(actual, schema))
     if isinstance(expected, list):
         item_schema = schema.get("items") if schema else None
         return (isinstance(actual, list) and len(actual) == len(expected)
-                and all(values_equal(e, a, item_schema) for e, a in zip(expected, actual)))
+                and all(values_equal(e, a, item_schema, loose=loose) for e, a in zip(expected, actual)))
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
             return False
         props = schema.get("properties", {}) if schema else {}
         return all(
-            values_equal(value, actual[key], props.get(key)) if key in actual
+            values_equal(value, actual[key], props.get(key), loose=loose) if key in actual
             else _is_default(value, props.get(key))
             for key, value in expected.items()
         )

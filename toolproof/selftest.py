@@ -19,6 +19,7 @@ from .phrases import mentions
 from .providers import reply_from_body
 from .schema import CompiledSchema
 from .score import DEFAULT_WEIGHTS, check_weights, rate, weighted_score
+from .selftest_v2 import suite_v2_checks
 from .suite import CATEGORIES, parse_suite, parse_tools
 from .transcripts import known_ids, parse_transcripts
 
@@ -497,5 +498,6 @@ def run_selftest(documents: dict, schemas: dict) -> SelftestReport:
     for group in (_validator_checks, _schema_guard_checks, _normalise_checks, _reply_checks, _verdict_checks,
                   _diagnosis_checks, _score_checks, _stats_checks):
         group(t)
+    suite_v2_checks(t.check)
     _data_checks(t, documents, schemas)
     return t.report

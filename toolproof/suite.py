@@ -10,11 +10,12 @@ Pure: no I/O.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from .errors import ToolProofError, json_path
 from .schema import CompiledSchema
 from .schema_guard import check_tool_schema
+from .toolnames import wire_name
 
 CATEGORIES = (
     "should_call", "should_not_call", "must_ask", "distractor",
@@ -41,6 +42,10 @@ class ExpectedCall:
     accept: dict
     derive: dict
     names: tuple = ()        # every value-checked field, in order (args, then derived)
+    optional: frozenset = frozenset()   # fields (or dotted keys) that may be omitted (v2)
+    absent: frozenset = frozenset()     # fields that must be omitted (v2)
+    exact: bool = False                 # an argument the case does not list fails (v2)
+    loose: frozenset = frozenset()      # string fields compared without punctuation or spaces (v2)
 
     def fields(self) -> tuple:
         """Every value-checked field, in a fixed order."""
@@ -69,6 +74,7 @@ class Expect:
     alternatives: tuple
     forbidden: tuple         # of (tool, args-or-None)
     final_text: PhraseRules | None
+    order: str = "sequence"  # "any": expected calls matched one-to-one in any order (v2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +122,13 @@ def requests_needed(cases: list[Case]) -> int:
 
 
 def resolve_result(mocks: dict, where: str) -> Any:
-    """'lookup_order.order.items.0.sku' -> the value at that place in the mock results."""
-    tool, _, path = where.partition(".")
-    if tool not in mocks:
-        raise KeyError(f"no mock result for tool {tool!r}")
+    """'lookup_order.order.items.0.sku' -> the value at that place in the mock results. A tool
+    name may hold dots itself ('git.log.0.sha'): the longest one with a mock result is read."""
+    tool = next((t for t in sorted(mocks, key=len, reverse=True)
+                 if isinstance(t, str) and (where == t or where.startswith(t + "."))), None)
+    if tool is None:
+        raise KeyError(f"no mock result for tool {where.partition('.')[0]!r}")
+    path = where[len(tool) + 1:]
     value = mocks[tool]
     for part in path.split(".") if path else []:
         if isinstance(value, list) and part.isdigit() and int(part) < len(value):
@@ -138,46 +147,117 @@ def check_format(doc: Any, format_schema: dict, source: str) -> None:
         raise ToolProofError(error.message, source=source, path=error.path)
 
 
+Problem = tuple  # (JSON path, reason)
+
+
+def _format_problems(doc: Any, format_schema: dict) -> list[Problem]:
+    return [(f.path, f.message) for f in CompiledSchema(format_schema).findings(doc)]
+
+
+def _items_with_problems(problems: list[Problem], key: str) -> set[int]:
+    """Indexes of `$.<key>[i]` items some problem points into (a hostile file may have
+    thousands: one pass, not one per item)."""
+    prefix = f"$.{key}["
+    found = set()
+    for path, _ in problems:
+        if path.startswith(prefix):
+            index = path[len(prefix):].partition("]")[0]
+            if index.isdigit():
+                found.add(int(index))
+    return found
+
+
+def _raise_first(problems: list[Problem], source: str) -> None:
+    if problems:
+        path, reason = problems[0]
+        raise ToolProofError(reason, source=source, path=path)
+
+
 def parse_tools(doc: Any, format_schema: dict, source: str = "tools.json") -> dict[str, Tool]:
     """tools.json -> {name: Tool}, in file order."""
     check_format(doc, format_schema, source)
+    tools, problems = load_tools(doc, format_schema, source, checked=True)
+    _raise_first(problems, source)
+    return tools
+
+
+def load_tools(doc: Any, format_schema: dict, source: str = "tools.json", *,
+               checked: bool = False) -> tuple[dict[str, Tool], list[Problem]]:
+    """Every tool that loads, and every problem found (path, reason), in file order: what
+    `suite validate` lists. `checked`: the format schema was already applied."""
+    problems = [] if checked else _format_problems(doc, format_schema)
     tools: dict[str, Tool] = {}
-    for i, raw in enumerate(doc["tools"]):
+    wires: dict[str, str] = {}          # wire name -> the tool name that goes out as it
+    items = doc.get("tools") if isinstance(doc, dict) else None
+    malformed = _items_with_problems(problems, "tools")
+    for i, raw in enumerate(items if isinstance(items, list) else []):
         where = json_path(["tools", i])
+        if i in malformed:
+            continue
         if raw["name"] in tools:
-            raise ToolProofError(f"duplicate tool name {raw['name']!r}", source=source, path=where)
-        check_tool_schema(raw["parameters"], source, ["tools", i, "parameters"])
+            problems.append((where, f"duplicate tool name {raw['name']!r}"))
+            continue
+        wire = wire_name(raw["name"])
+        if wire in wires:
+            problems.append((where + ".name", f"tool names {wires[wire]!r} and {raw['name']!r} both reach "
+                             f"providers as {wire!r} (characters outside A-Z a-z 0-9 _ - become _): "
+                             "rename one"))
+            continue
+        wires[wire] = raw["name"]
         try:
+            check_tool_schema(raw["parameters"], source, ["tools", i, "parameters"])
             schema = CompiledSchema(raw["parameters"])
         except ImportError:
             raise               # jsonschema missing (the page loads it on demand): not the file's fault
+        except ToolProofError as exc:
+            problems.append((exc.path, exc.reason))
+            continue
         except Exception as exc:  # jsonschema's SchemaError: say which tool, keep its words
-            raise ToolProofError(f"parameters is not a valid JSON Schema: {exc}".splitlines()[0],
-                                 source=source, path=where + ".parameters") from None
+            problems.append((where + ".parameters",
+                             f"parameters is not a valid JSON Schema: {exc}".splitlines()[0]))
+            continue
         tools[raw["name"]] = Tool(raw["name"], raw.get("domain", ""), raw["description"],
                                   raw["parameters"], schema)
-    return tools
+    return tools, problems
 
 
 def parse_suite(doc: Any, tools: dict[str, Tool], format_schema: dict,
                 source: str = "suite.json") -> list[Case]:
     """suite.json -> cases in file order, each cross-checked against the tools."""
     check_format(doc, format_schema, source)
+    cases, problems = load_suite(doc, tools, format_schema, checked=True, first_only=True)
+    _raise_first(problems, source)
+    return cases
+
+
+def load_suite(doc: Any, tools: dict[str, Tool], format_schema: dict, *, checked: bool = False,
+               first_only: bool = False) -> tuple[list[Case], list[Problem]]:
+    """Every case that loads, and every problem found (path, reason), in file order. A case
+    whose format is wrong is not checked further. `first_only` stops at the first problem."""
+    problems = [] if checked else _format_problems(doc, format_schema)
     cases: list[Case] = []
     seen: set[str] = set()
-    for i, raw in enumerate(doc["cases"]):
+    items = doc.get("cases") if isinstance(doc, dict) else None
+    malformed = _items_with_problems(problems, "cases")
+    for i, raw in enumerate(items if isinstance(items, list) else []):
         where = ["cases", i]
+        if i in malformed:
+            continue
+        found = []
         if raw["id"] in seen:
-            raise ToolProofError(f"duplicate case id {raw['id']!r}", source=source,
-                                 path=json_path(where + ["id"]))
+            found.append((json_path(where + ["id"]), f"duplicate case id {raw['id']!r}"))
         seen.add(raw["id"])
         case = _parse_case(raw)
-        problem = _case_problem(case, tools)
-        if problem:
-            place, reason = problem
-            raise ToolProofError(reason, source=source, path=json_path(where + place))
-        cases.append(case)
-    return cases
+        for place, reason in _case_problems(case, tools):
+            found.append((json_path(where + place), reason))
+            if first_only:
+                break
+        problems.extend(found)
+        if first_only and problems:
+            return cases, problems
+        if not found:
+            cases.append(case)
+    return cases, problems
 
 
 def _rules(raw: dict | None) -> PhraseRules | None:
@@ -194,7 +274,9 @@ def _expected_call(raw: dict) -> ExpectedCall:
     critical = raw.get("critical")
     fields = list(args) + [f for f in derive if f not in args]
     return ExpectedCall(raw["tool"], args, frozenset(fields if critical is None else critical),
-                        raw.get("accept", {}), derive, tuple(fields))
+                        raw.get("accept", {}), derive, tuple(fields),
+                        frozenset(raw.get("optional", ())), frozenset(raw.get("absent", ())),
+                        raw.get("exact", False), frozenset(raw.get("loose", ())))
 
 
 def _parse_case(raw: dict) -> Case:
@@ -206,6 +288,7 @@ def _parse_case(raw: dict) -> Case:
                            for seq in exp.get("alternatives", [])),
         forbidden=tuple((f["tool"], f.get("args")) for f in exp.get("forbidden", [])),
         final_text=_rules(exp.get("final_text")),
+        order=exp.get("order", "sequence"),
     )
     variants = tuple(Variant(v["id"], v["mock_results"], _rules(v.get("final_text")))
                      for v in raw.get("variants", []))
@@ -214,41 +297,45 @@ def _parse_case(raw: dict) -> Case:
                 raw.get("mock_results"), variants)
 
 
-def _case_problem(case: Case, tools: dict[str, Tool]) -> tuple[list, str] | None:
-    """The first thing wrong with a case, as (path inside the case, reason), or None."""
+def _case_problems(case: Case, tools: dict[str, Tool]) -> Iterator[tuple[list, str]]:
+    """Everything wrong with a case, as (path inside the case, reason)."""
+    offered = []
     for j, name in enumerate(case.tools):
         if name not in tools:
-            return ["tools", j], f"unknown tool {name!r} (not in tools.json)"
-        if name in case.tools[:j]:
-            return ["tools", j], f"tool {name!r} is listed twice"
+            yield ["tools", j], f"unknown tool {name!r} (not in tools.json)"
+        elif name in case.tools[:j]:
+            yield ["tools", j], f"tool {name!r} is listed twice"
+        else:
+            offered.append(name)
     exp = case.expect
     if exp.action == "call" and not exp.calls:
-        return ["expect", "calls"], "action 'call' needs at least one expected call"
+        yield ["expect", "calls"], "action 'call' needs at least one expected call"
     if exp.action != "call" and (exp.calls or exp.alternatives):
-        return ["expect", "calls"], f"action {exp.action!r} cannot list expected calls"
-    wanted = {"multi_step": 2}.get(case.category, 1)
-    if exp.action == "call" and len(exp.calls) != wanted:
-        return ["expect", "calls"], f"a {case.category} case expects {wanted} call(s), not {len(exp.calls)}"
+        yield ["expect", "calls"], f"action {exp.action!r} cannot list expected calls"
+    if exp.action != "call" and exp.order != "sequence":
+        yield ["expect", "order"], f"action {exp.action!r} has no calls to order"
+    if case.category == "multi_step" and exp.action == "call" and len(exp.calls) < 2:
+        yield ["expect", "calls"], f"a multi_step case expects at least 2 calls, not {len(exp.calls)}"
     if (case.mock_results is not None) != (case.category in SECOND_TURN_CATEGORIES):
-        return ["mock_results"], (f"{case.category} cases {'need' if case.category in SECOND_TURN_CATEGORIES else 'cannot have'} mock_results")
+        yield ["mock_results"], (f"{case.category} cases {'need' if case.category in SECOND_TURN_CATEGORIES else 'cannot have'} mock_results")
     if case.category == "injection" and not exp.forbidden:
-        return ["expect", "forbidden"], "an injection case must list forbidden calls"
+        yield ["expect", "forbidden"], "an injection case must list forbidden calls"
     if case.category == "result_use" and exp.final_text is None:
-        return ["expect", "final_text"], "a result_use case needs final_text rules"
+        yield ["expect", "final_text"], "a result_use case needs final_text rules"
     if case.variants and case.category not in SECOND_TURN_CATEGORIES:
-        return ["variants"], f"{case.category} cases have no second turn, so no variants"
+        yield ["variants"], f"{case.category} cases have no second turn, so no variants"
     variant_ids = [v.id for v in case.variants]
     for n, v in enumerate(case.variants):
         if v.id in variant_ids[:n]:
-            return ["variants", n, "id"], f"variant id {v.id!r} is used twice"
+            yield ["variants", n, "id"], f"variant id {v.id!r} is used twice"
     for place, mocks in [(["mock_results"], case.mock_results or {})] + [
             (["variants", n, "mock_results"], v.mock_results) for n, v in enumerate(case.variants)]:
         for name in mocks:
             if name not in case.tools:
-                return place + [name], f"mock result for {name!r}, which the case does not offer"
+                yield place + [name], f"mock result for {name!r}, which the case does not offer"
     for k, (name, _) in enumerate(exp.forbidden):
         if name not in case.tools:
-            return ["expect", "forbidden", k, "tool"], f"forbidden tool {name!r} is not offered"
+            yield ["expect", "forbidden", k, "tool"], f"forbidden tool {name!r} is not offered"
     mock_sets = [case.mock_results or {}] + [v.mock_results for v in case.variants]
     sequences = [("calls", exp.calls)] + [(("alternatives", s), seq) for s, seq in enumerate(exp.alternatives)]
     for label, seq in sequences:
@@ -256,13 +343,17 @@ def _case_problem(case: Case, tools: dict[str, Tool]) -> tuple[list, str] | None
         for k, call in enumerate(seq):
             problem = _call_problem(call, case, tools, mock_sets)
             if problem:
-                return place + [k] + problem[0], problem[1]
-    # Each set of phrase rules must resolve in the mock results it will be read against: the
-    # case's own, and every variant's that does not bring rules of its own.
-    checks = [(exp.final_text, case.mock_results or {}, ["expect", "final_text"])]
+                yield place + [k] + problem[0], problem[1]
+    yield from _phrase_problems(case)
+
+
+def _phrase_problems(case: Case) -> Iterator[tuple[list, str]]:
+    """Each set of phrase rules must resolve in the mock results it will be read against: the
+    case's own, and every variant's that does not bring rules of its own."""
+    checks = [(case.expect.final_text, case.mock_results or {}, ["expect", "final_text"])]
     for n, v in enumerate(case.variants):
         own = v.final_text is not None
-        checks.append((v.final_text if own else exp.final_text, v.mock_results,
+        checks.append((v.final_text if own else case.expect.final_text, v.mock_results,
                        ["variants", n, "final_text" if own else "mock_results"]))
     for rules, mocks, place in checks:
         for item in rules.must_include if rules else ():
@@ -270,7 +361,47 @@ def _case_problem(case: Case, tools: dict[str, Tool]) -> tuple[list, str] | None
                 try:
                     resolve_result(mocks, item["result"])
                 except KeyError as exc:
-                    return place, f"phrase rule: {exc.args[0]}"
+                    yield place, f"phrase rule: {exc.args[0]}"
+                    break
+
+
+def value_at(values: dict, key: str) -> tuple[bool, Any]:
+    """(found, value) of a field or a dotted key inside object arguments ('address.city')."""
+    if key in values:
+        return True, values[key]
+    value: Any = values
+    for part in key.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return False, None
+        value = value[part]
+    return True, value
+
+
+def _with_value(values: dict, key: str, new: Any) -> dict:
+    """A copy of the values with the field or dotted key set to `new` (it must exist)."""
+    if key in values or "." not in key:
+        return {**values, key: new}
+    head, _, rest = key.partition(".")
+    if head in values:
+        return {**values, head: _with_value(values[head], rest, new)}
+    return values
+
+
+def _v2_problem(call: ExpectedCall, values: dict) -> tuple[list, str] | None:
+    """What is wrong with a call's optional, absent, loose and dotted accept keys."""
+    fields = set(call.fields())
+    for name in sorted(call.optional):
+        if name not in fields and not value_at(values, name)[0]:
+            return ["optional"], f"optional names {name!r}, which is not in args or derive"
+    for name in sorted(call.absent):
+        if name in fields:
+            return ["absent"], f"absent names {name!r}, which args or derive expect"
+    for name in sorted(call.loose):
+        if name not in fields:
+            return ["loose"], f"loose names {name!r}, which is not in args or derive"
+    for name in call.accept:
+        if name not in fields and not value_at(values, name)[0]:
+            return ["accept", name], f"accept names {name!r}, which is not in args or derive (or a key inside them)"
     return None
 
 
@@ -278,27 +409,34 @@ def _call_problem(call: ExpectedCall, case: Case, tools: dict[str, Tool],
                   mock_sets: list[dict]) -> tuple[list, str] | None:
     if call.tool not in case.tools:
         return ["tool"], f"expected tool {call.tool!r} is not offered by the case"
+    if call.tool not in tools:
+        return None             # the case's tools list already says it is unknown
     unknown = set(call.critical) - set(call.fields())
     if unknown:
         return ["critical"], f"critical names fields that are not checked: {sorted(unknown)}"
-    for name in call.accept:
-        if name not in call.fields():
-            return ["accept", name], f"accept names {name!r}, which is not in args or derive"
     tool = tools[call.tool]
     for mocks in mock_sets:
         try:
             values = call.expected_values(mocks)
         except KeyError as exc:
             return ["derive"], str(exc.args[0])
+        problem = _v2_problem(call, values)
+        if problem:
+            return problem
         # Unlisted required fields are fine: they are schema-checked in the model's call, not
         # value-checked (e.g. a free-text body the case does not pin down).
-        findings = [f for f in tool.schema.findings(values)
-                    if not (f.code == "schema.required" and f.path == "$")]
+        findings = _value_findings(tool, values)
         if findings:
             return ["args"], f"expected args do not validate against {call.tool}: {findings[0].path}: {findings[0].message}"
         for name, options in call.accept.items():
             for option in options:
-                bad = tool.schema.findings({**values, name: option})
+                bad = _value_findings(tool, _with_value(values, name, option))
                 if bad:
                     return ["accept", name], f"accepted value {option!r} does not validate: {bad[0].message}"
     return None
+
+
+def _value_findings(tool: Tool, values: dict) -> list:
+    """Schema findings of expected values, leaving out required fields the case does not list."""
+    return [f for f in tool.schema.findings(values)
+            if not (f.code == "schema.required" and f.path == "$")]

@@ -23,7 +23,7 @@ DATA = ["data/tools.json", "data/suite.json", "data/fixtures.json", "data/schema
 # files for `tools import|lint`. The importers and lint are pure and will serve the page's
 # "Your tools" section (issue 10 item 3); until the page imports them they stay out too: move
 # them into the list in the commit that uses them.
-NOT_IN_PAGE = ("toolproof/mcp_stdio.py", "toolproof/cli_tools.py", "toolproof/importers/",
+NOT_IN_PAGE = ("toolproof/mcp_stdio.py", "toolproof/cli_tools.py", "toolproof/cli_suite.py", "toolproof/importers/",
                "toolproof/lint.py", "toolproof/lint_")
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..conversation import call_ids, result_text, tool_result_for
 from ..reply import Call, Reply, arguments_from_object, readable_body, usage_tokens
+from ..toolnames import wire_name
 
 
 def reply_from_anthropic(body: Any) -> Reply:
@@ -55,7 +56,7 @@ MAX_TOKENS = 1024
 
 def anthropic_tools(tools: list) -> list[dict]:
     """Tool definitions in the Messages shape (`input_schema`)."""
-    return [{"name": t.name, "description": t.description, "input_schema": t.parameters} for t in tools]
+    return [{"name": wire_name(t.name), "description": t.description, "input_schema": t.parameters} for t in tools]
 
 
 def anthropic_messages(case, first: dict | None = None, mocks: dict | None = None) -> list[dict]:

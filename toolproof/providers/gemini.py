@@ -20,6 +20,7 @@ from typing import Any
 
 from ..conversation import tool_result_for
 from ..reply import Call, Reply, kind_of
+from ..toolnames import wire_name
 
 TRUNCATED = "MAX_TOKENS"
 MALFORMED_CALL = {
@@ -108,7 +109,7 @@ def _usage(body: dict) -> dict:
 
 def gemini_tools(tools: list) -> list[dict]:
     """One tool holding every declaration; `parametersJsonSchema` takes full JSON Schema."""
-    return [{"functionDeclarations": [{"name": t.name, "description": t.description,
+    return [{"functionDeclarations": [{"name": wire_name(t.name), "description": t.description,
                                        "parametersJsonSchema": t.parameters} for t in tools]}]
 
 

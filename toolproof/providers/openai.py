@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from ..conversation import call_ids, result_text, tool_result_for
 from ..reply import Call, Reply, arguments_from_json, readable_body, usage_tokens
+from ..toolnames import wire_name
 
 
 def reply_from_openai(body: Any) -> Reply:
@@ -62,7 +63,7 @@ def _text(content: Any) -> str:
 
 def openai_tools(tools: list) -> list[dict]:
     """Tool definitions in the Chat Completions shape."""
-    return [{"type": "function", "function": {"name": t.name, "description": t.description,
+    return [{"type": "function", "function": {"name": wire_name(t.name), "description": t.description,
                                               "parameters": t.parameters}} for t in tools]
 
 
@@ -105,6 +106,7 @@ def openai_request(case, tools: list, *, model: str, first: dict | None = None,
         "messages": openai_messages(case, first, mocks),
         "tools": openai_tools(tools),
         "tool_choice": "auto",           # explicit: some compatible servers ignore tools without it
-        "parallel_tool_calls": False,    # one call at a time keeps dependency order observable
+        # One call at a time keeps dependency order observable, unless the case accepts any order.
+        "parallel_tool_calls": getattr(case.expect, "order", "") == "any",
         token_field: max_tokens,
     }

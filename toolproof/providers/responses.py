@@ -15,6 +15,7 @@ from typing import Any
 
 from ..conversation import call_ids, result_text, tool_result_for
 from ..reply import Call, Reply, arguments_from_json, usage_tokens
+from ..toolnames import wire_name
 
 TRUNCATED = "max_output_tokens"
 
@@ -82,7 +83,7 @@ def _texts(content: Any) -> list[str]:
 
 def responses_tools(tools: list) -> list[dict]:
     """Tool definitions in the Responses shape (flat, no nested `function`)."""
-    return [{"type": "function", "name": t.name, "description": t.description,
+    return [{"type": "function", "name": wire_name(t.name), "description": t.description,
              "parameters": t.parameters} for t in tools]
 
 

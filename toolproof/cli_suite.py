@@ -1,0 +1,126 @@
+"""The terminal edge of `python -m toolproof suite validate | import-bfcl`: read the files, hand
+them to the pure loader (suite.load_tools / load_suite) or importer (importers/bfcl.py), print or
+write the result.
+
+An edge (files), kept apart from cli.py so that file stays a dispatcher. Exit codes: validate 0
+no problem, 2 any problem (each listed on its own line with its JSON path); import-bfcl 0
+written, 2 input.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import stat
+from pathlib import Path
+from typing import TextIO
+
+from .cli_tools import printable
+from .datafiles import DATA, format_schema, json_from_text, read_json
+from .errors import ToolProofError
+from .limits import MAX_FILE_BYTES
+
+MAX_SKIPS_SHOWN = 20
+
+
+def add_suite_verbs(commands) -> None:
+    """`suite validate` and `suite import-bfcl`, on the CLI's subcommand parser."""
+    suite = commands.add_parser("suite", help="validate a suite, or import BFCL categories as one")
+    verbs = suite.add_subparsers(dest="suite_command", required=True, parser_class=type(suite))
+    check = verbs.add_parser("validate", help="list every problem of a suite (exit 2 if any)")
+    check.add_argument("suite", metavar="SUITE")
+    check.add_argument("--tools", metavar="FILE", help="tools file (default data/tools.json)")
+    bfcl = verbs.add_parser("import-bfcl", help="BFCL data files -> DIR/suite.json and DIR/tools.json")
+    bfcl.add_argument("data_dir", metavar="DATA_DIR",
+                      help="folder holding BFCL_v4_<category>.json and possible_answer/")
+    bfcl.add_argument("--category", required=True, metavar="LIST",
+                      help="comma-separated: simple_python,multiple,parallel,irrelevance")
+    bfcl.add_argument("--limit", type=int, metavar="N", help="first N entries of each category")
+    bfcl.add_argument("--out", required=True, metavar="DIR")
+
+
+def run_suite(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    if args.suite_command == "validate":
+        return _validate(args, stdout)
+    return _import_bfcl(args, stderr)
+
+
+def _validate(args: argparse.Namespace, stdout: TextIO) -> int:
+    from .suite import load_suite, load_tools
+
+    tools_path = args.tools or str(DATA / "tools.json")
+    problems: list[tuple[str, str, str]] = []
+    tools, found = load_tools(read_json(tools_path), format_schema("tools"), tools_path)
+    problems += [(tools_path, path, reason) for path, reason in found]
+    cases: list = []
+    if tools:           # with no tool loaded every case would only repeat "unknown tool"
+        cases, found = load_suite(read_json(args.suite), tools, format_schema("suite"))
+        problems += [(args.suite, path, reason) for path, reason in found]
+    for source, path, reason in problems:
+        stdout.write(printable(ToolProofError(reason, source=source, path=path).line()) + "\n")
+    if problems:
+        stdout.write(f"suite validate: {len(problems)} problem(s)\n")
+        return 2
+    stdout.write(f"suite validate: ok ({len(cases)} case(s), {len(tools)} tool(s))\n")
+    return 0
+
+
+def _import_bfcl(args: argparse.Namespace, stderr: TextIO) -> int:
+    from .importers.bfcl import CATEGORY_OF, suite_from_bfcl
+
+    categories = [c.strip() for c in args.category.split(",") if c.strip()]
+    unknown = [c for c in categories if c not in CATEGORY_OF]
+    if not categories or unknown:
+        raise ToolProofError(f"--category takes a comma-separated list of {', '.join(CATEGORY_OF)}"
+                             + (f"; not {', '.join(map(repr, unknown))}" if unknown else ""))
+    if args.limit is not None and args.limit < 1:
+        raise ToolProofError(f"--limit must be at least 1, got {args.limit}")
+    folder = Path(args.data_dir)
+    entries, answers = {}, {}
+    for category in dict.fromkeys(categories):
+        entries[category] = read_json_lines(folder / f"BFCL_v4_{category}.json")
+        if category != "irrelevance":
+            truth = read_json_lines(folder / "possible_answer" / f"BFCL_v4_{category}.json")
+            answers[category] = {e["id"]: e.get("ground_truth") for e in truth
+                                 if isinstance(e, dict) and isinstance(e.get("id"), str)}
+    imported = suite_from_bfcl(entries, answers, {k: format_schema(k) for k in ("tools", "suite")},
+                               limit=args.limit)
+    for case_id, reason in imported.skipped[:MAX_SKIPS_SHOWN]:
+        stderr.write(printable(f"toolproof: skipped {case_id}: {reason}") + "\n")
+    if len(imported.skipped) > MAX_SKIPS_SHOWN:
+        stderr.write(f"toolproof: ... and {len(imported.skipped) - MAX_SKIPS_SHOWN} more skipped\n")
+    cases = imported.suite["cases"]
+    if not cases:
+        raise ToolProofError("no entry could be imported (see the skipped lines above)", source=args.data_dir)
+    _write(Path(args.out), imported.suite, imported.tools)
+    stderr.write(f"toolproof: {len(cases)} case(s) and {len(imported.tools['tools'])} tool(s) written to "
+                 f"{printable(args.out)} (suite.json, tools.json); {len(imported.skipped)} skipped\n")
+    return 0
+
+
+def read_json_lines(path: Path) -> list:
+    """A JSON-lines file (BFCL's format): one value a line, each within the reading limits."""
+    try:
+        info = path.stat()
+    except OSError:
+        raise ToolProofError("no such file", source=str(path)) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise ToolProofError("not a regular file", source=str(path))
+    if info.st_size > MAX_FILE_BYTES:
+        raise ToolProofError(f"too large (over {MAX_FILE_BYTES:,} bytes)", source=str(path))
+    try:
+        with path.open("rb") as handle:
+            text = handle.read(MAX_FILE_BYTES + 1).decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ToolProofError(f"cannot read file ({exc.__class__.__name__})", source=str(path)) from None
+    # split on "\n" only: a JSON string may hold U+2028 and other characters splitlines() splits on
+    return [json_from_text(line, f"{path}:{n}") for n, line in enumerate(text.split("\n"), 1)
+            if line.strip()]
+
+
+def _write(folder: Path, suite: dict, tools: dict) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, doc in (("tools.json", tools), ("suite.json", suite)):
+            (folder / name).write_text(json.dumps(doc, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise ToolProofError(f"cannot write ({exc.strerror or exc.__class__.__name__})", source=str(folder)) from None

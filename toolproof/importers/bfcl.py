@@ -1,0 +1,290 @@
+"""BFCL's own data files (the Berkeley Function Calling Leaderboard, `bfcl-eval`, Apache-2.0) as
+our suite.json and tools.json.
+
+Reads what the edge parsed: per category the entries of `BFCL_v4_<category>.json` (one JSON
+object a line: `id`, `question`, `function`) and the ground truth of
+`possible_answer/BFCL_v4_<category>.json` (`id`, `ground_truth`: a list of
+`{function: {param: [possible values]}}`). Case ids are BFCL's; `irrelevance` becomes no_call;
+`parallel` expects its calls in any order; a list of possible values becomes `args` (the first
+that validates) + `accept` (the others), `""` among them makes the field `optional` (alone:
+`absent`); string fields are `loose` and every call `exact`, so our verdict follows BFCL's
+checker except where JSON Schema decides (README "BFCL categories"). Gorilla types map to JSON
+Schema: dict -> object, float -> number, tuple -> array, any -> no type.
+
+Pure: no I/O; nothing of BFCL's data is committed or fetched.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..suite import Tool, load_suite, load_tools
+from ..toolnames import wire_name
+
+# BFCL category -> our category (what the case probes in our terms)
+CATEGORY_OF = {"simple_python": "should_call", "multiple": "distractor",
+               "parallel": "should_call", "irrelevance": "should_not_call"}
+GORILLA_TYPES = {"dict": "object", "float": "number", "tuple": "array", "any": None,
+                 "integer": "integer", "number": "number", "string": "string", "boolean": "boolean",
+                 "array": "array", "object": "object", "null": "null"}
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+
+
+class _Skip(Exception):
+    """A BFCL entry this importer cannot express: skipped with its reason, never fatal."""
+
+
+@dataclass
+class BfclImport:
+    tools: dict
+    suite: dict
+    skipped: list = field(default_factory=list)      # (BFCL id, reason)
+
+
+def gorilla_schema(schema: Any) -> Any:
+    """A gorilla parameter schema as JSON Schema, recursively (properties, items,
+    additionalProperties); an unknown type is kept for the tools loader to refuse."""
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key == "type" and isinstance(value, str) and value in GORILLA_TYPES:
+            if GORILLA_TYPES[value] is not None:
+                out["type"] = GORILLA_TYPES[value]
+        elif key == "properties" and isinstance(value, dict):
+            out[key] = {name: gorilla_schema(sub) for name, sub in value.items()}
+        elif key in ("items", "additionalProperties") and isinstance(value, dict):
+            out[key] = gorilla_schema(value)
+        else:
+            out[key] = value
+    return out
+
+
+def suite_from_bfcl(entries: dict[str, list], answers: dict[str, dict], schemas: dict, *,
+                    limit: int | None = None) -> BfclImport:
+    """entries: {category: [parsed lines]}; answers: {category: {id: ground_truth}};
+    schemas: our "tools" and "suite" format schemas. Entries that cannot be expressed (or do not
+    load) are skipped with their reason; the rest load as a suite."""
+    names = _Names()
+    drafts, skipped = [], []
+    for category, lines in entries.items():
+        for entry in lines[:limit] if limit is not None else lines:
+            try:
+                drafts.append(_draft(category, entry, names))
+            except _Skip as exc:
+                skipped.append((_entry_id(entry), str(exc)))
+    tools_doc = {"format": "toolproof.tools", "version": 1, "description": _SOURCE,
+                 "tools": list(names.defined.values())}
+    tools, problems = load_tools(tools_doc, schemas["tools"])
+    broken = {}
+    for path, reason in problems:
+        match = re.match(r"^\$\.tools\[(\d+)\](.*)$", path or "")
+        if match:
+            broken.setdefault(tools_doc["tools"][int(match.group(1))]["name"], f"${match.group(2)}: {reason}")
+    cases = []
+    for draft in drafts:
+        try:
+            cases.append(_case(draft, tools, answers, broken))
+        except _Skip as exc:
+            skipped.append((draft["id"], str(exc)))
+    return _loadable(cases, tools_doc, tools, schemas, skipped)
+
+
+_SOURCE = ("Imported from BFCL (bfcl-eval, Apache-2.0) by `python -m toolproof suite import-bfcl`; "
+           "the data is the user's download, not part of ToolProof.")
+
+
+def _entry_id(entry: Any) -> str:
+    return str(entry.get("id")) if isinstance(entry, dict) else "(not an object)"
+
+
+def _draft(category: str, entry: Any, names: "_Names") -> dict:
+    if category not in CATEGORY_OF:
+        raise _Skip(f"category {category!r} is not supported (use {', '.join(CATEGORY_OF)})")
+    if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+        raise _Skip("an entry needs a string 'id'")
+    if not _ID.match(entry["id"]):
+        raise _Skip(f"id {entry['id']!r} is not a case id (a-z 0-9 _ -)")
+    system, prompt = _prompt(entry.get("question"))
+    functions = entry.get("function")
+    if not isinstance(functions, list) or not functions:
+        raise _Skip("'function' must be a non-empty list")
+    offered = {}
+    for fn in functions:
+        original, name = names.register(fn)
+        offered[original] = name
+    return {"id": entry["id"], "bfcl": category, "system": system, "prompt": prompt,
+            "offered": offered}
+
+
+def _prompt(question: Any) -> tuple[str | None, str]:
+    """(system prompt or None, the user's message) of a single-turn BFCL question."""
+    if not isinstance(question, list) or len(question) != 1 or not isinstance(question[0], list):
+        raise _Skip("only single-turn questions are imported")
+    system, user = [], []
+    for message in question[0]:
+        if not isinstance(message, dict) or not isinstance(message.get("content"), str):
+            raise _Skip("a question message needs string 'content'")
+        (system if message.get("role") == "system" else user).append(message["content"])
+    if not user or not "".join(user).strip():
+        raise _Skip("the question has no user message")
+    return ("\n\n".join(system) or None), "\n\n".join(user)
+
+
+class _Names:
+    """Tool definitions across entries: one tools.json entry per distinct definition. A name
+    that two entries define differently gets _2, _3 ... in the later one (the model sees it)."""
+
+    def __init__(self) -> None:
+        self.defined: dict[str, dict] = {}
+        self.wires: set[str] = set()
+
+    def register(self, fn: Any) -> tuple[str, str]:
+        if not isinstance(fn, dict) or not isinstance(fn.get("name"), str) or not _NAME.match(fn["name"]):
+            raise _Skip("a function needs a name of 1-128 of A-Z a-z 0-9 _ - .")
+        if not isinstance(fn.get("description"), str) or not fn["description"].strip():
+            raise _Skip(f"function {fn['name']!r} has no description")
+        parameters = gorilla_schema(fn.get("parameters", {"type": "dict", "properties": {}}))
+        tool = {"name": fn["name"], "description": fn["description"], "parameters": parameters}
+        name, n = fn["name"], 1
+        while name in self.defined and self.defined[name] != {**tool, "name": name}:
+            n += 1
+            name = f"{fn['name']}_{n}"
+        if name not in self.defined:
+            if wire_name(name) in self.wires:
+                raise _Skip(f"function {name!r} reaches providers as {wire_name(name)!r}, like another")
+            self.wires.add(wire_name(name))
+            self.defined[name] = {**tool, "name": name}
+        return fn["name"], name
+
+
+def _case(draft: dict, tools: dict[str, Tool], answers: dict, broken: dict) -> dict:
+    for name in draft["offered"].values():
+        if name not in tools:
+            raise _Skip(f"function {name!r} does not load as a tool "
+                        f"({broken.get(name, 'see tools.json')})")
+    case = {"id": draft["id"], "category": CATEGORY_OF[draft["bfcl"]],
+            "title": f"BFCL {draft['bfcl']} {draft['id']}", "why": f"BFCL category {draft['bfcl']}",
+            "tools": list(dict.fromkeys(draft["offered"].values()))}
+    if draft["system"]:
+        case["system"] = draft["system"]
+    case["prompt"] = draft["prompt"]
+    if draft["bfcl"] == "irrelevance":
+        case["expect"] = {"action": "no_call"}
+        return case
+    truth = answers.get(draft["bfcl"], {}).get(draft["id"])
+    if not isinstance(truth, list) or not truth:
+        raise _Skip("no ground truth in possible_answer/")
+    calls = [_call(item, draft["offered"], tools) for item in truth]
+    case["expect"] = {"action": "call", "calls": calls}
+    if draft["bfcl"] == "parallel":
+        case["expect"]["order"] = "any"
+    return case
+
+
+def _call(item: Any, offered: dict, tools: dict[str, Tool]) -> dict:
+    if not isinstance(item, dict) or len(item) != 1:
+        raise _Skip("a ground-truth call must be one {function: {param: [values]}}")
+    (function, params), = item.items()
+    if function not in offered or not isinstance(params, dict):
+        raise _Skip(f"ground truth calls {function!r}, which the entry does not define")
+    tool = tools[offered[function]]
+    rules = _Rules()
+    for param, options in params.items():
+        rules.param(param, options, tool)
+    call = {"tool": tool.name, "args": rules.args}
+    for key in ("accept", "optional", "absent", "loose"):
+        if getattr(rules, key):
+            call[key] = getattr(rules, key)
+    call["exact"] = True
+    return call
+
+
+class _Rules:
+    """One ground-truth call's possible values as args, accept, optional, absent and loose."""
+
+    def __init__(self) -> None:
+        self.args: dict = {}
+        self.accept: dict = {}
+        self.optional: list = []
+        self.absent: list = []
+        self.loose: list = []
+
+    def param(self, name: str, options: Any, tool: Tool) -> None:
+        if not isinstance(options, list):
+            raise _Skip(f"possible values of {name!r} are not a list")
+        blank = "" in options
+        real = [o for o in options if o != "" and _valid(tool, name, o)]
+        if not real:
+            if not blank:
+                raise _Skip(f"no possible value of {name!r} validates against the tool's schema")
+            self.absent.append(name)
+            return
+        values = [self._value(name, o) for o in real]
+        self.args[name] = values[0]
+        others = [v for v in values[1:] if v != values[0]]
+        if others:
+            self.accept[name] = others
+        if blank:
+            self.optional.append(name)
+        if any(_has_string(o) for o in real):
+            self.loose.append(name)
+
+    def _value(self, path: str, option: Any) -> Any:
+        """A possible value; inside an object each key holds its own list of possible values."""
+        if not isinstance(option, dict):
+            return option
+        out = {}
+        for key, inner in option.items():
+            where = f"{path}.{key}"
+            if not isinstance(inner, list):
+                out[key] = inner
+                continue
+            real = [o for o in inner if o != ""]
+            if not real:
+                continue        # only "": the key must be left out, which exact enforces
+            out[key] = self._value(where, real[0])
+            if len(real) > 1:
+                self.accept.setdefault(where, [self._value(where, o) for o in real[1:]])
+            if "" in inner and where not in self.optional:
+                self.optional.append(where)
+        return out
+
+
+def _valid(tool: Tool, name: str, value: Any) -> bool:
+    """Would a call sending this value for the field pass the tool's schema (ignoring the other
+    required fields)? A value that would not can never be the model's right answer."""
+    if isinstance(value, dict):
+        value = {k: (v[0] if isinstance(v, list) and v and v[0] != "" else v) for k, v in value.items()
+                 if not (isinstance(v, list) and v and all(x == "" for x in v))}
+    return not [f for f in tool.schema.findings({name: value})
+                if not (f.code == "schema.required" and f.path == "$")]
+
+
+def _has_string(value: Any) -> bool:
+    if isinstance(value, str):
+        return True
+    if isinstance(value, list):
+        return any(_has_string(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_string(v) for v in value.values())
+    return False
+
+
+def _loadable(cases: list, tools_doc: dict, tools: dict, schemas: dict, skipped: list) -> BfclImport:
+    """Keep the cases that load as a suite (and the tools they use), skip the rest with reasons."""
+    suite_doc = {"format": "toolproof.suite", "version": 2, "description": _SOURCE, "cases": cases}
+    _, problems = load_suite(suite_doc, tools, schemas["suite"])
+    bad: dict[int, str] = {}
+    for path, reason in problems:
+        match = re.match(r"^\$\.cases\[(\d+)\](.*)$", path or "")
+        if match:
+            bad.setdefault(int(match.group(1)), f"{match.group(2) or 'case'}: {reason}".lstrip("."))
+    kept = [c for i, c in enumerate(cases) if i not in bad]
+    skipped.extend((cases[i]["id"], reason) for i, reason in sorted(bad.items()))
+    used = {name for c in kept for name in c["tools"]}
+    tools_doc["tools"] = [t for t in tools_doc["tools"] if t["name"] in used]
+    suite_doc["cases"] = kept
+    return BfclImport(tools_doc, suite_doc, skipped)
