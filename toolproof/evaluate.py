@@ -24,6 +24,8 @@ from .repeats import merge_repeats, pass_counts, repeats_summary
 from .score import check_weights, scorecard
 from .stats import bootstrap, reliability, resampled_means
 from .suite import Case, Tool
+from .sweep import as_offered
+from .sweep_score import at_level, level_row, levels_in, main_level, sweep_seed
 from .transcripts import Transcript, TranscriptSet
 
 
@@ -45,6 +47,8 @@ def failed_case(case: Case, tools: dict[str, Tool], reason: str) -> CaseResult:
 def grade_safely(case: Case, tools: dict[str, Tool], transcript: Transcript | None) -> CaseResult:
     """grade_case, except that an unexpected error fails this case instead of the run."""
     try:
+        if transcript is not None:      # a sweep: judge calls against the tools actually offered
+            case = as_offered(case, transcript.raw.get("offered"))
         return grade_case(case, tools, transcript)
     except Exception as exc:                      # noqa: BLE001 - a bug must not lose the run
         return failed_case(case, tools, internal_error(exc))
@@ -155,8 +159,31 @@ def card_of(graded: Graded, weights: dict | None = None, *, source: dict | None 
 
 def evaluate(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet,
              weights: dict | None = None, prices: dict | None = None) -> dict:
-    """Transcripts -> graded cases -> scorecard object (no model input can make this raise)."""
+    """Transcripts -> graded cases -> scorecard object (no model input can make this raise).
+    A sweep's results give the main level's scorecard plus `sweep` (see sweep_score)."""
+    levels = levels_in(transcripts)
+    if levels:
+        return evaluate_sweep(cases, tools, transcripts, levels, weights, prices)
     graded = grade_transcripts(cases, tools, transcripts)
     found, note = diagnose_safely(graded, cases, tools)
     return card_of(graded, weights, source=source_of(transcripts), diagnosis=found, prices=prices,
                    notes=[note])
+
+
+def evaluate_sweep(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet,
+                   levels: list[int], weights: dict | None = None, prices: dict | None = None) -> dict:
+    """Each pad level graded on its own; the main level's full scorecard carries `sweep`."""
+    main, note = main_level(levels)
+    rows, card = [], {}
+    for pad in levels:
+        subset = at_level(transcripts, pad)
+        graded = grade_transcripts(cases, tools, subset)
+        if pad == main:
+            found, problem = diagnose_safely(graded, cases, tools)
+            card = card_of(graded, weights, source=source_of(transcripts), diagnosis=found, prices=prices,
+                           notes=[problem, note])
+            rows.append(level_row(pad, card, subset))
+        else:
+            rows.append(level_row(pad, card_of(graded, weights, prices=prices), subset))
+    card["sweep"] = {"seed": sweep_seed(transcripts.raw), "levels": rows}
+    return card

@@ -90,6 +90,7 @@ class Case:
     expect: Expect
     mock_results: dict | None
     variants: tuple
+    no_pad: tuple = ()       # catalogue tools a tool-count sweep must never pad this case with
 
     @property
     def turns(self) -> int:
@@ -211,7 +212,7 @@ def _parse_case(raw: dict) -> Case:
                      for v in raw.get("variants", []))
     return Case(raw["id"], raw["category"], raw.get("title", raw["id"]), raw.get("why", ""),
                 tuple(raw["tools"]), raw.get("system"), raw["prompt"], expect,
-                raw.get("mock_results"), variants)
+                raw.get("mock_results"), variants, tuple(raw.get("no_pad", ())))
 
 
 def _case_problem(case: Case, tools: dict[str, Tool]) -> tuple[list, str] | None:
@@ -221,6 +222,9 @@ def _case_problem(case: Case, tools: dict[str, Tool]) -> tuple[list, str] | None
             return ["tools", j], f"unknown tool {name!r} (not in tools.json)"
         if name in case.tools[:j]:
             return ["tools", j], f"tool {name!r} is listed twice"
+    for j, name in enumerate(case.no_pad):
+        if name not in tools:
+            return ["no_pad", j], f"no_pad names unknown tool {name!r} (not in tools.json)"
     exp = case.expect
     if exp.action == "call" and not exp.calls:
         return ["expect", "calls"], "action 'call' needs at least one expected call"
