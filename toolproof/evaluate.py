@@ -170,20 +170,48 @@ def evaluate(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptS
                    notes=[note])
 
 
+@dataclass(frozen=True, slots=True)
+class SweepLevels:
+    """A sweep's levels, each graded on its own: pad -> (Graded, that level's TranscriptSet)."""
+    seed: int | None
+    main: int                       # the level the overall scorecard shows (0 when run)
+    note: str | None                # said when the main level is not 0
+    levels: dict
+
+    @property
+    def main_graded(self) -> Graded:
+        return self.levels[self.main][0]
+
+
+def grade_sweep(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet,
+                levels: list[int]) -> SweepLevels:
+    """Every pad level graded alone (each case guarded as always)."""
+    main, note = main_level(levels)
+    graded = {}
+    for pad in levels:
+        subset = at_level(transcripts, pad)
+        graded[pad] = (grade_transcripts(cases, tools, subset), subset)
+    return SweepLevels(sweep_seed(transcripts.raw), main, note, graded)
+
+
+def sweep_section(sweep: SweepLevels, main_card: dict, weights: dict | None, prices: dict | None = None,
+                  intervals_now: bool = True) -> dict:
+    """The scorecard's `sweep`: each level's row from its own scorecard (the main card for the
+    main level), with the same weights, formula and bootstrap as the main score."""
+    rows = []
+    for pad, (graded, subset) in sweep.levels.items():
+        card = main_card if pad == sweep.main else card_of(graded, weights, prices=prices,
+                                                           intervals_now=intervals_now)
+        rows.append(level_row(pad, card, subset))
+    return {"seed": sweep.seed, "levels": rows}
+
+
 def evaluate_sweep(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet,
                    levels: list[int], weights: dict | None = None, prices: dict | None = None) -> dict:
     """Each pad level graded on its own; the main level's full scorecard carries `sweep`."""
-    main, note = main_level(levels)
-    rows, card = [], {}
-    for pad in levels:
-        subset = at_level(transcripts, pad)
-        graded = grade_transcripts(cases, tools, subset)
-        if pad == main:
-            found, problem = diagnose_safely(graded, cases, tools)
-            card = card_of(graded, weights, source=source_of(transcripts), diagnosis=found, prices=prices,
-                           notes=[problem, note])
-            rows.append(level_row(pad, card, subset))
-        else:
-            rows.append(level_row(pad, card_of(graded, weights, prices=prices), subset))
-    card["sweep"] = {"seed": sweep_seed(transcripts.raw), "levels": rows}
+    sweep = grade_sweep(cases, tools, transcripts, levels)
+    found, problem = diagnose_safely(sweep.main_graded, cases, tools)
+    card = card_of(sweep.main_graded, weights, source=source_of(transcripts), diagnosis=found,
+                   prices=prices, notes=[sweep.note, problem])
+    card["sweep"] = sweep_section(sweep, card, weights, prices)
     return card

@@ -30,19 +30,19 @@ DEFAULT_SEED = 0
 MAX_SEED = 2 ** 63 - 1
 
 
-def parse_levels(text: str) -> tuple[int, ...]:
+def parse_levels(text: str, *, flag: str = "--pad") -> tuple[int, ...]:
     """"0,8,16" -> (0, 8, 16): distinct whole numbers, 0..MAX_PAD, at most MAX_LEVELS, ascending."""
     parts = [p.strip() for p in str(text).split(",")]
     if len(parts) > MAX_LEVELS:
-        raise ToolProofError(f"--pad takes at most {MAX_LEVELS} levels, got {len(parts)}")
+        raise ToolProofError(f"{flag} takes at most {MAX_LEVELS} levels, got {len(parts)}")
     levels = []
     for part in parts:
         if not (part.isascii() and part.isdigit() and len(part) <= 4 and int(part) <= MAX_PAD):
             shown = part if len(part) <= 20 else part[:20] + "…"
-            raise ToolProofError(f"--pad wants comma-separated whole numbers from 0 to {MAX_PAD} "
+            raise ToolProofError(f"{flag} wants comma-separated whole numbers from 0 to {MAX_PAD} "
                                  f"(e.g. 0,8,16); got {shown!r}")
         if int(part) in levels:
-            raise ToolProofError(f"--pad lists level {int(part)} twice")
+            raise ToolProofError(f"{flag} lists level {int(part)} twice")
         levels.append(int(part))
     return tuple(sorted(levels))
 
@@ -87,7 +87,8 @@ def offered_tools(case: Case, tools: dict[str, Tool], pad: int, seed: int) -> li
     return shuffled(list(case.tools) + extras, _draws(seed, "order", case.id, pad))
 
 
-def check_levels(cases: list[Case], tools: dict[str, Tool], levels: tuple[int, ...]) -> None:
+def check_levels(cases: list[Case], tools: dict[str, Tool], levels: tuple[int, ...], *,
+                 flag: str = "--pad") -> None:
     """Refuse, before any request, a level some case's pool cannot fill (naming the case)."""
     if not levels:
         return
@@ -95,7 +96,7 @@ def check_levels(cases: list[Case], tools: dict[str, Tool], levels: tuple[int, .
     for case in cases:
         room = len(pad_pool(case, tools))
         if top > room:
-            raise ToolProofError(f"--pad {top} is more than case {case.id!r} can take: it has "
+            raise ToolProofError(f"{flag} {top} is more than case {case.id!r} can take: it has "
                                  f"{room} tools from other domains to pad with; use at most {room}")
 
 

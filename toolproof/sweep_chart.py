@@ -1,0 +1,51 @@
+"""Geometry of the tool-count sweep chart: score per pad level with its 95% interval, and the
+input-token cost of each level as a label under its point.
+
+Returns plain numbers and strings; the page (web_scorecard) turns them into SVG nodes, so the
+chart is tested in CPython. Pure: no I/O, no DOM.
+"""
+from __future__ import annotations
+
+WIDTH, HEIGHT = 560, 260
+LEFT, RIGHT, TOP, BOTTOM = 48, 24, 16, 64     # room for the axis labels and the cost labels
+
+
+def _x(pad: int, low: int, high: int) -> float:
+    span = WIDTH - LEFT - RIGHT
+    if high == low:
+        return LEFT + span / 2
+    return round(LEFT + span * (pad - low) / (high - low), 1)
+
+
+def _y(score: float) -> float:
+    return round(TOP + (HEIGHT - TOP - BOTTOM) * (1 - max(0.0, min(score, 100.0)) / 100), 1)
+
+
+def tokens_text(value: float | None) -> str:
+    """Mean input tokens of a level's first requests, for a label ("n/a" without usage)."""
+    return "tokens n/a" if value is None else f"{value:,.0f} tok"
+
+
+def sweep_geometry(sweep: dict) -> dict:
+    """{"width", "height", "points": [...], "path", "grid": [...], "baseline"} for `sweep.levels`:
+    one point per level at (pad, score), a whisker from low to high when the interval is known,
+    a label with the score, and under the axis the tools offered and the input tokens."""
+    levels = sweep.get("levels") or []
+    pads = [row["pad"] for row in levels]
+    low, high = (min(pads), max(pads)) if pads else (0, 0)
+    points = []
+    for row in levels:
+        x, score = _x(row["pad"], low, high), row["score"]
+        point = {"pad": row["pad"], "x": x, "score": score, "y": None if score is None else _y(score),
+                 "text": "n/a" if score is None else f"{score:.1f}", "whisker": None,
+                 "axis": f"pad {row['pad']}",
+                 "cost": (f"{row['tools_offered_mean']:g} tools · " if row.get("tools_offered_mean") is not None
+                          else "") + tokens_text(row.get("input_tokens_mean"))}
+        if score is not None and row.get("low") is not None and row.get("high") is not None:
+            point["whisker"] = {"y1": _y(row["high"]), "y2": _y(row["low"])}
+        points.append(point)
+    drawn = [p for p in points if p["y"] is not None]
+    path = " ".join(f"{'M' if i == 0 else 'L'}{p['x']},{p['y']}" for i, p in enumerate(drawn))
+    grid = [{"value": v, "y": _y(v)} for v in (0, 25, 50, 75, 100)]
+    return {"width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT, "points": points,
+            "path": path, "grid": grid, "baseline": HEIGHT - BOTTOM}
