@@ -24,6 +24,7 @@ from toolproof.runner import Run, RunSettings, requests_needed
 from toolproof.runs_compare import compare_runs, graded_run, regression_gate
 from toolproof.stats import bootstrap
 from toolproof.suite import parse_suite, parse_tools
+from toolproof.sweep_chart import sweep_geometry
 from toolproof.sweep import check_levels, offered_tools, pad_pool, parse_levels, sweep_need
 from toolproof.transcripts import parse_transcripts
 
@@ -363,3 +364,22 @@ def test_cli_refuses_bad_sweeps_before_any_request(fake, argv, message):
     fake.requests.clear()
     code, stdout, stderr = live(fake, *argv)
     assert code == 2 and message in stderr and stderr.count("\n") == 1 and not fake.requests
+
+
+# ---- the chart's geometry -----------------------------------------------------------------------
+
+def test_chart_puts_one_point_per_level_higher_scores_higher_and_whiskers_around_them():
+    rows = [{"pad": 0, "score": 80.0, "low": 70.0, "high": 90.0, "correct_tool_rate": 0.9,
+             "tools_offered_mean": 3, "input_tokens_mean": 1234.4},
+            {"pad": 16, "score": 40.0, "low": None, "high": None, "correct_tool_rate": 0.5,
+             "tools_offered_mean": 19, "input_tokens_mean": None},
+            {"pad": 8, "score": None, "low": None, "high": None, "correct_tool_rate": None,
+             "tools_offered_mean": 11, "input_tokens_mean": 2000.0}]
+    g = sweep_geometry({"seed": 0, "levels": rows})
+    a, b, c = g["points"]
+    assert a["x"] < c["x"] < b["x"] and a["y"] < b["y"]              # x by pad, higher score = higher up
+    assert a["whisker"]["y1"] < a["y"] < a["whisker"]["y2"] and b["whisker"] is None
+    assert (a["cost"], b["cost"], c["cost"]) == ("3 tools · 1,234 input tok", "19 tools · tokens n/a",
+                                                 "11 tools · 2,000 input tok")
+    assert c["y"] is None and c["text"] == "n/a" and g["path"].count("L") == 1   # no score: no point
+    assert sweep_geometry({"levels": []})["points"] == []

@@ -7,7 +7,7 @@ chart is tested in CPython. Pure: no I/O, no DOM.
 from __future__ import annotations
 
 WIDTH, HEIGHT = 560, 260
-LEFT, RIGHT, TOP, BOTTOM = 48, 24, 16, 64     # room for the axis labels and the cost labels
+LEFT, RIGHT, TOP, BOTTOM = 96, 96, 16, 52     # room for the axis labels and the cost labels
 
 
 def _x(pad: int, low: int, high: int) -> float:
@@ -23,7 +23,7 @@ def _y(score: float) -> float:
 
 def tokens_text(value: float | None) -> str:
     """Mean input tokens of a level's first requests, for a label ("n/a" without usage)."""
-    return "tokens n/a" if value is None else f"{value:,.0f} tok"
+    return "tokens n/a" if value is None else f"{value:,.0f} input tok"
 
 
 def sweep_geometry(sweep: dict) -> dict:
