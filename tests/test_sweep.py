@@ -383,3 +383,19 @@ def test_chart_puts_one_point_per_level_higher_scores_higher_and_whiskers_around
                                                  "11 tools · 2,000 input tok")
     assert c["y"] is None and c["text"] == "n/a" and g["path"].count("L") == 1   # no score: no point
     assert sweep_geometry({"levels": []})["points"] == []
+
+
+def test_terminal_and_markdown_show_every_level_with_its_interval():
+    from toolproof.report import render_markdown, render_text
+
+    cases, tools = mini_bundle()
+    card = card_of_doc(sweep_doc({0: RIGHT, 2: {**RIGHT, "alt": openai(text="?")}}, usage={0: 100, 2: 1500}), cases, tools)
+    text = render_text(card)
+    assert "Tool-count sweep (pad seed 9; a difference between levels smaller than their intervals means nothing)" in text
+    assert "    0   100.0   100.0–100.0        100.0%           2.5           100" in text
+    assert "    2    72.7     72.7–72.7         66.7%          3.25         1,500" in text
+    assert "| 2 | 72.7 | 72.7–72.7 | 66.7% | 3.25 | 1,500 |" in render_markdown(card)
+    doc = sweep_doc({0: RIGHT})
+    del doc["sweep"]                       # transcripts with pad levels but no recorded seed
+    plain = card_of_doc(doc, cases, tools)
+    assert plain["sweep"]["seed"] is None and "pad seed n/a" in render_text(plain)

@@ -1,5 +1,6 @@
-"""Geometry of the tool-count sweep chart: score per pad level with its 95% interval, and the
-input-token cost of each level as a label under its point.
+"""How a tool-count sweep is shown: the chart's geometry (score per pad level with its 95%
+interval, the input-token cost of each level as a label under its point) and the same numbers as
+terminal and Markdown lines.
 
 Returns plain numbers and strings; the page (web_scorecard) turns them into SVG nodes, so the
 chart is tested in CPython. Pure: no I/O, no DOM.
@@ -49,3 +50,38 @@ def sweep_geometry(sweep: dict) -> dict:
     grid = [{"value": v, "y": _y(v)} for v in (0, 25, 50, 75, 100)]
     return {"width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT, "points": points,
             "path": path, "grid": grid, "baseline": HEIGHT - BOTTOM}
+
+
+def _cells(row: dict) -> list[str]:
+    def num(v, fmt):
+        return "n/a" if v is None else format(v, fmt)
+    interval = "n/a" if row["low"] is None else f"{row['low']:.1f}–{row['high']:.1f}"
+    rate = "n/a" if row["correct_tool_rate"] is None else f"{100 * row['correct_tool_rate']:.1f}%"
+    return [str(row["pad"]), num(row["score"], ".1f"), interval, rate,
+            num(row["tools_offered_mean"], "g"), num(row["input_tokens_mean"], ",.0f")]
+
+
+HEADERS = ["pad", "score", "95% CI", "correct tool", "tools offered", "input tokens"]
+WIDTHS = [5, 7, 13, 13, 13, 13]
+NOISE = "a difference between levels smaller than their intervals means nothing"
+
+
+def sweep_text(card: dict) -> list[str]:
+    """The sweep as terminal lines (nothing for a run that is not a sweep)."""
+    sweep = card.get("sweep")
+    if not sweep:
+        return []
+    seed = "n/a" if sweep.get("seed") is None else sweep["seed"]
+    lines = ["", f"Tool-count sweep (pad seed {seed}; {NOISE})",
+             " ".join(f"{h:>{w}}" for h, w in zip(HEADERS, WIDTHS))]
+    lines += [" ".join(f"{c:>{w}}" for c, w in zip(_cells(row), WIDTHS)) for row in sweep["levels"]]
+    return lines
+
+
+def sweep_markdown(card: dict) -> list[str]:
+    sweep = card.get("sweep")
+    if not sweep:
+        return []
+    return (["", "## Tool-count sweep", "", f"Pad seed {'n/a' if sweep.get('seed') is None else sweep['seed']}; {NOISE}.", "",
+             "| " + " | ".join(HEADERS) + " |", "|" + "---:|" * len(HEADERS)]
+            + ["| " + " | ".join(_cells(row)) + " |" for row in sweep["levels"]])
