@@ -18,6 +18,7 @@ from fakeprovider import case_and_turn, fixture_answer
 from toolproof.cli import run as cli_run
 from toolproof.datafiles import load_bundle
 from toolproof.suite import requests_needed, scoped
+from toolproof.sweep import offered_tools
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")
@@ -25,7 +26,8 @@ pytest.importorskip("playwright.sync_api")
 OPENAI = "https://api.openai.com/v1/chat/completions"
 CORS = {"access-control-allow-origin": "*", "access-control-allow-headers": "*",
         "access-control-allow-methods": "POST", "content-type": "application/json"}
-CASES = scoped(load_bundle().cases, "should_call")
+BUNDLE = load_bundle()
+CASES, TOOLS = scoped(BUNDLE.cases, "should_call"), BUNDLE.tools
 OWN = {c.id: set(c.tools) for c in CASES}
 DISTRACTED = {c.id for c in CASES[::2]}
 
@@ -104,6 +106,9 @@ def test_a_two_level_sweep_draws_its_curve_and_regrades_in_the_terminal(page, se
     assert level6["tools_offered_mean"] == sweep["levels"][0]["tools_offered_mean"] + 6
     assert level6["input_tokens_mean"] == sweep["levels"][0]["input_tokens_mean"] + 240
     assert {t["pad"] for t in exported["transcripts"]} == {0, 6}
+    # the page drew the same padding and order as the terminal does for seed 3
+    by_id = {c.id: c for c in CASES}
+    assert all(t["offered"] == offered_tools(by_id[t["case_id"]], TOOLS, t["pad"], 3) for t in exported["transcripts"])
 
     path = tmp_path / "sweep-export.json"
     path.write_text(json.dumps(exported), encoding="utf-8")
@@ -113,3 +118,25 @@ def test_a_two_level_sweep_draws_its_curve_and_regrades_in_the_terminal(page, se
     assert [u for u in page.requests if not is_local(u, server) and not u.startswith(OPENAI)] == []
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#live-sweep").screenshot(path=str(ARTIFACTS / "sweep-chart.png"))
+
+
+@pytest.mark.parametrize("levels, message", [
+    ("0,{room}", "Pad level {room} is more than case"),
+    ("4,x\x07" + "9" * 5000, "Pad levels wants comma-separated whole numbers from 0 to 500"),
+])
+def test_a_bad_or_hostile_pad_is_refused_before_any_request(page, levels, message):
+    from toolproof.sweep import pad_pool
+
+    room = max(len(pad_pool(c, TOOLS)) for c in CASES) + 1
+    before = len([u for u in page.requests if u.startswith(OPENAI)])
+    page.evaluate("document.body.dataset.run = 'idle'; document.getElementById('run-message').textContent = ''")
+    page.fill("#model", "gpt-sweep")
+    page.fill("#api-key", "sk-sweep-page-1")
+    page.select_option("#scope", "should_call")
+    page.fill("#pad", levels.format(room=room))
+    page.click("#run-live")
+    page.wait_for_function("document.getElementById('run-message').textContent !== ''", timeout=10_000)
+    assert message.format(room=room) in page.text_content("#run-message")
+    assert page.evaluate("document.body.dataset.run") == "idle"
+    assert len([u for u in page.requests if u.startswith(OPENAI)]) == before
+    page.fill("#pad", "")
