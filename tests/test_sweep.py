@@ -399,3 +399,14 @@ def test_terminal_and_markdown_show_every_level_with_its_interval():
     del doc["sweep"]                       # transcripts with pad levels but no recorded seed
     plain = card_of_doc(doc, cases, tools)
     assert plain["sweep"]["seed"] is None and "pad seed n/a" in render_text(plain)
+
+
+def test_a_file_with_more_levels_than_a_sweep_can_hold_is_refused_at_once():
+    cases, tools = mini_bundle()
+    doc = sweep_doc({pad: {"call": RIGHT["call"]} for pad in range(9)})
+    with pytest.raises(ToolProofError, match=r"\$\.sweep\.levels.*too long"):
+        card_of_doc(doc, cases, tools)                  # the recorded levels: by the format schema
+    del doc["sweep"]
+    with pytest.raises(ToolProofError) as exc:
+        card_of_doc(doc, cases, tools)
+    assert exc.value.line() == "at $.transcripts: a sweep holds at most 8 pad levels; this file has 9"

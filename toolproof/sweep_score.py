@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .errors import ToolProofError
+from .sweep import MAX_LEVELS
 from .transcripts import TranscriptSet
 
 
@@ -32,6 +33,9 @@ def levels_in(transcripts: TranscriptSet) -> list[int]:
     if None in pads:
         raise ToolProofError("some transcripts record a pad level and some do not: a sweep's results "
                              "file records `pad` on every transcript", path="$.transcripts")
+    if len(pads) > MAX_LEVELS:          # each level is graded and bootstrapped on its own
+        raise ToolProofError(f"a sweep holds at most {MAX_LEVELS} pad levels; this file has {len(pads)}",
+                             path="$.transcripts")
     return sorted(pads)
 
 
