@@ -410,3 +410,13 @@ def test_a_file_with_more_levels_than_a_sweep_can_hold_is_refused_at_once():
     with pytest.raises(ToolProofError) as exc:
         card_of_doc(doc, cases, tools)
     assert exc.value.line() == "at $.transcripts: a sweep holds at most 8 pad levels; this file has 9"
+
+
+def test_a_rebuilt_request_shows_the_tools_the_transcript_says_were_offered():
+    from toolproof.view import turn_views
+
+    cases, tools = mini_bundle()
+    doc = sweep_doc({1: {"call": RIGHT["call"]}})
+    transcript = parse_transcripts(doc, format_schema("transcripts")).transcripts["call"]
+    request = json.loads(turn_views(next(c for c in cases if c.id == "call"), tools, transcript)[0]["request"])
+    assert [t["function"]["name"] for t in request["tools"]] == ["place_order", "lookup", "refund", "send_mail"]
