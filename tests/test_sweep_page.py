@@ -118,6 +118,7 @@ def test_a_two_level_sweep_draws_its_curve_and_regrades_in_the_terminal(page, se
     assert [u for u in page.requests if not is_local(u, server) and not u.startswith(OPENAI)] == []
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#live-sweep").screenshot(path=str(ARTIFACTS / "sweep-chart.png"))
+    page.locator("#live").screenshot(path=str(ARTIFACTS / "sweep-live.png"))
 
 
 @pytest.mark.parametrize("levels, message", [
