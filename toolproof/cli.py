@@ -93,6 +93,9 @@ def _parser() -> argparse.ArgumentParser:
                       help="most output tokens per request, sent in the provider's own field (default 1024)")
     live.add_argument("--suite", metavar="FILE", help="suite file (default data/suite.json)")
     live.add_argument("--tools", metavar="FILE", help="tools file (default data/tools.json)")
+    live.add_argument("--pad", metavar="LEVELS", help="tool-count sweep: comma-separated padding levels, "
+                      "e.g. 0,8,16 (each case also gets N tools from other domains)")
+    live.add_argument("--pad-seed", type=int, default=0, metavar="S", help="seed of the padding and tool order (default 0)")
     live.add_argument("--pause", type=float, default=0.15, help=argparse.SUPPRESS)
     add_tools_verbs(commands)                 # `tools import | lint`: toolproof/cli_tools.py
     add_suite_verbs(commands)                 # `suite validate | import-bfcl`: toolproof/cli_suite.py
@@ -201,6 +204,20 @@ def _check_run_flags(args: argparse.Namespace) -> None:
         raise ToolProofError(f"--max-tokens must be between 1 and 1000000, got {args.max_tokens}")
 
 
+def _pad_levels(args: argparse.Namespace, bundle) -> tuple:
+    """--pad and --pad-seed checked, and every level refused before the run that some case in
+    scope cannot be padded to."""
+    from .suite import scoped
+    from .sweep import check_levels, check_seed, parse_levels
+
+    check_seed(args.pad_seed)
+    if args.pad is None:
+        return ()
+    levels = parse_levels(args.pad)
+    check_levels(scoped(bundle.cases, args.scope), bundle.tools, levels)
+    return levels
+
+
 def write_atomic(path: str, text: str) -> None:
     """Replace `path` with `text` in one step: a temp file in the same folder, then os.replace,
     so a crash or kill mid-write leaves the previous complete file, never half of one."""
@@ -244,9 +261,11 @@ def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dic
     _check_run_flags(args)
     weights = parse_weights(args.weight)
     bundle = load_suite_files(suite=args.suite, tools=args.tools)
+    levels = _pad_levels(args, bundle)
     key = api_key(args.provider, environ)
     settings = RunSettings(args.provider, args.model, key, args.base_url, args.scope, args.cap,
-                           pause_s=args.pause, timeout_s=args.timeout, max_tokens=args.max_tokens)
+                           pause_s=args.pause, timeout_s=args.timeout, max_tokens=args.max_tokens,
+                           pad_levels=levels, pad_seed=args.pad_seed)
     run = Run(bundle.cases, bundle.tools, settings, urllib_transport)
 
     def say(line: str) -> None:        # every printed line, hidden by the key's value too
@@ -255,12 +274,14 @@ def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dic
     if args.cap > run.need:
         say(f"toolproof: cap lowered to {run.need}: all that scope {args.scope} needs")
         settings.cap = run.need
-    say(f"toolproof: {len(run.plan)} cases, up to {run.need} requests; cap {settings.cap}")
+    sweep = f" at pad levels {','.join(map(str, levels))} (seed {args.pad_seed})" if levels else ""
+    say(f"toolproof: {len(run.plan)} cases{sweep}, up to {run.need} requests; cap {settings.cap}")
 
     def progress(raw: dict, result) -> None:
         if args.out:                   # after every case: a crash, Ctrl-C or kill keeps it
             save(args.out, run.document(created=_now()))
-        say(f"[{len(run.results)}/{len(run.plan)}] {result.verdict:<7} {result.case_id} "
+        pad = f" pad {raw['pad']}" if "pad" in raw else ""
+        say(f"[{len(run.results)}/{len(run.jobs)}] {result.verdict:<7} {result.case_id}{pad} "
             f"(requests {run.used}/{settings.cap})")
 
     run.on_case = progress

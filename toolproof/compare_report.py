@@ -53,7 +53,23 @@ def render_comparison_text(comparison: dict) -> str:
         lines += ["", f"{kind.capitalize()} ({len(ids)})"] + [f"  {cid}" for cid in ids]
     if c["errored"]:
         lines += ["", f"Not graded in both runs (ERROR): {', '.join(c['errored'])}"]
+    lines += sweep_lines(c)
     return "\n".join(lines) + "\n"
+
+
+def sweep_lines(c: dict) -> list[str]:
+    """Two sweeps, level by level (nothing for plain runs)."""
+    rows = c.get("sweep", {}).get("levels", [])
+    if not rows:
+        return []
+    lines = ["", "Tool-count sweep, level by level (a delta inside its interval is noise)",
+             f"  {'pad':>4} {'A':>7} {'B':>7} {'delta':>8}  95% CI            flips"]
+    for row in rows:
+        s = row["score"]
+        lines.append(f"  {row['pad']:>4} {_num(s['a']):>7} {_num(s['b']):>7} {_signed(s['delta']):>8}  "
+                     f"{_signed(s['low'])} to {_signed(s['high']):<8} -{len(row['flips']['regressed'])} "
+                     f"+{len(row['flips']['improved'])}" + ("  REGRESSION" if row["regression"] else ""))
+    return lines
 
 
 def render_comparison_markdown(comparison: dict) -> str:

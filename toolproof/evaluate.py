@@ -24,6 +24,8 @@ from .repeats import merge_repeats, pass_counts, repeats_summary
 from .score import check_weights, scorecard
 from .stats import bootstrap, reliability, resampled_means
 from .suite import Case, Tool
+from .sweep import as_offered
+from .sweep_score import at_level, level_row, levels_in, main_level, sweep_seed
 from .transcripts import Transcript, TranscriptSet
 
 
@@ -45,6 +47,8 @@ def failed_case(case: Case, tools: dict[str, Tool], reason: str) -> CaseResult:
 def grade_safely(case: Case, tools: dict[str, Tool], transcript: Transcript | None) -> CaseResult:
     """grade_case, except that an unexpected error fails this case instead of the run."""
     try:
+        if transcript is not None:      # a sweep: judge calls against the tools actually offered
+            case = as_offered(case, transcript.raw.get("offered"))
         return grade_case(case, tools, transcript)
     except Exception as exc:                      # noqa: BLE001 - a bug must not lose the run
         return failed_case(case, tools, internal_error(exc))
@@ -155,8 +159,59 @@ def card_of(graded: Graded, weights: dict | None = None, *, source: dict | None 
 
 def evaluate(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet,
              weights: dict | None = None, prices: dict | None = None) -> dict:
-    """Transcripts -> graded cases -> scorecard object (no model input can make this raise)."""
+    """Transcripts -> graded cases -> scorecard object (no model input can make this raise).
+    A sweep's results give the main level's scorecard plus `sweep` (see sweep_score)."""
+    levels = levels_in(transcripts)
+    if levels:
+        return evaluate_sweep(cases, tools, transcripts, levels, weights, prices)
     graded = grade_transcripts(cases, tools, transcripts)
     found, note = diagnose_safely(graded, cases, tools)
     return card_of(graded, weights, source=source_of(transcripts), diagnosis=found, prices=prices,
                    notes=[note])
+
+
+@dataclass(frozen=True, slots=True)
+class SweepLevels:
+    """A sweep's levels, each graded on its own: pad -> (Graded, that level's TranscriptSet)."""
+    seed: int | None
+    main: int                       # the level the overall scorecard shows (0 when run)
+    note: str | None                # said when the main level is not 0
+    levels: dict
+
+    @property
+    def main_graded(self) -> Graded:
+        return self.levels[self.main][0]
+
+
+def grade_sweep(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet,
+                levels: list[int]) -> SweepLevels:
+    """Every pad level graded alone (each case guarded as always)."""
+    main, note = main_level(levels)
+    graded = {}
+    for pad in levels:
+        subset = at_level(transcripts, pad)
+        graded[pad] = (grade_transcripts(cases, tools, subset), subset)
+    return SweepLevels(sweep_seed(transcripts.raw), main, note, graded)
+
+
+def sweep_section(sweep: SweepLevels, main_card: dict, weights: dict | None, prices: dict | None = None,
+                  intervals_now: bool = True) -> dict:
+    """The scorecard's `sweep`: each level's row from its own scorecard (the main card for the
+    main level), with the same weights, formula and bootstrap as the main score."""
+    rows = []
+    for pad, (graded, subset) in sweep.levels.items():
+        card = main_card if pad == sweep.main else card_of(graded, weights, prices=prices,
+                                                           intervals_now=intervals_now)
+        rows.append(level_row(pad, card, subset))
+    return {"seed": sweep.seed, "levels": rows}
+
+
+def evaluate_sweep(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet,
+                   levels: list[int], weights: dict | None = None, prices: dict | None = None) -> dict:
+    """Each pad level graded on its own; the main level's full scorecard carries `sweep`."""
+    sweep = grade_sweep(cases, tools, transcripts, levels)
+    found, problem = diagnose_safely(sweep.main_graded, cases, tools)
+    card = card_of(sweep.main_graded, weights, source=source_of(transcripts), diagnosis=found,
+                   prices=prices, notes=[sweep.note, problem])
+    card["sweep"] = sweep_section(sweep, card, weights, prices)
+    return card

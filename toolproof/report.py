@@ -231,7 +231,9 @@ def diagnosis_lines(card: dict) -> list[str]:
 
 def render_text(card: dict) -> str:
     """A readable terminal scorecard: score, the 8 rates, categories, failing cases."""
-    lines = headline(card) + statistics_lines(card) + ["", "Rates (lower is better for the last five)"]
+    from .sweep_chart import sweep_text
+
+    lines = headline(card) + statistics_lines(card) + sweep_text(card) + ["", "Rates (lower is better for the last five)"]
     for key in METRIC_KEYS:
         lines.append(f"  {key:<27} {percent(card['metrics'][key]):>7}  {METRIC_HELP[key]}")
     lines += ["", f"  {'category':<16} {'score':>7} {'weight':>6} {'cases':>5} {'pass':>5} {'part':>5} {'fail':>5} {'error':>5}"]
@@ -313,6 +315,9 @@ def render_markdown(card: dict) -> str:
     lines += [f"> {_md_cell(line)}" for line in headline(card)[1:]]
     if "reliability" in card:
         lines += ["", "## Statistics", ""] + [f"- {_md_cell(line)}" for line in statistics_lines(card)]
+    from .sweep_chart import sweep_markdown
+
+    lines += sweep_markdown(card)
     lines += ["", "## Rates", "",
                                                                "| metric | value | meaning |", "|---|---:|---|"]
     for key in METRIC_KEYS:

@@ -40,6 +40,7 @@ from .limits import ReadError, read_json
 from .providers import endpoint, origin_of, public_headers, reply_from_body, request_body, request_headers
 from .secrets import redact
 from .suite import Case, Tool, requests_needed, scoped
+from .sweep import offered_tools, sweep_need
 from .transcripts import make_transcript
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504, 529})
@@ -92,11 +93,16 @@ class RunSettings:
     retries: int = 2
     backoff_s: float = 1.0
     max_tokens: int = 1024
+    pad_levels: tuple = ()         # tool-count sweep (sweep.py): () = no padding
+    pad_seed: int = 0
 
     def recorded(self) -> dict:
         """The settings a results file keeps (never the key)."""
-        return {"max_tokens": self.max_tokens, "timeout_s": self.timeout_s, "cap": self.cap,
-                "scope": self.scope, "retries": self.retries, "pause_s": self.pause_s}
+        out = {"max_tokens": self.max_tokens, "timeout_s": self.timeout_s, "cap": self.cap,
+               "scope": self.scope, "retries": self.retries, "pause_s": self.pause_s}
+        if self.pad_levels:
+            out.update(pad=list(self.pad_levels), pad_seed=self.pad_seed)
+        return out
 
 
 def status_message(status: int | None) -> str:
@@ -190,7 +196,14 @@ class Run:
 
     @property
     def need(self) -> int:
-        return requests_needed(self.plan)
+        return sweep_need(requests_needed(self.plan), self.settings.pad_levels,
+                          getattr(self.settings, "repeats", 1))
+
+    @property
+    def jobs(self) -> list[tuple[Case, int | None]]:
+        """(case, pad level) in the order they run: level by level, so a cut-short sweep keeps
+        whole levels (pad None: no sweep)."""
+        return [(case, pad) for pad in (self.settings.pad_levels or (None,)) for case in self.plan]
 
     @property
     def any_success(self) -> bool:
@@ -203,13 +216,14 @@ class Run:
     async def run(self) -> None:
         self.state = "running"
         try:
-            for index, case in enumerate(self.plan):
+            jobs = self.jobs
+            for index, (case, pad) in enumerate(jobs):
                 if self._abort.is_set():
                     raise _Aborted
                 if self.used + case.requests > self.settings.cap:
-                    self.skipped = len(self.plan) - index
+                    self.skipped = len(jobs) - index
                     break
-                raw = await self._run_case(case)
+                raw = await self._run_case(case, pad)
                 result = grade_safely(case, self.tools, make_transcript(raw, self.settings.provider,
                                                                          self.settings.model))
                 self.transcripts.append(raw)
@@ -224,7 +238,7 @@ class Run:
                 if self.stop:
                     self.state, self.error = "error", self.stop
                     return
-                if index + 1 < len(self.plan):
+                if index + 1 < len(jobs):
                     await self._sleep(self.settings.pause_s)
             self.state = "done"
             if self.used and not self.any_success:
@@ -233,11 +247,18 @@ class Run:
         except _Aborted:
             self.state = "aborted"
 
-    async def _run_case(self, case: Case) -> dict:
-        offered = [self.tools[name] for name in case.tools]
+    def _offered(self, case: Case, pad: int | None) -> list[str]:
+        """The sweep hook: the tool names a (case, pad level) is offered, in the order sent."""
+        return list(case.tools) if pad is None else offered_tools(case, self.tools, pad, self.settings.pad_seed)
+
+    async def _run_case(self, case: Case, pad: int | None = None) -> dict:
+        names = self._offered(case, pad)
+        offered = [self.tools[name] for name in names]
         turns = [await self._turn(case, offered, first=None, mocks=case_mocks(case))]
         raw = {"case_id": case.id, "provider": self.settings.provider, "model": self.settings.model,
                "turns": turns}
+        if pad is not None:             # recorded, so a re-grade knows the level and what was offered
+            raw.update(pad=pad, offered=names)
         first = turns[0].get("response")
         if self.stop or case.mock_results is None or first is None \
                 or not reply_from_body(self.settings.provider, first).calls:
@@ -347,6 +368,7 @@ class Run:
             "base_url": s.base_url if s.provider != "openai" else "",     # openai's own is fixed
             "cap": s.cap, "requests_used": self.used, "state": self.state,
             "error": self.error, "settings": s.recorded(),
+            **({"sweep": {"seed": s.pad_seed, "levels": list(s.pad_levels)}} if s.pad_levels else {}),
             # Redacted like every output: a key the model or a server echoed stays out, by its
             # format and by its value.
             "transcripts": list(self.transcripts),

@@ -25,6 +25,7 @@ from .repeats import repeats_summary
 from .score import check_weights, weighted_score
 from .stats import mcnemar, paired_bootstrap
 from .suite import CATEGORIES, Case, Tool
+from .sweep_score import at_level, levels_in, main_level
 from .transcripts import parse_transcripts
 
 
@@ -37,6 +38,15 @@ def graded_run(document, cases: list[Case], tools: dict[str, Tool], format_schem
         raise ToolProofError("this is a scorecard, not a results file: compare needs the transcripts "
                              "(a results file, or the page's JSON export of a live run)", source=source)
     transcripts = parse_transcripts(document, format_schema, {c.id for c in cases}, source)
+    levels = levels_in(transcripts)
+    if not levels:
+        return _summary_of(document, cases, tools, transcripts)
+    # A sweep: every level summarised on its own; the main level stands for the run.
+    per_level = {pad: _summary_of(document, cases, tools, at_level(transcripts, pad)) for pad in levels}
+    return {**per_level[main_level(levels)[0]], "levels": per_level}
+
+
+def _summary_of(document: dict, cases: list[Case], tools: dict[str, Tool], transcripts) -> dict:
     graded = grade_transcripts(cases, tools, transcripts)
     count, _ = repeats_summary(graded.per_case)
     return run_summary(document, [r.to_json() for r in graded.rows], count)
@@ -82,7 +92,30 @@ def _scores(credits: list[float], categories: list[str], weights: dict) -> tuple
 
 
 def compare_runs(a: dict, b: dict, *, allow_mixed: bool = False, weights: dict | None = None) -> dict:
-    """{"comparison": {...}} for two run summaries (see run_summary)."""
+    """{"comparison": {...}} for two run summaries (see run_summary). Two sweeps are compared at
+    their main level and, in `sweep.levels`, level by level over the levels both ran."""
+    if ("levels" in a) != ("levels" in b):
+        which = "A" if "levels" in a else "B"
+        raise ToolProofError(f"run {which} is a tool-count sweep and the other is not: compare two sweeps "
+                             "(level by level) or two plain runs")
+    out = _compare_one(a, b, allow_mixed, weights)
+    if "levels" in a:
+        shared = [pad for pad in a["levels"] if pad in b["levels"]]
+        if not shared:
+            raise ToolProofError("the two sweeps share no pad level, so no level can be compared")
+        out["comparison"]["sweep"] = {"levels": [
+            _level_row(pad, _compare_one(a["levels"][pad], b["levels"][pad], allow_mixed, weights))
+            for pad in shared]}
+    return out
+
+
+def _level_row(pad: int, comparison: dict) -> dict:
+    c = comparison["comparison"]
+    return {"pad": pad, "score": c["score"], "flips": c["flips"], "mcnemar": c["mcnemar"],
+            "regression": c["regression"], "errored": c["errored"]}
+
+
+def _compare_one(a: dict, b: dict, allow_mixed: bool, weights: dict | None) -> dict:
     same = check_same_suite(a, b, allow_mixed)
     weights = check_weights(weights or {})
     shared = [cid for cid in a["cases"] if cid in b["cases"]]
@@ -138,7 +171,13 @@ def regression_gate(comparison: dict) -> str | None:
     """The --fail-on-regression verdict: None to pass, else the line saying why it failed."""
     c = comparison["comparison"]
     if not c["regression"]:
-        return None
+        level = next((row for row in c.get("sweep", {}).get("levels", []) if row["regression"]), None)
+        if level is None:
+            return None
+        s = level["score"]
+        return (f"regression at pad level {level['pad']}: score {s['a']} -> {s['b']} (delta {s['delta']}, "
+                f"95% CI {s['low']} to {s['high']}, entirely below 0); regressed cases: "
+                f"{', '.join(level['flips']['regressed']) or 'none flipped by majority'}")
     s = c["score"]
     cases = ", ".join(c["flips"]["regressed"]) or "none flipped by majority"
     return (f"regression: score {s['a']} -> {s['b']} (delta {s['delta']}, 95% CI {s['low']} to {s['high']}, "

@@ -96,6 +96,7 @@ class Case:
     expect: Expect
     mock_results: dict | None
     variants: tuple
+    no_pad: tuple = ()       # catalogue tools a tool-count sweep must never pad this case with
 
     @property
     def turns(self) -> int:
@@ -294,7 +295,7 @@ def _parse_case(raw: dict) -> Case:
                      for v in raw.get("variants", []))
     return Case(raw["id"], raw["category"], raw.get("title", raw["id"]), raw.get("why", ""),
                 tuple(raw["tools"]), raw.get("system"), raw["prompt"], expect,
-                raw.get("mock_results"), variants)
+                raw.get("mock_results"), variants, tuple(raw.get("no_pad", ())))
 
 
 def _case_problems(case: Case, tools: dict[str, Tool]) -> Iterator[tuple[list, str]]:
@@ -307,6 +308,9 @@ def _case_problems(case: Case, tools: dict[str, Tool]) -> Iterator[tuple[list, s
             yield ["tools", j], f"tool {name!r} is listed twice"
         else:
             offered.append(name)
+    for j, name in enumerate(case.no_pad):
+        if name not in tools:
+            yield ["no_pad", j], f"no_pad names unknown tool {name!r} (not in tools.json)"
     exp = case.expect
     if exp.action == "call" and not exp.calls:
         yield ["expect", "calls"], "action 'call' needs at least one expected call"

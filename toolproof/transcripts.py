@@ -98,11 +98,13 @@ def parse_transcripts(doc: Any, format_schema: dict,
     check_format(doc, format_schema, source)
     out: dict[tuple, Transcript] = {}
     for i, raw in enumerate(doc["transcripts"]):
-        case_id, repeat = raw["case_id"], raw.get("repeat", 0)
+        case_id, repeat, pad = raw["case_id"], raw.get("repeat", 0), raw.get("pad")
         where = json_path(["transcripts", i, "case_id"])
-        if (case_id, repeat) in out:
-            raise ToolProofError(f"second transcript for case {case_id!r} repeat {repeat}; each "
-                                 "(case_id, repeat) pair appears once", source=source, path=where)
+        if (case_id, pad, repeat) in out:
+            pair = "(case_id, repeat) pair" if pad is None else "(case_id, pad, repeat)"
+            at = "" if pad is None else f" at pad level {pad}"
+            raise ToolProofError(f"second transcript for case {case_id!r} repeat {repeat}{at}; each "
+                                 f"{pair} appears once", source=source, path=where)
         if known_cases is not None and case_id not in known_cases:
             raise ToolProofError(f"case {case_id!r} is not in the suite", source=source, path=where)
         if isinstance(known_cases, Mapping):
@@ -118,9 +120,9 @@ def parse_transcripts(doc: Any, format_schema: dict,
                 if ("response" in turn) == ("error" in turn):
                     raise ToolProofError("a turn holds exactly one of response or error", source=source,
                                          path=json_path(["transcripts", i, *place, k]))
-        out[(case_id, repeat)] = make_transcript(raw, provider, raw.get("model", doc.get("model", "")))
+        out[(case_id, pad, repeat)] = make_transcript(raw, provider, raw.get("model", doc.get("model", "")))
     repeats: dict[str, list] = {}
-    for (case_id, repeat), transcript in out.items():
+    for (case_id, _, _), transcript in out.items():      # a sweep's levels: sweep_score splits them
         repeats.setdefault(case_id, []).append(transcript)
     ordered = {k: tuple(sorted(ts, key=lambda t: t.repeat)) for k, ts in repeats.items()}
     kind = doc.get("kind", "live")

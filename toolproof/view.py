@@ -14,6 +14,7 @@ from .conversation import case_mocks
 from .providers import request_body
 from .secrets import redact
 from .suite import CATEGORIES, Case, Tool, requests_needed, scoped
+from .sweep import as_offered
 from .transcripts import Transcript
 
 CATEGORY_LABELS = {
@@ -94,7 +95,8 @@ def pretty(value: Any) -> str:
 def turn_views(case: Case, tools: dict[str, Tool], transcript: Transcript) -> list[dict]:
     """Per turn: the request (recorded, or rebuilt exactly as ToolProof would send it) and the
     response body or the request error, ready to display."""
-    offered = [tools[name] for name in case.tools]
+    # a sweep's transcript says which tools were sent, and in what order
+    offered = [tools[name] for name in as_offered(case, transcript.raw.get("offered")).tools if name in tools]
     raw_turns = transcript.raw.get("turns", [])
     views, first = [], None
     for index, raw in enumerate(raw_turns):

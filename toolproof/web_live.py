@@ -58,6 +58,7 @@ class LiveController:
         on(byid("provider"), "change", lambda e: self.provider_changed())
         on(scope, "change", lambda e: self.scope_changed())
         on(byid("cap"), "input", lambda e: self.show_need())
+        on(byid("pad"), "input", lambda e: self.scope_changed())
         on(byid("api-key"), "input", lambda e: self.store_key())
         on(byid("run-live"), "click", lambda e: asyncio.ensure_future(self.start()))
         on(byid("abort"), "click", lambda e: self.abort())
@@ -97,8 +98,26 @@ class LiveController:
         byid("api-key").value = ""
         self.message("Key forgotten: removed from this tab's storage and the form.")
 
+    def pad_levels(self) -> tuple:
+        """#pad as levels ((): no sweep); raises ToolProofError with the reason."""
+        from toolproof.sweep import parse_levels
+
+        text = str(byid("pad").value).strip()
+        return parse_levels(text, flag="Pad levels") if text else ()
+
+    def need(self) -> int:
+        """The scope's request need x the pad levels (a level that cannot be read counts once)."""
+        from toolproof.errors import ToolProofError
+        from toolproof.sweep import sweep_need
+
+        try:
+            levels = self.pad_levels()
+        except ToolProofError:
+            levels = ()
+        return sweep_need(self.options[str(byid("scope").value)], levels)
+
     def scope_changed(self) -> None:
-        need = self.options[str(byid("scope").value)]
+        need = self.need()
         cap = byid("cap")
         cap.setAttribute("max", str(need))
         if not str(cap.value) or int(float(str(cap.value) or 0)) > need:
@@ -106,8 +125,10 @@ class LiveController:
         self.show_need()
 
     def show_need(self) -> None:
-        need = self.options[str(byid("scope").value)]
-        byid("need").textContent = (f"This scope needs at most {need} requests: one per turn (multi-step, "
+        need = self.need()
+        levels = need // max(self.options[str(byid("scope").value)], 1)
+        sweep = f" ({levels} pad levels, the scope once per level)" if levels > 1 else ""
+        byid("need").textContent = (f"This scope needs at most {need} requests{sweep}: one per turn (multi-step, "
                                     "injection and result-use cases take two) plus one per counterfactual "
                                     f"variant. The cap can be 1 to {need}; retries count against it, and a "
                                     "case is only started if all its requests fit.")
@@ -125,15 +146,17 @@ class LiveController:
 
         provider, model = self.provider(), str(byid("model").value).strip()
         key, base_url = str(byid("api-key").value).strip(), str(byid("base-url").value).strip()
-        scope, need = str(byid("scope").value), self.options[str(byid("scope").value)]
+        scope, need = str(byid("scope").value), self.need()
         try:
             cap = int(str(byid("cap").value))
         except ValueError:
             cap = 0
         timeout = number_field("timeout", 0.1, 3600, whole=False)
         max_tokens = number_field("max-tokens", 1, 1_000_000, whole=True)
-        problem = None
-        if not model:
+        levels, seed, problem = self.pad_settings(scope)
+        if problem:
+            pass                             # the sweep's own reason, said first
+        elif not model:
             problem = "Enter a model name."
         elif provider != "openai-compatible" and not key:
             problem = "Paste your API key (it stays in this tab and goes only to the provider)."
@@ -157,7 +180,25 @@ class LiveController:
             self.message(problem, bad=True)
             return None
         base_url = base_url if provider in BASE_HINTS else ""        # openai's endpoint is fixed
-        return RunSettings(provider, model, key, base_url, scope, cap, timeout_s=timeout, max_tokens=max_tokens)
+        return RunSettings(provider, model, key, base_url, scope, cap, timeout_s=timeout, max_tokens=max_tokens,
+                           pad_levels=levels, pad_seed=seed)
+
+    def pad_settings(self, scope: str) -> tuple:
+        """(levels, seed, problem): #pad and #pad-seed read, and a level some case in scope cannot
+        be padded to refused before the run."""
+        from toolproof.errors import ToolProofError
+        from toolproof.suite import scoped
+        from toolproof.sweep import check_levels
+
+        seed = number_field("pad-seed", 0, 2 ** 53, whole=True)
+        try:
+            levels = self.pad_levels()
+            check_levels(scoped(self.bundle.cases, scope), self.bundle.tools, levels, flag="Pad level")
+        except ToolProofError as exc:
+            return (), 0, exc.line()
+        if seed is None:
+            return (), 0, "The pad seed must be a whole number from 0."
+        return levels, seed, None
 
     # -- running
     async def start(self) -> None:
@@ -187,7 +228,8 @@ class LiveController:
         document.body.dataset.run = "running" if running else document.body.dataset.run
         byid("run-live").disabled = running
         byid("abort").disabled = not running
-        for name in ("provider", "model", "api-key", "base-url", "scope", "cap", "max-tokens", "timeout"):
+        for name in ("provider", "model", "api-key", "base-url", "scope", "cap", "max-tokens", "timeout",
+                     "pad", "pad-seed"):
             byid(name).disabled = running
 
     def request_sent(self, used: int, cap: int) -> None:
@@ -204,7 +246,7 @@ class LiveController:
 
     def progress(self) -> None:
         run = self.run
-        done, total = len(run.results), len(run.plan)
+        done, total = len(run.results), len(run.jobs)
         byid("cases-progress").max = max(total, 1)
         byid("cases-progress").value = done
         byid("cases-text").textContent = f"{done} / {total}"
@@ -242,13 +284,17 @@ class LiveController:
         if not run.results:
             byid("live-empty").hidden = False
             return
-        notes = []
+        notes, sweep = [], None
         try:
             transcripts = parse_transcripts(doc, format_schema("transcripts"), {c.id for c in self.bundle.cases})
             source, by_case = source_of(transcripts), transcripts.transcripts
             # Graded again from the stored (redacted) document, as the terminal does: what the
             # page shows and exports is what the results file re-grades to, with the key nowhere in it.
             results = grade_all(self.bundle.cases, self.bundle.tools, by_case)
+            sweep = self.sweep_of(transcripts)
+            if sweep is not None:            # a sweep: the main level's cases, every level's curve
+                results, by_case = sweep.main_graded, sweep.levels[sweep.main][1].transcripts
+                notes += [sweep.note] if sweep.note else []
         except Exception as exc:                 # noqa: BLE001 - a finished run always gets a scorecard
             from toolproof.evaluate import internal_error
             results = list(run.results)
@@ -262,10 +308,18 @@ class LiveController:
             card_root.appendChild(body)
             context = {**self.context, "transcripts": by_case}
             view = ScorecardView(body, results, kind="live", source=source, context=context,
-                                 document=doc, notes=notes)
+                                 document=doc, notes=notes, sweep=sweep)
             view.render()
         except Exception as exc:                 # noqa: BLE001 - never "Run complete." without a scorecard
             from toolproof.evaluate import internal_error
             clear(card_root)
             document.body.dataset.run = "error"
             self.message(f"Run finished, but {internal_error(exc, 'showing the scorecard')}.", bad=True)
+
+    def sweep_of(self, transcripts):
+        """The graded levels of a tool-count sweep (evaluate.SweepLevels), None for a plain run."""
+        from toolproof.evaluate import grade_sweep
+        from toolproof.sweep_score import levels_in
+
+        levels = levels_in(transcripts)
+        return grade_sweep(self.bundle.cases, self.bundle.tools, transcripts, levels) if levels else None

@@ -35,10 +35,11 @@ class ScorecardView:
 
     def __init__(self, root, results, *, kind: str, source: dict, context: dict,
                  document: dict | None = None, diagnose_now: bool = True, prices: dict | None = None,
-                 notes: list | None = None):
+                 notes: list | None = None, sweep=None):
         from toolproof.score import DEFAULT_WEIGHTS
 
-        self.graded = graded_of(results, context)     # every repeat, graded (see graded_of)
+        self.sweep = sweep                            # evaluate.SweepLevels of a tool-count sweep, or None
+        self.graded = sweep.main_graded if sweep is not None else graded_of(results, context)
         self.results = self.graded.rows
         self.root, self.kind, self.source, self.prices = root, kind, source, prices
         if document is not None and kind == "live":
@@ -59,8 +60,12 @@ class ScorecardView:
 
         # The bootstrap is drawn with the diagnosis, after the page is ready (start-up stays small);
         # the same guarded builder as the CLI: a failing step is a note, never no scorecard.
-        return card_of(self.graded, self.weights, source=self.source, diagnosis=self.diagnosis,
+        card = card_of(self.graded, self.weights, source=self.source, diagnosis=self.diagnosis,
                        prices=self.prices, intervals_now=self._diagnosed, notes=self.notes)
+        if self.sweep is not None:       # the same section, weights and intervals as the CLI's
+            from toolproof.evaluate import sweep_section
+            card["sweep"] = sweep_section(self.sweep, card, self.weights, self.prices, self._diagnosed)
+        return card
 
     def diagnose(self) -> None:
         from toolproof.evaluate import diagnose_safely
@@ -82,6 +87,7 @@ class ScorecardView:
         chart = self._chart()                      # now with its interval whiskers
         self.chart_node.replaceWith(chart)
         self.chart_node = chart
+        self._refresh_sweep()
         self.root.dataset.diagnosis = "ready"
 
     def prefix(self) -> str:
@@ -91,8 +97,9 @@ class ScorecardView:
         clear(self.root)
         self.diagnosis_slot = self._diagnosis() if self.diagnosis is not None or self._diagnosed else el(
             "section", "Working out the diagnosis…", cls="block muted", id=f"{self.prefix()}-diagnosis-pending")
-        for part in (self._summary(), self._rates(), self._cost(), self._categories(), self.diagnosis_slot,
-                     self._cases()):
+        self.sweep_node = self._sweep()
+        for part in (self._summary(), self.sweep_node, self._rates(), self._cost(), self._categories(),
+                     self.diagnosis_slot, self._cases()):
             self.root.appendChild(part)
         if self.diagnosis is not None:
             self.root.dataset.diagnosis = "ready"
@@ -239,6 +246,69 @@ class ScorecardView:
                 chart.appendChild(whisker)
         return el("figure", cls="chart-box", children=[chart])
 
+    # -- tool-count sweep (issue 12)
+    def _sweep(self):
+        """The sweep's curve: #sweep-chart, one point per level with its interval whisker."""
+        from toolproof.sweep_chart import sweep_geometry
+
+        if "sweep" not in self.card:
+            return el("div", hidden=True)
+        g = sweep_geometry(self.card["sweep"])
+        chart = svg("svg", viewBox=f"0 0 {g['width']} {g['height']}", role="img",
+                    id="sweep-chart" if self.kind == "live" else f"{self.prefix()}-sweep-chart",
+                    aria_label="Score by number of padding tools, with 95% intervals")
+        chart.setAttribute("class", "sweep-chart")
+        title = svg("title")
+        title.textContent = "Score (0-100) by padding level, 95% interval whiskers; input tokens per level below"
+        chart.appendChild(title)
+        for line in g["grid"]:
+            rule = svg("line", x1=g["left"], x2=g["right"], y1=line["y"], y2=line["y"])
+            rule.setAttribute("class", "sweep-grid")
+            tick = svg("text", x=g["left"] - 8, y=line["y"] + 4, text_anchor="end")
+            tick.setAttribute("class", "sweep-tick")
+            tick.textContent = str(line["value"])
+            chart.appendChild(rule)
+            chart.appendChild(tick)
+        if g["path"]:
+            curve = svg("path", d=g["path"])
+            curve.setAttribute("class", "sweep-line")
+            chart.appendChild(curve)
+        for p in g["points"]:
+            self._sweep_point(chart, p, g["baseline"])
+        seed = self.card["sweep"].get("seed")
+        note = el("p", "Each level is the whole scope run again with that many extra tools from other "
+                       "domains" + (f" (pad seed {seed})" if seed is not None else "") + ". A difference "
+                       "between levels smaller than their intervals means nothing.", cls="muted small")
+        return el("section", cls="block sweep", id=f"{self.prefix()}-sweep", children=[
+            el("h3", "Tool-count sweep"), el("figure", cls="chart-box", children=[chart]), note])
+
+    @staticmethod
+    def _sweep_point(chart, p: dict, baseline: float) -> None:
+        if p["whisker"]:
+            w = svg("line", x1=p["x"], x2=p["x"], y1=p["whisker"]["y1"], y2=p["whisker"]["y2"], data_pad=p["pad"])
+            w.setAttribute("class", "sweep-whisker")
+            chart.appendChild(w)
+        if p["y"] is not None:
+            dot = svg("circle", cx=p["x"], cy=p["y"], r=5, data_pad=p["pad"], data_score=p["score"])
+            dot.setAttribute("class", "sweep-point")
+            chart.appendChild(dot)
+            value = svg("text", x=p["x"] + 8, y=p["y"] - 8)
+            value.setAttribute("class", "sweep-value")
+            value.textContent = p["text"]
+            chart.appendChild(value)
+        for dy, text, cls in ((18, p["axis"], "sweep-axis"), (34, p["cost"], "sweep-cost")):
+            label = svg("text", x=p["x"], y=baseline + dy, text_anchor="middle", data_pad=p["pad"])
+            label.setAttribute("class", cls)
+            label.textContent = text
+            chart.appendChild(label)
+
+    def _refresh_sweep(self) -> None:
+        if getattr(self, "sweep_node", None) is None or "sweep" not in self.card:
+            return
+        node = self._sweep()
+        self.sweep_node.replaceWith(node)
+        self.sweep_node = node
+
     def set_weight(self, category: str, raw: str) -> None:
         from toolproof.errors import ToolProofError
         from toolproof.report import score_text
@@ -257,6 +327,7 @@ class ScorecardView:
         self.score_node.textContent = score_text(self.card["score"])
         self.lenient_node.textContent = score_text(self.card["lenient"]["score"])
         self._refresh_statistics()
+        self._refresh_sweep()
 
     def _refresh_statistics(self) -> None:
         from toolproof.report import score_with_interval

@@ -1,0 +1,113 @@
+"""Tool-count sweep: which tools a case is offered at a padding level, and in what order.
+
+Rules (README "Tool-count sweep" says the same for users):
+- at level N a case is offered its own tools plus exactly N extra tools from the catalogue;
+- the extra tools come only from domains none of the case's own tools belongs to (so padding
+  never offers a tool that could answer a should_not_call case or fill a must_ask case), and
+  never from the case's `no_pad` list;
+- the extras are the first N of the case's pool in an order drawn once per (seed, case), so a
+  higher level offers a superset of a lower one and the curve is not re-drawn at every level;
+- the whole list (own tools included) is then shuffled per (seed, case, level): at every level,
+  level 0 too, so levels differ only in how many tools are offered;
+- a level needing more tools than some case's pool holds is refused before the run.
+Randomness comes only from stats.SeededDraws: the same seed gives the same requests in the
+terminal and in the page.
+
+Pure: no I/O, no clock, no `random`. Must not decide anything about grading.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+
+from .errors import ToolProofError
+from .stats import SeededDraws
+from .suite import Case, Tool
+
+MAX_LEVELS = 8
+MAX_PAD = 500
+DEFAULT_SEED = 0
+MAX_SEED = 2 ** 63 - 1
+
+
+def parse_levels(text: str, *, flag: str = "--pad") -> tuple[int, ...]:
+    """"0,8,16" -> (0, 8, 16): distinct whole numbers, 0..MAX_PAD, at most MAX_LEVELS, ascending."""
+    parts = [p.strip() for p in str(text).split(",")]
+    if len(parts) > MAX_LEVELS:
+        raise ToolProofError(f"{flag} takes at most {MAX_LEVELS} levels, got {len(parts)}")
+    levels = []
+    for part in parts:
+        if not (part.isascii() and part.isdigit() and len(part) <= 4 and int(part) <= MAX_PAD):
+            shown = part if len(part) <= 20 else part[:20] + "…"
+            raise ToolProofError(f"{flag} wants comma-separated whole numbers from 0 to {MAX_PAD} "
+                                 f"(e.g. 0,8,16); got {shown!r}")
+        if int(part) in levels:
+            raise ToolProofError(f"{flag} lists level {int(part)} twice")
+        levels.append(int(part))
+    return tuple(sorted(levels))
+
+
+def check_seed(seed: int) -> int:
+    """A pad seed: a whole number from 0 to 2**63 - 1."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ToolProofError(f"--pad-seed must be a whole number from 0 to {MAX_SEED}, got {seed!r}")
+    return seed
+
+
+def pad_pool(case: Case, tools: dict[str, Tool]) -> list[str]:
+    """The catalogue tools that may pad this case, in catalogue order."""
+    own = {tools[name].domain for name in case.tools if name in tools}
+    barred = set(case.tools) | set(case.no_pad)
+    return [name for name, tool in tools.items() if tool.domain not in own and name not in barred]
+
+
+def _draws(seed: int, *parts: object) -> SeededDraws:
+    """A generator for one (seed, case[, level]): the key is hashed, so case ids of any length
+    and content give independent, reproducible streams."""
+    key = "\x1f".join(str(p) for p in (seed, *parts)).encode("utf-8")
+    return SeededDraws(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
+
+
+def shuffled(items: list, draws: SeededDraws) -> list:
+    """Fisher-Yates with the seeded draws: a uniform permutation, fixed by the seed."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = draws.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def offered_tools(case: Case, tools: dict[str, Tool], pad: int, seed: int) -> list[str]:
+    """The tool names a case is offered at level `pad`, in the order they are sent."""
+    pool = pad_pool(case, tools)
+    if pad > len(pool):
+        raise ToolProofError(f"case {case.id!r} can be padded with at most {len(pool)} tools from "
+                             f"other domains, not {pad}; use a lower --pad level")
+    extras = shuffled(pool, _draws(seed, "pool", case.id))[:pad]
+    return shuffled(list(case.tools) + extras, _draws(seed, "order", case.id, pad))
+
+
+def check_levels(cases: list[Case], tools: dict[str, Tool], levels: tuple[int, ...], *,
+                 flag: str = "--pad") -> None:
+    """Refuse, before any request, a level some case's pool cannot fill (naming the case)."""
+    if not levels:
+        return
+    top = max(levels)
+    for case in cases:
+        room = len(pad_pool(case, tools))
+        if top > room:
+            raise ToolProofError(f"{flag} {top} is more than case {case.id!r} can take: it has "
+                                 f"{room} tools from other domains to pad with; use at most {room}")
+
+
+def sweep_need(per_level: int, levels: tuple[int, ...], repeats: int = 1) -> int:
+    """Requests a sweep needs at most: one level's need x levels x repeats."""
+    return per_level * max(len(levels), 1) * max(repeats, 1)
+
+
+def as_offered(case: Case, offered: object) -> Case:
+    """The case as its transcript says it was offered (a padded tool called is offered, not
+    hallucinated). A transcript without a readable `offered` list keeps the suite's tools."""
+    if not isinstance(offered, list) or not offered or not all(isinstance(n, str) for n in offered):
+        return case
+    return replace(case, tools=tuple(dict.fromkeys(offered)))
