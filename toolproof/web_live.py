@@ -51,6 +51,9 @@ class LiveController:
 
         self.bundle, self.context = bundle, context
         self.run = None
+        self.own = None                # (cases, tools) of "Your suite", set by the #own section
+        self.own_option = None
+        self.active = (bundle.cases, bundle.tools)     # what the current run runs
         self.options = {value: need for value, _, need in scope_options(bundle.cases)}
         scope = byid("scope")
         for value, label, need in scope_options(bundle.cases):
@@ -96,6 +99,29 @@ class LiveController:
             js.sessionStorage.removeItem(KEY_PREFIX + provider)
         byid("api-key").value = ""
         self.message("Key forgotten: removed from this tab's storage and the form.")
+
+    def set_own(self, cases, tools: dict) -> None:
+        """Offer (or withdraw) the #own section's draft suite as the scope "Your suite"."""
+        from toolproof.suite import requests_needed
+
+        scope = byid("scope")
+        if not cases:
+            self.own = None
+            self.options.pop("own", None)
+            if self.own_option is not None:
+                if str(scope.value) == "own":
+                    scope.value = "all"
+                self.own_option.remove()
+                self.own_option = None
+            self.scope_changed()
+            return
+        self.own = (cases, tools)
+        self.options["own"] = requests_needed(cases)
+        if self.own_option is None:
+            self.own_option = el("option", value="own")
+            scope.appendChild(self.own_option)
+        self.own_option.textContent = f"Your suite ({len(cases)} cases): {self.options['own']} requests"
+        self.scope_changed()
 
     def scope_changed(self) -> None:
         need = self.options[str(byid("scope").value)]
@@ -157,7 +183,10 @@ class LiveController:
             self.message(problem, bad=True)
             return None
         base_url = base_url if provider in BASE_HINTS else ""        # openai's endpoint is fixed
-        return RunSettings(provider, model, key, base_url, scope, cap, timeout_s=timeout, max_tokens=max_tokens)
+        # "Your suite" runs every case of the draft suite: the results file says scope "all" and
+        # re-grades with `grade --suite S --tools T` on the exported files.
+        return RunSettings(provider, model, key, base_url, "all" if scope == "own" else scope, cap,
+                           timeout_s=timeout, max_tokens=max_tokens)
 
     # -- running
     async def start(self) -> None:
@@ -174,7 +203,9 @@ class LiveController:
         byid("run-progress").hidden = False
         self.message(f"Running {settings.scope} against {settings.provider} / {settings.model}…")
         self.busy(True)
-        self.run = Run(self.bundle.cases, self.bundle.tools, settings, fetch_transport,
+        own = str(byid("scope").value) == "own" and self.own is not None
+        self.active = self.own if own else (self.bundle.cases, self.bundle.tools)
+        self.run = Run(*self.active, settings, fetch_transport,
                        on_case=self.case_done, on_request=self.request_sent)
         self.progress()
         try:
@@ -244,11 +275,12 @@ class LiveController:
             return
         notes = []
         try:
-            transcripts = parse_transcripts(doc, format_schema("transcripts"), {c.id for c in self.bundle.cases})
+            cases, tools = self.active
+            transcripts = parse_transcripts(doc, format_schema("transcripts"), {c.id for c in cases})
             source, by_case = source_of(transcripts), transcripts.transcripts
             # Graded again from the stored (redacted) document, as the terminal does: what the
             # page shows and exports is what the results file re-grades to, with the key nowhere in it.
-            results = grade_all(self.bundle.cases, self.bundle.tools, by_case)
+            results = grade_all(cases, tools, by_case)
         except Exception as exc:                 # noqa: BLE001 - a finished run always gets a scorecard
             from toolproof.evaluate import internal_error
             results = list(run.results)
@@ -260,7 +292,8 @@ class LiveController:
             card_root.appendChild(el("p", run_label(doc), cls="live-label"))
             body = el("div")
             card_root.appendChild(body)
-            context = {**self.context, "transcripts": by_case}
+            cases, tools = self.active
+            context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": by_case}
             view = ScorecardView(body, results, kind="live", source=source, context=context,
                                  document=doc, notes=notes)
             view.render()
