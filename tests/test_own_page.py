@@ -189,7 +189,7 @@ def test_load_author_export_reload_and_run(page, server, tmp_path):
 
 @pytest.mark.parametrize("name, text, expected", [
     ("bad.json", "{not json", "bad.json: not valid JSON"),
-    ("deep.json", "[" * 5000 + "]" * 5000, "deep.json: file nested deeper than 64 levels"),
+    ("deep.json", "[" * 5000 + "]" * 5000, "deep.json: text nested deeper than 64 levels"),
     ("nan.json", '[{"name": "a", "description": "d", "input_schema": {"type": "object", "default": NaN}}]',
      "nan.json: NaN is not JSON"),
     ("other.json", '{"hello": 1}', "other.json: at $: not a tool definition document"),

@@ -50,13 +50,10 @@ class ImportedTools(NamedTuple):
 def import_tools(text: str, tools_schema: dict, source: str = "tools") -> ImportedTools:
     """Tool text of any importable shape: records for lint, and the tools.json a run uses (or why
     not). Raises ToolProofError only when the text is not tool definitions at all."""
-    from .datafiles import json_from_text
     from .importers import LABELS, tools_from_any
     from .importers.toolproof import map_to_source, tools_document
 
-    # The one total reader (size, depth without recursion, NaN refused): Pyodide's stack is
-    # smaller than CPython's, so deep nesting must never reach json.loads.
-    doc = json_from_text(text, source)
+    doc = read_text(text, source)
     try:
         shape, records = tools_from_any(doc)
     except ToolProofError as exc:
@@ -69,6 +66,18 @@ def import_tools(text: str, tools_schema: dict, source: str = "tools") -> Import
         where = map_to_source(records, exc.path)
         return ImportedTools(LABELS[shape], records, None, ToolProofError(exc.reason, source=source, path=where).line())
     return ImportedTools(LABELS[shape], records, document, "")
+
+
+def read_text(text: str, source: str | None) -> Any:
+    """Text from a file, a paste or a text box as JSON, through the one total reader (size, depth
+    without recursion, NaN refused): Pyodide's stack is smaller than CPython's, so deep nesting
+    must never reach a recursive parser."""
+    from . import limits
+
+    try:
+        return limits.read_json(text, what="text", max_bytes=limits.MAX_FILE_BYTES)
+    except limits.ReadError as exc:
+        raise ToolProofError(exc.reason, source=source) from None
 
 
 def case_from_form(form: dict, tool_names: list[str], previous: dict | None = None) -> dict:
@@ -107,12 +116,10 @@ def case_from_form(form: dict, tool_names: list[str], previous: dict | None = No
 
 def args_from_text(text: str) -> dict:
     """The #case-args JSON: an object, {} when empty; NaN/Infinity are not JSON and are refused."""
-    from .datafiles import json_from_text
-
     if not text.strip():
         return {}
     try:
-        value = json_from_text(text, "")
+        value = read_text(text, None)
     except ToolProofError as exc:
         raise CaseProblem("args", exc.reason) from None
     if not isinstance(value, dict):
