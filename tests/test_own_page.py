@@ -131,8 +131,17 @@ def test_load_author_export_reload_and_run(page, server, tmp_path):
     tools = parse_tools(json.loads(files["tools"].read_text()), format_schema("tools"))
     cases = parse_suite(json.loads(files["suite"].read_text()), tools, format_schema("suite"))
     assert [c.id for c in cases] == ["w1", "n1"] and cases[1].prompt == "Tell me a short joke."
-    page.screenshot(path=str(ARTIFACTS / "own-section.png"), full_page=False)
     page.locator("#own").screenshot(path=str(ARTIFACTS / "own-section.png"))
+    # the exported suite loads back; a malformed suite file is one line and changes nothing
+    for name, text, message in [
+            ("bad-suite.json", '{"format": "toolproof.suite", "version": 1, "cases": [{"id": "x", "category": '
+                               '"should_call", "tools": ["ghost"], "prompt": "p", "expect": {"action": "no_call"}}]}',
+             "bad-suite.json: at $.cases[0].tools[0]: unknown tool 'ghost' (not in tools.json)"),
+            ("suite.json", files["suite"].read_text(), "2 case(s) loaded from suite.json; they replace the draft's cases.")]:
+        page.set_input_files("#own-suite", files=[{"name": name, "mimeType": "application/json",
+                                                   "buffer": text.encode("utf-8")}])
+        page.wait_for_function("m => document.querySelector('#own-message').textContent === m", arg=message)
+        assert page.locator(".own-case").count() == 2
     # a key typed, then a reload: the draft comes back, the key never went to localStorage
     page.fill("#api-key", KEY)
     page.dispatch_event("#api-key", "input")

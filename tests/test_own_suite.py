@@ -193,3 +193,16 @@ def test_visible_shows_hidden_characters():
 
 def test_suite_document_is_v1():
     assert suite_document([])["version"] == 1 and suite_document([])["format"] == "toolproof.suite"
+
+
+@pytest.mark.parametrize("doc, line", [
+    ({"format": "toolproof.suite", "version": 1, "cases": [{"id": "a", "category": "should_call", "tools": ["ghost"],
+                                                            "prompt": "p", "expect": {"action": "no_call"}}]},
+     "s.json: at $.cases[0].tools[0]: unknown tool 'ghost' (not in tools.json)"),
+    ({"format": "toolproof.tools", "version": 1, "tools": []}, "s.json: at $.format: 'toolproof.suite' was expected"),
+    ([], "s.json: at $: [] is not of type 'object'"),
+])
+def test_a_bad_suite_file_is_refused_in_one_line(tools, doc, line):
+    with pytest.raises(ToolProofError) as info:
+        loaded_suite(doc, tools, SUITE_SCHEMA, "s.json")
+    assert info.value.line() == line

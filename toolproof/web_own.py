@@ -278,8 +278,11 @@ class OwnView:
 
     # -- the editor
     def form(self) -> dict:
-        return {name: str(byid(f"case-{name}").value) for name in
-                ("id", "category", "prompt", "action", "tool", "args", "critical")}
+        """Every editor field by name: a new field (a v2 option) is an input #case-NAME plus its
+        name in own_suite.FIELDS and its place in case_from_form / form_of."""
+        from toolproof.own_suite import FIELDS
+
+        return {name: str(byid(f"case-{name}").value) for name in FIELDS}
 
     def check_args(self) -> None:
         """The live check: the grader's compiled checker on the arguments as typed."""
@@ -329,8 +332,7 @@ class OwnView:
         node = byid("case-error")
         node.textContent = f"{field}: {reason}"
         node.dataset.field = field
-        for name in ("id", "category", "prompt", "action", "tool", "args", "critical"):
-            byid(f"case-{name}").removeAttribute("aria-invalid")
+        self.refuse_clear(keep_message=True)
         if field != "case":
             byid(f"case-{field}").setAttribute("aria-invalid", "true")
 
@@ -363,9 +365,12 @@ class OwnView:
         self.refuse_clear()
         self.check_args()
 
-    def refuse_clear(self) -> None:
-        byid("case-error").textContent = ""
-        for name in ("id", "category", "prompt", "action", "tool", "args", "critical"):
+    def refuse_clear(self, *, keep_message: bool = False) -> None:
+        from toolproof.own_suite import FIELDS
+
+        if not keep_message:
+            byid("case-error").textContent = ""
+        for name in FIELDS:
             byid(f"case-{name}").removeAttribute("aria-invalid")
 
     # -- exports
