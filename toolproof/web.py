@@ -21,6 +21,7 @@ from pyscript import document, window  # noqa: E402
 from toolproof.web_compare import CompareView
 from toolproof.web_dom import paint, set_stage
 from toolproof.web_live import LiveController
+from toolproof.web_own import OwnView
 from toolproof.web_scorecard import ScorecardView
 
 
@@ -111,7 +112,8 @@ async def boot() -> None:
     mark("graded")
     view.render()
     mark("rendered")
-    LiveController(bundle, context)
+    live = LiveController(bundle, context)
+    OwnView(live, load_jsonschema)
     CompareView(bundle)
     document.getElementById("boot").setAttribute("hidden", "")
     window.__readyMs = js.performance.now()      # read by benchmarks/page_load.py

@@ -51,6 +51,9 @@ class LiveController:
 
         self.bundle, self.context = bundle, context
         self.run = None
+        self.own = None                # (cases, tools) of "Your suite", set by the #own section
+        self.own_option = None
+        self.active = (bundle.cases, bundle.tools)     # what the current run runs
         self.options = {value: need for value, _, need in scope_options(bundle.cases)}
         scope = byid("scope")
         for value, label, need in scope_options(bundle.cases):
@@ -116,6 +119,29 @@ class LiveController:
             levels = ()
         return sweep_need(self.options[str(byid("scope").value)], levels)
 
+    def set_own(self, cases, tools: dict) -> None:
+        """Offer (or withdraw) the #own section's draft suite as the scope "Your suite"."""
+        from toolproof.suite import requests_needed
+
+        scope = byid("scope")
+        if not cases:
+            self.own = None
+            self.options.pop("own", None)
+            if self.own_option is not None:
+                if str(scope.value) == "own":
+                    scope.value = "all"
+                self.own_option.remove()
+                self.own_option = None
+            self.scope_changed()
+            return
+        self.own = (cases, tools)
+        self.options["own"] = requests_needed(cases)
+        if self.own_option is None:
+            self.own_option = el("option", value="own")
+            scope.appendChild(self.own_option)
+        self.own_option.textContent = f"Your suite ({len(cases)} cases): {self.options['own']} requests"
+        self.scope_changed()
+
     def scope_changed(self) -> None:
         need = self.need()
         cap = byid("cap")
@@ -180,8 +206,10 @@ class LiveController:
             self.message(problem, bad=True)
             return None
         base_url = base_url if provider in BASE_HINTS else ""        # openai's endpoint is fixed
-        return RunSettings(provider, model, key, base_url, scope, cap, timeout_s=timeout, max_tokens=max_tokens,
-                           pad_levels=levels, pad_seed=seed)
+        # "Your suite" runs every case of the draft suite: the results file says scope "all" and
+        # re-grades with `grade --suite S --tools T` on the exported files.
+        return RunSettings(provider, model, key, base_url, "all" if scope == "own" else scope, cap,
+                           timeout_s=timeout, max_tokens=max_tokens, pad_levels=levels, pad_seed=seed)
 
     def pad_settings(self, scope: str) -> tuple:
         """(levels, seed, problem): #pad and #pad-seed read, and a level some case in scope cannot
@@ -193,7 +221,8 @@ class LiveController:
         seed = number_field("pad-seed", 0, 2 ** 53, whole=True)
         try:
             levels = self.pad_levels()
-            check_levels(scoped(self.bundle.cases, scope), self.bundle.tools, levels, flag="Pad level")
+            cases, tools = self.own if scope == "own" and self.own else (self.bundle.cases, self.bundle.tools)
+            check_levels(scoped(cases, "all" if scope == "own" else scope), tools, levels, flag="Pad level")
         except ToolProofError as exc:
             return (), 0, exc.line()
         if seed is None:
@@ -215,7 +244,9 @@ class LiveController:
         byid("run-progress").hidden = False
         self.message(f"Running {settings.scope} against {settings.provider} / {settings.model}…")
         self.busy(True)
-        self.run = Run(self.bundle.cases, self.bundle.tools, settings, fetch_transport,
+        own = str(byid("scope").value) == "own" and self.own is not None
+        self.active = self.own if own else (self.bundle.cases, self.bundle.tools)
+        self.run = Run(*self.active, settings, fetch_transport,
                        on_case=self.case_done, on_request=self.request_sent)
         self.progress()
         try:
@@ -286,11 +317,12 @@ class LiveController:
             return
         notes, sweep = [], None
         try:
-            transcripts = parse_transcripts(doc, format_schema("transcripts"), {c.id for c in self.bundle.cases})
+            cases, tools = self.active
+            transcripts = parse_transcripts(doc, format_schema("transcripts"), {c.id for c in cases})
             source, by_case = source_of(transcripts), transcripts.transcripts
             # Graded again from the stored (redacted) document, as the terminal does: what the
             # page shows and exports is what the results file re-grades to, with the key nowhere in it.
-            results = grade_all(self.bundle.cases, self.bundle.tools, by_case)
+            results = grade_all(cases, tools, by_case)
             sweep = self.sweep_of(transcripts)
             if sweep is not None:            # a sweep: the main level's cases, every level's curve
                 results, by_case = sweep.main_graded, sweep.levels[sweep.main][1].transcripts
@@ -306,7 +338,8 @@ class LiveController:
             card_root.appendChild(el("p", run_label(doc), cls="live-label"))
             body = el("div")
             card_root.appendChild(body)
-            context = {**self.context, "transcripts": by_case}
+            cases, tools = self.active
+            context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": by_case}
             view = ScorecardView(body, results, kind="live", source=source, context=context,
                                  document=doc, notes=notes, sweep=sweep)
             view.render()
@@ -322,4 +355,4 @@ class LiveController:
         from toolproof.sweep_score import levels_in
 
         levels = levels_in(transcripts)
-        return grade_sweep(self.bundle.cases, self.bundle.tools, transcripts, levels) if levels else None
+        return grade_sweep(*self.active, transcripts, levels) if levels else None

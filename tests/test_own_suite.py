@@ -1,0 +1,208 @@
+"""own_suite: the page's draft suite, checked by the same parse_tools/parse_suite as the terminal.
+
+Editor fields to a v1 case, the field a refusal names, the exports read back, the stored draft
+(round trip, bounds, and hostile stored text refused with one line, never a traceback).
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolproof.datafiles import format_schema
+from toolproof.errors import ToolProofError
+from toolproof.own_suite import (MAX_DRAFT_CHARS, CaseProblem, args_findings, case_from_form, cases_for_tools,
+                                 check_case, checked_exports, draft_from_text, draft_text, field_of, form_of,
+                                 import_tools, loaded_suite, suite_document, visible)
+from toolproof.suite import parse_tools
+
+TOOLS_SCHEMA, SUITE_SCHEMA = format_schema("tools"), format_schema("suite")
+ANTHROPIC = [{"name": "get_weather", "description": "Weather for a city.",
+              "input_schema": {"type": "object", "properties": {"city": {"type": "string"},
+                                                                "unit": {"enum": ["c", "f"]}},
+                               "required": ["city"]}},
+             {"name": "send_email", "description": "Send an email.",
+              "input_schema": {"type": "object", "properties": {"to": {"type": "string"}}, "required": ["to"]}}]
+
+
+@pytest.fixture(scope="module")
+def imported():
+    return import_tools(json.dumps(ANTHROPIC), TOOLS_SCHEMA, "tools.json")
+
+
+@pytest.fixture(scope="module")
+def tools(imported):
+    return parse_tools(imported.document, TOOLS_SCHEMA)
+
+
+def form(**over) -> dict:
+    base = {"id": "w1", "category": "should_call", "prompt": "Weather in Paris?", "action": "call",
+            "tool": "get_weather", "args": '{"city": "Paris"}', "critical": ""}
+    return {**base, **over}
+
+
+def test_import_keeps_the_tools_and_says_the_shape(imported):
+    assert imported.label == "Anthropic tools" and imported.problem == ""
+    assert [t["name"] for t in imported.document["tools"]] == ["get_weather", "send_email"]
+    assert imported.document["tools"][0]["parameters"] == ANTHROPIC[0]["input_schema"]
+
+
+def test_tools_that_cannot_run_still_give_records_for_lint():
+    out = import_tools(json.dumps([{"name": "a", "input_schema": {"type": "object"}}]), TOOLS_SCHEMA, "t.json")
+    assert out.document is None and len(out.records) == 1
+    assert out.problem == "t.json: at $[0].description: tool 'a' has no description; the tools format needs one " \
+                          "(add it; `tools lint` lists every such tool)"
+
+
+@pytest.mark.parametrize("text, line", [
+    ("{", "t.json: not valid JSON (Expecting property name enclosed in double quotes at char 1)"),
+    ("[" * 10_000 + "]" * 10_000, "t.json: text nested deeper than 64 levels"),
+    ('[{"name": "a", "description": "d", "input_schema": {"default": NaN}}]', "t.json: NaN is not JSON"),
+    ('"tools"', "t.json: at $: not a tool definition document: expected an object or an array, not str"),
+    ("x" * 21_000_001, "t.json: text larger than 20 MB"),
+])
+def test_malformed_and_hostile_tool_text_is_one_line(text, line):
+    with pytest.raises(ToolProofError) as info:
+        import_tools(text, TOOLS_SCHEMA, "t.json")
+    assert info.value.line() == line
+
+
+def test_a_form_becomes_a_v1_case_offering_every_tool(tools):
+    case = case_from_form(form(critical="city, "), list(tools))
+    assert case == {"id": "w1", "category": "should_call", "tools": ["get_weather", "send_email"],
+                    "prompt": "Weather in Paris?", "expect": {"action": "call", "calls": [
+                        {"tool": "get_weather", "args": {"city": "Paris"}, "critical": ["city"]}]}}
+    assert check_case(case, [], tools, SUITE_SCHEMA).expect.calls[0].critical == frozenset({"city"})
+    assert form_of(case) == form(args='{\n "city": "Paris"\n}', critical="city")
+
+
+@pytest.mark.parametrize("over, field, reason", [
+    ({"id": "Bad Id"}, "id", "'Bad Id' does not match '^[a-z0-9][a-z0-9_-]*$'"),
+    ({"prompt": ""}, "prompt", "'' should be non-empty"),
+    ({"args": '{"city": 3}'}, "args", "expected args do not validate against get_weather: $.city: 3 is not of type 'string'"),
+    ({"args": "[1]"}, "args", "the expected arguments must be a JSON object, not list"),
+    ({"args": '{"city": NaN}'}, "args", "NaN is not JSON"),
+    ({"args": "{"}, "args", "not valid JSON (Expecting property name enclosed in double quotes at char 1)"),
+    ({"critical": "town"}, "critical", "critical names fields that are not checked: ['town']"),
+    ({"tool": "nope"}, "tool", "choose one of the loaded tools, not 'nope'"),
+    ({"action": "maybe"}, "action", "choose call, no_call or ask, not 'maybe'"),
+    ({"category": "sideways"}, "category", "'sideways' is not one of ['should_call', 'should_not_call', 'must_ask', "
+                                           "'distractor', 'multi_step', 'enum_format', 'injection', 'result_use']"),
+    ({"category": "multi_step"}, "action", "a multi_step case expects 2 call(s), not 1"),
+])
+def test_a_bad_case_is_refused_naming_the_field(tools, over, field, reason):
+    with pytest.raises(CaseProblem) as info:
+        check_case(case_from_form(form(**over), list(tools)), [], tools, SUITE_SCHEMA)
+    assert (info.value.field, info.value.reason) == (field, reason)
+
+
+def test_a_duplicate_id_is_refused(tools):
+    first = case_from_form(form(), list(tools))
+    with pytest.raises(CaseProblem) as info:
+        check_case(case_from_form(form(), list(tools)), [first], tools, SUITE_SCHEMA)
+    assert (info.value.field, info.value.reason) == ("id", "another case already has the id 'w1'")
+
+
+def test_an_edit_keeps_what_the_case_offered_and_its_title(tools):
+    previous = {**case_from_form(form(), list(tools)), "tools": ["get_weather"], "title": "Paris"}
+    edited = case_from_form(form(tool="send_email", args='{"to": "a@b.c"}'), list(tools), previous)
+    assert edited["tools"] == ["get_weather", "send_email"] and edited["title"] == "Paris"
+
+
+def test_the_live_check_is_the_graders_checker(tools):
+    assert [f.message for f in args_findings(tools["get_weather"], {"unit": "k"})] == \
+        ["'k' is not one of ['c', 'f']"]       # the required city left out is not a finding here
+
+
+@pytest.mark.parametrize("path, field", [("$.cases[0].expect.calls[0].args", "args"), ("$.cases[0].id", "id"),
+                                         ("$.cases[0].tools[3]", "tool"), ("$.cases[0]", "case"),
+                                         ("$.cases[0].mock_results", "case")])
+def test_field_of(path, field):
+    assert field_of(path) == field
+
+
+def test_cases_the_editor_cannot_show_are_not_editable():
+    second_turn = {"id": "m", "category": "multi_step", "tools": ["a"], "prompt": "p", "expect": {"action": "call"}}
+    accept = {"id": "a", "category": "should_call", "tools": ["a"], "prompt": "p",
+              "expect": {"action": "call", "calls": [{"tool": "a", "args": {}, "accept": {"x": [1]}}]}}
+    assert form_of(second_turn) is None and form_of(accept) is None and form_of("junk") is None
+
+
+def test_exports_read_back_and_a_suite_loads(imported, tools):
+    cases = [case_from_form(form(), list(tools)),
+             case_from_form(form(id="n1", category="should_not_call", action="no_call", prompt="Hi"), list(tools))]
+    tools_text, suite_text = checked_exports(imported.document, cases, TOOLS_SCHEMA, SUITE_SCHEMA)
+    assert json.loads(tools_text) == imported.document
+    assert loaded_suite(json.loads(suite_text), tools, SUITE_SCHEMA, "suite.json") == cases
+    assert checked_exports(imported.document, [], TOOLS_SCHEMA, SUITE_SCHEMA)[1] is None
+    bad = [{**cases[0], "tools": ["ghost"]}]
+    with pytest.raises(ToolProofError) as info:
+        checked_exports(imported.document, bad, TOOLS_SCHEMA, SUITE_SCHEMA)
+    assert info.value.line() == "suite.json: at $.cases[0].tools[0]: unknown tool 'ghost' (not in tools.json)"
+
+
+def test_new_tools_drop_the_cases_they_no_longer_serve(tools):
+    case = case_from_form(form(), list(tools))
+    assert cases_for_tools([case], ["send_email"]) == []
+    assert cases_for_tools([case], ["get_weather"])[0]["tools"] == ["get_weather"]
+
+
+def test_the_draft_round_trips_and_holds_no_key(imported, tools):
+    cases = [case_from_form(form(), list(tools))]
+    text = draft_text(imported.document, cases)
+    assert draft_from_text(text, TOOLS_SCHEMA, SUITE_SCHEMA) == (imported.document, cases)
+    assert set(json.loads(text)) == {"format", "version", "tools", "cases"}
+    huge = [{**cases[0], "prompt": "x" * MAX_DRAFT_CHARS}]
+    assert draft_text(imported.document, huge) is None
+
+
+@pytest.mark.parametrize("stored, line", [
+    (None, "the saved draft: not text"),
+    ("{", "the saved draft: not valid JSON (Expecting property name enclosed in double quotes at char 1)"),
+    ("[" * 100_000, "the saved draft: draft nested deeper than 64 levels"),
+    ("x" * (MAX_DRAFT_CHARS + 1), "the saved draft: larger than 2,000,000 characters"),
+    ('{"format": "toolproof.draft", "version": 1, "tools": null, "cases": [], "key": "sk-x"}',
+     "the saved draft: not a ToolProof draft"),
+    ('{"format": "toolproof.draft", "version": 1, "tools": null, "cases": [{}]}',
+     "the saved draft: cases without tools"),
+    ('{"format": "toolproof.draft", "version": 1, "cases": [], "tools": {"format": "toolproof.tools", '
+     '"version": 1, "tools": [{"name": "<b>", "description": "d", "parameters": {"type": "object"}}]}}',
+     "the saved draft: at $.tools[0].name: '<b>' does not match '^[a-zA-Z][a-zA-Z0-9_]{0,63}$'"),
+])
+def test_a_hostile_stored_draft_is_refused_in_one_line(stored, line):
+    with pytest.raises(ToolProofError) as info:
+        draft_from_text(stored, TOOLS_SCHEMA, SUITE_SCHEMA)
+    assert info.value.line() == line
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300))
+def test_any_stored_text_is_a_draft_or_one_refusal(text):
+    try:
+        draft_from_text(text, TOOLS_SCHEMA, SUITE_SCHEMA)
+    except ToolProofError:
+        pass
+
+
+def test_visible_shows_hidden_characters():
+    assert visible("a\u200bb\u202e\x00<i>") == "a\\u200bb\\u202e\\x00<i>"
+    assert visible("x" * 10, 4) == "xxxx…"
+
+
+def test_suite_document_is_v1():
+    assert suite_document([])["version"] == 1 and suite_document([])["format"] == "toolproof.suite"
+
+
+@pytest.mark.parametrize("doc, line", [
+    ({"format": "toolproof.suite", "version": 1, "cases": [{"id": "a", "category": "should_call", "tools": ["ghost"],
+                                                            "prompt": "p", "expect": {"action": "no_call"}}]},
+     "s.json: at $.cases[0].tools[0]: unknown tool 'ghost' (not in tools.json)"),
+    ({"format": "toolproof.tools", "version": 1, "tools": []}, "s.json: at $.format: 'toolproof.suite' was expected"),
+    ([], "s.json: at $: [] is not of type 'object'"),
+])
+def test_a_bad_suite_file_is_refused_in_one_line(tools, doc, line):
+    with pytest.raises(ToolProofError) as info:
+        loaded_suite(doc, tools, SUITE_SCHEMA, "s.json")
+    assert info.value.line() == line

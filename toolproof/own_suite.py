@@ -1,0 +1,256 @@
+"""A draft suite of your own: tools imported from any shape, cases written in the page's editor,
+checked exactly as `run --suite --tools` and `grade --suite --tools` will check the exported files.
+
+The page's "Your tools and cases" section (web_own.py) keeps a draft: a tools.json document and a
+list of raw v1 cases. This module turns the editor's fields into a case, names the editor field a
+refusal belongs to, builds the two export documents, and writes and reads the stored draft (which
+holds tools and cases only, never a key), refusing a corrupt or hostile one with one line.
+
+Pure: no I/O, no DOM. Every check is suite.parse_tools / suite.parse_suite, never a second copy.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, NamedTuple
+
+from .errors import ToolProofError
+from .suite import Case, Tool, parse_suite, parse_tools
+
+# The categories a one-turn case from the editor can be. The second-turn categories (multi_step,
+# injection, result_use) need mock results the editor does not write; a loaded suite keeps them.
+EDITOR_CATEGORIES = ("should_call", "should_not_call", "must_ask", "distractor", "enum_format")
+ACTIONS = ("call", "no_call", "ask")
+FIELDS = ("id", "category", "prompt", "action", "tool", "args", "critical")
+# The editor's fields of a case; keys outside these (and title/why) make a case "edit in the file".
+_EDITABLE_KEYS = {"id", "category", "tools", "prompt", "expect", "title", "why"}
+MAX_CASES = 1000
+MAX_OFFERED = 128                 # OpenAI refuses a request offering more tools than this
+MAX_DRAFT_CHARS = 2_000_000       # localStorage holds about 5 MB per origin; leave room
+DRAFT_FORMAT = "toolproof.draft"
+SUITE_DESCRIPTION = "Written in the ToolProof page (Your tools and cases)."
+
+
+class CaseProblem(ToolProofError):
+    """A case the editor refuses: `field` is the editor field to point at (one of FIELDS, or
+    "case" when the problem is not one field's)."""
+
+    def __init__(self, field: str, reason: str):
+        self.field = field
+        super().__init__(reason, path=field)
+
+
+class ImportedTools(NamedTuple):
+    label: str          # which shape the text was (importers.LABELS)
+    records: list       # the importer's records, for lint (paths point into the given text)
+    document: dict | None   # our tools.json, or None when the tools cannot be run as given
+    problem: str        # why `document` is None ("" when it is not)
+
+
+def import_tools(text: str, tools_schema: dict, source: str = "tools") -> ImportedTools:
+    """Tool text of any importable shape: records for lint, and the tools.json a run uses (or why
+    not). Raises ToolProofError only when the text is not tool definitions at all."""
+    from .importers import LABELS, tools_from_any
+    from .importers.toolproof import map_to_source, tools_document
+
+    doc = read_text(text, source)
+    try:
+        shape, records = tools_from_any(doc)
+    except ToolProofError as exc:
+        raise ToolProofError(exc.reason, source=source, path=exc.path) from None
+    try:
+        document = tools_document(records, LABELS[shape])
+        document["description"] = f"Imported from {LABELS[shape]} in the ToolProof page."
+        parse_tools(document, tools_schema, source)
+    except ToolProofError as exc:
+        where = map_to_source(records, exc.path)
+        return ImportedTools(LABELS[shape], records, None, ToolProofError(exc.reason, source=source, path=where).line())
+    return ImportedTools(LABELS[shape], records, document, "")
+
+
+def read_text(text: str, source: str | None) -> Any:
+    """Text from a file, a paste or a text box as JSON, through the one total reader (size, depth
+    without recursion, NaN refused): Pyodide's stack is smaller than CPython's, so deep nesting
+    must never reach a recursive parser."""
+    from . import limits
+
+    try:
+        return limits.read_json(text, what="text", max_bytes=limits.MAX_FILE_BYTES)
+    except limits.ReadError as exc:
+        raise ToolProofError(exc.reason, source=source) from None
+
+
+def case_from_form(form: dict, tool_names: list[str], previous: dict | None = None) -> dict:
+    """The editor's fields (strings) as a raw v1 case, or CaseProblem naming the field.
+
+    A new case offers every loaded tool (the model must pick the right one); an edited case keeps
+    the tools it offered, plus the expected tool if that is new, and its title and why."""
+    action = form.get("action", "")
+    if action not in ACTIONS:
+        raise CaseProblem("action", f"choose call, no_call or ask, not {action!r}")
+    offered = [t for t in (previous or {}).get("tools", tool_names) if t in tool_names] or list(tool_names)
+    if not offered:
+        raise CaseProblem("tool", "load your tools first: a case offers at least one tool")
+    case: dict[str, Any] = {"id": form.get("id", "").strip(), "category": form.get("category", ""),
+                            "tools": offered, "prompt": form.get("prompt", "")}
+    for key in ("title", "why"):
+        if previous and isinstance(previous.get(key), str):
+            case[key] = previous[key]
+    case["expect"] = {"action": action}
+    if action == "call":
+        tool = form.get("tool", "")
+        if tool not in tool_names:
+            raise CaseProblem("tool", f"choose one of the loaded tools, not {tool!r}")
+        if tool not in offered:
+            offered.append(tool)
+        call: dict[str, Any] = {"tool": tool, "args": args_from_text(form.get("args", ""))}
+        critical = [name.strip() for name in form.get("critical", "").split(",") if name.strip()]
+        if critical:
+            call["critical"] = critical
+        case["expect"]["calls"] = [call]
+    if len(offered) > MAX_OFFERED:
+        raise CaseProblem("tool", f"a case can offer at most {MAX_OFFERED} tools (OpenAI's limit); "
+                                  f"this one would offer {len(offered)}")
+    return case
+
+
+def args_from_text(text: str) -> dict:
+    """The #case-args JSON: an object, {} when empty; NaN/Infinity are not JSON and are refused."""
+    if not text.strip():
+        return {}
+    try:
+        value = read_text(text, None)
+    except ToolProofError as exc:
+        raise CaseProblem("args", exc.reason) from None
+    if not isinstance(value, dict):
+        raise CaseProblem("args", f"the expected arguments must be a JSON object, not {type(value).__name__}")
+    return value
+
+
+def args_findings(tool: Tool, args: dict) -> list:
+    """The live check beside #case-args: the grader's compiled checker on the expected values.
+    A required field left out is fine (the grader schema-checks it in the model's call)."""
+    return [f for f in tool.schema.findings(args) if not (f.code == "schema.required" and f.path == "$")]
+
+
+def check_case(case: dict, others: list[dict], tools: dict[str, Tool], suite_schema: dict) -> Case:
+    """The case as suite.parse_suite reads it, or CaseProblem naming the editor field."""
+    if any(o.get("id") == case.get("id") for o in others):
+        raise CaseProblem("id", f"another case already has the id {case.get('id')!r}")
+    try:
+        return parse_suite(suite_document([case]), tools, suite_schema, "case")[0]
+    except ToolProofError as exc:
+        raise CaseProblem(field_of(exc.path or ""), exc.reason) from None
+
+
+def field_of(path: str) -> str:
+    """The editor field a suite path inside case 0 belongs to ('$.cases[0].expect.calls[0].args'
+    -> 'args')."""
+    rest = re.sub(r"^\$\.cases\[0\]", "", path)
+    for prefix, name in ((".id", "id"), (".category", "category"), (".prompt", "prompt"),
+                         (".expect.calls[0].args", "args"), (".expect.calls[0].accept", "args"),
+                         (".expect.calls[0].critical", "critical"), (".expect.calls[0].tool", "tool"),
+                         (".expect.calls", "action"), (".expect.action", "action"), (".tools", "tool")):
+        if rest.startswith(prefix):
+            return name
+    return "case"
+
+
+def form_of(case: dict) -> dict | None:
+    """The editor's fields for a case, or None when the editor cannot show all of it (a
+    second-turn case, several calls, accept/derive...): such a case is edited in the file."""
+    if not isinstance(case, dict) or set(case) - _EDITABLE_KEYS or case.get("category") not in EDITOR_CATEGORIES:
+        return None
+    expect = case.get("expect", {})
+    calls = expect.get("calls", [])
+    if set(expect) - {"action", "calls"} or len(calls) > 1 or any(set(c) - {"tool", "args", "critical"} for c in calls):
+        return None
+    form = {"id": case["id"], "category": case["category"], "prompt": case["prompt"],
+            "action": expect.get("action", ""), "tool": "", "args": "", "critical": ""}
+    if calls:
+        form["tool"] = calls[0]["tool"]
+        form["args"] = json.dumps(calls[0].get("args", {}), ensure_ascii=False, indent=1)
+        form["critical"] = ", ".join(calls[0].get("critical", []))
+    return form
+
+
+def cases_for_tools(cases: list[dict], names: list[str]) -> list[dict]:
+    """The cases that still make sense after new tools are loaded: a case expecting a tool that
+    is gone is dropped; the others offer the tools they offered that are still there."""
+    kept = []
+    for case in cases:
+        calls = case["expect"].get("calls", []) + [c for seq in case["expect"].get("alternatives", []) for c in seq]
+        if any(c["tool"] not in names for c in calls) or \
+                any(f["tool"] not in names for f in case["expect"].get("forbidden", [])):
+            continue
+        offered = [t for t in case["tools"] if t in names] or names[:MAX_OFFERED]
+        kept.append({**case, "tools": offered})
+    return kept
+
+
+def suite_document(cases: list[dict]) -> dict:
+    return {"format": "toolproof.suite", "version": 1, "description": SUITE_DESCRIPTION, "cases": list(cases)}
+
+
+def checked_exports(tools_doc: dict, cases: list[dict], tools_schema: dict,
+                    suite_schema: dict) -> tuple[str, str | None]:
+    """(tools.json text, suite.json text or None without cases), each read back by
+    parse_tools/parse_suite first: what the page downloads is what the terminal's
+    `run/grade --suite --tools` accepts."""
+    tools = parse_tools(tools_doc, tools_schema, "tools.json")
+    dump = lambda doc: json.dumps(doc, ensure_ascii=False, indent=2) + "\n"  # noqa: E731
+    if not cases:
+        return dump(tools_doc), None
+    suite = suite_document(cases)
+    parse_suite(suite, tools, suite_schema, "suite.json")
+    return dump(tools_doc), dump(suite)
+
+
+def loaded_suite(doc: Any, tools: dict[str, Tool], suite_schema: dict, source: str) -> list[dict]:
+    """A suite file's cases (raw), checked against the draft tools."""
+    parse_suite(doc, tools, suite_schema, source)
+    if len(doc["cases"]) > MAX_CASES:
+        raise ToolProofError(f"{len(doc['cases'])} cases; the page keeps at most {MAX_CASES}", source=source)
+    return list(doc["cases"])
+
+
+def draft_text(tools_doc: dict | None, cases: list[dict]) -> str | None:
+    """What localStorage keeps: tools and cases (never a key), or None when over the bound."""
+    text = json.dumps({"format": DRAFT_FORMAT, "version": 1, "tools": tools_doc, "cases": cases},
+                      ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= MAX_DRAFT_CHARS else None
+
+
+def draft_from_text(text: Any, tools_schema: dict, suite_schema: dict) -> tuple[dict | None, list[dict]]:
+    """A stored draft read back (tools document, cases), or ToolProofError: it is then discarded.
+    Read through the one total reader (size, depth, NaN) and the same parse_tools/parse_suite."""
+    from . import limits
+
+    source = "the saved draft"
+    if not isinstance(text, str):
+        raise ToolProofError("not text", source=source)
+    if len(text) > MAX_DRAFT_CHARS:
+        raise ToolProofError(f"larger than {MAX_DRAFT_CHARS:,} characters", source=source)
+    try:
+        doc = limits.read_json(text, what="draft", max_bytes=MAX_DRAFT_CHARS * 4)
+    except limits.ReadError as exc:
+        raise ToolProofError(exc.reason, source=source) from None
+    if not isinstance(doc, dict) or doc.get("format") != DRAFT_FORMAT or doc.get("version") != 1 \
+            or not isinstance(doc.get("cases"), list) or set(doc) != {"format", "version", "tools", "cases"}:
+        raise ToolProofError("not a ToolProof draft", source=source)
+    tools_doc, cases = doc["tools"], doc["cases"]
+    if tools_doc is None:
+        if cases:
+            raise ToolProofError("cases without tools", source=source)
+        return None, []
+    tools = parse_tools(tools_doc, tools_schema, source)
+    if cases:
+        loaded_suite(suite_document(cases), tools, suite_schema, source)
+    return tools_doc, cases
+
+
+def visible(text: str, limit: int = 300) -> str:
+    """A tool's name or description for display: hidden and control characters shown as escapes
+    (a zero-width or bidi character must not pass for a plain one), cut at `limit` characters."""
+    shown = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text[:limit])
+    return shown + ("…" if len(text) > limit else "")
