@@ -15,7 +15,7 @@ from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
 from toolproof.own_suite import (MAX_DRAFT_CHARS, CaseProblem, args_findings, case_from_form, cases_for_tools,
                                  check_case, checked_exports, draft_from_text, draft_text, field_of, form_of,
-                                 import_tools, loaded_suite, suite_document, visible)
+                                 import_tools, loaded_suite, suite_document, uses_v2, visible)
 from toolproof.suite import parse_tools
 
 TOOLS_SCHEMA, SUITE_SCHEMA = format_schema("tools"), format_schema("suite")
@@ -39,7 +39,8 @@ def tools(imported):
 
 def form(**over) -> dict:
     base = {"id": "w1", "category": "should_call", "prompt": "Weather in Paris?", "action": "call",
-            "tool": "get_weather", "args": '{"city": "Paris"}', "critical": ""}
+            "tool": "get_weather", "args": '{"city": "Paris"}', "critical": "", "optional": "", "absent": "",
+            "loose": "", "exact": "", "accept": ""}
     return {**base, **over}
 
 
@@ -125,9 +126,12 @@ def test_field_of(path, field):
 
 def test_cases_the_editor_cannot_show_are_not_editable():
     second_turn = {"id": "m", "category": "multi_step", "tools": ["a"], "prompt": "p", "expect": {"action": "call"}}
-    accept = {"id": "a", "category": "should_call", "tools": ["a"], "prompt": "p",
-              "expect": {"action": "call", "calls": [{"tool": "a", "args": {}, "accept": {"x": [1]}}]}}
-    assert form_of(second_turn) is None and form_of(accept) is None and form_of("junk") is None
+    derive = {"id": "a", "category": "should_call", "tools": ["a"], "prompt": "p",
+              "expect": {"action": "call", "calls": [{"tool": "a", "args": {}, "derive": {"x": "a.b"}}]}}
+    order = {"id": "o", "category": "should_call", "tools": ["a"], "prompt": "p",
+             "expect": {"action": "call", "order": "any", "calls": [{"tool": "a", "args": {}}]}}
+    assert form_of(second_turn) is None and form_of(derive) is None and form_of(order) is None
+    assert form_of("junk") is None
 
 
 def test_exports_read_back_and_a_suite_loads(imported, tools):
@@ -191,7 +195,7 @@ def test_visible_shows_hidden_characters():
     assert visible("x" * 10, 4) == "xxxx…"
 
 
-def test_suite_document_is_v1():
+def test_suite_document_is_v1_without_v2_rules():
     assert suite_document([])["version"] == 1 and suite_document([])["format"] == "toolproof.suite"
 
 
@@ -206,3 +210,102 @@ def test_a_bad_suite_file_is_refused_in_one_line(tools, doc, line):
     with pytest.raises(ToolProofError) as info:
         loaded_suite(doc, tools, SUITE_SCHEMA, "s.json")
     assert info.value.line() == line
+
+
+# -- the editor's suite v2 options (optional, absent, loose, exact, accept) for its one expected call
+HOTEL = [{"name": "find_hotel", "description": "Find a hotel.",
+          "input_schema": {"type": "object", "required": ["where"], "properties": {
+              "where": {"type": "object", "properties": {"city": {"type": "string"}, "country": {"type": "string"}}},
+              "stars": {"type": "integer", "minimum": 1, "maximum": 5},
+              "pool": {"type": "boolean"}}}}]
+
+
+@pytest.fixture(scope="module")
+def hotel_doc():
+    return import_tools(json.dumps(HOTEL), TOOLS_SCHEMA, "hotel.json").document
+
+
+@pytest.fixture(scope="module")
+def hotel(hotel_doc):
+    return parse_tools(hotel_doc, TOOLS_SCHEMA)
+
+
+def hotel_form(**over) -> dict:
+    return form(**{"id": "h1", "prompt": "A hotel in Paris, France", "tool": "find_hotel",
+                   "args": '{"where": {"city": "Paris", "country": "France"}, "stars": 4}', **over})
+
+
+@pytest.mark.parametrize("over, call_keys, parsed, version", [
+    ({"optional": "stars, where.country"}, {"optional": ["stars", "where.country"]},
+     lambda c: c.optional == frozenset({"stars", "where.country"}), 2),
+    ({"absent": "pool"}, {"absent": ["pool"]}, lambda c: c.absent == frozenset({"pool"}), 2),
+    ({"loose": " where ,"}, {"loose": ["where"]}, lambda c: c.loose == frozenset({"where"}), 2),
+    ({"exact": "true"}, {"exact": True}, lambda c: c.exact is True, 2),
+    ({"exact": "yes"}, {}, lambda c: c.exact is False, 1),       # only a ticked box ("true") is exact
+    ({"accept": '{"where.city": ["Paris, FR"], "stars": [5]}'}, {"accept": {"where.city": ["Paris, FR"], "stars": [5]}},
+     lambda c: c.accept == {"where.city": ["Paris, FR"], "stars": [5]}, 2),
+    ({"accept": '{"stars": [5]}'}, {"accept": {"stars": [5]}}, lambda c: c.accept == {"stars": [5]}, 1),  # v1 accept
+    ({"accept": " {} "}, {}, lambda c: c.accept == {}, 1),
+])
+def test_each_v2_option_is_written_only_when_given_and_parsed_by_parse_suite(hotel, over, call_keys, parsed, version):
+    case = case_from_form(hotel_form(**over), list(hotel))
+    call = case["expect"]["calls"][0]
+    assert {k: v for k, v in call.items() if k not in ("tool", "args")} == call_keys
+    assert parsed(check_case(case, [], hotel, SUITE_SCHEMA).expect.calls[0])
+    assert suite_document([case])["version"] == version
+
+
+@pytest.mark.parametrize("over, field, reason", [
+    ({"optional": "rooms"}, "optional", "optional names 'rooms', which is not in args or derive"),
+    ({"optional": "where.street"}, "optional", "optional names 'where.street', which is not in args or derive"),
+    ({"absent": "stars"}, "absent", "absent names 'stars', which args or derive expect"),
+    ({"loose": "where.city"}, "loose", "loose names 'where.city', which is not in args or derive"),
+    ({"accept": '{"stars": [9]}'}, "accept", "accepted value 9 does not validate: 9 is greater than the maximum of 5"),
+    ({"accept": '{"where.street": ["x"]}'}, "accept",
+     "accept names 'where.street', which is not in args or derive (or a key inside them)"),
+    ({"accept": '{"stars": 5}'}, "accept", "5 is not of type 'array'"),
+    ({"accept": '{"stars": []}'}, "accept", "[] should be non-empty"),
+    ({"accept": "[5]"}, "accept", "the accepted values must be a JSON object, not list"),
+    ({"accept": '{"stars": [NaN]}'}, "accept", "NaN is not JSON"),
+    ({"accept": "[" * 10_000}, "accept", "text nested deeper than 64 levels"),
+])
+def test_a_bad_v2_option_is_refused_naming_its_field(hotel, over, field, reason):
+    with pytest.raises(CaseProblem) as info:
+        check_case(case_from_form(hotel_form(**over), list(hotel)), [], hotel, SUITE_SCHEMA)
+    assert (info.value.field, info.value.reason) == (field, reason)
+
+
+def test_v2_options_round_trip_through_edit_the_draft_and_the_export(hotel_doc, hotel):
+    typed = hotel_form(optional="stars, where.country", absent="pool", loose="where", exact="true",
+                       accept='{"where.city": ["Paris, FR"]}')
+    case = case_from_form(typed, list(hotel))
+    check_case(case, [], hotel, SUITE_SCHEMA)
+    shown = form_of(case)                     # Edit fills the form back with what was typed
+    assert shown == {**typed, "args": json.dumps(json.loads(typed["args"]), indent=1),
+                     "accept": '{\n "where.city": [\n  "Paris, FR"\n ]\n}'}
+    assert case_from_form(shown, list(hotel), case) == case
+    assert draft_from_text(draft_text(hotel_doc, [case]), TOOLS_SCHEMA, SUITE_SCHEMA) == (hotel_doc, [case])
+    _, suite_text = checked_exports(hotel_doc, [case], TOOLS_SCHEMA, SUITE_SCHEMA)
+    exported = json.loads(suite_text)
+    assert exported["version"] == 2 and exported["cases"] == [case]
+    assert loaded_suite(exported, hotel, SUITE_SCHEMA, "suite.json") == [case]
+
+
+def test_a_loaded_case_with_v2_options_and_accept_is_editable_but_not_one_with_derive():
+    call = {"tool": "a", "args": {"x": 1}, "accept": {"x": [2]}, "optional": ["x"], "exact": False}
+    case = {"id": "a", "category": "should_call", "tools": ["a"], "prompt": "p", "expect": {"action": "call", "calls": [call]}}
+    assert form_of(case)["accept"] == '{\n "x": [\n  2\n ]\n}' and form_of(case)["exact"] == ""
+    assert form_of({**case, "expect": {"action": "call", "calls": [{**call, "derive": {"y": "a.b"}}]}}) is None
+
+
+@pytest.mark.parametrize("case, v2", [
+    ({"expect": {"action": "call", "calls": [{"tool": "a", "args": {}, "accept": {"x": [1]}}]}}, False),
+    ({"expect": {"action": "call", "calls": [{"tool": "a", "args": {}, "accept": {"x.y": [1]}}]}}, True),
+    ({"expect": {"action": "call", "alternatives": [[{"tool": "a", "absent": ["x"]}]]}}, True),
+    ({"expect": {"action": "call", "order": "any"}}, True),
+    ({"expect": {"action": "call", "calls": "junk", "alternatives": [5, ["x"]]}}, False),   # hostile: no raise
+    ({"expect": [1]}, False),
+    ("junk", False),
+])
+def test_uses_v2_marks_the_version_and_never_raises(case, v2):
+    assert uses_v2(case) is v2

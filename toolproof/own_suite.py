@@ -2,7 +2,8 @@
 checked exactly as `run --suite --tools` and `grade --suite --tools` will check the exported files.
 
 The page's "Your tools and cases" section (web_own.py) keeps a draft: a tools.json document and a
-list of raw v1 cases. This module turns the editor's fields into a case, names the editor field a
+list of raw cases (v1, or v2 when the editor's v2 options are used: optional, absent, loose, exact,
+accept). This module turns the editor's fields into a case, names the editor field a
 refusal belongs to, builds the two export documents, and writes and reads the stored draft (which
 holds tools and cases only, never a key), refusing a corrupt or hostile one with one line.
 
@@ -21,7 +22,15 @@ from .suite import Case, Tool, parse_suite, parse_tools
 # injection, result_use) need mock results the editor does not write; a loaded suite keeps them.
 EDITOR_CATEGORIES = ("should_call", "should_not_call", "must_ask", "distractor", "enum_format")
 ACTIONS = ("call", "no_call", "ask")
-FIELDS = ("id", "category", "prompt", "action", "tool", "args", "critical")
+# An editor field NAME is the input #case-NAME, its value a string; a checkbox (CHECKBOXES) reads
+# "true" when ticked, else "". A new field: the input, its name here, a line each in case_from_form
+# and form_of (and field_of when the suite path differs from the name).
+FIELDS = ("id", "category", "prompt", "action", "tool", "args", "critical",
+          "optional", "absent", "loose", "exact", "accept")
+CHECKBOXES = ("exact",)
+LISTS = ("critical", "optional", "absent", "loose")    # comma-separated field names (dotted allowed)
+V2_CALL_KEYS = ("optional", "absent", "exact", "loose")
+_CALL_KEYS = {"tool", "args", "critical", "accept", *V2_CALL_KEYS}
 # The editor's fields of a case; keys outside these (and title/why) make a case "edit in the file".
 _EDITABLE_KEYS = {"id", "category", "tools", "prompt", "expect", "title", "why"}
 MAX_CASES = 1000
@@ -81,7 +90,8 @@ def read_text(text: str, source: str | None) -> Any:
 
 
 def case_from_form(form: dict, tool_names: list[str], previous: dict | None = None) -> dict:
-    """The editor's fields (strings) as a raw v1 case, or CaseProblem naming the field.
+    """The editor's fields (strings) as a raw case, or CaseProblem naming the field. The v2
+    options are written only when given (an empty list, an unticked exact, {} are left out).
 
     A new case offers every loaded tool (the model must pick the right one); an edited case keeps
     the tools it offered, plus the expected tool if that is new, and its title and why."""
@@ -104,9 +114,15 @@ def case_from_form(form: dict, tool_names: list[str], previous: dict | None = No
         if tool not in offered:
             offered.append(tool)
         call: dict[str, Any] = {"tool": tool, "args": args_from_text(form.get("args", ""))}
-        critical = [name.strip() for name in form.get("critical", "").split(",") if name.strip()]
-        if critical:
-            call["critical"] = critical
+        for key in LISTS:
+            names = names_from_text(form.get(key, ""))
+            if names:
+                call[key] = names
+        if form.get("exact", "") == "true":
+            call["exact"] = True
+        accept = accept_from_text(form.get("accept", ""))
+        if accept:
+            call["accept"] = accept
         case["expect"]["calls"] = [call]
     if len(offered) > MAX_OFFERED:
         raise CaseProblem("tool", f"a case can offer at most {MAX_OFFERED} tools (OpenAI's limit); "
@@ -114,16 +130,31 @@ def case_from_form(form: dict, tool_names: list[str], previous: dict | None = No
     return case
 
 
+def names_from_text(text: str) -> list[str]:
+    """A comma-separated list of field names ('city, where.country'), blanks dropped, in order."""
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
 def args_from_text(text: str) -> dict:
     """The #case-args JSON: an object, {} when empty; NaN/Infinity are not JSON and are refused."""
+    return _object_from_text(text, "args", "the expected arguments")
+
+
+def accept_from_text(text: str) -> dict:
+    """The #case-accept JSON: {field or dotted path: [accepted values]}, {} when empty. Whether
+    each value is a list, and each accepted value valid, is parse_suite's to say."""
+    return _object_from_text(text, "accept", "the accepted values")
+
+
+def _object_from_text(text: str, field: str, what: str) -> dict:
     if not text.strip():
         return {}
     try:
         value = read_text(text, None)
     except ToolProofError as exc:
-        raise CaseProblem("args", exc.reason) from None
+        raise CaseProblem(field, exc.reason) from None
     if not isinstance(value, dict):
-        raise CaseProblem("args", f"the expected arguments must be a JSON object, not {type(value).__name__}")
+        raise CaseProblem(field, f"{what} must be a JSON object, not {type(value).__name__}")
     return value
 
 
@@ -147,9 +178,10 @@ def field_of(path: str) -> str:
     """The editor field a suite path inside case 0 belongs to ('$.cases[0].expect.calls[0].args'
     -> 'args')."""
     rest = re.sub(r"^\$\.cases\[0\]", "", path)
+    call = re.match(r"\.expect\.calls\[0\]\.([a-z]+)", rest)
+    if call and call.group(1) in FIELDS:
+        return call.group(1)
     for prefix, name in ((".id", "id"), (".category", "category"), (".prompt", "prompt"),
-                         (".expect.calls[0].args", "args"), (".expect.calls[0].accept", "args"),
-                         (".expect.calls[0].critical", "critical"), (".expect.calls[0].tool", "tool"),
                          (".expect.calls", "action"), (".expect.action", "action"), (".tools", "tool")):
         if rest.startswith(prefix):
             return name
@@ -158,19 +190,24 @@ def field_of(path: str) -> str:
 
 def form_of(case: dict) -> dict | None:
     """The editor's fields for a case, or None when the editor cannot show all of it (a
-    second-turn case, several calls, accept/derive...): such a case is edited in the file."""
+    second-turn case, several calls, derive, alternatives, order...): such a case is edited in
+    the file."""
     if not isinstance(case, dict) or set(case) - _EDITABLE_KEYS or case.get("category") not in EDITOR_CATEGORIES:
         return None
     expect = case.get("expect", {})
     calls = expect.get("calls", [])
-    if set(expect) - {"action", "calls"} or len(calls) > 1 or any(set(c) - {"tool", "args", "critical"} for c in calls):
+    if set(expect) - {"action", "calls"} or len(calls) > 1 or any(set(c) - _CALL_KEYS for c in calls):
         return None
-    form = {"id": case["id"], "category": case["category"], "prompt": case["prompt"],
-            "action": expect.get("action", ""), "tool": "", "args": "", "critical": ""}
+    form = dict.fromkeys(FIELDS, "")
+    form.update(id=case["id"], category=case["category"], prompt=case["prompt"], action=expect.get("action", ""))
     if calls:
-        form["tool"] = calls[0]["tool"]
-        form["args"] = json.dumps(calls[0].get("args", {}), ensure_ascii=False, indent=1)
-        form["critical"] = ", ".join(calls[0].get("critical", []))
+        call = calls[0]
+        form["tool"] = call["tool"]
+        form["args"] = json.dumps(call.get("args", {}), ensure_ascii=False, indent=1)
+        for key in LISTS:
+            form[key] = ", ".join(call.get(key, []))
+        form["exact"] = "true" if call.get("exact") is True else ""
+        form["accept"] = json.dumps(call["accept"], ensure_ascii=False, indent=1) if call.get("accept") else ""
     return form
 
 
@@ -189,7 +226,26 @@ def cases_for_tools(cases: list[dict], names: list[str]) -> list[dict]:
 
 
 def suite_document(cases: list[dict]) -> dict:
-    return {"format": "toolproof.suite", "version": 1, "description": SUITE_DESCRIPTION, "cases": list(cases)}
+    """The suite file of the draft's cases: version 2 when a case uses a v2 rule, else 1."""
+    version = 2 if any(uses_v2(case) for case in cases) else 1
+    return {"format": "toolproof.suite", "version": version, "description": SUITE_DESCRIPTION, "cases": list(cases)}
+
+
+def uses_v2(case: Any) -> bool:
+    """Does a raw case use a suite v2 rule (optional, absent, exact, loose, a dotted accept key,
+    order)? Only marks the file's version: a reader of either version accepts both."""
+    if not isinstance(case, dict) or not isinstance(case.get("expect"), dict):
+        return False
+    expect = case["expect"]
+    sequences = [expect.get("calls")] + (expect["alternatives"] if isinstance(expect.get("alternatives"), list) else [])
+    calls = [c for seq in sequences if isinstance(seq, list) for c in seq if isinstance(c, dict)]
+    return "order" in expect or any(_call_uses_v2(call) for call in calls)
+
+
+def _call_uses_v2(call: dict) -> bool:
+    accept = call.get("accept")
+    return any(key in call for key in V2_CALL_KEYS) or \
+        isinstance(accept, dict) and any("." in key for key in accept)
 
 
 def checked_exports(tools_doc: dict, cases: list[dict], tools_schema: dict,
