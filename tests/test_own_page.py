@@ -77,8 +77,10 @@ def fill_case(page, **fields) -> None:
     calling = fields.get("action", "call") == "call"
     if calling:
         page.select_option("#case-tool", fields.get("tool", "get_weather"))
-    for name in ("id", "prompt") + (("args", "critical") if calling else ()):
+    for name in ("id", "prompt") + (("args", "critical", "optional", "absent", "loose", "accept") if calling else ()):
         page.fill(f"#case-{name}", fields.get(name, ""))
+    if calling:
+        page.set_checked("#case-exact", fields.get("exact", False))
     page.dispatch_event("#case-args", "input")
 
 
@@ -112,8 +114,21 @@ def test_load_author_export_reload_and_run(page, server, tmp_path):
     assert page.text_content("#case-error") == ""
     fill_case(page, id="n1", category="should_not_call", prompt="Tell me a joke.", action="no_call")
     page.click("#add-case")
-    assert page.eval_on_selector_all(".own-case", "r => r.map(x => x.dataset.caseId)") == ["w1", "n1"]
-    # edit, then a duplicate id refused
+    # suite v2 options: a bad one refused naming its field, then unit may be omitted, nothing unlisted sent
+    fill_case(page, id="w2", prompt="Weather in Rome?", args='{"city": "Rome", "unit": "c"}', optional="days")
+    page.click("#add-case")
+    assert page.text_content("#case-error") == "optional: optional names 'days', which is not in args or derive"
+    assert page.get_attribute("#case-optional", "aria-invalid") == "true"
+    fill_case(page, id="w2", prompt="Weather in Rome?", args='{"city": "Rome", "unit": "c"}', optional="unit", exact=True)
+    page.click("#add-case")
+    assert page.text_content("#case-error") == ""
+    assert page.eval_on_selector_all(".own-case", "r => r.map(x => x.dataset.caseId)") == ["w1", "n1", "w2"]
+    # edit restores the v2 options; then edit n1, then a duplicate id refused
+    page.click('.own-case[data-case-id="w2"] .case-edit')
+    assert (page.input_value("#case-optional"), page.is_checked("#case-exact")) == ("unit", True)
+    page.locator("#case-form").screenshot(path=str(ARTIFACTS / "own-editor-v2.png"))
+    page.click("#case-cancel")
+    assert (page.input_value("#case-optional"), page.is_checked("#case-exact")) == ("", False)
     page.click('.own-case[data-case-id="n1"] .case-edit')
     assert page.input_value("#case-id") == "n1"
     page.fill("#case-prompt", "Tell me a short joke.")
@@ -129,27 +144,30 @@ def test_load_author_export_reload_and_run(page, server, tmp_path):
         files[kind] = tmp_path / f"{kind}.json"
         info.value.save_as(files[kind])
     tools = parse_tools(json.loads(files["tools"].read_text()), format_schema("tools"))
-    cases = parse_suite(json.loads(files["suite"].read_text()), tools, format_schema("suite"))
-    assert [c.id for c in cases] == ["w1", "n1"] and cases[1].prompt == "Tell me a short joke."
+    suite = json.loads(files["suite"].read_text())
+    cases = parse_suite(suite, tools, format_schema("suite"))
+    assert [c.id for c in cases] == ["w1", "n1", "w2"] and cases[1].prompt == "Tell me a short joke."
+    assert suite["version"] == 2 and suite["cases"][2]["expect"]["calls"] == [
+        {"tool": "get_weather", "args": {"city": "Rome", "unit": "c"}, "optional": ["unit"], "exact": True}]
     page.locator("#own").screenshot(path=str(ARTIFACTS / "own-section.png"))
     # the exported suite loads back; a malformed suite file is one line and changes nothing
     for name, text, message in [
             ("bad-suite.json", '{"format": "toolproof.suite", "version": 1, "cases": [{"id": "x", "category": '
                                '"should_call", "tools": ["ghost"], "prompt": "p", "expect": {"action": "no_call"}}]}',
              "bad-suite.json: at $.cases[0].tools[0]: unknown tool 'ghost' (not in tools.json)"),
-            ("suite.json", files["suite"].read_text(), "2 case(s) loaded from suite.json; they replace the draft's cases.")]:
+            ("suite.json", files["suite"].read_text(), "3 case(s) loaded from suite.json; they replace the draft's cases.")]:
         page.set_input_files("#own-suite", files=[{"name": name, "mimeType": "application/json",
                                                    "buffer": text.encode("utf-8")}])
         page.wait_for_function("m => document.querySelector('#own-message').textContent === m", arg=message)
-        assert page.locator(".own-case").count() == 2
+        assert page.locator(".own-case").count() == 3
     # a key typed, then a reload: the draft comes back, the key never went to localStorage
     page.fill("#api-key", KEY)
     page.dispatch_event("#api-key", "input")
     page.reload()
     page.wait_for_function("document.body.dataset.ready === 'true' && document.querySelector('#own').dataset.state === 'ready'",
                            timeout=READY_TIMEOUT_MS)
-    assert page.eval_on_selector_all(".own-case", "r => r.map(x => x.dataset.caseId)") == ["w1", "n1"]
-    assert page.text_content("#own-message") == "Draft restored: 2 tool(s), 2 case(s)."
+    assert page.eval_on_selector_all(".own-case", "r => r.map(x => x.dataset.caseId)") == ["w1", "n1", "w2"]
+    assert page.text_content("#own-message") == "Draft restored: 2 tool(s), 3 case(s)."
     stored = page.evaluate("JSON.stringify(Object.entries(localStorage))")
     assert KEY not in stored and "toolproof.own.draft" in stored
     # the live run of "Your suite" against a routed OpenAI
@@ -163,19 +181,20 @@ def test_load_author_export_reload_and_run(page, server, tmp_path):
         posts.append(body)
         text = body["messages"][-1]["content"]
         route.fulfill(status=200, headers=CORS, body=tool_call("get_weather", {"city": "Paris"})
-                      if "Paris" in text else tool_call("send_email", {"to": "a@b.c", "body": "joke"}))
+                      if "Paris" in text else tool_call("get_weather", {"city": "Rome", "days": 3}) if "Rome" in text
+                      else tool_call("send_email", {"to": "a@b.c", "body": "joke"}))
     page.route("https://api.openai.com/**", answer)
     page.select_option("#provider", "openai")
     page.fill("#model", "gpt-test")
     page.fill("#api-key", KEY)
-    assert page.eval_on_selector("#scope option[value=own]", "o => o.textContent") == "Your suite (2 cases): 2 requests"
+    assert page.eval_on_selector("#scope option[value=own]", "o => o.textContent") == "Your suite (3 cases): 3 requests"
     page.select_option("#scope", "own")
-    page.fill("#cap", "2")
+    page.fill("#cap", "3")
     page.click("#run-live")
     page.wait_for_function("['done', 'aborted', 'error'].includes(document.body.dataset.run)", timeout=60_000)
     assert page.evaluate("document.body.dataset.run") == "done", page.text_content("#run-message")
     verdicts = page.eval_on_selector_all("#live-card .case-row", "r => r.map(x => [x.dataset.caseId, x.dataset.verdict])")
-    assert verdicts == [["w1", "PASS"], ["n1", "FAIL"]]
+    assert verdicts == [["w1", "PASS"], ["n1", "FAIL"], ["w2", "FAIL"]]   # w2: days is not listed (exact)
     assert [t["function"]["name"] for t in posts[0]["tools"]] == ["get_weather", "send_email"]
     # only the categories of this suite are shown
     assert page.eval_on_selector_all("#live-card table.categories tbody tr", "r => r.map(x => x.dataset.category)") \
@@ -186,6 +205,9 @@ def test_load_author_export_reload_and_run(page, server, tmp_path):
     info.value.save_as(results)
     exported = json.loads(results.read_text())
     assert KEY not in results.read_text()
+    # w2's unit was left out (optional: fine); only the unlisted days fails it (exact)
+    assert exported["scorecard"]["cases"][2]["reasons"] == [
+        "get_weather.days: the case lists every argument (exact), and not this one, got 3"]
     # the terminal re-grades the exported results with the exported suite and tools: same cases
     out, err = io.StringIO(), io.StringIO()
     code = cli_run(["grade", "--suite", str(files["suite"]), "--tools", str(files["tools"]),

@@ -28,9 +28,10 @@ ACTIONS = ("call", "no_call", "ask")
 FIELDS = ("id", "category", "prompt", "action", "tool", "args", "critical",
           "optional", "absent", "loose", "exact", "accept")
 CHECKBOXES = ("exact",)
+CALL_FIELDS = ("tool", "args", "critical", "optional", "absent", "loose", "exact", "accept")   # action call only
 LISTS = ("critical", "optional", "absent", "loose")    # comma-separated field names (dotted allowed)
 V2_CALL_KEYS = ("optional", "absent", "exact", "loose")
-_CALL_KEYS = {"tool", "args", "critical", "accept", *V2_CALL_KEYS}
+_CALL_KEYS = set(CALL_FIELDS)     # the raw keys of the call the editor writes are its field names
 # The editor's fields of a case; keys outside these (and title/why) make a case "edit in the file".
 _EDITABLE_KEYS = {"id", "category", "tools", "prompt", "expect", "title", "why"}
 MAX_CASES = 1000

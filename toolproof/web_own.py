@@ -39,7 +39,7 @@ class OwnView:
         on(byid("own-clear"), "click", lambda e: self.clear_draft())
         on(byid("add-case"), "click", lambda e: self.add_case())
         on(byid("case-cancel"), "click", lambda e: self.reset_form())
-        for name in ("case-args", "case-tool", "case-action"):
+        for name in ("case-args", "case-tool", "case-action", "case-accept"):
             on(byid(name), "input", lambda e: self.check_args())
             on(byid(name), "change", lambda e: self.check_args())
         on(byid("export-suite"), "click", lambda e: self.export("suite"))
@@ -278,20 +278,25 @@ class OwnView:
 
     # -- the editor
     def form(self) -> dict:
-        """Every editor field by name: a new field (a v2 option) is an input #case-NAME plus its
-        name in own_suite.FIELDS and its place in case_from_form / form_of."""
-        from toolproof.own_suite import FIELDS
+        """Every editor field by name, as strings (a checkbox: "true" when ticked): a new field is
+        an input #case-NAME plus its name in own_suite.FIELDS and its place in case_from_form /
+        form_of."""
+        from toolproof.own_suite import CHECKBOXES, FIELDS
 
-        return {name: str(byid(f"case-{name}").value) for name in FIELDS}
+        return {name: ("true" if byid(f"case-{name}").checked else "") if name in CHECKBOXES
+                else str(byid(f"case-{name}").value) for name in FIELDS}
 
     def check_args(self) -> None:
         """The live check: the grader's compiled checker on the arguments as typed."""
         from toolproof.errors import ToolProofError
         from toolproof.own_suite import args_findings, args_from_text
 
+        from toolproof.own_suite import CALL_FIELDS
+
         node, form = byid("case-args-check"), self.form()
         calling = form["action"] == "call"
-        byid("case-args").disabled = byid("case-critical").disabled = byid("case-tool").disabled = not calling
+        for name in CALL_FIELDS:
+            byid(f"case-{name}").disabled = not calling
         if not calling or form["tool"] not in self.tools:
             node.textContent, node.className = "", "args-check small"
             return
@@ -342,8 +347,13 @@ class OwnView:
         form = form_of(self.cases[index])
         if form is None:
             return
+        from toolproof.own_suite import CHECKBOXES
+
         for name, value in form.items():
-            byid(f"case-{name}").value = value
+            if name in CHECKBOXES:
+                byid(f"case-{name}").checked = value == "true"
+            else:
+                byid(f"case-{name}").value = value
         self.editing = index
         byid("add-case").textContent = "Save case"
         byid("case-cancel").hidden = False
@@ -358,8 +368,9 @@ class OwnView:
 
     def reset_form(self) -> None:
         self.editing = None
-        for name in ("id", "prompt", "args", "critical"):
+        for name in ("id", "prompt", "args", "critical", "optional", "absent", "loose", "accept"):
             byid(f"case-{name}").value = ""
+        byid("case-exact").checked = False
         byid("add-case").textContent = "Add case"
         byid("case-cancel").hidden = True
         self.refuse_clear()
