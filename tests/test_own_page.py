@@ -123,6 +123,7 @@ def test_load_author_export_reload_and_run(page, server, tmp_path):
     page.click("#add-case")
     assert page.text_content("#case-error") == ""
     assert page.eval_on_selector_all(".own-case", "r => r.map(x => x.dataset.caseId)") == ["w1", "n1", "w2"]
+    assert page.text_content('.own-case[data-case-id="w2"] .own-case-action') == "call get_weather (exact, optional)"
     # edit restores the v2 options; then edit n1, then a duplicate id refused
     page.click('.own-case[data-case-id="w2"] .case-edit')
     assert (page.input_value("#case-optional"), page.is_checked("#case-exact")) == ("unit", True)

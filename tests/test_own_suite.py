@@ -309,3 +309,19 @@ def test_a_loaded_case_with_v2_options_and_accept_is_editable_but_not_one_with_d
 ])
 def test_uses_v2_marks_the_version_and_never_raises(case, v2):
     assert uses_v2(case) is v2
+
+
+_NAMES = st.text(alphabet=st.sampled_from("abwhere.cityunstars ,\x00\u200b"), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(optional=_NAMES, absent=_NAMES, loose=_NAMES, exact=st.sampled_from(["", "true", "on"]),
+       accept=st.one_of(st.text(max_size=40), st.dictionaries(_NAMES, st.lists(
+           st.one_of(st.integers(), st.text(max_size=5), st.none()), max_size=3), max_size=3).map(json.dumps)))
+def test_any_v2_option_text_is_a_case_or_one_refusal_naming_a_field(hotel, optional, absent, loose, exact, accept):
+    try:
+        case = case_from_form(hotel_form(optional=optional, absent=absent, loose=loose, exact=exact, accept=accept),
+                              list(hotel))
+        check_case(case, [], hotel, SUITE_SCHEMA)
+    except CaseProblem as exc:
+        assert exc.field in ("optional", "absent", "loose", "accept") and exc.reason

@@ -39,7 +39,7 @@ class OwnView:
         on(byid("own-clear"), "click", lambda e: self.clear_draft())
         on(byid("add-case"), "click", lambda e: self.add_case())
         on(byid("case-cancel"), "click", lambda e: self.reset_form())
-        for name in ("case-args", "case-tool", "case-action", "case-accept"):
+        for name in ("case-args", "case-tool", "case-action"):
             on(byid(name), "input", lambda e: self.check_args())
             on(byid(name), "change", lambda e: self.check_args())
         on(byid("export-suite"), "click", lambda e: self.export("suite"))
@@ -252,7 +252,7 @@ class OwnView:
         root.appendChild(el("ul", cls="lint-findings", children=rows))
 
     def render_cases(self) -> None:
-        from toolproof.own_suite import form_of, visible
+        from toolproof.own_suite import V2_CALL_KEYS, form_of, visible
 
         root = byid("own-cases")
         clear(root)
@@ -263,6 +263,8 @@ class OwnView:
         for index, case in enumerate(self.cases):
             expect = case["expect"]
             what = expect["action"] + (f" {expect['calls'][0]['tool']}" if expect.get("calls") else "")
+            rules = sorted({key for call in expect.get("calls", []) for key in (*V2_CALL_KEYS, "accept") if key in call})
+            what += f" ({', '.join(rules)})" if rules else ""
             edit = el("button", "Edit", type="button", cls="button secondary small-button case-edit")
             if form_of(case) is None:
                 edit.disabled = True
