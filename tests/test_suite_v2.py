@@ -168,6 +168,8 @@ def test_colliding_wire_names_are_refused():
 BAD = [
     (lambda c: c.update(optional=["nope"]), "$.cases[0].expect.calls[0].optional: optional names 'nope', which is not in args or derive"),
     (lambda c: c.update(absent=["city"]), "$.cases[0].expect.calls[0].absent: absent names 'city', which args or derive expect"),
+    # absent is checked on top-level arguments: a dotted path would silently never fail, so it is refused
+    (lambda c: c.update(absent=["where.street"]), "$.cases[0].expect.calls[0].absent: absent takes top-level argument names, not the path 'where.street'"),
     (lambda c: c.update(loose=["zzz"]), "$.cases[0].expect.calls[0].loose: loose names 'zzz', which is not in args or derive"),
     (lambda c: c.update(accept={"where.zip": ["1"]}), "$.cases[0].expect.calls[0].accept.where.zip: accept names 'where.zip', which is not in args or derive (or a key inside them)"),
     (lambda c: c.update(accept={"days": ["three"]}), "$.cases[0].expect.calls[0].accept.days: accepted value 'three' does not validate: 'three' is not of type 'integer'"),

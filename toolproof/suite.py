@@ -400,6 +400,8 @@ def _v2_problem(call: ExpectedCall, values: dict) -> tuple[list, str] | None:
     for name in sorted(call.absent):
         if name in fields:
             return ["absent"], f"absent names {name!r}, which args or derive expect"
+        if "." in name:         # checked on top-level arguments only: a dotted name would never fail
+            return ["absent"], f"absent takes top-level argument names, not the path {name!r}"
     for name in sorted(call.loose):
         if name not in fields:
             return ["loose"], f"loose names {name!r}, which is not in args or derive"
