@@ -201,7 +201,7 @@ class Run:
         self.plan = scoped(self.cases, self.settings.scope)
         self.work = plan_work(self.plan, self.settings.repeats)
         self.ledger = Ledger(self.settings.cap)
-        self._done: list[tuple[int, dict, CaseResult]] = []    # kept in plan order
+        self._done: list[tuple[int, dict, CaseResult, dict]] = []   # plan order; the last is redacted
         self._next = 0                 # the next work item to hand out
         self._in_flight = 0
         self._answered = False         # has any request had a readable answer?
@@ -224,11 +224,11 @@ class Run:
     @property
     def transcripts(self) -> list[dict]:
         """Every finished conversation, in plan order (suite order, then repeat)."""
-        return [raw for _, raw, _ in self._done]
+        return [done[1] for done in self._done]
 
     @property
     def results(self) -> list[CaseResult]:
-        return [result for _, _, result in self._done]
+        return [done[2] for done in self._done]
 
     @property
     def any_success(self) -> bool:
@@ -240,6 +240,7 @@ class Run:
 
     async def run(self) -> None:
         self.state = "running"
+        self.ledger = Ledger(self.settings.cap)     # the cap as it stands now (the CLI may lower it)
         workers = [asyncio.ensure_future(self._worker()) for _ in range(max(1, self.settings.concurrency))]
         try:
             await asyncio.gather(*workers)
@@ -297,7 +298,10 @@ class Run:
     def _record(self, work: Work, raw: dict) -> None:
         result = grade_safely(work.case, self.tools, make_transcript(raw, self.settings.provider,
                                                                      self.settings.model))
-        bisect.insort(self._done, (work.index, raw, result), key=lambda done: done[0])
+        # redacted once, here: the results file is rewritten after every case, and redacting
+        # every transcript again each time made long runs quadratic
+        clean = redact(raw, keys=(self.settings.api_key,))
+        bisect.insort(self._done, (work.index, raw, result, clean), key=lambda done: done[0])
         if self.on_case:
             self.on_case(raw, result)
         refused = next((t["error"]["status"] for t in raw["turns"]
@@ -401,6 +405,8 @@ class Run:
         done, _ = await asyncio.wait({request, stop}, return_when=asyncio.FIRST_COMPLETED)
         if request not in done:
             request.cancel()
+            # a request that failed as abort was pressed: its error is moot, not "never retrieved"
+            request.add_done_callback(lambda task: task.cancelled() or task.exception())
             raise _Aborted
         stop.cancel()
         return request.result()
@@ -448,14 +454,14 @@ class Run:
         file a crash left behind; it re-grades all the same.
         """
         s = self.settings
-        return redact({
+        head = redact({
             "format": "toolproof.transcripts", "version": 1, "kind": "live", "label": "",
             "provider": s.provider, "model": s.model, "created": created, "scope": s.scope,
             "base_url": s.base_url if s.provider != "openai" else "",     # openai's own is fixed
             "cap": s.cap, "requests_used": self.used, "state": self.state,
             "error": self.error, "settings": s.recorded(),
             **({"suite_sha256": self.suite_sha256} if self.suite_sha256 else {}),
-            # Redacted like every output: a key the model or a server echoed stays out, by its
-            # format and by its value.
-            "transcripts": list(self.transcripts),
         }, keys=(s.api_key,))
+        # Redacted like every output: a key the model or a server echoed stays out, by its
+        # format and by its value (each transcript when it finished: see _record).
+        return {**head, "transcripts": [done[3] for done in self._done]}
