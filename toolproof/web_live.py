@@ -43,6 +43,23 @@ def number_field(name: str, low: float, high: float, *, whole: bool) -> float | 
     return int(value) if whole else value
 
 
+def form_prices() -> tuple[dict | None, str | None]:
+    """(#price-in and #price-out as cost prices, None) or (None, what is wrong): both or neither."""
+    from toolproof.cost import check_prices
+    from toolproof.errors import ToolProofError
+
+    raw = [str(byid(name).value).strip() for name in ("price-in", "price-out")]
+    if not any(raw):
+        return None, None
+    values = [number_field(name, 0, 1e9, whole=False) for name in ("price-in", "price-out")]
+    if None in values:
+        return None, "Give both prices as numbers from 0 (USD per million tokens), or leave both empty."
+    try:
+        return check_prices(*values), None
+    except ToolProofError as exc:
+        return None, str(exc)
+
+
 class LiveController:
     """The run form, the progress and the live scorecard. Grading and the loop are the runner's."""
 
@@ -58,6 +75,7 @@ class LiveController:
         on(byid("provider"), "change", lambda e: self.provider_changed())
         on(scope, "change", lambda e: self.scope_changed())
         on(byid("cap"), "input", lambda e: self.show_need())
+        on(byid("repeats"), "input", lambda e: self.scope_changed())
         on(byid("api-key"), "input", lambda e: self.store_key())
         on(byid("run-live"), "click", lambda e: asyncio.ensure_future(self.start()))
         on(byid("abort"), "click", lambda e: self.abort())
@@ -97,8 +115,17 @@ class LiveController:
         byid("api-key").value = ""
         self.message("Key forgotten: removed from this tab's storage and the form.")
 
+    def repeats(self) -> int:
+        """The #repeats field, 1 while it is not a whole number from 1 to 20 (Run says so)."""
+        value = number_field("repeats", 1, 20, whole=True)
+        return value if value is not None else 1
+
+    def need(self) -> int:
+        """Requests the chosen scope needs at most, every repeat counted: the cap's maximum."""
+        return self.options[str(byid("scope").value)] * self.repeats()
+
     def scope_changed(self) -> None:
-        need = self.options[str(byid("scope").value)]
+        need = self.need()
         cap = byid("cap")
         cap.setAttribute("max", str(need))
         if not str(cap.value) or int(float(str(cap.value) or 0)) > need:
@@ -106,8 +133,9 @@ class LiveController:
         self.show_need()
 
     def show_need(self) -> None:
-        need = self.options[str(byid("scope").value)]
-        byid("need").textContent = (f"This scope needs at most {need} requests: one per turn (multi-step, "
+        need, repeats = self.need(), self.repeats()
+        times = f", each case {repeats} times," if repeats > 1 else ""
+        byid("need").textContent = (f"This scope needs at most {need} requests{times}: one per turn (multi-step, "
                                     "injection and result-use cases take two) plus one per counterfactual "
                                     f"variant. The cap can be 1 to {need}; retries count against it, and a "
                                     "case is only started if all its requests fit.")
@@ -125,13 +153,16 @@ class LiveController:
 
         provider, model = self.provider(), str(byid("model").value).strip()
         key, base_url = str(byid("api-key").value).strip(), str(byid("base-url").value).strip()
-        scope, need = str(byid("scope").value), self.options[str(byid("scope").value)]
+        scope, need = str(byid("scope").value), self.need()
         try:
             cap = int(str(byid("cap").value))
         except ValueError:
             cap = 0
         timeout = number_field("timeout", 0.1, 3600, whole=False)
         max_tokens = number_field("max-tokens", 1, 1_000_000, whole=True)
+        repeats = number_field("repeats", 1, 20, whole=True)
+        concurrency = number_field("concurrency", 1, 16, whole=True)
+        prices, price_problem = form_prices()
         problem = None
         if not model:
             problem = "Enter a model name."
@@ -145,6 +176,12 @@ class LiveController:
             problem = "The timeout must be a number of seconds from 0.1 to 3600."
         elif max_tokens is None:
             problem = "Max tokens must be a whole number from 1 to 1000000."
+        elif repeats is None:
+            problem = "Repeats must be a whole number from 1 to 20."
+        elif concurrency is None:
+            problem = "Concurrency must be a whole number from 1 to 16."
+        elif price_problem:
+            problem = price_problem
         elif base_url and provider in BASE_HINTS and (refused := base_url_problem(base_url)):
             problem = refused[0].upper() + refused[1:] + "."
         elif base_url and provider in BASE_HINTS:
@@ -157,11 +194,13 @@ class LiveController:
             self.message(problem, bad=True)
             return None
         base_url = base_url if provider in BASE_HINTS else ""        # openai's endpoint is fixed
-        return RunSettings(provider, model, key, base_url, scope, cap, timeout_s=timeout, max_tokens=max_tokens)
+        return RunSettings(provider, model, key, base_url, scope, cap, timeout_s=timeout, max_tokens=max_tokens,
+                           repeats=repeats, concurrency=concurrency, prices=prices)
 
     # -- running
     async def start(self) -> None:
         from toolproof.fetch_transport import fetch_transport
+        from toolproof.fingerprint import suite_sha256
         from toolproof.runner import Run
 
         settings = self.settings()
@@ -175,7 +214,8 @@ class LiveController:
         self.message(f"Running {settings.scope} against {settings.provider} / {settings.model}…")
         self.busy(True)
         self.run = Run(self.bundle.cases, self.bundle.tools, settings, fetch_transport,
-                       on_case=self.case_done, on_request=self.request_sent)
+                       on_case=self.case_done, on_request=self.request_sent,
+                       suite_sha256=suite_sha256(self.bundle.documents["suite"]))
         self.progress()
         try:
             await self.run.run()
@@ -187,7 +227,8 @@ class LiveController:
         document.body.dataset.run = "running" if running else document.body.dataset.run
         byid("run-live").disabled = running
         byid("abort").disabled = not running
-        for name in ("provider", "model", "api-key", "base-url", "scope", "cap", "max-tokens", "timeout"):
+        for name in ("provider", "model", "api-key", "base-url", "scope", "cap", "max-tokens", "timeout",
+                     "repeats", "concurrency", "price-in", "price-out"):
             byid(name).disabled = running
 
     def request_sent(self, used: int, cap: int) -> None:
@@ -204,7 +245,7 @@ class LiveController:
 
     def progress(self) -> None:
         run = self.run
-        done, total = len(run.results), len(run.plan)
+        done, total = len(run.results), len(run.work)          # every repeat of every case
         byid("cases-progress").max = max(total, 1)
         byid("cases-progress").value = done
         byid("cases-text").textContent = f"{done} / {total}"
@@ -219,7 +260,7 @@ class LiveController:
 
     def finish(self) -> None:
         from toolproof.datafiles import format_schema
-        from toolproof.evaluate import grade_all, source_of
+        from toolproof.evaluate import grade_transcripts, source_of
         from toolproof.secrets import redact_text
         from toolproof.transcripts import parse_transcripts
         from toolproof.view import run_label
@@ -247,11 +288,15 @@ class LiveController:
             transcripts = parse_transcripts(doc, format_schema("transcripts"), {c.id for c in self.bundle.cases})
             source, by_case = source_of(transcripts), transcripts.transcripts
             # Graded again from the stored (redacted) document, as the terminal does: what the
-            # page shows and exports is what the results file re-grades to, with the key nowhere in it.
-            results = grade_all(self.bundle.cases, self.bundle.tools, by_case)
+            # page shows and exports is what the results file re-grades to (every repeat, the
+            # same statistics), with the key nowhere in it.
+            results = grade_transcripts(self.bundle.cases, self.bundle.tools, transcripts)
         except Exception as exc:                 # noqa: BLE001 - a finished run always gets a scorecard
-            from toolproof.evaluate import internal_error
-            results = list(run.results)
+            from toolproof.evaluate import Graded, internal_error
+            per_case: dict = {}                  # the runner's own grades, every repeat under its case
+            for result in run.results:
+                per_case.setdefault(result.case_id, []).append(result)
+            results = Graded.of(list(per_case.values()), [])
             source = {k: doc.get(k, "") for k in ("kind", "label", "provider", "model", "created", "scope")}
             by_case = {}
             notes.append(internal_error(exc, "re-reading the results") + ": the diagnosis may be incomplete")
@@ -262,7 +307,7 @@ class LiveController:
             card_root.appendChild(body)
             context = {**self.context, "transcripts": by_case}
             view = ScorecardView(body, results, kind="live", source=source, context=context,
-                                 document=doc, notes=notes)
+                                 document=doc, notes=notes, prices=run.settings.prices)
             view.render()
         except Exception as exc:                 # noqa: BLE001 - never "Run complete." without a scorecard
             from toolproof.evaluate import internal_error
