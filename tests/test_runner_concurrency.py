@@ -234,3 +234,17 @@ def test_the_document_records_the_suite_fingerprint():
     doc = run.document(created="x")
     assert doc["suite_sha256"] == suite_sha256(BUNDLE.documents["suite"]) and len(doc["suite_sha256"]) == 64
     assert "sk-test-key" not in json.dumps(doc)
+
+
+def test_longest_items_start_first_only_when_the_cap_covers_the_plan():
+    from toolproof.workplan import dispatch_order
+
+    short = next(c for c in CLEAN if c.requests == 1)
+    long = next(c for c in BUNDLE.cases if c.requests >= 3)
+    work = plan_work([short, long], 2)
+    need = sum(w.requests for w in work)
+    assert [w.index for w in dispatch_order(work, need)] == [2, 3, 0, 1]
+    assert [w.index for w in dispatch_order(work, need - 1)] == [0, 1, 2, 3]
+    # concurrently dispatched or not, the results stay in plan order
+    run = go(make([short, long], Delayed(delay=0.01), repeats=2, concurrency=2))
+    assert [(t["case_id"], t["repeat"]) for t in run.transcripts] == [(short.id, 0), (short.id, 1), (long.id, 0), (long.id, 1)]

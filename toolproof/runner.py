@@ -6,8 +6,8 @@ both places:
 - the plan is every case of the scope `repeats` times (toolproof.workplan), each repeat an
   independent conversation; results are kept in plan order (suite order, then repeat) whatever
   order they finish in, so verdicts and the scorecard never depend on timing;
-- `concurrency` workers take plan items in order, so up to that many requests are in flight; a
-  case's turns stay in order inside its worker. With 1 worker, cases run one after another with
+- `concurrency` workers take plan items (longest first when the cap covers them all), so up to
+  that many requests are in flight; a case's turns stay in order inside its worker. With 1 worker, cases run one after another with
   a pause between them (150 ms); with more, the in-flight limit is the throttle;
 - every request has a deadline (45 s) for the whole exchange, and counts against the cap,
   retries included; each asks for at most `max_tokens` output tokens (1024);
@@ -50,7 +50,7 @@ from .providers import endpoint, origin_of, public_headers, reply_from_body, req
 from .secrets import redact
 from .suite import Case, Tool, requests_needed, scoped
 from .transcripts import make_transcript
-from .workplan import Ledger, Work, plan_work
+from .workplan import Ledger, Work, dispatch_order, plan_work
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504, 529})
 STOP_STATUSES = frozenset({401, 403})
@@ -202,7 +202,8 @@ class Run:
         self.work = plan_work(self.plan, self.settings.repeats)
         self.ledger = Ledger(self.settings.cap)
         self._done: list[tuple[int, dict, CaseResult, dict]] = []   # plan order; the last is redacted
-        self._next = 0                 # the next work item to hand out
+        self._queue = self.work        # the order work items are handed out in (see run)
+        self._next = 0                 # the next item of the queue to hand out
         self._in_flight = 0
         self._answered = False         # has any request had a readable answer?
         self._halt = ""                # a network error before any answer: stop everything now
@@ -241,6 +242,7 @@ class Run:
     async def run(self) -> None:
         self.state = "running"
         self.ledger = Ledger(self.settings.cap)     # the cap as it stands now (the CLI may lower it)
+        self._queue = dispatch_order(self.work, self.settings.cap) if self.settings.concurrency > 1 else self.work
         workers = [asyncio.ensure_future(self._worker()) for _ in range(max(1, self.settings.concurrency))]
         try:
             await asyncio.gather(*workers)
@@ -270,7 +272,7 @@ class Run:
                     self._in_flight -= 1
                     self._freed.set()
                 self._record(work, raw)
-                if self.settings.concurrency == 1 and self._next < len(self.work) and not self._stopping:
+                if self.settings.concurrency == 1 and self._next < len(self._queue) and not self._stopping:
                     await self._sleep(self.settings.pause_s)     # sequential runs keep their spacing
         except _Aborted:
             return
@@ -283,14 +285,14 @@ class Run:
         """The next item whose requests can all be reserved; None when the run is over. An item
         that does not fit waits for in-flight items to give back what they did not use."""
         while True:
-            if self._stopping or self._next >= len(self.work):
+            if self._stopping or self._next >= len(self._queue):
                 return None
-            work = self.work[self._next]
+            work = self._queue[self._next]
             if self.ledger.reserve(work):
                 self._next, self._in_flight = self._next + 1, self._in_flight + 1
                 return work
             if self._in_flight == 0:
-                self.skipped, self._next = len(self.work) - self._next, len(self.work)
+                self.skipped, self._next = len(self._queue) - self._next, len(self._queue)
                 return None
             self._freed.clear()
             await self._until(self._freed)

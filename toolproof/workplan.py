@@ -5,7 +5,7 @@ order of the plan is the order of the results file and of every result, whatever
 items finish in (several may be in flight at once). Other dimensions of a run (e.g. a tool-count
 padding level) extend `Work` and `plan_work`, not the runner's loop.
 
-The ledger is the cap, made safe for concurrent cases: an item is started only when all the
+Items start longest first when the cap covers them all (see dispatch_order). The ledger is the cap, made safe for concurrent cases: an item is started only when all the
 requests it may need (its case's `requests`, retries not counted) can be reserved, so in-flight
 items never crowd each other out and the cap is never exceeded. A request draws from its own
 item's reservation first; a retry beyond that draws from what nobody has reserved.
@@ -35,6 +35,16 @@ def plan_work(cases: list[Case], repeats: int) -> list[Work]:
     """Every case `repeats` times, each repeat an independent conversation, case by case."""
     pairs = [(case, repeat) for case in cases for repeat in range(repeats)]
     return [Work(index, case, repeat) for index, (case, repeat) in enumerate(pairs)]
+
+
+def dispatch_order(work: list[Work], cap: int) -> list[Work]:
+    """The order items are started in. When the cap covers the whole plan, the longest items
+    (most requests, so most time) go first: with several in flight the run then ends with short
+    items instead of one long straggler. Otherwise plan order, so a capped run covers the same
+    items whatever the concurrency. Results are kept in plan order either way."""
+    if sum(w.requests for w in work) > cap:
+        return list(work)
+    return sorted(work, key=lambda w: -w.requests)       # stable: plan order among equals
 
 
 class Ledger:
