@@ -262,7 +262,7 @@ class Run:
                 self.error = f"no request succeeded ({self.used} sent); each case's reason says why"
 
     async def _worker(self) -> None:
-        """Take work items in plan order until none is left, the run stops, or abort."""
+        """Take work items in dispatch order until none is left, the run stops, or abort."""
         try:
             while (work := await self._next_work()) is not None:
                 try:
