@@ -189,3 +189,16 @@ def test_the_results_text_is_exactly_json_dumps(transcripts):
     assert text(doc) == json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
     doc["transcripts"] = transcripts + [{"case_id": "c", "repeat": 1}]
     assert text(doc) == json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+def test_fail_under_fails_a_repeated_run_with_one_error_repeat(fake):
+    first = next(c for c in BUNDLE.cases if c.category == "should_call")
+    fake.script[(first.id, 1)] = [(200, {}, "{}"), (400, {}, '{"error": "x"}')]    # repeat 1 fails
+    code, stdout, stderr = live(f"{fake.base}/v1", "--scope", "should_call", "--repeats", "2", "--cap", "18",
+                                "--fail-under", "0", "--format", "json")
+    card = json.loads(stdout)
+    case = next(c for c in card["cases"] if c["id"] == first.id)
+    assert "ERROR" in case["repeats"]
+    assert code == 1
+    assert stderr.endswith("toolproof: 1 case run(s) ended in ERROR (the request failed after its retries); "
+                           "--fail-under 0.0 needs every case graded: re-run, or check the endpoint\n")
