@@ -172,7 +172,7 @@ def second_turn_problem(case_id: str, wire: str, body: dict) -> str | None:
 class FakeProvider:
     def __init__(self) -> None:
         self.requests: list[dict] = []
-        self.script: dict[str, list] = {}     # case id -> [(status, headers, body text) or ("sleep", s)]
+        self.script: dict = {}     # case id or (case id, turn) -> [(status, headers, body text) or ("sleep", s)]
         self.lock = threading.Lock()
         owner = self
 
@@ -205,7 +205,8 @@ class FakeProvider:
         with self.lock:
             self.requests.append({"path": path, "headers": {k.lower(): v for k, v in headers.items()},
                                   "body": body, "case_id": case_id, "turn": turn})
-            queue = self.script.get(case_id)
+            # a script keyed (case id, turn) answers that turn only, whichever repeat asks
+            queue = self.script.get((case_id, turn)) or self.script.get(case_id)
             step = queue.pop(0) if queue else None
         if step is not None and step[0] == "sleep":
             time.sleep(step[1])

@@ -238,7 +238,10 @@ def test_no_http_answer_names_the_endpoint(tmp_path):
     turn = json.loads(out.read_text())["transcripts"][0]["turns"][0]
     assert turn["error"]["message"].startswith(f"network error: no HTTP answer from http://127.0.0.1:{port}/v1/chat/completions (")
     assert turn["attempt_log"][0]["error"] == "network"
-    assert code == 2 and "no request succeeded (1 sent)" in stderr
+    # nothing ever answered: the run stops at once, with one line naming the endpoint and the error
+    assert code == 2
+    assert f"toolproof: run stopped: network error: no HTTP answer from http://127.0.0.1:{port}/v1/chat/completions (" \
+        in stderr and "refused" in stderr.lower()
 
 
 def test_an_unwritable_results_file_is_refused_before_any_request(server, tmp_path):

@@ -207,14 +207,16 @@ def test_gemini_endings_fail_with_their_reason(page, routes):
 def test_gemini_errors_network_and_server(page, routes):
     gemini = routes(f"{GEMINI_BASE}/**", "gemini")
     first, second = ids("should_call")[:2]
-    gemini.script[first] = [("fail",)] * 3                   # retried twice, then kept as a failure
-    gemini.script[second] = [(500, {"retry-after": "0"}, LEAKY_BODY)] * 3
-    # every request failed: the run ends in the error state, never "Run complete." (issue 14)
+    gemini.script[first] = [(500, {"retry-after": "0"}, LEAKY_BODY)] * 3
+    gemini.script[second] = [("fail",)] * 3                  # retried twice, then kept as a failure
+    # every request failed: the run ends in the error state, never "Run complete." (issue 14); the
+    # network error, with nothing answered yet, stops it on that line (issue 9)
     assert run(page, provider="gemini", model="gemini-2.5-flash", scope="should_call", cap=6) == "error"
     assert len(gemini.posts) == 6
-    assert "request failed (no response: network error" in reasons(page, first)
-    assert "CORS" in reasons(page, first)
-    assert "request failed (HTTP 500: server error, after " in reasons(page, second)
+    assert page.text_content("#run-message").startswith("Run stopped: network error: no HTTP answer from ")
+    assert "request failed (no response: network error" in reasons(page, second)
+    assert "CORS" in reasons(page, second)
+    assert "request failed (HTTP 500: server error, after " in reasons(page, first)
     assert_not_shown(page, LEAK, "boom", "onerror=alert")
     assert_only_talked_to(page, routes.server, gemini_url("gemini-2.5-flash"))
 

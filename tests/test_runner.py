@@ -441,8 +441,9 @@ def test_the_document_is_a_live_transcripts_file(bundle):
         "provider": "openai-compatible", "model": "fake-model", "created": "2026-01-01T00:00:00+00:00",
         "scope": "all", "base_url": "http://h/v1", "cap": 5, "requests_used": 2, "state": "done",
         "error": "", "settings": {"max_tokens": 1024, "timeout_s": 45.0, "cap": 5, "scope": "all",
-                                  "retries": 2, "pause_s": 0}}
-    assert [t["case_id"] for t in doc["transcripts"]] == [c.id for c in cases]
+                                  "retries": 2, "pause_s": 0, "repeats": 1,
+                                  "concurrency": 1}}
+    assert [(t["case_id"], t["repeat"]) for t in doc["transcripts"]] == [(c.id, 0) for c in cases]
     # base_url only means something for a compatible server
     openai_run = make_run(bundle, cases, Transport(), base_url="http://h/v1")
     assert openai_run.document(created="x")["base_url"] == ""

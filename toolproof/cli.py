@@ -96,6 +96,13 @@ def _parser() -> argparse.ArgumentParser:
     live.add_argument("--pad", metavar="LEVELS", help="tool-count sweep: comma-separated padding levels, "
                       "e.g. 0,8,16 (each case also gets N tools from other domains)")
     live.add_argument("--pad-seed", type=int, default=0, metavar="S", help="seed of the padding and tool order (default 0)")
+    live.add_argument("--repeats", type=int, default=1, metavar="N",
+                      help="send each case N times, as independent conversations (1-20, default 1)")
+    live.add_argument("--concurrency", type=int, default=1, metavar="C",
+                      help="requests in flight at most (1-16, default 1: one case after another)")
+    live.add_argument("--price-in", type=float, metavar="USD", help="USD per million input tokens (adds cost.usd)")
+    live.add_argument("--price-out", type=float, metavar="USD", help="USD per million output tokens")
+    _report_flags(live)
     live.add_argument("--pause", type=float, default=0.15, help=argparse.SUPPRESS)
     add_tools_verbs(commands)                 # `tools import | lint`: toolproof/cli_tools.py
     add_suite_verbs(commands)                 # `suite validate | import-bfcl`: toolproof/cli_suite.py
@@ -202,6 +209,12 @@ def _check_run_flags(args: argparse.Namespace) -> None:
         raise ToolProofError(f"--timeout must be a number of seconds above 0 and at most 3600, got {args.timeout:g}")
     if not 1 <= args.max_tokens <= 1_000_000:
         raise ToolProofError(f"--max-tokens must be between 1 and 1000000, got {args.max_tokens}")
+    if not 1 <= args.repeats <= 20:
+        raise ToolProofError(f"--repeats must be between 1 and 20, got {args.repeats}")
+    if not 1 <= args.concurrency <= 16:
+        raise ToolProofError(f"--concurrency must be between 1 and 16, got {args.concurrency}")
+    if not (math.isfinite(args.pause) and 0 <= args.pause <= 60):
+        raise ToolProofError(f"--pause must be between 0 and 60 seconds, got {args.pause:g}")
 
 
 def _pad_levels(args: argparse.Namespace, bundle) -> tuple:
@@ -235,10 +248,33 @@ def write_atomic(path: str, text: str) -> None:
         raise
 
 
-def save(path: str, document: dict) -> None:
+class ResultsText:
+    """The results file's text, `json.dumps(document, indent=2)` exactly, with each transcript
+    encoded once: the file is rewritten after every case, and re-encoding every transcript each
+    time made a run with repeats quadratic (minutes for 72 cases x 4)."""
+
+    def __init__(self) -> None:
+        self._texts: dict[int, tuple[dict, str]] = {}     # id -> (the transcript, kept alive; its text)
+
+    def _item(self, transcript: dict) -> str:
+        cached = self._texts.get(id(transcript))
+        if cached is None or cached[0] is not transcript:
+            text = json.dumps(transcript, ensure_ascii=False, indent=2, allow_nan=False)
+            cached = self._texts[id(transcript)] = (transcript, "\n".join("    " + line for line in text.split("\n")))
+        return cached[1]
+
+    def __call__(self, document: dict) -> str:
+        head = json.dumps({k: v for k, v in document.items() if k != "transcripts"},
+                          ensure_ascii=False, indent=2, allow_nan=False)
+        items = [self._item(t) for t in document["transcripts"]]
+        listing = "[\n" + ",\n".join(items) + "\n  ]" if items else "[]"
+        return head[:-2] + ',\n  "transcripts": ' + listing + "\n}\n"       # head ends "\n}"
+
+
+def save(path: str, document: dict, text: ResultsText | None = None) -> None:
     """Write the results file, or say in one line why it cannot be written."""
     try:
-        write_atomic(path, json.dumps(document, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
+        write_atomic(path, (text or ResultsText())(document))
     except OSError as exc:
         raise ToolProofError(f"cannot write the results file ({exc.strerror or exc.__class__.__name__})",
                              source=path) from None
@@ -251,8 +287,12 @@ def _now() -> str:
 
 
 def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
+    from .cost import check_prices
     from .datafiles import format_schema
+    from .fingerprint import suite_sha256
     from .gates import score_gate
+    from .junit import junit_xml
+    from .report import render_markdown
     from .runner import Run, RunSettings
     from .secrets import redact, redact_text
     from .transcripts import parse_transcripts
@@ -260,13 +300,16 @@ def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dic
 
     _check_run_flags(args)
     weights = parse_weights(args.weight)
+    prices = check_prices(args.price_in, args.price_out)
     bundle = load_suite_files(suite=args.suite, tools=args.tools)
     levels = _pad_levels(args, bundle)
     key = api_key(args.provider, environ)
     settings = RunSettings(args.provider, args.model, key, args.base_url, args.scope, args.cap,
                            pause_s=args.pause, timeout_s=args.timeout, max_tokens=args.max_tokens,
+                           repeats=args.repeats, concurrency=args.concurrency, prices=prices,
                            pad_levels=levels, pad_seed=args.pad_seed)
-    run = Run(bundle.cases, bundle.tools, settings, urllib_transport)
+    run = Run(bundle.cases, bundle.tools, settings, urllib_transport,
+              suite_sha256=suite_sha256(bundle.documents["suite"]))
 
     def say(line: str) -> None:        # every printed line, hidden by the key's value too
         stderr.write(redact_text(line, (key,)) + "\n")
@@ -275,28 +318,33 @@ def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dic
         say(f"toolproof: cap lowered to {run.need}: all that scope {args.scope} needs")
         settings.cap = run.need
     sweep = f" at pad levels {','.join(map(str, levels))} (seed {args.pad_seed})" if levels else ""
-    say(f"toolproof: {len(run.plan)} cases{sweep}, up to {run.need} requests; cap {settings.cap}")
+    times = f" x {args.repeats} repeats" if args.repeats > 1 else ""
+    at_once = f", {args.concurrency} in flight" if args.concurrency > 1 else ""
+    say(f"toolproof: {len(run.plan)} cases{times}{sweep}, up to {run.need} requests; cap {settings.cap}{at_once}")
 
     def progress(raw: dict, result) -> None:
         if args.out:                   # after every case: a crash, Ctrl-C or kill keeps it
-            save(args.out, run.document(created=_now()))
+            save(args.out, run.document(created=_now()), text)
+        repeat = f" #{raw['repeat'] + 1}" if args.repeats > 1 else ""
         pad = f" pad {raw['pad']}" if "pad" in raw else ""
-        say(f"[{len(run.results)}/{len(run.jobs)}] {result.verdict:<7} {result.case_id}{pad} "
+        say(f"[{len(run.results)}/{len(run.work)}] {result.verdict:<7} {result.case_id}{repeat}{pad} "
             f"(requests {run.used}/{settings.cap})")
 
+    text = ResultsText()
     run.on_case = progress
     if args.out:                       # before the first request: a path that cannot be written stops here
-        save(args.out, run.document(created=_now()))
+        save(args.out, run.document(created=_now()), text)
     interrupted = False
     try:
         asyncio.run(run.run())
     except KeyboardInterrupt:          # Ctrl-C: the request in flight is abandoned at once
         run.state, interrupted = "aborted", True
     if run.skipped:
-        say(f"toolproof: {run.skipped} case(s) not run: the cap of {settings.cap} requests could not cover them")
+        what = "case(s)" if args.repeats == 1 else "case repeat(s)"
+        say(f"toolproof: {run.skipped} {what} not run: the cap of {settings.cap} requests could not cover them")
     document = run.document(created=_now())
     if args.out:
-        save(args.out, document)
+        save(args.out, document, text)
     if interrupted:
         where = f" in {args.out}" if args.out else " (no --out file: printed below only)"
         say(f"toolproof: interrupted: {len(run.results)} graded case(s) kept{where}")
@@ -305,7 +353,8 @@ def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dic
     elif run.state == "error":
         say(f"toolproof: run stopped: {run.error}")
     transcripts = parse_transcripts(document, format_schema("transcripts"), {c.id for c in bundle.cases})
-    card = redact(evaluate(bundle.cases, bundle.tools, transcripts, weights), (key,))
+    card = redact(evaluate(bundle.cases, bundle.tools, transcripts, weights, prices=prices), (key,))
+    _write_reports(args, redact_text(junit_xml(card), (key,)), redact_text(render_markdown(card), (key,)))
     stdout.write(redact_text(to_json(card) if args.format == "json" else render_text(card), (key,)))
     if interrupted:
         return 130

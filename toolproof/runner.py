@@ -3,22 +3,30 @@
 The transport (how bytes reach the provider) is handed in: the page gives one built on the
 browser's fetch, the CLI one built on urllib. Everything else is decided here, the same way in
 both places:
-- cases run one after another, with a pause between them (150 ms);
+- the plan is every case of the scope `repeats` times (toolproof.workplan), each repeat an
+  independent conversation; results are kept in plan order (suite order, then repeat) whatever
+  order they finish in, so verdicts and the scorecard never depend on timing;
+- `concurrency` workers take plan items (longest first when the cap covers them all), so up to
+  that many requests are in flight; a case's turns stay in order inside its worker. With 1 worker, cases run one after another with
+  a pause between them (150 ms); with more, the in-flight limit is the throttle;
 - every request has a deadline (45 s) for the whole exchange, and counts against the cap,
   retries included; each asks for at most `max_tokens` output tokens (1024);
 - a case is never started unless all of its requests fit under the cap (a second turn, and one
-  more second turn per counterfactual variant, which reuses the first turn's answer), so a run
-  never sends more requests than the cap allows;
+  more second turn per counterfactual variant, which reuses the first turn's answer): they are
+  reserved when it starts, so concurrent cases never send more requests than the cap allows;
 - 429, 5xx and network errors are retried at most twice, waiting as Retry-After says (else
-  1 s, then 2 s); other errors are not retried; a Retry-After above 30 s is not slept: the run
-  stops there ("rate limited: the provider asks to wait N s");
+  1 s, then 2 s); a 429 pauses every worker for that wait; other errors are not retried; a
+  Retry-After above 30 s is not slept: the run stops there ("rate limited: the provider asks to
+  wait N s");
 - redirects are never followed (the transport returns the 3xx): the key goes only to the origin
   the user named, and the case fails naming where the server pointed;
 - a failed request fails that case with what its status means and how long it took (never the
   provider's error body, which may echo the key) and the run goes on; a 401 or 403 stops the
-  run, since every later request would fail the same way;
+  run (no further case starts; those in flight finish), since every later request would fail;
 - every attempt is kept in the turn (`attempt_log`: status or error kind, elapsed_ms);
-- a run in which no request succeeded ends in the error state, never "done";
+- a run in which no request succeeded ends in the error state, never "done"; and if, before any
+  request has had an answer, one fails with a network error (refused, DNS, TLS) after its
+  retries, the run stops at once in the error state with that line (naming the endpoint);
 - abort stops at once: the request in flight is abandoned and every case already graded is kept.
 Each turn keeps the exact request (credentials removed), the response body and timings, so the
 results file re-grades offline to the same verdicts.
@@ -28,8 +36,9 @@ Pure apart from awaiting: no clock (the transport times requests), no I/O of its
 from __future__ import annotations
 
 import asyncio
+import bisect
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 from urllib.parse import urljoin
 
@@ -42,6 +51,7 @@ from .secrets import redact
 from .suite import Case, Tool, requests_needed, scoped
 from .sweep import offered_tools, sweep_need
 from .transcripts import make_transcript
+from .workplan import Ledger, Work, dispatch_order, plan_work
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504, 529})
 STOP_STATUSES = frozenset({401, 403})
@@ -95,14 +105,18 @@ class RunSettings:
     max_tokens: int = 1024
     pad_levels: tuple = ()         # tool-count sweep (sweep.py): () = no padding
     pad_seed: int = 0
+    repeats: int = 1               # each case sent this many times, as independent conversations
+    concurrency: int = 1           # requests in flight at most (1: one case after another)
+    prices: dict | None = None     # USD per million tokens, recorded for the reader (cost.check_prices)
 
     def recorded(self) -> dict:
         """The settings a results file keeps (never the key)."""
         out = {"max_tokens": self.max_tokens, "timeout_s": self.timeout_s, "cap": self.cap,
-               "scope": self.scope, "retries": self.retries, "pause_s": self.pause_s}
+               "scope": self.scope, "retries": self.retries, "pause_s": self.pause_s,
+               "repeats": self.repeats, "concurrency": self.concurrency}
         if self.pad_levels:
             out.update(pad=list(self.pad_levels), pad_seed=self.pad_seed)
-        return out
+        return {**out, "prices": self.prices} if self.prices is not None else out
 
 
 def status_message(status: int | None) -> str:
@@ -182,28 +196,46 @@ class Run:
     transport: Transport
     on_case: Callable[[dict, CaseResult], None] | None = None
     on_request: Callable[[int, int], None] | None = None
-    used: int = 0
+    suite_sha256: str = ""         # fingerprint.suite_sha256 of the suite document (the caller's)
     state: str = "idle"            # idle | running | done | aborted | error
     error: str = ""
-    transcripts: list = field(default_factory=list)
-    results: list = field(default_factory=list)
-    skipped: int = 0               # cases not started because the cap could not cover them
-    stop: str = ""                 # why the run must stop after the current case (a long Retry-After)
+    skipped: int = 0               # work items not started because the cap could not cover them
+    stop: str = ""                 # why no further request may be sent (a long Retry-After)
 
     def __post_init__(self) -> None:
         self.plan = scoped(self.cases, self.settings.scope)
+        self.work = plan_work(self.plan, self.settings.repeats, self.settings.pad_levels)
+        self.ledger = Ledger(self.settings.cap)
+        self._done: list[tuple[int, dict, CaseResult, dict]] = []   # plan order; the last is redacted
+        self._queue = self.work        # the order work items are handed out in (see run)
+        self._next = 0                 # the next item of the queue to hand out
+        self._in_flight = 0
+        self._answered = False         # has any request had a readable answer?
+        self._halt = ""                # a network error before any answer: stop everything now
         self._abort = asyncio.Event()
+        self._freed = asyncio.Event()  # set when an item finishes (its unused reservation is free)
+        self._open = asyncio.Event()   # cleared while a 429 pauses every worker
+        self._open.set()
+        self._holds = 0
 
     @property
     def need(self) -> int:
-        return sweep_need(requests_needed(self.plan), self.settings.pad_levels,
-                          getattr(self.settings, "repeats", 1))
+        """Requests the whole plan needs at most (every repeat and pad level, no retries): the
+        cap's maximum."""
+        return sweep_need(requests_needed(self.plan), self.settings.pad_levels, self.settings.repeats)
 
     @property
-    def jobs(self) -> list[tuple[Case, int | None]]:
-        """(case, pad level) in the order they run: level by level, so a cut-short sweep keeps
-        whole levels (pad None: no sweep)."""
-        return [(case, pad) for pad in (self.settings.pad_levels or (None,)) for case in self.plan]
+    def used(self) -> int:
+        return self.ledger.used
+
+    @property
+    def transcripts(self) -> list[dict]:
+        """Every finished conversation, in plan order (suite order, then repeat)."""
+        return [done[1] for done in self._done]
+
+    @property
+    def results(self) -> list[CaseResult]:
+        return [done[2] for done in self._done]
 
     @property
     def any_success(self) -> bool:
@@ -215,84 +247,123 @@ class Run:
 
     async def run(self) -> None:
         self.state = "running"
+        self.ledger = Ledger(self.settings.cap)     # the cap as it stands now (the CLI may lower it)
+        self._queue = dispatch_order(self.work, self.settings.cap) if self.settings.concurrency > 1 else self.work
+        workers = [asyncio.ensure_future(self._worker()) for _ in range(max(1, self.settings.concurrency))]
         try:
-            jobs = self.jobs
-            for index, (case, pad) in enumerate(jobs):
-                if self._abort.is_set():
-                    raise _Aborted
-                if self.used + case.requests > self.settings.cap:
-                    self.skipped = len(jobs) - index
-                    break
-                raw = await self._run_case(case, pad)
-                result = grade_safely(case, self.tools, make_transcript(raw, self.settings.provider,
-                                                                         self.settings.model))
-                self.transcripts.append(raw)
-                self.results.append(result)
-                if self.on_case:
-                    self.on_case(raw, result)
-                stop = next((t["error"]["status"] for t in raw["turns"]
-                             if "error" in t and t["error"].get("status") in STOP_STATUSES), None)
-                if stop is not None:
-                    self.state, self.error = "error", f"HTTP {stop}, {status_message(stop)}"
-                    return
-                if self.stop:
-                    self.state, self.error = "error", self.stop
-                    return
-                if index + 1 < len(jobs):
-                    await self._sleep(self.settings.pause_s)
+            await asyncio.gather(*workers)
+        finally:                       # a bug in one worker (or a cancelled run) stops the others
+            for worker in workers:
+                worker.cancel()
+        if self._halt:
+            self.state, self.error = "error", self._halt
+        elif self._abort.is_set():
+            self.state = "aborted"
+        elif self.error:
+            self.state = "error"
+        else:
             self.state = "done"
             if self.used and not self.any_success:
                 self.state = "error"
                 self.error = f"no request succeeded ({self.used} sent); each case's reason says why"
+
+    async def _worker(self) -> None:
+        """Take work items in dispatch order until none is left, the run stops, or abort."""
+        try:
+            while (work := await self._next_work()) is not None:
+                try:
+                    raw = await self._run_case(work)
+                finally:
+                    self.ledger.release(work)
+                    self._in_flight -= 1
+                    self._freed.set()
+                self._record(work, raw)
+                if self.settings.concurrency == 1 and self._next < len(self._queue) and not self._stopping:
+                    await self._sleep(self.settings.pause_s)     # sequential runs keep their spacing
         except _Aborted:
-            self.state = "aborted"
+            return
+
+    @property
+    def _stopping(self) -> bool:
+        return bool(self.error or self.stop or self._halt) or self._abort.is_set()
+
+    async def _next_work(self) -> Work | None:
+        """The next item whose requests can all be reserved; None when the run is over. An item
+        that does not fit waits for in-flight items to give back what they did not use."""
+        while True:
+            if self._stopping or self._next >= len(self._queue):
+                return None
+            work = self._queue[self._next]
+            if self.ledger.reserve(work):
+                self._next, self._in_flight = self._next + 1, self._in_flight + 1
+                return work
+            if self._in_flight == 0:
+                self.skipped, self._next = len(self._queue) - self._next, len(self._queue)
+                return None
+            self._freed.clear()
+            await self._until(self._freed)
+
+    def _record(self, work: Work, raw: dict) -> None:
+        result = grade_safely(work.case, self.tools, make_transcript(raw, self.settings.provider,
+                                                                     self.settings.model))
+        # redacted once, here: the results file is rewritten after every case, and redacting
+        # every transcript again each time made long runs quadratic
+        clean = redact(raw, keys=(self.settings.api_key,))
+        bisect.insort(self._done, (work.index, raw, result, clean), key=lambda done: done[0])
+        if self.on_case:
+            self.on_case(raw, result)
+        refused = next((t["error"]["status"] for t in raw["turns"]
+                        if "error" in t and t["error"].get("status") in STOP_STATUSES), None)
+        if refused is not None and not self.error:
+            self.error = f"HTTP {refused}, {status_message(refused)}"
+        elif self.stop and not self.error:
+            self.error = self.stop
 
     def _offered(self, case: Case, pad: int | None) -> list[str]:
         """The sweep hook: the tool names a (case, pad level) is offered, in the order sent."""
         return list(case.tools) if pad is None else offered_tools(case, self.tools, pad, self.settings.pad_seed)
 
-    async def _run_case(self, case: Case, pad: int | None = None) -> dict:
-        names = self._offered(case, pad)
+    async def _run_case(self, work: Work) -> dict:
+        case = work.case
+        names = self._offered(case, work.pad)
         offered = [self.tools[name] for name in names]
-        turns = [await self._turn(case, offered, first=None, mocks=case_mocks(case))]
-        raw = {"case_id": case.id, "provider": self.settings.provider, "model": self.settings.model,
-               "turns": turns}
-        if pad is not None:             # recorded, so a re-grade knows the level and what was offered
-            raw.update(pad=pad, offered=names)
+        turns = [await self._turn(work, offered, first=None, mocks=case_mocks(case))]
+        raw = {"case_id": case.id, "repeat": work.repeat, "provider": self.settings.provider,
+               "model": self.settings.model, "turns": turns}
+        if work.pad is not None:        # recorded, so a re-grade knows the level and what was offered
+            raw.update(pad=work.pad, offered=names)
         first = turns[0].get("response")
-        if self.stop or case.mock_results is None or first is None \
+        if self._stopping or case.mock_results is None or first is None \
                 or not reply_from_body(self.settings.provider, first).calls:
             return raw
-        turns.append(await self._turn(case, offered, first=first, mocks=case_mocks(case)))
-        if self.stop or turns[1].get("error", {}).get("status") in STOP_STATUSES:
+        turns.append(await self._turn(work, offered, first=first, mocks=case_mocks(case)))
+        if self._stopping or turns[1].get("error", {}).get("status") in STOP_STATUSES:
             return raw                  # the key was refused (or we must wait): variants would fail too
         # Counterfactual variants: the same first answer, a different mock result in turn 2.
         variants = []
         for variant in case.variants:
-            if self.stop:
+            if self._stopping:
                 break
-            second = await self._turn(case, offered, first=first, mocks=case_mocks(case, variant.id))
+            second = await self._turn(work, offered, first=first, mocks=case_mocks(case, variant.id))
             variants.append({"id": variant.id, "turns": [turns[0], second]})
         if variants:
             raw["variants"] = variants
         return raw
 
-    async def _turn(self, case: Case, offered: list[Tool], *, first: Any, mocks: dict) -> dict:
+    async def _turn(self, work: Work, offered: list[Tool], *, first: Any, mocks: dict) -> dict:
         s = self.settings
-        body = request_body(s.provider, case, offered, model=s.model, first=first, mocks=mocks,
+        body = request_body(s.provider, work.case, offered, model=s.model, first=first, mocks=mocks,
                             max_tokens=s.max_tokens)
         url, headers = endpoint(s.provider, s.base_url, s.model), request_headers(s.provider, s.api_key)
         record = {"url": url, "headers": public_headers(headers), "body": body}
         log: list[dict] = []
-        reply, failure = None, None
+        reply, failure, long_wait = None, None, ""
         while True:
-            if self._abort.is_set():
-                raise _Aborted
-            if self.used >= s.cap:
+            await self._until(self._open)          # a 429 elsewhere pauses this worker too
+            if not self.ledger.take(work):
                 return {"request": record, "error": {"status": None, "message": "request cap reached"},
                         "attempts": len(log), "attempt_log": log,
                         "elapsed_ms": round(sum(a["elapsed_ms"] for a in log), 1)}
-            self.used += 1
             if self.on_request:
                 self.on_request(self.used, s.cap)
             reply, failure = None, None
@@ -308,27 +379,35 @@ class Run:
             wait = retry_after(reply)
             if wait is not None and wait > MAX_RETRY_WAIT_S:
                 # Sleeping an hour per case helps nobody: stop, keeping what was graded.
-                self.stop = f"{status_message(reply.status)}: the provider asks to wait {wait:g} s"
+                long_wait = self.stop = f"{status_message(reply.status)}: the provider asks to wait {wait:g} s"
                 break
-            if len(log) > s.retries or self.used >= s.cap:
+            if len(log) > s.retries or not self.ledger.can_take(work):
                 break           # no retry left (or no budget for one): keep the real answer
-            await self._sleep(retry_wait(reply, len(log), s.backoff_s))
-        return self._turn_record(record, url, reply, failure, log)
+            seconds_to_wait = retry_wait(reply, len(log), s.backoff_s)
+            if reply is not None and reply.status == 429:
+                await self._pause_all(seconds_to_wait)
+            else:
+                await self._sleep(seconds_to_wait)
+        return self._turn_record(record, url, reply, failure, log, long_wait)
 
     def _turn_record(self, record: dict, url: str, reply: HttpReply | None,
-                     failure: TransportError | None, log: list[dict]) -> dict:
+                     failure: TransportError | None, log: list[dict], long_wait: str = "") -> dict:
         elapsed = sum(a["elapsed_ms"] for a in log)
         # "attempts" stays the integer count older files and readers know; the log says what each was.
         out = {"request": record, "attempts": len(log), "attempt_log": log, "elapsed_ms": round(elapsed, 1)}
         if failure is not None or not 200 <= reply.status < 300:
             status = None if failure is not None else reply.status
-            # self.stop is only ever set by this turn's last attempt (no request follows it)
-            message = self.stop or failure_message(url, reply, failure)
-            out["error"] = {"status": status, "message": message}
+            out["error"] = {"status": status, "message": long_wait or failure_message(url, reply, failure)}
+            if failure is not None and failure.kind == "network" and not self._answered:
+                # Nothing has ever answered: the endpoint is wrong or down, and every other request
+                # would fail the same way. Stop now (requests in flight are abandoned).
+                self._halt = failure.message
+                self._abort.set()
         else:
             try:                # the one total reader: limits exceeded are a failed turn, not a crash
                 out["response"] = read_json(reply.text, what="body")
                 out["status"] = reply.status
+                self._answered = True
             except ReadError as exc:
                 out["error"] = {"status": reply.status, "message": "the response body is not valid JSON"
                                 if exc.decode_error is not None else f"the response body is unreadable ({exc.reason})"}
@@ -341,6 +420,8 @@ class Run:
         done, _ = await asyncio.wait({request, stop}, return_when=asyncio.FIRST_COMPLETED)
         if request not in done:
             request.cancel()
+            # a request that failed as abort was pressed: its error is moot, not "never retrieved"
+            request.add_done_callback(lambda task: task.cancelled() or task.exception())
             raise _Aborted
         stop.cancel()
         return request.result()
@@ -355,6 +436,32 @@ class Run:
             return
         raise _Aborted
 
+    async def _until(self, event: asyncio.Event) -> None:
+        """Wait until `event` is set, unless abort is pressed first."""
+        if self._abort.is_set():
+            raise _Aborted
+        if event.is_set():
+            return
+        waits = {asyncio.ensure_future(event.wait()), asyncio.ensure_future(self._abort.wait())}
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in waits:
+                waiting.cancel()
+        if self._abort.is_set():
+            raise _Aborted
+
+    async def _pause_all(self, seconds: float) -> None:
+        """A 429: every worker waits (before its next request) until this wait is over."""
+        self._holds += 1
+        self._open.clear()
+        try:
+            await self._sleep(seconds)
+        finally:
+            self._holds -= 1
+            if self._holds == 0:
+                self._open.set()
+
     def document(self, *, created: str) -> dict:
         """The results file: the transcripts format, kind "live" (re-grades offline).
 
@@ -362,14 +469,15 @@ class Run:
         file a crash left behind; it re-grades all the same.
         """
         s = self.settings
-        return redact({
+        head = redact({
             "format": "toolproof.transcripts", "version": 1, "kind": "live", "label": "",
             "provider": s.provider, "model": s.model, "created": created, "scope": s.scope,
             "base_url": s.base_url if s.provider != "openai" else "",     # openai's own is fixed
             "cap": s.cap, "requests_used": self.used, "state": self.state,
             "error": self.error, "settings": s.recorded(),
             **({"sweep": {"seed": s.pad_seed, "levels": list(s.pad_levels)}} if s.pad_levels else {}),
-            # Redacted like every output: a key the model or a server echoed stays out, by its
-            # format and by its value.
-            "transcripts": list(self.transcripts),
+            **({"suite_sha256": self.suite_sha256} if self.suite_sha256 else {}),
         }, keys=(s.api_key,))
+        # Redacted like every output: a key the model or a server echoed stays out, by its
+        # format and by its value (each transcript when it finished: see _record).
+        return {**head, "transcripts": [done[3] for done in self._done]}

@@ -43,6 +43,23 @@ def number_field(name: str, low: float, high: float, *, whole: bool) -> float | 
     return int(value) if whole else value
 
 
+def form_prices() -> tuple[dict | None, str | None]:
+    """(#price-in and #price-out as cost prices, None) or (None, what is wrong): both or neither."""
+    from toolproof.cost import check_prices
+    from toolproof.errors import ToolProofError
+
+    raw = [str(byid(name).value).strip() for name in ("price-in", "price-out")]
+    if not any(raw):
+        return None, None
+    values = [number_field(name, 0, 1e9, whole=False) for name in ("price-in", "price-out")]
+    if None in values:
+        return None, "Give both prices as numbers from 0 (USD per million tokens), or leave both empty."
+    try:
+        return check_prices(*values), None
+    except ToolProofError as exc:
+        return None, str(exc)
+
+
 class LiveController:
     """The run form, the progress and the live scorecard. Grading and the loop are the runner's."""
 
@@ -53,6 +70,7 @@ class LiveController:
         self.run = None
         self.own = None                # (cases, tools) of "Your suite", set by the #own section
         self.own_option = None
+        self.own_document = None       # the draft suite as its export writes it (for suite_sha256)
         self.active = (bundle.cases, bundle.tools)     # what the current run runs
         self.options = {value: need for value, _, need in scope_options(bundle.cases)}
         scope = byid("scope")
@@ -62,6 +80,7 @@ class LiveController:
         on(scope, "change", lambda e: self.scope_changed())
         on(byid("cap"), "input", lambda e: self.show_need())
         on(byid("pad"), "input", lambda e: self.scope_changed())
+        on(byid("repeats"), "input", lambda e: self.scope_changed())
         on(byid("api-key"), "input", lambda e: self.store_key())
         on(byid("run-live"), "click", lambda e: asyncio.ensure_future(self.start()))
         on(byid("abort"), "click", lambda e: self.abort())
@@ -108,19 +127,9 @@ class LiveController:
         text = str(byid("pad").value).strip()
         return parse_levels(text, flag="Pad levels") if text else ()
 
-    def need(self) -> int:
-        """The scope's request need x the pad levels (a level that cannot be read counts once)."""
-        from toolproof.errors import ToolProofError
-        from toolproof.sweep import sweep_need
-
-        try:
-            levels = self.pad_levels()
-        except ToolProofError:
-            levels = ()
-        return sweep_need(self.options[str(byid("scope").value)], levels)
-
-    def set_own(self, cases, tools: dict) -> None:
+    def set_own(self, cases, tools: dict, document: dict | None = None) -> None:
         """Offer (or withdraw) the #own section's draft suite as the scope "Your suite"."""
+        self.own_document = document
         from toolproof.suite import requests_needed
 
         scope = byid("scope")
@@ -142,6 +151,23 @@ class LiveController:
         self.own_option.textContent = f"Your suite ({len(cases)} cases): {self.options['own']} requests"
         self.scope_changed()
 
+    def repeats(self) -> int:
+        """The #repeats field, 1 while it is not a whole number from 1 to 20 (Run says so)."""
+        value = number_field("repeats", 1, 20, whole=True)
+        return value if value is not None else 1
+
+    def need(self) -> int:
+        """Requests the chosen scope needs at most, every repeat and pad level counted (a pad level
+        that cannot be read counts once): the cap's maximum."""
+        from toolproof.errors import ToolProofError
+        from toolproof.sweep import sweep_need
+
+        try:
+            levels = self.pad_levels()
+        except ToolProofError:
+            levels = ()
+        return sweep_need(self.options[str(byid("scope").value)], levels, self.repeats())
+
     def scope_changed(self) -> None:
         need = self.need()
         cap = byid("cap")
@@ -151,10 +177,11 @@ class LiveController:
         self.show_need()
 
     def show_need(self) -> None:
-        need = self.need()
-        levels = need // max(self.options[str(byid("scope").value)], 1)
+        need, repeats = self.need(), self.repeats()
+        levels = need // max(self.options[str(byid("scope").value)] * repeats, 1)
         sweep = f" ({levels} pad levels, the scope once per level)" if levels > 1 else ""
-        byid("need").textContent = (f"This scope needs at most {need} requests{sweep}: one per turn (multi-step, "
+        times = f", each case {repeats} times," if repeats > 1 else ""
+        byid("need").textContent = (f"This scope needs at most {need} requests{sweep}{times}: one per turn (multi-step, "
                                     "injection and result-use cases take two) plus one per counterfactual "
                                     f"variant. The cap can be 1 to {need}; retries count against it, and a "
                                     "case is only started if all its requests fit.")
@@ -179,9 +206,13 @@ class LiveController:
             cap = 0
         timeout = number_field("timeout", 0.1, 3600, whole=False)
         max_tokens = number_field("max-tokens", 1, 1_000_000, whole=True)
-        levels, seed, problem = self.pad_settings(scope)
+        levels, seed, pad_problem = self.pad_settings(scope)
+        repeats = number_field("repeats", 1, 20, whole=True)
+        concurrency = number_field("concurrency", 1, 16, whole=True)
+        prices, price_problem = form_prices()
+        problem = pad_problem                # the sweep's own reason, said first
         if problem:
-            pass                             # the sweep's own reason, said first
+            pass
         elif not model:
             problem = "Enter a model name."
         elif provider != "openai-compatible" and not key:
@@ -194,6 +225,12 @@ class LiveController:
             problem = "The timeout must be a number of seconds from 0.1 to 3600."
         elif max_tokens is None:
             problem = "Max tokens must be a whole number from 1 to 1000000."
+        elif repeats is None:
+            problem = "Repeats must be a whole number from 1 to 20."
+        elif concurrency is None:
+            problem = "Concurrency must be a whole number from 1 to 16."
+        elif price_problem:
+            problem = price_problem
         elif base_url and provider in BASE_HINTS and (refused := base_url_problem(base_url)):
             problem = refused[0].upper() + refused[1:] + "."
         elif base_url and provider in BASE_HINTS:
@@ -209,7 +246,8 @@ class LiveController:
         # "Your suite" runs every case of the draft suite: the results file says scope "all" and
         # re-grades with `grade --suite S --tools T` on the exported files.
         return RunSettings(provider, model, key, base_url, "all" if scope == "own" else scope, cap,
-                           timeout_s=timeout, max_tokens=max_tokens, pad_levels=levels, pad_seed=seed)
+                           timeout_s=timeout, max_tokens=max_tokens, pad_levels=levels, pad_seed=seed,
+                           repeats=repeats, concurrency=concurrency, prices=prices)
 
     def pad_settings(self, scope: str) -> tuple:
         """(levels, seed, problem): #pad and #pad-seed read, and a level some case in scope cannot
@@ -232,6 +270,7 @@ class LiveController:
     # -- running
     async def start(self) -> None:
         from toolproof.fetch_transport import fetch_transport
+        from toolproof.fingerprint import suite_sha256
         from toolproof.runner import Run
 
         settings = self.settings()
@@ -246,8 +285,11 @@ class LiveController:
         self.busy(True)
         own = str(byid("scope").value) == "own" and self.own is not None
         self.active = self.own if own else (self.bundle.cases, self.bundle.tools)
+        # the suite's fingerprint: ours, or the draft's as its export would write it
+        suite_doc = self.own_document if own else self.bundle.documents["suite"]
         self.run = Run(*self.active, settings, fetch_transport,
-                       on_case=self.case_done, on_request=self.request_sent)
+                       on_case=self.case_done, on_request=self.request_sent,
+                       suite_sha256=suite_sha256(suite_doc) if suite_doc is not None else "")
         self.progress()
         try:
             await self.run.run()
@@ -260,7 +302,7 @@ class LiveController:
         byid("run-live").disabled = running
         byid("abort").disabled = not running
         for name in ("provider", "model", "api-key", "base-url", "scope", "cap", "max-tokens", "timeout",
-                     "pad", "pad-seed"):
+                     "pad", "pad-seed", "repeats", "concurrency", "price-in", "price-out"):
             byid(name).disabled = running
 
     def request_sent(self, used: int, cap: int) -> None:
@@ -277,7 +319,7 @@ class LiveController:
 
     def progress(self) -> None:
         run = self.run
-        done, total = len(run.results), len(run.jobs)
+        done, total = len(run.results), len(run.work)          # every repeat (and pad level)
         byid("cases-progress").max = max(total, 1)
         byid("cases-progress").value = done
         byid("cases-text").textContent = f"{done} / {total}"
@@ -292,7 +334,7 @@ class LiveController:
 
     def finish(self) -> None:
         from toolproof.datafiles import format_schema
-        from toolproof.evaluate import grade_all, source_of
+        from toolproof.evaluate import grade_transcripts, source_of
         from toolproof.secrets import redact_text
         from toolproof.transcripts import parse_transcripts
         from toolproof.view import run_label
@@ -321,15 +363,19 @@ class LiveController:
             transcripts = parse_transcripts(doc, format_schema("transcripts"), {c.id for c in cases})
             source, by_case = source_of(transcripts), transcripts.transcripts
             # Graded again from the stored (redacted) document, as the terminal does: what the
-            # page shows and exports is what the results file re-grades to, with the key nowhere in it.
-            results = grade_all(cases, tools, by_case)
+            # page shows and exports is what the results file re-grades to (every repeat, the
+            # same statistics), with the key nowhere in it.
+            results = grade_transcripts(cases, tools, transcripts)
             sweep = self.sweep_of(transcripts)
             if sweep is not None:            # a sweep: the main level's cases, every level's curve
                 results, by_case = sweep.main_graded, sweep.levels[sweep.main][1].transcripts
                 notes += [sweep.note] if sweep.note else []
         except Exception as exc:                 # noqa: BLE001 - a finished run always gets a scorecard
-            from toolproof.evaluate import internal_error
-            results = list(run.results)
+            from toolproof.evaluate import Graded, internal_error
+            per_case: dict = {}                  # the runner's own grades, every repeat under its case
+            for result in run.results:
+                per_case.setdefault(result.case_id, []).append(result)
+            results = Graded.of(list(per_case.values()), [])
             source = {k: doc.get(k, "") for k in ("kind", "label", "provider", "model", "created", "scope")}
             by_case = {}
             notes.append(internal_error(exc, "re-reading the results") + ": the diagnosis may be incomplete")
@@ -341,7 +387,7 @@ class LiveController:
             cases, tools = self.active
             context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": by_case}
             view = ScorecardView(body, results, kind="live", source=source, context=context,
-                                 document=doc, notes=notes, sweep=sweep)
+                                 document=doc, notes=notes, sweep=sweep, prices=run.settings.prices)
             view.render()
         except Exception as exc:                 # noqa: BLE001 - never "Run complete." without a scorecard
             from toolproof.evaluate import internal_error

@@ -206,7 +206,8 @@ class OwnView:
                 suite = parse_suite(suite_document(self.cases), self.tools, self.schemas()[1], "your suite")
             except Exception as exc:    # noqa: BLE001 - shown, and the suite is not offered for a run
                 self.message(f"Your suite cannot run: {exc}", bad=True)
-        self.live.set_own(suite, self.tools)
+        # the document too: a run of the draft records the fingerprint its export will have
+        self.live.set_own(suite, self.tools, suite_document(self.cases) if suite else None)
         byid("own").dataset.state = "ready" if self.tools else "empty"
         byid("own").dataset.cases = str(len(self.cases))
 

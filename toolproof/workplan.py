@@ -1,0 +1,90 @@
+"""What a live run will send, and the request budget that keeps it under the cap.
+
+A run is a plan of work items, one per (case, repeat), in suite order then repeat order. The
+order of the plan is the order of the results file and of every result, whatever order the
+items finish in (several may be in flight at once). Other dimensions of a run (e.g. a tool-count
+padding level) extend `Work` and `plan_work`, not the runner's loop.
+
+Items start longest first when the cap covers them all (see dispatch_order). The ledger is the cap, made safe for concurrent cases: an item is started only when all the
+requests it may need (its case's `requests`, retries not counted) can be reserved, so in-flight
+items never crowd each other out and the cap is never exceeded. A request draws from its own
+item's reservation first; a retry beyond that draws from what nobody has reserved.
+
+Pure: no I/O, no clock.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .suite import Case
+
+
+@dataclass(frozen=True)
+class Work:
+    """One conversation to run: a case, sent for the `repeat`-th time (0-based), at a tool-count
+    padding level (`pad`, None when the run is not a sweep)."""
+    index: int                  # position in the plan: the order results are kept in
+    case: Case
+    repeat: int = 0
+    pad: int | None = None
+
+    @property
+    def requests(self) -> int:
+        return self.case.requests
+
+
+def plan_work(cases: list[Case], repeats: int, pad_levels: tuple = ()) -> list[Work]:
+    """Every case `repeats` times, each repeat an independent conversation, case by case; for a
+    sweep, level by level (so a run the cap cuts short keeps whole levels)."""
+    items = [(case, repeat, pad) for pad in (pad_levels or (None,))
+             for case in cases for repeat in range(repeats)]
+    return [Work(index, case, repeat, pad) for index, (case, repeat, pad) in enumerate(items)]
+
+
+def dispatch_order(work: list[Work], cap: int) -> list[Work]:
+    """The order items are started in. When the cap covers the whole plan, the longest items
+    (most requests, so most time) go first: with several in flight the run then ends with short
+    items instead of one long straggler. Otherwise plan order, so a capped run covers the same
+    items whatever the concurrency. Results are kept in plan order either way."""
+    if sum(w.requests for w in work) > cap:
+        return list(work)
+    return sorted(work, key=lambda w: -w.requests)       # stable: plan order among equals
+
+
+class Ledger:
+    """Requests sent and reserved against the cap; `used + reserved <= cap` always holds."""
+
+    def __init__(self, cap: int):
+        self.cap, self.used = cap, 0
+        self._held: dict[int, int] = {}        # work index -> requests still reserved for it
+
+    @property
+    def reserved(self) -> int:
+        return sum(self._held.values())
+
+    @property
+    def free(self) -> int:
+        return self.cap - self.used - self.reserved
+
+    def reserve(self, work: Work) -> bool:
+        """Hold every request `work` may need, or hold nothing and say no."""
+        if work.requests > self.free:
+            return False
+        self._held[work.index] = work.requests
+        return True
+
+    def can_take(self, work: Work) -> bool:
+        return self._held.get(work.index, 0) > 0 or self.free > 0
+
+    def take(self, work: Work) -> bool:
+        """Count one request of `work`: its own reservation first, else an unreserved one."""
+        if not self.can_take(work):
+            return False
+        if self._held.get(work.index, 0) > 0:
+            self._held[work.index] -= 1
+        self.used += 1
+        return True
+
+    def release(self, work: Work) -> None:
+        """`work` is finished: what it did not use goes back to everyone."""
+        self._held.pop(work.index, None)
