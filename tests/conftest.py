@@ -137,3 +137,18 @@ def browser():
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def ctrl_c():
+    """Ctrl-C as a terminal delivers it. A process started in the background by a
+    non-interactive shell (as CI may start this suite) inherits SIGINT ignored, and Python then
+    never raises KeyboardInterrupt: the tests of Ctrl-C put Python's own handler back for
+    themselves, and restore what was there."""
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)

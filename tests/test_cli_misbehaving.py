@@ -182,7 +182,7 @@ def test_max_tokens_reaches_the_server_and_the_results_file(server, tmp_path):
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="needs the main thread")
-def test_ctrl_c_stops_the_request_in_flight_at_once(server, tmp_path):
+def test_ctrl_c_stops_the_request_in_flight_at_once(server, tmp_path, ctrl_c):
     out = tmp_path / "r.json"
     # The first case is answered, the second drips; Ctrl-C arrives once the drip has begun (seen
     # from the server, not guessed from a clock: a loaded machine may still be on case one at 1.5 s).
