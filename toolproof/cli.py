@@ -286,6 +286,21 @@ def _now() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
 
 
+async def _awake(work) -> None:
+    """Await `work` while the main thread wakes every 0.2 s. Python runs a signal's handler only
+    in the main thread, between bytecodes: a Ctrl-C the kernel hands to a request's worker thread
+    would otherwise wait until the event loop next had something to do (up to the timeout)."""
+    async def beat() -> None:
+        while True:
+            await asyncio.sleep(0.2)
+
+    heartbeat = asyncio.ensure_future(beat())
+    try:
+        await work
+    finally:
+        heartbeat.cancel()
+
+
 def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
     from .cost import check_prices
     from .datafiles import format_schema
@@ -336,7 +351,7 @@ def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dic
         save(args.out, run.document(created=_now()), text)
     interrupted = False
     try:
-        asyncio.run(run.run())
+        asyncio.run(_awake(run.run()))
     except KeyboardInterrupt:          # Ctrl-C: the request in flight is abandoned at once
         run.state, interrupted = "aborted", True
     if run.skipped:
