@@ -14,7 +14,7 @@ import pytest
 
 import toolproof.evaluate as evaluate_module
 from toolproof.cli import run as cli_run
-from toolproof.evaluate import card_of, evaluate, failed_case, grade_all, grade_safely, grade_transcripts
+from toolproof.evaluate import card_of, evaluate, failed_case, grade_safely, grade_transcripts
 from toolproof.grade import grade_case
 from toolproof.report import render_markdown, render_text, to_json
 
@@ -31,7 +31,8 @@ def broken_for(case_id: str, error: type[Exception] = ZeroDivisionError):
 def test_a_grading_bug_fails_that_case_only(bundle, monkeypatch):
     victim = bundle.cases[3].id
     monkeypatch.setattr(evaluate_module, "grade_case", broken_for(victim))
-    results = grade_all(bundle.cases, bundle.tools, bundle.transcripts.transcripts)
+    # every case's one repeat, as the page and the terminal grade it
+    results = [rs[0] for rs in grade_transcripts(bundle.cases, bundle.tools, bundle.transcripts).per_case]
     assert len(results) == len(bundle.transcripts.transcripts)
     bad = next(r for r in results if r.case_id == victim)
     assert (bad.verdict, bad.credit, bad.reasons) == ("FAIL", 0.0, ["internal error while grading (ZeroDivisionError)"])

@@ -54,11 +54,6 @@ def grade_safely(case: Case, tools: dict[str, Tool], transcript: Transcript | No
         return failed_case(case, tools, internal_error(exc))
 
 
-def grade_all(cases: list[Case], tools: dict[str, Tool], transcripts: dict) -> list[CaseResult]:
-    """Grade every case that has a transcript, in suite order, each one guarded."""
-    return [grade_safely(case, tools, transcripts[case.id]) for case in cases if case.id in transcripts]
-
-
 def _as_failed(result: CaseResult, reason: str) -> CaseResult:
     return CaseResult(str(result.case_id), str(result.category), FAIL, 0.0, [reason], FAIL, 0.0,
                       [], blank_facts())
