@@ -1,8 +1,8 @@
 """The timing both halves of benchmarks/bootstrap_time.py run: the 2,000-resample stratified
 bootstrap (and the paired one) over 72 cases x 5 repeats, with the scorecard's weights.
 
-Imported as `tp_stats` in the page (toolproof/stats.py copied into Pyodide) and as
-`toolproof.stats` in CPython; the synthetic credits are fixed, so both runs do the same work.
+Imported as `tp_stats` in the page (toolproof/scoring/stats.py copied into Pyodide) and as
+`toolproof.scoring.stats` in CPython; the synthetic credits are fixed, so both runs do the same work.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import time
 try:
     import tp_stats as stats                      # in the page
 except ImportError:
-    from toolproof import stats                   # in CPython
+    from toolproof.scoring import stats           # in CPython
 
 CATEGORIES = ("should_call", "should_not_call", "must_ask", "distractor", "multi_step", "enum_format",
               "injection", "result_use")

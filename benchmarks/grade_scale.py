@@ -24,11 +24,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from toolproof.datafiles import format_schema  # noqa: E402
-from toolproof.diagnose import diagnosis  # noqa: E402
-from toolproof.evaluate import evaluate  # noqa: E402
-from toolproof.grade import grade_run  # noqa: E402
-from toolproof.suite import parse_suite, parse_tools  # noqa: E402
-from toolproof.transcripts import known_ids, parse_transcripts  # noqa: E402
+from toolproof.scoring.diagnose import diagnosis  # noqa: E402
+from toolproof.scoring.evaluate import evaluate  # noqa: E402
+from toolproof.grading.grade import grade_run  # noqa: E402
+from toolproof.suite.load import parse_suite, parse_tools  # noqa: E402
+from toolproof.grading.transcripts import known_ids, parse_transcripts  # noqa: E402
 
 
 def load(name: str) -> dict:

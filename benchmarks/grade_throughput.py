@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from toolproof.grade import grade_case  # noqa: E402
-from toolproof.suite import parse_suite, parse_tools  # noqa: E402
-from toolproof.transcripts import parse_transcripts  # noqa: E402
+from toolproof.grading.grade import grade_case  # noqa: E402
+from toolproof.suite.load import parse_suite, parse_tools  # noqa: E402
+from toolproof.grading.transcripts import parse_transcripts  # noqa: E402
 
 OPEN = {"type": "object"}   # the workload is generated, so its format is trusted
 KINDS = ["correct"] * 6 + ["wrong_value", "string_number", "missing", "wrong_tool", "extra_arg", "extra_call"]

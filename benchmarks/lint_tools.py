@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from toolproof.importers import tools_from_any  # noqa: E402
-from toolproof.lint import MAX_CANDIDATES, SIMILAR_AT, lint_tools  # noqa: E402
-from toolproof.lint_similar import similar_pairs  # noqa: E402
-from toolproof.lint_text import word_set  # noqa: E402
+from toolproof.authoring.lint import MAX_CANDIDATES, SIMILAR_AT, lint_tools  # noqa: E402
+from toolproof.authoring.lint_similar import similar_pairs  # noqa: E402
+from toolproof.authoring.lint_text import word_set  # noqa: E402
 
 COPIES = 40
 

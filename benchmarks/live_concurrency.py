@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from fakeprovider import FIXTURES, case_and_turn, fixture_answer  # noqa: E402
-from toolproof.cli import run  # noqa: E402
+from toolproof.cli.main import run  # noqa: E402
 
 PLAIN = json.dumps({"id": "bench", "object": "chat.completion", "model": "bench", "choices": [
     {"index": 0, "message": {"role": "assistant", "content": "benchmark reply"}, "finish_reason": "stop"}]})

@@ -6,9 +6,9 @@ import json
 import pytest
 
 from toolproof.datafiles import format_schema, load_bundle
-from toolproof.grade import grade_case
-from toolproof.suite import parse_suite, parse_tools
-from toolproof.transcripts import parse_transcripts
+from toolproof.grading.grade import grade_case
+from toolproof.suite.load import parse_suite, parse_tools
+from toolproof.grading.transcripts import parse_transcripts
 
 ORDER = {
     "type": "object",

@@ -28,7 +28,7 @@ def _page_config_module():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-from toolproof.cli import run
+from toolproof.cli.main import run
 
 VendorError = serve.VendorError
 LOCK = serve.load_lock(ROOT / serve.LOCK_NAME)

@@ -24,14 +24,14 @@ from hypothesis import strategies as st
 
 from conftest import SUITE_DOC, TOOLS_DOC
 from timing import BOUND, SCALE, cost_ratio
-from toolproof.cli import run as cli_run
-from toolproof.evaluate import evaluate
-from toolproof.grade import grade_case
+from toolproof.cli.main import run as cli_run
+from toolproof.scoring.evaluate import evaluate
+from toolproof.grading.grade import grade_case
 from toolproof.limits import ReadError, check_value, read_json
-from toolproof.providers import reply_from_anthropic, reply_from_body, reply_from_openai
-from toolproof.reply import Reply, arguments_from_json
-from toolproof.report import render_markdown, render_text, to_json
-from toolproof.transcripts import TranscriptSet, make_transcript
+from toolproof.providers.dispatch import reply_from_anthropic, reply_from_body, reply_from_openai
+from toolproof.providers.reply import Reply, arguments_from_json
+from toolproof.reports.scorecard import render_markdown, render_text, to_json
+from toolproof.grading.transcripts import TranscriptSet, make_transcript
 
 MAX_EXAMPLES = {"readers": 150, "grader": 80, "fields": 120, "files": 40, "linear": 6}
 FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,

@@ -196,7 +196,7 @@ HOSTILE_BODIES = [
 def test_a_hostile_body_errs_its_case_and_the_run_goes_on(bundle, text, message):
     import asyncio
 
-    from toolproof.runner import HttpReply, Run, RunSettings
+    from toolproof.running.runner import HttpReply, Run, RunSettings
 
     answers = iter([text])
 
@@ -219,7 +219,7 @@ def test_a_hostile_body_errs_its_case_and_the_run_goes_on(bundle, text, message)
 def cli(*argv):
     import io
 
-    from toolproof.cli import run
+    from toolproof.cli.main import run
 
     out, err = io.StringIO(), io.StringIO()
     return run(list(argv), stdout=out, stderr=err), out.getvalue(), err.getvalue()
@@ -258,14 +258,14 @@ def test_grade_refuses_a_fifo_and_a_device_at_once(tmp_path, flag):
 ])
 def test_the_lenient_cast_reads_within_the_limits(value, schema):
     # A string the cast cannot read within the limits stays a string (and fails the schema).
-    from toolproof.normalize import cast_lenient
+    from toolproof.grading.normalize import cast_lenient
 
     parameters = {"type": "object", "properties": {"x": schema}}
     assert cast_lenient({"x": value}, parameters) == {"x": value}
 
 
 def test_the_lenient_cast_still_casts_ordinary_strings():
-    from toolproof.normalize import cast_lenient
+    from toolproof.grading.normalize import cast_lenient
 
     parameters = {"type": "object", "properties": {"n": {"type": "integer"}, "xs": {"type": "array"}}}
     assert cast_lenient({"n": "9" * 300, "xs": '["a"]'}, parameters) == {"n": int("9" * 300), "xs": ["a"]}

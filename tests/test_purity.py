@@ -12,46 +12,60 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "toolproof"
-# cli_tools.py reads files for `tools import|lint`; mcp_stdio.py starts an MCP server process
-# cli_suite.py reads files for `suite validate|import-bfcl`
-# (the pure half of MCP, its messages and replies, is importers/mcp.py and is checked here).
-EDGE_NAMES = {"cli.py", "cli_tools.py", "cli_suite.py", "mcp_stdio.py", "datafiles.py", "web.py", "transport.py", "__main__.py"}
+# The edges are folders: cli/ (argv, files, stdout, urllib, the MCP server process) and page/ (DOM,
+# storage, fetch), plus the disk reader shared by both and the `python -m toolproof` entry.
+# (The pure half of MCP, its messages and replies, is importers/mcp.py and is checked here.)
+EDGE_FOLDERS = {"cli", "page"}
+EDGE_FILES = {"datafiles.py", "__main__.py"}
 FORBIDDEN_IMPORTS = {"os", "sys", "io", "pathlib", "socket", "urllib", "http", "subprocess", "time", "random",
                      "asyncio", "js", "pyodide", "pyscript"}
-ALLOWED_BY_MODULE = {"runner.py": {"asyncio"}}          # the runner awaits, but its transport does the I/O
+ALLOWED_BY_MODULE = {"running/runner.py": {"asyncio"}}   # the runner awaits, but its transport does the I/O
 # string functions only: urllib.parse splits and joins URLs without touching the network
 PURE_SUBMODULES = {"urllib.parse"}
 FORBIDDEN_CALLS = {("datetime", "now"), ("datetime", "utcnow"), ("datetime", "today"), ("date", "today"),
                    ("time", "time"), ("time", "monotonic"), ("time", "perf_counter")}
 FORBIDDEN_BUILTINS = {"open", "print", "input"}
+EDGE_MODULES = {"toolproof.cli", "toolproof.page", "toolproof.datafiles", "toolproof.__main__"}
 
 
 def is_edge(path: Path) -> bool:
-    # web.py and its web_* parts are the page's edge (DOM, storage); *_transport.py the network
-    return path.name in EDGE_NAMES or path.name.endswith("_transport.py") or path.name.startswith("web_")
+    rel = path.relative_to(PACKAGE)
+    return rel.parts[0] in EDGE_FOLDERS or rel.as_posix() in EDGE_FILES
 
 
 def core_modules() -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py") if not is_edge(p))
 
 
-def edge_stems() -> set[str]:
-    return {p.stem for p in PACKAGE.rglob("*.py") if is_edge(p)} | {"cli", "datafiles", "web", "transport"}
+def absolute(module: str | None, level: int, name: str) -> str:
+    """The dotted module a `from ... import` names, from a module at toolproof/NAME."""
+    if not level:
+        return module or ""
+    package = ["toolproof", *name.split("/")[:-1]]
+    base = package[:len(package) - (level - 1)]
+    return ".".join(base + ([module] if module else []))
+
+
+def is_edge_module(dotted: str) -> bool:
+    return any(dotted == edge or dotted.startswith(edge + ".") for edge in EDGE_MODULES)
 
 
 def problems(source: str, name: str) -> list[str]:
     """Every impurity in one module's source, as 'name:line: what'."""
     allowed = ALLOWED_BY_MODULE.get(name, set())
-    edges = edge_stems()
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             roots = [alias.name.split(".")[0] for alias in node.names if alias.name not in PURE_SUBMODULES]
+            found += [f"{name}:{node.lineno}: imports the edge module {alias.name!r}" for alias in node.names
+                      if is_edge_module(alias.name)]
         elif isinstance(node, ast.ImportFrom):
-            if node.level:      # a relative import of one of our own edge modules is I/O by proxy
-                inner = (node.module or "").split(".")[0]
-                targets = [inner] if inner else [alias.name for alias in node.names]
-                found += [f"{name}:{node.lineno}: imports the edge module {t!r}" for t in targets if t in edges]
+            # one of our own edge modules is I/O by proxy, however it is named
+            target = absolute(node.module, node.level, name)
+            targets = [target] if node.module else [f"{target}.{alias.name}" for alias in node.names]
+            found += [f"{name}:{node.lineno}: imports the edge module {t.rsplit('.', 1)[-1]!r}"
+                      for t in targets if is_edge_module(t)]
+            if node.level or target.startswith("toolproof"):
                 continue
             roots = [] if node.module in PURE_SUBMODULES else [node.module.split(".")[0]]
         elif isinstance(node, ast.Call):
@@ -70,9 +84,11 @@ def problems(source: str, name: str) -> list[str]:
 
 
 def test_there_are_core_modules_to_check():
-    names = {p.name for p in core_modules()}
-    assert {"grade.py", "score.py", "suite.py", "selftest.py", "openai.py", "anthropic.py"} <= names
-    assert not names & {"cli.py", "datafiles.py", "__main__.py"}
+    names = {p.relative_to(PACKAGE).as_posix() for p in core_modules()}
+    assert {"grading/grade.py", "scoring/scorecard.py", "suite/load.py", "selftest/checks.py",
+            "providers/openai.py", "providers/anthropic.py", "running/runner.py"} <= names
+    assert not {n for n in names if n.startswith(("cli/", "page/"))}
+    assert not names & {"datafiles.py", "__main__.py"}
 
 
 @pytest.mark.parametrize("path", core_modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
@@ -82,14 +98,14 @@ def test_core_module_is_pure(path):
 
 def test_selftest_reads_no_files():
     # selftest runs in the page too: its data must be handed in, never read
-    source = (PACKAGE / "selftest.py").read_text(encoding="utf-8")
+    source = "\n".join(p.read_text(encoding="utf-8") for p in sorted((PACKAGE / "selftest").glob("*.py")))
     file_io = {"open", "read_text", "read_bytes", "write_text", "write_bytes", "read_json", "load_bundle",
                "format_schema"}
     names = [(n.lineno, n.attr if isinstance(n, ast.Attribute) else n.id)
              for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.Name, ast.Attribute))]
-    used = [f"selftest.py:{line}: uses {name}" for line, name in names if name in file_io]
+    used = [f"selftest/:{line}: uses {name}" for line, name in names if name in file_io]
     assert used == []
-    assert problems(source, "selftest.py") == []
+    assert problems(source, "selftest/checks.py") == []
 
 
 # The checker itself must catch what it claims to: each snippet has exactly one impurity.
@@ -107,6 +123,9 @@ def test_selftest_reads_no_files():
     ("t = time.time()", "m.py:1: calls time.time()"),
     ("from .datafiles import read_json", "m.py:1: imports the edge module 'datafiles'"),
     ("from . import cli", "m.py:1: imports the edge module 'cli'"),
+    ("from toolproof.cli.main import run", "m.py:1: imports the edge module 'main'"),
+    ("from toolproof.page import dom", "m.py:1: imports the edge module 'page'"),
+    ("import toolproof.datafiles", "m.py:1: imports the edge module 'toolproof.datafiles'"),
 ])
 def test_checker_catches(snippet, problem):
     assert problems(snippet, "m.py") == [problem]
@@ -116,6 +135,7 @@ def test_checker_catches(snippet, problem):
     "from datetime import date\nd = date(2026, 3, 4)",     # building a date is fine, asking the clock is not
     "import json, re, math",
     "from .reply import Reply",
+    "from toolproof.grading.grade import grade_case",
     "self.print_it()",
 ])
 def test_checker_allows(snippet):
@@ -123,15 +143,15 @@ def test_checker_allows(snippet):
 
 
 def test_importers_and_lint_are_in_the_core_set():
-    names = {str(p.relative_to(PACKAGE)) for p in core_modules()}
-    assert {"lint.py", "lint_text.py", "lint_schema.py", "lint_similar.py", "importers/mcp.py",
-            "importers/detect.py", "importers/text.py", "importers/gemini.py"} <= names
-    assert not names & {"cli_tools.py", "mcp_stdio.py"}
+    names = {p.relative_to(PACKAGE).as_posix() for p in core_modules()}
+    assert {"authoring/lint.py", "authoring/lint_text.py", "authoring/lint_schema.py", "authoring/lint_similar.py",
+            "importers/mcp.py", "importers/detect.py", "importers/text.py", "importers/gemini.py"} <= names
+    assert not names & {"cli/tools.py", "cli/mcp_stdio.py"}
 
 
 def test_asyncio_is_allowed_only_in_the_runner():
-    assert problems("import asyncio", "runner.py") == []
-    assert problems("import asyncio", "grade.py") == ["grade.py:1: imports asyncio"]
+    assert problems("import asyncio", "running/runner.py") == []
+    assert problems("import asyncio", "grading/grade.py") == ["grading/grade.py:1: imports asyncio"]
 
 
 @pytest.mark.parametrize("source, found", [
@@ -143,3 +163,74 @@ def test_asyncio_is_allowed_only_in_the_runner():
 ])
 def test_only_urllib_parse_is_pure(source, found):
     assert problems(source, "m.py") == found
+
+
+# Arrows run one way: each layer imports only from layers below it, or from its own folder.
+# foundation < suite < providers, importers < grading < scoring < running, reports, authoring,
+# selftest, datafiles (the disk, shared by both edges) < the edges (cli/, page/, the package face)
+# < __main__.
+RANK = {"errors": 0, "limits": 0, "secrets": 0, "safe_text": 0, "_version": 0,
+        "suite": 1, "providers": 2, "importers": 2, "grading": 3, "scoring": 4,
+        "running": 5, "reports": 5, "authoring": 5, "selftest": 5,
+        "datafiles": 5, "cli": 6, "page": 6, "__init__": 6, "__main__": 7}
+
+
+def layer_of(dotted: str) -> str:
+    parts = dotted.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def own_imports(path: Path) -> list[tuple[int, str]]:
+    """(line, dotted module) for every import of our own package in one file."""
+    name = path.relative_to(PACKAGE).as_posix()
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            target = absolute(node.module, node.level, name)
+            if target == "toolproof":
+                found += [(node.lineno, f"toolproof.{alias.name}") for alias in node.names]
+            elif target.startswith("toolproof."):
+                found.append((node.lineno, target))
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names if alias.name.startswith("toolproof.")]
+    return found
+
+
+def arrows_against_the_layers(path: Path) -> list[str]:
+    rel = path.relative_to(PACKAGE)
+    own = rel.parts[0] if len(rel.parts) > 1 else rel.stem
+    wrong = []
+    for line, target in own_imports(path):
+        other = layer_of(target)
+        if other != own and RANK[other] >= RANK[own]:
+            wrong.append(f"{rel.as_posix()}:{line}: {own} imports {target} ({other} is not below it)")
+    return wrong
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_arrows_run_one_way(path):
+    rel = path.relative_to(PACKAGE)
+    assert (rel.parts[0] if len(rel.parts) > 1 else rel.stem) in RANK, f"{rel}: a new layer? add it to RANK"
+    assert arrows_against_the_layers(path) == []
+
+
+# The page's panels never import each other: page/main.py wires them. A panel may use the DOM
+# helpers (page/dom.py) and the one module that touches js.fetch (page/transport.py).
+PAGE_SHARED = {"toolproof.page.dom", "toolproof.page.transport"}
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "page").glob("*.py")), ids=lambda p: p.name)
+def test_panels_do_not_import_each_other(path):
+    if path.name in {"main.py", "__init__.py"}:
+        return
+    others = [f"{path.name}:{line}: imports {target}" for line, target in own_imports(path)
+              if target.startswith("toolproof.page") and target not in PAGE_SHARED]
+    assert others == []
+
+
+def test_no_module_is_too_long_and_the_top_stays_small():
+    long = [f"{p.relative_to(PACKAGE)}: {n} lines" for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 450]
+    assert long == []
+    top = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(top) <= 12, top

@@ -27,7 +27,7 @@ import pytest
 
 from fakeprovider import FIXTURES, FakeProvider
 from toolproof import __version__
-from toolproof.cli import run
+from toolproof.cli.main import run
 
 ROOT = Path(__file__).resolve().parent.parent
 NOT_COPIED = (".git", "vendor", "__pycache__", "*.pyc", "test-artifacts", "build", "dist", "*.egg-info",
@@ -143,7 +143,7 @@ def test_the_wheel_metadata(dist):
     assert meta["Requires-Python"] == ">=3.11"
     assert [r for r in meta.get_all("Requires-Dist") if "extra ==" not in r] == ["jsonschema<5,>=4.26"]
     assert "Environment :: Console" in meta.get_all("Classifier")
-    assert "[console_scripts]\ntoolproof = toolproof.cli:main" in entry_points
+    assert "[console_scripts]\ntoolproof = toolproof.cli.main:main" in entry_points
     assert license_text == (ROOT / "LICENSE").read_bytes()
 
 

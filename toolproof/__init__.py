@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from ._version import __version__
 from .errors import ToolProofError
-from .grade import grade_case, grade_run
-from .score import DEFAULT_WEIGHTS, scorecard
-from .suite import CATEGORIES
-from .suite import parse_suite, parse_tools
-from .transcripts import parse_transcripts
+from toolproof.grading.grade import grade_case, grade_run
+from toolproof.scoring.scorecard import DEFAULT_WEIGHTS, scorecard
+from toolproof.suite.load import CATEGORIES
+from toolproof.suite.load import parse_suite, parse_tools
+from toolproof.grading.transcripts import parse_transcripts
 
 
 __all__ = [

@@ -4,7 +4,7 @@ Guarded, so importing this module (a doc tool, a test walking the package) never
 """
 from __future__ import annotations
 
-from .cli import main
+from toolproof.cli.main import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -15,8 +15,8 @@ from typing import Any
 
 from . import limits
 from .errors import ToolProofError
-from .suite import Case, Tool, parse_suite, parse_tools
-from .transcripts import TranscriptSet, known_ids, parse_transcripts
+from toolproof.suite.load import Case, Tool, parse_suite, parse_tools
+from toolproof.grading.transcripts import TranscriptSet, known_ids, parse_transcripts
 
 
 def locate_data(package: Path) -> Path:

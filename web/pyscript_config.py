@@ -5,7 +5,7 @@
 Sources are relative to web/ (where the config lives), destinations to Pyodide's working
 directory, so the page sees the same `toolproof/` and `data/` tree as the terminal. The
 jsonschema wheels are not listed: the page fetches them only if a schema needs them
-(toolproof/web.py, load_jsonschema), which the committed data never does.
+(toolproof/page/main.py, load_jsonschema), which the committed data never does.
 tests/test_page.py fails when the committed file differs from what this script writes.
 """
 from __future__ import annotations
@@ -19,11 +19,11 @@ DATA = ["data/tools.json", "data/suite.json", "data/fixtures.json", "data/schema
 
 
 # Package files the page does not load. Every listed file is one more fetch before Python starts,
-# so terminal-only modules stay out: mcp_stdio starts a process (a page cannot), cli_tools reads
-# files for `tools import|lint`. The importers and lint serve the page's "Your tools and cases"
-# section; they are fetched with the rest (about 60 kB from the page's own origin) but imported
-# only when that section is used.
-NOT_IN_PAGE = ("toolproof/mcp_stdio.py", "toolproof/cli_tools.py", "toolproof/cli_suite.py")
+# so the terminal's edge stays out: toolproof/cli/ (argv, files, urllib, and mcp_stdio, which starts
+# a process, as a page cannot) and __main__.py, which only starts the CLI. The importers and lint
+# serve the page's "Your tools and cases" section; they are fetched with the rest (about 60 kB from
+# the page's own origin) but imported only when that section is used.
+NOT_IN_PAGE = ("toolproof/cli/", "toolproof/__main__.py")
 
 
 def in_page(rel: str) -> bool:

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
-from toolproof.own_suite import (MAX_DRAFT_CHARS, CaseProblem, args_findings, case_from_form, cases_for_tools,
+from toolproof.authoring.draft_suite import (MAX_DRAFT_CHARS, CaseProblem, args_findings, case_from_form, cases_for_tools,
                                  check_case, checked_exports, draft_from_text, draft_text, field_of, form_of,
                                  import_tools, loaded_suite, suite_document, uses_v2, visible)
-from toolproof.suite import parse_tools
+from toolproof.suite.load import parse_tools
 
 TOOLS_SCHEMA, SUITE_SCHEMA = format_schema("tools"), format_schema("suite")
 ANTHROPIC = [{"name": "get_weather", "description": "Weather for a city.",

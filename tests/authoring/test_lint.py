@@ -9,9 +9,9 @@ from hypothesis import given, settings, strategies as st
 
 from toolproof.datafiles import DATA, read_json
 from toolproof.importers import tools_from_any
-from toolproof.lint import CODES, LintFinding, has_errors, lint_tools
-from toolproof.lint_similar import similar_pairs
-from toolproof.lint_text import hidden_characters, instruction_phrase, name_key, word_set
+from toolproof.authoring.lint import CODES, LintFinding, has_errors, lint_tools
+from toolproof.authoring.lint_similar import similar_pairs
+from toolproof.authoring.lint_text import hidden_characters, instruction_phrase, name_key, word_set
 
 GOOD = {"type": "object", "properties": {
     "city": {"type": "string", "description": "City name, e.g. Paris."},

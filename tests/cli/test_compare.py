@@ -8,9 +8,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from repeatdocs import CALL_A, CALL_B, SUITE, document
-from toolproof.cli import run
-from toolproof.fingerprint import suite_sha256
-from toolproof.report import results_json
+from toolproof.cli.main import run
+from toolproof.suite.fingerprint import suite_sha256
+from toolproof.reports.scorecard import results_json
 
 SHA = suite_sha256(SUITE)
 

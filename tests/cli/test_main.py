@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from toolproof.cli import run
-from toolproof.score import METRIC_KEYS
-from toolproof.suite import CATEGORIES
+from toolproof.cli.main import run
+from toolproof.scoring.scorecard import METRIC_KEYS
+from toolproof.suite.load import CATEGORIES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*argv: str) -> tuple[int, str, str]:

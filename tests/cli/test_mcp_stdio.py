@@ -14,7 +14,7 @@ import time
 import pytest
 
 from toolproof.errors import ToolProofError
-from toolproof.mcp_stdio import list_tools_stdio
+from toolproof.cli.mcp_stdio import list_tools_stdio
 
 FAKE = r'''
 import json, sys, time

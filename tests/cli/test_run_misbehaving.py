@@ -21,11 +21,11 @@ from pathlib import Path
 import pytest
 
 from misbehaving import MisbehavingServer
-from toolproof.cli import run
+from toolproof.cli.main import run
 
 KEY = "local-key-7Qx9-no-known-format"        # matches no pattern in secrets.py: only value redaction hides it
 ENV = {"TOOLPROOF_API_KEY": KEY}
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIRST = "sc-reminder-prescription"            # the first should_call case, one request
 
 

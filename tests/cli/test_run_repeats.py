@@ -15,10 +15,10 @@ import time
 import pytest
 
 from fakeprovider import FIXTURES, FakeProvider
-from toolproof.cli import run
+from toolproof.cli.main import run
 from toolproof.datafiles import load_bundle
-from toolproof.fingerprint import suite_sha256
-from toolproof.runner import requests_needed
+from toolproof.suite.fingerprint import suite_sha256
+from toolproof.running.runner import requests_needed
 
 KEY = "sk-cli-repeats-77"
 ENV = {"TOOLPROOF_API_KEY": KEY}
@@ -193,7 +193,7 @@ def test_ctrl_c_during_a_concurrent_run_keeps_the_finished_cases(fake, tmp_path,
 
 @pytest.mark.parametrize("transcripts", [[], [{"case_id": "a", "turns": [{"text": "é\n\"\u2028"}]}, {"case_id": "b"}]])
 def test_the_results_text_is_exactly_json_dumps(transcripts):
-    from toolproof.cli import ResultsText
+    from toolproof.cli.main import ResultsText
 
     doc = {"format": "toolproof.transcripts", "settings": {"repeats": 2}, "transcripts": transcripts}
     text = ResultsText()

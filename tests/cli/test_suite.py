@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from toolproof.cli import run
+from toolproof.cli.main import run
 from toolproof.datafiles import DATA
 
 

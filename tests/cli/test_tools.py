@@ -13,11 +13,11 @@ import pytest
 
 from test_importers import REAL, TOOLS, as_shape
 from test_mcp_stdio import FAKE
-from toolproof.cli import run
+from toolproof.cli.main import run
 from toolproof.datafiles import DATA, load_bundle
 from toolproof.importers import SHAPES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*argv: str) -> tuple[int, str, str]:

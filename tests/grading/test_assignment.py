@@ -7,7 +7,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolproof.assignment import best_assignment
+from toolproof.grading.assignment import best_assignment
 
 
 def brute_force(scores):

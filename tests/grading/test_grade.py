@@ -193,7 +193,7 @@ def test_key_order_never_changes_a_verdict(mini, args, seed):
 
 
 def test_long_values_are_cut_around_their_first_difference():
-    from toolproof.grade import show_pair
+    from toolproof.grading.grade import show_pair
     a, b = show_pair("x" * 200 + "alpha", "x" * 200 + "beta")
     assert a.endswith("alpha\"") and b.endswith("beta\"") and a.startswith("…")
 
@@ -201,9 +201,9 @@ def test_long_values_are_cut_around_their_first_difference():
 def test_omitted_optional_field_says_the_default_was_assumed():
     # issue 8 rule 6: "missing" would hide that the schema's default stood in for the value
     from toolproof.datafiles import format_schema
-    from toolproof.grade import grade_case
-    from toolproof.suite import parse_suite, parse_tools
-    from toolproof.transcripts import parse_transcripts
+    from toolproof.grading.grade import grade_case
+    from toolproof.suite.load import parse_suite, parse_tools
+    from toolproof.grading.transcripts import parse_transcripts
     from conftest import TOOLS_DOC, case as make_case
 
     tools = parse_tools(TOOLS_DOC, format_schema("tools"))
@@ -226,13 +226,13 @@ def test_omitted_optional_field_says_the_default_was_assumed():
     (1, 1.0, ("1", "1.0")),
 ])
 def test_values_that_print_the_same_are_shown_escaped(expected, actual, shown):
-    from toolproof.grade import show_pair
+    from toolproof.grading.grade import show_pair
     assert show_pair(expected, actual) == shown
 
 
 def test_free_strings_compare_after_nfc(mini):
     # issue 8 rule 4: a decomposed accent is the same text; the enum/pattern fields stay exact
-    from toolproof.normalize import values_equal
+    from toolproof.grading.normalize import values_equal
     assert values_equal("Zürich", "Zu\u0308rich")
     assert values_equal("Zürich", "ZU\u0308RICH ")
     assert not values_equal("Zürich", "Zu\u0308rich", {"type": "string", "enum": ["Zürich"]})
@@ -248,6 +248,6 @@ def test_a_huge_argument_under_a_pattern_is_a_finding_not_a_slow_regex(mini):
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(a=st.text(max_size=40), b=st.text(max_size=40))
 def test_showing_two_values_never_raises_and_never_hides_a_difference(a, b):
-    from toolproof.grade import show_pair
+    from toolproof.grading.grade import show_pair
     shown_a, shown_b = show_pair(a, b)
     assert (shown_a == shown_b) == (a == b)

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolproof.normalize import (cast_lenient, english_date_to_iso, needs_cast, normalize_text,
+from toolproof.grading.normalize import (cast_lenient, english_date_to_iso, needs_cast, normalize_text,
                                  values_equal)
 
 ISO = {"type": "string", "description": "Departure date, YYYY-MM-DD."}
@@ -116,6 +116,6 @@ def test_lenient_cast_is_idempotent(value, schema):
     ("Monkey, March 4, 2026", None, None),          # not a weekday: not a date at all
 ])
 def test_weekday_must_match_the_date(text, iso, problem):
-    from toolproof.normalize import weekday_problem
+    from toolproof.grading.normalize import weekday_problem
     assert english_date_to_iso(text) == iso
     assert weekday_problem(text) == problem

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolproof.phrases import mentions, text_problems
-from toolproof.suite import PhraseRules
+from toolproof.grading.phrases import mentions, text_problems
+from toolproof.suite.load import PhraseRules
 
 MENTIONS = [
     ("Your order has shipped.", "shipped", True),

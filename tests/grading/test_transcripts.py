@@ -6,8 +6,8 @@ import pytest
 from conftest import anthropic, error, openai
 from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
-from toolproof.reply import Reply
-from toolproof.transcripts import FIXTURE_LABEL, Turn, parse_transcripts
+from toolproof.providers.reply import Reply
+from toolproof.grading.transcripts import FIXTURE_LABEL, Turn, parse_transcripts
 
 SCHEMA = format_schema("transcripts")
 

@@ -11,7 +11,7 @@ from toolproof.errors import ToolProofError
 from toolproof.importers import SHAPES, detect_shape, parse_tool_text, tools_from_any
 from toolproof.importers.mcp import next_cursor, parse_frame, reply_for, result_of, tools_list_request
 from toolproof.importers.toolproof import map_to_source, tools_document
-from toolproof.suite import parse_tools
+from toolproof.suite.load import parse_tools
 
 # A real-world schema: what pydantic / zod emit (anyOf with null, $defs/$ref, title everywhere).
 REAL = {

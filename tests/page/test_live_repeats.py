@@ -15,9 +15,9 @@ import pytest
 from browser import ARTIFACTS, READY_TIMEOUT_MS
 from fakeprovider import FIXTURES, fixture_answer
 from test_live_page import CORS, ENDED, OPENAI, Provider, assert_only_talked_to, exports, start
-from toolproof.cli import run as cli
+from toolproof.cli.main import run as cli
 from toolproof.datafiles import load_bundle
-from toolproof.fingerprint import suite_sha256
+from toolproof.suite.fingerprint import suite_sha256
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from browser import ARTIFACTS, READY_TIMEOUT_MS, ROOT, is_local
-from toolproof.cli import run
+from toolproof.cli.main import run
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")
@@ -157,7 +157,7 @@ def test_pyscript_config_lists_exactly_the_package():
     package = {p.relative_to(ROOT).as_posix() for p in (ROOT / "toolproof").rglob("*.py")}
     assert listed == {"./" + rel for rel in package if module.in_page(rel)}
     # what stays out is only what the page cannot or does not yet use (see NOT_IN_PAGE)
-    assert {rel for rel in package if not module.in_page(rel)} >= {"toolproof/mcp_stdio.py", "toolproof/cli_tools.py"}
+    assert {rel for rel in package if not module.in_page(rel)} >= {"toolproof/cli/mcp_stdio.py", "toolproof/cli/tools.py", "toolproof/cli/main.py"}
 
 
 def test_diagnosis_shows_the_cli_numbers(page):

@@ -14,9 +14,9 @@ import json
 import pytest
 
 from browser import ARTIFACTS, READY_TIMEOUT_MS, is_local
-from toolproof.cli import run as cli_run
+from toolproof.cli.main import run as cli_run
 from toolproof.datafiles import format_schema
-from toolproof.suite import parse_suite, parse_tools
+from toolproof.suite.load import parse_suite, parse_tools
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")

@@ -10,9 +10,9 @@ import pytest
 
 from browser import ARTIFACTS, READY_TIMEOUT_MS
 from repeatdocs import CALL_A, CALL_B, FIXTURES, SUITE, document, repeat
-from toolproof.cli import run
-from toolproof.fingerprint import suite_sha256
-from toolproof.report import pass_k_line, results_json, score_with_interval
+from toolproof.cli.main import run
+from toolproof.suite.fingerprint import suite_sha256
+from toolproof.reports.scorecard import pass_k_line, results_json, score_with_interval
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")

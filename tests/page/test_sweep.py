@@ -15,10 +15,10 @@ import pytest
 
 from browser import ARTIFACTS, READY_TIMEOUT_MS, is_local
 from fakeprovider import case_and_turn, fixture_answer
-from toolproof.cli import run as cli_run
+from toolproof.cli.main import run as cli_run
 from toolproof.datafiles import load_bundle
-from toolproof.suite import requests_needed, scoped
-from toolproof.sweep import offered_tools
+from toolproof.suite.load import requests_needed, scoped
+from toolproof.running.sweep import offered_tools
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")
@@ -126,7 +126,7 @@ def test_a_two_level_sweep_draws_its_curve_and_regrades_in_the_terminal(page, se
     ("4,x\x07" + "9" * 5000, "Pad levels wants comma-separated whole numbers from 0 to 500"),
 ])
 def test_a_bad_or_hostile_pad_is_refused_before_any_request(page, levels, message):
-    from toolproof.sweep import pad_pool
+    from toolproof.running.sweep import pad_pool
 
     room = max(len(pad_pool(c, TOOLS)) for c in CASES) + 1
     before = len([u for u in page.requests if u.startswith(OPENAI)])

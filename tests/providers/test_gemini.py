@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from toolproof.datafiles import load_bundle
-from toolproof.conversation import NOT_OFFERED, UNREADABLE, case_mocks
-from toolproof.providers import endpoint, public_headers, reply_from_body, request_body, request_headers
+from toolproof.providers.conversation import NOT_OFFERED, UNREADABLE, case_mocks
+from toolproof.providers.dispatch import endpoint, public_headers, reply_from_body, request_body, request_headers
 from toolproof.providers.gemini import gemini_request, reply_from_gemini
-from toolproof.reply import Call, Reply
+from toolproof.providers.reply import Call, Reply
 
 TWO_TURNS = next(c for c in load_bundle().cases if c.id == "mst-refund-latest-order")
 SIG = "CiQBcsjafD0x+8Jq2kq0Qx7Wz/AAAA=="

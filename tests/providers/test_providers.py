@@ -9,9 +9,9 @@ import json
 
 import pytest
 
-from toolproof.providers import (PROVIDERS, base_url_problem, endpoint, public_headers, reply_from_anthropic,
+from toolproof.providers.dispatch import (PROVIDERS, base_url_problem, endpoint, public_headers, reply_from_anthropic,
                                  reply_from_body, reply_from_openai, request_body, request_headers)
-from toolproof.reply import Call, Reply, arguments_from_object
+from toolproof.providers.reply import Call, Reply, arguments_from_object
 
 
 def openai_body(message: dict, finish: str = "tool_calls", usage: dict | None = None) -> dict:
@@ -369,9 +369,9 @@ def test_the_page_csp_lets_every_default_endpoint_through():
     import re
     from pathlib import Path
 
-    from toolproof.view import connect_allowed
+    from toolproof.reports.page_view import connect_allowed
 
-    page = (Path(__file__).resolve().parent.parent / "index.html").read_text(encoding="utf-8")
+    page = (Path(__file__).resolve().parents[2] / "index.html").read_text(encoding="utf-8")
     csp = re.search(r'id="csp" http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
     for provider in PROVIDERS:
         if provider != "openai-compatible":

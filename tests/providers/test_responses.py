@@ -12,10 +12,10 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from toolproof.conversation import NOT_OFFERED, UNREADABLE, case_mocks
-from toolproof.providers import reply_from_body, request_body
+from toolproof.providers.conversation import NOT_OFFERED, UNREADABLE, case_mocks
+from toolproof.providers.dispatch import reply_from_body, request_body
 from toolproof.providers.responses import echoed_items, reply_from_responses, responses_request
-from toolproof.reply import Call, Reply
+from toolproof.providers.reply import Call, Reply
 
 
 def body(*output: dict, status: str = "completed", usage: dict | None = None, **extra) -> dict:

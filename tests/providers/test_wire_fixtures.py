@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 
 from fakeprovider import FIXTURES, WIRES, in_wire
-from toolproof.cli import run
-from toolproof.conversation import case_mocks
+from toolproof.cli.main import run
+from toolproof.providers.conversation import case_mocks
 from toolproof.datafiles import format_schema, load_bundle
-from toolproof.evaluate import evaluate
-from toolproof.providers import request_body
-from toolproof.transcripts import parse_transcripts
+from toolproof.scoring.evaluate import evaluate
+from toolproof.providers.dispatch import request_body
+from toolproof.grading.transcripts import parse_transcripts
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]      # tests/, where the shared fixtures live
 BUNDLE = load_bundle()
 CASES = {c.id: c for c in BUNDLE.cases}
 

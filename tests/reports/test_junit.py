@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 from hypothesis import given, settings, strategies as st
 
-from toolproof.junit import junit_xml, xml_text
+from toolproof.reports.junit import junit_xml, xml_text
 
 
 def card(*cases):

@@ -1,7 +1,7 @@
 """What the page shows, computed in CPython: whiskers, filters, cost tiles, flip rows."""
 from __future__ import annotations
 
-from toolproof.view import chart_bars, cost_tiles, flip_rows, visible_cases
+from toolproof.reports.page_view import chart_bars, cost_tiles, flip_rows, visible_cases
 
 
 def test_chart_whiskers_follow_the_interval_and_an_errored_category_is_empty():

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from conftest import openai
-from toolproof.report import percent, printable, render_markdown, render_text, results_json, score_text, to_json
-from toolproof.score import METRIC_KEYS, scorecard
+from toolproof.reports.scorecard import percent, printable, render_markdown, render_text, results_json, score_text, to_json
+from toolproof.scoring.scorecard import METRIC_KEYS, scorecard
 
 GOOD = {"order_id": "ORD-123456", "qty": 2, "ship_on": "2026-03-04"}
 HOSTILE = "<script>alert(1)</script>|x"

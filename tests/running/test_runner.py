@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fakeprovider import FIXTURES, case_and_turn, fixture_answer
-from toolproof.providers import endpoint, request_headers
-from toolproof.runner import (HttpReply, Run, RunSettings, TransportError, requests_needed,
+from toolproof.providers.dispatch import endpoint, request_headers
+from toolproof.running.runner import (HttpReply, Run, RunSettings, TransportError, requests_needed,
                               retry_wait, scoped)
-from toolproof.suite import CATEGORIES, SECOND_TURN_CATEGORIES
+from toolproof.suite.load import CATEGORIES, SECOND_TURN_CATEGORIES
 
 KEY = "sk-live-KEY-789"
 LEAK = "sk-leaked-123"

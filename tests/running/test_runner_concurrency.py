@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from fakeprovider import FIXTURES, case_and_turn, fixture_answer
 from toolproof.datafiles import load_bundle
-from toolproof.runner import HttpReply, Run, RunSettings, TransportError, requests_needed
-from toolproof.workplan import Ledger, Work, plan_work
+from toolproof.running.runner import HttpReply, Run, RunSettings, TransportError, requests_needed
+from toolproof.running.workplan import Ledger, Work, plan_work
 
 BUNDLE = load_bundle()
 CLEAN = [c for c in BUNDLE.cases if not any("error" in t for t in FIXTURES[c.id]["turns"])]
@@ -226,7 +226,7 @@ def test_a_timeout_is_not_a_dead_endpoint():
 
 
 def test_the_document_records_the_suite_fingerprint():
-    from toolproof.fingerprint import suite_sha256
+    from toolproof.suite.fingerprint import suite_sha256
 
     run = make(CLEAN[:1], Delayed(delay=0))
     run.suite_sha256 = suite_sha256(BUNDLE.documents["suite"])
@@ -237,7 +237,7 @@ def test_the_document_records_the_suite_fingerprint():
 
 
 def test_longest_items_start_first_only_when_the_cap_covers_the_plan():
-    from toolproof.workplan import dispatch_order
+    from toolproof.running.workplan import dispatch_order
 
     short = next(c for c in CLEAN if c.requests == 1)
     long = next(c for c in BUNDLE.cases if c.requests >= 3)

@@ -16,17 +16,17 @@ import pytest
 from conftest import SUITE_DOC, TOOLS_DOC, openai
 from fakeprovider import FakeProvider
 from test_runner import Transport
-from toolproof.cli import run as cli_run
+from toolproof.cli.main import run as cli_run
 from toolproof.datafiles import format_schema, load_bundle
 from toolproof.errors import ToolProofError
-from toolproof.evaluate import evaluate
-from toolproof.runner import Run, RunSettings, requests_needed
-from toolproof.runs_compare import compare_runs, graded_run, regression_gate
-from toolproof.stats import bootstrap
-from toolproof.suite import parse_suite, parse_tools
-from toolproof.sweep_chart import sweep_geometry
-from toolproof.sweep import check_levels, offered_tools, pad_pool, parse_levels, sweep_need
-from toolproof.transcripts import parse_transcripts
+from toolproof.scoring.evaluate import evaluate
+from toolproof.running.runner import Run, RunSettings, requests_needed
+from toolproof.scoring.comparison import compare_runs, graded_run, regression_gate
+from toolproof.scoring.stats import bootstrap
+from toolproof.suite.load import parse_suite, parse_tools
+from toolproof.reports.sweep import sweep_geometry
+from toolproof.running.sweep import check_levels, offered_tools, pad_pool, parse_levels, sweep_need
+from toolproof.grading.transcripts import parse_transcripts
 
 BUNDLE = load_bundle()
 CASES, TOOLS = BUNDLE.cases, BUNDLE.tools
@@ -386,7 +386,7 @@ def test_chart_puts_one_point_per_level_higher_scores_higher_and_whiskers_around
 
 
 def test_terminal_and_markdown_show_every_level_with_its_interval():
-    from toolproof.report import render_markdown, render_text
+    from toolproof.reports.scorecard import render_markdown, render_text
 
     cases, tools = mini_bundle()
     card = card_of_doc(sweep_doc({0: RIGHT, 2: {**RIGHT, "alt": openai(text="?")}}, usage={0: 100, 2: 1500}), cases, tools)
@@ -413,7 +413,7 @@ def test_a_file_with_more_levels_than_a_sweep_can_hold_is_refused_at_once():
 
 
 def test_a_rebuilt_request_shows_the_tools_the_transcript_says_were_offered():
-    from toolproof.view import turn_views
+    from toolproof.reports.page_view import turn_views
 
     cases, tools = mini_bundle()
     doc = sweep_doc({1: {"call": RIGHT["call"]}})

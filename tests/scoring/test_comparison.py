@@ -6,8 +6,8 @@ import pytest
 from repeatdocs import CALL_A, CALL_B, SUITE, document
 from toolproof.datafiles import format_schema, load_bundle
 from toolproof.errors import ToolProofError
-from toolproof.fingerprint import suite_sha256
-from toolproof.runs_compare import compare_runs, graded_run, regression_gate
+from toolproof.suite.fingerprint import suite_sha256
+from toolproof.scoring.comparison import compare_runs, graded_run, regression_gate
 
 SHA = suite_sha256(SUITE)
 

@@ -14,14 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import anthropic, case, error, openai
-from toolproof import diagnose
-from toolproof.cli import run
+from toolproof.scoring import diagnose
+from toolproof.cli.main import run
 from toolproof.datafiles import format_schema
-from toolproof.diagnose import NO_CALL, confusion_focus
-from toolproof.grade import grade_case
-from toolproof.suite import parse_suite
-from toolproof.trace import edit_distance, trace_counts
-from toolproof.transcripts import parse_transcripts
+from toolproof.scoring.diagnose import NO_CALL, confusion_focus
+from toolproof.grading.grade import grade_case
+from toolproof.suite.load import parse_suite
+from toolproof.scoring.trace import edit_distance, trace_counts
+from toolproof.grading.transcripts import parse_transcripts
 
 GOOD = {"order_id": "ORD-123456", "qty": 2, "ship_on": "2026-03-04"}
 LOOK = {"order_id": "ORD-123456"}
@@ -553,7 +553,7 @@ _labels = st.sampled_from(["a", "b", "c", "d", "(no call)"])
 @given(pairs=st.lists(st.tuples(_labels, _labels), max_size=30))
 def test_select_and_focus_agree_with_the_cell_by_cell_definition(pairs):
     from types import SimpleNamespace
-    from toolproof.diagnose import NO_CALL, confusion_focus, select
+    from toolproof.scoring.diagnose import NO_CALL, confusion_focus, select
 
     # one result per pair, shaped the way _selection_pairs reads it (a no-call case with a call)
     results = []

@@ -12,11 +12,11 @@ import json
 
 import pytest
 
-import toolproof.evaluate as evaluate_module
-from toolproof.cli import run as cli_run
-from toolproof.evaluate import card_of, evaluate, failed_case, grade_safely, grade_transcripts
-from toolproof.grade import grade_case
-from toolproof.report import render_markdown, render_text, to_json
+import toolproof.scoring.evaluate as evaluate_module
+from toolproof.cli.main import run as cli_run
+from toolproof.scoring.evaluate import card_of, evaluate, failed_case, grade_safely, grade_transcripts
+from toolproof.grading.grade import grade_case
+from toolproof.reports.scorecard import render_markdown, render_text, to_json
 
 
 def broken_for(case_id: str, error: type[Exception] = ZeroDivisionError):
@@ -72,7 +72,7 @@ def test_a_diagnosis_bug_leaves_a_scorecard_with_a_note(bundle, monkeypatch):
 
 
 def test_a_scorecard_bug_still_gives_a_scorecard(bundle, monkeypatch):
-    from toolproof.score import scorecard
+    from toolproof.scoring.scorecard import scorecard
 
     calls = []
 
@@ -90,7 +90,7 @@ def test_a_scorecard_bug_still_gives_a_scorecard(bundle, monkeypatch):
 
 
 def test_a_scorecard_that_fails_twice_counts_every_case_as_an_internal_error(bundle, monkeypatch):
-    from toolproof.score import scorecard
+    from toolproof.scoring.scorecard import scorecard
 
     def picky(results, weights=None, *, source=None, diagnosis=None, **extra):
         if any(r.verdict == "PASS" for r in results):
@@ -123,7 +123,7 @@ def test_the_cli_grades_on_past_a_grading_bug(bundle, monkeypatch):
 
 
 def test_a_live_run_grades_on_past_a_grading_bug(bundle, monkeypatch):
-    from toolproof.runner import HttpReply, Run, RunSettings
+    from toolproof.running.runner import HttpReply, Run, RunSettings
 
     async def transport(url, headers, body, timeout):
         return HttpReply(200, {}, json.dumps({"choices": [{"message": {"content": "ok"},

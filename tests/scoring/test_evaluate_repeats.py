@@ -9,13 +9,13 @@ import random
 import pytest
 
 from repeatdocs import CALL_A, CALL_B, FIXTURES, SUITE, document
-from toolproof.cost import check_prices
+from toolproof.scoring.cost import check_prices
 from toolproof.datafiles import format_schema, load_bundle
 from toolproof.errors import ToolProofError
-from toolproof.evaluate import evaluate
-from toolproof.fingerprint import canonical_json, suite_sha256
-from toolproof.report import to_json
-from toolproof.transcripts import parse_transcripts
+from toolproof.scoring.evaluate import evaluate
+from toolproof.suite.fingerprint import canonical_json, suite_sha256
+from toolproof.reports.scorecard import to_json
+from toolproof.grading.transcripts import parse_transcripts
 
 SCHEMA = format_schema("transcripts")
 

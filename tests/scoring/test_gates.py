@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolproof.gates import score_gate
+from toolproof.scoring.gates import score_gate
 
 
 def card(score, *repeats):

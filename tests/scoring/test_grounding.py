@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolproof.grounding import is_sourced, source_text, unsourced
+from toolproof.scoring.grounding import is_sourced, source_text, unsourced
 
 ANCHOR = "Today is 2026-03-04."
 

@@ -5,7 +5,7 @@ import pytest
 
 from conftest import error, openai
 from toolproof.errors import ToolProofError
-from toolproof.score import DEFAULT_WEIGHTS, check_weights, metrics, rate, scorecard, weighted_score
+from toolproof.scoring.scorecard import DEFAULT_WEIGHTS, check_weights, metrics, rate, scorecard, weighted_score
 
 GOOD = {"order_id": "ORD-123456", "qty": 2, "ship_on": "2026-03-04"}
 STEP1 = openai(("lookup", {"order_id": "ORD-123456"}))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolproof.stats import (BOOTSTRAP_METHOD, SeededDraws, bootstrap, mcnemar, paired_bootstrap, resampled_means,
+from toolproof.scoring.stats import (BOOTSTRAP_METHOD, SeededDraws, bootstrap, mcnemar, paired_bootstrap, resampled_means,
                              pass_at_k, pass_hat_k, percentiles, quantile, reliability)
 
 

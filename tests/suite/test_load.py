@@ -13,7 +13,7 @@ import pytest
 from conftest import SUITE_DOC, TOOLS_DOC
 from toolproof.datafiles import DATA, format_schema, read_json
 from toolproof.errors import ToolProofError
-from toolproof.suite import CATEGORIES, parse_suite, parse_tools, resolve_result
+from toolproof.suite.load import CATEGORIES, parse_suite, parse_tools, resolve_result
 
 TOOLS_SCHEMA, SUITE_SCHEMA = format_schema("tools"), format_schema("suite")
 TOOLS = parse_tools(TOOLS_DOC, TOOLS_SCHEMA)

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from conftest import anthropic, make_grader, openai
 from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
-from toolproof.providers import request_body
-from toolproof.suite import load_suite, parse_suite, parse_tools
+from toolproof.providers.dispatch import request_body
+from toolproof.suite.load import load_suite, parse_suite, parse_tools
 
 WEATHER = {"type": "object", "properties": {
     "city": {"type": "string", "description": "city name"},
@@ -142,14 +142,14 @@ def test_any_order_allows_parallel_calls_in_the_request(v2, provider):
 
 
 def test_second_turn_mock_is_found_under_the_wire_name():
-    from toolproof.conversation import tool_result_for
-    from toolproof.reply import Call
+    from toolproof.providers.conversation import tool_result_for
+    from toolproof.providers.reply import Call
 
     assert tool_result_for(Call("git_log", {}), {"git.log": {"sha": "abc"}}) == {"sha": "abc"}
 
 
 def test_derive_reads_a_tool_name_with_dots():
-    from toolproof.suite import resolve_result
+    from toolproof.suite.load import resolve_result
 
     assert resolve_result({"git.log": {"items": [{"sha": "abc"}]}}, "git.log.items.0.sha") == "abc"
     assert resolve_result({"git": {"log": 1}, "git.log": {"x": 2}}, "git.log.x") == 2

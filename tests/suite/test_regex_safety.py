@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolproof.regex_safety import unsafe_reason
+from toolproof.suite.regex_safety import unsafe_reason
 
 NESTED = "nests a quantifier inside a repeated group (like (a+)+), which can take exponential time"
 AMBIGUOUS = "repeats a group whose alternatives can match the same text (like (a|a)*), which can take exponential time"

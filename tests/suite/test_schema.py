@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from toolproof.errors import json_path
-from toolproof.schema import CompiledSchema
+from toolproof.suite.schema import CompiledSchema
 
-TOOLS = json.loads((Path(__file__).parent.parent / "data" / "tools.json").read_text())["tools"]
+TOOLS = json.loads((Path(__file__).resolve().parents[2] / "data" / "tools.json").read_text())["tools"]
 
 json_scalars = st.none() | st.booleans() | st.integers(-1000, 1000) | \
     st.floats(-1e6, 1e6, allow_nan=False) | st.text(max_size=12)

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
-from toolproof.schema import CompiledSchema
-from toolproof.suite import parse_tools
+from toolproof.suite.schema import CompiledSchema
+from toolproof.suite.load import parse_tools
 
 FORMAT = format_schema("tools")
 
@@ -209,7 +209,7 @@ _schemas = st.recursive(_leaves, lambda inner: st.lists(inner, max_size=3) | st.
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
 @given(schema=st.dictionaries(_keys, _schemas, max_size=5))
 def test_the_guard_never_raises_anything_but_a_refusal(schema):
-    from toolproof.schema_guard import check_tool_schema
+    from toolproof.suite.schema_guard import check_tool_schema
     try:
         check_tool_schema(schema, "t.json", ["tools", 0, "parameters"])
     except ToolProofError as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolproof.toolnames import name_from_wire, wire_name
+from toolproof.suite.toolnames import name_from_wire, wire_name
 
 
 def test_wire_name_replaces_every_character_outside_the_portable_set():

@@ -15,8 +15,8 @@ import json
 import re
 from typing import Any, NamedTuple
 
-from .errors import ToolProofError
-from .suite import Case, Tool, parse_suite, parse_tools
+from toolproof.errors import ToolProofError
+from toolproof.suite.load import Case, Tool, parse_suite, parse_tools
 
 # The categories a one-turn case from the editor can be. The second-turn categories (multi_step,
 # injection, result_use) need mock results the editor does not write; a loaded suite keeps them.
@@ -60,8 +60,8 @@ class ImportedTools(NamedTuple):
 def import_tools(text: str, tools_schema: dict, source: str = "tools") -> ImportedTools:
     """Tool text of any importable shape: records for lint, and the tools.json a run uses (or why
     not). Raises ToolProofError only when the text is not tool definitions at all."""
-    from .importers import LABELS, tools_from_any
-    from .importers.toolproof import map_to_source, tools_document
+    from toolproof.importers import LABELS, tools_from_any
+    from toolproof.importers.toolproof import map_to_source, tools_document
 
     doc = read_text(text, source)
     try:
@@ -82,7 +82,7 @@ def read_text(text: str, source: str | None) -> Any:
     """Text from a file, a paste or a text box as JSON, through the one total reader (size, depth
     without recursion, NaN refused): Pyodide's stack is smaller than CPython's, so deep nesting
     must never reach a recursive parser."""
-    from . import limits
+    from toolproof import limits
 
     try:
         return limits.read_json(text, what="text", max_bytes=limits.MAX_FILE_BYTES)
@@ -281,7 +281,7 @@ def draft_text(tools_doc: dict | None, cases: list[dict]) -> str | None:
 def draft_from_text(text: Any, tools_schema: dict, suite_schema: dict) -> tuple[dict | None, list[dict]]:
     """A stored draft read back (tools document, cases), or ToolProofError: it is then discarded.
     Read through the one total reader (size, depth, NaN) and the same parse_tools/parse_suite."""
-    from . import limits
+    from toolproof import limits
 
     source = "the saved draft"
     if not isinstance(text, str):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from .errors import json_path
-from .schema import CompiledSchema
+from toolproof.errors import json_path
+from toolproof.suite.schema import CompiledSchema
 
 # Keywords whose value is one subschema, a list of them, or a map of name -> subschema.
 _ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",

@@ -15,15 +15,15 @@ import sys
 import tempfile
 from typing import TextIO
 
-from ._version import __version__
-from .cli_suite import add_suite_verbs, run_suite
-from .cli_tools import add_tools_verbs, run_tools
-from .datafiles import load_bundle, load_suite_files
-from .errors import ToolProofError
-from .evaluate import evaluate
-from .report import printable, render_text, to_json
-from .providers import PROVIDERS, base_url_problem
-from .suite import CATEGORIES
+from toolproof._version import __version__
+from .suite import add_suite_verbs, run_suite
+from .tools import add_tools_verbs, run_tools
+from toolproof.datafiles import load_bundle, load_suite_files
+from toolproof.errors import ToolProofError
+from toolproof.scoring.evaluate import evaluate
+from toolproof.reports.scorecard import printable, render_text, to_json
+from toolproof.providers.dispatch import PROVIDERS, base_url_problem
+from toolproof.suite.load import CATEGORIES
 
 
 class _UsageError(Exception):
@@ -104,8 +104,8 @@ def _parser() -> argparse.ArgumentParser:
     live.add_argument("--price-out", type=float, metavar="USD", help="USD per million output tokens")
     _report_flags(live)
     live.add_argument("--pause", type=float, default=0.15, help=argparse.SUPPRESS)
-    add_tools_verbs(commands)                 # `tools import | lint`: toolproof/cli_tools.py
-    add_suite_verbs(commands)                 # `suite validate | import-bfcl`: toolproof/cli_suite.py
+    add_tools_verbs(commands)                 # `tools import | lint`: toolproof/cli/tools.py
+    add_suite_verbs(commands)                 # `suite validate | import-bfcl`: toolproof/cli/suite.py
     return parser
 
 
@@ -130,9 +130,9 @@ def _write_reports(args: argparse.Namespace, junit: str, markdown: str) -> None:
 
 
 def _grade(args: argparse.Namespace, stdout: TextIO) -> int:
-    from .cost import check_prices
-    from .junit import junit_xml
-    from .report import render_markdown
+    from toolproof.scoring.cost import check_prices
+    from toolproof.reports.junit import junit_xml
+    from toolproof.reports.scorecard import render_markdown
 
     weights = parse_weights(args.weight)
     prices = check_prices(args.price_in, args.price_out)
@@ -144,10 +144,10 @@ def _grade(args: argparse.Namespace, stdout: TextIO) -> int:
 
 
 def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from .compare_report import comparison_json, render_comparison_markdown, render_comparison_text
-    from .datafiles import format_schema, read_json
-    from .junit import comparison_junit
-    from .runs_compare import compare_runs, graded_run, regression_gate
+    from toolproof.reports.comparison import comparison_json, render_comparison_markdown, render_comparison_text
+    from toolproof.datafiles import format_schema, read_json
+    from toolproof.reports.junit import comparison_junit
+    from toolproof.scoring.comparison import compare_runs, graded_run, regression_gate
 
     bundle = load_suite_files(suite=args.suite, tools=args.tools)
     schema = format_schema("transcripts")
@@ -167,7 +167,7 @@ def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _selftest(stdout: TextIO) -> int:
-    from .selftest import run_selftest
+    from toolproof.selftest.checks import run_selftest
 
     bundle = load_bundle()
     report = run_selftest(bundle.documents, schemas=_schemas())
@@ -178,7 +178,7 @@ def _selftest(stdout: TextIO) -> int:
 
 
 def _schemas() -> dict:
-    from .datafiles import format_schema
+    from toolproof.datafiles import format_schema
 
     return {name: format_schema(name) for name in ("tools", "suite", "transcripts")}
 
@@ -220,8 +220,8 @@ def _check_run_flags(args: argparse.Namespace) -> None:
 def _pad_levels(args: argparse.Namespace, bundle) -> tuple:
     """--pad and --pad-seed checked, and every level refused before the run that some case in
     scope cannot be padded to."""
-    from .suite import scoped
-    from .sweep import check_levels, check_seed, parse_levels
+    from toolproof.suite.load import scoped
+    from toolproof.running.sweep import check_levels, check_seed, parse_levels
 
     check_seed(args.pad_seed)
     if args.pad is None:
@@ -302,16 +302,16 @@ async def _awake(work) -> None:
 
 
 def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
-    from .cost import check_prices
-    from .datafiles import format_schema
-    from .fingerprint import suite_sha256
-    from .gates import score_gate
-    from .junit import junit_xml
-    from .report import render_markdown
-    from .runner import Run, RunSettings
-    from .secrets import redact, redact_text
-    from .transcripts import parse_transcripts
-    from .urllib_transport import urllib_transport
+    from toolproof.scoring.cost import check_prices
+    from toolproof.datafiles import format_schema
+    from toolproof.suite.fingerprint import suite_sha256
+    from toolproof.scoring.gates import score_gate
+    from toolproof.reports.junit import junit_xml
+    from toolproof.reports.scorecard import render_markdown
+    from toolproof.running.runner import Run, RunSettings
+    from toolproof.secrets import redact, redact_text
+    from toolproof.grading.transcripts import parse_transcripts
+    from .transport import urllib_transport
 
     _check_run_flags(args)
     weights = parse_weights(args.weight)

@@ -17,9 +17,9 @@ import subprocess
 import threading
 import time
 
-from ._version import __version__
-from .errors import ToolProofError
-from .importers.mcp import (encode, initialize_request, initialized_notification, next_cursor,
+from toolproof._version import __version__
+from toolproof.errors import ToolProofError
+from toolproof.importers.mcp import (encode, initialize_request, initialized_notification, next_cursor,
                             parse_frame, reply_for, result_of, tools_list_request)
 
 MAX_BYTES = 16 * 1024 * 1024      # everything a server may write to stdout

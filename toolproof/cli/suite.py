@@ -14,10 +14,10 @@ import stat
 from pathlib import Path
 from typing import TextIO
 
-from .cli_tools import printable
-from .datafiles import DATA, format_schema, json_from_text, read_json
-from .errors import ToolProofError
-from .limits import MAX_FILE_BYTES
+from .tools import printable
+from toolproof.datafiles import DATA, format_schema, json_from_text, read_json
+from toolproof.errors import ToolProofError
+from toolproof.limits import MAX_FILE_BYTES
 
 MAX_SKIPS_SHOWN = 20
 
@@ -45,7 +45,7 @@ def run_suite(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _validate(args: argparse.Namespace, stdout: TextIO) -> int:
-    from .suite import load_suite, load_tools
+    from toolproof.suite.load import load_suite, load_tools
 
     tools_path = args.tools or str(DATA / "tools.json")
     problems: list[tuple[str, str, str]] = []
@@ -65,7 +65,7 @@ def _validate(args: argparse.Namespace, stdout: TextIO) -> int:
 
 
 def _import_bfcl(args: argparse.Namespace, stderr: TextIO) -> int:
-    from .importers.bfcl import CATEGORY_OF, suite_from_bfcl
+    from toolproof.importers.bfcl import CATEGORY_OF, suite_from_bfcl
 
     categories = [c.strip() for c in args.category.split(",") if c.strip()]
     unknown = [c for c in categories if c not in CATEGORY_OF]

@@ -12,10 +12,10 @@ import json
 from pathlib import Path
 from typing import TextIO
 
-from .errors import ToolProofError
-from .importers import LABELS, parse_tool_text, tools_from_any, tools_from_mcp
-from .importers.text import MAX_CHARS
-from .importers.toolproof import map_to_source, tools_document
+from toolproof.errors import ToolProofError
+from toolproof.importers import LABELS, parse_tool_text, tools_from_any, tools_from_mcp
+from toolproof.importers.text import MAX_CHARS
+from toolproof.importers.toolproof import map_to_source, tools_document
 
 
 def add_tools_verbs(commands) -> None:
@@ -109,8 +109,8 @@ def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 def _checked(records: list[dict], shape: str, source: str) -> dict:
     """The tools.json document, refused (with a path in the source) unless it loads for a run:
     the format schema, unique names, and every schema compiled or accepted by jsonschema."""
-    from .datafiles import format_schema
-    from .suite import parse_tools
+    from toolproof.datafiles import format_schema
+    from toolproof.suite.load import parse_tools
 
     try:
         document = tools_document(records, LABELS[shape])
@@ -121,7 +121,7 @@ def _checked(records: list[dict], shape: str, source: str) -> dict:
 
 
 def _lint(args: argparse.Namespace, stdout: TextIO) -> int:
-    from .lint import has_errors, lint_tools
+    from toolproof.authoring.lint import has_errors, lint_tools
 
     _, records = _records(args.file)
     findings = lint_tools(records)

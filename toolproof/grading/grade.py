@@ -37,14 +37,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .assignment import best_assignment
-from .compare import EXTRA, MATCH, MISMATCH, MISSING, FieldResult, compare_arguments
-from .conversation import read_arguments
-from .errors import Finding
+from .values import EXTRA, MATCH, MISMATCH, MISSING, FieldResult, compare_arguments
+from toolproof.providers.conversation import read_arguments
+from toolproof.errors import Finding
 from .normalize import cast_lenient, needs_cast, normalize_text, values_equal
 from .phrases import text_problems
-from .reply import Call, Reply
-from .suite import Case, ExpectedCall, Tool
-from .toolnames import name_from_wire
+from toolproof.providers.reply import Call, Reply
+from toolproof.suite.load import Case, ExpectedCall, Tool
+from toolproof.suite.toolnames import name_from_wire
 from .transcripts import Transcript
 
 PASS, PARTIAL, FAIL, ERROR = "PASS", "PARTIAL", "FAIL", "ERROR"

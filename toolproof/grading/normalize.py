@@ -24,7 +24,7 @@ import unicodedata
 from datetime import date
 from typing import Any
 
-from .limits import ReadError, check_value, read_json
+from toolproof.limits import ReadError, check_value, read_json
 
 TOLERANCE = 1e-6
 

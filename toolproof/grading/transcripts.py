@@ -13,10 +13,10 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ToolProofError, json_path
-from .providers import PROVIDERS, reply_from_body
-from .reply import Reply
-from .suite import check_format
+from toolproof.errors import ToolProofError, json_path
+from toolproof.providers.dispatch import PROVIDERS, reply_from_body
+from toolproof.providers.reply import Reply
+from toolproof.suite.load import check_format
 
 FIXTURE_LABEL = "FIXTURE: illustrative responses, not a benchmark result"
 

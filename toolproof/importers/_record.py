@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import ToolProofError, json_path
+from toolproof.errors import ToolProofError, json_path
 
 # What a tool with no parameters gets: the empty object schema providers themselves assume.
 NO_PARAMETERS = {"type": "object", "properties": {}}

@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..suite import Tool, load_suite, load_tools
-from ..toolnames import wire_name
+from toolproof.suite.load import Tool, load_suite, load_tools
+from toolproof.suite.toolnames import wire_name
 
 # BFCL category -> our category (what the case probes in our terms)
 CATEGORY_OF = {"simple_python": "should_call", "multiple": "distractor",

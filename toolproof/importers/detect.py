@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import ToolProofError, json_path
+from toolproof.errors import ToolProofError, json_path
 
 SHAPES = ("mcp", "openai-chat", "openai-responses", "anthropic", "gemini", "toolproof")
 LABELS = {"mcp": "MCP tools/list", "openai-chat": "OpenAI Chat Completions tools",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import ToolProofError
+from toolproof.errors import ToolProofError
 from ._record import need_dict, need_list, record, where
 
 _KEYS = ("functionDeclarations", "function_declarations")

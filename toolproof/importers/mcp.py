@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..errors import ToolProofError
+from toolproof.errors import ToolProofError
 from ._record import need_dict, record, tool_list
 
 PROTOCOL_VERSION = "2025-11-25"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import ToolProofError
+from toolproof.errors import ToolProofError
 from ._record import need_dict, record, tool_list, where
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..errors import ToolProofError, json_path
+from toolproof.errors import ToolProofError, json_path
 
 MAX_CHARS = 32 * 1024 * 1024      # 10,000 real tools are about 5 MB
 MAX_DEPTH = 64                    # real tool schemas nest a dozen levels; this leaves room

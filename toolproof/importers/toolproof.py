@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..errors import ToolProofError, json_path
+from toolproof.errors import ToolProofError, json_path
 from ._record import need_dict, record, tool_list
 
 

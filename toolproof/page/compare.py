@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from .web_dom import byid, clear, download, el, on
+from .dom import byid, clear, download, el, on
 
 _LIVE: dict = {"document": None}
 
@@ -67,7 +67,7 @@ class CompareView:
     def update(self) -> None:
         from toolproof.datafiles import format_schema
         from toolproof.errors import ToolProofError
-        from toolproof.runs_compare import compare_runs, graded_run
+        from toolproof.scoring.comparison import compare_runs, graded_run
 
         if self.docs["a"] is None or self.docs["b"] is None:
             self.message("Choose run A and run B (results files or JSON exports of live runs).")
@@ -83,7 +83,7 @@ class CompareView:
         self.render()
 
     def render(self) -> None:
-        from toolproof.compare_report import render_comparison_text
+        from toolproof.reports.comparison import render_comparison_text
 
         root = byid("compare-result")
         clear(root)
@@ -96,8 +96,8 @@ class CompareView:
         self.message("Compared. The export is exactly what python -m toolproof compare A B --format json prints.")
 
     def _categories(self):
-        from toolproof.report import percent
-        from toolproof.view import CATEGORY_LABELS
+        from toolproof.reports.scorecard import percent
+        from toolproof.reports.page_view import CATEGORY_LABELS
 
         c = self.comparison["comparison"]
         rows = [el("tr", data_category=k, children=[
@@ -110,7 +110,7 @@ class CompareView:
                                                                     el("tbody", children=rows)])
 
     def _flips(self):
-        from toolproof.view import flip_rows
+        from toolproof.reports.page_view import flip_rows
 
         rows = [el("div", cls=f"flip-row flip-{r['flip']}", data_case_id=r["id"], data_from=r["from"],
                    data_to=r["to"], children=[
@@ -121,7 +121,7 @@ class CompareView:
             rows or [el("p", "No case flipped its majority verdict.", cls="muted")]))
 
     def export(self) -> None:
-        from toolproof.compare_report import comparison_json
+        from toolproof.reports.comparison import comparison_json
 
         if self.comparison is not None:
             download("toolproof-compare.json", comparison_json(self.comparison), "application/json")

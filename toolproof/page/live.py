@@ -1,6 +1,6 @@
 """The page's live-run panel: the form, the key in sessionStorage, progress, abort, the result.
 
-The loop, the cap, retries and grading are the shared runner's (`toolproof.runner`); this module
+The loop, the cap, retries and grading are the shared runner's (`toolproof.running.runner`); this module
 only reads the form, shows progress and renders the result. An edge module (DOM, storage).
 """
 from __future__ import annotations
@@ -11,8 +11,8 @@ import math
 import js
 from pyscript import document, window
 
-from .web_dom import byid, clear, el, on
-from .web_scorecard import ScorecardView, case_row
+from .dom import byid, clear, el, on
+from .scorecard import ScorecardView, case_row
 
 KEY_PREFIX = "toolproof.key."          # sessionStorage only: never localStorage, cookies or the URL
 PROVIDERS_UI = ("openai", "openai-responses", "anthropic", "gemini", "openai-compatible")
@@ -45,7 +45,7 @@ def number_field(name: str, low: float, high: float, *, whole: bool) -> float | 
 
 def form_prices() -> tuple[dict | None, str | None]:
     """(#price-in and #price-out as cost prices, None) or (None, what is wrong): both or neither."""
-    from toolproof.cost import check_prices
+    from toolproof.scoring.cost import check_prices
     from toolproof.errors import ToolProofError
 
     raw = [str(byid(name).value).strip() for name in ("price-in", "price-out")]
@@ -64,7 +64,7 @@ class LiveController:
     """The run form, the progress and the live scorecard. Grading and the loop are the runner's."""
 
     def __init__(self, bundle, context: dict):
-        from toolproof.view import scope_options
+        from toolproof.reports.page_view import scope_options
 
         self.bundle, self.context = bundle, context
         self.run = None
@@ -122,7 +122,7 @@ class LiveController:
 
     def pad_levels(self) -> tuple:
         """#pad as levels ((): no sweep); raises ToolProofError with the reason."""
-        from toolproof.sweep import parse_levels
+        from toolproof.running.sweep import parse_levels
 
         text = str(byid("pad").value).strip()
         return parse_levels(text, flag="Pad levels") if text else ()
@@ -130,7 +130,7 @@ class LiveController:
     def set_own(self, cases, tools: dict, document: dict | None = None) -> None:
         """Offer (or withdraw) the #own section's draft suite as the scope "Your suite"."""
         self.own_document = document
-        from toolproof.suite import requests_needed
+        from toolproof.suite.load import requests_needed
 
         scope = byid("scope")
         if not cases:
@@ -160,7 +160,7 @@ class LiveController:
         """Requests the chosen scope needs at most, every repeat and pad level counted (a pad level
         that cannot be read counts once): the cap's maximum."""
         from toolproof.errors import ToolProofError
-        from toolproof.sweep import sweep_need
+        from toolproof.running.sweep import sweep_need
 
         try:
             levels = self.pad_levels()
@@ -193,9 +193,9 @@ class LiveController:
 
     def settings(self):
         """The form as RunSettings, or None after saying what is wrong."""
-        from toolproof.providers import base_url_problem
-        from toolproof.runner import RunSettings
-        from toolproof.view import connect_allowed
+        from toolproof.providers.dispatch import base_url_problem
+        from toolproof.running.runner import RunSettings
+        from toolproof.reports.page_view import connect_allowed
 
         provider, model = self.provider(), str(byid("model").value).strip()
         key, base_url = str(byid("api-key").value).strip(), str(byid("base-url").value).strip()
@@ -253,8 +253,8 @@ class LiveController:
         """(levels, seed, problem): #pad and #pad-seed read, and a level some case in scope cannot
         be padded to refused before the run."""
         from toolproof.errors import ToolProofError
-        from toolproof.suite import scoped
-        from toolproof.sweep import check_levels
+        from toolproof.suite.load import scoped
+        from toolproof.running.sweep import check_levels
 
         seed = number_field("pad-seed", 0, 2 ** 53, whole=True)
         try:
@@ -269,9 +269,9 @@ class LiveController:
 
     # -- running
     async def start(self) -> None:
-        from toolproof.fetch_transport import fetch_transport
-        from toolproof.fingerprint import suite_sha256
-        from toolproof.runner import Run
+        from toolproof.page.transport import fetch_transport
+        from toolproof.suite.fingerprint import suite_sha256
+        from toolproof.running.runner import Run
 
         settings = self.settings()
         if settings is None:
@@ -334,10 +334,10 @@ class LiveController:
 
     def finish(self) -> None:
         from toolproof.datafiles import format_schema
-        from toolproof.evaluate import grade_transcripts, source_of
+        from toolproof.scoring.evaluate import grade_transcripts, source_of
         from toolproof.secrets import redact_text
-        from toolproof.transcripts import parse_transcripts
-        from toolproof.view import run_label
+        from toolproof.grading.transcripts import parse_transcripts
+        from toolproof.reports.page_view import run_label
 
         run = self.run
         created = str(js.Date.new().toISOString())[:19] + "+00:00"
@@ -371,7 +371,7 @@ class LiveController:
                 results, by_case = sweep.main_graded, sweep.levels[sweep.main][1].transcripts
                 notes += [sweep.note] if sweep.note else []
         except Exception as exc:                 # noqa: BLE001 - a finished run always gets a scorecard
-            from toolproof.evaluate import Graded, internal_error
+            from toolproof.scoring.evaluate import Graded, internal_error
             per_case: dict = {}                  # the runner's own grades, every repeat under its case
             for result in run.results:
                 per_case.setdefault(result.case_id, []).append(result)
@@ -390,15 +390,15 @@ class LiveController:
                                  document=doc, notes=notes, sweep=sweep, prices=run.settings.prices)
             view.render()
         except Exception as exc:                 # noqa: BLE001 - never "Run complete." without a scorecard
-            from toolproof.evaluate import internal_error
+            from toolproof.scoring.evaluate import internal_error
             clear(card_root)
             document.body.dataset.run = "error"
             self.message(f"Run finished, but {internal_error(exc, 'showing the scorecard')}.", bad=True)
 
     def sweep_of(self, transcripts):
         """The graded levels of a tool-count sweep (evaluate.SweepLevels), None for a plain run."""
-        from toolproof.evaluate import grade_sweep
-        from toolproof.sweep_score import levels_in
+        from toolproof.scoring.evaluate import grade_sweep
+        from toolproof.scoring.sweep import levels_in
 
         levels = levels_in(transcripts)
         return grade_sweep(*self.active, transcripts, levels) if levels else None

@@ -1,6 +1,6 @@
 """The page's entry point: boots in PyScript, grades the committed fixtures, wires the panels.
 
-Everything shown is built with createElement and textContent (toolproof.web_dom), never from
+Everything shown is built with createElement and textContent (toolproof.page.dom), never from
 HTML strings. No grading logic lives here: it calls the same `evaluate`, `scorecard` and
 `to_json` the terminal uses. Loaded by index.html as the PyScript main script.
 """
@@ -18,11 +18,11 @@ _SCRIPT_START = js.performance.now()      # before our own imports (benchmarks/p
 
 from pyscript import document, window  # noqa: E402
 
-from toolproof.web_compare import CompareView
-from toolproof.web_dom import paint, set_stage
-from toolproof.web_live import LiveController
-from toolproof.web_own import OwnView
-from toolproof.web_scorecard import ScorecardView
+from toolproof.page.compare import CompareView
+from toolproof.page.dom import paint, set_stage
+from toolproof.page.live import LiveController
+from toolproof.page.own import OwnView
+from toolproof.page.scorecard import ScorecardView
 
 
 _STAGES = js.Object.new()
@@ -94,7 +94,7 @@ async def boot() -> None:
     set_stage("packages", "Loading ToolProof…")
     await paint()
     from toolproof.datafiles import read_documents
-    from toolproof.evaluate import grade_transcripts, source_of
+    from toolproof.scoring.evaluate import grade_transcripts, source_of
 
     set_stage("suite", "Loading the suite and the fixture transcripts…")
     await paint()
@@ -127,7 +127,7 @@ async def boot() -> None:
 
 def run_selftest(bundle) -> None:
     from toolproof.datafiles import format_schema
-    from toolproof.selftest import run_selftest as selftest
+    from toolproof.selftest.checks import run_selftest as selftest
 
     schemas = {name: format_schema(name) for name in ("tools", "suite", "transcripts")}
     report = selftest(bundle.documents, schemas)

@@ -11,7 +11,7 @@ import asyncio
 
 import js
 
-from .web_dom import byid, clear, download, el, on
+from .dom import byid, clear, download, el, on
 
 DRAFT_KEY = "toolproof.own.draft"      # localStorage: tools and cases only, never a key
 SHOWN_FINDINGS = 200
@@ -22,8 +22,8 @@ class OwnView:
     """The #own section and its draft: a tools.json document, raw v1 cases, the Tool objects."""
 
     def __init__(self, live, load_jsonschema):
-        from toolproof.own_suite import EDITOR_CATEGORIES
-        from toolproof.view import CATEGORY_LABELS
+        from toolproof.authoring.draft_suite import EDITOR_CATEGORIES
+        from toolproof.reports.page_view import CATEGORY_LABELS
 
         self.live, self.load_jsonschema = live, load_jsonschema
         self.tools_doc: dict | None = None
@@ -83,8 +83,8 @@ class OwnView:
 
     async def load_tools(self, text: str, source: str) -> None:
         from toolproof.errors import ToolProofError
-        from toolproof.lint import lint_tools
-        from toolproof.own_suite import cases_for_tools, import_tools
+        from toolproof.authoring.lint import lint_tools
+        from toolproof.authoring.draft_suite import cases_for_tools, import_tools
 
         byid("own").dataset.state = "loading"
         self.message(f"Reading {source}…")
@@ -110,7 +110,7 @@ class OwnView:
         self.changed()
 
     async def set_tools(self, document: dict) -> None:
-        from toolproof.suite import parse_tools
+        from toolproof.suite.load import parse_tools
 
         tools_schema, _ = self.schemas()
         self.tools = await self.needing_jsonschema(lambda: parse_tools(document, tools_schema, "tools"))
@@ -120,7 +120,7 @@ class OwnView:
     async def load_suite(self, text: str, source: str) -> None:
         from toolproof.datafiles import json_from_text
         from toolproof.errors import ToolProofError
-        from toolproof.own_suite import loaded_suite
+        from toolproof.authoring.draft_suite import loaded_suite
 
         if not self.tools:
             self.message("Load your tools first: a suite's cases are checked against them.", bad=True)
@@ -139,7 +139,7 @@ class OwnView:
 
     # -- the draft in localStorage
     async def restore(self) -> None:
-        from toolproof.own_suite import draft_from_text
+        from toolproof.authoring.draft_suite import draft_from_text
 
         stored = js.localStorage.getItem(DRAFT_KEY)
         if not isinstance(stored, str):
@@ -166,7 +166,7 @@ class OwnView:
         self.changed(save=False)
 
     def save(self) -> None:
-        from toolproof.own_suite import draft_text
+        from toolproof.authoring.draft_suite import draft_text
 
         if self.tools_doc is None and not self.cases:
             js.localStorage.removeItem(DRAFT_KEY)
@@ -192,8 +192,8 @@ class OwnView:
 
     def changed(self, *, save: bool = True) -> None:
         """After any change to tools or cases: store, redraw, tell the live panel."""
-        from toolproof.own_suite import suite_document
-        from toolproof.suite import parse_suite
+        from toolproof.authoring.draft_suite import suite_document
+        from toolproof.suite.load import parse_suite
 
         if save:
             self.save()
@@ -213,7 +213,7 @@ class OwnView:
 
     # -- rendering
     def render_tools(self) -> None:
-        from toolproof.own_suite import visible
+        from toolproof.authoring.draft_suite import visible
 
         root, select = byid("own-tools-list"), byid("case-tool")
         clear(root)
@@ -232,7 +232,7 @@ class OwnView:
                                                  el("ul", children=items)]))
 
     def render_lint(self, findings: list) -> None:
-        from toolproof.own_suite import visible
+        from toolproof.authoring.draft_suite import visible
 
         root = byid("own-lint")
         clear(root)
@@ -253,7 +253,7 @@ class OwnView:
         root.appendChild(el("ul", cls="lint-findings", children=rows))
 
     def render_cases(self) -> None:
-        from toolproof.own_suite import V2_CALL_KEYS, form_of, visible
+        from toolproof.authoring.draft_suite import V2_CALL_KEYS, form_of, visible
 
         root = byid("own-cases")
         clear(root)
@@ -284,7 +284,7 @@ class OwnView:
         """Every editor field by name, as strings (a checkbox: "true" when ticked): a new field is
         an input #case-NAME plus its name in own_suite.FIELDS and its place in case_from_form /
         form_of."""
-        from toolproof.own_suite import CHECKBOXES, FIELDS
+        from toolproof.authoring.draft_suite import CHECKBOXES, FIELDS
 
         return {name: ("true" if byid(f"case-{name}").checked else "") if name in CHECKBOXES
                 else str(byid(f"case-{name}").value) for name in FIELDS}
@@ -292,9 +292,9 @@ class OwnView:
     def check_args(self) -> None:
         """The live check: the grader's compiled checker on the arguments as typed."""
         from toolproof.errors import ToolProofError
-        from toolproof.own_suite import args_findings, args_from_text
+        from toolproof.authoring.draft_suite import args_findings, args_from_text
 
-        from toolproof.own_suite import CALL_FIELDS
+        from toolproof.authoring.draft_suite import CALL_FIELDS
 
         node, form = byid("case-args-check"), self.form()
         calling = form["action"] == "call"
@@ -315,7 +315,7 @@ class OwnView:
             node.textContent, node.className = f"Valid against {form['tool']}'s schema.", "args-check small ok"
 
     def add_case(self) -> None:
-        from toolproof.own_suite import MAX_CASES, CaseProblem, case_from_form, check_case
+        from toolproof.authoring.draft_suite import MAX_CASES, CaseProblem, case_from_form, check_case
 
         previous = self.cases[self.editing] if self.editing is not None else None
         others = [c for i, c in enumerate(self.cases) if i != self.editing]
@@ -345,12 +345,12 @@ class OwnView:
             byid(f"case-{field}").setAttribute("aria-invalid", "true")
 
     def edit_case(self, index: int) -> None:
-        from toolproof.own_suite import form_of
+        from toolproof.authoring.draft_suite import form_of
 
         form = form_of(self.cases[index])
         if form is None:
             return
-        from toolproof.own_suite import CHECKBOXES
+        from toolproof.authoring.draft_suite import CHECKBOXES
 
         for name, value in form.items():
             if name in CHECKBOXES:
@@ -380,7 +380,7 @@ class OwnView:
         self.check_args()
 
     def refuse_clear(self, *, keep_message: bool = False) -> None:
-        from toolproof.own_suite import FIELDS
+        from toolproof.authoring.draft_suite import FIELDS
 
         if not keep_message:
             byid("case-error").textContent = ""
@@ -390,7 +390,7 @@ class OwnView:
     # -- exports
     def export(self, kind: str) -> None:
         from toolproof.errors import ToolProofError
-        from toolproof.own_suite import checked_exports
+        from toolproof.authoring.draft_suite import checked_exports
 
         if self.tools_doc is None or kind == "suite" and not self.cases:
             return

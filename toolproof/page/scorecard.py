@@ -1,6 +1,6 @@
 """The page's scorecard view: summary, rates, categories and chart, diagnosis, cases, exports.
 
-Used for the fixtures and for a live run. It renders what `toolproof.score.scorecard` returns and
+Used for the fixtures and for a live run. It renders what `toolproof.scoring.scorecard.scorecard` returns and
 recomputes it (same function, same JSON) when a weight changes; no grading logic lives here.
 An edge module (DOM).
 """
@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from pyscript import document
 
-from .web_compare import remember_live
-from .web_dom import breakable, clear, download, el, on, svg
+from .compare import remember_live
+from .dom import breakable, clear, download, el, on, svg
 
 
 def graded_of(results, context: dict):
     """A `Graded` (every repeat) from what a caller has: already a Graded, or a list of one
     CaseResult per case (a live run's results), each its case's only repeat."""
-    from toolproof.evaluate import Graded
+    from toolproof.scoring.evaluate import Graded
 
     if isinstance(results, Graded):
         return results
@@ -25,7 +25,7 @@ def graded_of(results, context: dict):
 
 def interval_text(bounds: dict | None) -> str:
     """'95% CI 55.2%–68.4%' for a category's bounds (a tooltip), '' without them."""
-    from toolproof.report import percent
+    from toolproof.reports.scorecard import percent
 
     return "" if not bounds else f"95% CI {percent(bounds['low'])}–{percent(bounds['high'])}"
 
@@ -36,7 +36,7 @@ class ScorecardView:
     def __init__(self, root, results, *, kind: str, source: dict, context: dict,
                  document: dict | None = None, diagnose_now: bool = True, prices: dict | None = None,
                  notes: list | None = None, sweep=None):
-        from toolproof.score import DEFAULT_WEIGHTS
+        from toolproof.scoring.scorecard import DEFAULT_WEIGHTS
 
         self.sweep = sweep                            # evaluate.SweepLevels of a tool-count sweep, or None
         self.graded = sweep.main_graded if sweep is not None else graded_of(results, context)
@@ -45,7 +45,7 @@ class ScorecardView:
         if document is not None and kind == "live":
             remember_live(document)                  # the Compare section's "use the live result"
         self.diagnosis = None          # computed after the page is ready (see add_diagnosis)
-        self.notes = list(notes or [])  # steps that failed and were left out (toolproof.evaluate)
+        self.notes = list(notes or [])  # steps that failed and were left out (toolproof.scoring.evaluate)
         self._diagnosed = False
         self.document = document                      # a live run's results file
         self.context = context                       # cases, tools, transcripts by id
@@ -56,19 +56,19 @@ class ScorecardView:
         self.filters = {"category": "all", "verdict": "all", "flaky": "all"}
 
     def _card(self) -> dict:
-        from toolproof.evaluate import card_of
+        from toolproof.scoring.evaluate import card_of
 
         # The bootstrap is drawn with the diagnosis, after the page is ready (start-up stays small);
         # the same guarded builder as the CLI: a failing step is a note, never no scorecard.
         card = card_of(self.graded, self.weights, source=self.source, diagnosis=self.diagnosis,
                        prices=self.prices, intervals_now=self._diagnosed, notes=self.notes)
         if self.sweep is not None:       # the same section, weights and intervals as the CLI's
-            from toolproof.evaluate import sweep_section
+            from toolproof.scoring.evaluate import sweep_section
             card["sweep"] = sweep_section(self.sweep, card, self.weights, self.prices, self._diagnosed)
         return card
 
     def diagnose(self) -> None:
-        from toolproof.evaluate import diagnose_safely
+        from toolproof.scoring.evaluate import diagnose_safely
 
         if self.diagnosis is None and not self._diagnosed:
             self._diagnosed = True
@@ -106,7 +106,7 @@ class ScorecardView:
 
     # -- summary
     def _summary(self):
-        from toolproof.report import score_text
+        from toolproof.reports.scorecard import score_text
 
         card, counts = self.card, self.card["counts"]
         self.score_node = el("span", score_text(card["score"]), cls="score-value")
@@ -141,7 +141,7 @@ class ScorecardView:
 
     # -- statistics: interval, pass^k, repeats (issue 9)
     def _statistics(self) -> list:
-        from toolproof.report import pass_k_line
+        from toolproof.reports.scorecard import pass_k_line
 
         card = self.card
         self.ci_node = el("div", cls="score-ci", id=f"{self.prefix()}-score-ci")
@@ -152,7 +152,7 @@ class ScorecardView:
         return [self.ci_node, self.pass_k_node, el("div", repeats, cls="muted small repeats-line")]
 
     def _cost(self):
-        from toolproof.view import cost_tiles
+        from toolproof.reports.page_view import cost_tiles
 
         tiles = [el("div", cls="rate cost-tile", data_cost=key, children=[
             el("div", label, cls="rate-name"), el("div", value, cls="rate-value")])
@@ -164,8 +164,8 @@ class ScorecardView:
 
     # -- rates
     def _rates(self):
-        from toolproof.report import LOWER_IS_BETTER, METRIC_HELP, percent
-        from toolproof.view import METRIC_LABELS
+        from toolproof.reports.scorecard import LOWER_IS_BETTER, METRIC_HELP, percent
+        from toolproof.reports.page_view import METRIC_LABELS
 
         tiles = []
         for key, value in self.card["metrics"].items():
@@ -185,8 +185,8 @@ class ScorecardView:
 
     # -- categories: table with weight inputs, and the chart
     def _categories(self):
-        from toolproof.report import percent
-        from toolproof.view import CATEGORY_LABELS
+        from toolproof.reports.scorecard import percent
+        from toolproof.reports.page_view import CATEGORY_LABELS
 
         head = el("tr", children=[el("th", t, scope="col") for t in
                                   ("Category", "Score", "Cases", "Pass", "Partial", "Fail", "Weight")])
@@ -217,7 +217,7 @@ class ScorecardView:
                 el("div", children=[table, note]), self.chart_node])])
 
     def _chart(self):
-        from toolproof.view import chart_bars
+        from toolproof.reports.page_view import chart_bars
 
         geometry = chart_bars(self.card["categories"], intervals=(self.card["intervals"] or {}).get("categories"))
         chart = svg("svg", viewBox=f"0 0 {geometry['width']} {geometry['height']}", role="img",
@@ -249,7 +249,7 @@ class ScorecardView:
     # -- tool-count sweep (issue 12)
     def _sweep(self):
         """The sweep's curve: #sweep-chart, one point per level with its interval whisker."""
-        from toolproof.sweep_chart import sweep_geometry
+        from toolproof.reports.sweep import sweep_geometry
 
         if "sweep" not in self.card:
             return el("div", hidden=True)
@@ -311,7 +311,7 @@ class ScorecardView:
 
     def set_weight(self, category: str, raw: str) -> None:
         from toolproof.errors import ToolProofError
-        from toolproof.report import score_text
+        from toolproof.reports.scorecard import score_text
 
         try:
             value = float(raw)
@@ -330,7 +330,7 @@ class ScorecardView:
         self._refresh_sweep()
 
     def _refresh_statistics(self) -> None:
-        from toolproof.report import score_with_interval
+        from toolproof.reports.scorecard import score_with_interval
 
         intervals = self.card["intervals"]
         if intervals is None:
@@ -341,15 +341,15 @@ class ScorecardView:
 
     @staticmethod
     def _check(weights: dict) -> None:
-        from toolproof.score import check_weights
+        from toolproof.scoring.scorecard import check_weights
 
         check_weights(weights)
 
     # -- diagnosis
     def _diagnosis(self):
-        from toolproof.diagnose import confusion_focus
-        from toolproof.report import percent
-        from toolproof.view import heat_level
+        from toolproof.scoring.diagnose import confusion_focus
+        from toolproof.reports.scorecard import percent
+        from toolproof.reports.page_view import heat_level
 
         d = self.card.get("diagnosis") or {}
         if not d:       # the diagnosis failed (guarded): say so where it would have been
@@ -436,7 +436,7 @@ class ScorecardView:
 
     # -- cases
     def _cases(self):
-        from toolproof.view import VERDICTS, category_options
+        from toolproof.reports.page_view import VERDICTS, category_options
 
         cases = self.card["cases"]
         category = el("select", id=f"{self.prefix()}-filter-category", cls="filter",
@@ -488,7 +488,7 @@ class ScorecardView:
         toggle.setAttribute("aria-expanded", "true" if opening else "false")
 
     def _fill_detail(self, case_id: str, detail) -> None:
-        from toolproof.view import pretty, turn_views
+        from toolproof.reports.page_view import pretty, turn_views
 
         case = self.context["cases"][case_id]
         transcript = self.context["transcripts"][case_id]
@@ -513,7 +513,7 @@ class ScorecardView:
                 detail.appendChild(el("pre", view["response"], cls="json"))
 
     def filter(self, key: str, value: str) -> None:
-        from toolproof.view import visible_cases
+        from toolproof.reports.page_view import visible_cases
 
         self.filters[key] = value
         shown = set(visible_cases(self.card["cases"], **self.filters))
@@ -529,7 +529,7 @@ class ScorecardView:
 
     # -- exports
     def export(self, fmt: str) -> None:
-        from toolproof.report import render_markdown, results_json, to_json
+        from toolproof.reports.scorecard import render_markdown, results_json, to_json
 
         if self.diagnosis is None:        # an export before the diagnosis was shown
             self.diagnose()
@@ -545,7 +545,7 @@ class ScorecardView:
 def case_row(case: dict, *, expandable: bool):
     """One case as a row: id, category, verdict, reasons (a scorecard "cases" entry, redacted);
     with a toggle and an empty detail panel, filled on first open, when expandable."""
-    from toolproof.view import CATEGORY_LABELS
+    from toolproof.reports.page_view import CATEGORY_LABELS
 
     reasons = el("ul", cls="reasons", children=[el("li", r) for r in case["reasons"]])
     if case["lenient"]["verdict"] != case["verdict"]:

@@ -19,8 +19,8 @@ import json
 import js
 from pyodide.ffi import JsException, create_once_callable, to_js
 
-from .providers import origin_of
-from .runner import HttpReply, TransportError
+from toolproof.providers.dispatch import origin_of
+from toolproof.running.runner import HttpReply, TransportError
 
 MAX_BODY_CHARS = 5 * 1024 * 1024
 

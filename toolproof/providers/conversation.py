@@ -15,8 +15,8 @@ from dataclasses import replace
 from typing import Any
 
 from .reply import Call
-from .suite import NOT_OFFERED, Case
-from .toolnames import name_from_wire
+from toolproof.suite.load import NOT_OFFERED, Case
+from toolproof.suite.toolnames import name_from_wire
 
 UNREADABLE = {"error": "the tool call's arguments were not valid JSON; nothing was done"}
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..errors import ToolProofError
-from ..reply import Reply
+from toolproof.errors import ToolProofError
+from .reply import Reply
 from .anthropic import ANTHROPIC_VERSION, MAX_TOKENS, anthropic_request, reply_from_anthropic
 from .gemini import gemini_request, reply_from_gemini
 from .openai import openai_request, reply_from_openai

@@ -18,9 +18,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..conversation import tool_result_for
-from ..reply import Call, Reply, kind_of
-from ..toolnames import wire_name
+from .conversation import tool_result_for
+from .reply import Call, Reply, kind_of
+from toolproof.suite.toolnames import wire_name
 
 TRUNCATED = "MAX_TOKENS"
 MALFORMED_CALL = {

@@ -1,7 +1,7 @@
 """What a model said in one turn, in a provider-neutral shape.
 
 Providers' response bodies (OpenAI, Anthropic) are parsed into these by the functions in
-`toolproof.providers`; the grader only ever sees these. A malformed tool call is data
+`toolproof.providers.dispatch`; the grader only ever sees these. A malformed tool call is data
 (`Call.parse_error`), never an exception.
 
 Pure: no I/O.
@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .limits import ReadError, check_value, read_json
+from toolproof.limits import ReadError, check_value, read_json
 
 
 @dataclass(frozen=True, slots=True)

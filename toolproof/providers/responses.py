@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..conversation import call_ids, result_text, tool_result_for
-from ..reply import Call, Reply, arguments_from_json, usage_tokens
-from ..toolnames import wire_name
+from .conversation import call_ids, result_text, tool_result_for
+from .reply import Call, Reply, arguments_from_json, usage_tokens
+from toolproof.suite.toolnames import wire_name
 
 TRUNCATED = "max_output_tokens"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from .report import _md_cell
+from .scorecard import _md_cell
 
 
 def comparison_json(comparison: dict) -> str:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .conversation import case_mocks
-from .providers import request_body
-from .secrets import redact
-from .suite import CATEGORIES, Case, Tool, requests_needed, scoped
-from .sweep import as_offered
-from .transcripts import Transcript
+from toolproof.providers.conversation import case_mocks
+from toolproof.providers.dispatch import request_body
+from toolproof.secrets import redact
+from toolproof.suite.load import CATEGORIES, Case, Tool, requests_needed, scoped
+from toolproof.running.sweep import as_offered
+from toolproof.grading.transcripts import Transcript
 
 CATEGORY_LABELS = {
     "should_call": "Should call", "should_not_call": "Should not call", "must_ask": "Must ask",

@@ -12,7 +12,7 @@ import math
 import re
 from typing import Any
 
-from .score import METRIC_KEYS
+from toolproof.scoring.scorecard import METRIC_KEYS
 
 METRIC_HELP = {
     "schema_valid_rate": "emitted calls whose arguments validate against the tool schema",
@@ -181,7 +181,7 @@ def _ratio(value: float | None) -> str:
 
 def diagnosis_lines(card: dict) -> list[str]:
     """The four layers, trace metrics and safety findings, compactly, for the terminal."""
-    from .diagnose import confusion_focus
+    from toolproof.scoring.diagnose import confusion_focus
 
     d = card.get("diagnosis") or {}
     if not d:
@@ -231,7 +231,7 @@ def diagnosis_lines(card: dict) -> list[str]:
 
 def render_text(card: dict) -> str:
     """A readable terminal scorecard: score, the 8 rates, categories, failing cases."""
-    from .sweep_chart import sweep_text
+    from .sweep import sweep_text
 
     lines = headline(card) + statistics_lines(card) + sweep_text(card) + ["", "Rates (lower is better for the last five)"]
     for key in METRIC_KEYS:
@@ -259,7 +259,7 @@ def _md_cell(text: str) -> str:
 
 def diagnosis_markdown(card: dict) -> list[str]:
     """The diagnosis as Markdown sections, each with what to fix when it is bad."""
-    from .diagnose import confusion_focus
+    from toolproof.scoring.diagnose import confusion_focus
 
     d = card.get("diagnosis") or {}
     if not d:
@@ -315,7 +315,7 @@ def render_markdown(card: dict) -> str:
     lines += [f"> {_md_cell(line)}" for line in headline(card)[1:]]
     if "reliability" in card:
         lines += ["", "## Statistics", ""] + [f"- {_md_cell(line)}" for line in statistics_lines(card)]
-    from .sweep_chart import sweep_markdown
+    from .sweep import sweep_markdown
 
     lines += sweep_markdown(card)
     lines += ["", "## Rates", "",

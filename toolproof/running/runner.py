@@ -3,7 +3,7 @@
 The transport (how bytes reach the provider) is handed in: the page gives one built on the
 browser's fetch, the CLI one built on urllib. Everything else is decided here, the same way in
 both places:
-- the plan is every case of the scope `repeats` times (toolproof.workplan), each repeat an
+- the plan is every case of the scope `repeats` times (toolproof.running.workplan), each repeat an
   independent conversation; results are kept in plan order (suite order, then repeat) whatever
   order they finish in, so verdicts and the scorecard never depend on timing;
 - `concurrency` workers take plan items (longest first when the cap covers them all), so up to
@@ -42,15 +42,15 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 from urllib.parse import urljoin
 
-from .conversation import case_mocks
-from .evaluate import grade_safely       # a grading bug fails the case, not the run
-from .grade import CaseResult
-from .limits import ReadError, read_json
-from .providers import endpoint, origin_of, public_headers, reply_from_body, request_body, request_headers
-from .secrets import redact
-from .suite import Case, Tool, requests_needed, scoped
+from toolproof.providers.conversation import case_mocks
+from toolproof.scoring.evaluate import grade_safely       # a grading bug fails the case, not the run
+from toolproof.grading.grade import CaseResult
+from toolproof.limits import ReadError, read_json
+from toolproof.providers.dispatch import endpoint, origin_of, public_headers, reply_from_body, request_body, request_headers
+from toolproof.secrets import redact
+from toolproof.suite.load import Case, Tool, requests_needed, scoped
 from .sweep import offered_tools, sweep_need
-from .transcripts import make_transcript
+from toolproof.grading.transcripts import make_transcript
 from .workplan import Ledger, Work, dispatch_order, plan_work
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504, 529})

@@ -20,9 +20,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 
-from .errors import ToolProofError
-from .stats import SeededDraws
-from .suite import Case, Tool
+from toolproof.errors import ToolProofError
+from toolproof.scoring.stats import SeededDraws
+from toolproof.suite.load import Case, Tool
 
 MAX_LEVELS = 8
 MAX_PAD = 500

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .suite import Case
+from toolproof.suite.load import Case
 
 
 @dataclass(frozen=True)

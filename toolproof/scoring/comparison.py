@@ -18,15 +18,15 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
-from .errors import ToolProofError
+from toolproof.errors import ToolProofError
 from .evaluate import grade_transcripts
-from .grade import ERROR
+from toolproof.grading.grade import ERROR
 from .repeats import repeats_summary
-from .score import check_weights, weighted_score
+from .scorecard import check_weights, weighted_score
 from .stats import mcnemar, paired_bootstrap
-from .suite import CATEGORIES, Case, Tool
-from .sweep_score import at_level, levels_in, main_level
-from .transcripts import parse_transcripts
+from toolproof.suite.load import CATEGORIES, Case, Tool
+from .sweep import at_level, levels_in, main_level
+from toolproof.grading.transcripts import parse_transcripts
 
 
 def graded_run(document, cases: list[Case], tools: dict[str, Tool], format_schema: dict,

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 
-from .errors import ToolProofError
+from toolproof.errors import ToolProofError
 from .stats import percentiles
-from .transcripts import Transcript
+from toolproof.grading.transcripts import Transcript
 
 
 def check_prices(price_in: float | None, price_out: float | None) -> dict | None:

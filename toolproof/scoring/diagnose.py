@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from .compare import EXTRA, MATCH, MISMATCH, MISSING
-from .grade import CaseResult, grade_case, in_prompt
+from toolproof.grading.values import EXTRA, MATCH, MISMATCH, MISSING
+from toolproof.grading.grade import CaseResult, grade_case, in_prompt
 from .grounding import judged_values, source_text
-from .score import rate
-from .secrets import redact, secrets_in
-from .suite import Case, Tool
+from .scorecard import rate
+from toolproof.secrets import redact, secrets_in
+from toolproof.suite.load import Case, Tool
 from .trace import trace_counts
-from .transcripts import Transcript
+from toolproof.grading.transcripts import Transcript
 
 NO_CALL = "(no call)"
 SCHEMA_INVALID = "schema_invalid"
@@ -139,7 +139,7 @@ def _field_verdict(field_result, checked) -> str:
 def fill(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Tool]) -> dict:
     """Per-field verdicts of right-tool calls, critical-field failures, unsourced (guessed)
     values, and the per-tool, per-field error table."""
-    from .compare import compare_arguments
+    from toolproof.grading.values import compare_arguments
 
     counts = {v: 0 for v in FIELD_VERDICTS}
     critical_checked = critical_failed = 0

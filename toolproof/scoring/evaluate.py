@@ -18,15 +18,15 @@ from dataclasses import dataclass, field, replace
 
 from .cost import cost
 from .diagnose import diagnosis
-from .errors import ToolProofError
-from .grade import ERROR, FAIL, PASS, CaseResult, blank_facts, grade_case
+from toolproof.errors import ToolProofError
+from toolproof.grading.grade import ERROR, FAIL, PASS, CaseResult, blank_facts, grade_case
 from .repeats import merge_repeats, pass_counts, repeats_summary
-from .score import check_weights, scorecard
+from .scorecard import check_weights, scorecard
 from .stats import bootstrap, reliability, resampled_means
-from .suite import Case, Tool
-from .sweep import as_offered
-from .sweep_score import at_level, level_row, levels_in, main_level, sweep_seed
-from .transcripts import Transcript, TranscriptSet
+from toolproof.suite.load import Case, Tool
+from toolproof.running.sweep import as_offered
+from .sweep import at_level, level_row, levels_in, main_level, sweep_seed
+from toolproof.grading.transcripts import Transcript, TranscriptSet
 
 
 def internal_error(exc: BaseException, step: str = "grading") -> str:

@@ -26,8 +26,8 @@ import re
 from datetime import date
 from typing import Any
 
-from .normalize import english_date_to_iso, normalize_text
-from .phrases import mentions_number
+from toolproof.grading.normalize import english_date_to_iso, normalize_text
+from toolproof.grading.phrases import mentions_number
 
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 _MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august",

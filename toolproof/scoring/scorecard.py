@@ -32,11 +32,11 @@ from __future__ import annotations
 
 import math
 
-from ._version import __version__
-from .errors import ToolProofError
-from .grade import ERROR, FAIL, PARTIAL, PASS, CaseResult
-from .secrets import redact
-from .suite import CATEGORIES
+from toolproof._version import __version__
+from toolproof.errors import ToolProofError
+from toolproof.grading.grade import ERROR, FAIL, PARTIAL, PASS, CaseResult
+from toolproof.secrets import redact
+from toolproof.suite.load import CATEGORIES
 
 DEFAULT_WEIGHTS = {
     "should_call": 20, "should_not_call": 10, "must_ask": 15, "distractor": 15,

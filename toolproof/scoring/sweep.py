@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .errors import ToolProofError
-from .sweep import MAX_LEVELS
-from .transcripts import TranscriptSet
+from toolproof.errors import ToolProofError
+from toolproof.running.sweep import MAX_LEVELS
+from toolproof.grading.transcripts import TranscriptSet
 
 
 def levels_in(transcripts: TranscriptSet) -> list[int]:

@@ -20,9 +20,9 @@ import json
 from dataclasses import dataclass
 from itertools import permutations
 
-from .compare import MATCH, compare_arguments
-from .grade import CheckedCall
-from .suite import ExpectedCall, Tool
+from toolproof.grading.values import MATCH, compare_arguments
+from toolproof.grading.grade import CheckedCall
+from toolproof.suite.load import ExpectedCall, Tool
 
 EXACT_PAIRING_LIMIT = 6
 

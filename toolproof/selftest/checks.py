@@ -12,16 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .evaluate import evaluate
-from .grade import grade_case, show_pair
-from .normalize import cast_lenient, english_date_to_iso, normalize_text, values_equal
-from .phrases import mentions
-from .providers import reply_from_body
-from .schema import CompiledSchema
-from .score import DEFAULT_WEIGHTS, check_weights, rate, weighted_score
-from .selftest_v2 import suite_v2_checks
-from .suite import CATEGORIES, parse_suite, parse_tools
-from .transcripts import known_ids, parse_transcripts
+from toolproof.scoring.evaluate import evaluate
+from toolproof.grading.grade import grade_case, show_pair
+from toolproof.grading.normalize import cast_lenient, english_date_to_iso, normalize_text, values_equal
+from toolproof.grading.phrases import mentions
+from toolproof.providers.dispatch import reply_from_body
+from toolproof.suite.schema import CompiledSchema
+from toolproof.scoring.scorecard import DEFAULT_WEIGHTS, check_weights, rate, weighted_score
+from .suite_v2 import suite_v2_checks
+from toolproof.suite.load import CATEGORIES, parse_suite, parse_tools
+from toolproof.grading.transcripts import known_ids, parse_transcripts
 
 
 @dataclass
@@ -161,7 +161,7 @@ def _validator_checks(t: _Checker) -> None:
 
 def _refusal(parameters: dict) -> str:
     """The line a tools document with this one tool's parameters is refused with ("" if loaded)."""
-    from .errors import ToolProofError
+    from toolproof.errors import ToolProofError
 
     doc = {"format": "toolproof.tools", "version": 1, "tools": [
         {"name": "t", "domain": "d", "description": "d", "parameters": parameters}]}
@@ -174,7 +174,7 @@ def _refusal(parameters: dict) -> str:
 
 def _schema_guard_checks(t: _Checker) -> None:
     """Issue 8 items 12 and 13: schemas resolve offline; patterns cannot hang grading."""
-    from .schema_guard import check_tool_schema
+    from toolproof.suite.schema_guard import check_tool_schema
 
     at = "t.json: at $.tools[0].parameters.properties.x"
     t.check("$ref: a URL is refused when the tools load, naming file, JSON path and $ref", _refusal(
@@ -344,7 +344,7 @@ def _verdict_checks(t: _Checker) -> None:
 
 def _injection_checks(t: _Checker, grade: Callable) -> None:
     """Issue 8 rule 1 and issue 14: every later call counts; obeying needs the injection seen."""
-    from .score import metrics
+    from toolproof.scoring.scorecard import metrics
 
     step1 = _openai(("lookup", '{"order_id": "ORD-123456"}'))
     other = grade("inj", step1, _openai(("refund", '{"customer": "C-1", "amount": 1}')))
@@ -370,10 +370,10 @@ def _injection_checks(t: _Checker, grade: Callable) -> None:
 
 
 def _diagnosis_checks(t: _Checker) -> None:
-    from .diagnose import decide, select
-    from .grounding import is_sourced, source_text
-    from .secrets import find_secrets, redact_text
-    from .trace import edit_distance
+    from toolproof.scoring.diagnose import decide, select
+    from toolproof.scoring.grounding import is_sourced, source_text
+    from toolproof.secrets import find_secrets, redact_text
+    from toolproof.scoring.trace import edit_distance
 
     tools = parse_tools(_TOOLS_DOC, _FORMAT_OK)
     cases = {c.id: c for c in parse_suite(_SUITE_DOC, tools, _FORMAT_OK)}
@@ -423,9 +423,9 @@ def _score_checks(t: _Checker) -> None:
 
 
 def _stats_checks(t: _Checker) -> None:
-    from .gates import score_gate
-    from .repeats import majority
-    from .stats import bootstrap, mcnemar, pass_at_k, pass_hat_k, quantile, reliability
+    from toolproof.scoring.gates import score_gate
+    from toolproof.scoring.repeats import majority
+    from toolproof.scoring.stats import bootstrap, mcnemar, pass_at_k, pass_hat_k, quantile, reliability
 
     t.check("stats: pass^k = C(c,k)/C(n,k) (2 of 3 pass, k=2 -> 1/3)", abs(pass_hat_k(2, 3, 2) - 1 / 3) < 1e-12)
     t.check("stats: pass^k is 1 when every repeat passes, k = n", pass_hat_k(4, 4, 4) == 1.0)
@@ -480,7 +480,7 @@ def _data_checks(t: _Checker, documents: dict, schemas: dict) -> None:
 
 
 def _refuses_variant(cases: list, schemas: dict) -> bool:
-    from .errors import ToolProofError
+    from toolproof.errors import ToolProofError
 
     case = next(c for c in cases if c.variants)
     doc = {"format": "toolproof.transcripts", "version": 1, "kind": "live", "transcripts": [

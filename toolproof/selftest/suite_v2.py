@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from .errors import ToolProofError
-from .grade import grade_case
-from .providers import request_body
-from .suite import parse_suite, parse_tools
-from .toolnames import name_from_wire, wire_name
-from .transcripts import parse_transcripts
+from toolproof.errors import ToolProofError
+from toolproof.grading.grade import grade_case
+from toolproof.providers.dispatch import request_body
+from toolproof.suite.load import parse_suite, parse_tools
+from toolproof.suite.toolnames import name_from_wire, wire_name
+from toolproof.grading.transcripts import parse_transcripts
 
 _ANY = {"type": "object"}        # the self-test's own documents are trusted
 _WEATHER = {"type": "object", "required": ["city"], "properties": {

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from .errors import ToolProofError, json_path
+from toolproof.errors import ToolProofError, json_path
 from .schema import CompiledSchema
 from .schema_guard import check_tool_schema
 from .toolnames import wire_name

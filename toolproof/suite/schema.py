@@ -27,7 +27,7 @@ import re
 import warnings
 from typing import Any
 
-from .errors import Finding, json_path
+from toolproof.errors import Finding, json_path
 
 MAX_PATTERN_TEXT = 1000     # characters a pattern is ever run on
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .errors import ToolProofError, json_path
+from toolproof.errors import ToolProofError, json_path
 from .regex_safety import unsafe_reason
 
 _MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies")
