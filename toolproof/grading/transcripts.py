@@ -10,13 +10,13 @@ Pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from toolproof.errors import ToolProofError, json_path
 from toolproof.providers.dispatch import PROVIDERS, reply_from_body
 from toolproof.providers.reply import Reply
-from toolproof.suite.load import check_format
+from toolproof.suite.load import Case, check_format
 
 FIXTURE_LABEL = "FIXTURE: illustrative responses, not a benchmark result"
 
@@ -129,3 +129,11 @@ def parse_transcripts(doc: Any, format_schema: dict,
     label = doc.get("label") or (FIXTURE_LABEL if kind == "fixture" else "")
     return TranscriptSet(kind, label, doc.get("provider", ""), doc.get("model", ""),
                          {k: ts[0] for k, ts in ordered.items()}, doc, ordered)
+
+
+def as_offered(case: Case, offered: object) -> Case:
+    """The case as its transcript says it was offered (a padded tool called is offered, not
+    hallucinated). A transcript without a readable `offered` list keeps the suite's tools."""
+    if not isinstance(offered, list) or not offered or not all(isinstance(n, str) for n in offered):
+        return case
+    return replace(case, tools=tuple(dict.fromkeys(offered)))

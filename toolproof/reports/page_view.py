@@ -14,7 +14,7 @@ from toolproof.providers.conversation import case_mocks
 from toolproof.providers.dispatch import request_body
 from toolproof.secrets import redact
 from toolproof.suite.load import CATEGORIES, Case, Tool, requests_needed, scoped
-from toolproof.running.sweep import as_offered
+from toolproof.grading.transcripts import as_offered
 from toolproof.grading.transcripts import Transcript
 
 CATEGORY_LABELS = {

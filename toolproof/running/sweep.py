@@ -18,13 +18,12 @@ Pure: no I/O, no clock, no `random`. Must not decide anything about grading.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
 
 from toolproof.errors import ToolProofError
 from toolproof.scoring.stats import SeededDraws
+from toolproof.scoring.sweep import MAX_LEVELS
 from toolproof.suite.load import Case, Tool
 
-MAX_LEVELS = 8
 MAX_PAD = 500
 DEFAULT_SEED = 0
 MAX_SEED = 2 ** 63 - 1
@@ -103,11 +102,3 @@ def check_levels(cases: list[Case], tools: dict[str, Tool], levels: tuple[int, .
 def sweep_need(per_level: int, levels: tuple[int, ...], repeats: int = 1) -> int:
     """Requests a sweep needs at most: one level's need x levels x repeats."""
     return per_level * max(len(levels), 1) * max(repeats, 1)
-
-
-def as_offered(case: Case, offered: object) -> Case:
-    """The case as its transcript says it was offered (a padded tool called is offered, not
-    hallucinated). A transcript without a readable `offered` list keeps the suite's tools."""
-    if not isinstance(offered, list) or not offered or not all(isinstance(n, str) for n in offered):
-        return case
-    return replace(case, tools=tuple(dict.fromkeys(offered)))

@@ -19,8 +19,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from toolproof.errors import ToolProofError
-from toolproof.running.sweep import MAX_LEVELS
 from toolproof.grading.transcripts import TranscriptSet
+
+MAX_LEVELS = 8           # pad levels in one sweep: each is graded and bootstrapped on its own
 
 
 def levels_in(transcripts: TranscriptSet) -> list[int]:
