@@ -13,8 +13,10 @@ import json
 import pytest
 
 import toolproof.scoring.evaluate as evaluate_module
+import toolproof.grading.guarded as guarded_module
 from toolproof.cli.main import run as cli_run
-from toolproof.scoring.evaluate import card_of, evaluate, failed_case, grade_safely, grade_transcripts
+from toolproof.grading.guarded import failed_case, grade_safely
+from toolproof.scoring.evaluate import card_of, evaluate, grade_transcripts
 from toolproof.grading.grade import grade_case
 from toolproof.reports.scorecard import render_markdown, render_text, to_json
 
@@ -30,7 +32,7 @@ def broken_for(case_id: str, error: type[Exception] = ZeroDivisionError):
 
 def test_a_grading_bug_fails_that_case_only(bundle, monkeypatch):
     victim = bundle.cases[3].id
-    monkeypatch.setattr(evaluate_module, "grade_case", broken_for(victim))
+    monkeypatch.setattr(guarded_module, "grade_case", broken_for(victim))
     # every case's one repeat, as the page and the terminal grade it
     results = [rs[0] for rs in grade_transcripts(bundle.cases, bundle.tools, bundle.transcripts).per_case]
     assert len(results) == len(bundle.transcripts.transcripts)
@@ -45,7 +47,7 @@ def test_a_grading_bug_fails_that_case_only(bundle, monkeypatch):
 @pytest.mark.parametrize("error", [RecursionError, OverflowError, KeyError, MemoryError])
 def test_any_exception_type_is_named(bundle, monkeypatch, error):
     case = bundle.cases[0]
-    monkeypatch.setattr(evaluate_module, "grade_case", broken_for(case.id, error))
+    monkeypatch.setattr(guarded_module, "grade_case", broken_for(case.id, error))
     result = grade_safely(case, bundle.tools, bundle.transcripts.transcripts[case.id])
     assert result.reasons == [f"internal error while grading ({error.__name__})"]
 
@@ -53,7 +55,7 @@ def test_any_exception_type_is_named(bundle, monkeypatch, error):
 def test_the_fallback_holds_even_when_a_missing_transcript_cannot_be_graded(bundle, monkeypatch):
     def always(case, tools, transcript):
         raise ValueError("x")
-    monkeypatch.setattr(evaluate_module, "grade_case", always)
+    monkeypatch.setattr(guarded_module, "grade_case", always)
     result = failed_case(bundle.cases[0], bundle.tools, "internal error while grading (ValueError)")
     assert (result.case_id, result.verdict, result.facts["observed"]) == (bundle.cases[0].id, "FAIL", False)
 
@@ -113,7 +115,7 @@ def test_bad_weights_are_still_the_users_error(bundle):
 
 def test_the_cli_grades_on_past_a_grading_bug(bundle, monkeypatch):
     victim = bundle.cases[0].id
-    monkeypatch.setattr(evaluate_module, "grade_case", broken_for(victim))
+    monkeypatch.setattr(guarded_module, "grade_case", broken_for(victim))
     out, err = io.StringIO(), io.StringIO()
     assert cli_run(["grade", "--format", "json"], stdout=out, stderr=err) == 0
     card = json.loads(out.getvalue())
@@ -130,7 +132,7 @@ def test_a_live_run_grades_on_past_a_grading_bug(bundle, monkeypatch):
                                                            "finish_reason": "stop"}]}), 1.0)
 
     cases = [c for c in bundle.cases if c.category == "should_not_call"][:3]
-    monkeypatch.setattr(evaluate_module, "grade_case", broken_for(cases[1].id))
+    monkeypatch.setattr(guarded_module, "grade_case", broken_for(cases[1].id))
     run = Run(cases, bundle.tools, RunSettings("openai", "m", "k", "", "all", 10, pause_s=0), transport)
     asyncio.run(run.run())
     assert run.state == "done"

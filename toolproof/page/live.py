@@ -371,7 +371,8 @@ class LiveController:
                 results, by_case = sweep.main_graded, sweep.levels[sweep.main][1].transcripts
                 notes += [sweep.note] if sweep.note else []
         except Exception as exc:                 # noqa: BLE001 - a finished run always gets a scorecard
-            from toolproof.scoring.evaluate import Graded, internal_error
+            from toolproof.scoring.evaluate import Graded
+            from toolproof.grading.guarded import internal_error
             per_case: dict = {}                  # the runner's own grades, every repeat under its case
             for result in run.results:
                 per_case.setdefault(result.case_id, []).append(result)
@@ -390,7 +391,7 @@ class LiveController:
                                  document=doc, notes=notes, sweep=sweep, prices=run.settings.prices)
             view.render()
         except Exception as exc:                 # noqa: BLE001 - never "Run complete." without a scorecard
-            from toolproof.scoring.evaluate import internal_error
+            from toolproof.grading.guarded import internal_error
             clear(card_root)
             document.body.dataset.run = "error"
             self.message(f"Run finished, but {internal_error(exc, 'showing the scorecard')}.", bad=True)

@@ -43,7 +43,7 @@ from typing import Any, Awaitable, Callable
 from urllib.parse import urljoin
 
 from toolproof.providers.conversation import case_mocks
-from toolproof.scoring.evaluate import grade_safely       # a grading bug fails the case, not the run
+from toolproof.grading.guarded import grade_safely       # a grading bug fails the case, not the run
 from toolproof.grading.grade import CaseResult
 from toolproof.limits import ReadError, read_json
 from toolproof.providers.dispatch import endpoint, origin_of, public_headers, reply_from_body, request_body, request_headers

@@ -14,44 +14,19 @@ Pure: no I/O. Must not hide an error: every guarded failure is visible in the sc
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .cost import cost
 from .diagnose import diagnosis
 from toolproof.errors import ToolProofError
-from toolproof.grading.grade import ERROR, FAIL, PASS, CaseResult, blank_facts, grade_case
+from toolproof.grading.grade import ERROR, FAIL, PASS, CaseResult, blank_facts
+from toolproof.grading.guarded import grade_safely, internal_error
 from .repeats import merge_repeats, pass_counts, repeats_summary
 from .scorecard import check_weights, scorecard
 from .stats import bootstrap, reliability, resampled_means
 from toolproof.suite.load import Case, Tool
-from toolproof.grading.transcripts import as_offered
 from .sweep import at_level, level_row, levels_in, main_level, sweep_seed
 from toolproof.grading.transcripts import Transcript, TranscriptSet
-
-
-def internal_error(exc: BaseException, step: str = "grading") -> str:
-    """The reason shown for a guarded failure: the type only (a message could echo model text)."""
-    return f"internal error while {step} ({exc.__class__.__name__})"
-
-
-def failed_case(case: Case, tools: dict[str, Tool], reason: str) -> CaseResult:
-    """A FAIL for a case that could not be graded, with facts that count it as unobserved."""
-    try:
-        base = grade_case(case, tools, None)      # the facts of a case with no transcript
-    except Exception:                             # noqa: BLE001 - the fallback must not fail
-        base = CaseResult(case.id, case.category, FAIL, 0.0, [], FAIL, 0.0, [], blank_facts())
-    return replace(base, verdict=FAIL, credit=0.0, reasons=[reason], lenient_verdict=FAIL,
-                   lenient_credit=0.0, calls=[], final_text="")
-
-
-def grade_safely(case: Case, tools: dict[str, Tool], transcript: Transcript | None) -> CaseResult:
-    """grade_case, except that an unexpected error fails this case instead of the run."""
-    try:
-        if transcript is not None:      # a sweep: judge calls against the tools actually offered
-            case = as_offered(case, transcript.raw.get("offered"))
-        return grade_case(case, tools, transcript)
-    except Exception as exc:                      # noqa: BLE001 - a bug must not lose the run
-        return failed_case(case, tools, internal_error(exc))
 
 
 def _as_failed(result: CaseResult, reason: str) -> CaseResult:
