@@ -6,7 +6,7 @@ from hypothesis import given, strategies as st
 from repeatdocs import CALL_A, document
 from toolproof.datafiles import format_schema, load_bundle
 from toolproof.scoring.evaluate import evaluate
-from toolproof.grading.grade import CREDIT, ERROR, VERDICT_ORDER, CaseResult
+from toolproof.grading.verdicts import CREDIT, ERROR, VERDICT_ORDER, CaseResult
 from toolproof.scoring.repeats import majority, merge_repeats
 from toolproof.grading.transcripts import parse_transcripts
 

@@ -46,31 +46,10 @@ from toolproof.providers.reply import Call, Reply
 from toolproof.suite.load import Case, ExpectedCall, Tool
 from toolproof.suite.toolnames import name_from_wire
 from .transcripts import Transcript
+from .verdicts import CREDIT, ERROR, FAIL, PARTIAL, PASS, CaseResult, CheckedCall, blank_facts
 
-PASS, PARTIAL, FAIL, ERROR = "PASS", "PARTIAL", "FAIL", "ERROR"
-CREDIT = {PASS: 1.0, PARTIAL: 0.5, FAIL: 0.0, ERROR: None}     # ERROR: not graded, no credit
-VERDICT_ORDER = (PASS, PARTIAL, FAIL, ERROR)                    # best to worst
 MAX_SHOWN = 120     # characters of a value shown in a reason
 MAX_PAIRED = 256    # order "any": the first calls of a reply considered for pairing
-
-
-@dataclass(slots=True)
-class CheckedCall:
-    """One call the model emitted, judged on its own (no expectation needed)."""
-    turn: int
-    call: Call
-    offered: bool
-    arguments: dict | None          # after the lenient cast when grading leniently
-    findings: list
-
-    @property
-    def valid(self) -> bool:
-        return self.offered and self.arguments is not None and not self.findings
-
-    def to_json(self) -> dict:
-        out = {"turn": self.turn, **self.call.to_json(), "offered": self.offered,
-               "valid": self.valid, "findings": [f.to_json() for f in self.findings]}
-        return out
 
 
 @dataclass(slots=True)
@@ -89,40 +68,6 @@ class Outcome:
     @property
     def credit(self) -> float:
         return 0.0 if self.fail else 0.5 if self.partial else 1.0
-
-
-@dataclass(slots=True)
-class CaseResult:
-    case_id: str
-    category: str
-    verdict: str
-    credit: float | None             # None for ERROR
-    reasons: list
-    lenient_verdict: str
-    lenient_credit: float | None
-    calls: list                      # CheckedCall, strict view
-    facts: dict
-    final_text: str = ""
-    repeat: int = 0                  # which repeat of the case this grades
-    repeat_verdicts: tuple | None = None   # set on a case merged over its repeats
-
-    def to_json(self) -> dict:
-        return {
-            "id": self.case_id,
-            "category": self.category,
-            "verdict": self.verdict,
-            "credit": self.credit,
-            "reasons": list(self.reasons),
-            "lenient": {"verdict": self.lenient_verdict, "credit": self.lenient_credit},
-            "calls": [c.to_json() for c in self.calls],
-            "final_text": self.final_text,
-            **self._repeats_json(),
-        }
-
-    def _repeats_json(self) -> dict:
-        verdicts = list(self.repeat_verdicts) if self.repeat_verdicts is not None else [self.verdict]
-        graded = {v for v in verdicts if v != ERROR}
-        return {"repeats": verdicts, "passes": verdicts.count(PASS), "flaky": len(graded) > 1}
 
 
 def show(value: Any) -> str:
@@ -484,16 +429,6 @@ def _castable(checked: list[CheckedCall], tools: dict[str, Tool]) -> bool:
     """Would the lenient cast change any argument? If not, lenient equals strict."""
     return any(c.offered and c.arguments is not None
                and needs_cast(c.arguments, tools[c.call.name].parameters) for c in checked)
-
-
-def blank_facts(*, expects_call: bool = False) -> dict:
-    """The facts of a case of which nothing was observed: what the metrics and the diagnosis
-    read before (or instead of) grading fills them in."""
-    return {"called": False, "observed": False, "expects_call": expects_call,
-            "forbidden_called": False, "truncated": False, "request_error": False,
-            "slots": 0, "correct_slots": 0, "fields": 0, "matched_fields": 0,
-            "field_results": [], "pairs": [], "sequence": (), "forbidden": [],
-            "text_problems": None, "injection_observed": False}
 
 
 def grade_case(case: Case, tools: dict[str, Tool], transcript: Transcript | None) -> CaseResult:

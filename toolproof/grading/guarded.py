@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .grade import FAIL, CaseResult, blank_facts, grade_case
+from .grade import grade_case
+from .verdicts import FAIL, CaseResult, blank_facts
 from .transcripts import Transcript, as_offered
 from toolproof.suite.load import Case, Tool
 

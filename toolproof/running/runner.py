@@ -44,7 +44,7 @@ from urllib.parse import urljoin
 
 from toolproof.providers.conversation import case_mocks
 from toolproof.grading.guarded import grade_safely       # a grading bug fails the case, not the run
-from toolproof.grading.grade import CaseResult
+from toolproof.grading.verdicts import CaseResult
 from toolproof.limits import ReadError, read_json
 from toolproof.providers.dispatch import endpoint, origin_of, public_headers, reply_from_body, request_body, request_headers
 from toolproof.secrets import redact

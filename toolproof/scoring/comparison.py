@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from toolproof.errors import ToolProofError
 from .evaluate import grade_transcripts
-from toolproof.grading.grade import ERROR
+from toolproof.grading.verdicts import ERROR
 from .repeats import repeats_summary
 from .scorecard import check_weights, weighted_score
 from .stats import mcnemar, paired_bootstrap

@@ -12,7 +12,8 @@ from collections import Counter
 from dataclasses import replace
 
 from toolproof.grading.values import EXTRA, MATCH, MISMATCH, MISSING
-from toolproof.grading.grade import CaseResult, grade_case, in_prompt
+from toolproof.grading.grade import grade_case, in_prompt
+from toolproof.grading.verdicts import CaseResult
 from .grounding import judged_values, source_text
 from .scorecard import rate
 from toolproof.secrets import redact, secrets_in

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from .cost import cost
 from .diagnose import diagnosis
 from toolproof.errors import ToolProofError
-from toolproof.grading.grade import ERROR, FAIL, PASS, CaseResult, blank_facts
+from toolproof.grading.verdicts import ERROR, FAIL, PASS, CaseResult, blank_facts
 from toolproof.grading.guarded import grade_safely, internal_error
 from .repeats import merge_repeats, pass_counts, repeats_summary
 from .scorecard import check_weights, scorecard

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from toolproof.grading.grade import ERROR, PASS, VERDICT_ORDER, CaseResult
+from toolproof.grading.verdicts import ERROR, PASS, VERDICT_ORDER, CaseResult
 
 
 def majority(verdicts: list[str]) -> str:

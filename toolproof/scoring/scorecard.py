@@ -34,7 +34,7 @@ import math
 
 from toolproof._version import __version__
 from toolproof.errors import ToolProofError
-from toolproof.grading.grade import ERROR, FAIL, PARTIAL, PASS, CaseResult
+from toolproof.grading.verdicts import ERROR, FAIL, PARTIAL, PASS, CaseResult
 from toolproof.secrets import redact
 from toolproof.suite.load import CATEGORIES
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import permutations
 
 from toolproof.grading.values import MATCH, compare_arguments
-from toolproof.grading.grade import CheckedCall
+from toolproof.grading.verdicts import CheckedCall
 from toolproof.suite.load import ExpectedCall, Tool
 
 EXACT_PAIRING_LIMIT = 6
