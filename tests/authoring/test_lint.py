@@ -11,7 +11,8 @@ from toolproof.datafiles import DATA, read_json
 from toolproof.importers import tools_from_any
 from toolproof.authoring.lint import CODES, LintFinding, has_errors, lint_tools
 from toolproof.authoring.lint_similar import similar_pairs
-from toolproof.authoring.lint_text import hidden_characters, instruction_phrase, name_key, word_set
+from toolproof.authoring.lint_text import instruction_phrase, name_key, word_set
+from toolproof.safe_text import hidden_characters
 
 GOOD = {"type": "object", "properties": {
     "city": {"type": "string", "description": "City name, e.g. Paris."},

@@ -6,7 +6,8 @@ import json
 import pytest
 
 from conftest import openai
-from toolproof.reports.scorecard import percent, printable, render_markdown, render_text, results_json, score_text, to_json
+from toolproof.reports.scorecard import percent, render_markdown, render_text, results_json, score_text, to_json
+from toolproof.safe_text import printable
 from toolproof.scoring.scorecard import METRIC_KEYS, scorecard
 
 GOOD = {"order_id": "ORD-123456", "qty": 2, "ship_on": "2026-03-04"}

@@ -14,7 +14,8 @@ import math
 import re
 from typing import Iterator, NamedTuple
 
-from .lint_text import hidden_characters, instruction_phrase, name_key, word_set
+from .lint_text import instruction_phrase, name_key, word_set
+from toolproof.safe_text import hidden_characters
 
 # code: (severity, rule). Severity `error` makes `tools lint` exit 1.
 CODES = {

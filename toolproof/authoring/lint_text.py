@@ -1,28 +1,12 @@
-"""The text rules of lint: invisible characters, instructions aimed at the model, and the word
-and name keys similar-tools compares. Pure: no I/O.
+"""The text rules of lint: instructions aimed at the model, and the word and name keys
+similar-tools compares. Invisible characters are defined once, in toolproof/safe_text.py.
+Pure: no I/O.
 """
 from __future__ import annotations
 
 import re
-import unicodedata
 
-# Invisible or reordering characters a reviewer does not see and a model reads.
-_HIDDEN_RANGES = (
-    (0x0000, 0x0008), (0x000B, 0x000C), (0x000E, 0x001F), (0x007F, 0x009F),  # controls (not \t \n \r)
-    (0x00AD, 0x00AD),                                    # soft hyphen
-    (0x061C, 0x061C),                                    # Arabic letter mark (bidi)
-    (0x180E, 0x180E),                                    # Mongolian vowel separator
-    (0x200B, 0x200F),                                    # zero-width space/joiners, LRM, RLM
-    (0x202A, 0x202E),                                    # bidi embeddings and overrides
-    (0x2060, 0x2064),                                    # word joiner, invisible operators
-    (0x2066, 0x2069),                                    # bidi isolates
-    (0xD800, 0xDFFF),                                    # lone surrogates (not text at all)
-    (0xFE00, 0xFE0F),                                    # variation selectors
-    (0xFEFF, 0xFEFF),                                    # zero-width no-break space (BOM)
-    (0xE0000, 0xE007F),                                  # tag characters (ASCII smuggling)
-    (0xE0100, 0xE01EF),                                  # variation selectors supplement
-)
-_HIDDEN = re.compile("[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in _HIDDEN_RANGES) + "]")
+from toolproof.safe_text import without_hidden
 
 # Phrases that speak to the model instead of describing a tool (tool poisoning). Matched
 # case-insensitively, after hidden characters are removed (so "ig\u200bnore" still counts),
@@ -48,24 +32,9 @@ _STOP_WORDS = frozenset("a an the of to for and or in on with by is it this that
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
-def hidden_characters(text: str) -> list[tuple[int, str]]:
-    """(offset, "U+200B ZERO WIDTH SPACE") for every hidden character, in order."""
-    return [(m.start(), _label(m.group())) for m in _HIDDEN.finditer(text)]
-
-
-def _label(ch: str) -> str:
-    code = ord(ch)
-    if 0xE0000 <= code <= 0xE007F:
-        name = "TAG " + (chr(code - 0xE0000) if 0x20 < code - 0xE0000 < 0x7F else "CHARACTER")
-    else:
-        name = unicodedata.name(ch, "control character" if code < 0xA0 else "surrogate" if 0xD800 <= code <= 0xDFFF
-                                else "invisible character")
-    return f"U+{code:04X} {name}"
-
-
 def instruction_phrase(text: str) -> str | None:
     """The label of the first instruction phrase in `text`, or None."""
-    visible = _HIDDEN.sub("", text)
+    visible = without_hidden(text)
     for label, pattern in _PHRASES:
         if pattern.search(visible):
             return label

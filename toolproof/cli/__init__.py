@@ -1,8 +1,4 @@
 """The terminal edge: argv, files, stdout, urllib and MCP servers. `main` parses and dispatches to
-one module per verb; nothing below this folder imports it.
+one module per verb; nothing below this folder imports it. This file re-exports nothing: the
+name `toolproof.cli.main` must stay the module (the console script is `toolproof.cli.main:main`).
 """
-from __future__ import annotations
-
-from .main import main, run
-
-__all__ = ['main', 'run']

@@ -21,7 +21,8 @@ from .tools import add_tools_verbs, run_tools
 from toolproof.datafiles import load_bundle, load_suite_files
 from toolproof.errors import ToolProofError
 from toolproof.scoring.evaluate import evaluate
-from toolproof.reports.scorecard import printable, render_text, to_json
+from toolproof.reports.scorecard import render_text, to_json
+from toolproof.safe_text import printable
 from toolproof.providers.dispatch import PROVIDERS, base_url_problem
 from toolproof.suite.load import CATEGORIES
 

@@ -14,7 +14,7 @@ import stat
 from pathlib import Path
 from typing import TextIO
 
-from .tools import printable
+from toolproof.safe_text import printable
 from toolproof.datafiles import DATA, format_schema, json_from_text, read_json
 from toolproof.errors import ToolProofError
 from toolproof.limits import MAX_FILE_BYTES

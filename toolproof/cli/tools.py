@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from toolproof.errors import ToolProofError
+from toolproof.safe_text import printable
 from toolproof.importers import LABELS, parse_tool_text, tools_from_any, tools_from_mcp
 from toolproof.importers.text import MAX_CHARS
 from toolproof.importers.toolproof import map_to_source, tools_document
@@ -42,11 +43,6 @@ def run_tools(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     except ToolProofError as exc:       # names and paths come from the user's file: make them inert
         raise ToolProofError(printable(exc.reason), source=exc.source and printable(exc.source),
                              path=exc.path and printable(exc.path)) from None
-
-
-def printable(text: str) -> str:
-    """Text safe for a terminal: control, bidi, zero-width and other invisible characters escaped."""
-    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
 def read_source(path: str) -> object:

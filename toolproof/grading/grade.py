@@ -32,7 +32,6 @@ Pure: no I/O.
 from __future__ import annotations
 
 import json
-import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -40,6 +39,7 @@ from .assignment import best_assignment
 from .values import EXTRA, MATCH, MISMATCH, MISSING, FieldResult, compare_arguments
 from toolproof.providers.conversation import read_arguments
 from toolproof.errors import Finding
+from toolproof.safe_text import looks_same
 from .normalize import cast_lenient, needs_cast, normalize_text, values_equal
 from .phrases import text_problems
 from toolproof.providers.reply import Call, Reply
@@ -76,14 +76,6 @@ def show(value: Any) -> str:
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
 
 
-def _printed(text: str) -> str:
-    """What a reader sees of a text: compatibility forms folded, invisible characters gone,
-    every kind of space one space."""
-    folded = unicodedata.normalize("NFKC", text)
-    return "".join(" " if ch.isspace() else ch for ch in folded
-                   if unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp") or ch.isspace())
-
-
 def show_pair(expected: Any, actual: Any) -> tuple[str, str]:
     """Both values shown; long texts are cut around their first difference so it stays visible.
     Two different values that would print the same (composed and decomposed accents, a
@@ -91,7 +83,7 @@ def show_pair(expected: Any, actual: Any) -> tuple[str, str]:
     a = json.dumps(expected, ensure_ascii=False, sort_keys=True)
     b = json.dumps(actual, ensure_ascii=False, sort_keys=True)
     # ASCII JSON shows every difference already (controls are escaped), except DEL
-    if a != b and not (a.isascii() and b.isascii() and "\x7f" not in a + b) and _printed(a) == _printed(b):
+    if not (a.isascii() and b.isascii() and "\x7f" not in a + b) and looks_same(a, b):
         a = json.dumps(expected, ensure_ascii=True, sort_keys=True)
         b = json.dumps(actual, ensure_ascii=True, sort_keys=True)
     if max(len(a), len(b)) <= MAX_SHOWN:

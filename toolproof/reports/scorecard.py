@@ -12,6 +12,7 @@ import math
 import re
 from typing import Any
 
+from toolproof.safe_text import printable
 from toolproof.scoring.scorecard import METRIC_KEYS
 
 METRIC_HELP = {
@@ -76,24 +77,6 @@ def finite(value: Any) -> tuple[Any, list[tuple[str, str]]]:
             holder[key] = item = list(item)
             stack.extend((item, i, f"{where}[{i}]") for i in range(len(item)))
     return root[0], sorted(found)
-
-
-# Characters that would act on a terminal or a Markdown viewer instead of being shown: C0
-# controls (ESC starts terminal sequences, CR overwrites a line), DEL, C1 controls (CSI), line
-# and paragraph separators, and the bidi controls that reorder what a reader sees.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-                      "\ud800-\udfff]")      # and lone surrogates, which no UTF-8 output can hold
-
-
-def printable(text: str) -> str:
-    """Text with every control character written as an escape (\\x1b, \\u202e): what came from
-    a file or a model is shown, never obeyed, and a line of output stays one line."""
-    return _CONTROL.sub(_escape, text)
-
-
-def _escape(match: re.Match) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _lines(lines: list[str]) -> str:
