@@ -196,7 +196,8 @@ HOSTILE_BODIES = [
 def test_a_hostile_body_errs_its_case_and_the_run_goes_on(bundle, text, message):
     import asyncio
 
-    from toolproof.running.runner import HttpReply, Run, RunSettings
+    from toolproof.running.runner import Run, RunSettings
+    from toolproof.running.transport import HttpReply
 
     answers = iter([text])
 

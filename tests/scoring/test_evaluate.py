@@ -125,7 +125,8 @@ def test_the_cli_grades_on_past_a_grading_bug(bundle, monkeypatch):
 
 
 def test_a_live_run_grades_on_past_a_grading_bug(bundle, monkeypatch):
-    from toolproof.running.runner import HttpReply, Run, RunSettings
+    from toolproof.running.runner import Run, RunSettings
+    from toolproof.running.transport import HttpReply
 
     async def transport(url, headers, body, timeout):
         return HttpReply(200, {}, json.dumps({"choices": [{"message": {"content": "ok"},

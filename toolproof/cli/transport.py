@@ -22,7 +22,7 @@ import time
 import urllib.error
 import urllib.request
 
-from toolproof.running.runner import HttpReply, TransportError
+from toolproof.running.transport import HttpReply, TransportError
 
 MAX_BODY_BYTES = 5 * 1024 * 1024 + 1   # one byte over the readers' 5 MB limit tells "too big"
 CHUNK = 64 * 1024

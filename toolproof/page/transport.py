@@ -20,7 +20,7 @@ import js
 from pyodide.ffi import JsException, create_once_callable, to_js
 
 from toolproof.providers.dispatch import origin_of
-from toolproof.running.runner import HttpReply, TransportError
+from toolproof.running.transport import HttpReply, TransportError
 
 MAX_BODY_CHARS = 5 * 1024 * 1024
 
