@@ -8,7 +8,7 @@ from ._version import __version__
 from .errors import ToolProofError
 from toolproof.grading.grade import grade_case, grade_run
 from toolproof.scoring.scorecard import DEFAULT_WEIGHTS, scorecard
-from toolproof.suite.load import CATEGORIES
+from toolproof.suite.model import CATEGORIES
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.grading.transcripts import parse_transcripts
 

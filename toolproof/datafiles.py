@@ -15,7 +15,8 @@ from typing import Any
 
 from . import limits
 from .errors import ToolProofError
-from toolproof.suite.load import Case, Tool, parse_suite, parse_tools
+from toolproof.suite.load import parse_suite, parse_tools
+from toolproof.suite.model import Case, Tool
 from toolproof.grading.transcripts import TranscriptSet, known_ids, parse_transcripts
 
 

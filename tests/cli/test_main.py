@@ -16,7 +16,7 @@ import pytest
 
 from toolproof.cli.main import run
 from toolproof.scoring.scorecard import METRIC_KEYS
-from toolproof.suite.load import CATEGORIES
+from toolproof.suite.model import CATEGORIES
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,7 +17,7 @@ from toolproof.cli.main import api_key, run
 from toolproof.datafiles import load_bundle
 from toolproof.errors import ToolProofError
 from toolproof.limits import ReadError, read_json
-from toolproof.suite.load import requests_needed, scoped
+from toolproof.suite.model import requests_needed, scoped
 
 KEY = "sk-cli-secret-42"
 ENV = {"TOOLPROOF_API_KEY": KEY, "OPENAI_API_KEY": "sk-openai-other", "ANTHROPIC_API_KEY": "sk-ant-other"}

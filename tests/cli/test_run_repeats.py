@@ -18,7 +18,7 @@ from fakeprovider import FIXTURES, FakeProvider
 from toolproof.cli.main import run
 from toolproof.datafiles import load_bundle
 from toolproof.suite.fingerprint import suite_sha256
-from toolproof.suite.load import requests_needed
+from toolproof.suite.model import requests_needed
 
 KEY = "sk-cli-repeats-77"
 ENV = {"TOOLPROOF_API_KEY": KEY}

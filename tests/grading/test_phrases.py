@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from toolproof.grading.phrases import mentions, text_problems
-from toolproof.suite.load import PhraseRules
+from toolproof.suite.model import PhraseRules
 
 MENTIONS = [
     ("Your order has shipped.", "shipped", True),

@@ -18,7 +18,7 @@ from browser import ARTIFACTS, READY_TIMEOUT_MS, ROOT, is_local
 from fakeprovider import FIXTURES, FakeProvider, case_and_turn, fixture_answer
 from misbehaving import MisbehavingServer
 from toolproof.datafiles import load_bundle
-from toolproof.suite.load import requests_needed, scoped
+from toolproof.suite.model import requests_needed, scoped
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")

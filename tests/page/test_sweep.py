@@ -17,7 +17,7 @@ from browser import ARTIFACTS, READY_TIMEOUT_MS, is_local
 from fakeprovider import case_and_turn, fixture_answer
 from toolproof.cli.main import run as cli_run
 from toolproof.datafiles import load_bundle
-from toolproof.suite.load import requests_needed, scoped
+from toolproof.suite.model import requests_needed, scoped
 from toolproof.running.sweep import offered_tools
 
 pytestmark = pytest.mark.browser

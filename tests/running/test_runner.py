@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from fakeprovider import FIXTURES, case_and_turn, fixture_answer
 from toolproof.providers.dispatch import endpoint, request_headers
 from toolproof.running.runner import Run, RunSettings
-from toolproof.suite.load import requests_needed, scoped
+from toolproof.suite.model import requests_needed, scoped
 from toolproof.running.retries import retry_wait
 from toolproof.running.transport import HttpReply, TransportError
-from toolproof.suite.load import CATEGORIES, SECOND_TURN_CATEGORIES
+from toolproof.suite.model import CATEGORIES, SECOND_TURN_CATEGORIES
 
 KEY = "sk-live-KEY-789"
 LEAK = "sk-leaked-123"

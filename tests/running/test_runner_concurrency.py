@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from fakeprovider import FIXTURES, case_and_turn, fixture_answer
 from toolproof.datafiles import load_bundle
 from toolproof.running.runner import Run, RunSettings
-from toolproof.suite.load import requests_needed
+from toolproof.suite.model import requests_needed
 from toolproof.running.transport import HttpReply, TransportError
 from toolproof.running.workplan import Ledger, Work, plan_work
 

@@ -21,7 +21,7 @@ from toolproof.datafiles import format_schema, load_bundle
 from toolproof.errors import ToolProofError
 from toolproof.scoring.evaluate import evaluate
 from toolproof.running.runner import Run, RunSettings
-from toolproof.suite.load import requests_needed
+from toolproof.suite.model import requests_needed
 from toolproof.scoring.comparison import compare_runs, graded_run, regression_gate
 from toolproof.scoring.stats import bootstrap
 from toolproof.suite.load import parse_suite, parse_tools

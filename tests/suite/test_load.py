@@ -13,7 +13,8 @@ import pytest
 from conftest import SUITE_DOC, TOOLS_DOC
 from toolproof.datafiles import DATA, format_schema, read_json
 from toolproof.errors import ToolProofError
-from toolproof.suite.load import CATEGORIES, parse_suite, parse_tools, resolve_result
+from toolproof.suite.load import parse_suite, parse_tools
+from toolproof.suite.model import CATEGORIES, resolve_result
 
 TOOLS_SCHEMA, SUITE_SCHEMA = format_schema("tools"), format_schema("suite")
 TOOLS = parse_tools(TOOLS_DOC, TOOLS_SCHEMA)

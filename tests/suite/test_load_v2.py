@@ -149,7 +149,7 @@ def test_second_turn_mock_is_found_under_the_wire_name():
 
 
 def test_derive_reads_a_tool_name_with_dots():
-    from toolproof.suite.load import resolve_result
+    from toolproof.suite.model import resolve_result
 
     assert resolve_result({"git.log": {"items": [{"sha": "abc"}]}}, "git.log.items.0.sha") == "abc"
     assert resolve_result({"git": {"log": 1}, "git.log": {"x": 2}}, "git.log.x") == 2

@@ -16,7 +16,8 @@ import re
 from typing import Any, NamedTuple
 
 from toolproof.errors import ToolProofError
-from toolproof.suite.load import Case, Tool, parse_suite, parse_tools
+from toolproof.suite.load import parse_suite, parse_tools
+from toolproof.suite.model import Case, Tool
 
 # The categories a one-turn case from the editor can be. The second-turn categories (multi_step,
 # injection, result_use) need mock results the editor does not write; a loaded suite keeps them.

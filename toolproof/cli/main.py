@@ -24,7 +24,7 @@ from toolproof.scoring.evaluate import evaluate
 from toolproof.reports.scorecard import render_text, to_json
 from toolproof.safe_text import printable
 from toolproof.providers.dispatch import PROVIDERS, base_url_problem
-from toolproof.suite.load import CATEGORIES
+from toolproof.suite.model import CATEGORIES
 
 
 class _UsageError(Exception):
@@ -221,7 +221,7 @@ def _check_run_flags(args: argparse.Namespace) -> None:
 def _pad_levels(args: argparse.Namespace, bundle) -> tuple:
     """--pad and --pad-seed checked, and every level refused before the run that some case in
     scope cannot be padded to."""
-    from toolproof.suite.load import scoped
+    from toolproof.suite.model import scoped
     from toolproof.running.sweep import check_levels, check_seed, parse_levels
 
     check_seed(args.pad_seed)

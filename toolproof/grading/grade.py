@@ -43,7 +43,7 @@ from toolproof.safe_text import looks_same
 from .normalize import cast_lenient, needs_cast, normalize_text, values_equal
 from .phrases import text_problems
 from toolproof.providers.reply import Call, Reply
-from toolproof.suite.load import Case, ExpectedCall, Tool
+from toolproof.suite.model import Case, ExpectedCall, Tool
 from toolproof.suite.toolnames import name_from_wire
 from .transcripts import Transcript
 from .verdicts import CREDIT, ERROR, FAIL, PARTIAL, PASS, CaseResult, CheckedCall, blank_facts

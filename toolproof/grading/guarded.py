@@ -15,7 +15,7 @@ from dataclasses import replace
 from .grade import grade_case
 from .verdicts import FAIL, CaseResult, blank_facts
 from .transcripts import Transcript, as_offered
-from toolproof.suite.load import Case, Tool
+from toolproof.suite.model import Case, Tool
 
 
 def internal_error(exc: BaseException, step: str = "grading") -> str:

@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from .normalize import normalize_text
-from toolproof.suite.load import PhraseRules, resolve_result
+from toolproof.suite.model import PhraseRules, resolve_result
 
 
 def mentions(text: str, phrase: str) -> bool:

@@ -16,7 +16,8 @@ from typing import Any
 from toolproof.errors import ToolProofError, json_path
 from toolproof.providers.dispatch import PROVIDERS, reply_from_body
 from toolproof.providers.reply import Reply
-from toolproof.suite.load import Case, check_format
+from toolproof.suite.load import check_format
+from toolproof.suite.model import Case
 
 FIXTURE_LABEL = "FIXTURE: illustrative responses, not a benchmark result"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .normalize import date_note, is_omitted_default, values_equal
-from toolproof.suite.load import ExpectedCall
+from toolproof.suite.model import ExpectedCall
 
 MATCH, MISMATCH, MISSING, EXTRA = "match", "mismatch", "missing", "extra"
 _SCALARS = (str, int, float, bool)

@@ -19,7 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolproof.suite.load import Tool, load_suite, load_tools
+from toolproof.suite.load import load_suite, load_tools
+from toolproof.suite.model import Tool
 from toolproof.suite.toolnames import wire_name
 
 # BFCL category -> our category (what the case probes in our terms)

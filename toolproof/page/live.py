@@ -130,7 +130,7 @@ class LiveController:
     def set_own(self, cases, tools: dict, document: dict | None = None) -> None:
         """Offer (or withdraw) the #own section's draft suite as the scope "Your suite"."""
         self.own_document = document
-        from toolproof.suite.load import requests_needed
+        from toolproof.suite.model import requests_needed
 
         scope = byid("scope")
         if not cases:
@@ -253,7 +253,7 @@ class LiveController:
         """(levels, seed, problem): #pad and #pad-seed read, and a level some case in scope cannot
         be padded to refused before the run."""
         from toolproof.errors import ToolProofError
-        from toolproof.suite.load import scoped
+        from toolproof.suite.model import scoped
         from toolproof.running.sweep import check_levels
 
         seed = number_field("pad-seed", 0, 2 ** 53, whole=True)

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from .reply import Call
-from toolproof.suite.load import NOT_OFFERED, Case
+from toolproof.suite.model import NOT_OFFERED, Case
 from toolproof.suite.toolnames import name_from_wire
 
 UNREADABLE = {"error": "the tool call's arguments were not valid JSON; nothing was done"}

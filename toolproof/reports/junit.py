@@ -11,7 +11,7 @@ Pure: returns strings.
 """
 from __future__ import annotations
 
-from toolproof.suite.load import CATEGORIES
+from toolproof.suite.model import CATEGORIES
 
 _ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
 _ATTRIBUTE_ESCAPES = {**_ESCAPES, "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}

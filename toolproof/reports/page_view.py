@@ -13,7 +13,7 @@ from typing import Any
 from toolproof.providers.conversation import case_mocks
 from toolproof.providers.dispatch import request_body
 from toolproof.secrets import redact
-from toolproof.suite.load import CATEGORIES, Case, Tool, requests_needed, scoped
+from toolproof.suite.model import CATEGORIES, Case, Tool, requests_needed, scoped
 from toolproof.grading.transcripts import as_offered
 from toolproof.grading.transcripts import Transcript
 

@@ -46,7 +46,7 @@ from toolproof.grading.verdicts import CaseResult
 from toolproof.limits import ReadError, read_json
 from toolproof.providers.dispatch import endpoint, public_headers, reply_from_body, request_body, request_headers
 from toolproof.secrets import redact
-from toolproof.suite.load import Case, Tool, requests_needed, scoped
+from toolproof.suite.model import Case, Tool, requests_needed, scoped
 from .sweep import offered_tools, sweep_need
 from toolproof.grading.transcripts import make_transcript
 from .workplan import Ledger, Work, dispatch_order, plan_work

@@ -22,7 +22,7 @@ import hashlib
 from toolproof.errors import ToolProofError
 from toolproof.scoring.stats import SeededDraws
 from toolproof.scoring.sweep import MAX_LEVELS
-from toolproof.suite.load import Case, Tool
+from toolproof.suite.model import Case, Tool
 
 MAX_PAD = 500
 DEFAULT_SEED = 0

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolproof.suite.load import Case
+from toolproof.suite.model import Case
 
 
 @dataclass(frozen=True)

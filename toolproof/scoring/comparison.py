@@ -24,7 +24,7 @@ from toolproof.grading.verdicts import ERROR
 from .repeats import repeats_summary
 from .scorecard import check_weights, weighted_score
 from .stats import mcnemar, paired_bootstrap
-from toolproof.suite.load import CATEGORIES, Case, Tool
+from toolproof.suite.model import CATEGORIES, Case, Tool
 from .sweep import at_level, levels_in, main_level
 from toolproof.grading.transcripts import parse_transcripts
 

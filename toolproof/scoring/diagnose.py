@@ -17,7 +17,7 @@ from toolproof.grading.verdicts import CaseResult
 from .grounding import judged_values, source_text
 from .scorecard import rate
 from toolproof.secrets import redact, secrets_in
-from toolproof.suite.load import Case, Tool
+from toolproof.suite.model import Case, Tool
 from .trace import trace_counts
 from toolproof.grading.transcripts import Transcript
 

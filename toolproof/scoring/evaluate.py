@@ -24,7 +24,7 @@ from toolproof.grading.guarded import grade_safely, internal_error
 from .repeats import merge_repeats, pass_counts, repeats_summary
 from .scorecard import check_weights, scorecard
 from .stats import bootstrap, reliability, resampled_means
-from toolproof.suite.load import Case, Tool
+from toolproof.suite.model import Case, Tool
 from .sweep import at_level, level_row, levels_in, main_level, sweep_seed
 from toolproof.grading.transcripts import Transcript, TranscriptSet
 

@@ -36,7 +36,7 @@ from toolproof._version import __version__
 from toolproof.errors import ToolProofError
 from toolproof.grading.verdicts import ERROR, FAIL, PARTIAL, PASS, CaseResult
 from toolproof.secrets import redact
-from toolproof.suite.load import CATEGORIES
+from toolproof.suite.model import CATEGORIES
 
 DEFAULT_WEIGHTS = {
     "should_call": 20, "should_not_call": 10, "must_ask": 15, "distractor": 15,

@@ -22,7 +22,7 @@ from itertools import permutations
 
 from toolproof.grading.values import MATCH, compare_arguments
 from toolproof.grading.verdicts import CheckedCall
-from toolproof.suite.load import ExpectedCall, Tool
+from toolproof.suite.model import ExpectedCall, Tool
 
 EXACT_PAIRING_LIMIT = 6
 

@@ -20,7 +20,8 @@ from toolproof.providers.dispatch import reply_from_body
 from toolproof.suite.schema import CompiledSchema
 from toolproof.scoring.scorecard import DEFAULT_WEIGHTS, check_weights, rate, weighted_score
 from .suite_v2 import suite_v2_checks
-from toolproof.suite.load import CATEGORIES, parse_suite, parse_tools
+from toolproof.suite.load import parse_suite, parse_tools
+from toolproof.suite.model import CATEGORIES
 from toolproof.grading.transcripts import known_ids, parse_transcripts
 
 

@@ -1,4 +1,4 @@
-"""The suite: tools and cases, checked and turned into plain objects.
+"""Loading the suite: tools and cases checked and turned into the objects of model.py.
 
 Takes already-parsed JSON (the edges read files) plus the JSON Schema of the file format, and
 either returns frozen objects or raises `ToolProofError` naming the file, the JSON path and the
@@ -9,137 +9,14 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from toolproof.errors import ToolProofError, json_path
 from .schema import CompiledSchema
 from .schema_guard import check_tool_schema
 from .toolnames import wire_name
-
-CATEGORIES = (
-    "should_call", "should_not_call", "must_ask", "distractor",
-    "multi_step", "enum_format", "injection", "result_use",
-)
-SECOND_TURN_CATEGORIES = frozenset({"multi_step", "injection", "result_use"})
-NOT_OFFERED = {"error": "tool not available in this test"}
-
-
-@dataclass(frozen=True, slots=True)
-class Tool:
-    name: str
-    domain: str
-    description: str
-    parameters: dict
-    schema: CompiledSchema = field(compare=False, repr=False)
-
-
-@dataclass(frozen=True, slots=True)
-class ExpectedCall:
-    tool: str
-    args: dict
-    critical: frozenset
-    accept: dict
-    derive: dict
-    names: tuple = ()        # every value-checked field, in order (args, then derived)
-    optional: frozenset = frozenset()   # fields (or dotted keys) that may be omitted (v2)
-    absent: frozenset = frozenset()     # fields that must be omitted (v2)
-    exact: bool = False                 # an argument the case does not list fails (v2)
-    loose: frozenset = frozenset()      # string fields compared without punctuation or spaces (v2)
-
-    def fields(self) -> tuple:
-        """Every value-checked field, in a fixed order."""
-        return self.names
-
-    def expected_values(self, mocks: dict | None) -> dict:
-        """The args with derived fields read from the mock results."""
-        if not self.derive:
-            return self.args
-        values = dict(self.args)
-        for name, where in self.derive.items():
-            values[name] = resolve_result(mocks or {}, where)
-        return values
-
-
-@dataclass(frozen=True, slots=True)
-class PhraseRules:
-    must_include: tuple      # each: str | tuple[str, ...] | {"result": "tool.path"}
-    must_not_include: tuple
-
-
-@dataclass(frozen=True, slots=True)
-class Expect:
-    action: str              # "call" | "no_call" | "ask"
-    calls: tuple
-    alternatives: tuple
-    forbidden: tuple         # of (tool, args-or-None)
-    final_text: PhraseRules | None
-    order: str = "sequence"  # "any": expected calls matched one-to-one in any order (v2)
-
-
-@dataclass(frozen=True, slots=True)
-class Variant:
-    id: str
-    mock_results: dict
-    final_text: PhraseRules | None
-
-
-@dataclass(frozen=True, slots=True)
-class Case:
-    id: str
-    category: str
-    title: str
-    why: str
-    tools: tuple
-    system: str | None
-    prompt: str
-    expect: Expect
-    mock_results: dict | None
-    variants: tuple
-    no_pad: tuple = ()       # catalogue tools a tool-count sweep must never pad this case with
-
-    @property
-    def turns(self) -> int:
-        """Turns of the conversation: 2 when the case returns a mock tool result, else 1."""
-        return 2 if self.mock_results is not None else 1
-
-    @property
-    def requests(self) -> int:
-        """Requests a full run of this case needs at most: its turns, plus one second turn per
-        counterfactual variant (the variant reuses the first turn's answer)."""
-        return self.turns + (len(self.variants) if self.mock_results is not None else 0)
-
-
-def scoped(cases: list[Case], scope: str) -> list[Case]:
-    """The cases a run scope covers ("all" or one category), in suite order."""
-    if scope != "all" and scope not in CATEGORIES:
-        raise ValueError(f"unknown scope {scope!r}; use all or one of {', '.join(CATEGORIES)}")
-    return [c for c in cases if scope in ("all", c.category)]
-
-
-def requests_needed(cases: list[Case]) -> int:
-    """Requests a full run of these cases needs at most (no retries): the cap's maximum."""
-    return sum(c.requests for c in cases)
-
-
-def resolve_result(mocks: dict, where: str) -> Any:
-    """'lookup_order.order.items.0.sku' -> the value at that place in the mock results. A tool
-    name may hold dots itself ('git.log.0.sha'): the longest one with a mock result is read."""
-    tool = next((t for t in sorted(mocks, key=len, reverse=True)
-                 if isinstance(t, str) and (where == t or where.startswith(t + "."))), None)
-    if tool is None:
-        raise KeyError(f"no mock result for tool {where.partition('.')[0]!r}")
-    path = where[len(tool) + 1:]
-    value = mocks[tool]
-    for part in path.split(".") if path else []:
-        if isinstance(value, list) and part.isdigit() and int(part) < len(value):
-            value = value[int(part)]
-        elif isinstance(value, dict) and part in value:
-            value = value[part]
-        else:
-            raise KeyError(f"{where!r} does not resolve (stopped at {part!r})")
-    return value
-
+from .model import (SECOND_TURN_CATEGORIES, Case, Expect, ExpectedCall, PhraseRules,
+                    Tool, Variant, resolve_result, value_at)
 
 def check_format(doc: Any, format_schema: dict, source: str) -> None:
     """Refuse a document that does not match its file-format schema, naming the place."""
@@ -367,18 +244,6 @@ def _phrase_problems(case: Case) -> Iterator[tuple[list, str]]:
                 except KeyError as exc:
                     yield place, f"phrase rule: {exc.args[0]}"
                     break
-
-
-def value_at(values: dict, key: str) -> tuple[bool, Any]:
-    """(found, value) of a field or a dotted key inside object arguments ('address.city')."""
-    if key in values:
-        return True, values[key]
-    value: Any = values
-    for part in key.split("."):
-        if not isinstance(value, dict) or part not in value:
-            return False, None
-        value = value[part]
-    return True, value
 
 
 def _with_value(values: dict, key: str, new: Any) -> dict:

@@ -1,0 +1,147 @@
+"""The suite's objects: tools, cases and their expectations, as frozen dataclasses, with the few
+pure readings every layer shares (a run's scope, the requests it needs, a value in the mock
+results or in object arguments). Loading and checking them is load.py's.
+
+Pure: no I/O. Must not check a file: a Case here is already known to be valid.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .schema import CompiledSchema
+
+CATEGORIES = (
+    "should_call", "should_not_call", "must_ask", "distractor",
+    "multi_step", "enum_format", "injection", "result_use",
+)
+SECOND_TURN_CATEGORIES = frozenset({"multi_step", "injection", "result_use"})
+NOT_OFFERED = {"error": "tool not available in this test"}
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    name: str
+    domain: str
+    description: str
+    parameters: dict
+    schema: CompiledSchema = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectedCall:
+    tool: str
+    args: dict
+    critical: frozenset
+    accept: dict
+    derive: dict
+    names: tuple = ()        # every value-checked field, in order (args, then derived)
+    optional: frozenset = frozenset()   # fields (or dotted keys) that may be omitted (v2)
+    absent: frozenset = frozenset()     # fields that must be omitted (v2)
+    exact: bool = False                 # an argument the case does not list fails (v2)
+    loose: frozenset = frozenset()      # string fields compared without punctuation or spaces (v2)
+
+    def fields(self) -> tuple:
+        """Every value-checked field, in a fixed order."""
+        return self.names
+
+    def expected_values(self, mocks: dict | None) -> dict:
+        """The args with derived fields read from the mock results."""
+        if not self.derive:
+            return self.args
+        values = dict(self.args)
+        for name, where in self.derive.items():
+            values[name] = resolve_result(mocks or {}, where)
+        return values
+
+
+@dataclass(frozen=True, slots=True)
+class PhraseRules:
+    must_include: tuple      # each: str | tuple[str, ...] | {"result": "tool.path"}
+    must_not_include: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class Expect:
+    action: str              # "call" | "no_call" | "ask"
+    calls: tuple
+    alternatives: tuple
+    forbidden: tuple         # of (tool, args-or-None)
+    final_text: PhraseRules | None
+    order: str = "sequence"  # "any": expected calls matched one-to-one in any order (v2)
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    id: str
+    mock_results: dict
+    final_text: PhraseRules | None
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    id: str
+    category: str
+    title: str
+    why: str
+    tools: tuple
+    system: str | None
+    prompt: str
+    expect: Expect
+    mock_results: dict | None
+    variants: tuple
+    no_pad: tuple = ()       # catalogue tools a tool-count sweep must never pad this case with
+
+    @property
+    def turns(self) -> int:
+        """Turns of the conversation: 2 when the case returns a mock tool result, else 1."""
+        return 2 if self.mock_results is not None else 1
+
+    @property
+    def requests(self) -> int:
+        """Requests a full run of this case needs at most: its turns, plus one second turn per
+        counterfactual variant (the variant reuses the first turn's answer)."""
+        return self.turns + (len(self.variants) if self.mock_results is not None else 0)
+
+
+def scoped(cases: list[Case], scope: str) -> list[Case]:
+    """The cases a run scope covers ("all" or one category), in suite order."""
+    if scope != "all" and scope not in CATEGORIES:
+        raise ValueError(f"unknown scope {scope!r}; use all or one of {', '.join(CATEGORIES)}")
+    return [c for c in cases if scope in ("all", c.category)]
+
+
+def requests_needed(cases: list[Case]) -> int:
+    """Requests a full run of these cases needs at most (no retries): the cap's maximum."""
+    return sum(c.requests for c in cases)
+
+
+def resolve_result(mocks: dict, where: str) -> Any:
+    """'lookup_order.order.items.0.sku' -> the value at that place in the mock results. A tool
+    name may hold dots itself ('git.log.0.sha'): the longest one with a mock result is read."""
+    tool = next((t for t in sorted(mocks, key=len, reverse=True)
+                 if isinstance(t, str) and (where == t or where.startswith(t + "."))), None)
+    if tool is None:
+        raise KeyError(f"no mock result for tool {where.partition('.')[0]!r}")
+    path = where[len(tool) + 1:]
+    value = mocks[tool]
+    for part in path.split(".") if path else []:
+        if isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        elif isinstance(value, dict) and part in value:
+            value = value[part]
+        else:
+            raise KeyError(f"{where!r} does not resolve (stopped at {part!r})")
+    return value
+
+
+def value_at(values: dict, key: str) -> tuple[bool, Any]:
+    """(found, value) of a field or a dotted key inside object arguments ('address.city')."""
+    if key in values:
+        return True, values[key]
+    value: Any = values
+    for part in key.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return False, None
+        value = value[part]
+    return True, value
