@@ -16,6 +16,7 @@ import tempfile
 from typing import TextIO
 
 from toolproof._version import __version__
+from .flags import parse_weights, price_flags, report_flags, suite_flags, write_reports
 from .suite import add_suite_verbs, run_suite
 from .tools import add_tools_verbs, run_tools
 from toolproof.datafiles import load_bundle, load_suite_files
@@ -35,21 +36,6 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
-def parse_weights(pairs: list[str]) -> dict:
-    """["multi_step=30", ...] -> {"multi_step": 30.0}; refuse anything else with a reason."""
-    weights = {}
-    for pair in pairs:
-        category, sep, value = pair.partition("=")
-        if not sep or category not in CATEGORIES:
-            raise ToolProofError(f"--weight wants CATEGORY=W with CATEGORY one of "
-                                 f"{', '.join(CATEGORIES)}; got {pair!r}")
-        try:
-            weights[category] = float(value)
-        except ValueError:
-            raise ToolProofError(f"--weight {pair!r}: {value!r} is not a number") from None
-    return weights
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m toolproof", description="Deterministic tool-call evaluation.")
     parser.add_argument("--version", action="version", version=f"toolproof {__version__}")
@@ -57,14 +43,12 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("selftest", help="run the built-in assertions on the committed data")
     grade = commands.add_parser("grade", help="grade transcripts (default: data/fixtures.json)")
     grade.add_argument("--transcripts", metavar="FILE", help="transcripts or results file")
-    grade.add_argument("--suite", metavar="FILE", help="suite file (default data/suite.json)")
-    grade.add_argument("--tools", metavar="FILE", help="tools file (default data/tools.json)")
+    suite_flags(grade)
     grade.add_argument("--weight", metavar="CATEGORY=W", action="append", default=[],
                        help="override a category weight (repeatable)")
     grade.add_argument("--format", choices=("text", "json"), default="text")
-    grade.add_argument("--price-in", type=float, metavar="USD", help="USD per million input tokens (adds cost.usd)")
-    grade.add_argument("--price-out", type=float, metavar="USD", help="USD per million output tokens")
-    _report_flags(grade)
+    price_flags(grade)
+    report_flags(grade)
     compare = commands.add_parser("compare", help="compare two results files (B against A)")
     compare.add_argument("a", metavar="A", help="results file or page export of the first run")
     compare.add_argument("b", metavar="B", help="results file or page export of the second run")
@@ -73,9 +57,8 @@ def _parser() -> argparse.ArgumentParser:
                          help="exit 1 when the score delta's 95%% interval lies entirely below 0")
     compare.add_argument("--allow-mixed", action="store_true",
                          help="compare runs of different (or unrecorded) suites on their shared case ids")
-    compare.add_argument("--suite", metavar="FILE", help="suite file (default data/suite.json)")
-    compare.add_argument("--tools", metavar="FILE", help="tools file (default data/tools.json)")
-    _report_flags(compare)
+    suite_flags(compare)
+    report_flags(compare)
     live = commands.add_parser("run", help="run the suite against a model provider")
     live.add_argument("--provider", required=True, choices=PROVIDERS)
     live.add_argument("--model", required=True)
@@ -91,8 +74,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="deadline in seconds for each whole request: connect, headers and body (default 45)")
     live.add_argument("--max-tokens", type=int, default=1024, metavar="N",
                       help="most output tokens per request, sent in the provider's own field (default 1024)")
-    live.add_argument("--suite", metavar="FILE", help="suite file (default data/suite.json)")
-    live.add_argument("--tools", metavar="FILE", help="tools file (default data/tools.json)")
+    suite_flags(live)
     live.add_argument("--pad", metavar="LEVELS", help="tool-count sweep: comma-separated padding levels, "
                       "e.g. 0,8,16 (each case also gets N tools from other domains)")
     live.add_argument("--pad-seed", type=int, default=0, metavar="S", help="seed of the padding and tool order (default 0)")
@@ -100,33 +82,12 @@ def _parser() -> argparse.ArgumentParser:
                       help="send each case N times, as independent conversations (1-20, default 1)")
     live.add_argument("--concurrency", type=int, default=1, metavar="C",
                       help="requests in flight at most (1-16, default 1: one case after another)")
-    live.add_argument("--price-in", type=float, metavar="USD", help="USD per million input tokens (adds cost.usd)")
-    live.add_argument("--price-out", type=float, metavar="USD", help="USD per million output tokens")
-    _report_flags(live)
+    price_flags(live)
+    report_flags(live)
     live.add_argument("--pause", type=float, default=0.15, help=argparse.SUPPRESS)
     add_tools_verbs(commands)                 # `tools import | lint`: toolproof/cli/tools.py
     add_suite_verbs(commands)                 # `suite validate | import-bfcl`: toolproof/cli/suite.py
     return parser
-
-
-def _report_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
-    parser.add_argument("--markdown", metavar="FILE", help="also write the Markdown report "
-                        "(e.g. --markdown \"$GITHUB_STEP_SUMMARY\")")
-
-
-def _write_reports(args: argparse.Namespace, junit: str, markdown: str) -> None:
-    """--junit and --markdown files; a file that cannot be written is an input error."""
-    from pathlib import Path
-
-    for path, text in ((args.junit, junit), (args.markdown, markdown)):
-        if not path:
-            continue
-        try:
-            Path(path).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise ToolProofError(f"cannot write report ({exc.__class__.__name__}: {exc.strerror or exc})",
-                                 source=path) from None
 
 
 def _grade(args: argparse.Namespace, stdout: TextIO) -> int:
@@ -138,7 +99,7 @@ def _grade(args: argparse.Namespace, stdout: TextIO) -> int:
     prices = check_prices(args.price_in, args.price_out)
     bundle = load_bundle(tools=args.tools, suite=args.suite, transcripts=args.transcripts)
     card = evaluate(bundle.cases, bundle.tools, bundle.transcripts, weights, prices=prices)
-    _write_reports(args, junit_xml(card), render_markdown(card))
+    write_reports(args, junit_xml(card), render_markdown(card))
     stdout.write(to_json(card) if args.format == "json" else render_text(card))
     return 0
 
@@ -153,7 +114,7 @@ def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     schema = format_schema("transcripts")
     runs = [graded_run(read_json(path), bundle.cases, bundle.tools, schema, path) for path in (args.a, args.b)]
     comparison = compare_runs(*runs, allow_mixed=args.allow_mixed)
-    _write_reports(args, comparison_junit(comparison), render_comparison_markdown(comparison))
+    write_reports(args, comparison_junit(comparison), render_comparison_markdown(comparison))
     stdout.write(comparison_json(comparison) if args.format == "json" else render_comparison_text(comparison))
     errored = comparison["comparison"]["errored"]
     if errored:      # the gate cannot see these: say so, so an endpoint outage is not read as "no regression"
@@ -369,7 +330,7 @@ def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dic
         say(f"toolproof: run stopped: {run.error}")
     transcripts = parse_transcripts(document, format_schema("transcripts"), {c.id for c in bundle.cases})
     card = redact(evaluate(bundle.cases, bundle.tools, transcripts, weights, prices=prices), (key,))
-    _write_reports(args, redact_text(junit_xml(card), (key,)), redact_text(render_markdown(card), (key,)))
+    write_reports(args, redact_text(junit_xml(card), (key,)), redact_text(render_markdown(card), (key,)))
     stdout.write(redact_text(to_json(card) if args.format == "json" else render_text(card), (key,)))
     if interrupted:
         return 130
