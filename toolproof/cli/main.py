@@ -14,6 +14,7 @@ import sys
 from typing import TextIO
 
 from toolproof._version import __version__
+from . import grade
 from .files import ResultsText, save
 from .flags import parse_weights, price_flags, report_flags, suite_flags, write_reports
 from .suite import add_suite_verbs, run_suite
@@ -40,14 +41,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"toolproof {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     commands.add_parser("selftest", help="run the built-in assertions on the committed data")
-    grade = commands.add_parser("grade", help="grade transcripts (default: data/fixtures.json)")
-    grade.add_argument("--transcripts", metavar="FILE", help="transcripts or results file")
-    suite_flags(grade)
-    grade.add_argument("--weight", metavar="CATEGORY=W", action="append", default=[],
-                       help="override a category weight (repeatable)")
-    grade.add_argument("--format", choices=("text", "json"), default="text")
-    price_flags(grade)
-    report_flags(grade)
+    grade.add_parser(commands)
     compare = commands.add_parser("compare", help="compare two results files (B against A)")
     compare.add_argument("a", metavar="A", help="results file or page export of the first run")
     compare.add_argument("b", metavar="B", help="results file or page export of the second run")
@@ -87,20 +81,6 @@ def _parser() -> argparse.ArgumentParser:
     add_tools_verbs(commands)                 # `tools import | lint`: toolproof/cli/tools.py
     add_suite_verbs(commands)                 # `suite validate | import-bfcl`: toolproof/cli/suite.py
     return parser
-
-
-def _grade(args: argparse.Namespace, stdout: TextIO) -> int:
-    from toolproof.scoring.cost import check_prices
-    from toolproof.reports.junit import junit_xml
-    from toolproof.reports.scorecard import render_markdown
-
-    weights = parse_weights(args.weight)
-    prices = check_prices(args.price_in, args.price_out)
-    bundle = load_bundle(tools=args.tools, suite=args.suite, transcripts=args.transcripts)
-    card = evaluate(bundle.cases, bundle.tools, bundle.transcripts, weights, prices=prices)
-    write_reports(args, junit_xml(card), render_markdown(card))
-    stdout.write(to_json(card) if args.format == "json" else render_text(card))
-    return 0
 
 
 def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -308,7 +288,7 @@ def run(argv: list[str] | None = None, stdout: TextIO = sys.stdout, stderr: Text
             return run_suite(args, stdout, stderr)
         if args.command == "compare":
             return _compare(args, stdout, stderr)
-        return _grade(args, stdout)
+        return grade.handle(args, stdout, stderr, environ)
     except _UsageError as exc:
         stderr.write(printable(f"toolproof: usage error: {exc}") + "\n")
         return 2
