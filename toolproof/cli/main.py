@@ -14,7 +14,7 @@ import sys
 from typing import TextIO
 
 from toolproof._version import __version__
-from . import grade
+from . import compare, grade
 from .files import ResultsText, save
 from .flags import parse_weights, price_flags, report_flags, suite_flags, write_reports
 from .suite import add_suite_verbs, run_suite
@@ -42,16 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     commands.add_parser("selftest", help="run the built-in assertions on the committed data")
     grade.add_parser(commands)
-    compare = commands.add_parser("compare", help="compare two results files (B against A)")
-    compare.add_argument("a", metavar="A", help="results file or page export of the first run")
-    compare.add_argument("b", metavar="B", help="results file or page export of the second run")
-    compare.add_argument("--format", choices=("text", "json"), default="text")
-    compare.add_argument("--fail-on-regression", action="store_true",
-                         help="exit 1 when the score delta's 95%% interval lies entirely below 0")
-    compare.add_argument("--allow-mixed", action="store_true",
-                         help="compare runs of different (or unrecorded) suites on their shared case ids")
-    suite_flags(compare)
-    report_flags(compare)
+    compare.add_parser(commands)
     live = commands.add_parser("run", help="run the suite against a model provider")
     live.add_argument("--provider", required=True, choices=PROVIDERS)
     live.add_argument("--model", required=True)
@@ -81,29 +72,6 @@ def _parser() -> argparse.ArgumentParser:
     add_tools_verbs(commands)                 # `tools import | lint`: toolproof/cli/tools.py
     add_suite_verbs(commands)                 # `suite validate | import-bfcl`: toolproof/cli/suite.py
     return parser
-
-
-def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from toolproof.reports.comparison import comparison_json, render_comparison_markdown, render_comparison_text
-    from toolproof.datafiles import format_schema, read_json
-    from toolproof.reports.junit import comparison_junit
-    from toolproof.scoring.comparison import compare_runs, graded_run, regression_gate
-
-    bundle = load_suite_files(suite=args.suite, tools=args.tools)
-    schema = format_schema("transcripts")
-    runs = [graded_run(read_json(path), bundle.cases, bundle.tools, schema, path) for path in (args.a, args.b)]
-    comparison = compare_runs(*runs, allow_mixed=args.allow_mixed)
-    write_reports(args, comparison_junit(comparison), render_comparison_markdown(comparison))
-    stdout.write(comparison_json(comparison) if args.format == "json" else render_comparison_text(comparison))
-    errored = comparison["comparison"]["errored"]
-    if errored:      # the gate cannot see these: say so, so an endpoint outage is not read as "no regression"
-        stderr.write(f"toolproof: {len(errored)} case(s) not graded in both runs (ERROR), left out of the "
-                     f"comparison: {', '.join(errored)}\n")
-    failed = regression_gate(comparison) if args.fail_on_regression else None
-    if failed:
-        stderr.write(f"toolproof: {failed}\n")
-        return 1
-    return 0
 
 
 def _selftest(stdout: TextIO) -> int:
@@ -287,7 +255,7 @@ def run(argv: list[str] | None = None, stdout: TextIO = sys.stdout, stderr: Text
         if args.command == "suite":
             return run_suite(args, stdout, stderr)
         if args.command == "compare":
-            return _compare(args, stdout, stderr)
+            return compare.handle(args, stdout, stderr, environ)
         return grade.handle(args, stdout, stderr, environ)
     except _UsageError as exc:
         stderr.write(printable(f"toolproof: usage error: {exc}") + "\n")
