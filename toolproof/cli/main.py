@@ -14,12 +14,12 @@ import sys
 from typing import TextIO
 
 from toolproof._version import __version__
-from . import compare, grade
+from . import compare, grade, selftest
 from .files import ResultsText, save
 from .flags import parse_weights, price_flags, report_flags, suite_flags, write_reports
 from .suite import add_suite_verbs, run_suite
 from .tools import add_tools_verbs, run_tools
-from toolproof.datafiles import load_bundle, load_suite_files
+from toolproof.datafiles import load_suite_files
 from toolproof.errors import ToolProofError
 from toolproof.scoring.evaluate import evaluate
 from toolproof.reports.scorecard import printable, render_text, to_json
@@ -40,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m toolproof", description="Deterministic tool-call evaluation.")
     parser.add_argument("--version", action="version", version=f"toolproof {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    commands.add_parser("selftest", help="run the built-in assertions on the committed data")
+    selftest.add_parser(commands)
     grade.add_parser(commands)
     compare.add_parser(commands)
     live = commands.add_parser("run", help="run the suite against a model provider")
@@ -72,23 +72,6 @@ def _parser() -> argparse.ArgumentParser:
     add_tools_verbs(commands)                 # `tools import | lint`: toolproof/cli/tools.py
     add_suite_verbs(commands)                 # `suite validate | import-bfcl`: toolproof/cli/suite.py
     return parser
-
-
-def _selftest(stdout: TextIO) -> int:
-    from toolproof.selftest.checks import run_selftest
-
-    bundle = load_bundle()
-    report = run_selftest(bundle.documents, schemas=_schemas())
-    for failure in report.failures:
-        stdout.write(f"FAIL {failure}\n")
-    stdout.write(report.summary() + "\n")
-    return 0 if not report.failures else 1
-
-
-def _schemas() -> dict:
-    from toolproof.datafiles import format_schema
-
-    return {name: format_schema(name) for name in ("tools", "suite", "transcripts")}
 
 
 def api_key(provider: str, environ: dict) -> str:
@@ -247,7 +230,7 @@ def run(argv: list[str] | None = None, stdout: TextIO = sys.stdout, stderr: Text
         with contextlib.redirect_stdout(stdout):      # --help goes where the caller says
             args = _parser().parse_args(argv)
         if args.command == "selftest":
-            return _selftest(stdout)
+            return selftest.handle(args, stdout, stderr, environ)
         if args.command == "run":
             return _live(args, stdout, stderr, dict(os.environ) if environ is None else environ)
         if args.command == "tools":
