@@ -1,7 +1,10 @@
-"""The terminal edge: `python -m toolproof selftest | grade | compare | run`.
+"""The terminal edge: `python -m toolproof selftest | grade | compare | run | tools | suite`.
 
-Reads files, parses flags, prints. All logic lives in the pure modules; `run()` takes its
-streams so tests call it in-process. Exit codes: 0 ok, 1 gate failed, 2 usage or input error.
+Only the top-level parser, the table of verbs and the one place errors become a line and an exit
+code. Each verb lives in its own module (grade.py, compare.py, selftest.py, live.py for `run`,
+tools.py, suite.py) with `add_parser(commands)` and `handle(args, stdout, stderr, environ)`; no
+verb's flags or logic belong here. `run()` takes its streams so tests call it in-process; only
+`main` is for the console script. Exit codes: 0 ok, 1 gate failed, 2 usage or input error.
 """
 from __future__ import annotations
 
@@ -12,11 +15,12 @@ import sys
 from typing import TextIO
 
 from toolproof._version import __version__
-from . import compare, grade, live, selftest
-from .suite import add_suite_verbs, run_suite
-from .tools import add_tools_verbs, run_tools
+from . import compare, grade, live, selftest, suite, tools
 from toolproof.errors import ToolProofError
 from toolproof.reports.scorecard import printable
+
+# command -> its module; the order is the order `--help` lists them in
+VERBS = {"selftest": selftest, "grade": grade, "compare": compare, "run": live, "tools": tools, "suite": suite}
 
 
 class _UsageError(Exception):
@@ -32,12 +36,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m toolproof", description="Deterministic tool-call evaluation.")
     parser.add_argument("--version", action="version", version=f"toolproof {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    selftest.add_parser(commands)
-    grade.add_parser(commands)
-    compare.add_parser(commands)
-    live.add_parser(commands)
-    add_tools_verbs(commands)                 # `tools import | lint`: toolproof/cli/tools.py
-    add_suite_verbs(commands)                 # `suite validate | import-bfcl`: toolproof/cli/suite.py
+    for verb in VERBS.values():
+        verb.add_parser(commands)
     return parser
 
 
@@ -46,17 +46,8 @@ def run(argv: list[str] | None = None, stdout: TextIO = sys.stdout, stderr: Text
     try:
         with contextlib.redirect_stdout(stdout):      # --help goes where the caller says
             args = _parser().parse_args(argv)
-        if args.command == "selftest":
-            return selftest.handle(args, stdout, stderr, environ)
-        if args.command == "run":
-            return live.handle(args, stdout, stderr, dict(os.environ) if environ is None else environ)
-        if args.command == "tools":
-            return run_tools(args, stdout, stderr)
-        if args.command == "suite":
-            return run_suite(args, stdout, stderr)
-        if args.command == "compare":
-            return compare.handle(args, stdout, stderr, environ)
-        return grade.handle(args, stdout, stderr, environ)
+        environ = dict(os.environ) if environ is None else environ
+        return VERBS[args.command].handle(args, stdout, stderr, environ)
     except _UsageError as exc:
         stderr.write(printable(f"toolproof: usage error: {exc}") + "\n")
         return 2
