@@ -13,7 +13,8 @@ import re
 import pytest
 
 from fakeprovider import FIXTURES, FakeProvider
-from toolproof.cli.main import api_key, run
+from toolproof.cli.live import api_key
+from toolproof.cli.main import run
 from toolproof.datafiles import load_bundle
 from toolproof.errors import ToolProofError
 from toolproof.limits import ReadError, read_json

@@ -193,7 +193,7 @@ def test_ctrl_c_during_a_concurrent_run_keeps_the_finished_cases(fake, tmp_path,
 
 @pytest.mark.parametrize("transcripts", [[], [{"case_id": "a", "turns": [{"text": "é\n\"\u2028"}]}, {"case_id": "b"}]])
 def test_the_results_text_is_exactly_json_dumps(transcripts):
-    from toolproof.cli.main import ResultsText
+    from toolproof.cli.files import ResultsText
 
     doc = {"format": "toolproof.transcripts", "settings": {"repeats": 2}, "transcripts": transcripts}
     text = ResultsText()

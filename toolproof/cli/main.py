@@ -1,30 +1,26 @@
-"""The terminal edge: `python -m toolproof selftest | grade | compare | run`.
+"""The terminal edge: `python -m toolproof selftest | grade | compare | run | tools | suite`.
 
-Reads files, parses flags, prints. All logic lives in the pure modules; `run()` takes its
-streams so tests call it in-process. Exit codes: 0 ok, 1 gate failed, 2 usage or input error.
+Only the top-level parser, the table of verbs and the one place errors become a line and an exit
+code. Each verb lives in its own module (grade.py, compare.py, selftest.py, live.py for `run`,
+tools.py, suite.py) with `add_parser(commands)` and `handle(args, stdout, stderr, environ)`; no
+verb's flags or logic belong here. `run()` takes its streams so tests call it in-process; only
+`main` is for the console script. Exit codes: 0 ok, 1 gate failed, 2 usage or input error.
 """
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
-import json
-import math
 import os
 import sys
-import tempfile
 from typing import TextIO
 
 from toolproof._version import __version__
-from .suite import add_suite_verbs, run_suite
-from .tools import add_tools_verbs, run_tools
-from toolproof.datafiles import load_bundle, load_suite_files
+from . import compare, grade, live, selftest, suite, tools
 from toolproof.errors import ToolProofError
-from toolproof.scoring.evaluate import evaluate
-from toolproof.reports.scorecard import render_text, to_json
 from toolproof.safe_text import printable
-from toolproof.providers.dispatch import PROVIDERS, base_url_problem
-from toolproof.suite.model import CATEGORIES
+
+# command -> its module; the order is the order `--help` lists them in
+VERBS = {"selftest": selftest, "grade": grade, "compare": compare, "run": live, "tools": tools, "suite": suite}
 
 
 class _UsageError(Exception):
@@ -36,351 +32,13 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
-def parse_weights(pairs: list[str]) -> dict:
-    """["multi_step=30", ...] -> {"multi_step": 30.0}; refuse anything else with a reason."""
-    weights = {}
-    for pair in pairs:
-        category, sep, value = pair.partition("=")
-        if not sep or category not in CATEGORIES:
-            raise ToolProofError(f"--weight wants CATEGORY=W with CATEGORY one of "
-                                 f"{', '.join(CATEGORIES)}; got {pair!r}")
-        try:
-            weights[category] = float(value)
-        except ValueError:
-            raise ToolProofError(f"--weight {pair!r}: {value!r} is not a number") from None
-    return weights
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m toolproof", description="Deterministic tool-call evaluation.")
     parser.add_argument("--version", action="version", version=f"toolproof {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    commands.add_parser("selftest", help="run the built-in assertions on the committed data")
-    grade = commands.add_parser("grade", help="grade transcripts (default: data/fixtures.json)")
-    grade.add_argument("--transcripts", metavar="FILE", help="transcripts or results file")
-    grade.add_argument("--suite", metavar="FILE", help="suite file (default data/suite.json)")
-    grade.add_argument("--tools", metavar="FILE", help="tools file (default data/tools.json)")
-    grade.add_argument("--weight", metavar="CATEGORY=W", action="append", default=[],
-                       help="override a category weight (repeatable)")
-    grade.add_argument("--format", choices=("text", "json"), default="text")
-    grade.add_argument("--price-in", type=float, metavar="USD", help="USD per million input tokens (adds cost.usd)")
-    grade.add_argument("--price-out", type=float, metavar="USD", help="USD per million output tokens")
-    _report_flags(grade)
-    compare = commands.add_parser("compare", help="compare two results files (B against A)")
-    compare.add_argument("a", metavar="A", help="results file or page export of the first run")
-    compare.add_argument("b", metavar="B", help="results file or page export of the second run")
-    compare.add_argument("--format", choices=("text", "json"), default="text")
-    compare.add_argument("--fail-on-regression", action="store_true",
-                         help="exit 1 when the score delta's 95%% interval lies entirely below 0")
-    compare.add_argument("--allow-mixed", action="store_true",
-                         help="compare runs of different (or unrecorded) suites on their shared case ids")
-    compare.add_argument("--suite", metavar="FILE", help="suite file (default data/suite.json)")
-    compare.add_argument("--tools", metavar="FILE", help="tools file (default data/tools.json)")
-    _report_flags(compare)
-    live = commands.add_parser("run", help="run the suite against a model provider")
-    live.add_argument("--provider", required=True, choices=PROVIDERS)
-    live.add_argument("--model", required=True)
-    live.add_argument("--base-url", default="", help="required for openai-compatible (e.g. "
-                      "http://localhost:11434/v1); a gateway for anthropic, openai-responses, gemini")
-    live.add_argument("--scope", default="all", choices=("all", *CATEGORIES))
-    live.add_argument("--cap", type=int, default=10, help="most requests to send (default 10)")
-    live.add_argument("--out", metavar="FILE", help="write the results file (re-grade it with grade --transcripts)")
-    live.add_argument("--format", choices=("text", "json"), default="text")
-    live.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if the score is below SCORE")
-    live.add_argument("--weight", metavar="CATEGORY=W", action="append", default=[])
-    live.add_argument("--timeout", type=float, default=45.0, metavar="S",
-                      help="deadline in seconds for each whole request: connect, headers and body (default 45)")
-    live.add_argument("--max-tokens", type=int, default=1024, metavar="N",
-                      help="most output tokens per request, sent in the provider's own field (default 1024)")
-    live.add_argument("--suite", metavar="FILE", help="suite file (default data/suite.json)")
-    live.add_argument("--tools", metavar="FILE", help="tools file (default data/tools.json)")
-    live.add_argument("--pad", metavar="LEVELS", help="tool-count sweep: comma-separated padding levels, "
-                      "e.g. 0,8,16 (each case also gets N tools from other domains)")
-    live.add_argument("--pad-seed", type=int, default=0, metavar="S", help="seed of the padding and tool order (default 0)")
-    live.add_argument("--repeats", type=int, default=1, metavar="N",
-                      help="send each case N times, as independent conversations (1-20, default 1)")
-    live.add_argument("--concurrency", type=int, default=1, metavar="C",
-                      help="requests in flight at most (1-16, default 1: one case after another)")
-    live.add_argument("--price-in", type=float, metavar="USD", help="USD per million input tokens (adds cost.usd)")
-    live.add_argument("--price-out", type=float, metavar="USD", help="USD per million output tokens")
-    _report_flags(live)
-    live.add_argument("--pause", type=float, default=0.15, help=argparse.SUPPRESS)
-    add_tools_verbs(commands)                 # `tools import | lint`: toolproof/cli/tools.py
-    add_suite_verbs(commands)                 # `suite validate | import-bfcl`: toolproof/cli/suite.py
+    for verb in VERBS.values():
+        verb.add_parser(commands)
     return parser
-
-
-def _report_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
-    parser.add_argument("--markdown", metavar="FILE", help="also write the Markdown report "
-                        "(e.g. --markdown \"$GITHUB_STEP_SUMMARY\")")
-
-
-def _write_reports(args: argparse.Namespace, junit: str, markdown: str) -> None:
-    """--junit and --markdown files; a file that cannot be written is an input error."""
-    from pathlib import Path
-
-    for path, text in ((args.junit, junit), (args.markdown, markdown)):
-        if not path:
-            continue
-        try:
-            Path(path).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise ToolProofError(f"cannot write report ({exc.__class__.__name__}: {exc.strerror or exc})",
-                                 source=path) from None
-
-
-def _grade(args: argparse.Namespace, stdout: TextIO) -> int:
-    from toolproof.scoring.cost import check_prices
-    from toolproof.reports.junit import junit_xml
-    from toolproof.reports.scorecard import render_markdown
-
-    weights = parse_weights(args.weight)
-    prices = check_prices(args.price_in, args.price_out)
-    bundle = load_bundle(tools=args.tools, suite=args.suite, transcripts=args.transcripts)
-    card = evaluate(bundle.cases, bundle.tools, bundle.transcripts, weights, prices=prices)
-    _write_reports(args, junit_xml(card), render_markdown(card))
-    stdout.write(to_json(card) if args.format == "json" else render_text(card))
-    return 0
-
-
-def _compare(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from toolproof.reports.comparison import comparison_json, render_comparison_markdown, render_comparison_text
-    from toolproof.datafiles import format_schema, read_json
-    from toolproof.reports.junit import comparison_junit
-    from toolproof.scoring.comparison import compare_runs, graded_run, regression_gate
-
-    bundle = load_suite_files(suite=args.suite, tools=args.tools)
-    schema = format_schema("transcripts")
-    runs = [graded_run(read_json(path), bundle.cases, bundle.tools, schema, path) for path in (args.a, args.b)]
-    comparison = compare_runs(*runs, allow_mixed=args.allow_mixed)
-    _write_reports(args, comparison_junit(comparison), render_comparison_markdown(comparison))
-    stdout.write(comparison_json(comparison) if args.format == "json" else render_comparison_text(comparison))
-    errored = comparison["comparison"]["errored"]
-    if errored:      # the gate cannot see these: say so, so an endpoint outage is not read as "no regression"
-        stderr.write(f"toolproof: {len(errored)} case(s) not graded in both runs (ERROR), left out of the "
-                     f"comparison: {', '.join(errored)}\n")
-    failed = regression_gate(comparison) if args.fail_on_regression else None
-    if failed:
-        stderr.write(f"toolproof: {failed}\n")
-        return 1
-    return 0
-
-
-def _selftest(stdout: TextIO) -> int:
-    from toolproof.selftest.checks import run_selftest
-
-    bundle = load_bundle()
-    report = run_selftest(bundle.documents, schemas=_schemas())
-    for failure in report.failures:
-        stdout.write(f"FAIL {failure}\n")
-    stdout.write(report.summary() + "\n")
-    return 0 if not report.failures else 1
-
-
-def _schemas() -> dict:
-    from toolproof.datafiles import format_schema
-
-    return {name: format_schema(name) for name in ("tools", "suite", "transcripts")}
-
-
-def api_key(provider: str, environ: dict) -> str:
-    """TOOLPROOF_API_KEY, else the provider's usual variable. Never printed or written."""
-    usual = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY",
-             "openai-compatible": "OPENAI_API_KEY", "openai-responses": "OPENAI_API_KEY",
-             "gemini": "GEMINI_API_KEY"}[provider]
-    key = environ.get("TOOLPROOF_API_KEY") or environ.get(usual, "")
-    if not key and provider != "openai-compatible":
-        raise ToolProofError(f"no API key: set TOOLPROOF_API_KEY or {usual}")
-    return key
-
-
-def _check_run_flags(args: argparse.Namespace) -> None:
-
-    if args.provider == "openai-compatible" and not args.base_url:
-        raise ToolProofError("--base-url is required for openai-compatible (e.g. http://localhost:11434/v1)")
-    if args.base_url and args.provider == "openai":
-        raise ToolProofError("--base-url does not apply to openai (its endpoint is fixed); "
-                             "use --provider openai-compatible for another server")
-    if args.base_url and (problem := base_url_problem(args.base_url)):
-        raise ToolProofError(problem)
-    if args.cap < 1:
-        raise ToolProofError(f"--cap must be at least 1, got {args.cap}")
-    if not (math.isfinite(args.timeout) and 0 < args.timeout <= 3600):
-        raise ToolProofError(f"--timeout must be a number of seconds above 0 and at most 3600, got {args.timeout:g}")
-    if not 1 <= args.max_tokens <= 1_000_000:
-        raise ToolProofError(f"--max-tokens must be between 1 and 1000000, got {args.max_tokens}")
-    if not 1 <= args.repeats <= 20:
-        raise ToolProofError(f"--repeats must be between 1 and 20, got {args.repeats}")
-    if not 1 <= args.concurrency <= 16:
-        raise ToolProofError(f"--concurrency must be between 1 and 16, got {args.concurrency}")
-    if not (math.isfinite(args.pause) and 0 <= args.pause <= 60):
-        raise ToolProofError(f"--pause must be between 0 and 60 seconds, got {args.pause:g}")
-
-
-def _pad_levels(args: argparse.Namespace, bundle) -> tuple:
-    """--pad and --pad-seed checked, and every level refused before the run that some case in
-    scope cannot be padded to."""
-    from toolproof.suite.model import scoped
-    from toolproof.running.sweep import check_levels, check_seed, parse_levels
-
-    check_seed(args.pad_seed)
-    if args.pad is None:
-        return ()
-    levels = parse_levels(args.pad)
-    check_levels(scoped(bundle.cases, args.scope), bundle.tools, levels)
-    return levels
-
-
-def write_atomic(path: str, text: str) -> None:
-    """Replace `path` with `text` in one step: a temp file in the same folder, then os.replace,
-    so a crash or kill mid-write leaves the previous complete file, never half of one."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(prefix=".toolproof-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-
-
-class ResultsText:
-    """The results file's text, `json.dumps(document, indent=2)` exactly, with each transcript
-    encoded once: the file is rewritten after every case, and re-encoding every transcript each
-    time made a run with repeats quadratic (minutes for 72 cases x 4)."""
-
-    def __init__(self) -> None:
-        self._texts: dict[int, tuple[dict, str]] = {}     # id -> (the transcript, kept alive; its text)
-
-    def _item(self, transcript: dict) -> str:
-        cached = self._texts.get(id(transcript))
-        if cached is None or cached[0] is not transcript:
-            text = json.dumps(transcript, ensure_ascii=False, indent=2, allow_nan=False)
-            cached = self._texts[id(transcript)] = (transcript, "\n".join("    " + line for line in text.split("\n")))
-        return cached[1]
-
-    def __call__(self, document: dict) -> str:
-        head = json.dumps({k: v for k, v in document.items() if k != "transcripts"},
-                          ensure_ascii=False, indent=2, allow_nan=False)
-        items = [self._item(t) for t in document["transcripts"]]
-        listing = "[\n" + ",\n".join(items) + "\n  ]" if items else "[]"
-        return head[:-2] + ',\n  "transcripts": ' + listing + "\n}\n"       # head ends "\n}"
-
-
-def save(path: str, document: dict, text: ResultsText | None = None) -> None:
-    """Write the results file, or say in one line why it cannot be written."""
-    try:
-        write_atomic(path, (text or ResultsText())(document))
-    except OSError as exc:
-        raise ToolProofError(f"cannot write the results file ({exc.strerror or exc.__class__.__name__})",
-                             source=path) from None
-
-
-def _now() -> str:
-    from datetime import datetime, timezone
-
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
-
-
-async def _awake(work) -> None:
-    """Await `work` while the main thread wakes every 0.2 s. Python runs a signal's handler only
-    in the main thread, between bytecodes: a Ctrl-C the kernel hands to a request's worker thread
-    would otherwise wait until the event loop next had something to do (up to the timeout)."""
-    async def beat() -> None:
-        while True:
-            await asyncio.sleep(0.2)
-
-    heartbeat = asyncio.ensure_future(beat())
-    try:
-        await work
-    finally:
-        heartbeat.cancel()
-
-
-def _live(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
-    from toolproof.scoring.cost import check_prices
-    from toolproof.datafiles import format_schema
-    from toolproof.suite.fingerprint import suite_sha256
-    from toolproof.scoring.gates import score_gate
-    from toolproof.reports.junit import junit_xml
-    from toolproof.reports.scorecard import render_markdown
-    from toolproof.running.runner import Run, RunSettings
-    from toolproof.secrets import redact, redact_text
-    from toolproof.grading.transcripts import parse_transcripts
-    from .transport import urllib_transport
-
-    _check_run_flags(args)
-    weights = parse_weights(args.weight)
-    prices = check_prices(args.price_in, args.price_out)
-    bundle = load_suite_files(suite=args.suite, tools=args.tools)
-    levels = _pad_levels(args, bundle)
-    key = api_key(args.provider, environ)
-    settings = RunSettings(args.provider, args.model, key, args.base_url, args.scope, args.cap,
-                           pause_s=args.pause, timeout_s=args.timeout, max_tokens=args.max_tokens,
-                           repeats=args.repeats, concurrency=args.concurrency, prices=prices,
-                           pad_levels=levels, pad_seed=args.pad_seed)
-    run = Run(bundle.cases, bundle.tools, settings, urllib_transport,
-              suite_sha256=suite_sha256(bundle.documents["suite"]))
-
-    def say(line: str) -> None:        # every printed line, hidden by the key's value too
-        stderr.write(redact_text(line, (key,)) + "\n")
-
-    if args.cap > run.need:
-        say(f"toolproof: cap lowered to {run.need}: all that scope {args.scope} needs")
-        settings.cap = run.need
-    sweep = f" at pad levels {','.join(map(str, levels))} (seed {args.pad_seed})" if levels else ""
-    times = f" x {args.repeats} repeats" if args.repeats > 1 else ""
-    at_once = f", {args.concurrency} in flight" if args.concurrency > 1 else ""
-    say(f"toolproof: {len(run.plan)} cases{times}{sweep}, up to {run.need} requests; cap {settings.cap}{at_once}")
-
-    def progress(raw: dict, result) -> None:
-        if args.out:                   # after every case: a crash, Ctrl-C or kill keeps it
-            save(args.out, run.document(created=_now()), text)
-        repeat = f" #{raw['repeat'] + 1}" if args.repeats > 1 else ""
-        pad = f" pad {raw['pad']}" if "pad" in raw else ""
-        say(f"[{len(run.results)}/{len(run.work)}] {result.verdict:<7} {result.case_id}{repeat}{pad} "
-            f"(requests {run.used}/{settings.cap})")
-
-    text = ResultsText()
-    run.on_case = progress
-    if args.out:                       # before the first request: a path that cannot be written stops here
-        save(args.out, run.document(created=_now()), text)
-    interrupted = False
-    try:
-        asyncio.run(_awake(run.run()))
-    except KeyboardInterrupt:          # Ctrl-C: the request in flight is abandoned at once
-        run.state, interrupted = "aborted", True
-    if run.skipped:
-        what = "case(s)" if args.repeats == 1 else "case repeat(s)"
-        say(f"toolproof: {run.skipped} {what} not run: the cap of {settings.cap} requests could not cover them")
-    document = run.document(created=_now())
-    if args.out:
-        save(args.out, document, text)
-    if interrupted:
-        where = f" in {args.out}" if args.out else " (no --out file: printed below only)"
-        say(f"toolproof: interrupted: {len(run.results)} graded case(s) kept{where}")
-    elif run.state == "aborted":
-        say("toolproof: run aborted; the cases graded so far are kept")
-    elif run.state == "error":
-        say(f"toolproof: run stopped: {run.error}")
-    transcripts = parse_transcripts(document, format_schema("transcripts"), {c.id for c in bundle.cases})
-    card = redact(evaluate(bundle.cases, bundle.tools, transcripts, weights, prices=prices), (key,))
-    _write_reports(args, redact_text(junit_xml(card), (key,)), redact_text(render_markdown(card), (key,)))
-    stdout.write(redact_text(to_json(card) if args.format == "json" else render_text(card), (key,)))
-    if interrupted:
-        return 130
-    if run.state == "error":          # a 401, a long Retry-After, or nothing succeeded: partial results
-        return 2
-    failed = score_gate(card, args.fail_under)     # also fails a run with any ERROR
-    if failed:
-        say(f"toolproof: {failed}")
-        return 1
-    return 0
 
 
 def run(argv: list[str] | None = None, stdout: TextIO = sys.stdout, stderr: TextIO = sys.stderr,
@@ -388,17 +46,8 @@ def run(argv: list[str] | None = None, stdout: TextIO = sys.stdout, stderr: Text
     try:
         with contextlib.redirect_stdout(stdout):      # --help goes where the caller says
             args = _parser().parse_args(argv)
-        if args.command == "selftest":
-            return _selftest(stdout)
-        if args.command == "run":
-            return _live(args, stdout, stderr, dict(os.environ) if environ is None else environ)
-        if args.command == "tools":
-            return run_tools(args, stdout, stderr)
-        if args.command == "suite":
-            return run_suite(args, stdout, stderr)
-        if args.command == "compare":
-            return _compare(args, stdout, stderr)
-        return _grade(args, stdout)
+        environ = dict(os.environ) if environ is None else environ
+        return VERBS[args.command].handle(args, stdout, stderr, environ)
     except _UsageError as exc:
         stderr.write(printable(f"toolproof: usage error: {exc}") + "\n")
         return 2

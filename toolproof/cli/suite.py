@@ -2,9 +2,9 @@
 them to the pure loader (suite.load_tools / load_suite) or importer (importers/bfcl.py), print or
 write the result.
 
-An edge (files), kept apart from cli.py so that file stays a dispatcher. Exit codes: validate 0
-no problem, 2 any problem (each listed on its own line with its JSON path); import-bfcl 0
-written, 2 input.
+An edge (files); the checks and the conversion are the pure modules', and it never exits:
+main.py registers add_parser and dispatches to handle. Exit codes: validate 0 no problem, 2 any
+problem (each listed on its own line with its JSON path); import-bfcl 0 written, 2 input.
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from toolproof.limits import MAX_FILE_BYTES
 MAX_SKIPS_SHOWN = 20
 
 
-def add_suite_verbs(commands) -> None:
+def add_parser(commands) -> None:
     """`suite validate` and `suite import-bfcl`, on the CLI's subcommand parser."""
     suite = commands.add_parser("suite", help="validate a suite, or import BFCL categories as one")
     verbs = suite.add_subparsers(dest="suite_command", required=True, parser_class=type(suite))
@@ -38,7 +38,7 @@ def add_suite_verbs(commands) -> None:
     bfcl.add_argument("--out", required=True, metavar="DIR")
 
 
-def run_suite(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
     if args.suite_command == "validate":
         return _validate(args, stdout)
     return _import_bfcl(args, stderr)

@@ -1,9 +1,10 @@
 """The terminal edge of `python -m toolproof tools import | lint`: read the source (a file, or a
 live MCP server over stdio), hand it to the pure importers and lint, write or print the result.
 
-An edge (files, a child process through mcp_stdio), kept apart from cli.py so that file stays a
-dispatcher. Exit codes: import 0 written, 2 input; lint 0 no error finding, 1 an error finding,
-2 unreadable input.
+An edge (files, a child process through mcp_stdio); the conversion and the lint rules are the
+pure modules', and it never exits: main.py registers add_parser and dispatches to handle.
+Exit codes: import 0 written, 2 input; lint 0 no error finding, 1 an error finding, 2 unreadable
+input.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from toolproof.importers.text import MAX_CHARS
 from toolproof.importers.toolproof import map_to_source, tools_document
 
 
-def add_tools_verbs(commands) -> None:
+def add_parser(commands) -> None:
     """`tools import` and `tools lint`, on the CLI's subcommand parser."""
     tools = commands.add_parser("tools", help="import or lint tool definitions (any common shape)")
     verbs = tools.add_subparsers(dest="tools_command", required=True, parser_class=type(tools))
@@ -35,7 +36,7 @@ def add_tools_verbs(commands) -> None:
     lint.add_argument("--format", choices=("text", "json"), default="text")
 
 
-def run_tools(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
     try:
         if args.tools_command == "import":
             return _import(args, stdout, stderr)

@@ -1,0 +1,50 @@
+"""`python -m toolproof compare A B`: grade two results files against the same suite and print
+how B differs from A (text or JSON), with optional JUnit and Markdown files and a regression gate.
+
+Reads files and prints; pairing the runs, the statistics and the gate are the pure modules'
+(scoring.comparison, reports.comparison). It never exits or catches ToolProofError: `run` in
+main.py does. Exit codes: 0, 1 when --fail-on-regression trips.
+"""
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+from .flags import report_flags, suite_flags, write_reports
+from toolproof.datafiles import load_suite_files
+
+
+def add_parser(commands) -> None:
+    compare = commands.add_parser("compare", help="compare two results files (B against A)")
+    compare.add_argument("a", metavar="A", help="results file or page export of the first run")
+    compare.add_argument("b", metavar="B", help="results file or page export of the second run")
+    compare.add_argument("--format", choices=("text", "json"), default="text")
+    compare.add_argument("--fail-on-regression", action="store_true",
+                         help="exit 1 when the score delta's 95%% interval lies entirely below 0")
+    compare.add_argument("--allow-mixed", action="store_true",
+                         help="compare runs of different (or unrecorded) suites on their shared case ids")
+    suite_flags(compare)
+    report_flags(compare)
+
+
+def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
+    from toolproof.reports.comparison import comparison_json, render_comparison_markdown, render_comparison_text
+    from toolproof.datafiles import format_schema, read_json
+    from toolproof.reports.junit import comparison_junit
+    from toolproof.scoring.comparison import compare_runs, graded_run, regression_gate
+
+    bundle = load_suite_files(suite=args.suite, tools=args.tools)
+    schema = format_schema("transcripts")
+    runs = [graded_run(read_json(path), bundle.cases, bundle.tools, schema, path) for path in (args.a, args.b)]
+    comparison = compare_runs(*runs, allow_mixed=args.allow_mixed)
+    write_reports(args, comparison_junit(comparison), render_comparison_markdown(comparison))
+    stdout.write(comparison_json(comparison) if args.format == "json" else render_comparison_text(comparison))
+    errored = comparison["comparison"]["errored"]
+    if errored:      # the gate cannot see these: say so, so an endpoint outage is not read as "no regression"
+        stderr.write(f"toolproof: {len(errored)} case(s) not graded in both runs (ERROR), left out of the "
+                     f"comparison: {', '.join(errored)}\n")
+    failed = regression_gate(comparison) if args.fail_on_regression else None
+    if failed:
+        stderr.write(f"toolproof: {failed}\n")
+        return 1
+    return 0

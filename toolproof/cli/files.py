@@ -1,0 +1,62 @@
+"""The results file of `run --out` on disk: written whole or not at all, after every case.
+
+Only the writing (a temp file, fsync, os.replace) and the file's exact text; what goes in the
+document is the runner's business, and nothing here prints.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+
+from toolproof.errors import ToolProofError
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Replace `path` with `text` in one step: a temp file in the same folder, then os.replace,
+    so a crash or kill mid-write leaves the previous complete file, never half of one."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, temp = tempfile.mkstemp(prefix=".toolproof-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+class ResultsText:
+    """The results file's text, `json.dumps(document, indent=2)` exactly, with each transcript
+    encoded once: the file is rewritten after every case, and re-encoding every transcript each
+    time made a run with repeats quadratic (minutes for 72 cases x 4)."""
+
+    def __init__(self) -> None:
+        self._texts: dict[int, tuple[dict, str]] = {}     # id -> (the transcript, kept alive; its text)
+
+    def _item(self, transcript: dict) -> str:
+        cached = self._texts.get(id(transcript))
+        if cached is None or cached[0] is not transcript:
+            text = json.dumps(transcript, ensure_ascii=False, indent=2, allow_nan=False)
+            cached = self._texts[id(transcript)] = (transcript, "\n".join("    " + line for line in text.split("\n")))
+        return cached[1]
+
+    def __call__(self, document: dict) -> str:
+        head = json.dumps({k: v for k, v in document.items() if k != "transcripts"},
+                          ensure_ascii=False, indent=2, allow_nan=False)
+        items = [self._item(t) for t in document["transcripts"]]
+        listing = "[\n" + ",\n".join(items) + "\n  ]" if items else "[]"
+        return head[:-2] + ',\n  "transcripts": ' + listing + "\n}\n"       # head ends "\n}"
+
+
+def save(path: str, document: dict, text: ResultsText | None = None) -> None:
+    """Write the results file, or say in one line why it cannot be written."""
+    try:
+        write_atomic(path, (text or ResultsText())(document))
+    except OSError as exc:
+        raise ToolProofError(f"cannot write the results file ({exc.strerror or exc.__class__.__name__})",
+                             source=path) from None

@@ -1,0 +1,57 @@
+"""Flags that several verbs share: the report files (--junit, --markdown), the suite files
+(--suite, --tools), prices and --weight, added to a verb's parser and read back from its args.
+
+Only argparse and the report writes that the flags ask for; no verb's own logic, no printing:
+a bad value raises ToolProofError for `run` in main.py to show.
+"""
+from __future__ import annotations
+
+import argparse
+
+from toolproof.errors import ToolProofError
+from toolproof.suite.model import CATEGORIES
+
+
+def parse_weights(pairs: list[str]) -> dict:
+    """["multi_step=30", ...] -> {"multi_step": 30.0}; refuse anything else with a reason."""
+    weights = {}
+    for pair in pairs:
+        category, sep, value = pair.partition("=")
+        if not sep or category not in CATEGORIES:
+            raise ToolProofError(f"--weight wants CATEGORY=W with CATEGORY one of "
+                                 f"{', '.join(CATEGORIES)}; got {pair!r}")
+        try:
+            weights[category] = float(value)
+        except ValueError:
+            raise ToolProofError(f"--weight {pair!r}: {value!r} is not a number") from None
+    return weights
+
+
+def suite_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--suite", metavar="FILE", help="suite file (default data/suite.json)")
+    parser.add_argument("--tools", metavar="FILE", help="tools file (default data/tools.json)")
+
+
+def price_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--price-in", type=float, metavar="USD", help="USD per million input tokens (adds cost.usd)")
+    parser.add_argument("--price-out", type=float, metavar="USD", help="USD per million output tokens")
+
+
+def report_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    parser.add_argument("--markdown", metavar="FILE", help="also write the Markdown report "
+                        "(e.g. --markdown \"$GITHUB_STEP_SUMMARY\")")
+
+
+def write_reports(args: argparse.Namespace, junit: str, markdown: str) -> None:
+    """--junit and --markdown files; a file that cannot be written is an input error."""
+    from pathlib import Path
+
+    for path, text in ((args.junit, junit), (args.markdown, markdown)):
+        if not path:
+            continue
+        try:
+            Path(path).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise ToolProofError(f"cannot write report ({exc.__class__.__name__}: {exc.strerror or exc})",
+                                 source=path) from None

@@ -1,0 +1,202 @@
+"""`python -m toolproof run`: send the suite to a model provider over HTTP, grade each case as it
+arrives, print progress on stderr and the scorecard on stdout, and keep the results file (--out)
+complete after every case, through a crash, Ctrl-C or kill.
+
+Named `live` so it does not read as main.run. An edge: flags, the API key from the environment,
+the clock, urllib (cli/transport.py) and the file; the sending, retries and grading are
+running.runner's. The key is never printed or written: every line and report passes redact.
+Exit codes: 0, 1 a gate failed (--fail-under or an ERROR), 2 the run stopped, 130 interrupted.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+from typing import TextIO
+
+from .files import ResultsText, save
+from .flags import parse_weights, price_flags, report_flags, suite_flags, write_reports
+from toolproof.datafiles import load_suite_files
+from toolproof.errors import ToolProofError
+from toolproof.scoring.evaluate import evaluate
+from toolproof.reports.scorecard import render_text, to_json
+from toolproof.providers.dispatch import PROVIDERS, base_url_problem
+from toolproof.suite.model import CATEGORIES
+
+
+def add_parser(commands) -> None:
+    live = commands.add_parser("run", help="run the suite against a model provider")
+    live.add_argument("--provider", required=True, choices=PROVIDERS)
+    live.add_argument("--model", required=True)
+    live.add_argument("--base-url", default="", help="required for openai-compatible (e.g. "
+                      "http://localhost:11434/v1); a gateway for anthropic, openai-responses, gemini")
+    live.add_argument("--scope", default="all", choices=("all", *CATEGORIES))
+    live.add_argument("--cap", type=int, default=10, help="most requests to send (default 10)")
+    live.add_argument("--out", metavar="FILE", help="write the results file (re-grade it with grade --transcripts)")
+    live.add_argument("--format", choices=("text", "json"), default="text")
+    live.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if the score is below SCORE")
+    live.add_argument("--weight", metavar="CATEGORY=W", action="append", default=[])
+    live.add_argument("--timeout", type=float, default=45.0, metavar="S",
+                      help="deadline in seconds for each whole request: connect, headers and body (default 45)")
+    live.add_argument("--max-tokens", type=int, default=1024, metavar="N",
+                      help="most output tokens per request, sent in the provider's own field (default 1024)")
+    suite_flags(live)
+    live.add_argument("--pad", metavar="LEVELS", help="tool-count sweep: comma-separated padding levels, "
+                      "e.g. 0,8,16 (each case also gets N tools from other domains)")
+    live.add_argument("--pad-seed", type=int, default=0, metavar="S", help="seed of the padding and tool order (default 0)")
+    live.add_argument("--repeats", type=int, default=1, metavar="N",
+                      help="send each case N times, as independent conversations (1-20, default 1)")
+    live.add_argument("--concurrency", type=int, default=1, metavar="C",
+                      help="requests in flight at most (1-16, default 1: one case after another)")
+    price_flags(live)
+    report_flags(live)
+    live.add_argument("--pause", type=float, default=0.15, help=argparse.SUPPRESS)
+
+
+def api_key(provider: str, environ: dict) -> str:
+    """TOOLPROOF_API_KEY, else the provider's usual variable. Never printed or written."""
+    usual = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY",
+             "openai-compatible": "OPENAI_API_KEY", "openai-responses": "OPENAI_API_KEY",
+             "gemini": "GEMINI_API_KEY"}[provider]
+    key = environ.get("TOOLPROOF_API_KEY") or environ.get(usual, "")
+    if not key and provider != "openai-compatible":
+        raise ToolProofError(f"no API key: set TOOLPROOF_API_KEY or {usual}")
+    return key
+
+
+def _check_run_flags(args: argparse.Namespace) -> None:
+    if args.provider == "openai-compatible" and not args.base_url:
+        raise ToolProofError("--base-url is required for openai-compatible (e.g. http://localhost:11434/v1)")
+    if args.base_url and args.provider == "openai":
+        raise ToolProofError("--base-url does not apply to openai (its endpoint is fixed); "
+                             "use --provider openai-compatible for another server")
+    if args.base_url and (problem := base_url_problem(args.base_url)):
+        raise ToolProofError(problem)
+    if args.cap < 1:
+        raise ToolProofError(f"--cap must be at least 1, got {args.cap}")
+    if not (math.isfinite(args.timeout) and 0 < args.timeout <= 3600):
+        raise ToolProofError(f"--timeout must be a number of seconds above 0 and at most 3600, got {args.timeout:g}")
+    if not 1 <= args.max_tokens <= 1_000_000:
+        raise ToolProofError(f"--max-tokens must be between 1 and 1000000, got {args.max_tokens}")
+    if not 1 <= args.repeats <= 20:
+        raise ToolProofError(f"--repeats must be between 1 and 20, got {args.repeats}")
+    if not 1 <= args.concurrency <= 16:
+        raise ToolProofError(f"--concurrency must be between 1 and 16, got {args.concurrency}")
+    if not (math.isfinite(args.pause) and 0 <= args.pause <= 60):
+        raise ToolProofError(f"--pause must be between 0 and 60 seconds, got {args.pause:g}")
+
+
+def _pad_levels(args: argparse.Namespace, bundle) -> tuple:
+    """--pad and --pad-seed checked, and every level refused before the run that some case in
+    scope cannot be padded to."""
+    from toolproof.suite.model import scoped
+    from toolproof.running.sweep import check_levels, check_seed, parse_levels
+
+    check_seed(args.pad_seed)
+    if args.pad is None:
+        return ()
+    levels = parse_levels(args.pad)
+    check_levels(scoped(bundle.cases, args.scope), bundle.tools, levels)
+    return levels
+
+
+def _now() -> str:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+async def _awake(work) -> None:
+    """Await `work` while the main thread wakes every 0.2 s. Python runs a signal's handler only
+    in the main thread, between bytecodes: a Ctrl-C the kernel hands to a request's worker thread
+    would otherwise wait until the event loop next had something to do (up to the timeout)."""
+    async def beat() -> None:
+        while True:
+            await asyncio.sleep(0.2)
+
+    heartbeat = asyncio.ensure_future(beat())
+    try:
+        await work
+    finally:
+        heartbeat.cancel()
+
+
+def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
+    from toolproof.scoring.cost import check_prices
+    from toolproof.datafiles import format_schema
+    from toolproof.suite.fingerprint import suite_sha256
+    from toolproof.scoring.gates import score_gate
+    from toolproof.reports.junit import junit_xml
+    from toolproof.reports.scorecard import render_markdown
+    from toolproof.running.runner import Run, RunSettings
+    from toolproof.secrets import redact, redact_text
+    from toolproof.grading.transcripts import parse_transcripts
+    from .transport import urllib_transport
+
+    _check_run_flags(args)
+    weights = parse_weights(args.weight)
+    prices = check_prices(args.price_in, args.price_out)
+    bundle = load_suite_files(suite=args.suite, tools=args.tools)
+    levels = _pad_levels(args, bundle)
+    key = api_key(args.provider, environ)
+    settings = RunSettings(args.provider, args.model, key, args.base_url, args.scope, args.cap,
+                           pause_s=args.pause, timeout_s=args.timeout, max_tokens=args.max_tokens,
+                           repeats=args.repeats, concurrency=args.concurrency, prices=prices,
+                           pad_levels=levels, pad_seed=args.pad_seed)
+    run = Run(bundle.cases, bundle.tools, settings, urllib_transport,
+              suite_sha256=suite_sha256(bundle.documents["suite"]))
+
+    def say(line: str) -> None:        # every printed line, hidden by the key's value too
+        stderr.write(redact_text(line, (key,)) + "\n")
+
+    if args.cap > run.need:
+        say(f"toolproof: cap lowered to {run.need}: all that scope {args.scope} needs")
+        settings.cap = run.need
+    sweep = f" at pad levels {','.join(map(str, levels))} (seed {args.pad_seed})" if levels else ""
+    times = f" x {args.repeats} repeats" if args.repeats > 1 else ""
+    at_once = f", {args.concurrency} in flight" if args.concurrency > 1 else ""
+    say(f"toolproof: {len(run.plan)} cases{times}{sweep}, up to {run.need} requests; cap {settings.cap}{at_once}")
+
+    def progress(raw: dict, result) -> None:
+        if args.out:                   # after every case: a crash, Ctrl-C or kill keeps it
+            save(args.out, run.document(created=_now()), text)
+        repeat = f" #{raw['repeat'] + 1}" if args.repeats > 1 else ""
+        pad = f" pad {raw['pad']}" if "pad" in raw else ""
+        say(f"[{len(run.results)}/{len(run.work)}] {result.verdict:<7} {result.case_id}{repeat}{pad} "
+            f"(requests {run.used}/{settings.cap})")
+
+    text = ResultsText()
+    run.on_case = progress
+    if args.out:                       # before the first request: a path that cannot be written stops here
+        save(args.out, run.document(created=_now()), text)
+    interrupted = False
+    try:
+        asyncio.run(_awake(run.run()))
+    except KeyboardInterrupt:          # Ctrl-C: the request in flight is abandoned at once
+        run.state, interrupted = "aborted", True
+    if run.skipped:
+        what = "case(s)" if args.repeats == 1 else "case repeat(s)"
+        say(f"toolproof: {run.skipped} {what} not run: the cap of {settings.cap} requests could not cover them")
+    document = run.document(created=_now())
+    if args.out:
+        save(args.out, document, text)
+    if interrupted:
+        where = f" in {args.out}" if args.out else " (no --out file: printed below only)"
+        say(f"toolproof: interrupted: {len(run.results)} graded case(s) kept{where}")
+    elif run.state == "aborted":
+        say("toolproof: run aborted; the cases graded so far are kept")
+    elif run.state == "error":
+        say(f"toolproof: run stopped: {run.error}")
+    transcripts = parse_transcripts(document, format_schema("transcripts"), {c.id for c in bundle.cases})
+    card = redact(evaluate(bundle.cases, bundle.tools, transcripts, weights, prices=prices), (key,))
+    write_reports(args, redact_text(junit_xml(card), (key,)), redact_text(render_markdown(card), (key,)))
+    stdout.write(redact_text(to_json(card) if args.format == "json" else render_text(card), (key,)))
+    if interrupted:
+        return 130
+    if run.state == "error":          # a 401, a long Retry-After, or nothing succeeded: partial results
+        return 2
+    failed = score_gate(card, args.fail_under)     # also fails a run with any ERROR
+    if failed:
+        say(f"toolproof: {failed}")
+        return 1
+    return 0
