@@ -1,0 +1,93 @@
+"""Self-checks of what is built on verdicts: the diagnosis, the weighted score and rates, and the
+statistics (pass^k, bootstrap, McNemar).
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+from toolproof.grading.grade import grade_case
+from toolproof.scoring.scorecard import DEFAULT_WEIGHTS, check_weights, rate, weighted_score
+from toolproof.suite.load import parse_suite, parse_tools
+from toolproof.suite.model import CATEGORIES
+from toolproof.grading.transcripts import parse_transcripts
+from .kit import Checker, TOOLS_DOC, SUITE_DOC, FORMAT_OK, openai_answer
+
+
+def diagnosis_checks(t: Checker) -> None:
+    from toolproof.scoring.diagnose import decide, select
+    from toolproof.scoring.grounding import is_sourced, source_text
+    from toolproof.secrets import find_secrets, redact_text
+    from toolproof.scoring.trace import edit_distance
+
+    tools = parse_tools(TOOLS_DOC, FORMAT_OK)
+    cases = {c.id: c for c in parse_suite(SUITE_DOC, tools, FORMAT_OK)}
+
+    def grade(cid: str, *turns: dict):
+        doc = {"format": "toolproof.transcripts", "version": 1, "kind": "fixture",
+               "transcripts": [{"case_id": cid, "provider": "openai", "turns": list(turns)}]}
+        return grade_case(cases[cid], tools, parse_transcripts(doc, FORMAT_OK).transcripts[cid])
+
+    good = '{"order_id": "ORD-123456", "qty": 2, "ship_on": "2026-03-04"}'
+    results = [grade("call", openai_answer(("place_order", good))), grade("call", openai_answer(text="Done.", finish="stop")),
+               grade("nocall", openai_answer(("lookup", '{"order_id": "ORD-123456"}')))]
+    d = decide(results)
+    t.check("diagnosis: 2x2 counts missing and unnecessary calls apart",
+            (d["missing_call"], d["unnecessary_call"], d["should_call"]["called"]) == (1, 1, 1))
+    sel = select(results)
+    t.check("diagnosis: confusion matrix has a (no call) row and column",
+            sel["rows"][-1] == sel["columns"][-1] == "(no call)" and sel["per_tool"]["place_order"]["recall"] == 0.5)
+    t.check("diagnosis: edit distance over tool names", edit_distance(["a", "b"], ["b"]) == 1)
+    t.check("diagnosis: 'March 4' sources 2026-03-04",
+            is_sourced("2026-03-04", None, source_text(None, "Ship it March 4, please", [])) is True)
+    t.check("diagnosis: an invented value is unsourced",
+            is_sourced("ORD-999999", None, source_text(None, "Ship ORD-123456", [])) is False)
+    fake = "sk-proj-" + "SELFTESTFAKE" * 3
+    t.check("diagnosis: a pasted key is found and redacted",
+            find_secrets(f"key {fake}") == ["openai-key"] and fake not in redact_text(f"key {fake}"))
+
+
+def score_checks(t: Checker) -> None:
+    t.check("score: rate with no denominator is None", rate(0, 0) is None)
+    t.check("score: rate rounds to 4 places", rate(1, 3) == 0.3333)
+    t.check("score: weighted mean", weighted_score({"should_call": 1.0, "multi_step": 0.5},
+                                                   DEFAULT_WEIGHTS) == 75.0)
+    t.check("score: renormalised over present categories",
+            weighted_score({"injection": 0.5}, DEFAULT_WEIGHTS) == 50.0)
+    t.check("score: all-zero weights give None", weighted_score({"injection": 1.0}, {"injection": 0}) is None)
+    t.check("score: custom weight changes the score",
+            weighted_score({"should_call": 1.0, "multi_step": 0.0}, check_weights({"multi_step": 0})) == 100.0)
+    try:
+        check_weights({"nonsense": 1})
+        refused = False
+    except Exception:
+        refused = True
+    t.check("score: unknown weight category refused", refused)
+    t.check("score: default weights sum to 110 over 8 categories",
+            sum(DEFAULT_WEIGHTS.values()) == 110 and tuple(DEFAULT_WEIGHTS) == CATEGORIES)
+
+
+def stats_checks(t: Checker) -> None:
+    from toolproof.scoring.gates import score_gate
+    from toolproof.scoring.repeats import majority
+    from toolproof.scoring.stats import bootstrap, mcnemar, pass_at_k, pass_hat_k, quantile, reliability
+
+    t.check("stats: pass^k = C(c,k)/C(n,k) (2 of 3 pass, k=2 -> 1/3)", abs(pass_hat_k(2, 3, 2) - 1 / 3) < 1e-12)
+    t.check("stats: pass^k is 1 when every repeat passes, k = n", pass_hat_k(4, 4, 4) == 1.0)
+    t.check("stats: pass@k is 0 with no pass, 1 when n - c < k",
+            pass_at_k(0, 3, 2) == 0.0 and pass_at_k(2, 3, 2) == 1.0)
+    t.check("stats: reliability averages over cases, k up to the fewest repeats",
+            reliability([(1, 2), (3, 3)]) == {"pass_hat_k": {"1": 0.75, "2": 0.5}, "pass_at_k": {"1": 0.75, "2": 1.0}})
+    t.check("stats: McNemar exact two-sided p (0 vs 5 flips -> 0.0625; 1 vs 1 -> 1)",
+            mcnemar(0, 5)["p_value"] == 0.0625 and mcnemar(1, 1)["p_value"] == 1.0)
+    t.check("stats: quantile interpolates between order statistics", quantile([1, 2, 3, 4], 0.5) == 2.5)
+    boot = bootstrap([1.0, 0.0, 1.0, 1.0], ["a", "a", "b", "b"], {"a": 1, "b": 1}, resamples=300)
+    t.check("stats: bootstrap is seeded (same inputs, same bounds) and stratified (b never varies)",
+            boot == bootstrap([1.0, 0.0, 1.0, 1.0], ["a", "a", "b", "b"], {"a": 1, "b": 1}, resamples=300)
+            and boot["categories"]["b"] == {"low": 1.0, "high": 1.0})
+    t.check("repeats: the most common verdict wins, a tie goes to the worse, ERROR only when nothing graded",
+            (majority(["PASS", "FAIL", "PASS"]), majority(["PASS", "PARTIAL"]), majority(["ERROR", "FAIL"]),
+             majority(["ERROR"])) == ("PASS", "PARTIAL", "FAIL", "ERROR"))
+    t.check("score: a category whose cases all errored drops out of the score",
+            weighted_score({"should_call": 1.0, "injection": None}, DEFAULT_WEIGHTS) == 100.0)
+    t.check("gate: --fail-under fails a run with any ERROR", score_gate(
+        {"score": 99.0, "counts": {}, "cases": [{"verdict": "PASS", "repeats": ["PASS", "ERROR"]}]}, 1) is not None)
