@@ -1,4 +1,4 @@
-"""The one test command: `python tests/run.py` (README "Run the tests"; CI runs it too).
+"""The one test command: `python tests/run.py` (README "Start"; CI runs it too).
 
 It sets up what the tests need, then runs pytest:
 1. installs this package with its test extras (`pip install -e ".[test]"`);

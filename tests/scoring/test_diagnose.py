@@ -1,7 +1,7 @@
 """The diagnosis layers (decide, select, fill, use), trace metrics and safety findings, each on a
 small hand-graded example whose figures are worked out in the comments.
 
-The README "Diagnosis" section quotes these definitions, so the numbers here pin them: every
+docs/diagnosis.md quotes these definitions, so the numbers here pin them: every
 rate is numerator / denominator rounded to 4 places, and None (never 0) when nothing divides.
 """
 from __future__ import annotations

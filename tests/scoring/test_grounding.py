@@ -1,4 +1,4 @@
-"""What counts as a sourced argument value (README "Diagnosis" quotes these rules): one row per
+"""What counts as a sourced argument value (docs/diagnosis.md quotes these rules): one row per
 rule, with the near misses that must stay unsourced, and the paths `unsourced` reports.
 """
 from __future__ import annotations

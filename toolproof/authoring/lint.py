@@ -2,7 +2,7 @@
 
 Takes the records the importers return (any of the six shapes) and yields findings, each with a
 stable code, a severity, the tool, the JSON path in the source file and a message. `CODES` is
-the documented table (README "Your own tools: import and lint"). Findings are data: lint never
+the documented table (docs/own-tools.md "Lint"). Findings are data: lint never
 raises on a record, however hostile its content.
 
 Pure: no I/O. jsonschema is imported only when a schema is checked against the metaschema.

@@ -1,6 +1,6 @@
 """Schema-aware normalisation of argument values, and the lenient type cast.
 
-Rules (the README lists them for users):
+Rules (docs/grading.md "Value comparison" lists them for users):
 - strings: Unicode NFC, trimmed, internal whitespace collapsed, case ignored;
 - a string field whose schema documents YYYY-MM-DD (format "date", an ISO-date pattern, or
   "YYYY-MM-DD" in its description) also equals an unambiguous English month date

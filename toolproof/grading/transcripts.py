@@ -3,7 +3,7 @@
 One format serves the committed fixtures, the results file of a live run and offline
 re-grading: per case, the provider-native response body of every turn (or the request error),
 plus what is needed to re-grade and inspect (provider, model, request minus credentials,
-timings). See README "Transcript format".
+timings). See docs/formats.md "Transcripts".
 
 Pure: no I/O.
 """

@@ -8,7 +8,7 @@ object a line: `id`, `question`, `function`) and the ground truth of
 `parallel` expects its calls in any order; a list of possible values becomes `args` (the first
 that validates) + `accept` (the others), `""` among them makes the field `optional` (alone:
 `absent`); string fields are `loose` and every call `exact`, so our verdict follows BFCL's
-checker except where JSON Schema decides (README "BFCL categories"). Gorilla types map to JSON
+checker except where JSON Schema decides (docs/bfcl.md). Gorilla types map to JSON
 Schema: dict -> object, float -> number, tuple -> array, any -> no type.
 
 Pure: no I/O; nothing of BFCL's data is committed or fetched.

@@ -1,6 +1,6 @@
 """Tool-count sweep: which tools a case is offered at a padding level, and in what order.
 
-Rules (README "Tool-count sweep" says the same for users):
+Rules (docs/sweeps.md "Padding rules" says the same for users):
 - at level N a case is offered its own tools plus exactly N extra tools from the catalogue;
 - the extra tools come only from domains none of the case's own tools belongs to (so padding
   never offers a tool that could answer a should_not_call case or fill a must_ask case), and

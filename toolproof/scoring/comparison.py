@@ -1,7 +1,7 @@
 """Compare two runs of the suite: which cases flipped, how the score moved, and whether the move
 is more than noise. (Value comparison inside one call is `compare.py`; this is run against run.)
 
-Rules (README "Comparing runs" says the same for users):
+Rules (docs/statistics.md "Comparing runs" says the same for users):
 - the runs must record the same `suite_sha256`; a run without one, or two different ones, are
   refused unless `allow_mixed`, and then only the case ids both runs hold are compared;
 - a case "passes" in a run when more than half of its graded repeats PASS; a case that passes in

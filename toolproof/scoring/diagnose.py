@@ -2,7 +2,7 @@
 
 Every figure is computed from graded cases (strict view) and, for layer 3, from the graded
 counterfactual variants. A rate without a denominator is None (null in JSON), never 0.
-Definitions are in each function's docstring and in README "Diagnosis".
+Definitions are in each function's docstring and in docs/diagnosis.md.
 
 Pure: no I/O.
 """

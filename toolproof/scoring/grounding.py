@@ -2,7 +2,7 @@
 tool result it had seen. Such a value was invented, even when it happens to be right, and it is
 the argument that will be wrong next time.
 
-What counts as sourced (README "Diagnosis" repeats this):
+What counts as sourced (docs/diagnosis.md repeats this):
 - the source is the system prompt, the user's message and, for a second-turn call, the JSON of
   the tool results returned in turn 1;
 - strings compare normalised (case, spacing) as a substring of the source;

@@ -1,6 +1,6 @@
 """A case sent several times: grade every repeat, then one row per case for the scorecard.
 
-Rules (README "Statistics" says the same for users):
+Rules (docs/statistics.md "Statistics" says the same for users):
 - every repeat is graded on its own; a repeat whose request failed is ERROR and is not graded;
 - a case's `credit` is the mean credit over its graded repeats (None when none was graded);
 - its `verdict` is the most common verdict among its graded repeats, a tie going to the worse

@@ -1,6 +1,6 @@
 """From graded cases to the scorecard: category scores, the weighted score, the eight rates.
 
-Definitions (README "Scoring" says the same for users):
+Definitions (docs/statistics.md "Scoring" says the same for users):
 - category score = mean credit of the category's cases (PASS 1, PARTIAL 0.5, FAIL 0);
 - score = 100 * sum(w_c * s_c) / sum(w_c) over the categories present in the run, computed
   from the rounded category scores the scorecard shows, so anyone can recompute it;

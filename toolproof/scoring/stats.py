@@ -5,7 +5,7 @@ same figures. Randomness comes only from `SeededDraws`, a SplitMix64 generator w
 here: the same seed gives the same draws on CPython and on Pyodide, whatever `random` does in
 either, and the purity test keeps the `random` module out of the core.
 
-Definitions (README "Statistics" says the same for users):
+Definitions (docs/statistics.md "Statistics" says the same for users):
 - pass^k  = C(c, k) / C(n, k): the chance that k repeats drawn from a case's n all pass;
 - pass@k  = 1 - C(n - c, k) / C(n, k): the chance that at least one of them passes
   (both tau-bench's unbiased estimators, averaged over cases);
