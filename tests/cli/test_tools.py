@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from test_importers import REAL, TOOLS, as_shape
 from test_mcp_stdio import FAKE
 from toolproof.cli.main import run
 from toolproof.datafiles import DATA, load_bundle
 from toolproof.importers import SHAPES
+from toolshapes import REAL, TOOLS, as_shape
 
 ROOT = Path(__file__).resolve().parents[2]
 
