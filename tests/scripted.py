@@ -39,5 +39,6 @@ class Transport:
             raise step
         if step is not None:
             return step
-        status, headers_out, text = fixture_answer(case_id, turn, url.endswith("/messages"))
+        wire = "anthropic" if url.endswith("/messages") else "openai"
+        status, headers_out, text = fixture_answer(case_id, turn, wire)
         return HttpReply(status, headers_out, text, 5.0)

@@ -98,7 +98,8 @@ class Provider:
                 response = route.fetch()
                 route.fulfill(response=response, headers={**response.headers, **CORS})
                 return
-            status, headers, text = step if step is not None else fixture_answer(case_id, turn, self.anthropic)
+            status, headers, text = step if step is not None else fixture_answer(
+                case_id, turn, "anthropic" if self.anthropic else "openai")
             route.fulfill(status=status, headers={**CORS, **headers}, body=text)
         except Exception:           # the page already gave up on this request (timeout, abort)
             pass

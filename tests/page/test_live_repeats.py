@@ -77,7 +77,7 @@ def test_repeats_and_concurrency_regrade_as_the_cli(page, openai, tmp_path):
     held = list(openai.held)
     openai.held.clear()
     for route, post in zip(held, openai.posts[:3]):
-        status, headers, text = fixture_answer(post["case_id"], post["turn"], False)
+        status, headers, text = fixture_answer(post["case_id"], post["turn"], "openai")
         route.fulfill(status=status, headers=CORS, body=text)
     page.wait_for_function(ENDED, timeout=30_000)
     assert page.evaluate("document.body.dataset.run") == "done"

@@ -46,7 +46,7 @@ def answer(route) -> None:
             {"id": "call_0", "type": "function", "function": {"name": padding[0], "arguments": "{}"}}]}
         reply = {"choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}]}
     else:
-        status, _, text = fixture_answer(case_id, turn, False)
+        status, _, text = fixture_answer(case_id, turn, "openai")
         if status != 200:
             route.fulfill(status=status, headers=CORS, body=text)
             return

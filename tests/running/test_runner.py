@@ -170,7 +170,7 @@ def test_429_then_200_grades_the_200(bundle, monkeypatch):
     assert waits == [0.01]          # no Retry-After: the backoff
     turn = run.transcripts[0]["turns"][0]
     assert (turn["attempts"], turn["status"], run.used, len(transport.calls)) == (2, 200, 2, 2)
-    assert turn["response"] == json.loads(fixture_answer(ONE, 1, False)[2])
+    assert turn["response"] == json.loads(fixture_answer(ONE, 1, "openai")[2])
     assert run.results[0].verdict == FIXTURES[ONE]["intended_verdict"] == "PASS"
 
 
