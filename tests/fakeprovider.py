@@ -138,9 +138,8 @@ def case_and_turn(path: str, body: dict) -> tuple[str | None, int]:
     return BY_PROMPT.get(prompt), turn
 
 
-def fixture_answer(case_id: str, turn: int, wire: "bool | str") -> tuple[int, dict, str]:
-    """(status, headers, body text) of the fixture's turn in a wire format (True = anthropic)."""
-    wire = "anthropic" if wire is True else "openai" if wire is False else wire
+def fixture_answer(case_id: str, turn: int, wire: str) -> tuple[int, dict, str]:
+    """(status, headers, body text) of the fixture's turn in a wire format (one of WIRES)."""
     fixture = FIXTURES[case_id]
     raw = fixture["turns"][turn - 1] if turn <= len(fixture["turns"]) else None
     if raw is None or "error" in raw:
@@ -167,6 +166,18 @@ def second_turn_problem(case_id: str, wire: str, body: dict) -> str | None:
     if called != answered:
         return "No tool output found for function call."
     return None
+
+
+def replay(case_id: str | None, turn: int, wire: str, body: dict) -> tuple[int, dict, str]:
+    """The fake's default answer to a request in a wire format: the fixture's turn, or the 400 a
+    real API gives for an unknown prompt or a second turn that drops what the first handed out.
+    The HTTP fake below and the page-routed one (tests/routed.py) both answer with it."""
+    if case_id is None:
+        return 400, {}, json.dumps({"error": "unknown prompt"})
+    problem = second_turn_problem(case_id, wire, body) if turn == 2 else None
+    if problem:
+        return 400, {}, json.dumps({"error": {"code": 400, "message": problem}})
+    return fixture_answer(case_id, turn, wire)
 
 
 class FakeProvider:
@@ -213,13 +224,7 @@ class FakeProvider:
             step = None
         if step is not None:
             return step
-        if case_id is None:
-            return 400, {}, json.dumps({"error": "unknown prompt"})
-        wire = wire_of(path.split("?")[0])
-        problem = second_turn_problem(case_id, wire, body) if turn == 2 else None
-        if problem:
-            return 400, {}, json.dumps({"error": {"code": 400, "message": problem}})
-        return fixture_answer(case_id, turn, wire)
+        return replay(case_id, turn, wire_of(path.split("?")[0]), body)
 
     def close(self) -> None:
         self.server.shutdown()

@@ -14,7 +14,7 @@ Modes:
   bigint    a 200 with a 5,000-digit integer in the body and in the arguments
   retry     429 with Retry-After: 3600
 
-Every answer carries permissive CORS headers so the page (tests/test_live_page.py) meets the
+Every answer carries permissive CORS headers so the page (tests/page/test_live.py) meets the
 same misbehaviour as the terminal. Bounded: every drip stops after DRIP_FOR_S, and the server shuts itself down after
 LIFETIME_S even if a test forgets to close it. Listens on 127.0.0.1 only.
 """

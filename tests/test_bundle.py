@@ -202,7 +202,7 @@ def test_main_bundles_the_real_site_and_prints_its_size(tmp_path, capsys):
     # the modules the page loads: every one but the terminal-only ones web/pyscript_config.py names
     modules = {f"toolproof/{p.relative_to(ROOT / 'toolproof').as_posix()}" for p in (ROOT / "toolproof").rglob("*.py")}
     modules = {m for m in modules if _page_config_module().in_page(m)}
-    assert "toolproof/grade.py" in modules and modules == serve.page_modules(ROOT)
+    assert "toolproof/grading/grade.py" in modules and modules == serve.page_modules(ROOT)
     assert {p for p in paths if p.startswith("toolproof/")} == modules
     assert not any(p.startswith(("tests/", "benchmarks/", ".git")) or p.endswith(("serve.py", ".toml", ".md"))
                    for p in paths)

@@ -50,4 +50,4 @@ def test_version_misuse_is_a_usage_error(argv, line):
 def test_importing_main_does_not_run_the_cli():
     # `python -m toolproof` runs it; a tool that imports every module must not exit
     module = importlib.import_module("toolproof.__main__")
-    assert module.main is toolproof.cli.main.main
+    assert module.main is importlib.import_module("toolproof.cli.main").main

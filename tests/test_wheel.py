@@ -217,7 +217,7 @@ def test_bad_input_is_one_line_and_exit_2(dist, argv, line):
 
 def answer_fixture_errors_at_once(fake: FakeProvider) -> None:
     """Fixture turns that are request errors, answered with Retry-After: 0: the runner would
-    otherwise back off for seconds. (tests/test_cli_run.py does the same in-process.)"""
+    otherwise back off for seconds. (tests/cli/test_run.py does the same in-process.)"""
     for case_id, fixture in FIXTURES.items():
         for k, turn in enumerate(fixture["turns"]):
             if "error" in turn:

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import io
 import json
-import shlex
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
-from test_importers import REAL, TOOLS, as_shape
-from test_mcp_stdio import FAKE
+from fakemcp import fake_server
 from toolproof.cli.main import run
 from toolproof.datafiles import DATA, load_bundle
 from toolproof.importers import SHAPES
+from toolshapes import REAL, TOOLS, as_shape
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -191,9 +189,7 @@ def test_lint_refuses_an_unknown_shape(tmp_path):
 # --mcp-stdio through the CLI
 @pytest.fixture()
 def fake(tmp_path) -> str:
-    path = tmp_path / "fake_server.py"
-    path.write_text(FAKE)
-    return f"{shlex.quote(sys.executable)} {shlex.quote(str(path))}"
+    return fake_server(tmp_path)
 
 
 def test_mcp_stdio_import(fake, tmp_path):

@@ -2,7 +2,8 @@
 still ends with a scorecard and both exports, the JSON export is strict and the Markdown
 export carries no control character.
 
-Reuses the routed-provider machinery of tests/test_live_page.py (one booted page per module).
+Reuses the live page and routed provider of tests/livepage.py and tests/routed.py (one booted
+page per module).
 """
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import json
 
 import pytest
 
-from test_live_page import (FIRST, OPENAI, assert_only_talked_to, card_cases, exports, live,  # noqa: F401
-                            openai_body, page, reasons, run)
+from livepage import FIRST, assert_only_talked_to, card_cases, exports, live, page, reasons, run  # noqa: F401
+from routed import OPENAI, openai_body
 
 pytestmark = pytest.mark.browser
 

@@ -1,11 +1,11 @@
 """Live runs in the real page, in real Chromium, against routed (never real) providers.
 
 `page.route` answers https://api.openai.com and https://api.anthropic.com with the committed
-fixtures (tests/fakeprovider.py converts them to either provider's shape), or with scripted
-errors. One server, one browser and one page per module: the page boots once with
-`?timeout=1`, so a timed-out request costs a second, and every test sets the form itself.
-Each test also checks that the page talked to nothing but the local server and the provider
-it was pointed at.
+fixtures (tests/routed.py, replaying tests/fakeprovider.py in either provider's shape), or with
+scripted errors. One server, one browser and one page per module (tests/livepage.py): the page
+boots once with `?timeout=1`, so a timed-out request costs a second, and every test sets the
+form itself. Each test also checks that the page talked to nothing but the local server and the
+provider it was pointed at.
 """
 from __future__ import annotations
 
@@ -14,199 +14,18 @@ import time
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, ROOT, is_local
-from fakeprovider import FIXTURES, FakeProvider, case_and_turn, fixture_answer
+from browser import ARTIFACTS
+from fakeprovider import FIXTURES, FakeProvider
+from livepage import (CASES, ENDED, FIRST, NEED, SUITE, assert_not_shown, assert_only_talked_to,  # noqa: F401
+                      card_cases, exports, live, page, reasons, run, start)
 from misbehaving import MisbehavingServer
-from toolproof.datafiles import load_bundle
-from toolproof.suite.model import requests_needed, scoped
+from routed import ANTHROPIC, LEAK, LEAKY_BODY, OPENAI, openai_body
+from toolproof.suite.model import scoped
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")
 
-OPENAI = "https://api.openai.com/v1/chat/completions"
-ANTHROPIC = "https://api.anthropic.com/v1/messages"
-SUITE = {c["id"]: c for c in json.loads((ROOT / "data" / "suite.json").read_text())["cases"]}
-CASES = load_bundle().cases
-NEED = {scope: requests_needed(scoped(CASES, scope)) for scope in ("should_call", "injection", "multi_step")}
-FIRST = "sc-reminder-prescription"            # the first should_call case: scripted errors go here
-PREFLIGHT = {"access-control-allow-origin": "*", "access-control-allow-headers": "*",
-             "access-control-allow-methods": "POST"}
-CORS = {"access-control-allow-origin": "*", "access-control-expose-headers": "retry-after",
-        "content-type": "application/json"}
-LEAK = "sk-LEAKED-999"
-LEAKY_BODY = json.dumps({"error": {"message": f"boom {LEAK} <img src=x onerror=alert(1)>"}})
-ENDED = "['done', 'aborted', 'error'].includes(document.body.dataset.run)"
 NOTHING_SUCCEEDED = "Run stopped: no request succeeded ({n} sent); each case's reason says why"
-
-
-# ---------------------------------------------------------------- fixtures
-
-@pytest.fixture(scope="module")
-def page(browser, server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    page = context.new_page()
-    page.requests, page.console, page.failed = [], [], []
-    page.on("request", lambda r: page.requests.append(r.url))
-    page.on("requestfailed", lambda r: page.failed.append((r.url, r.failure)))
-    page.on("console", lambda m: page.console.append(m.text))
-    page.goto(server + "?timeout=1")
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
-    yield page
-    context.close()
-
-
-class Provider:
-    """A routed provider: replays the fixtures, or what `script[case_id]` says, and records POSTs.
-
-    A script step is (status, headers, body text), ("sleep", seconds) before the default answer,
-    ("hold",): never answered (the request stays in flight until the page gives up on it),
-    or ("fail",): the connection fails. (A response without CORS headers cannot be faked here:
-    Playwright adds them to fulfilled cross-origin answers; the unrouted FakeProvider lacks them.)
-    """
-
-    def __init__(self, page, url: str, *, anthropic: bool = False, forward: bool = False):
-        self.page, self.anthropic, self.forward = page, anthropic, forward
-        self.pattern = url.split("/v1/")[0] + "/**"
-        self.posts: list[dict] = []
-        self.script: dict[str, list] = {}
-        self.held: list = []
-        page.route(self.pattern, self.handle)
-
-    def handle(self, route) -> None:
-        request = route.request
-        if request.method == "OPTIONS":
-            route.fulfill(status=204, headers=PREFLIGHT)
-            return
-        body = json.loads(request.post_data or "{}")
-        case_id, turn = case_and_turn(request.url, body)
-        self.posts.append({"url": request.url, "headers": request.all_headers(), "raw": request.post_data,
-                           "body": body, "case_id": case_id, "turn": turn, "at": time.monotonic()})
-        queue = self.script.get(case_id)
-        step = queue.pop(0) if queue else None
-        if step == ("hold",):
-            self.held.append(route)
-            return
-        if step == ("fail",):
-            route.abort("failed")
-            return
-        if step is not None and step[0] == "sleep":
-            time.sleep(step[1])
-            step = None
-        try:
-            if step is None and self.forward:        # to the real FakeProvider, plus CORS headers
-                response = route.fetch()
-                route.fulfill(response=response, headers={**response.headers, **CORS})
-                return
-            status, headers, text = step if step is not None else fixture_answer(case_id, turn, self.anthropic)
-            route.fulfill(status=status, headers={**CORS, **headers}, body=text)
-        except Exception:           # the page already gave up on this request (timeout, abort)
-            pass
-
-    def close(self) -> None:
-        for route in self.held:
-            try:
-                route.abort()
-            except Exception:
-                pass
-        self.page.unroute(self.pattern)
-
-
-@pytest.fixture
-def live(page, server):
-    """A fresh request log and routed providers for one test; unrouted afterwards."""
-    page.requests.clear()
-    page.console.clear()
-    page.failed.clear()
-    made: list[Provider] = []
-
-    def provider(url: str, **kw) -> Provider:
-        made.append(Provider(page, url, **kw))
-        return made[-1]
-    provider.server = server
-    yield provider
-    for p in made:
-        p.close()
-
-
-# ---------------------------------------------------------------- helpers
-
-def start(page, *, provider="openai", model="gpt-test", key="sk-test-key", scope="should_call", cap=9,
-          base_url=None, timeout="1", max_tokens="1024"):
-    page.fill("#timeout", timeout)                # the module's page was opened with ?timeout=1
-    page.fill("#max-tokens", max_tokens)
-    page.select_option("#provider", provider)
-    page.fill("#model", model)
-    if base_url is not None:
-        page.fill("#base-url", base_url)
-    page.fill("#api-key", key)
-    page.select_option("#scope", scope)
-    page.fill("#cap", str(cap))
-    page.evaluate("""() => {
-        document.body.dataset.run = 'idle';
-        window.__feed = [];
-        window.__feedText = '';
-        const feed = document.getElementById('live-feed');
-        if (window.__feedObserver) window.__feedObserver.disconnect();
-        window.__feedObserver = new MutationObserver(records => {
-            for (const record of records)
-                for (const node of record.addedNodes)
-                    if (node.classList && node.classList.contains('case-row')) {
-                        window.__feed.push(node.dataset.caseId);
-                        window.__feedText = (window.__feedText || '') + node.textContent;
-                    }
-        });
-        window.__feedObserver.observe(feed, {childList: true});
-    }""")
-    page.click("#run-live")
-
-
-def run(page, **kw) -> str:
-    start(page, **kw)
-    page.wait_for_function(ENDED, timeout=30_000)
-    return page.evaluate("document.body.dataset.run")
-
-
-def card_cases(page) -> dict:
-    return dict(page.eval_on_selector_all("#live-card .case-row",
-                                          "rows => rows.map(r => [r.dataset.caseId, r.dataset.verdict])"))
-
-
-def reasons(page, case_id: str) -> str:
-    return page.text_content(f'#live-card .case-row[data-case-id="{case_id}"] .reasons')
-
-
-def export(page, button: str) -> str:
-    with page.expect_download() as download:
-        page.click(button)
-    return open(download.value.path(), encoding="utf-8").read()
-
-
-def exports(page) -> tuple[dict, str]:
-    return json.loads(export(page, "#export-live-json")), export(page, "#export-live-md")
-
-
-def assert_only_talked_to(page, server: str, *allowed: str) -> None:
-    outside = [u for u in page.requests if not is_local(u, server) and u not in allowed]
-    assert outside == []
-
-
-def assert_not_shown(page, *texts: str) -> None:
-    """Not in the page, not in either export."""
-    html = page.evaluate("document.documentElement.outerHTML")
-    doc, md = exports(page)
-    for text in texts:
-        assert text not in html and text not in json.dumps(doc) and text not in md, text
-
-
-def openai_body(content=None, calls=(), finish=None) -> str:
-    message = {"role": "assistant", "content": content}
-    if calls:
-        message["tool_calls"] = [{"id": f"call_{i}", "type": "function",
-                                  "function": {"name": name, "arguments": arguments}}
-                                 for i, (name, arguments) in enumerate(calls)]
-    return json.dumps({"id": "chatcmpl-test", "object": "chat.completion", "model": "gpt-test", "choices": [
-        {"index": 0, "message": message, "finish_reason": finish or ("tool_calls" if calls else "stop")}]})
 
 
 # ---------------------------------------------------------------- happy paths
@@ -238,7 +57,7 @@ def test_openai_happy_path(page, live):
 
 
 def test_anthropic_headers_and_tool_results(page, live):
-    anthropic = live(ANTHROPIC, anthropic=True)
+    anthropic = live(ANTHROPIC, "anthropic")
     key = "sk-ant-headers-456"
     assert run(page, provider="anthropic", model="claude-test", key=key, scope="injection",
                cap=NEED["injection"]) == "done"

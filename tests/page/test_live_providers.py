@@ -1,21 +1,21 @@
 """Live runs of the newer wire formats in the real page, against routed (never real) providers.
 
 `page.route` answers https://api.openai.com/v1/responses and Gemini's generateContent with the
-committed fixtures converted by tests/fakeprovider.py, and, like the real APIs, refuses a second
-turn that drops a thought signature or echoes unstored item ids. Scripted answers cover the
-endings (truncation, MALFORMED_FUNCTION_CALL, SAFETY, RECITATION), errors and the key's
-whereabouts; an Anthropic-compatible gateway is routed at a local base URL.
+committed fixtures converted by tests/fakeprovider.py (routed by tests/routed.py), and, like the
+real APIs, refuses a second turn that drops a thought signature or echoes unstored item ids.
+Scripted answers cover the endings (truncation, MALFORMED_FUNCTION_CALL, SAFETY, RECITATION),
+errors and the key's whereabouts; an Anthropic-compatible gateway is routed at a local base URL.
 """
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
-from fakeprovider import FIXTURES, case_and_turn, fixture_answer, second_turn_problem
-from test_live_page import (CORS, LEAK, LEAKY_BODY, NEED, PREFLIGHT, SUITE, assert_not_shown,  # noqa: F401
-                            assert_only_talked_to, card_cases, exports, page, reasons, run, start)
+from fakeprovider import FIXTURES
+from livepage import (NEED, SUITE, assert_not_shown, assert_only_talked_to, card_cases, exports,  # noqa: F401
+                      live, page, reasons, run, start)
+from routed import LEAK, LEAKY_BODY
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")
@@ -29,54 +29,10 @@ def gemini_url(model: str) -> str:
     return f"{GEMINI_BASE}/v1beta/models/{model}:generateContent"
 
 
-class WireRoute:
-    """A routed provider speaking one wire format: fixtures by default, `script[case_id]` steps
-    ((status, headers, body text) or ("fail",)) first; every POST is recorded."""
-
-    def __init__(self, page, pattern: str, wire: str):
-        self.page, self.pattern, self.wire = page, pattern, wire
-        self.posts: list[dict] = []
-        self.script: dict[str, list] = {}
-        page.route(pattern, self.handle)
-
-    def handle(self, route) -> None:
-        request = route.request
-        if request.method == "OPTIONS":
-            route.fulfill(status=204, headers=PREFLIGHT)
-            return
-        body = json.loads(request.post_data or "{}")
-        case_id, turn = case_and_turn(request.url, body)
-        self.posts.append({"url": request.url, "headers": request.all_headers(), "raw": request.post_data,
-                           "body": body, "case_id": case_id, "turn": turn, "at": time.monotonic()})
-        queue = self.script.get(case_id)
-        step = queue.pop(0) if queue else None
-        try:
-            if step == ("fail",):
-                route.abort("failed")
-                return
-            if step is None:
-                problem = second_turn_problem(case_id, self.wire, body) if turn == 2 else None
-                step = (400, {}, json.dumps({"error": {"message": problem}})) if problem else \
-                    fixture_answer(case_id, turn, self.wire)
-            status, headers, text = step
-            route.fulfill(status=status, headers={**CORS, **headers}, body=text)
-        except Exception:           # the page already gave up on this request
-            pass
-
-
 @pytest.fixture
-def routes(page, server):
-    page.requests.clear()
-    page.console.clear()
-    made: list[WireRoute] = []
-
-    def route(pattern: str, wire: str) -> WireRoute:
-        made.append(WireRoute(page, pattern, wire))
-        return made[-1]
-    route.server = server
-    yield route
-    for r in made:
-        page.unroute(r.pattern)
+def routes(live, page):
+    """`live` for a wire format: routes(pattern, wire); the base URL field emptied afterwards."""
+    yield live
     page.evaluate("document.getElementById('base-url').value = ''")
 
 

@@ -12,9 +12,10 @@ import time
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS
+from browser import ARTIFACTS
 from fakeprovider import FIXTURES, fixture_answer
-from test_live_page import CORS, ENDED, OPENAI, Provider, assert_only_talked_to, exports, start
+from livepage import ENDED, assert_only_talked_to, exports, live, open_page, start  # noqa: F401
+from routed import CORS, OPENAI
 from toolproof.cli.main import run as cli
 from toolproof.datafiles import load_bundle
 from toolproof.suite.fingerprint import suite_sha256
@@ -28,24 +29,16 @@ SHOULD_CALL = [c.id for c in BUNDLE.cases if c.category == "should_call"]
 
 @pytest.fixture(scope="module")
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1280, "height": 1000}, accept_downloads=True)
-    page = context.new_page()
-    page.requests = []
-    page.on("request", lambda r: page.requests.append(r.url))
-    page.goto(server + "?timeout=1")
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-    assert page.evaluate("document.body.dataset.ready") == "true"
+    page = open_page(browser, server, height=1000)      # room for the form and the card in one shot
     yield page
-    context.close()
+    page.context.close()
 
 
 @pytest.fixture
-def openai(page, server):
-    page.requests.clear()
-    provider = Provider(page, OPENAI)
-    provider.server = server
-    yield provider
-    provider.close()
+def openai(live):
+    provider = live(OPENAI)
+    provider.server = live.server
+    return provider
 
 
 def form(page, *, repeats="1", concurrency="1", price_in="", price_out="") -> None:
@@ -77,7 +70,7 @@ def test_repeats_and_concurrency_regrade_as_the_cli(page, openai, tmp_path):
     held = list(openai.held)
     openai.held.clear()
     for route, post in zip(held, openai.posts[:3]):
-        status, headers, text = fixture_answer(post["case_id"], post["turn"], False)
+        status, headers, text = fixture_answer(post["case_id"], post["turn"], "openai")
         route.fulfill(status=status, headers=CORS, body=text)
     page.wait_for_function(ENDED, timeout=30_000)
     assert page.evaluate("document.body.dataset.run") == "done"

@@ -1,6 +1,6 @@
 """A tool-count sweep in the real page, in Chromium, against a routed (never real) OpenAI.
 
-The routed provider answers from the committed fixtures, except that when a request offers
+The routed provider (tests/routed.py) answers from the committed fixtures, except that when a request offers
 padding tools it calls the first padding tool for every other case (a model distracted by a
 longer list), and it reports input tokens growing with the number of tools sent. The test runs a
 two-level sweep, reads the chart's points, whiskers and cost labels, and checks that the page's
@@ -14,7 +14,8 @@ import json
 import pytest
 
 from browser import ARTIFACTS, READY_TIMEOUT_MS, is_local
-from fakeprovider import case_and_turn, fixture_answer
+from fakeprovider import fixture_answer
+from routed import OPENAI, RoutedProvider, origin_pattern
 from toolproof.cli.main import run as cli_run
 from toolproof.datafiles import load_bundle
 from toolproof.suite.model import requests_needed, scoped
@@ -23,22 +24,15 @@ from toolproof.running.sweep import offered_tools
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")
 
-OPENAI = "https://api.openai.com/v1/chat/completions"
-CORS = {"access-control-allow-origin": "*", "access-control-allow-headers": "*",
-        "access-control-allow-methods": "POST", "content-type": "application/json"}
 BUNDLE = load_bundle()
 CASES, TOOLS = scoped(BUNDLE.cases, "should_call"), BUNDLE.tools
 OWN = {c.id: set(c.tools) for c in CASES}
 DISTRACTED = {c.id for c in CASES[::2]}
 
 
-def answer(route) -> None:
-    request = route.request
-    if request.method == "OPTIONS":
-        route.fulfill(status=204, headers=CORS)
-        return
-    body = json.loads(request.post_data or "{}")
-    case_id, turn = case_and_turn(request.url, body)
+def distracted(case_id: str | None, turn: int, body: dict) -> tuple[int, dict, str]:
+    """The fixture's answer, but a padding tool called when one is offered to a DISTRACTED case,
+    and input tokens that grow with the number of tools sent."""
     sent = [t["function"]["name"] for t in body.get("tools", [])]
     padding = [name for name in sent if name not in OWN.get(case_id, set())]
     if padding and case_id in DISTRACTED and turn == 1:
@@ -46,13 +40,12 @@ def answer(route) -> None:
             {"id": "call_0", "type": "function", "function": {"name": padding[0], "arguments": "{}"}}]}
         reply = {"choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}]}
     else:
-        status, _, text = fixture_answer(case_id, turn, False)
+        status, headers, text = fixture_answer(case_id, turn, "openai")
         if status != 200:
-            route.fulfill(status=status, headers=CORS, body=text)
-            return
+            return status, headers, text
         reply = json.loads(text)
     reply["usage"] = {"prompt_tokens": 40 * len(sent) + 25, "completion_tokens": 12}
-    route.fulfill(status=200, headers=CORS, body=json.dumps(reply))
+    return 200, {}, json.dumps(reply)
 
 
 @pytest.fixture(scope="module")
@@ -64,9 +57,9 @@ def page(browser, server):
     page.goto(server + "?timeout=5")
     page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
     assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
-    page.route("https://api.openai.com/**", answer)
+    openai = RoutedProvider(page, origin_pattern(OPENAI), answer=distracted)
     yield page
-    page.unroute("https://api.openai.com/**")
+    openai.close()
     context.close()
 
 

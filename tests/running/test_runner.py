@@ -1,9 +1,8 @@
 """The live-run loop, driven with an in-memory transport: the cap, retries, stops, abort, and
 what each turn records (request minus credentials, second-turn conversation).
 
-No sockets: the transport below is an async function that answers from a script, falling back
-to the committed fixture for the case (the same replay tests/fakeprovider.py serves over HTTP),
-and records every call it receives.
+No sockets: tests/scripted.py's transport is an async function that answers from a script,
+falling back to the committed fixture for the case, and records every call it receives.
 """
 from __future__ import annotations
 
@@ -14,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fakeprovider import FIXTURES, case_and_turn, fixture_answer
+from fakeprovider import FIXTURES, fixture_answer
+from scripted import BLOCK, Transport
 from toolproof.providers.dispatch import endpoint, request_headers
 from toolproof.running.runner import Run, RunSettings
 from toolproof.suite.model import requests_needed, scoped
@@ -24,7 +24,6 @@ from toolproof.suite.model import CATEGORIES, SECOND_TURN_CATEGORIES
 
 KEY = "sk-live-KEY-789"
 LEAK = "sk-leaked-123"
-BLOCK = object()        # a transport step that never answers
 
 
 def reply(status: int = 200, body="", headers: dict | None = None) -> HttpReply:
@@ -35,32 +34,6 @@ def reply(status: int = 200, body="", headers: dict | None = None) -> HttpReply:
 def leaky(status: int, headers: dict | None = None) -> HttpReply:
     """An error answer whose body echoes the key, as some providers and proxies do."""
     return reply(status, {"error": {"message": f"Incorrect API key provided: {LEAK}"}}, headers)
-
-
-class Transport:
-    """Answers each call with the next scripted step of its case, else the case's fixture."""
-
-    def __init__(self, script: dict | None = None):
-        self.script = {k: list(v) for k, v in (script or {}).items()}
-        self.calls: list[dict] = []
-        self.blocked = asyncio.Event()
-        self.never = asyncio.Event()
-
-    async def __call__(self, url: str, headers: dict, body: dict, timeout: float) -> HttpReply:
-        case_id, turn = case_and_turn(url, body)
-        self.calls.append({"url": url, "headers": headers, "body": body, "timeout": timeout,
-                           "case_id": case_id, "turn": turn})
-        queue = self.script.get(case_id)
-        step = queue.pop(0) if queue else None
-        if step is BLOCK:
-            self.blocked.set()
-            await self.never.wait()
-        if isinstance(step, Exception):
-            raise step
-        if step is not None:
-            return step
-        status, headers_out, text = fixture_answer(case_id, turn, url.endswith("/messages"))
-        return HttpReply(status, headers_out, text, 5.0)
 
 
 def make_run(bundle, cases, transport, *, provider="openai", cap=100, scope="all", **extra) -> Run:
@@ -199,7 +172,7 @@ def test_429_then_200_grades_the_200(bundle, monkeypatch):
     assert waits == [0.01]          # no Retry-After: the backoff
     turn = run.transcripts[0]["turns"][0]
     assert (turn["attempts"], turn["status"], run.used, len(transport.calls)) == (2, 200, 2, 2)
-    assert turn["response"] == json.loads(fixture_answer(ONE, 1, False)[2])
+    assert turn["response"] == json.loads(fixture_answer(ONE, 1, "openai")[2])
     assert run.results[0].verdict == FIXTURES[ONE]["intended_verdict"] == "PASS"
 
 

@@ -50,7 +50,7 @@ class Delayed:
                 await asyncio.Event().wait()
             if step is not None:
                 return step
-            status, headers_out, text = fixture_answer(case_id, turn, False)
+            status, headers_out, text = fixture_answer(case_id, turn, "openai")
             return HttpReply(status, headers_out, text, 5.0)
         except asyncio.CancelledError:
             self.cancelled += 1

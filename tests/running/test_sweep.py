@@ -15,7 +15,7 @@ import pytest
 
 from conftest import SUITE_DOC, TOOLS_DOC, openai
 from fakeprovider import FakeProvider
-from test_runner import Transport
+from scripted import Transport
 from toolproof.cli.main import run as cli_run
 from toolproof.datafiles import format_schema, load_bundle
 from toolproof.errors import ToolProofError
