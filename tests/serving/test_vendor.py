@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from browser import serve  # the repository's serve.py (browser.py puts the root on sys.path)
 from fakesite import FILES, fake_repo
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 VendorError = serve.VendorError
 
 
