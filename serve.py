@@ -55,6 +55,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO
 
+from serving.errors import ListenError, ServingError, VendorError
+
 ROOT = Path(__file__).resolve().parent
 LOCK_NAME = "vendor.lock.json"
 VENDOR_NAME = "vendor"
@@ -88,10 +90,6 @@ Log = Callable[[str], None]
 Lock = dict[str, Any]
 # Downloads every artefact of a lock into a folder; returns artefact name -> file.
 Fetcher = Callable[[Lock, Path], dict[str, Path]]
-
-
-class VendorError(Exception):
-    """A problem the user can fix; main() prints it as one line, without a traceback."""
 
 
 # --------------------------------------------------------------------------- the lock
@@ -662,9 +660,10 @@ class Server(ThreadingHTTPServer):
 def make_server(root: Path, host: str = "127.0.0.1", port: int = 8000, *, verbose: bool = False,
                 connect: Sequence[str] = (),
                 vendor_files: Collection[str] | None = None) -> ThreadingHTTPServer:
-    """A server for root's site on host:port (port 0 picks a free one); raise VendorError if
-    the port is busy or vendor/ fails its check. vendor_files: a manifest ensure_vendor has
-    just verified; without it the manifest is read and verified here."""
+    """A server for root's site on host:port (port 0 picks a free one); raise ListenError if
+    it cannot listen there (e.g. the port is busy), VendorError if vendor/ fails its check.
+    vendor_files: a manifest ensure_vendor has just verified; without it the manifest is read
+    and verified here."""
     if vendor_files is None:
         manifest = read_manifest(root / VENDOR_NAME)
         if manifest is None:
@@ -678,9 +677,9 @@ def make_server(root: Path, host: str = "127.0.0.1", port: int = 8000, *, verbos
         return Server((host, port), partial(handler, directory=str(root)))
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
-            raise VendorError(f"port {port} on {host} is already in use; stop the other "
+            raise ListenError(f"port {port} on {host} is already in use; stop the other "
                               "server or pick another port with --port N") from None
-        raise VendorError(f"cannot listen on {host}:{port} ({exc.strerror or exc})") from None
+        raise ListenError(f"cannot listen on {host}:{port} ({exc.strerror or exc})") from None
 
 
 def server_url(server: ThreadingHTTPServer) -> str:
@@ -864,7 +863,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         server = make_server(ROOT, args.host, args.port, verbose=args.verbose, connect=connect,
                              vendor_files=vendor_files)
-    except VendorError as exc:
+    except ServingError as exc:
         stderr_line(f"serve.py: {exc}")
         return 1
     except OSError as exc:        # e.g. --bundle into a read-only or full disk

@@ -28,6 +28,7 @@ from fakesite import FILES, fake_repo
 
 REPO = Path(__file__).resolve().parents[2]
 VendorError = serve.VendorError
+ListenError = serve.ListenError
 
 
 # --------------------------------------------------------------------------- helpers
@@ -508,10 +509,24 @@ def test_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        with pytest.raises(VendorError) as info:
+        with pytest.raises(ListenError) as info:
             serve.make_server(tmp_path, "127.0.0.1", port)
     assert str(info.value) == (f"port {port} on 127.0.0.1 is already in use; stop the other "
                                "server or pick another port with --port N")
+
+
+def test_port_in_use_is_one_line_and_exit_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    # ListenError is not a VendorError: main catches the family's base, ServingError.
+    fake_repo(tmp_path)
+    monkeypatch.setattr(serve, "ROOT", tmp_path)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert serve.main(["--port", str(port)]) == 1
+    assert capsys.readouterr().err == (f"serve.py: port {port} on 127.0.0.1 is already in use; "
+                                       "stop the other server or pick another port with --port N\n")
 
 
 # --connect: the page's CSP can only be widened where it is served (a meta CSP cannot change at
