@@ -16,13 +16,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import serve  # noqa: E402
+from serving.lock import LOCK_NAME, load_lock  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=9)
     args = parser.parse_args(argv)
-    lock = serve.load_lock(ROOT / serve.LOCK_NAME)
+    lock = load_lock(ROOT / LOCK_NAME)
     files = serve.ensure_vendor(ROOT, lock, log=print)      # fetches first if needed
     size = sum((ROOT / serve.VENDOR_NAME / rel).stat().st_size for rel in files)
     times = []

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from browser import serve
+from serving.lock import LOCK_NAME
 
 PAGE_CONFIG = {"files": {"../toolproof/__init__.py": "./toolproof/__init__.py",
                          "../toolproof/web.py": "./toolproof/web.py",
@@ -42,7 +43,7 @@ def fake_repo(root: Path) -> tuple[dict, dict[str, str]]:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     lock = json.loads(json.dumps(LOCK))
-    (root / serve.LOCK_NAME).write_text(json.dumps(lock))
+    (root / LOCK_NAME).write_text(json.dumps(lock))
     vendor = {rel.split("/", 1)[1]: sha((root / rel).read_bytes())
               for rel in FILES if rel.startswith("vendor/")}
     serve.write_manifest(root / "vendor", lock, vendor)

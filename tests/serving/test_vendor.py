@@ -25,61 +25,13 @@ from hypothesis import strategies as st
 from browser import serve  # the repository's serve.py (browser.py puts the root on sys.path)
 from fakeregistry import FakeFetch, make_tgz, no_fetch
 from fakesite import FILES, fake_repo
+from serving.lock import lock_digest
 
-REPO = Path(__file__).resolve().parents[2]
 VendorError = serve.VendorError
 ListenError = serve.ListenError
 
 
 # --------------------------------------------------------------------------- the lock
-
-
-def test_committed_lock_is_valid_and_pins_every_artefact() -> None:
-    lock = serve.load_lock(REPO / "vendor.lock.json")
-    names = {a["name"]: a for a in lock["artifacts"]}
-    assert names["pyodide"]["version"] == "314.0.7"
-    assert names["@pyscript/core"]["version"] == "0.7.31"
-    assert {a["source"] for a in lock["artifacts"]} == {"npm", "pip"}
-    wheels = [a for a in lock["artifacts"] if a["source"] == "pip"]
-    assert len(wheels) == 7 and all(a["file"].endswith(".whl") for a in wheels)
-
-
-@pytest.mark.parametrize(("change", "message"), [
-    # Why: dest is rmtree'd on refetch, so it must never climb out of vendor/.
-    ({"dest": "../etc"}, "'dest' must be a plain folder name, not '../etc'"),
-    ({"sha256": "abc"}, "'sha256' must be 64 lowercase hex digits"),
-    ({"source": "conda"}, "'source' must be \"npm\" or \"pip\", not 'conda'"),
-    ({"version": ""}, "'version' must be a non-empty string"),
-    ({"unpack": None}, "an npm artefact needs 'unpack' (a folder in the tarball)"),
-])
-def test_bad_lock_entries_are_named(tmp_path: Path, artefacts: Any, change: dict,
-                                    message: str) -> None:
-    lock, _ = artefacts
-    lock["artifacts"][0].update(change)
-    path = tmp_path / "vendor.lock.json"
-    path.write_text(json.dumps(lock))
-    with pytest.raises(VendorError) as info:
-        serve.load_lock(path)
-    assert str(info.value) == f"{path}: artifacts[0]: {message}"
-
-
-def test_missing_and_broken_lock_files(tmp_path: Path) -> None:
-    with pytest.raises(VendorError, match="not found; restore it from git"):
-        serve.load_lock(tmp_path / "nope.json")
-    broken = tmp_path / "broken.json"
-    broken.write_text("{")
-    with pytest.raises(VendorError, match="is not valid JSON"):
-        serve.load_lock(broken)
-    broken.write_text('{"artifacts": []}')
-    with pytest.raises(VendorError, match="non-empty list 'artifacts'"):
-        serve.load_lock(broken)
-
-
-def test_lock_digest_ignores_key_order() -> None:
-    a = {"artifacts": [{"name": "x", "version": "1"}]}
-    b = {"artifacts": [{"version": "1", "name": "x"}]}
-    assert serve.lock_digest(a) == serve.lock_digest(b)
-    assert serve.lock_digest(a) != serve.lock_digest({"artifacts": [{"name": "x", "version": "2"}]})
 
 
 def test_hash_mismatch_gives_one_clear_line(tmp_path: Path) -> None:
@@ -141,7 +93,7 @@ def test_second_ensure_vendor_does_not_fetch(tmp_path: Path, artefacts: Any) -> 
     assert (vendor / "demo" / "core.js").read_bytes() == b"export {};\n"
     assert (vendor / "wheels" / "demo_wheel-2.0-py3-none-any.whl").exists()
     manifest = json.loads((vendor / ".manifest.json").read_text())
-    assert manifest["lock"] == serve.lock_digest(lock)
+    assert manifest["lock"] == lock_digest(lock)
     assert manifest["files"] == {"demo/core.js": hashlib.sha256(b"export {};\n").hexdigest(),
                                  "wheels/demo_wheel-2.0-py3-none-any.whl": lock["artifacts"][1]["sha256"]}
     assert serve.ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=no_fetch) == manifest["files"]
