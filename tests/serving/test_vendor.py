@@ -11,7 +11,6 @@ import json
 import shutil
 import socket
 import subprocess
-import tarfile
 import threading
 import urllib.error
 import urllib.request
@@ -24,47 +23,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from browser import serve  # the repository's serve.py (browser.py puts the root on sys.path)
-from fakeregistry import FakeFetch, make_tgz, no_fetch
+from fakeregistry import FakeFetch, no_fetch
 from fakesite import FILES, fake_repo
 from serving.lock import lock_digest
 
 VendorError = serve.VendorError
 ListenError = serve.ListenError
-
-
-# --------------------------------------------------------------------------- unpacking
-
-
-@pytest.mark.parametrize("bad_name", ["../evil.js", "package/../../evil.js", "/etc/evil",
-                                      "package\\..\\evil.js", "C:/evil.js"])
-def test_tar_with_traversal_is_refused_before_writing(tmp_path: Path, bad_name: str) -> None:
-    tgz = make_tgz(tmp_path / "bad.tgz", {"package/ok.js": b"1", bad_name: b"2"})
-    dest = tmp_path / "out"
-    dest.mkdir()
-    with pytest.raises(VendorError, match="unsafe path"):
-        serve.extract_tar(tgz, "package/", dest)
-    assert list(dest.iterdir()) == []
-
-
-def test_tar_with_link_is_refused(tmp_path: Path) -> None:
-    link = tarfile.TarInfo("package/link.js")
-    link.type = tarfile.SYMTYPE
-    link.linkname = "/etc/passwd"
-    tgz = make_tgz(tmp_path / "link.tgz", {"package/ok.js": b"1"}, extra=[link])
-    with pytest.raises(VendorError, match="is a link or special file"):
-        serve.extract_tar(tgz, "package/", tmp_path / "out")
-
-
-def test_tar_prefix_is_stripped_and_other_members_skipped(tmp_path: Path) -> None:
-    tgz = make_tgz(tmp_path / "p.tgz", {"package/dist/core.js": b"js",
-                                        "package/dist/sub/a.css": b"css",
-                                        "package/src/core.js": b"src"})
-    dest = tmp_path / "out"
-    assert set(serve.extract_tar(tgz, "package/dist/", dest)) == {"core.js", "sub/a.css"}
-    assert (dest / "core.js").read_bytes() == b"js"
-    assert (dest / "sub" / "a.css").read_bytes() == b"css"
-    with pytest.raises(VendorError, match="has no files under 'nothing/'"):
-        serve.extract_tar(tgz, "nothing/", tmp_path / "empty")
 
 
 # --------------------------------------------------------------------------- vendor/ marker
@@ -122,13 +86,6 @@ def test_main_second_run_invokes_no_client(tmp_path: Path, artefacts: Any,
     monkeypatch.setattr(subprocess, "run", forbidden)
     monkeypatch.setattr(shutil, "which", forbidden)
     assert serve.main(["--fetch-only"]) == 0
-
-
-def test_manifest_hashes_what_the_tarball_held(tmp_path: Path, artefacts: Any) -> None:
-    lock, files = artefacts
-    hashes = serve.extract_tar(files["demo"], "package/", tmp_path / "out")
-    assert hashes == {"dist/core.js": hashlib.sha256(b"export {};\n").hexdigest(),
-                      "README.md": hashlib.sha256(b"readme\n").hexdigest()}
 
 
 @pytest.fixture
