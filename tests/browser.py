@@ -19,11 +19,12 @@ READY_TIMEOUT_MS = 120_000
 sys.path.insert(0, str(ROOT))
 import serve  # noqa: E402
 from serving.lock import LOCK_NAME, load_lock  # noqa: E402
+from serving.vendor import ensure_vendor  # noqa: E402
 
 
 def start_server():
     """Fetch vendor/ if needed, then serve the repository on a free local port."""
-    serve.ensure_vendor(ROOT, load_lock(ROOT / LOCK_NAME), log=lambda line: None)
+    ensure_vendor(ROOT, load_lock(ROOT / LOCK_NAME), log=lambda line: None)
     server = serve.make_server(ROOT, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, serve.server_url(server)

@@ -7,8 +7,8 @@ import hashlib
 import json
 from pathlib import Path
 
-from browser import serve
 from serving.lock import LOCK_NAME
+from serving.vendor import write_manifest
 
 PAGE_CONFIG = {"files": {"../toolproof/__init__.py": "./toolproof/__init__.py",
                          "../toolproof/web.py": "./toolproof/web.py",
@@ -46,5 +46,5 @@ def fake_repo(root: Path) -> tuple[dict, dict[str, str]]:
     (root / LOCK_NAME).write_text(json.dumps(lock))
     vendor = {rel.split("/", 1)[1]: sha((root / rel).read_bytes())
               for rel in FILES if rel.startswith("vendor/")}
-    serve.write_manifest(root / "vendor", lock, vendor)
+    write_manifest(root / "vendor", lock, vendor)
     return lock, vendor

@@ -20,6 +20,7 @@ import pytest
 from browser import READY_TIMEOUT_MS, ROOT, serve
 from fakesite import fake_repo, sha
 from serving.lock import LOCK_NAME, load_lock
+from serving.vendor import REPAIR, read_manifest
 
 
 def _page_config_module():
@@ -141,7 +142,7 @@ def test_a_vendor_file_changed_after_the_check_is_not_bundled(repo, tmp_path):
     (root / "vendor" / "pyodide" / "pyodide.mjs").write_text("export {evil}")
     with pytest.raises(VendorError) as info:
         serve.write_bundle(root, tmp_path / "s", lock, vendor)
-    assert str(info.value) == f"vendor/pyodide/pyodide.mjs changed while it was bundled; {serve.REPAIR}"
+    assert str(info.value) == f"vendor/pyodide/pyodide.mjs changed while it was bundled; {REPAIR}"
     assert not (tmp_path / "s").exists() and list(tmp_path.iterdir()) == [root]
 
 
@@ -173,7 +174,7 @@ def test_a_symbolic_link_in_the_site_is_refused(repo, tmp_path):
 
 
 def test_the_committed_page_list_names_vendored_files():
-    manifest = serve.read_manifest(ROOT / "vendor")
+    manifest = read_manifest(ROOT / "vendor")
     assert manifest is not None, "run python serve.py --fetch-only"
     listed = serve.bundle_vendor_files(LOCK)
     assert listed and set(listed) <= set(manifest["files"])

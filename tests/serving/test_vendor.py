@@ -26,6 +26,7 @@ from browser import serve  # the repository's serve.py (browser.py puts the root
 from fakeregistry import FakeFetch, no_fetch
 from fakesite import FILES, fake_repo
 from serving.lock import lock_digest
+from serving.vendor import ensure_vendor
 
 VendorError = serve.VendorError
 ListenError = serve.ListenError
@@ -37,7 +38,7 @@ ListenError = serve.ListenError
 def test_second_ensure_vendor_does_not_fetch(tmp_path: Path, artefacts: Any) -> None:
     lock, files = artefacts
     fetch = FakeFetch(files)
-    serve.ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=fetch)
+    ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=fetch)
     assert fetch.calls == 1
     vendor = tmp_path / "vendor"
     assert (vendor / "demo" / "core.js").read_bytes() == b"export {};\n"
@@ -46,30 +47,30 @@ def test_second_ensure_vendor_does_not_fetch(tmp_path: Path, artefacts: Any) -> 
     assert manifest["lock"] == lock_digest(lock)
     assert manifest["files"] == {"demo/core.js": hashlib.sha256(b"export {};\n").hexdigest(),
                                  "wheels/demo_wheel-2.0-py3-none-any.whl": lock["artifacts"][1]["sha256"]}
-    assert serve.ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=no_fetch) == manifest["files"]
+    assert ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=no_fetch) == manifest["files"]
 
 
 def test_changed_lock_or_missing_marker_fetches_again(tmp_path: Path, artefacts: Any) -> None:
     lock, files = artefacts
     fetch = FakeFetch(files)
-    serve.ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=fetch)
+    ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=fetch)
     (tmp_path / "vendor" / ".manifest.json").unlink()  # as after an interrupted fetch
-    serve.ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=fetch)
+    ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=fetch)
     lock["_comment"] = "edited"                        # not a pin: nothing to fetch
     lock["page_loads"] = {"boot": ["demo/core.js"], "on_demand": []}
-    serve.ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=fetch)
+    ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=fetch)
     assert fetch.calls == 2
     lock["artifacts"][0]["version"] = "1.0.1"          # an edited pin
-    serve.ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=fetch)
+    ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=fetch)
     assert fetch.calls == 3
 
 
 def test_hash_mismatch_leaves_vendor_untouched(tmp_path: Path, artefacts: Any) -> None:
     lock, files = artefacts
-    serve.ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=FakeFetch(files))
+    ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=FakeFetch(files))
     lock["artifacts"][1]["sha256"] = "f" * 64
     with pytest.raises(VendorError, match="sha256 mismatch for demo_wheel-2.0"):
-        serve.ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=FakeFetch(files))
+        ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=FakeFetch(files))
     assert (tmp_path / "vendor" / "demo" / "core.js").exists()
 
 
@@ -77,7 +78,7 @@ def test_main_second_run_invokes_no_client(tmp_path: Path, artefacts: Any,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     lock, files = artefacts
     (tmp_path / "vendor.lock.json").write_text(json.dumps(lock))
-    serve.ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=FakeFetch(files))
+    ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=FakeFetch(files))
 
     def forbidden(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("no subprocess on a second run")
@@ -93,7 +94,7 @@ def fetched(tmp_path: Path, artefacts: Any) -> tuple[Path, dict]:
     """A root whose vendor/ was fetched (faked) from the demo lock; the lock file is written too."""
     lock, files = artefacts
     (tmp_path / "vendor.lock.json").write_text(json.dumps(lock))
-    serve.ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=FakeFetch(files))
+    ensure_vendor(tmp_path, lock, log=lambda _: None, fetch=FakeFetch(files))
     return tmp_path, lock
 
 
@@ -152,12 +153,14 @@ def test_every_start_refuses_a_changed_vendor(fetched: Any, tamper: Any, message
     root, lock = fetched
     tamper(root / "vendor")
     with pytest.raises(VendorError) as info:
-        serve.ensure_vendor(root, lock, log=lambda _: None, fetch=no_fetch)
+        ensure_vendor(root, lock, log=lambda _: None, fetch=no_fetch)
     assert str(info.value) == message
     with pytest.raises(VendorError):
         serve.make_server(root, "127.0.0.1", 0)            # nor does a server start without it
     monkeypatch.setattr(serve, "ROOT", root)
-    monkeypatch.setattr(serve, "fetch_all", no_fetch)
+    # ensure_vendor binds fetch_all as a default, so patching a module's fetch_all would not
+    # reach it: stop the package clients themselves.
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: pytest.fail("no client may run"))
     for argv in (["--fetch-only"], ["--port", "0"], ["--bundle", str(root / "_site")]):
         assert serve.main(argv) == 1
         assert capsys.readouterr().err == f"serve.py: {message}\n"
@@ -169,7 +172,7 @@ def test_an_old_vendor_without_manifest_is_fetched_again(fetched: Any, artefacts
     (root / "vendor" / ".manifest.json").unlink()
     (root / "vendor" / ".complete").write_text("marker of an older serve.py\n")
     fetch = FakeFetch(artefacts[1])
-    serve.ensure_vendor(root, lock, log=lambda _: None, fetch=fetch)
+    ensure_vendor(root, lock, log=lambda _: None, fetch=fetch)
     assert fetch.calls == 1 and not (root / "vendor" / ".complete").exists()
 
 
