@@ -40,21 +40,20 @@ import hashlib
 import io
 import json
 import os
-import posixpath
 import re
 import shutil
 import sys
 import tempfile
-import urllib.parse
 from collections.abc import Collection, Sequence
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any, BinaryIO
 
 from serving.errors import ListenError, ServingError, VendorError
 from serving.fetch import update_lock
 from serving.lock import LOCK_NAME, Lock, load_lock
+from serving.site import check_origin, page_modules, page_with_connect, request_path, site_allows, site_file
 from serving.vendor import MANIFEST_NAME, REPAIR, VENDOR_NAME, ensure_vendor, read_manifest, verify_vendor
 
 ROOT = Path(__file__).resolve().parent
@@ -77,80 +76,6 @@ MIME_TYPES = {
     ".png": "image/png",
     ".ico": "image/x-icon",
 }
-
-
-# --------------------------------------------------------------------------- the site
-# What a browser may fetch: the files the page loads, nothing else of the repository. One
-# allow-list serves both the local server (site_file, per request) and --bundle (site_sources).
-
-WEB_SUFFIXES = frozenset({".html", ".mjs", ".js", ".css", ".json", ".svg", ".png", ".ico"})
-BENCHMARK_SUFFIXES = frozenset({".html", ".mjs"})      # the bare-Pyodide page benchmarks load
-BAD_CHARACTERS = re.compile(r"[\x00-\x1f\x7f\\:]")
-
-
-def request_path(raw: str) -> str | None:
-    """The site path a request line names ("/" is index.html), or None when it is anything but
-    a plain path: '..', '.', empty or dot-leading segments, backslashes, control characters or
-    bad UTF-8 after one round of percent-decoding all answer 404."""
-    path = raw.split("?", 1)[0].split("#", 1)[0]
-    try:
-        path = urllib.parse.unquote(path, errors="strict")
-    except UnicodeDecodeError:
-        return None
-    if path == "/":
-        return "index.html"
-    if not path.startswith("/") or BAD_CHARACTERS.search(path):
-        return None
-    parts = path[1:].split("/")
-    if any(part in ("", ".", "..") or part.startswith(".") for part in parts):
-        return None
-    return "/".join(parts)
-
-
-def page_modules(root: Path) -> set[str]:
-    """The toolproof/ files web/pyscript.json has PyScript fetch, as paths from the root."""
-    try:
-        config = json.loads((root / "web" / "pyscript.json").read_text(encoding="utf-8"))
-        sources = list(config["files"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return set()
-    resolved = (posixpath.normpath(posixpath.join("web", str(s))) for s in sources)
-    return {rel for rel in resolved if rel.startswith("toolproof/") and rel.endswith(".py")}
-
-
-def site_allows(root: Path, rel: str, vendor_files: Collection[str]) -> bool:
-    """True when rel (from request_path) is part of the site."""
-    top, _, rest = rel.partition("/")
-    suffix = PurePosixPath(rel).suffix
-    if not rest:
-        return rel in ("index.html", LOCK_NAME)      # the page reads the lock for its wheels
-    if top == "web":
-        return suffix in WEB_SUFFIXES
-    if top == "data":
-        return suffix == ".json"
-    if top == "toolproof":
-        return rel in page_modules(root)
-    if top == VENDOR_NAME:
-        return rest in vendor_files
-    if top == "benchmarks":
-        return "/" not in rest and suffix in BENCHMARK_SUFFIXES
-    return False
-
-
-def site_file(root: Path, rel: str, vendor_files: Collection[str]) -> Path | None:
-    """The regular file behind an allowed site path, or None. No symbolic link is followed below
-    the root (or below vendor/, which may itself be a link to a shared copy)."""
-    if not site_allows(root, rel, vendor_files):
-        return None
-    parts = rel.split("/")
-    base = root if parts[0] != VENDOR_NAME else root / VENDOR_NAME
-    below = parts if parts[0] != VENDOR_NAME else parts[1:]
-    try:
-        base = base.resolve(strict=True)
-        real = base.joinpath(*below).resolve(strict=True)
-    except (OSError, RuntimeError):
-        return None
-    return real if real == base.joinpath(*below) and real.is_file() else None
 
 
 # --------------------------------------------------------------------------- serving
@@ -208,32 +133,6 @@ class Handler(SimpleHTTPRequestHandler):
     def log_error(self, format: str, *args: Any) -> None:
         if self.verbose:  # log_request already reports the status line
             super().log_error(format, *args)
-
-
-ORIGIN = re.compile(r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$")
-
-
-def check_origin(origin: str) -> str:
-    """An origin for connect-src, e.g. https://llm.example.net:8443; anything else is refused."""
-    origin = origin.rstrip("/")
-    if not ORIGIN.match(origin):
-        raise VendorError(f"--connect wants an origin like https://llm.example.net:8443, got {origin!r}")
-    return origin
-
-
-def allow_connect(page: str, origins: Sequence[str]) -> str:
-    """Add origins to the connect-src directive of the page's CSP meta tag."""
-    if not origins:
-        return page
-    marker = "connect-src 'self'"
-    if marker not in page:
-        raise VendorError("index.html has no connect-src 'self' directive to extend")
-    return page.replace(marker, " ".join([marker, *origins]), 1)
-
-
-def page_with_connect(index: Path, origins: Sequence[str]) -> bytes:
-    """index.html as served and bundled: its CSP with the --connect origins added."""
-    return allow_connect(index.read_text(encoding="utf-8"), origins).encode("utf-8")
 
 
 class Server(ThreadingHTTPServer):

@@ -20,6 +20,7 @@ import pytest
 from browser import READY_TIMEOUT_MS, ROOT, serve
 from fakesite import fake_repo, sha
 from serving.lock import LOCK_NAME, load_lock
+from serving.site import page_modules, site_file
 from serving.vendor import REPAIR, read_manifest
 
 
@@ -115,7 +116,7 @@ def test_a_folder_inside_the_repository_is_allowed_and_never_served(repo):
     root, lock, vendor = repo
     serve.write_bundle(root, root / "_site", lock, vendor)
     assert (root / "_site" / "index.html").exists()
-    assert serve.site_file(root, "_site/index.html", vendor) is None
+    assert site_file(root, "_site/index.html", vendor) is None
 
 
 def test_a_file_or_link_as_destination_is_refused(repo, tmp_path):
@@ -194,7 +195,7 @@ def test_main_bundles_the_real_site_and_prints_its_size(tmp_path, capsys):
     # the modules the page loads: every one but the terminal-only ones web/pyscript_config.py names
     modules = {f"toolproof/{p.relative_to(ROOT / 'toolproof').as_posix()}" for p in (ROOT / "toolproof").rglob("*.py")}
     modules = {m for m in modules if _page_config_module().in_page(m)}
-    assert "toolproof/grade.py" in modules and modules == serve.page_modules(ROOT)
+    assert "toolproof/grade.py" in modules and modules == page_modules(ROOT)
     assert {p for p in paths if p.startswith("toolproof/")} == modules
     assert not any(p.startswith(("tests/", "benchmarks/", ".git")) or p.endswith(("serve.py", ".toml", ".md"))
                    for p in paths)

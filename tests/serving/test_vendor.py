@@ -19,8 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from browser import serve  # the repository's serve.py (browser.py puts the root on sys.path)
 from fakeregistry import FakeFetch, no_fetch
@@ -176,16 +174,6 @@ def test_an_old_vendor_without_manifest_is_fetched_again(fetched: Any, artefacts
     assert fetch.calls == 1 and not (root / "vendor" / ".complete").exists()
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("ab./\\%2e5cf0:?#\x00 ")), max_size=24))
-def test_request_paths_never_climb_or_name_hidden_files(raw: str) -> None:
-    rel = serve.request_path("/" + raw)
-    if rel is not None:
-        parts = rel.split("/")
-        assert all(p and p not in (".", "..") and not p.startswith(".") for p in parts)
-        assert not any(c in rel for c in "\\:\x00")
-
-
 # --------------------------------------------------------------------------- serving
 
 
@@ -324,7 +312,3 @@ def test_connect_origins_are_added_to_the_served_csp(tmp_path: Path) -> None:
         server.server_close()
 
 
-@pytest.mark.parametrize("origin", ["llm.example.net", "https://x.net/v1", "https://a b", "javascript:alert(1)"])
-def test_connect_refuses_what_is_not_an_origin(origin: str) -> None:
-    with pytest.raises(serve.VendorError, match="--connect wants an origin"):
-        serve.check_origin(origin)
