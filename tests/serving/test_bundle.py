@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from browser import READY_TIMEOUT_MS, ROOT, serve
+import serve
+from browser import READY_TIMEOUT_MS, ROOT
 from fakesite import fake_repo, sha
 from serving.lock import LOCK_NAME, load_lock
 from serving.site import page_modules, site_file
