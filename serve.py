@@ -10,26 +10,29 @@ a CDN, so this script brings the runtime in with the ordinary package clients:
     python serve.py --connect https://llm.example.net   # allow one more provider origin
     python serve.py --bundle _site [--force]            # the site for any static host
 
-vendor.lock.json (committed) pins every artefact by version and sha256:
+vendor.lock.json (committed; serving/lock.py) pins every artefact by version and sha256:
 `npm pack` brings Pyodide and @pyscript/core, `pip download` brings the pure-Python wheels
-that jsonschema needs in the browser. Every download is checked against its sha256 before
-vendor/ is touched; unpacking records the sha256 of every file in vendor/.manifest.json
-(written last, so an interrupted fetch is redone). Every start (serving, --fetch-only,
---bundle) checks vendor/ against that manifest and refuses to go on, naming the file, when a
-file changed, appeared or went missing. An edited lock makes the next run fetch again.
+that jsonschema needs in the browser (serving/fetch.py). Every download is checked against its
+sha256 before vendor/ is touched; unpacking (serving/unpack.py) records the sha256 of every
+file in vendor/.manifest.json (written last, so an interrupted fetch is redone). Every start
+(serving, --fetch-only, --bundle) checks vendor/ against that manifest and refuses to go on,
+naming the file, when a file changed, appeared or went missing (serving/vendor.py). An edited
+lock makes the next run fetch again.
 
-The server serves the site, not the repository: an allow-list (site_allows) of what the page
-loads. --bundle copies the same files, with only the vendor files the page requests (the lock's
-"page_loads"), plus bundle.json.
+The server (serving/server.py) serves the site, not the repository: an allow-list of what the
+page loads (serving/site.py). --bundle (serving/bundle.py) copies the same files, with only the
+vendor files the page requests (the lock's "page_loads"), plus bundle.json.
 
 Maintainer action, after changing a version in vendor.lock.json:
 
     python serve.py --update-lock   # fetch afresh, write file names and sha256 into the lock
 
 Review the diff of vendor.lock.json before committing it: --update-lock trusts the registry.
-Then re-record "page_loads" (tests/test_bundle.py prints the list the page now requests).
+Then re-record "page_loads" (tests/serving/test_bundle.py prints the list the page now requests).
 
-Standard library only; it must not import anything from the toolproof package.
+This file holds only the flags and main, which turns a ServingError into one line and exit 1.
+Must not: do any of the work itself (that is serving/, one module per part), import anything
+but the standard library and serving/, or import the toolproof package.
 """
 
 from __future__ import annotations
@@ -39,18 +42,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from serving.bundle import size_text, write_bundle
 from serving.errors import ServingError
 from serving.fetch import update_lock
-from serving.bundle import size_text, write_bundle
 from serving.lock import LOCK_NAME, load_lock
 from serving.server import make_server, server_url
 from serving.site import check_origin
 from serving.vendor import ensure_vendor
 
 ROOT = Path(__file__).resolve().parent
-
-
-# --------------------------------------------------------------------------- command line
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -22,7 +22,8 @@ from pathlib import Path
 
 from serving.errors import VendorError
 from serving.lock import LOCK_NAME, Lock
-from serving.site import check_origin, page_modules, page_with_connect, request_path, site_allows, site_file
+from serving.site import (check_origin, page_modules, page_with_connect, request_path, site_allows,
+                          site_file)
 from serving.vendor import REPAIR, VENDOR_NAME
 
 BUNDLE_MANIFEST = "bundle.json"
