@@ -72,8 +72,9 @@ def test_server_serves_the_site(site: str, path: str, body: str | None) -> None:
 
 @pytest.mark.parametrize("path", [
     # the repository, not the site
-    "/.git/HEAD", "/%2egit/HEAD", "/.env", "/%2Eenv", "/serve.py", "/pyproject.toml", "/README.md",
-    "/tests/test_x.py", "/web/pyscript_config.py", "/toolproof/cli.py", "/toolproof/_version.py",
+    "/.git/HEAD", "/%2egit/HEAD", "/.env", "/%2Eenv", "/serve.py", "/serving/server.py",
+    "/pyproject.toml", "/README.md", "/tests/test_x.py", "/web/pyscript_config.py", "/toolproof/cli.py",
+    "/toolproof/_version.py",
     "/data/notes.txt", "/data/.secret.json", "/benchmarks/b.py", "/vendor/.manifest.json",
     "/vendor/", "/web/", "/web", "/toolproof/", "/vendor.lock.json/", "/index.html/",
     # out of the root: raw, encoded, double-encoded, backslashes, absolute-form, links
