@@ -27,9 +27,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from browser import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, serve, start_server  # noqa: E402
+import serve  # noqa: E402
+from browser import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, start_server  # noqa: E402
 
 
 STAGES = ("python", "imports", "suite", "graded", "rendered")   # then ready; "diagnosis" comes after

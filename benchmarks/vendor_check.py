@@ -15,20 +15,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import serve  # noqa: E402
+from serving.lock import LOCK_NAME, load_lock  # noqa: E402
+from serving.vendor import VENDOR_NAME, ensure_vendor  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=9)
     args = parser.parse_args(argv)
-    lock = serve.load_lock(ROOT / serve.LOCK_NAME)
-    files = serve.ensure_vendor(ROOT, lock, log=print)      # fetches first if needed
-    size = sum((ROOT / serve.VENDOR_NAME / rel).stat().st_size for rel in files)
+    lock = load_lock(ROOT / LOCK_NAME)
+    files = ensure_vendor(ROOT, lock, log=print)      # fetches first if needed
+    size = sum((ROOT / VENDOR_NAME / rel).stat().st_size for rel in files)
     times = []
     for _ in range(args.rounds):
         started = time.perf_counter()
-        serve.ensure_vendor(ROOT, lock, log=print)
+        ensure_vendor(ROOT, lock, log=print)
         times.append(time.perf_counter() - started)
     print(f"vendor/ check: {len(files)} files, {size / 1e6:.1f} MB hashed; median "
           f"{statistics.median(times) * 1000:.1f} ms over {args.rounds} runs "

@@ -1,7 +1,7 @@
 """Shared pieces for the browser tests: the local server and Chromium launched by Playwright.
 
 Debian's Chromium at /usr/bin/chromium (Playwright cannot download a browser here). The server is
-serve.py's own, on an ephemeral 127.0.0.1 port, after making sure vendor/ is fetched.
+serve.py's own (serving/server.py), on an ephemeral 127.0.0.1 port, after making sure vendor/ is fetched.
 """
 from __future__ import annotations
 
@@ -17,15 +17,17 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 READY_TIMEOUT_MS = 120_000
 
 sys.path.insert(0, str(ROOT))
-import serve  # noqa: E402
+from serving.lock import LOCK_NAME, load_lock  # noqa: E402
+from serving.server import make_server, server_url  # noqa: E402
+from serving.vendor import ensure_vendor  # noqa: E402
 
 
 def start_server():
     """Fetch vendor/ if needed, then serve the repository on a free local port."""
-    serve.ensure_vendor(ROOT, serve.load_lock(ROOT / serve.LOCK_NAME), log=lambda line: None)
-    server = serve.make_server(ROOT, "127.0.0.1", 0)
+    ensure_vendor(ROOT, load_lock(ROOT / LOCK_NAME), log=lambda line: None)
+    server = make_server(ROOT, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, serve.server_url(server)
+    return server, server_url(server)
 
 
 def is_local(url: str, base: str) -> bool:

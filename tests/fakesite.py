@@ -1,13 +1,15 @@
 """A small fake repository for serve.py's tests: the page's files, things that must never be
-served or published (.git/, tests/, serve.py, .env, a build script, a module the page does not
-load, a symbolic link out), and a vendor/ with a manifest as a fetch would have written it."""
+served or published (.git/, tests/, serve.py and serving/, .env, a build script, a module the
+page does not load, a symbolic link out), and a vendor/ with a manifest as a fetch would have
+written it."""
 from __future__ import annotations
 
 import hashlib
 import json
 from pathlib import Path
 
-from browser import serve
+from serving.lock import LOCK_NAME
+from serving.vendor import write_manifest
 
 PAGE_CONFIG = {"files": {"../toolproof/__init__.py": "./toolproof/__init__.py",
                          "../toolproof/web.py": "./toolproof/web.py",
@@ -19,8 +21,9 @@ FILES = {
     "toolproof/__init__.py": "", "toolproof/web.py": "# page", "toolproof/cli.py": "# not loaded",
     "toolproof/_version.py": '__version__ = "9.8.7"\n',
     "data/tools.json": "{}", "data/schemas/tools.schema.json": "{}", "data/notes.txt": "no",
-    "data/.secret.json": "{}", "serve.py": "# server", "pyproject.toml": "", "README.md": "",
-    ".env": "KEY=1", "tests/test_x.py": "", ".git/HEAD": "ref", "benchmarks/bare.html": "<p>",
+    "data/.secret.json": "{}", "serve.py": "# server", "serving/server.py": "# server",
+    "pyproject.toml": "", "README.md": "", ".env": "KEY=1", "tests/test_x.py": "", ".git/HEAD": "ref",
+    "benchmarks/bare.html": "<p>",
     "benchmarks/b.py": "", "vendor/pyodide/pyodide.mjs": "export {}", "vendor/pyodide/pyodide.asm.wasm": "\0asm",
     "vendor/pyodide/unused.js": "u", "vendor/wheels/a-1-py3-none-any.whl": "PK",
 }
@@ -42,8 +45,8 @@ def fake_repo(root: Path) -> tuple[dict, dict[str, str]]:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     lock = json.loads(json.dumps(LOCK))
-    (root / serve.LOCK_NAME).write_text(json.dumps(lock))
+    (root / LOCK_NAME).write_text(json.dumps(lock))
     vendor = {rel.split("/", 1)[1]: sha((root / rel).read_bytes())
               for rel in FILES if rel.startswith("vendor/")}
-    serve.write_manifest(root / "vendor", lock, vendor)
+    write_manifest(root / "vendor", lock, vendor)
     return lock, vendor

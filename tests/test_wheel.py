@@ -120,6 +120,8 @@ def test_the_sdist_holds_the_data_and_the_project(dist):
     assert {"pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "index.html", "serve.py",
             "vendor.lock.json", "web/pyscript.json", "tests/conftest.py", "tests/fakeprovider.py",
             "tests/test_wheel.py"} <= names
+    serving = {p.relative_to(ROOT).as_posix() for p in (ROOT / "serving").glob("*.py")}
+    assert "serving/__init__.py" in serving and serving <= names          # serve.py's parts travel with it
     assert not {n for n in names if n.startswith("vendor/") or "__pycache__" in n or n.endswith(".pyc")}
 
 
@@ -131,6 +133,7 @@ def test_the_wheel_holds_every_module_and_every_data_file(dist):
     # found on disk, not listed by hand: a new subpackage with an __init__.py ships by itself
     assert package_modules() <= names
     assert {n.split("/")[0] for n in names} == {"toolproof", f"toolproof-{__version__}.dist-info"}
+    assert not [n for n in names if n.startswith("serving/") or n == "serve.py"]   # the page's server is not the tool
 
 
 def test_the_wheel_metadata(dist):

@@ -1,4 +1,4 @@
-"""`python serve.py --bundle DIR`: the site as plain files for any static host.
+"""`python serve.py --bundle DIR` (serving/bundle.py): the site as plain files for any static host.
 
 Offline tests build bundles from a small fake repository (and once from the real one) and check
 what goes in, what stays out, and how a bad destination or a tampered vendor file is refused.
@@ -17,8 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from browser import READY_TIMEOUT_MS, ROOT, serve
+import serve
+from browser import READY_TIMEOUT_MS, ROOT
 from fakesite import fake_repo, sha
+from serving.bundle import bundle_vendor_files, size_text, write_bundle
+from serving.errors import VendorError
+from serving.lock import LOCK_NAME, load_lock
+from serving.site import page_modules, site_file
+from serving.vendor import REPAIR, read_manifest
 
 
 def _page_config_module():
@@ -30,8 +36,7 @@ def _page_config_module():
     return module
 from toolproof.cli.main import run
 
-VendorError = serve.VendorError
-LOCK = serve.load_lock(ROOT / serve.LOCK_NAME)
+LOCK = load_lock(ROOT / LOCK_NAME)
 
 
 # --------------------------------------------------------------------------- a fake repository
@@ -53,7 +58,7 @@ EXPECTED = [".nojekyll", "data/schemas/tools.schema.json", "data/tools.json", "i
 def test_bundle_holds_the_site_and_nothing_else(repo, tmp_path):
     root, lock, vendor = repo
     dest = tmp_path / "out" / "site"
-    done = serve.write_bundle(root, dest, lock, vendor)
+    done = write_bundle(root, dest, lock, vendor)
     on_disk = sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file())
     assert on_disk == sorted(EXPECTED + ["bundle.json"])
     assert json.loads((dest / "bundle.json").read_text()) == done
@@ -74,18 +79,18 @@ def test_non_empty_folder_needs_force_and_force_replaces_it(repo, tmp_path):
     dest.mkdir()
     (dest / "stale.js").write_text("old")
     with pytest.raises(VendorError) as info:
-        serve.write_bundle(root, dest, lock, vendor)
+        write_bundle(root, dest, lock, vendor)
     assert str(info.value) == (f"--bundle {dest}: the folder is not empty; choose an empty one, or "
                                "add --force to replace its contents")
     assert (dest / "stale.js").exists()
-    serve.write_bundle(root, dest, lock, vendor, force=True)
+    write_bundle(root, dest, lock, vendor, force=True)
     assert not (dest / "stale.js").exists() and (dest / "index.html").exists()
 
 
 def test_an_empty_existing_folder_is_fine(repo, tmp_path):
     root, lock, vendor = repo
     (tmp_path / "empty").mkdir()
-    serve.write_bundle(root, tmp_path / "empty", lock, vendor)
+    write_bundle(root, tmp_path / "empty", lock, vendor)
     assert (tmp_path / "empty" / "bundle.json").exists()
 
 
@@ -93,7 +98,7 @@ def test_an_empty_existing_folder_is_fine(repo, tmp_path):
 def test_never_replaces_the_repository_or_its_sources(repo, where):
     root, lock, vendor = repo
     with pytest.raises(VendorError) as info:
-        serve.write_bundle(root, root / where, lock, vendor, force=True)
+        write_bundle(root, root / where, lock, vendor, force=True)
     assert str(info.value) == (f"--bundle {root / where}: refusing to replace the repository, its "
                                "sources or the home folder; choose a new folder, e.g. --bundle _site")
     assert (root / "web" / "boot.mjs").exists() and (root / "serve.py").exists()
@@ -105,15 +110,15 @@ def test_never_replaces_the_home_folder(repo, tmp_path, monkeypatch):
     (home / "notes").mkdir(parents=True)
     monkeypatch.setattr(Path, "home", classmethod(lambda cls: home))
     with pytest.raises(VendorError, match="refusing to replace the repository, its sources or the home folder"):
-        serve.write_bundle(root, home, lock, vendor, force=True)
+        write_bundle(root, home, lock, vendor, force=True)
     assert (home / "notes").is_dir()
 
 
 def test_a_folder_inside_the_repository_is_allowed_and_never_served(repo):
     root, lock, vendor = repo
-    serve.write_bundle(root, root / "_site", lock, vendor)
+    write_bundle(root, root / "_site", lock, vendor)
     assert (root / "_site" / "index.html").exists()
-    assert serve.site_file(root, "_site/index.html", vendor) is None
+    assert site_file(root, "_site/index.html", vendor) is None
 
 
 def test_a_file_or_link_as_destination_is_refused(repo, tmp_path):
@@ -122,16 +127,16 @@ def test_a_file_or_link_as_destination_is_refused(repo, tmp_path):
     (tmp_path / "link").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
     for name in ("file", "link"):
         with pytest.raises(VendorError, match=f"--bundle {tmp_path / name}: exists and is not a folder"):
-            serve.write_bundle(root, tmp_path / name, lock, vendor, force=True)
+            write_bundle(root, tmp_path / name, lock, vendor, force=True)
 
 
 def test_connect_applies_to_the_bundled_page(repo, tmp_path):
     root, lock, vendor = repo
-    serve.write_bundle(root, tmp_path / "s", lock, vendor, connect=["https://llm.example.net:8443/"])
+    write_bundle(root, tmp_path / "s", lock, vendor, connect=["https://llm.example.net:8443/"])
     assert (tmp_path / "s" / "index.html").read_text() == (
         "<meta content=\"connect-src 'self' https://llm.example.net:8443 https://api.openai.com\">")
     with pytest.raises(VendorError, match="--connect wants an origin"):
-        serve.write_bundle(root, tmp_path / "t", lock, vendor, connect=["javascript:alert(1)"])
+        write_bundle(root, tmp_path / "t", lock, vendor, connect=["javascript:alert(1)"])
     assert not (tmp_path / "t").exists()
 
 
@@ -139,8 +144,8 @@ def test_a_vendor_file_changed_after_the_check_is_not_bundled(repo, tmp_path):
     root, lock, vendor = repo
     (root / "vendor" / "pyodide" / "pyodide.mjs").write_text("export {evil}")
     with pytest.raises(VendorError) as info:
-        serve.write_bundle(root, tmp_path / "s", lock, vendor)
-    assert str(info.value) == f"vendor/pyodide/pyodide.mjs changed while it was bundled; {serve.REPAIR}"
+        write_bundle(root, tmp_path / "s", lock, vendor)
+    assert str(info.value) == f"vendor/pyodide/pyodide.mjs changed while it was bundled; {REPAIR}"
     assert not (tmp_path / "s").exists() and list(tmp_path.iterdir()) == [root]
 
 
@@ -148,7 +153,7 @@ def test_page_loads_must_name_vendored_files(repo, tmp_path):
     root, lock, vendor = repo
     lock["page_loads"]["boot"].append("pyodide/gone.js")
     with pytest.raises(VendorError) as info:
-        serve.write_bundle(root, tmp_path / "s", lock, vendor)
+        write_bundle(root, tmp_path / "s", lock, vendor)
     assert str(info.value) == ("vendor.lock.json: page_loads names vendor/pyodide/gone.js, which the "
                                "pinned packages do not contain; re-record the list (README: Publishing)")
 
@@ -157,7 +162,7 @@ def test_a_module_the_config_lists_but_the_repository_lacks_is_named(repo, tmp_p
     root, lock, vendor = repo
     (root / "toolproof" / "web.py").unlink()
     with pytest.raises(VendorError, match=r"^toolproof/web.py is missing or a symbolic link"):
-        serve.write_bundle(root, tmp_path / "s", lock, vendor)
+        write_bundle(root, tmp_path / "s", lock, vendor)
 
 
 def test_a_symbolic_link_in_the_site_is_refused(repo, tmp_path):
@@ -165,26 +170,16 @@ def test_a_symbolic_link_in_the_site_is_refused(repo, tmp_path):
     (tmp_path / "secret.css").write_text("secret")
     (root / "web" / "leak.css").symlink_to(tmp_path / "secret.css")
     with pytest.raises(VendorError, match=r"^web/leak.css is missing or a symbolic link"):
-        serve.write_bundle(root, tmp_path / "s", lock, vendor)
-
-
-@pytest.mark.parametrize("bad", [{"boot": "x"}, {"boot": [], "on_demand": ["../etc/passwd"]},
-                                 {"boot": ["nowhere/x.js"], "on_demand": []}, {"boot": [1], "on_demand": []}])
-def test_a_malformed_page_list_in_the_lock_is_refused(repo, bad):
-    root, lock, _ = repo
-    lock["page_loads"] = bad
-    (root / "vendor.lock.json").write_text(json.dumps(lock))
-    with pytest.raises(VendorError, match="page_loads"):
-        serve.load_lock(root / "vendor.lock.json")
+        write_bundle(root, tmp_path / "s", lock, vendor)
 
 
 # --------------------------------------------------------------------------- the real repository
 
 
 def test_the_committed_page_list_names_vendored_files():
-    manifest = serve.read_manifest(ROOT / "vendor")
+    manifest = read_manifest(ROOT / "vendor")
     assert manifest is not None, "run python serve.py --fetch-only"
-    listed = serve.bundle_vendor_files(LOCK)
+    listed = bundle_vendor_files(LOCK)
     assert listed and set(listed) <= set(manifest["files"])
     wheels = {f"wheels/{a['file']}" for a in LOCK["artifacts"] if a["source"] == "pip"}
     assert set(LOCK["page_loads"]["on_demand"]) == wheels   # toolproof/web.py fetches every wheel
@@ -195,14 +190,14 @@ def test_main_bundles_the_real_site_and_prints_its_size(tmp_path, capsys):
     assert serve.main(["--bundle", str(dest)]) == 0
     done = json.loads((dest / "bundle.json").read_text())
     out = capsys.readouterr().out
-    assert out == (f"ToolProof: wrote {len(done['files'])} files, {serve.size_text(done['total_size'])}, "
+    assert out == (f"ToolProof: wrote {len(done['files'])} files, {size_text(done['total_size'])}, "
                    f"to {dest}; publish that folder as it is (README: Publishing)\n")
     paths = {e["path"] for e in done["files"]}
-    assert {p for p in paths if p.startswith("vendor/")} == {f"vendor/{r}" for r in serve.bundle_vendor_files(LOCK)}
+    assert {p for p in paths if p.startswith("vendor/")} == {f"vendor/{r}" for r in bundle_vendor_files(LOCK)}
     # the modules the page loads: every one but the terminal-only ones web/pyscript_config.py names
     modules = {f"toolproof/{p.relative_to(ROOT / 'toolproof').as_posix()}" for p in (ROOT / "toolproof").rglob("*.py")}
     modules = {m for m in modules if _page_config_module().in_page(m)}
-    assert "toolproof/grading/grade.py" in modules and modules == serve.page_modules(ROOT)
+    assert "toolproof/grading/grade.py" in modules and modules == page_modules(ROOT)
     assert {p for p in paths if p.startswith("toolproof/")} == modules
     assert not any(p.startswith(("tests/", "benchmarks/", ".git")) or p.endswith(("serve.py", ".toml", ".md"))
                    for p in paths)

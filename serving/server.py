@@ -1,0 +1,139 @@
+"""The local HTTP server: the site (serving/site.py's allow-list) on 127.0.0.1, for the page
+and the browser tests.
+
+For: make_server (a threading server for a root whose vendor/ passed its check, on host:port;
+port 0 picks a free one) and server_url. Handler sends the MIME types Pyodide needs (.mjs as
+text/javascript, .wasm as application/wasm), no caching, and index.html with the --connect
+origins in its CSP; it logs only errors unless verbose.
+Must not: answer anything outside the allow-list (404), any method but GET and HEAD (501),
+start on a vendor/ that fails its check, or print a traceback for a browser that hangs up.
+"""
+from __future__ import annotations
+
+import errno
+import io
+import os
+import sys
+from collections.abc import Collection, Sequence
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from serving.errors import ListenError, VendorError
+from serving.site import check_origin, page_with_connect, request_path, site_file
+from serving.vendor import MANIFEST_NAME, VENDOR_NAME, read_manifest, verify_vendor
+
+MIME_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".css": "text/css",
+    ".wasm": "application/wasm",
+    ".json": "application/json",
+    ".map": "application/json",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".py": "text/x-python; charset=utf-8",
+    ".toml": "text/plain; charset=utf-8",
+    ".md": "text/plain; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+}
+
+
+class Handler(SimpleHTTPRequestHandler):
+    """The site's files (see site_file) with the MIME types Pyodide needs, no caching, quiet by
+    default. Everything else, and every method but GET and HEAD, is refused."""
+
+    verbose = False
+    root: Path                       # the site's folder: make_server sets it
+    vendor_files: Collection[str] = frozenset()
+    connect: tuple[str, ...] = ()    # extra origins for the page's connect-src (--connect)
+
+    def guess_type(self, path: str | os.PathLike[str]) -> str:
+        suffix = Path(os.fspath(path)).suffix.lower()
+        return MIME_TYPES.get(suffix) or super().guess_type(path)
+
+    def send_head(self) -> io.BytesIO | BinaryIO | None:
+        rel = request_path(self.path)
+        target = None if rel is None else site_file(self.root, rel, self.vendor_files)
+        if target is None:
+            self.send_error(404, "File not found")
+            return None
+        if rel == "index.html" and self.connect:
+            return self.send_bytes(page_with_connect(target, self.connect), MIME_TYPES[".html"])
+        try:
+            handle = target.open("rb")
+        except OSError:
+            self.send_error(404, "File not found")
+            return None
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(target))
+        self.send_header("Content-Length", str(os.fstat(handle.fileno()).st_size))
+        self.end_headers()
+        return handle
+
+    def send_bytes(self, data: bytes, mime: str) -> io.BytesIO:
+        self.send_response(200)
+        self.send_header("Content-Type", mime)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        return io.BytesIO(data)
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        status = int(code) if isinstance(code, int) else 0  # HTTPStatus is an int
+        quiet_404 = status == 404 and self.path.startswith("/favicon.ico")
+        if self.verbose or (status >= 400 and not quiet_404):
+            super().log_request(code, size)
+
+    def log_error(self, format: str, *args: Any) -> None:
+        if self.verbose:  # log_request already reports the status line
+            super().log_error(format, *args)
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A browser closing a connection early is normal; anything else gets a traceback.
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
+
+
+def make_server(root: Path, host: str = "127.0.0.1", port: int = 8000, *, verbose: bool = False,
+                connect: Sequence[str] = (),
+                vendor_files: Collection[str] | None = None) -> ThreadingHTTPServer:
+    """A server for root's site on host:port (port 0 picks a free one); raise ListenError if
+    it cannot listen there (e.g. the port is busy), VendorError if vendor/ fails its check.
+    vendor_files: a manifest ensure_vendor has just verified; without it the manifest is read
+    and verified here."""
+    if vendor_files is None:
+        manifest = read_manifest(root / VENDOR_NAME)
+        if manifest is None:
+            raise VendorError(f"vendor/ has no {MANIFEST_NAME}; run `python serve.py --fetch-only`")
+        verify_vendor(root / VENDOR_NAME, manifest["files"])
+        vendor_files = manifest["files"]
+    handler = type("RootHandler", (Handler,), {
+        "verbose": verbose, "root": root, "vendor_files": frozenset(vendor_files),
+        "connect": tuple(check_origin(o) for o in connect)})
+    try:
+        return Server((host, port), partial(handler, directory=str(root)))
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise ListenError(f"port {port} on {host} is already in use; stop the other "
+                              "server or pick another port with --port N") from None
+        raise ListenError(f"cannot listen on {host}:{port} ({exc.strerror or exc})") from None
+
+
+def server_url(server: ThreadingHTTPServer) -> str:
+    host, port = server.server_address[:2]
+    shown = f"[{host}]" if ":" in str(host) else host
+    return f"http://{shown}:{port}/"

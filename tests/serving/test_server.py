@@ -1,0 +1,158 @@
+"""serving/server.py on an ephemeral 127.0.0.1 port over a fake repository (tests/fakesite.py):
+it serves the site and nothing else (404 for the repository, traversal in every encoding,
+links out, control characters), with the MIME types Pyodide needs and no caching, refuses other
+methods, will not start without a checked vendor/ or on a busy port, and adds --connect origins
+to the served CSP."""
+from __future__ import annotations
+
+import http.client
+import socket
+import threading
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import serve
+from fakesite import FILES, fake_repo
+from serving.errors import ListenError, VendorError
+from serving.server import make_server, server_url
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """serve.py's server on the fake repository, with a secret beside it and links out of it."""
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "secret.txt").write_text("secret")
+    (outside / "data").mkdir()
+    (outside / "data" / "x.json").write_text('{"secret": 1}')
+    root = outside / "repo"
+    _, vendor = fake_repo(root)
+    (root / "web" / "leak.css").symlink_to(outside / "secret.txt")
+    (root / "web" / "inner.css").symlink_to(root / "serve.py")         # inside, but not the site
+    (root / "data" / "linked").symlink_to(outside / "data", target_is_directory=True)
+    server = make_server(root, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    try:
+        yield server_url(server)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def fetch_raw(site: str, path: str, method: str = "GET") -> tuple[int, str, bytes]:
+    """One request with the path sent exactly as given (no client-side normalisation)."""
+    host, port = site[len("http://"):].rstrip("/").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=5)
+    try:
+        conn.putrequest(method, path, skip_accept_encoding=True)
+        conn.endheaders()
+        response = conn.getresponse()
+        return response.status, response.headers.get("Content-Type", ""), response.read()
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("/", FILES["index.html"]), ("/index.html", FILES["index.html"]),
+    ("/?selftest=1", FILES["index.html"]), ("/web/boot.mjs", "// boot"),
+    ("/web/pyscript.json", FILES["web/pyscript.json"]), ("/toolproof/web.py", "# page"),
+    ("/data/schemas/tools.schema.json", "{}"), ("/vendor.lock.json", None),
+    ("/vendor/pyodide/pyodide.mjs", "export {}"), ("/vendor/pyodide/unused.js", "u"),
+    ("/benchmarks/bare.html", "<p>"), ("/web/%62oot.mjs", "// boot"),
+])
+def test_server_serves_the_site(site: str, path: str, body: str | None) -> None:
+    status, _, data = fetch_raw(site, path)
+    assert status == 200
+    assert body is None or data == body.encode()
+    assert fetch_raw(site, path, "HEAD")[:2] == (200, fetch_raw(site, path)[1])
+
+
+@pytest.mark.parametrize("path", [
+    # the repository, not the site
+    "/.git/HEAD", "/%2egit/HEAD", "/.env", "/%2Eenv", "/serve.py", "/serving/server.py",
+    "/pyproject.toml", "/README.md", "/tests/test_x.py", "/web/pyscript_config.py", "/toolproof/cli.py",
+    "/toolproof/_version.py",
+    "/data/notes.txt", "/data/.secret.json", "/benchmarks/b.py", "/vendor/.manifest.json",
+    "/vendor/", "/web/", "/web", "/toolproof/", "/vendor.lock.json/", "/index.html/",
+    # out of the root: raw, encoded, double-encoded, backslashes, absolute-form, links
+    "/../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E%2Fsecret.txt", "/web/%2e%2e/serve.py",
+    "/web/..%2f..%2fsecret.txt", "/%252e%252e/secret.txt", "//etc/passwd", "/web\\..\\serve.py",
+    "/web/%5c..%5cserve.py", "/./index.html", "/web//boot.mjs", "http://evil.example/index.html",
+    "/web/leak.css", "/web/inner.css", "/data/linked/x.json",
+    # control characters, bad UTF-8, Windows names
+    "/index.html%00.css", "/%ff.json", "/web/boot.mjs%0a", "/C:/Windows/win.ini", "/web/style.css:x",
+])
+def test_server_answers_404_for_everything_else(site: str, path: str) -> None:
+    status, _, data = fetch_raw(site, path)
+    assert status == 404
+    assert b"secret" not in data and b"# server" not in data and b"KEY=1" not in data
+
+
+@pytest.mark.parametrize(("name", "mime"), [
+    ("vendor/pyodide/pyodide.mjs", "text/javascript"), ("web/boot.mjs", "text/javascript"),
+    ("vendor/pyodide/pyodide.asm.wasm", "application/wasm"), ("data/tools.json", "application/json"),
+    ("vendor/wheels/a-1-py3-none-any.whl", "application/zip"), ("web/style.css", "text/css"),
+    ("index.html", "text/html; charset=utf-8"), ("toolproof/web.py", "text/x-python; charset=utf-8"),
+])
+def test_server_sends_right_type_and_no_cache(site: str, name: str, mime: str) -> None:
+    assert site.startswith("http://127.0.0.1:")
+    with urllib.request.urlopen(site + name, timeout=5) as response:
+        assert response.headers["Content-Type"] == mime
+        assert response.headers["Cache-Control"] == "no-cache"
+
+
+def test_server_refuses_other_methods(site: str) -> None:
+    assert fetch_raw(site, "/index.html", "POST")[0] == 501
+    assert fetch_raw(site, "/index.html", "PUT")[0] == 501
+
+
+def test_server_without_a_fetched_vendor_does_not_start(tmp_path: Path) -> None:
+    with pytest.raises(VendorError) as info:
+        make_server(tmp_path, "127.0.0.1", 0)
+    assert str(info.value) == "vendor/ has no .manifest.json; run `python serve.py --fetch-only`"
+
+
+def test_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
+    fake_repo(tmp_path)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        with pytest.raises(ListenError) as info:
+            make_server(tmp_path, "127.0.0.1", port)
+    assert str(info.value) == (f"port {port} on 127.0.0.1 is already in use; stop the other "
+                               "server or pick another port with --port N")
+
+
+def test_port_in_use_is_one_line_and_exit_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    # ListenError is not a VendorError: main catches the family's base, ServingError.
+    fake_repo(tmp_path)
+    monkeypatch.setattr(serve, "ROOT", tmp_path)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert serve.main(["--port", str(port)]) == 1
+    assert capsys.readouterr().err == (f"serve.py: port {port} on 127.0.0.1 is already in use; "
+                                       "stop the other server or pick another port with --port N\n")
+
+
+# --connect: the page's CSP can only be widened where it is served (a meta CSP cannot change at
+# run time), so serve.py adds the origins a user names for a remote OpenAI-compatible server.
+def test_connect_origins_are_added_to_the_served_csp(tmp_path: Path) -> None:
+    fake_repo(tmp_path)
+    server = make_server(tmp_path, "127.0.0.1", 0, connect=["https://llm.example.net:8443/"])
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        for path in ("/", "/index.html?x=1"):
+            assert fetch_raw(server_url(server), path)[2].decode() == (
+                "<meta content=\"connect-src 'self' https://llm.example.net:8443 https://api.openai.com\">")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
