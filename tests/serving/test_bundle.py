@@ -182,7 +182,7 @@ def test_the_committed_page_list_names_vendored_files():
     listed = bundle_vendor_files(LOCK)
     assert listed and set(listed) <= set(manifest["files"])
     wheels = {f"wheels/{a['file']}" for a in LOCK["artifacts"] if a["source"] == "pip"}
-    assert set(LOCK["page_loads"]["on_demand"]) == wheels   # toolproof/web.py fetches every wheel
+    assert set(LOCK["page_loads"]["on_demand"]) == wheels   # toolproof/page/main.py fetches every wheel
 
 
 def test_main_bundles_the_real_site_and_prints_its_size(tmp_path, capsys):
