@@ -23,13 +23,6 @@ def graded_of(results, context: dict):
     return Graded.of([[r] for r in results], [transcripts[r.case_id] for r in results if r.case_id in transcripts])
 
 
-def interval_text(bounds: dict | None) -> str:
-    """'95% CI 55.2%–68.4%' for a category's bounds (a tooltip), '' without them."""
-    from toolproof.reports.scorecard import percent
-
-    return "" if not bounds else f"95% CI {percent(bounds['low'])}–{percent(bounds['high'])}"
-
-
 class ScorecardView:
     """One rendered scorecard (the fixtures now, a live run later) and its controls."""
 
@@ -91,7 +84,9 @@ class ScorecardView:
         self.root.dataset.diagnosis = "ready"
 
     def prefix(self) -> str:
-        return "fixture" if self.kind == "fixture" else "live"
+        from toolproof.reports.page_view import id_prefix
+
+        return id_prefix(self.kind)
 
     def render(self) -> None:
         clear(self.root)
@@ -186,7 +181,7 @@ class ScorecardView:
     # -- categories: table with weight inputs, and the chart
     def _categories(self):
         from toolproof.reports.scorecard import percent
-        from toolproof.reports.page_view import CATEGORY_LABELS
+        from toolproof.reports.page_view import CATEGORY_LABELS, interval_text
 
         head = el("tr", children=[el("th", t, scope="col") for t in
                                   ("Category", "Score", "Cases", "Pass", "Partial", "Fail", "Weight")])
