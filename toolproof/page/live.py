@@ -12,7 +12,7 @@ import js
 from pyscript import document, window
 
 from .dom import byid, clear, el, on
-from .scorecard import ScorecardView, case_row
+from .scorecard import case_row
 
 KEY_PREFIX = "toolproof.key."          # sessionStorage only: never localStorage, cookies or the URL
 PROVIDERS_UI = ("openai", "openai-responses", "anthropic", "gemini", "openai-compatible")
@@ -63,10 +63,11 @@ def form_prices() -> tuple[dict | None, str | None]:
 class LiveController:
     """The run form, the progress and the live scorecard. Grading and the loop are the runner's."""
 
-    def __init__(self, bundle, context: dict):
+    def __init__(self, bundle, context: dict, *, scorecard_view):
         from toolproof.reports.page_view import scope_options
 
         self.bundle, self.context = bundle, context
+        self.scorecard_view = scorecard_view    # (root, results, **options) -> a ScorecardView, from page/main.py
         self.run = None
         self.own = None                # (cases, tools) of "Your suite", set by the #own section
         self.own_option = None
@@ -386,8 +387,8 @@ class LiveController:
             card_root.appendChild(body)
             cases, tools = self.active
             context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": by_case}
-            view = ScorecardView(body, results, kind="live", source=source, context=context,
-                                 document=doc, notes=notes, sweep=sweep, prices=run.settings.prices)
+            view = self.scorecard_view(body, results, kind="live", source=source, context=context,
+                                       document=doc, notes=notes, sweep=sweep, prices=run.settings.prices)
             view.render()
         except Exception as exc:                 # noqa: BLE001 - never "Run complete." without a scorecard
             from toolproof.scoring.evaluate import internal_error

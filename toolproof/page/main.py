@@ -19,10 +19,11 @@ _SCRIPT_START = js.performance.now()      # before our own imports (benchmarks/p
 from pyscript import document, window  # noqa: E402
 
 from toolproof.page.compare import CompareView
+from toolproof.page.diagnosis import diagnosis_section
 from toolproof.page.dom import paint, set_stage
 from toolproof.page.live import LiveController
 from toolproof.page.own import OwnView
-from toolproof.page.scorecard import ScorecardView
+from toolproof.page.scorecard import ScorecardView, Sections
 
 
 _STAGES = js.Object.new()
@@ -74,6 +75,16 @@ async def load_jsonschema() -> None:
     importlib.invalidate_caches()
 
 
+# The panels never import each other: the scorecard's sections are drawn by their own panels and
+# handed in here, and the live controller is handed the function that makes a scorecard.
+SECTIONS = Sections(diagnosis=diagnosis_section)
+
+
+def scorecard_view(root, results, **options) -> ScorecardView:
+    """A scorecard view (not yet rendered) with its sections: the fixtures', and each live run's."""
+    return ScorecardView(root, results, sections=SECTIONS, **options)
+
+
 async def load_bundle(read: dict):
     """Check the documents; if a schema needs jsonschema (not bundled at start-up), fetch it
     and check again. Each schema is compiled once on the usual path."""
@@ -107,12 +118,12 @@ async def boot() -> None:
     results = grade_transcripts(bundle.cases, bundle.tools, bundle.transcripts)   # every repeat
     context = {"cases": {c.id: c for c in bundle.cases}, "tools": bundle.tools,
                "transcripts": bundle.transcripts.transcripts}
-    view = ScorecardView(document.getElementById("fixture-card"), results, kind="fixture",
-                         source=source_of(bundle.transcripts), context=context, diagnose_now=False)
+    view = scorecard_view(document.getElementById("fixture-card"), results, kind="fixture",
+                          source=source_of(bundle.transcripts), context=context, diagnose_now=False)
     mark("graded")
     view.render()
     mark("rendered")
-    live = LiveController(bundle, context)
+    live = LiveController(bundle, context, scorecard_view=scorecard_view)
     OwnView(live, load_jsonschema)
     CompareView(bundle)
     document.getElementById("boot").setAttribute("hidden", "")
