@@ -12,7 +12,6 @@ import js
 from pyscript import document, window
 
 from .dom import byid, clear, el, on
-from .scorecard import case_row
 
 KEY_PREFIX = "toolproof.key."          # sessionStorage only: never localStorage, cookies or the URL
 PROVIDERS_UI = ("openai", "openai-responses", "anthropic", "gemini", "openai-compatible")
@@ -63,11 +62,13 @@ def form_prices() -> tuple[dict | None, str | None]:
 class LiveController:
     """The run form, the progress and the live scorecard. Grading and the loop are the runner's."""
 
-    def __init__(self, bundle, context: dict, *, scorecard_view):
+    def __init__(self, bundle, context: dict, *, scorecard_view, case_row):
         from toolproof.reports.page_view import scope_options
 
         self.bundle, self.context = bundle, context
-        self.scorecard_view = scorecard_view    # (root, results, **options) -> a ScorecardView, from page/main.py
+        # handed in by page/main.py (panels never import each other): (root, results, **options) ->
+        # a ScorecardView to render, and (case entry, expandable=) -> the row the scorecard shows
+        self.scorecard_view, self.case_row = scorecard_view, case_row
         self.run = None
         self.own = None                # (cases, tools) of "Your suite", set by the #own section
         self.own_option = None
@@ -314,8 +315,8 @@ class LiveController:
 
         # the same row (and the same redaction, by pattern and by the key's value) as the
         # scorecard shows once the run ends
-        byid("live-feed").appendChild(case_row(redact(result.to_json(), (self.run.settings.api_key,)),
-                                               expandable=False))
+        byid("live-feed").appendChild(self.case_row(redact(result.to_json(), (self.run.settings.api_key,)),
+                                                    expandable=False))
         self.progress()
 
     def progress(self) -> None:

@@ -18,6 +18,7 @@ _SCRIPT_START = js.performance.now()      # before our own imports (benchmarks/p
 
 from pyscript import document, window  # noqa: E402
 
+from toolproof.page.cases import CaseList, case_row
 from toolproof.page.compare import CompareView
 from toolproof.page.diagnosis import diagnosis_section
 from toolproof.page.dom import paint, set_stage
@@ -77,7 +78,7 @@ async def load_jsonschema() -> None:
 
 # The panels never import each other: the scorecard's sections are drawn by their own panels and
 # handed in here, and the live controller is handed the function that makes a scorecard.
-SECTIONS = Sections(diagnosis=diagnosis_section)
+SECTIONS = Sections(diagnosis=diagnosis_section, cases=CaseList)
 
 
 def scorecard_view(root, results, **options) -> ScorecardView:
@@ -123,7 +124,7 @@ async def boot() -> None:
     mark("graded")
     view.render()
     mark("rendered")
-    live = LiveController(bundle, context, scorecard_view=scorecard_view)
+    live = LiveController(bundle, context, scorecard_view=scorecard_view, case_row=case_row)
     OwnView(live, load_jsonschema)
     CompareView(bundle)
     document.getElementById("boot").setAttribute("hidden", "")
