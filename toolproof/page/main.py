@@ -25,6 +25,7 @@ from toolproof.page.dom import paint, set_stage
 from toolproof.page.live import LiveController
 from toolproof.page.own import OwnView
 from toolproof.page.scorecard import ScorecardView, Sections
+from toolproof.page.sweep import sweep_chart
 
 
 _STAGES = js.Object.new()
@@ -78,7 +79,7 @@ async def load_jsonschema() -> None:
 
 # The panels never import each other: the scorecard's sections are drawn by their own panels and
 # handed in here, and the live controller is handed the function that makes a scorecard.
-SECTIONS = Sections(diagnosis=diagnosis_section, cases=CaseList)
+SECTIONS = Sections(diagnosis=diagnosis_section, sweep=sweep_chart, cases=CaseList)
 
 
 def scorecard_view(root, results, **options) -> ScorecardView:

@@ -29,6 +29,7 @@ class Sections(NamedTuple):
     """The scorecard's sections that other panels draw, handed in by page/main.py (panels never
     import each other). Each is called again with the new card when the card changes."""
     diagnosis: Callable[[dict, str], Any]      # (card, kind) -> the Diagnosis section
+    sweep: Callable[[dict, str], Any]          # (card, kind) -> the tool-count sweep (hidden without one)
     cases: Callable[..., Any]                  # (card now, context, kind) -> a list whose .section() draws it
 
 
@@ -105,7 +106,7 @@ class ScorecardView:
         else:
             self.diagnosis_slot = el("section", "Working out the diagnosis…", cls="block muted",
                                      id=f"{self.prefix()}-diagnosis-pending")
-        self.sweep_node = self._sweep()
+        self.sweep_node = self.sections.sweep(self.card, self.kind)
         for part in (self._summary(), self.sweep_node, self._rates(), self._cost(), self._categories(),
                      self.diagnosis_slot, self.case_list.section()):
             self.root.appendChild(part)
@@ -254,66 +255,10 @@ class ScorecardView:
                 chart.appendChild(whisker)
         return el("figure", cls="chart-box", children=[chart])
 
-    # -- tool-count sweep (issue 12)
-    def _sweep(self):
-        """The sweep's curve: #sweep-chart, one point per level with its interval whisker."""
-        from toolproof.reports.sweep import sweep_geometry
-
-        if "sweep" not in self.card:
-            return el("div", hidden=True)
-        g = sweep_geometry(self.card["sweep"])
-        chart = svg("svg", viewBox=f"0 0 {g['width']} {g['height']}", role="img",
-                    id="sweep-chart" if self.kind == "live" else f"{self.prefix()}-sweep-chart",
-                    aria_label="Score by number of padding tools, with 95% intervals")
-        chart.setAttribute("class", "sweep-chart")
-        title = svg("title")
-        title.textContent = "Score (0-100) by padding level, 95% interval whiskers; input tokens per level below"
-        chart.appendChild(title)
-        for line in g["grid"]:
-            rule = svg("line", x1=g["left"], x2=g["right"], y1=line["y"], y2=line["y"])
-            rule.setAttribute("class", "sweep-grid")
-            tick = svg("text", x=g["left"] - 8, y=line["y"] + 4, text_anchor="end")
-            tick.setAttribute("class", "sweep-tick")
-            tick.textContent = str(line["value"])
-            chart.appendChild(rule)
-            chart.appendChild(tick)
-        if g["path"]:
-            curve = svg("path", d=g["path"])
-            curve.setAttribute("class", "sweep-line")
-            chart.appendChild(curve)
-        for p in g["points"]:
-            self._sweep_point(chart, p, g["baseline"])
-        seed = self.card["sweep"].get("seed")
-        note = el("p", "Each level is the whole scope run again with that many extra tools from other "
-                       "domains" + (f" (pad seed {seed})" if seed is not None else "") + ". A difference "
-                       "between levels smaller than their intervals means nothing.", cls="muted small")
-        return el("section", cls="block sweep", id=f"{self.prefix()}-sweep", children=[
-            el("h3", "Tool-count sweep"), el("figure", cls="chart-box", children=[chart]), note])
-
-    @staticmethod
-    def _sweep_point(chart, p: dict, baseline: float) -> None:
-        if p["whisker"]:
-            w = svg("line", x1=p["x"], x2=p["x"], y1=p["whisker"]["y1"], y2=p["whisker"]["y2"], data_pad=p["pad"])
-            w.setAttribute("class", "sweep-whisker")
-            chart.appendChild(w)
-        if p["y"] is not None:
-            dot = svg("circle", cx=p["x"], cy=p["y"], r=5, data_pad=p["pad"], data_score=p["score"])
-            dot.setAttribute("class", "sweep-point")
-            chart.appendChild(dot)
-            value = svg("text", x=p["x"] + 8, y=p["y"] - 8)
-            value.setAttribute("class", "sweep-value")
-            value.textContent = p["text"]
-            chart.appendChild(value)
-        for dy, text, cls in ((18, p["axis"], "sweep-axis"), (34, p["cost"], "sweep-cost")):
-            label = svg("text", x=p["x"], y=baseline + dy, text_anchor="middle", data_pad=p["pad"])
-            label.setAttribute("class", cls)
-            label.textContent = text
-            chart.appendChild(label)
-
     def _refresh_sweep(self) -> None:
         if getattr(self, "sweep_node", None) is None or "sweep" not in self.card:
             return
-        node = self._sweep()
+        node = self.sections.sweep(self.card, self.kind)
         self.sweep_node.replaceWith(node)
         self.sweep_node = node
 
