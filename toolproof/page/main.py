@@ -19,7 +19,7 @@ _SCRIPT_START = js.performance.now()      # before our own imports (benchmarks/p
 from pyscript import document, window  # noqa: E402
 
 from toolproof.page.cases import CaseList, case_row
-from toolproof.page.compare import CompareView
+from toolproof.page.compare import CompareView, remember_live
 from toolproof.page.diagnosis import diagnosis_section
 from toolproof.page.dom import paint, set_stage
 from toolproof.page.live import LiveController
@@ -125,7 +125,8 @@ async def boot() -> None:
     mark("graded")
     view.render()
     mark("rendered")
-    live = LiveController(bundle, context, scorecard_view=scorecard_view, case_row=case_row)
+    live = LiveController(bundle, context, scorecard_view=scorecard_view, case_row=case_row,
+                          remember_live=remember_live)
     OwnView(live, load_jsonschema)
     CompareView(bundle)
     document.getElementById("boot").setAttribute("hidden", "")

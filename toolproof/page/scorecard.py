@@ -1,8 +1,12 @@
-"""The page's scorecard view: summary, rates, categories and chart, diagnosis, cases, exports.
+"""The page's scorecard view: the headline score, pills and statistics, rates, cost, categories
+with their weights and chart, and the exports; it owns the card and redraws it when a weight changes
+or the diagnosis arrives.
 
-Used for the fixtures and for a live run. It renders what `toolproof.scoring.scorecard.scorecard` returns and
-recomputes it (same function, same JSON) when a weight changes; no grading logic lives here.
-An edge module (DOM).
+Used for the fixtures and for a live run. It renders what `toolproof.scoring.evaluate.card_of`
+returns and recomputes it (same function, same JSON) when a weight changes; no grading logic lives
+here. The diagnosis, the sweep chart and the case list are other panels' (page/diagnosis.py,
+page/sweep.py, page/cases.py), handed in by page/main.py as `Sections`: this module never imports
+another panel. An edge module (DOM).
 """
 from __future__ import annotations
 
@@ -10,7 +14,6 @@ from typing import Any, Callable, NamedTuple
 
 from pyscript import document
 
-from .compare import remember_live
 from .dom import breakable, clear, download, el, on, svg
 
 
@@ -46,8 +49,6 @@ class ScorecardView:
         self.results = self.graded.rows
         self.root, self.kind, self.source, self.prices = root, kind, source, prices
         self.sections = sections
-        if document is not None and kind == "live":
-            remember_live(document)                  # the Compare section's "use the live result"
         self.diagnosis = None          # computed after the page is ready (see add_diagnosis)
         self.notes = list(notes or [])  # steps that failed and were left out (toolproof.scoring.evaluate)
         self._diagnosed = False
