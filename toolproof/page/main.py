@@ -77,8 +77,9 @@ async def load_jsonschema() -> None:
     importlib.invalidate_caches()
 
 
-# The panels never import each other: the scorecard's sections are drawn by their own panels and
-# handed in here, and the live controller is handed the function that makes a scorecard.
+# The panels never import each other; this module wires them. The scorecard view is handed the
+# sections other panels draw (diagnosis, sweep chart, case list); the live controller is handed
+# `scorecard_view`, `case_row` for its feed and the Compare section's `remember_live`.
 SECTIONS = Sections(diagnosis=diagnosis_section, sweep=sweep_chart, cases=CaseList)
 
 
