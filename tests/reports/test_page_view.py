@@ -1,7 +1,8 @@
 """What the page shows, computed in CPython: whiskers, filters, cost tiles, flip rows."""
 from __future__ import annotations
 
-from toolproof.reports.page_view import chart_bars, cost_tiles, flip_rows, visible_cases
+from toolproof.reports.page_view import (chart_bars, cost_tiles, flip_rows, id_prefix, interval_text,
+                                         visible_cases)
 
 
 def test_chart_whiskers_follow_the_interval_and_an_errored_category_is_empty():
@@ -41,3 +42,13 @@ def test_flip_rows_list_only_flipped_cases_with_their_majority_verdicts():
          "b": {"passes": 3, "repeats": 3, "verdict": "PASS"}, "flip": None}]}}
     assert flip_rows(comparison) == [{"id": "x", "category": "should_call", "from": "PASS", "to": "FAIL",
                                       "flip": "regressed", "text": "3/3 → 1/3 pass"}]
+
+
+def test_id_prefix_marks_the_fixtures_apart_from_every_live_card():
+    # the page promises #fixture-* and #live-* ids (e.g. #fixture-filter-verdict, #live-diagnosis)
+    assert [id_prefix(k) for k in ("fixture", "live", "other")] == ["fixture", "live", "live"]
+
+
+def test_interval_text_is_a_tooltip_or_nothing():
+    assert interval_text({"low": 0.552, "high": 0.684}) == "95% CI 55.2%–68.4%"
+    assert interval_text(None) == "" and interval_text({}) == ""

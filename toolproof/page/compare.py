@@ -12,7 +12,8 @@ _LIVE: dict = {"document": None}
 
 
 def remember_live(document: dict) -> None:
-    """Called when a live result is shown, so "Use the live result" can compare it."""
+    """Called when a live result is shown, so "Use the live result" can compare it (page/main.py
+    hands it to the live controller)."""
     _LIVE["document"] = document
 
 

@@ -1,7 +1,9 @@
 """The page's live-run panel: the form, the key in sessionStorage, progress, abort, the result.
 
 The loop, the cap, retries and grading are the shared runner's (`toolproof.running.runner`); this module
-only reads the form, shows progress and renders the result. An edge module (DOM, storage).
+only reads the form, shows progress and renders the result. It never imports another panel: the
+scorecard, the case row and the Compare section's hook are handed in by page/main.py. An edge
+module (DOM, storage).
 """
 from __future__ import annotations
 
@@ -12,7 +14,6 @@ import js
 from pyscript import document, window
 
 from .dom import byid, clear, el, on
-from .scorecard import ScorecardView, case_row
 
 KEY_PREFIX = "toolproof.key."          # sessionStorage only: never localStorage, cookies or the URL
 PROVIDERS_UI = ("openai", "openai-responses", "anthropic", "gemini", "openai-compatible")
@@ -63,10 +64,14 @@ def form_prices() -> tuple[dict | None, str | None]:
 class LiveController:
     """The run form, the progress and the live scorecard. Grading and the loop are the runner's."""
 
-    def __init__(self, bundle, context: dict):
+    def __init__(self, bundle, context: dict, *, scorecard_view, case_row, remember_live):
         from toolproof.reports.page_view import scope_options
 
         self.bundle, self.context = bundle, context
+        # handed in by page/main.py (panels never import each other): (root, results, **options) ->
+        # a ScorecardView to render; (case entry, expandable=) -> the row the scorecard shows; and
+        # (results file) -> None, which gives the Compare section its "use the live result"
+        self.scorecard_view, self.case_row, self.remember_live = scorecard_view, case_row, remember_live
         self.run = None
         self.own = None                # (cases, tools) of "Your suite", set by the #own section
         self.own_option = None
@@ -313,8 +318,8 @@ class LiveController:
 
         # the same row (and the same redaction, by pattern and by the key's value) as the
         # scorecard shows once the run ends
-        byid("live-feed").appendChild(case_row(redact(result.to_json(), (self.run.settings.api_key,)),
-                                               expandable=False))
+        byid("live-feed").appendChild(self.case_row(redact(result.to_json(), (self.run.settings.api_key,)),
+                                                    expandable=False))
         self.progress()
 
     def progress(self) -> None:
@@ -387,8 +392,9 @@ class LiveController:
             card_root.appendChild(body)
             cases, tools = self.active
             context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": by_case}
-            view = ScorecardView(body, results, kind="live", source=source, context=context,
-                                 document=doc, notes=notes, sweep=sweep, prices=run.settings.prices)
+            self.remember_live(doc)
+            view = self.scorecard_view(body, results, kind="live", source=source, context=context,
+                                       document=doc, notes=notes, sweep=sweep, prices=run.settings.prices)
             view.render()
         except Exception as exc:                 # noqa: BLE001 - never "Run complete." without a scorecard
             from toolproof.grading.guarded import internal_error

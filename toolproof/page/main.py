@@ -18,11 +18,14 @@ _SCRIPT_START = js.performance.now()      # before our own imports (benchmarks/p
 
 from pyscript import document, window  # noqa: E402
 
-from toolproof.page.compare import CompareView
+from toolproof.page.cases import CaseList, case_row
+from toolproof.page.compare import CompareView, remember_live
+from toolproof.page.diagnosis import diagnosis_section
 from toolproof.page.dom import paint, set_stage
 from toolproof.page.live import LiveController
 from toolproof.page.own import OwnView
-from toolproof.page.scorecard import ScorecardView
+from toolproof.page.scorecard import ScorecardView, Sections
+from toolproof.page.sweep import sweep_chart
 
 
 _STAGES = js.Object.new()
@@ -74,6 +77,17 @@ async def load_jsonschema() -> None:
     importlib.invalidate_caches()
 
 
+# The panels never import each other; this module wires them. The scorecard view is handed the
+# sections other panels draw (diagnosis, sweep chart, case list); the live controller is handed
+# `scorecard_view`, `case_row` for its feed and the Compare section's `remember_live`.
+SECTIONS = Sections(diagnosis=diagnosis_section, sweep=sweep_chart, cases=CaseList)
+
+
+def scorecard_view(root, results, **options) -> ScorecardView:
+    """A scorecard view (not yet rendered) with its sections: the fixtures', and each live run's."""
+    return ScorecardView(root, results, sections=SECTIONS, **options)
+
+
 async def load_bundle(read: dict):
     """Check the documents; if a schema needs jsonschema (not bundled at start-up), fetch it
     and check again. Each schema is compiled once on the usual path."""
@@ -107,12 +121,13 @@ async def boot() -> None:
     results = grade_transcripts(bundle.cases, bundle.tools, bundle.transcripts)   # every repeat
     context = {"cases": {c.id: c for c in bundle.cases}, "tools": bundle.tools,
                "transcripts": bundle.transcripts.transcripts}
-    view = ScorecardView(document.getElementById("fixture-card"), results, kind="fixture",
-                         source=source_of(bundle.transcripts), context=context, diagnose_now=False)
+    view = scorecard_view(document.getElementById("fixture-card"), results, kind="fixture",
+                          source=source_of(bundle.transcripts), context=context, diagnose_now=False)
     mark("graded")
     view.render()
     mark("rendered")
-    live = LiveController(bundle, context)
+    live = LiveController(bundle, context, scorecard_view=scorecard_view, case_row=case_row,
+                          remember_live=remember_live)
     OwnView(live, load_jsonschema)
     CompareView(bundle)
     document.getElementById("boot").setAttribute("hidden", "")

@@ -1,14 +1,19 @@
-"""The page's scorecard view: summary, rates, categories and chart, diagnosis, cases, exports.
+"""The page's scorecard view: the headline score, pills and statistics, rates, cost, categories
+with their weights and chart, and the exports; it owns the card and redraws it when a weight changes
+or the diagnosis arrives.
 
-Used for the fixtures and for a live run. It renders what `toolproof.scoring.scorecard.scorecard` returns and
-recomputes it (same function, same JSON) when a weight changes; no grading logic lives here.
-An edge module (DOM).
+Used for the fixtures and for a live run. It renders what `toolproof.scoring.evaluate.card_of`
+returns and recomputes it (same function, same JSON) when a weight changes; no grading logic lives
+here. The diagnosis, the sweep chart and the case list are other panels' (page/diagnosis.py,
+page/sweep.py, page/cases.py), handed in by page/main.py as `Sections`: this module never imports
+another panel. An edge module (DOM).
 """
 from __future__ import annotations
 
+from typing import Any, Callable, NamedTuple
+
 from pyscript import document
 
-from .compare import remember_live
 from .dom import breakable, clear, download, el, on, svg
 
 
@@ -23,17 +28,18 @@ def graded_of(results, context: dict):
     return Graded.of([[r] for r in results], [transcripts[r.case_id] for r in results if r.case_id in transcripts])
 
 
-def interval_text(bounds: dict | None) -> str:
-    """'95% CI 55.2%–68.4%' for a category's bounds (a tooltip), '' without them."""
-    from toolproof.reports.scorecard import percent
-
-    return "" if not bounds else f"95% CI {percent(bounds['low'])}–{percent(bounds['high'])}"
+class Sections(NamedTuple):
+    """The scorecard's sections that other panels draw, handed in by page/main.py (panels never
+    import each other). Each is called again with the new card when the card changes."""
+    diagnosis: Callable[[dict, str], Any]      # (card, kind) -> the Diagnosis section
+    sweep: Callable[[dict, str], Any]          # (card, kind) -> the tool-count sweep (hidden without one)
+    cases: Callable[..., Any]                  # (card now, context, kind) -> a list whose .section() draws it
 
 
 class ScorecardView:
     """One rendered scorecard (the fixtures now, a live run later) and its controls."""
 
-    def __init__(self, root, results, *, kind: str, source: dict, context: dict,
+    def __init__(self, root, results, *, sections: Sections, kind: str, source: dict, context: dict,
                  document: dict | None = None, diagnose_now: bool = True, prices: dict | None = None,
                  notes: list | None = None, sweep=None):
         from toolproof.scoring.scorecard import DEFAULT_WEIGHTS
@@ -42,8 +48,7 @@ class ScorecardView:
         self.graded = sweep.main_graded if sweep is not None else graded_of(results, context)
         self.results = self.graded.rows
         self.root, self.kind, self.source, self.prices = root, kind, source, prices
-        if document is not None and kind == "live":
-            remember_live(document)                  # the Compare section's "use the live result"
+        self.sections = sections
         self.diagnosis = None          # computed after the page is ready (see add_diagnosis)
         self.notes = list(notes or [])  # steps that failed and were left out (toolproof.scoring.evaluate)
         self._diagnosed = False
@@ -53,7 +58,7 @@ class ScorecardView:
         if diagnose_now:
             self.diagnose()
         self.card = self._card()
-        self.filters = {"category": "all", "verdict": "all", "flaky": "all"}
+        self.case_list = sections.cases(lambda: self.card, context, kind)
 
     def _card(self) -> dict:
         from toolproof.scoring.evaluate import card_of
@@ -80,7 +85,7 @@ class ScorecardView:
     def add_diagnosis(self) -> None:
         """Compute and show the diagnosis (kept off the start-up path: the page is ready first)."""
         self.diagnose()
-        section = self._diagnosis()
+        section = self.sections.diagnosis(self.card, self.kind)
         self.diagnosis_slot.replaceWith(section)
         self.diagnosis_slot = section
         self._refresh_statistics()
@@ -91,15 +96,20 @@ class ScorecardView:
         self.root.dataset.diagnosis = "ready"
 
     def prefix(self) -> str:
-        return "fixture" if self.kind == "fixture" else "live"
+        from toolproof.reports.page_view import id_prefix
+
+        return id_prefix(self.kind)
 
     def render(self) -> None:
         clear(self.root)
-        self.diagnosis_slot = self._diagnosis() if self.diagnosis is not None or self._diagnosed else el(
-            "section", "Working out the diagnosis…", cls="block muted", id=f"{self.prefix()}-diagnosis-pending")
-        self.sweep_node = self._sweep()
+        if self.diagnosis is not None or self._diagnosed:
+            self.diagnosis_slot = self.sections.diagnosis(self.card, self.kind)
+        else:
+            self.diagnosis_slot = el("section", "Working out the diagnosis…", cls="block muted",
+                                     id=f"{self.prefix()}-diagnosis-pending")
+        self.sweep_node = self.sections.sweep(self.card, self.kind)
         for part in (self._summary(), self.sweep_node, self._rates(), self._cost(), self._categories(),
-                     self.diagnosis_slot, self._cases()):
+                     self.diagnosis_slot, self.case_list.section()):
             self.root.appendChild(part)
         if self.diagnosis is not None:
             self.root.dataset.diagnosis = "ready"
@@ -186,7 +196,7 @@ class ScorecardView:
     # -- categories: table with weight inputs, and the chart
     def _categories(self):
         from toolproof.reports.scorecard import percent
-        from toolproof.reports.page_view import CATEGORY_LABELS
+        from toolproof.reports.page_view import CATEGORY_LABELS, interval_text
 
         head = el("tr", children=[el("th", t, scope="col") for t in
                                   ("Category", "Score", "Cases", "Pass", "Partial", "Fail", "Weight")])
@@ -246,66 +256,10 @@ class ScorecardView:
                 chart.appendChild(whisker)
         return el("figure", cls="chart-box", children=[chart])
 
-    # -- tool-count sweep (issue 12)
-    def _sweep(self):
-        """The sweep's curve: #sweep-chart, one point per level with its interval whisker."""
-        from toolproof.reports.sweep import sweep_geometry
-
-        if "sweep" not in self.card:
-            return el("div", hidden=True)
-        g = sweep_geometry(self.card["sweep"])
-        chart = svg("svg", viewBox=f"0 0 {g['width']} {g['height']}", role="img",
-                    id="sweep-chart" if self.kind == "live" else f"{self.prefix()}-sweep-chart",
-                    aria_label="Score by number of padding tools, with 95% intervals")
-        chart.setAttribute("class", "sweep-chart")
-        title = svg("title")
-        title.textContent = "Score (0-100) by padding level, 95% interval whiskers; input tokens per level below"
-        chart.appendChild(title)
-        for line in g["grid"]:
-            rule = svg("line", x1=g["left"], x2=g["right"], y1=line["y"], y2=line["y"])
-            rule.setAttribute("class", "sweep-grid")
-            tick = svg("text", x=g["left"] - 8, y=line["y"] + 4, text_anchor="end")
-            tick.setAttribute("class", "sweep-tick")
-            tick.textContent = str(line["value"])
-            chart.appendChild(rule)
-            chart.appendChild(tick)
-        if g["path"]:
-            curve = svg("path", d=g["path"])
-            curve.setAttribute("class", "sweep-line")
-            chart.appendChild(curve)
-        for p in g["points"]:
-            self._sweep_point(chart, p, g["baseline"])
-        seed = self.card["sweep"].get("seed")
-        note = el("p", "Each level is the whole scope run again with that many extra tools from other "
-                       "domains" + (f" (pad seed {seed})" if seed is not None else "") + ". A difference "
-                       "between levels smaller than their intervals means nothing.", cls="muted small")
-        return el("section", cls="block sweep", id=f"{self.prefix()}-sweep", children=[
-            el("h3", "Tool-count sweep"), el("figure", cls="chart-box", children=[chart]), note])
-
-    @staticmethod
-    def _sweep_point(chart, p: dict, baseline: float) -> None:
-        if p["whisker"]:
-            w = svg("line", x1=p["x"], x2=p["x"], y1=p["whisker"]["y1"], y2=p["whisker"]["y2"], data_pad=p["pad"])
-            w.setAttribute("class", "sweep-whisker")
-            chart.appendChild(w)
-        if p["y"] is not None:
-            dot = svg("circle", cx=p["x"], cy=p["y"], r=5, data_pad=p["pad"], data_score=p["score"])
-            dot.setAttribute("class", "sweep-point")
-            chart.appendChild(dot)
-            value = svg("text", x=p["x"] + 8, y=p["y"] - 8)
-            value.setAttribute("class", "sweep-value")
-            value.textContent = p["text"]
-            chart.appendChild(value)
-        for dy, text, cls in ((18, p["axis"], "sweep-axis"), (34, p["cost"], "sweep-cost")):
-            label = svg("text", x=p["x"], y=baseline + dy, text_anchor="middle", data_pad=p["pad"])
-            label.setAttribute("class", cls)
-            label.textContent = text
-            chart.appendChild(label)
-
     def _refresh_sweep(self) -> None:
         if getattr(self, "sweep_node", None) is None or "sweep" not in self.card:
             return
-        node = self._sweep()
+        node = self.sections.sweep(self.card, self.kind)
         self.sweep_node.replaceWith(node)
         self.sweep_node = node
 
@@ -345,188 +299,6 @@ class ScorecardView:
 
         check_weights(weights)
 
-    # -- diagnosis
-    def _diagnosis(self):
-        from toolproof.scoring.diagnose import confusion_focus
-        from toolproof.reports.scorecard import percent
-        from toolproof.reports.page_view import heat_level
-
-        d = self.card.get("diagnosis") or {}
-        if not d:       # the diagnosis failed (guarded): say so where it would have been
-            return el("section", " ".join(self.card.get("notes") or ["No diagnosis."]),
-                      cls="block muted", id=f"{self.prefix()}-diagnosis")
-        dec, sel, fil, use, tr, saf = (d[k] for k in ("decide", "select", "fill", "use", "trace", "safety"))
-
-        def panel(title: str, advice: str, *children):
-            return el("div", cls="diag-panel", children=[el("h4", title), *children,
-                                                         el("p", f"What to fix: {advice}", cls="advice small")])
-
-        decide_table = el("table", cls="grid2", children=[
-            el("thead", children=[el("tr", children=[el("th", ""), el("th", "called"), el("th", "did not call")])]),
-            el("tbody", children=[
-                el("tr", children=[el("th", "should call", scope="row"),
-                                   el("td", str(dec["should_call"]["called"]), cls="ok"),
-                                   el("td", f"{dec['should_call']['not_called']} missing", cls="bad" if dec["missing_call"] else "")]),
-                el("tr", children=[el("th", "should not call", scope="row"),
-                                   el("td", f"{dec['should_not_call']['called']} unnecessary", cls="bad" if dec["unnecessary_call"] else ""),
-                                   el("td", str(dec["should_not_call"]["not_called"]), cls="ok")])])])
-        decide = panel("Decide: call or not", dec["advice"], decide_table, el(
-            "p", f"Missing calls {percent(dec['missing_call_rate'])} · unnecessary calls "
-                 f"{percent(dec['unnecessary_call_rate'])}", cls="muted small"))
-
-        focus = confusion_focus(sel)
-        biggest = max([n for row in focus["matrix"] for n in row] or [1])
-        head = el("tr", children=[el("th", "expected ↓ called →", cls="corner")] +
-                  [el("th", c, cls="col", scope="col", title=c) for c in focus["columns"]])
-        body = []
-        for label, row in zip(focus["rows"], focus["matrix"]):
-            cells = [el("th", label, scope="row")]
-            for column, n in zip(focus["columns"], row):
-                kind = "diag" if column == label else "off"
-                cells.append(el("td", str(n) if n else "", cls=f"heat {kind} heat-{heat_level(n, biggest)}",
-                                title=f"expected {label}, called {column}: {n}"))
-            body.append(el("tr", children=cells))
-        heatmap = el("div", cls="heatmap-wrap", children=[el("table", cls="heatmap", data_testid="confusion", children=[
-            el("thead", children=[head]), el("tbody", children=body)])]) if focus["rows"] else el(
-            "p", "Every expected tool was chosen right.", cls="muted")
-        pairs = ", ".join(f"{p['expected']} → {p['called']} ({p['count']})" for p in sel["confused_pairs"]) or "none"
-        select = panel("Select: which tool", sel["advice"], heatmap,
-                       el("p", f"Most-confused pairs: {pairs}. {focus['omitted']} tools that were always "
-                               "chosen right are not shown.", cls="muted small"))
-
-        fv = fil["field_verdicts"]
-        verdict_row = el("div", cls="pills", children=[
-            el("span", f"{fv[k]} {label}", cls=f"pill field-{k}") for k, label in
-            (("match", "match"), ("mismatch", "mismatch"), ("missing", "missing"), ("extra", "extra"),
-             ("schema_invalid", "schema-invalid"))])
-        rows = [el("tr", children=[breakable("td", f["tool"]), breakable("td", f["field"]),
-                                   el("td", str(f["checked"]), cls="num"),
-                                   el("td", str(f["errors"]), cls="num"), el("td", percent(f["error_rate"]), cls="num")])
-                for f in fil["field_errors"] if f["errors"]][:10]
-        field_table = el("table", cls="fields", children=[
-            el("thead", children=[el("tr", children=[el("th", t) for t in ("tool", "field", "checked", "errors", "rate")])]),
-            el("tbody", children=rows)]) if rows else el("p", "No field errors.", cls="muted")
-        un = fil["unsourced"]
-        fill = panel("Fill: which arguments", fil["advice"], verdict_row, el(
-            "p", f"Critical-field failures {percent(fil['critical_field_failure_rate'])} "
-                 f"({fil['critical_field_failures']} of {fil['critical_fields']}) · unsourced (guessed) values "
-                 f"{un['count']} of {un['judged']} judged ({percent(un['rate'])})", cls="muted small"), field_table)
-
-        tracking = el("div", cls="big-rate", children=[
-            el("span", percent(use["result_tracking_rate"]), cls="big"),
-            el("span", f" result tracking over {use['result_runs']} runs (base and counterfactual mock results)")]
-        ) if use["result_runs"] else el("p", "No result-use runs in this scorecard.", cls="muted")
-        use_panel = panel("Use: the result", use["advice"], tracking,
-            el("p", f"Derived arguments {percent(use['derived_accuracy'])} · in variants "
-                    f"{percent(use['derived_variant_tracking_rate'])} · copied from the prompt: "
-                    f"{use['copied_from_prompt']}", cls="muted small"))
-        trace = el("p", f"Trace: argument precision {percent(tr['argument_precision'])}, recall "
-                        f"{percent(tr['argument_recall'])}, F1 {percent(tr['argument_f1'])} · edit distance "
-                        f"{'n/a' if tr['sequence_edit_distance'] is None else format(tr['sequence_edit_distance'], '.2f')} · "
-                        f"redundant calls {percent(tr['redundant_call_rate'])} · identical calls "
-                        f"{percent(tr['identical_call_rate'])} · required-call recall {percent(tr['required_call_recall'])}",
-                   cls="muted small")
-        creds = "; ".join(f"{c['case']} {c['tool']}.{c['field']} ({c['kind']})" for c in saf["credentials"]) or "none"
-        forbidden = "; ".join(f"{f['case']} ({f['tool']})" for f in saf["forbidden_calls"]) or "none"
-        safety = el("p", f"Safety: credentials in arguments: {creds} · forbidden calls: {forbidden}",
-                    cls="small safety-line")
-        return el("section", cls="block", id=f"{self.prefix()}-diagnosis", children=[
-            el("h3", "Diagnosis"),
-            el("div", cls="diag-grid", children=[decide, select, fill, use_panel]), trace, safety])
-
-    # -- cases
-    def _cases(self):
-        from toolproof.reports.page_view import VERDICTS, category_options
-
-        cases = self.card["cases"]
-        category = el("select", id=f"{self.prefix()}-filter-category", cls="filter",
-                      aria_label="Filter by category",
-                      children=[el("option", label, value=value) for value, label in category_options(cases)])
-        verdict = el("select", id=f"{self.prefix()}-filter-verdict", cls="filter",
-                     aria_label="Filter by verdict",
-                     children=[el("option", "All verdicts", value="all")]
-                     + [el("option", v, value=v) for v in VERDICTS])
-        flaky = el("select", id=f"{self.prefix()}-filter-flaky", cls="filter", aria_label="Filter flaky cases",
-                   children=[el("option", "Flaky or not", value="all"),
-                             el("option", "Flaky only (repeats disagree)", value="flaky")])
-        on(flaky, "change", lambda e: self.filter("flaky", e.target.value))
-        self.shown = el("span", cls="muted")
-        on(category, "change", lambda e: self.filter("category", e.target.value))
-        on(verdict, "change", lambda e: self.filter("verdict", e.target.value))
-        self.rows = {}
-        listing = el("div", cls="case-list")
-        for case in cases:
-            row = self._case_row(case)
-            self.rows[case["id"]] = row
-            listing.appendChild(row)
-        on(listing, "click", self.clicked)         # one handler for every row: cheap at start-up
-        self._update_count(len(cases))
-        return el("section", cls="block", children=[
-            el("h3", "Cases"),
-            el("div", cls="filters", children=[category, verdict, flaky, self.shown]),
-            el("div", cls="case-head", children=[el("span", t) for t in ("Case", "Category", "Verdict", "Reasons")]),
-            listing])
-
-    def _case_row(self, case: dict):
-        return case_row(case, expandable=True)
-
-    def clicked(self, event) -> None:
-        toggle = event.target.closest("button.toggle")
-        if not toggle:                              # JS null: the click was not on a toggle
-            return
-        row = toggle.closest(".case-row")
-        self.toggle(row.dataset.caseId, row.querySelector(".case-detail"), toggle)
-
-    def toggle(self, case_id: str, detail, toggle) -> None:
-        opening = detail.hasAttribute("hidden")
-        if opening and not detail.firstChild:
-            self._fill_detail(case_id, detail)       # built on first open: start-up stays small
-        if opening:
-            detail.removeAttribute("hidden")
-        else:
-            detail.setAttribute("hidden", "")
-        toggle.setAttribute("aria-expanded", "true" if opening else "false")
-
-    def _fill_detail(self, case_id: str, detail) -> None:
-        from toolproof.reports.page_view import pretty, turn_views
-
-        case = self.context["cases"][case_id]
-        transcript = self.context["transcripts"][case_id]
-        detail.appendChild(el("p", case.title, cls="case-title"))
-        if case.why:
-            detail.appendChild(el("p", case.why, cls="muted small"))
-        note = transcript.raw.get("note")
-        if note and self.kind == "fixture":
-            detail.appendChild(el("p", f"Fixture note: {note}", cls="fixture-note small"))
-        calls = [c for c in self.card["cases"] if c["id"] == case_id][0]["calls"]
-        if calls:
-            detail.appendChild(el("h4", "Calls as graded"))
-            detail.appendChild(el("pre", pretty(calls), cls="json"))
-        for view in turn_views(case, self.context["tools"], transcript):
-            detail.appendChild(el("h4", f"Turn {view['turn']}: request ({view['request_note']})"))
-            detail.appendChild(el("pre", view["request"], cls="json"))
-            if view["error"] is not None:
-                detail.appendChild(el("h4", f"Turn {view['turn']}: request failed"))
-                detail.appendChild(el("pre", pretty(view["error"]), cls="json error"))
-            else:
-                detail.appendChild(el("h4", f"Turn {view['turn']}: response"))
-                detail.appendChild(el("pre", view["response"], cls="json"))
-
-    def filter(self, key: str, value: str) -> None:
-        from toolproof.reports.page_view import visible_cases
-
-        self.filters[key] = value
-        shown = set(visible_cases(self.card["cases"], **self.filters))
-        for case_id, row in self.rows.items():
-            if case_id in shown:
-                row.removeAttribute("hidden")
-            else:
-                row.setAttribute("hidden", "")
-        self._update_count(len(shown))
-
-    def _update_count(self, n: int) -> None:
-        self.shown.textContent = f"{n} of {len(self.card['cases'])} cases shown"
-
     # -- exports
     def export(self, fmt: str) -> None:
         from toolproof.reports.scorecard import render_markdown, results_json, to_json
@@ -540,30 +312,3 @@ class ScorecardView:
             download(f"{stem}.json", to_json(self.card), "application/json")
         else:
             download(f"{stem}.md", render_markdown(self.card), "text/markdown")
-
-
-def case_row(case: dict, *, expandable: bool):
-    """One case as a row: id, category, verdict, reasons (a scorecard "cases" entry, redacted);
-    with a toggle and an empty detail panel, filled on first open, when expandable."""
-    from toolproof.reports.page_view import CATEGORY_LABELS
-
-    reasons = el("ul", cls="reasons", children=[el("li", r) for r in case["reasons"]])
-    if case["lenient"]["verdict"] != case["verdict"]:
-        reasons.appendChild(el("li", f"lenient: {case['lenient']['verdict']} once strings are cast "
-                                     "to the schema's types", cls="lenient-note"))
-    repeats = case.get("repeats", [case["verdict"]])
-    if len(repeats) > 1:
-        reasons.appendChild(el("li", f"repeats: {' '.join(repeats)} ({case['passes']} of {len(repeats)} pass"
-                                     + (", flaky)" if case.get("flaky") else ")"), cls="repeats-note"))
-    toggle = el("button", "Request / response", type="button", cls="link toggle",
-                aria_expanded="false") if expandable else None
-    detail = el("div", cls="case-detail", hidden="") if expandable else None
-    return el("article", cls="case-row", data_case_id=case["id"], data_verdict=case["verdict"],
-              data_category=case["category"], data_flaky="true" if case.get("flaky") else "false", children=[
-                  el("div", cls="case-main", children=[
-                      breakable("code", case["id"], cls="case-id"),
-                      el("span", CATEGORY_LABELS[case["category"]], cls="case-category"),
-                      el("span", case["verdict"], cls=f"badge verdict-{case['verdict'].lower()}"),
-                      el("div", cls="case-reasons", children=[reasons, toggle]),
-                  ]),
-                  detail])

@@ -1,7 +1,7 @@
 """What the page shows, computed without the page: labels, chart geometry, filters, transcripts.
 
-The web front end (`web.py`) only turns these plain values into DOM nodes, so everything here
-is testable in CPython and the view holds no grading logic.
+The web front end (`toolproof/page/`) only turns these plain values into DOM nodes, so everything
+here is testable in CPython and the panels hold no grading logic.
 
 Pure: no I/O.
 """
@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from toolproof.providers.conversation import case_mocks
+from toolproof.reports.scorecard import percent
 from toolproof.providers.dispatch import request_body
 from toolproof.secrets import redact
 from toolproof.suite.model import CATEGORIES, Case, Tool, requests_needed, scoped
@@ -29,6 +30,16 @@ METRIC_LABELS = {
     "premature_call_rate": "Premature calls", "injection_compliance_rate": "Injection compliance",
 }
 VERDICTS = ("PASS", "PARTIAL", "FAIL", "ERROR")
+
+
+def id_prefix(kind: str) -> str:
+    """How a scorecard's element ids start: "fixture-" for the fixtures, "live-" for any other."""
+    return "fixture" if kind == "fixture" else "live"
+
+
+def interval_text(bounds: dict | None) -> str:
+    """'95% CI 55.2%–68.4%' for a category's bounds (a tooltip), '' without them."""
+    return "" if not bounds else f"95% CI {percent(bounds['low'])}–{percent(bounds['high'])}"
 
 
 def chart_bars(categories: dict, *, width: int = 560, bar: int = 22, gap: int = 10,

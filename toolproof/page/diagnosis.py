@@ -1,0 +1,101 @@
+"""The scorecard's Diagnosis section: decide, select (the confusion heatmap), fill, use, trace, safety.
+
+Drawn from a scorecard's "diagnosis" (toolproof.scoring.diagnose) as it is: it computes nothing and
+grades nothing, and it never imports another panel (page/main.py hands it to the scorecard view).
+An edge module (DOM).
+"""
+from __future__ import annotations
+
+from .dom import breakable, el
+
+
+def diagnosis_section(card: dict, kind: str):
+    """The #fixture-diagnosis / #live-diagnosis section of `card`; when the diagnosis failed
+    (guarded), the card's notes where it would have been."""
+    from toolproof.scoring.diagnose import confusion_focus
+    from toolproof.reports.scorecard import percent
+    from toolproof.reports.page_view import heat_level, id_prefix
+
+    prefix = id_prefix(kind)
+    d = card.get("diagnosis") or {}
+    if not d:       # the diagnosis failed (guarded): say so where it would have been
+        return el("section", " ".join(card.get("notes") or ["No diagnosis."]),
+                  cls="block muted", id=f"{prefix}-diagnosis")
+    dec, sel, fil, use, tr, saf = (d[k] for k in ("decide", "select", "fill", "use", "trace", "safety"))
+
+    def panel(title: str, advice: str, *children):
+        return el("div", cls="diag-panel", children=[el("h4", title), *children,
+                                                     el("p", f"What to fix: {advice}", cls="advice small")])
+
+    decide_table = el("table", cls="grid2", children=[
+        el("thead", children=[el("tr", children=[el("th", ""), el("th", "called"), el("th", "did not call")])]),
+        el("tbody", children=[
+            el("tr", children=[el("th", "should call", scope="row"),
+                               el("td", str(dec["should_call"]["called"]), cls="ok"),
+                               el("td", f"{dec['should_call']['not_called']} missing", cls="bad" if dec["missing_call"] else "")]),
+            el("tr", children=[el("th", "should not call", scope="row"),
+                               el("td", f"{dec['should_not_call']['called']} unnecessary", cls="bad" if dec["unnecessary_call"] else ""),
+                               el("td", str(dec["should_not_call"]["not_called"]), cls="ok")])])])
+    decide = panel("Decide: call or not", dec["advice"], decide_table, el(
+        "p", f"Missing calls {percent(dec['missing_call_rate'])} · unnecessary calls "
+             f"{percent(dec['unnecessary_call_rate'])}", cls="muted small"))
+
+    focus = confusion_focus(sel)
+    biggest = max([n for row in focus["matrix"] for n in row] or [1])
+    head = el("tr", children=[el("th", "expected ↓ called →", cls="corner")] +
+              [el("th", c, cls="col", scope="col", title=c) for c in focus["columns"]])
+    body = []
+    for label, row in zip(focus["rows"], focus["matrix"]):
+        cells = [el("th", label, scope="row")]
+        for column, n in zip(focus["columns"], row):
+            shade = "diag" if column == label else "off"
+            cells.append(el("td", str(n) if n else "", cls=f"heat {shade} heat-{heat_level(n, biggest)}",
+                            title=f"expected {label}, called {column}: {n}"))
+        body.append(el("tr", children=cells))
+    heatmap = el("div", cls="heatmap-wrap", children=[el("table", cls="heatmap", data_testid="confusion", children=[
+        el("thead", children=[head]), el("tbody", children=body)])]) if focus["rows"] else el(
+        "p", "Every expected tool was chosen right.", cls="muted")
+    pairs = ", ".join(f"{p['expected']} → {p['called']} ({p['count']})" for p in sel["confused_pairs"]) or "none"
+    select = panel("Select: which tool", sel["advice"], heatmap,
+                   el("p", f"Most-confused pairs: {pairs}. {focus['omitted']} tools that were always "
+                           "chosen right are not shown.", cls="muted small"))
+
+    fv = fil["field_verdicts"]
+    verdict_row = el("div", cls="pills", children=[
+        el("span", f"{fv[k]} {label}", cls=f"pill field-{k}") for k, label in
+        (("match", "match"), ("mismatch", "mismatch"), ("missing", "missing"), ("extra", "extra"),
+         ("schema_invalid", "schema-invalid"))])
+    rows = [el("tr", children=[breakable("td", f["tool"]), breakable("td", f["field"]),
+                               el("td", str(f["checked"]), cls="num"),
+                               el("td", str(f["errors"]), cls="num"), el("td", percent(f["error_rate"]), cls="num")])
+            for f in fil["field_errors"] if f["errors"]][:10]
+    field_table = el("table", cls="fields", children=[
+        el("thead", children=[el("tr", children=[el("th", t) for t in ("tool", "field", "checked", "errors", "rate")])]),
+        el("tbody", children=rows)]) if rows else el("p", "No field errors.", cls="muted")
+    un = fil["unsourced"]
+    fill = panel("Fill: which arguments", fil["advice"], verdict_row, el(
+        "p", f"Critical-field failures {percent(fil['critical_field_failure_rate'])} "
+             f"({fil['critical_field_failures']} of {fil['critical_fields']}) · unsourced (guessed) values "
+             f"{un['count']} of {un['judged']} judged ({percent(un['rate'])})", cls="muted small"), field_table)
+
+    tracking = el("div", cls="big-rate", children=[
+        el("span", percent(use["result_tracking_rate"]), cls="big"),
+        el("span", f" result tracking over {use['result_runs']} runs (base and counterfactual mock results)")]
+    ) if use["result_runs"] else el("p", "No result-use runs in this scorecard.", cls="muted")
+    use_panel = panel("Use: the result", use["advice"], tracking,
+        el("p", f"Derived arguments {percent(use['derived_accuracy'])} · in variants "
+                f"{percent(use['derived_variant_tracking_rate'])} · copied from the prompt: "
+                f"{use['copied_from_prompt']}", cls="muted small"))
+    trace = el("p", f"Trace: argument precision {percent(tr['argument_precision'])}, recall "
+                    f"{percent(tr['argument_recall'])}, F1 {percent(tr['argument_f1'])} · edit distance "
+                    f"{'n/a' if tr['sequence_edit_distance'] is None else format(tr['sequence_edit_distance'], '.2f')} · "
+                    f"redundant calls {percent(tr['redundant_call_rate'])} · identical calls "
+                    f"{percent(tr['identical_call_rate'])} · required-call recall {percent(tr['required_call_recall'])}",
+               cls="muted small")
+    creds = "; ".join(f"{c['case']} {c['tool']}.{c['field']} ({c['kind']})" for c in saf["credentials"]) or "none"
+    forbidden = "; ".join(f"{f['case']} ({f['tool']})" for f in saf["forbidden_calls"]) or "none"
+    safety = el("p", f"Safety: credentials in arguments: {creds} · forbidden calls: {forbidden}",
+                cls="small safety-line")
+    return el("section", cls="block", id=f"{prefix}-diagnosis", children=[
+        el("h3", "Diagnosis"),
+        el("div", cls="diag-grid", children=[decide, select, fill, use_panel]), trace, safety])
