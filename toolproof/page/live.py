@@ -243,7 +243,7 @@ class LiveController:
             if not connect_allowed(base_url, csp):
                 problem = (f"{base_url} is not allowed by this page's Content-Security-Policy. Local "
                            "servers (localhost, 127.0.0.1) are; for another host start the page with "
-                           "python serve.py --connect <origin> (see README).")
+                           "python serve.py --connect <origin> (see docs/security.md).")
         if problem:
             self.message(problem, bad=True)
             return None
