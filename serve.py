@@ -98,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             done = write_bundle(ROOT, args.bundle, lock, vendor_files, force=args.force,
                                 connect=connect)
             print(f"ToolProof: wrote {len(done['files'])} files, {size_text(done['total_size'])},"
-                  f" to {args.bundle}; publish that folder as it is (README: Publishing)",
+                  f" to {args.bundle}; publish that folder as it is (docs/publishing.md)",
                   flush=True)
             return 0
         server = make_server(ROOT, args.host, args.port, verbose=args.verbose, connect=connect,

@@ -51,7 +51,7 @@ def site_sources(root: Path, lock: Lock, vendor_files: dict[str, str]) -> dict[s
     for rel in wanted:
         if rel.split("/", 1)[1] not in vendor_files:
             raise VendorError(f"{LOCK_NAME}: page_loads names {rel}, which the pinned packages "
-                              "do not contain; re-record the list (README: Publishing)")
+                              "do not contain; re-record the list (docs/publishing.md)")
     sources: dict[str, Path] = {}
     for rel in candidates + wanted:
         if request_path("/" + rel) != rel or not site_allows(root, rel, vendor_files):

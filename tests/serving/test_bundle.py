@@ -155,7 +155,7 @@ def test_page_loads_must_name_vendored_files(repo, tmp_path):
     with pytest.raises(VendorError) as info:
         write_bundle(root, tmp_path / "s", lock, vendor)
     assert str(info.value) == ("vendor.lock.json: page_loads names vendor/pyodide/gone.js, which the "
-                               "pinned packages do not contain; re-record the list (README: Publishing)")
+                               "pinned packages do not contain; re-record the list (docs/publishing.md)")
 
 
 def test_a_module_the_config_lists_but_the_repository_lacks_is_named(repo, tmp_path):
@@ -191,7 +191,7 @@ def test_main_bundles_the_real_site_and_prints_its_size(tmp_path, capsys):
     done = json.loads((dest / "bundle.json").read_text())
     out = capsys.readouterr().out
     assert out == (f"ToolProof: wrote {len(done['files'])} files, {size_text(done['total_size'])}, "
-                   f"to {dest}; publish that folder as it is (README: Publishing)\n")
+                   f"to {dest}; publish that folder as it is (docs/publishing.md)\n")
     paths = {e["path"] for e in done["files"]}
     assert {p for p in paths if p.startswith("vendor/")} == {f"vendor/{r}" for r in bundle_vendor_files(LOCK)}
     # the modules the page loads: every one but the terminal-only ones web/pyscript_config.py names
