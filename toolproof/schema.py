@@ -373,8 +373,11 @@ class CompiledSchema:
 
     def findings(self, instance: Any) -> list[Finding]:
         """Every schema error as a finding, in a fixed order (none when valid)."""
+        raw = self._raw_errors(instance)
+        if not raw:
+            return []
         found = [Finding(f"schema.{code}", json_path(path), message)
-                 for code, path, message in self._raw_errors(instance)]
+                 for code, path, message in raw]
         return sorted(found, key=lambda f: (f.path, f.code, f.message))
 
     def first_error(self, instance: Any) -> Finding | None:
