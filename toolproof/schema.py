@@ -175,31 +175,27 @@ class _Node:
                 return False
             if cls is float and self.whole_floats_only and not x.is_integer():
                 return False
-        if self.choices is not None and (cls is bool or not _hashable(x) or x not in self.choices):
+        # Called for every value of every call: the common checks are inline (a method call
+        # costs more than most of them) and `_hashable` is spelt out.
+        if self.choices is not None and (cls is bool or isinstance(x, (dict, list)) or x not in self.choices):
             return False
         if cls is str:
-            return self._string_ok(x)
+            if self.search is not None and (len(x) > MAX_PATTERN_TEXT or self.search(x) is None):
+                return False
+            if self.min_len is not None and len(x) < self.min_len:
+                return False
+            return self.max_len is None or len(x) <= self.max_len
         if cls is dict:
             return self._object_ok(x)
         if cls is list:
             return self._array_ok(x)
         if cls is int or cls is float:
-            return self._number_ok(x)
+            return not (
+                (self.minimum is not None and x < self.minimum)
+                or (self.maximum is not None and x > self.maximum)
+                or (self.exclusive_min is not None and x <= self.exclusive_min)
+                or (self.exclusive_max is not None and x >= self.exclusive_max))
         return cls is bool or x is None
-
-    def _string_ok(self, x: str) -> bool:
-        if self.search is not None and (len(x) > MAX_PATTERN_TEXT or self.search(x) is None):
-            return False
-        if self.min_len is not None and len(x) < self.min_len:
-            return False
-        return self.max_len is None or len(x) <= self.max_len
-
-    def _number_ok(self, x: float) -> bool:
-        return not (
-            (self.minimum is not None and x < self.minimum)
-            or (self.maximum is not None and x > self.maximum)
-            or (self.exclusive_min is not None and x <= self.exclusive_min)
-            or (self.exclusive_max is not None and x >= self.exclusive_max))
 
     def _object_ok(self, x: dict) -> bool:
         for name in self.required:
