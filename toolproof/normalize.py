@@ -66,6 +66,8 @@ _NUMBER = re.compile(r"^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$")
 def normalize_text(text: str) -> str:
     """NFC, trim, collapse internal whitespace, ignore case. Idempotent (case folding can
     decompose a character, so NFC is applied again after it)."""
+    if text.isascii():      # NFC leaves ASCII as it is, and ASCII folds to ASCII: skip both passes
+        return _WS.sub(" ", text).strip().casefold()
     return unicodedata.normalize("NFC", _WS.sub(" ", unicodedata.normalize("NFC", text)).strip().casefold())
 
 
