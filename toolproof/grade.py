@@ -360,12 +360,13 @@ class _Grading:
             self.facts["observed"] = not first.truncated
             if self.case.expect.action == "call":   # a slot exists even when nothing filled it
                 self.facts["slots"] = len(self.case.expect.calls)
-                # What the diagnosis reads when turn 1 ends the grading (no call, truncation):
-                # each expected slot against the call in that position, if any.
-                turn1 = [c for c in self.checked if c.turn == 1]
-                self.facts["sequence"] = self.case.expect.calls
-                self.facts["pairs"] = [(w, turn1[i] if i < len(turn1) else None)
-                                       for i, w in enumerate(self.case.expect.calls)]
+                if problem or not first.calls:      # otherwise _calls sets both
+                    # What the diagnosis reads when turn 1 ends the grading (no call, truncation):
+                    # each expected slot against the call in that position, if any.
+                    turn1 = [c for c in self.checked if c.turn == 1]
+                    self.facts["sequence"] = self.case.expect.calls
+                    self.facts["pairs"] = [(w, turn1[i] if i < len(turn1) else None)
+                                           for i, w in enumerate(self.case.expect.calls)]
             self.final_text = first.text
         if problem:
             return (ERROR if self._errored(0) else FAIL), [problem]
