@@ -6,20 +6,27 @@ value, a string-typed number, a missing argument, a wrong tool, an extra argumen
 second call. Only grading is timed (building the workload is not), median of 3 rounds.
 If the peer library `tool-scorer` (import `toolscore`) is installed, its
 `evaluate(expected=..., actual=...)` is timed on the same cases in the same run.
+`--baseline PATH` also times the toolproof of another checkout (e.g. a `git worktree` of an
+older commit) on the same workload, in a worker process whose rounds are interleaved with
+these, so every figure printed comes from the same machine load.
 
-    python benchmarks/grade_throughput.py [--calls 10000] [--rounds 3]
+    python benchmarks/grade_throughput.py [--calls 10000] [--rounds 3] [--baseline PATH]
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# The checkout whose toolproof is timed: this one, or a baseline's when run as its worker.
+CHECKOUT_VAR = "GRADE_THROUGHPUT_CHECKOUT"
+sys.path.insert(0, os.environ.get(CHECKOUT_VAR) or str(Path(__file__).resolve().parent.parent))
 
 from toolproof.grading.grade import grade_case  # noqa: E402
 from toolproof.suite.load import parse_suite, parse_tools  # noqa: E402
@@ -125,28 +132,86 @@ def timed(run: callable) -> float:
     return time.perf_counter() - start
 
 
+class Baseline:
+    """Another checkout's toolproof grading the same workload in a worker process: each `round()`
+    asks it for one timed round over a pipe, so its rounds interleave with this process's."""
+
+    def __init__(self, checkout: str, calls: int):
+        self.checkout = str(Path(checkout).resolve())
+        if not (Path(self.checkout) / "toolproof").is_dir():
+            raise SystemExit(f"--baseline {checkout}: no toolproof/ package there")
+        env = {**os.environ, CHECKOUT_VAR: self.checkout}
+        self.worker = subprocess.Popen([sys.executable, __file__, "--worker", "--calls", str(calls)],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+        self.calls = int(self._answer())
+
+    def round(self) -> float:
+        self.worker.stdin.write("round\n")
+        self.worker.stdin.flush()
+        return float(self._answer())
+
+    def close(self) -> None:
+        self.worker.stdin.close()
+        self.worker.wait()
+
+    def _answer(self) -> str:
+        line = self.worker.stdout.readline()
+        if not line:
+            raise SystemExit(f"--baseline {self.checkout}: the worker stopped (see its error above)")
+        return line.strip()
+
+
+def serve_rounds(calls: int) -> int:
+    """The worker side of --baseline: say how many calls, then time one round per request."""
+    run, graded = toolproof_round(calls)
+    print(graded, flush=True)
+    for _ in sys.stdin:
+        print(timed(run), flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=10_000, help="cases in the workload")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--baseline", metavar="PATH", help="also time the toolproof of this checkout")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.worker:
+        return serve_rounds(args.calls)
     ours, calls = toolproof_round(args.calls)
     theirs = toolscore_round(args.calls)
-    our_times, their_times = [], []
-    for _ in range(args.rounds):     # interleaved, so both see the same machine load
+    baseline = Baseline(args.baseline, args.calls) if args.baseline else None
+    our_times, their_times, base_times = [], [], []
+    for _ in range(args.rounds):     # interleaved, so all see the same machine load
         our_times.append(timed(ours))
         if theirs is not None:
             their_times.append(timed(theirs[0]))
+        if baseline is not None:
+            base_times.append(baseline.round())
+    if baseline is not None:
+        baseline.close()
     ours_s = statistics.median(our_times)
+    our_rate = calls / ours_s
     print(f"toolproof: {args.calls} cases, {calls} graded calls (schema validation + values + verdict), "
-          f"median {ours_s:.3f} s of {args.rounds} -> {calls / ours_s:,.0f} calls/s")
+          f"median {ours_s:.3f} s of {args.rounds} -> {our_rate:,.0f} calls/s")
+    base_rate = None
+    if baseline is not None:
+        base_s = statistics.median(base_times)
+        base_rate = baseline.calls / base_s
+        print(f"baseline:  {baseline.checkout}, {baseline.calls} calls, median {base_s:.3f} s "
+              f"-> {base_rate:,.0f} calls/s")
+        print(f"ratio toolproof / baseline: {our_rate / base_rate:.2f}x")
     if theirs is None:
         print("toolscore: not installed (pip install tool-scorer) - no comparison")
         return 0
     their_s = statistics.median(their_times)
+    their_rate = theirs[1] / their_s
     print(f"toolscore: same cases, {theirs[1]} calls, evaluate() without schema checks, "
-          f"median {their_s:.3f} s -> {theirs[1] / their_s:,.0f} calls/s")
-    print(f"ratio toolproof / toolscore: {(calls / ours_s) / (theirs[1] / their_s):.2f}x")
+          f"median {their_s:.3f} s -> {their_rate:,.0f} calls/s")
+    print(f"ratio toolproof / toolscore: {our_rate / their_rate:.2f}x")
+    if base_rate is not None:
+        print(f"ratio baseline / toolscore: {base_rate / their_rate:.2f}x")
     return 0
 
 if __name__ == "__main__":

@@ -65,10 +65,13 @@ def read_json(text: str | bytes, *, what: str = "body", max_bytes: int = MAX_BYT
         raise ReadError(f"{what} is not text")
     if len(text) > max_bytes or (len(text) * 4 > max_bytes and _utf8_size(text) > max_bytes):
         raise ReadError(f"{what} larger than {_mb(max_bytes)}")
-    if _depth(text) > MAX_DEPTH:
+    # Nesting cannot exceed the count of opening brackets (two C-speed counts: most texts, like
+    # a call's arguments, hold a few), nor an integer the text's length (json's own int is faster).
+    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
         raise ReadError(f"{what} nested deeper than {MAX_DEPTH} levels")
     try:
-        value = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+        value = json.loads(text, parse_int=_int if len(text) > MAX_DIGITS else None,
+                           parse_float=_float, parse_constant=_constant)
     except ReadError:
         raise
     except json.JSONDecodeError as exc:
@@ -84,6 +87,9 @@ def check_value(value: Any, *, what: str = "value", max_bytes: int = MAX_BYTES) 
     """The same limits on a value parsed by someone else; returns a copy made of plain dict,
     list, str, int, float, bool and None (str subclasses and tuples become str and list).
     Iterative, so depth is checked without recursion; cycles are caught by the depth limit."""
+    plain = _plain_copy(value, max_bytes)
+    if plain is not _NOT_PLAIN:
+        return plain
     budget = [max_bytes]
     root: list = [None]
     stack: list = [(value, root, 0, 1)]       # (value, where it goes, key there, its depth)
@@ -92,6 +98,74 @@ def check_value(value: Any, *, what: str = "value", max_bytes: int = MAX_BYTES) 
         into[key] = _plain_scalar(item, what, budget) if not isinstance(item, (dict, list, tuple)) \
             else _open(item, what, budget, depth, stack)
     return root[0]
+
+
+_NOT_PLAIN = object()
+_SCALAR_COST = {str: 2, int: 8, float: 8, bool: 0, type(None): 0}
+
+
+def _plain_copy(value: Any, max_bytes: int) -> Any:
+    """check_value's answer for the usual value (exact dict, list, str, int, float, bool and None
+    classes, well within every limit), or _NOT_PLAIN for anything else, which check_value then
+    walks step by step so that a refusal and its reason are exactly the walk's. Every reply body
+    and argument object is checked, so this pays: no stack entry per scalar, no call per value.
+    Iterative too, and the depth is counted the same way."""
+    cost = _SCALAR_COST
+    budget = max_bytes
+    root: list = [None]
+    stack: list = [(value, root, 0, 1)]
+    while stack:
+        item, into, key, depth = stack.pop()
+        cls = item.__class__
+        if cls is not dict and cls is not list:
+            if cls not in cost or not _plain_scalar_ok(item, cls):
+                return _NOT_PLAIN
+            budget -= cost[cls] + (len(item) if cls is str else 0)
+            into[key] = item
+            continue
+        if depth > MAX_DEPTH:
+            return _NOT_PLAIN
+        budget -= len(item) + 2
+        if cls is dict:
+            out: Any = {}
+            for k, v in item.items():
+                if k.__class__ is not str or not (k.isascii() or not _SURROGATE.search(k)):
+                    return _NOT_PLAIN
+                budget -= len(k) + 2
+                vcls = v.__class__
+                if vcls is dict or vcls is list:
+                    out[k] = None
+                    stack.append((v, out, k, depth + 1))
+                elif vcls in cost and _plain_scalar_ok(v, vcls):
+                    budget -= cost[vcls] + (len(v) if vcls is str else 0)
+                    out[k] = v
+                else:
+                    return _NOT_PLAIN
+        else:
+            out = list(item)
+            for i, v in enumerate(item):
+                vcls = v.__class__
+                if vcls is dict or vcls is list:
+                    stack.append((v, out, i, depth + 1))
+                elif vcls in cost and _plain_scalar_ok(v, vcls):
+                    budget -= cost[vcls] + (len(v) if vcls is str else 0)
+                else:
+                    return _NOT_PLAIN
+        into[key] = out
+        if budget < 0:
+            return _NOT_PLAIN
+    return root[0] if budget >= 0 else _NOT_PLAIN
+
+
+def _plain_scalar_ok(item: Any, cls: type) -> bool:
+    """Would _plain_scalar keep this exact-class scalar as it is?"""
+    if cls is str:
+        return item.isascii() or not _SURROGATE.search(item)
+    if cls is int:
+        return -_TOO_BIG < item < _TOO_BIG
+    if cls is float:
+        return item - item == 0.0       # false for NaN and both infinities
+    return True
 
 
 def _open(item: Any, what: str, budget: list, depth: int, stack: list) -> Any:

@@ -66,6 +66,8 @@ _NUMBER = re.compile(r"^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$")
 def normalize_text(text: str) -> str:
     """NFC, trim, collapse internal whitespace, ignore case. Idempotent (case folding can
     decompose a character, so NFC is applied again after it)."""
+    if text.isascii():      # NFC leaves ASCII as it is, and ASCII folds to ASCII: skip both passes
+        return _WS.sub(" ", text).strip().casefold()
     return unicodedata.normalize("NFC", _WS.sub(" ", unicodedata.normalize("NFC", text)).strip().casefold())
 
 
@@ -214,14 +216,22 @@ def cast_lenient(value: Any, schema: dict | None) -> Any:
 
 def needs_cast(value: Any, schema: dict | None) -> bool:
     """Would `cast_lenient` change anything? (Cheaper than casting and comparing.)"""
-    if not isinstance(schema, dict):
+    cls = value.__class__
+    # Asked of every argument of every call that did not pass, so the common answers come first:
+    # only strings are ever cast, and never in a field that takes plain strings.
+    if cls is int or cls is float or cls is bool or value is None or not isinstance(schema, dict):
         return False
     if isinstance(value, str):
+        if schema.get("type") == "string":
+            return False
         types = _declared_types(schema)
         return "string" not in types and _cast_string(value, types) is not _NO_CAST
     if isinstance(value, dict):
         props = schema.get("properties", {})
-        return any(needs_cast(v, props.get(k)) for k, v in value.items())
+        for k, v in value.items():
+            if needs_cast(v, props.get(k)):
+                return True
+        return False
     if isinstance(value, list) and isinstance(schema.get("items"), dict):
         return any(needs_cast(v, schema["items"]) for v in value)
     return False

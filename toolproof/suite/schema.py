@@ -175,31 +175,27 @@ class _Node:
                 return False
             if cls is float and self.whole_floats_only and not x.is_integer():
                 return False
-        if self.choices is not None and (cls is bool or not _hashable(x) or x not in self.choices):
+        # Called for every value of every call: the common checks are inline (a method call
+        # costs more than most of them) and `_hashable` is spelt out.
+        if self.choices is not None and (cls is bool or isinstance(x, (dict, list)) or x not in self.choices):
             return False
         if cls is str:
-            return self._string_ok(x)
+            if self.search is not None and (len(x) > MAX_PATTERN_TEXT or self.search(x) is None):
+                return False
+            if self.min_len is not None and len(x) < self.min_len:
+                return False
+            return self.max_len is None or len(x) <= self.max_len
         if cls is dict:
             return self._object_ok(x)
         if cls is list:
             return self._array_ok(x)
         if cls is int or cls is float:
-            return self._number_ok(x)
+            return not (
+                (self.minimum is not None and x < self.minimum)
+                or (self.maximum is not None and x > self.maximum)
+                or (self.exclusive_min is not None and x <= self.exclusive_min)
+                or (self.exclusive_max is not None and x >= self.exclusive_max))
         return cls is bool or x is None
-
-    def _string_ok(self, x: str) -> bool:
-        if self.search is not None and (len(x) > MAX_PATTERN_TEXT or self.search(x) is None):
-            return False
-        if self.min_len is not None and len(x) < self.min_len:
-            return False
-        return self.max_len is None or len(x) <= self.max_len
-
-    def _number_ok(self, x: float) -> bool:
-        return not (
-            (self.minimum is not None and x < self.minimum)
-            or (self.maximum is not None and x > self.maximum)
-            or (self.exclusive_min is not None and x <= self.exclusive_min)
-            or (self.exclusive_max is not None and x >= self.exclusive_max))
 
     def _object_ok(self, x: dict) -> bool:
         for name in self.required:
@@ -277,12 +273,16 @@ class _Node:
             if name not in x:
                 out.append(("required", path, f"{name!r} is a required property"))
         extras = []
+        # A value its node finds valid has no errors to list (`ok` and `errors` check the same
+        # keywords), and `ok` is much cheaper: usually one wrong field among several right ones.
         for key, value in x.items():
             sub = self.props.get(key)
             if sub is not None:
-                sub.errors(value, path + (key,), out)
+                if not sub.ok(value):
+                    sub.errors(value, path + (key,), out)
             elif self.extra is not None:
-                self.extra.errors(value, path + (key,), out)
+                if not self.extra.ok(value):
+                    self.extra.errors(value, path + (key,), out)
             else:
                 extras.append(key)
         if self.no_extra and extras:
@@ -302,7 +302,8 @@ class _Node:
             out.append(("maxItems", path, f"{x!r} {'is expected to be empty' if self.max_items == 0 else 'is too long'}"))
         if self.items is not None:
             for index, value in enumerate(x):
-                self.items.errors(value, path + (index,), out)
+                if not self.items.ok(value):
+                    self.items.errors(value, path + (index,), out)
 
 
 class _Anything:
@@ -373,8 +374,11 @@ class CompiledSchema:
 
     def findings(self, instance: Any) -> list[Finding]:
         """Every schema error as a finding, in a fixed order (none when valid)."""
+        raw = self._raw_errors(instance)
+        if not raw:
+            return []
         found = [Finding(f"schema.{code}", json_path(path), message)
-                 for code, path, message in self._raw_errors(instance)]
+                 for code, path, message in raw]
         return sorted(found, key=lambda f: (f.path, f.code, f.message))
 
     def first_error(self, instance: Any) -> Finding | None:
