@@ -28,9 +28,14 @@ from pathlib import Path
 CHECKOUT_VAR = "GRADE_THROUGHPUT_CHECKOUT"
 sys.path.insert(0, os.environ.get(CHECKOUT_VAR) or str(Path(__file__).resolve().parent.parent))
 
-from toolproof.grading.grade import grade_case  # noqa: E402
-from toolproof.suite.load import parse_suite, parse_tools  # noqa: E402
-from toolproof.grading.transcripts import parse_transcripts  # noqa: E402
+try:                                           # the layered package (issue 18 on)
+    from toolproof.grading.grade import grade_case  # noqa: E402
+    from toolproof.grading.transcripts import parse_transcripts  # noqa: E402
+    from toolproof.suite.load import parse_suite, parse_tools  # noqa: E402
+except ImportError:                            # a --baseline checkout from before the layer folders
+    from toolproof.grade import grade_case  # noqa: E402
+    from toolproof.suite import parse_suite, parse_tools  # noqa: E402
+    from toolproof.transcripts import parse_transcripts  # noqa: E402
 
 OPEN = {"type": "object"}   # the workload is generated, so its format is trusted
 KINDS = ["correct"] * 6 + ["wrong_value", "string_number", "missing", "wrong_tool", "extra_arg", "extra_call"]
