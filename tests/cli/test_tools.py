@@ -203,7 +203,7 @@ def test_mcp_stdio_import(fake, tmp_path):
 
 @pytest.mark.parametrize("mode, line", [
     ("garbage", "toolproof: the server wrote something that is not JSON-RPC on stdout: 'Starting server on stdio...'\n"),
-    ("exit", "toolproof: the server exited with code 3 during initialize; its last stderr line: "
+    ("exit", "toolproof: the server exited (status 3) during initialize; its last stderr line: "
              "'ImportError: no module named fastmcp'\n"),
 ])
 def test_mcp_stdio_failures_are_one_line(fake, mode, line):
