@@ -51,8 +51,11 @@ if mode == "flood":
     n = 0
     while True:
         n += 1
-        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": f"p{n}", "method": "ping"}) + "\n"); sys.stdout.flush()
-        time.sleep(0.001)
+        # 4 KB ids, echoed in each answer: a score of answers fill the client's pipe to us, however
+        # slowly a loaded machine runs either side
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": f"p{n}-" + "x" * 4000, "method": "ping"}) + "\n")
+        sys.stdout.flush()
+        time.sleep(0.005)
 PAGES = {None: ("p2", 0), "p2": ("p3", 1), "p3": (None, 2)}
 def tool(i):
     return {"name": f"tool_{i}", "description": f"Tool number {i}.", "annotations": {"readOnlyHint": i == 0},
