@@ -72,7 +72,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                       help="write the site into DIR for any static host, then exit")
     mode.add_argument("--update-lock", action="store_true",
                       help=f"maintainers: fetch afresh and rewrite the sha256 pins in {LOCK_NAME}")
-    add("--force", action="store_true", help="with --bundle: replace a non-empty DIR")
+    add("--force", action="store_true", help="with --bundle: replace a bundle written to DIR before")
     args = parser.parse_args(argv)
     if args.force and args.bundle is None:
         parser.error("--force only applies to --bundle DIR")

@@ -5,9 +5,11 @@ files the page requests (the lock's "page_loads", recorded in Chromium and held 
 tests/serving/test_bundle.py), each re-checked against vendor/'s verified manifest as it is
 read, plus bundle.json (every file's sha256 and size) and .nojekyll. It is built in a staging
 folder beside DIR and moved in at the end, so a failure leaves no half-written site.
-Must not: replace a non-empty folder without --force, and never (even with --force) the
-repository, its sources, vendor/ or the home folder; take a symbolic link or a file outside
-the site; import the toolproof package (its version is read from toolproof/_version.py as text).
+Must not: delete anything but a bundle an earlier --bundle wrote (with --force, DIR must hold
+its bundle.json and nothing it does not list), and never (whatever the flags) `/`, the home
+folder or its parents, the repository or its parents, its sources or vendor/; take a symbolic
+link or a file outside the site; import the toolproof package (its version is read from
+toolproof/_version.py as text).
 """
 from __future__ import annotations
 
@@ -79,24 +81,62 @@ def bundle_bytes(rel: str, source: Path, vendor_files: dict[str, str],
 
 
 def check_bundle_dest(dest: Path, root: Path, *, force: bool) -> None:
-    """Refuse a destination that is not an empty (or new) folder, unless --force; never one
-    whose replacement would delete the repository, its sources or a home folder."""
+    """Refuse a destination that is not an empty (or new) folder, unless --force and it holds
+    a bundle an earlier --bundle wrote and nothing else; never (whatever the flags) `/`, the
+    home folder or a folder holding it, the repository or a folder holding it, or its sources."""
     target = dest.resolve()
-    repo = root.resolve()
-    protected = [repo / name for name in ("web", "data", "toolproof", VENDOR_NAME, ".git")]
-    try:
-        home = Path.home().resolve()
-    except (RuntimeError, KeyError):      # no home folder known: nothing to protect there
-        home = repo
-    if (target in (repo, home) or target in repo.parents
-            or any(target == p or p in target.parents for p in protected)):
+    if protected_folder(target, root.resolve()):
         raise VendorError(f"--bundle {dest}: refusing to replace the repository, its sources or "
                           "the home folder; choose a new folder, e.g. --bundle _site")
     if dest.is_symlink() or (dest.exists() and not dest.is_dir()):
         raise VendorError(f"--bundle {dest}: exists and is not a folder; choose another path")
-    if dest.is_dir() and any(dest.iterdir()) and not force:
+    if not dest.is_dir() or not any(dest.iterdir()):
+        return
+    if not force:
         raise VendorError(f"--bundle {dest}: the folder is not empty; choose an empty one, or "
-                          "add --force to replace its contents")
+                          "add --force to replace a bundle written there before")
+    stranger = not_a_bundle(dest)
+    if stranger:
+        raise VendorError(f"--bundle {dest}: --force replaces only a bundle written there before, "
+                          f"and {stranger}; choose an empty or new folder")
+
+
+def protected_folder(target: Path, repo: Path) -> bool:
+    """Is `target` (resolved) a folder whose replacement would delete the repository, its
+    sources, the home folder or the file-system root? Both sides resolved: no link gets past."""
+    guarded = [repo]
+    try:
+        guarded.append(Path.home().resolve())
+    except (RuntimeError, KeyError):      # no home folder known: nothing more to protect
+        pass
+    if any(target == g or target in g.parents for g in guarded) or target == Path(target.anchor):
+        return True
+    sources = [repo / name for name in ("web", "data", "toolproof", "serving", "tests", "docs",
+                                        VENDOR_NAME, ".git")]
+    return any(target == p or p in target.parents for p in sources)
+
+
+def not_a_bundle(dest: Path) -> str | None:
+    """Why `dest` is not only a bundle an earlier --bundle wrote (None when it is): it must hold
+    that bundle's bundle.json, and every file in it must be one the manifest lists."""
+    manifest = dest / BUNDLE_MANIFEST
+    try:
+        if manifest.is_symlink() or not manifest.is_file() or manifest.stat().st_size > 10_000_000:
+            raise ValueError
+        listed = json.loads(manifest.read_text(encoding="utf-8"))
+        if listed.get("format") != "toolproof.bundle" or not isinstance(listed.get("files"), list):
+            raise ValueError
+        known = {e.get("path") for e in listed["files"] if isinstance(e, dict)}
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return f"it holds no {BUNDLE_MANIFEST} written by --bundle"
+    known |= {BUNDLE_MANIFEST, NO_JEKYLL}
+    for path in sorted(dest.rglob("*")):
+        rel = path.relative_to(dest).as_posix()
+        if path.is_symlink() or (not path.is_dir() and rel not in known):
+            return f"{ascii(rel)[1:-1]} is not part of it"
+        if path.is_dir() and not any(k.startswith(rel + "/") for k in known):
+            return f"{ascii(rel)[1:-1]}/ is not part of it"
+    return None
 
 
 def write_bundle(root: Path, dest: Path, lock: Lock, vendor_files: dict[str, str], *,

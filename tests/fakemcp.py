@@ -2,7 +2,12 @@
 
 Its first argument picks a behaviour: "ok" pages through three tools (pinging the client and
 sending a notification on the way); "garbage", "hang", "exit", "huge", "noisy", "error", "loop"
-and "die-mid" are the ways a real server goes wrong. Shared by the MCP client and CLI tests.
+and "die-mid" are the ways a real server goes wrong. Processes that outlive a careless client:
+"fork" (a child that ignores SIGTERM and holds stdout), "wrapper" (a launcher like npx whose
+child, "stubborn", ignores EOF and SIGTERM), "exit-child" (exits at once while its child holds
+stdout); their second argument is a file the lingering child writes its pid to. "flood" sends
+ping requests without end and never reads its stdin; "big N" lists N MB of tools in one answer.
+Shared by the MCP client and CLI tests and benchmarks/mcp_import.py.
 """
 from __future__ import annotations
 
@@ -11,8 +16,46 @@ import sys
 from pathlib import Path
 
 SOURCE = r'''
-import json, sys, time
+import json, os, signal, subprocess, sys, time
 mode = sys.argv[1]
+def stubborn():
+    """Ignore SIGTERM, then say so: the pid file exists only once the signal is ignored."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    with open(sys.argv[2] + ".tmp", "w") as f:
+        f.write(str(os.getpid()))
+    os.replace(sys.argv[2] + ".tmp", sys.argv[2])
+def linger():
+    stubborn()
+    time.sleep(300)
+    sys.exit(0)
+def wait_for_pid_file():
+    while not os.path.exists(sys.argv[2]):
+        time.sleep(0.01)
+if mode == "fork":
+    if os.fork() == 0:
+        linger()
+    wait_for_pid_file()
+    mode = "ok"
+if mode == "wrapper":
+    sys.exit(subprocess.call([sys.executable, __file__, "stubborn", sys.argv[2]]))
+if mode == "exit-child":
+    subprocess.Popen([sys.executable, __file__, "linger", sys.argv[2]])
+    wait_for_pid_file()
+    sys.exit(4)
+if mode == "linger":
+    linger()
+if mode == "stubborn":
+    stubborn()
+if mode == "flood":
+    sys.stdin.readline()
+    n = 0
+    while True:
+        n += 1
+        # 4 KB ids, echoed in each answer: a score of answers fill the client's pipe to us, however
+        # slowly a loaded machine runs either side
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": f"p{n}-" + "x" * 4000, "method": "ping"}) + "\n")
+        sys.stdout.flush()
+        time.sleep(0.005)
 PAGES = {None: ("p2", 0), "p2": ("p3", 1), "p3": (None, 2)}
 def tool(i):
     return {"name": f"tool_{i}", "description": f"Tool number {i}.", "annotations": {"readOnlyHint": i == 0},
@@ -46,6 +89,10 @@ for line in sys.stdin:
                                                            "serverInfo": {"name": "fake", "version": "1"}}})
     elif msg["method"] == "tools/list":
         cursor = msg["params"].get("cursor")
+        if mode == "big":
+            size, text = int(sys.argv[2]) * 1_000_000, "Does one thing well. " * 300
+            big = [dict(tool(i), description=f"{i}: {text}") for i in range(size // (len(text) + 200) + 1)]
+            send({"jsonrpc": "2.0", "id": msg["id"], "result": {"tools": big}}); continue
         if mode == "error":
             send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32603, "message": "db down"}}); continue
         if mode == "loop":
@@ -57,6 +104,8 @@ for line in sys.stdin:
         if nxt:
             result["nextCursor"] = nxt
         send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+if mode == "stubborn":
+    time.sleep(300)                  # ignores EOF too, as some launchers' children do
 '''
 
 

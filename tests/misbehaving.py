@@ -70,6 +70,10 @@ class MisbehavingServer:
         self.stolen: list[dict] = []
         self.lock = threading.Lock()
         self.closed = threading.Event()
+        # how each drip ended: "client hung up" (it gave up, as it must) or "served out" (it
+        # waited for the whole DRIP_FOR_S): what a test asserts instead of a wall-clock bound
+        self.drips: list[str] = []
+        self.drip_ended = threading.Condition()
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -157,9 +161,20 @@ class MisbehavingServer:
                 handler.wfile.write(b" ")
                 handler.wfile.flush()
                 time.sleep(DRIP_EVERY_S)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+            ended = "served out"
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            ended = "client hung up"
         handler.close_connection = True
+        with self.drip_ended:
+            self.drips.append(ended)
+            self.drip_ended.notify_all()
+
+    def drip_end(self, index: int) -> str:
+        """How drip number `index` (0 = the server's first) ended, once it has: its own bound,
+        DRIP_FOR_S, ends it at worst, so this waits on an event, never guesses a time."""
+        with self.drip_ended:
+            self.drip_ended.wait_for(lambda: len(self.drips) > index, DRIP_FOR_S + 30)
+            return self.drips[index] if len(self.drips) > index else "not ended"
 
     def close(self) -> None:
         if not self.closed.is_set():

@@ -36,6 +36,18 @@ def openai_body(content=None, calls=(), finish=None) -> str:
         {"index": 0, "message": message, "finish_reason": finish or ("tool_calls" if calls else "stop")}]})
 
 
+def wait_until(page, predicate: Callable[[], object], what: str, *, rounds: int = 3000) -> None:
+    """Wait until `predicate()` holds for something the routed provider records (its route
+    handlers run only while Playwright waits, so the page is pumped a few milliseconds a round).
+    A state, never a delay: it returns as soon as the state is reached, and fails naming `what`
+    if it never is (about a minute of rounds: a hang guard, not a time bound on the page)."""
+    for _ in range(rounds):
+        if predicate():
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError(f"never happened: {what}")
+
+
 def origin_pattern(url: str) -> str:
     """The glob that routes everything at a provider URL's origin (its base, before /v1/)."""
     return url.split("/v1/")[0] + "/**"
@@ -60,6 +72,8 @@ class RoutedProvider:
         self.posts: list[dict] = []
         self.script: dict[str, list] = {}
         self.held: list = []
+        self.in_flight = 0          # posts not yet answered, as the provider sees them
+        self.peak_in_flight = 0     # the most at once: what a concurrency limit is checked on
         page.route(pattern, self.handle)
 
     def replay(self, case_id: str | None, turn: int, body: dict) -> tuple[int, dict, str]:
@@ -73,12 +87,15 @@ class RoutedProvider:
         body = json.loads(request.post_data or "{}")
         case_id, turn = case_and_turn(request.url, body)
         self.posts.append({"url": request.url, "headers": request.all_headers(), "raw": request.post_data,
-                           "body": body, "case_id": case_id, "turn": turn, "at": time.monotonic()})
+                           "body": body, "case_id": case_id, "turn": turn})
+        self.in_flight += 1
+        self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
         queue = self.script.get(case_id)
         step = queue.pop(0) if queue else None
         if step == ("hold",):
             self.held.append(route)
             return
+        self.in_flight -= 1
         try:
             if step == ("fail",):
                 route.abort("failed")
@@ -94,6 +111,11 @@ class RoutedProvider:
             route.fulfill(status=status, headers={**CORS, **headers}, body=text)
         except Exception:           # the page already gave up on this request (timeout, abort)
             pass
+
+    def release(self, route, **fulfil) -> None:
+        """Answer a held request (route.fulfill's arguments)."""
+        self.in_flight -= 1
+        route.fulfill(**fulfil)
 
     def close(self) -> None:
         for route in self.held:

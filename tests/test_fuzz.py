@@ -7,8 +7,8 @@ renderers and the file readers, and checks that
 - nothing raises (and no case needs the "internal error" guard: the guard is for bugs);
 - the JSON output is strict: it parses back with NaN/Infinity refused, and round-trips;
 - text and Markdown output carry no control characters;
-- cost stays linear: 16x the hostile input costs well under 256x (quadratic) the time, a ratio
-  within one run, never an absolute time (tests/timing.py).
+- hostile replies of 160 KB (the shapes that were quadratic once) grade to a verdict; their cost
+  ratios (16x the input) are printed by benchmarks/linear_cost.py, never asserted here.
 
 Budget: each property has a fixed `max_examples` (below); the whole module stays under a minute
 on a shared 2-core machine. Raise the numbers locally to fuzz harder.
@@ -23,7 +23,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import SUITE_DOC, TOOLS_DOC
-from timing import BOUND, SCALE, cost_ratio
 from toolproof.cli.main import run as cli_run
 from toolproof.scoring.evaluate import evaluate
 from toolproof.grading.grade import grade_case
@@ -325,14 +324,14 @@ def test_grading_files_ends_in_a_scorecard_or_one_line(tmp_path, turns, spoil, j
         assert_printable(err.rstrip("\n"))
 
 
-# ---- linear cost --------------------------------------------------------------------------------
+# ---- hostile replies at size (their cost ratios: benchmarks/linear_cost.py) -----------------------
 
 UNITS = ["eyJ-", "sk-ant-", "[", '{"a":', "9" * 299 + ",", "NaN,", "\x1b[2J", "ORD-123456 ", "March 4, 2026 "]
 
 
 @settings(FUZZ, max_examples=MAX_EXAMPLES["linear"])
 @given(unit=st.sampled_from(UNITS), where=st.sampled_from(["arguments", "note", "text"]))
-def test_grading_cost_is_linear_in_the_reply(mini_suite, unit, where):
+def test_a_large_hostile_reply_is_graded(mini_suite, unit, where):
     cases, tools = mini_suite
     case = cases["call"]
 
@@ -349,5 +348,6 @@ def test_grading_cost_is_linear_in_the_reply(mini_suite, unit, where):
             {"message": message, "finish_reason": "tool_calls"}]}}]}, "openai")
         return lambda: evaluate([case], tools, TranscriptSet("live", "", "openai", "m", {"call": transcript}, {}))
 
-    ratio, small, large = cost_ratio(grade, 10_000, runs=3)
-    assert ratio < BOUND, f"{unit!r} in {where}: {SCALE}x the input took {ratio:.1f}x the time ({small:.4f}s -> {large:.4f}s)"
+    card = grade(160_000)()
+    assert_no_internal_error(card)
+    assert [c["verdict"] for c in card["cases"]] in (["PASS"], ["PARTIAL"], ["FAIL"])

@@ -58,7 +58,7 @@ def read_json(path: str | Path) -> Any:
     once instead of hanging or filling memory), and its JSON goes through the same limits as a
     model's reply (toolproof.limits: depth, integer digits, no NaN)."""
     path = Path(path)
-    data = _read_bytes(path)
+    data = read_file_bytes(path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -82,7 +82,7 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCH
           (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
 
 
-def _read_bytes(path: Path) -> bytes:
+def read_file_bytes(path: Path) -> bytes:
     """The bytes of a regular file of bounded size. Opened without blocking (a FIFO would wait
     for a writer) and checked on the open descriptor, so the file checked is the file read."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)

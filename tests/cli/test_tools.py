@@ -100,9 +100,18 @@ def test_tools_needs_a_verb():
 # Hostile files: the same one-line refusal, never a traceback.
 @pytest.mark.parametrize("text, reason", [
     ('[{"name": "f", "description": "d", "input_schema": {"type": "object", "maximum": NaN}}]',
-     "not valid JSON: NaN is not a JSON value"),
-    ("[" * 50_000 + "]" * 50_000, "nested too deeply (the limit is 64 levels)"),
+     "NaN is not JSON"),
+    ("[" * 50_000 + "]" * 50_000, "file nested deeper than 64 levels"),
     ("\x00\x01garbage", "not valid JSON: Expecting value (line 1, column 1)"),
+    # The findings: a 5,000-digit integer raised ValueError; 1e999 was written out as Infinity.
+    ('[{"name": "f", "description": "d", "input_schema": {"type": "object", "maximum": ' + "9" * 5000 + "}}]",
+     "integer with more than 300 digits"),
+    ('[{"name": "f", "description": "d", "input_schema": {"type": "object", "maximum": 1e999}}]',
+     "number 1e999 is out of range"),
+    ('[{"name": "f", "description": "d", "input_schema": {"type": "object", "maximum": -1e999}}]',
+     "number -1e999 is out of range"),
+    ('[{"name": "f", "description": "bad \\ud800", "input_schema": {"type": "object"}}]',
+     "string with a lone surrogate (not Unicode text)"),
 ])
 @pytest.mark.parametrize("verb", ["import", "lint"])
 def test_hostile_files_are_refused(verb, text, reason, tmp_path):
@@ -132,15 +141,6 @@ def test_control_characters_in_names_are_refused_by_import_and_escaped_by_lint(t
     codes = [(f["code"], f["path"]) for f in json.loads(out)["findings"]]
     assert ("hidden-characters", "$[0].name") in codes and ("hidden-characters", "$[0].input_schema.properties.a\x07") in codes
     assert out.isascii()
-
-
-def test_lone_surrogates_never_reach_the_output(tmp_path):
-    source = write(tmp_path, '[{"name": "f", "description": "bad \\ud800", "input_schema": {"type": "object"}}]')
-    assert cli("tools", "import", source) == (
-        2, "", f"toolproof: {source}: at $[0].description: contains a lone surrogate escape, which is not "
-               "Unicode text and cannot be sent to a provider\n")
-    code, out, _ = cli("tools", "lint", source)
-    assert code == 1 and "U+D800 surrogate" in out
 
 
 def test_ten_thousand_tools(tmp_path):
@@ -203,7 +203,7 @@ def test_mcp_stdio_import(fake, tmp_path):
 
 @pytest.mark.parametrize("mode, line", [
     ("garbage", "toolproof: the server wrote something that is not JSON-RPC on stdout: 'Starting server on stdio...'\n"),
-    ("exit", "toolproof: the server exited with code 3 during initialize; its last stderr line: "
+    ("exit", "toolproof: the server exited (status 3) during initialize; its last stderr line: "
              "'ImportError: no module named fastmcp'\n"),
 ])
 def test_mcp_stdio_failures_are_one_line(fake, mode, line):
@@ -225,3 +225,75 @@ def test_mcp_stdio_real_time_server(tmp_path):
     assert tools["get_current_time"]["annotations"]["readOnlyHint"] is True
     assert tools["convert_time"]["parameters"]["required"] == ["source_timezone", "time", "target_timezone"]
     assert cli("tools", "lint", str(out))[0] == 0
+
+
+# Files that are not files, and what import writes (issue 19).
+@pytest.mark.parametrize("verb", ["import", "lint"])
+def test_a_fifo_is_refused_not_waited_on(verb, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "tools.json"
+    os.mkfifo(fifo)
+    # in a child process, so a regression shows as a failed test, not a hung suite
+    done = subprocess.run([sys.executable, "-m", "toolproof", "tools", verb, str(fifo)], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"toolproof: {fifo}: not a regular file (a FIFO)\n")
+
+
+def _anthropic_nested(depth: int) -> list:
+    """An Anthropic file whose schema is `depth` objects deep (each `items` one level more)."""
+    schema: dict = {"type": "string"}
+    for _ in range(depth - 2):
+        schema = {"type": "array", "items": schema}
+    return [{"name": "f", "description": "d", "input_schema": {"type": "object", "properties": {"a": schema}}}]
+
+
+def test_a_source_within_the_limits_that_comes_out_too_deep_is_refused_at_import(tmp_path):
+    # The finding: a deep schema was imported, then refused by grade/run/validate. tools.json
+    # wraps a schema one level deeper than an Anthropic file does, so at some depth the source
+    # reads and its tools.json would not: every depth is either written and read back by grade's
+    # reader, or refused at import with one line and nothing written.
+    from toolproof.datafiles import read_json
+
+    outcomes = set()
+    for depth in range(58, 66):
+        source = write(tmp_path, _anthropic_nested(depth), f"d{depth}.json")
+        out = tmp_path / f"d{depth}.out.json"
+        code, stdout, stderr = cli("tools", "import", source, "--out", str(out))
+        outcomes.add(code)
+        assert stdout == "" and stderr.count("\n") == 1 and "Traceback" not in stderr
+        if code == 0:
+            assert read_json(out)["tools"]
+        else:
+            assert code == 2 and stderr.startswith(f"toolproof: {source}: ") and not out.exists()
+    assert outcomes == {0, 2}
+    assert cli("tools", "import", str(tmp_path / "d61.json"))[2] == (
+        f"toolproof: {tmp_path / 'd61.json'}: its tools.json would not load (file nested deeper than 64 levels); "
+        "simplify the schema\n")
+
+
+def test_out_refuses_the_projects_data_folder(tmp_path):
+    before = (DATA / "tools.json").read_bytes()
+    for target in (DATA / "tools.json", DATA / "new.json", DATA / "schemas" / "x.json"):
+        code, stdout, stderr = cli("tools", "import", str(DATA / "tools.json"), "--out", str(target), "--force")
+        assert (code, stdout) == (2, "")
+        assert stderr == (f"toolproof: {target}: --out: refusing to write into ToolProof's own data folder "
+                          "(the committed suite); choose another folder\n")
+    assert (DATA / "tools.json").read_bytes() == before and not (DATA / "new.json").exists()
+
+
+def test_out_never_replaces_a_file_without_force_and_writes_atomically(tmp_path):
+    out = tmp_path / "mine.json"
+    out.write_text("my notes")
+    code, _, stderr = cli("tools", "import", str(DATA / "tools.json"), "--out", str(out))
+    assert (code, stderr) == (2, f"toolproof: {out}: --out: the file exists; choose a new path, or add --force to "
+                                 "replace it\n")
+    assert out.read_text() == "my notes"
+    assert cli("tools", "import", str(DATA / "tools.json"), "--out", str(out), "--force")[0] == 0
+    assert json.loads(out.read_text())["tools"] and sorted(p.name for p in tmp_path.iterdir()) == ["mine.json"]
+    (tmp_path / "folder").mkdir()
+    code, _, stderr = cli("tools", "import", str(DATA / "tools.json"), "--out", str(tmp_path / "folder"), "--force")
+    assert (code, stderr) == (2, f"toolproof: {tmp_path / 'folder'}: --out: exists and is not a regular file; "
+                                 "choose another path\n")

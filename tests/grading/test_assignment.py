@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import itertools
-import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -37,9 +36,12 @@ def test_fewer_columns_than_rows_leave_rows_unpaired():
 
 
 def test_a_large_reply_stays_fast():
-    # hostile: 20 expected calls against 400 actual ones (trying every order would never end)
+    # hostile: 20 expected calls against 400 actual ones (trying every order would never end);
+    # its time is benchmarks/grade_throughput.py's to print, the outcome is asserted here
     scores = [[(i * 7 + j * 13) % 97 for j in range(400)] for i in range(20)]
-    start = time.perf_counter()
     pairs = best_assignment(scores)
-    assert time.perf_counter() - start < 5
-    assert len(set(pairs)) == 20
+    assert len(set(pairs)) == 20 and None not in pairs
+    # no single swap to an unused column would earn more (a necessary condition of the optimum)
+    used = set(pairs)
+    for i, j in enumerate(pairs):
+        assert all(scores[i][j] >= scores[i][k] for k in range(400) if k not in used)

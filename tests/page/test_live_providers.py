@@ -217,7 +217,6 @@ def test_a_bad_or_disallowed_base_url_is_refused_before_any_request(page, routes
     seen = routes("**/*generateContent*", provider)
     start(page, provider=provider, model="m", key="k-1", base_url=base_url, scope="should_call", cap=1)
     page.wait_for_function("s => document.getElementById('run-message').textContent.includes(s)", arg=says)
-    page.wait_for_timeout(200)
     assert page.evaluate("document.body.dataset.run") == "idle" and seen.posts == []
     assert not [u for u in page.requests if "example.net" in u or "AIzaInUrl" in u]
     assert_only_talked_to(page, routes.server)

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import io
 import json
-import time
 
 import pytest
 
 from browser import ARTIFACTS
 from fakeprovider import FIXTURES, fixture_answer
 from livepage import ENDED, assert_only_talked_to, exports, live, open_page, start  # noqa: F401
-from routed import CORS, OPENAI
+from routed import CORS, OPENAI, wait_until
 from toolproof.cli.main import run as cli
 from toolproof.datafiles import load_bundle
 from toolproof.suite.fingerprint import suite_sha256
@@ -50,13 +49,6 @@ def form(page, *, repeats="1", concurrency="1", price_in="", price_out="") -> No
     page.fill("#price-out", price_out)
 
 
-def wait_posts(page, provider, n: int) -> None:
-    deadline = time.monotonic() + 15
-    while len(provider.posts) < n and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
-    assert len(provider.posts) >= n
-
-
 def test_repeats_and_concurrency_regrade_as_the_cli(page, openai, tmp_path):
     # the first three work items (case 0 twice, case 1 once) are held: with 3 in flight at most,
     # nothing else may be sent until one of them is answered
@@ -64,15 +56,16 @@ def test_repeats_and_concurrency_regrade_as_the_cli(page, openai, tmp_path):
     form(page, repeats="2", concurrency="3", price_in="0.4", price_out="1.6")
     assert page.get_attribute("#cap", "max") == "18" and "at most 18 requests" in page.text_content("#need")
     start(page, scope="should_call", cap=18)
-    wait_posts(page, openai, 3)
-    page.wait_for_timeout(400)
-    assert len(openai.posts) == 3 and page.evaluate("document.body.dataset.run") == "running"
+    wait_until(page, lambda: len(openai.held) == 3, "three requests in flight")
+    assert page.evaluate("document.body.dataset.run") == "running"
     held = list(openai.held)
     openai.held.clear()
     for route, post in zip(held, openai.posts[:3]):
         status, headers, text = fixture_answer(post["case_id"], post["turn"], "openai")
-        route.fulfill(status=status, headers=CORS, body=text)
-    page.wait_for_function(ENDED, timeout=30_000)
+        openai.release(route, status=status, headers=CORS, body=text)
+    page.wait_for_function(ENDED, timeout=60_000)
+    # the limit, from what the provider saw: never a fourth request while three were unanswered
+    assert openai.peak_in_flight == 3
     assert page.evaluate("document.body.dataset.run") == "done"
     assert page.text_content("#cases-text") == "18 / 18" and page.text_content("#requests-text") == "18 / 18"
     assert len(openai.posts) == 18
@@ -122,7 +115,6 @@ def test_bad_form_values_are_refused_before_any_request(page, openai, field, val
     form(page)
     page.fill(f"#{field}", value)
     start(page, scope="should_call", cap=9)
-    page.wait_for_timeout(150)
-    assert page.text_content("#run-message") == line
+    page.wait_for_function("s => document.getElementById('run-message').textContent === s", arg=line)
     assert openai.posts == [] and page.evaluate("document.body.dataset.run") == "idle"
     form(page)

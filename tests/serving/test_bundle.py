@@ -73,7 +73,7 @@ def test_bundle_holds_the_site_and_nothing_else(repo, tmp_path):
     assert [p.name for p in dest.parent.iterdir()] == ["site"]
 
 
-def test_non_empty_folder_needs_force_and_force_replaces_it(repo, tmp_path):
+def test_non_empty_folder_needs_force_and_force_replaces_only_a_bundle(repo, tmp_path):
     root, lock, vendor = repo
     dest = tmp_path / "site"
     dest.mkdir()
@@ -81,10 +81,43 @@ def test_non_empty_folder_needs_force_and_force_replaces_it(repo, tmp_path):
     with pytest.raises(VendorError) as info:
         write_bundle(root, dest, lock, vendor)
     assert str(info.value) == (f"--bundle {dest}: the folder is not empty; choose an empty one, or "
-                               "add --force to replace its contents")
-    assert (dest / "stale.js").exists()
+                               "add --force to replace a bundle written there before")
+    # --force is not enough: the folder holds no bundle, so nothing in it is ours to delete.
+    with pytest.raises(VendorError) as info:
+        write_bundle(root, dest, lock, vendor, force=True)
+    assert str(info.value) == (f"--bundle {dest}: --force replaces only a bundle written there before, "
+                               "and it holds no bundle.json written by --bundle; choose an empty or new folder")
+    assert (dest / "stale.js").read_text() == "old"
+    (dest / "stale.js").unlink()
+    write_bundle(root, dest, lock, vendor)
+    (dest / "index.html").write_text("edited")          # a file of the bundle may change
     write_bundle(root, dest, lock, vendor, force=True)
-    assert not (dest / "stale.js").exists() and (dest / "index.html").exists()
+    assert (dest / "index.html").read_text() != "edited" and (dest / "bundle.json").exists()
+
+
+@pytest.mark.parametrize("extra", ["notes.txt", "web/mine.css", "photos/a.jpg"])
+def test_force_refuses_a_bundle_folder_that_holds_other_data(repo, tmp_path, extra):
+    root, lock, vendor = repo
+    dest = tmp_path / "site"
+    write_bundle(root, dest, lock, vendor)
+    (dest / extra).parent.mkdir(parents=True, exist_ok=True)
+    (dest / extra).write_text("mine")
+    with pytest.raises(VendorError, match="--force replaces only a bundle written there before, and "
+                                          + re.escape(extra.split("/")[0])):
+        write_bundle(root, dest, lock, vendor, force=True)
+    assert (dest / extra).read_text() == "mine"
+
+
+@pytest.mark.parametrize("manifest", ["", "null", "[]", '{"format": "x", "files": []}', '{"format": "toolproof.bundle"}',
+                                      "[" * 100_000])
+def test_force_refuses_a_malformed_or_foreign_bundle_json(repo, tmp_path, manifest):
+    root, lock, vendor = repo
+    dest = tmp_path / "site"
+    dest.mkdir()
+    (dest / "bundle.json").write_text(manifest)
+    with pytest.raises(VendorError, match="it holds no bundle.json written by --bundle"):
+        write_bundle(root, dest, lock, vendor, force=True)
+    assert (dest / "bundle.json").read_text() == manifest
 
 
 def test_an_empty_existing_folder_is_fine(repo, tmp_path):
@@ -104,14 +137,33 @@ def test_never_replaces_the_repository_or_its_sources(repo, where):
     assert (root / "web" / "boot.mjs").exists() and (root / "serve.py").exists()
 
 
-def test_never_replaces_the_home_folder(repo, tmp_path, monkeypatch):
+@pytest.mark.parametrize("where", ["home", "", "/"])
+def test_never_replaces_the_home_folder_its_parents_or_the_root(repo, tmp_path, monkeypatch, where):
+    # The finding: from a checkout outside home, `--bundle /home --force` deleted the folder
+    # holding the home folder (only $HOME itself and the repository's parents were refused).
     root, lock, vendor = repo
-    home = tmp_path / "home"
+    home = tmp_path / "parent" / "home"
     (home / "notes").mkdir(parents=True)
     monkeypatch.setattr(Path, "home", classmethod(lambda cls: home))
+    dest = {"home": home, "": home.parent, "/": Path("/")}[where]
     with pytest.raises(VendorError, match="refusing to replace the repository, its sources or the home folder"):
-        write_bundle(root, home, lock, vendor, force=True)
+        write_bundle(root, dest, lock, vendor, force=True)
     assert (home / "notes").is_dir()
+
+
+def test_serve_bundle_home_parent_with_force_is_refused(tmp_path):
+    """The reproduction as a user runs it: serve.py from a checkout outside HOME, a temporary
+    HOME below the folder named, --bundle that folder --force: exit 1, one line, nothing gone."""
+    home = tmp_path / "users" / "me"
+    (home / "notes").mkdir(parents=True)
+    (home / "notes" / "a.txt").write_text("keep")
+    done = subprocess.run([sys.executable, str(ROOT / "serve.py"), "--bundle", str(tmp_path / "users"), "--force"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          env={"HOME": str(home), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 1, done.stderr
+    assert "refusing to replace the repository, its sources or the home folder" in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert (home / "notes" / "a.txt").read_text() == "keep"
 
 
 def test_a_folder_inside_the_repository_is_allowed_and_never_served(repo):

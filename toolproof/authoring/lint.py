@@ -193,7 +193,9 @@ def _unconstrained_string(sub: dict) -> bool:
     """A string (or nullable string) with nothing saying how to write it."""
     if any(k in sub for k in ("format", "pattern", "enum", "const")):
         return False
-    branches = [sub] + [b for key in ("anyOf", "oneOf") for b in sub.get(key, []) if isinstance(b, dict)]
+    # any JSON value may stand where a keyword expects a list ("anyOf": null): only lists are walked
+    branches = [sub] + [b for key in ("anyOf", "oneOf") if isinstance(sub.get(key), list)
+                        for b in sub[key] if isinstance(b, dict)]
     strings = [b for b in branches if b.get("type") == "string"
                or (isinstance(b.get("type"), list) and "string" in b["type"])]
     return bool(strings) and all(not any(k in b for k in ("format", "pattern", "enum", "const")) for b in strings)

@@ -1,7 +1,10 @@
-"""The results file of `run --out` on disk: written whole or not at all, after every case.
+"""Files the CLI writes: the results file of `run --out` (written whole or not at all, after
+every case), and the outputs of `tools import --out` and `suite import-bfcl --out`.
 
-Only the writing (a temp file, fsync, os.replace) and the file's exact text; what goes in the
-document is the runner's business, and nothing here prints.
+Only the writing (a temp file, fsync, os.replace), the results file's exact text, and which
+places may be written at all: never the project's own data/ (nor an installed package's), never
+over an existing file without --force. What goes in a document is the callers' business, and
+nothing here prints.
 """
 from __future__ import annotations
 
@@ -9,6 +12,8 @@ import contextlib
 import json
 import os
 import tempfile
+from collections.abc import Iterable
+from pathlib import Path
 
 from toolproof.errors import ToolProofError
 
@@ -28,6 +33,34 @@ def write_atomic(path: str, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
+
+
+def guarded_data_folders() -> list[Path]:
+    """The data/ folders ToolProof reads its own suite from: the one in use, the checkout's and
+    the installed package's (both may exist), resolved."""
+    from toolproof.datafiles import DATA, package_folder
+
+    package = package_folder()
+    return sorted({Path(os.path.realpath(p)) for p in (DATA, package / "data", package.parent / "data")
+                   if p.is_dir()})
+
+
+def check_writable(paths: Iterable[str | Path], *, force: bool, flag: str = "--out") -> None:
+    """Refuse to write any of `paths` inside ToolProof's own data/ (whatever the flags), or over
+    an existing file (without --force), or over something that is not a regular file; one line
+    naming the path and the fix."""
+    guarded = guarded_data_folders()
+    for path in map(Path, paths):
+        real = Path(os.path.realpath(path))
+        if any(real == g or g in real.parents for g in guarded):
+            raise ToolProofError(f"{flag}: refusing to write into ToolProof's own data folder "
+                                 "(the committed suite); choose another folder", source=str(path))
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            raise ToolProofError(f"{flag}: exists and is not a regular file; choose another path",
+                                 source=str(path))
+        if path.exists() and not force:
+            raise ToolProofError(f"{flag}: the file exists; choose a new path, or add --force to "
+                                 "replace it", source=str(path))
 
 
 class ResultsText:

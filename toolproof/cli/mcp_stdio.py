@@ -4,15 +4,24 @@ processes, so this module is not in the page's file list (web/pyscript_config.py
 purity test's core set (tests/test_purity.py). The protocol messages themselves are built and
 read by the pure importers/mcp.py; this module only moves bytes and keeps time.
 
-Guarantees: one overall deadline; a bounded number of bytes read; any way a server can go wrong
-(cannot start, never answers, prints garbage, exits early, errors, loops its cursor) becomes a
-ToolProofError with one line. The server's stderr is drained (a full pipe would block it) and
-never echoed raw: only a short, escaped last line is quoted when the server dies.
+Guarantees: one overall deadline bounds every wait, reads and writes alike (the server's stdin is
+non-blocking and written through select, so a server that floods requests and never reads its
+input cannot block us); a bounded number of bytes read, in 64 KiB reads (not one byte a system
+call); any way a server can go wrong (cannot start, never answers, prints garbage, exits early,
+exits while a child holds its stdout, errors, loops its cursor) becomes a ToolProofError with one
+line, "the server exited (status N)" apart from "no answer". The server runs in its own process
+group, and the whole group is signalled on close, so a forking server or a launcher (npx, uvx)
+whose child ignores EOF and SIGTERM leaves nothing running. The server's stderr is drained (a
+full pipe would block it) and never echoed raw: only a short, escaped last line is quoted when
+the server dies.
 """
 from __future__ import annotations
 
+import os
 import queue
+import select
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -24,8 +33,12 @@ from toolproof.importers.mcp import (encode, initialize_request, initialized_not
 
 MAX_BYTES = 16 * 1024 * 1024      # everything a server may write to stdout
 MAX_PAGES = 1000                  # tools/list pages: a cursor that never ends is a broken server
-GRACE_S = 2.0                     # after closing stdin, then after SIGTERM
+GRACE_S = 2.0                     # after closing stdin, then after SIGTERM to the group
+CHUNK = 64 * 1024                 # one read from the server's stdout
+POLL_S = 0.1                      # how often a wait looks whether the server is still there
+EXIT_LINGER_S = 0.5               # after the server exits: time for its last lines to arrive
 _EOF = object()
+_read = os.read                   # one name for every read of stdout (a test counts them)
 
 
 def list_tools_stdio(command: str, *, timeout_s: float = 30.0, max_bytes: int = MAX_BYTES) -> dict:
@@ -33,7 +46,7 @@ def list_tools_stdio(command: str, *, timeout_s: float = 30.0, max_bytes: int = 
     argv = _argv(command)
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, bufsize=0)
+                                stderr=subprocess.PIPE, bufsize=0, start_new_session=True)
     except OSError as exc:
         raise ToolProofError(f"cannot start {ascii(argv[0])}: {exc.strerror or exc}") from None
     session = _Session(proc, time.monotonic() + timeout_s, timeout_s, max_bytes)
@@ -56,9 +69,12 @@ def _argv(command: str) -> list[str]:
 class _Session:
     def __init__(self, proc: subprocess.Popen, deadline: float, timeout_s: float, max_bytes: int):
         self.proc, self.deadline, self.timeout_s = proc, deadline, timeout_s
+        self.group = proc.pid             # start_new_session: the server leads its own group
         self.lines: queue.Queue = queue.Queue()
         self.stderr_tail = bytearray()
         self.next_id = 1
+        self.stdin_fd = proc.stdin.fileno()
+        os.set_blocking(self.stdin_fd, False)
         threading.Thread(target=self._read_stdout, args=(max_bytes,), daemon=True).start()
         self.stderr_reader = threading.Thread(target=self._drain_stderr, daemon=True)
         self.stderr_reader.start()
@@ -84,24 +100,45 @@ class _Session:
         return self.next_id - 1
 
     def send(self, message: dict) -> None:
-        try:
-            self.proc.stdin.write(encode(message))
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            # the same words as when the answer never comes: which one a dying server hits is a race
-            step = message.get("method") or "a reply to the server"
-            raise ToolProofError(self._exited(f"during {step}")) from None
+        """Write one frame, waiting for room in the pipe at most until the deadline."""
+        data = memoryview(encode(message))
+        step = message.get("method") or "a reply to the server"
+        while data:
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0:
+                raise ToolProofError(f"{step}: the server does not read its input (no room in its pipe "
+                                     f"within {self.timeout_s:g} s; --timeout to wait longer)")
+            try:
+                _, writable, _ = select.select([], [self.stdin_fd], [], min(remaining, POLL_S))
+                if not writable:
+                    if self.proc.poll() is not None:
+                        raise ToolProofError(self._exited(f"during {step}"))
+                    continue
+                data = data[os.write(self.stdin_fd, data):]
+            except BlockingIOError:
+                continue
+            except (BrokenPipeError, OSError, ValueError):
+                # the same words as when the answer never comes: which one a dying server hits is a race
+                raise ToolProofError(self._exited(f"during {step}")) from None
 
     def request(self, message: dict) -> dict:
         """Send a request and wait for the response with its id, answering pings meanwhile."""
         self.send(message)
+        exited_at = None
         while True:
             remaining = self.deadline - time.monotonic()
             try:
-                line = self.lines.get(timeout=max(remaining, 0.001))
+                line = self.lines.get(timeout=max(min(remaining, POLL_S), 0.001))
             except queue.Empty:
-                raise ToolProofError(f"{message['method']}: no answer within {self.timeout_s:g} s "
-                                     "(--timeout to wait longer)") from None
+                # the server itself gone while a child of it still holds stdout open: no EOF comes
+                if self.proc.poll() is not None:
+                    exited_at = exited_at or time.monotonic()
+                    if time.monotonic() - exited_at >= EXIT_LINGER_S:
+                        raise ToolProofError(self._exited(f"during {message['method']}")) from None
+                if time.monotonic() >= self.deadline:
+                    raise ToolProofError(f"{message['method']}: no answer within {self.timeout_s:g} s "
+                                         "(--timeout to wait longer)") from None
+                continue
             if line is _EOF:
                 raise ToolProofError(self._exited(f"during {message['method']}"))
             if isinstance(line, ToolProofError):
@@ -116,24 +153,34 @@ class _Session:
                 self.send(answer)
 
     def _read_stdout(self, max_bytes: int) -> None:
-        total = 0
+        """Lines from stdout in 64 KiB reads; a line is joined once, whatever its length."""
+        total, parts = 0, []
+        fd = self.proc.stdout.fileno()
         try:
             while True:
-                line = self.proc.stdout.readline(max_bytes - total + 1)
-                if not line:
+                chunk = _read(fd, CHUNK)
+                if not chunk:
                     break
-                total += len(line)
+                total += len(chunk)
                 if total > max_bytes:
                     self.lines.put(ToolProofError(f"the server wrote more than {max_bytes:,} bytes; stopping"))
                     return
-                self.lines.put(line)
+                start = 0
+                while (end := chunk.find(b"\n", start)) >= 0:
+                    parts.append(chunk[start:end + 1])
+                    self.lines.put(b"".join(parts))
+                    parts, start = [], end + 1
+                if start < len(chunk):
+                    parts.append(chunk[start:])
         except (OSError, ValueError):
             pass
+        if parts:
+            self.lines.put(b"".join(parts))
         self.lines.put(_EOF)
 
     def _drain_stderr(self) -> None:
         try:
-            for chunk in iter(lambda: self.proc.stderr.read(4096), b""):
+            for chunk in iter(lambda: self.proc.stderr.read(CHUNK), b""):
                 self.stderr_tail = (self.stderr_tail + chunk)[-2048:]
         except (OSError, ValueError):
             pass
@@ -146,26 +193,51 @@ class _Session:
         self.stderr_reader.join(timeout=1.0)        # its last words may still be in the pipe
         lines = [ln for ln in bytes(self.stderr_tail).decode("utf-8", "replace").splitlines() if ln.strip()]
         said = f"; its last stderr line: {ascii(lines[-1].strip()[:160])}" if lines else ""
-        status = f"exited with code {code}" if code is not None else "closed its output"
+        if code is None:
+            status = "closed its output"
+        elif code < 0:
+            status = f"was killed (signal {-code})"
+        else:
+            status = f"exited (status {code})"
         return f"the server {status} {when}{said}"
 
     def close(self) -> None:
-        """Close stdin (the MCP way to ask a stdio server to stop), then SIGTERM, then SIGKILL."""
+        """Close stdin (the MCP way to ask a stdio server to stop), then SIGTERM to the server's
+        whole process group, then SIGKILL to what is left of it: a forking server, or a
+        launcher's child that ignores EOF and SIGTERM, is stopped with it."""
         proc = self.proc
         try:
             proc.stdin.close()
         except OSError:
             pass
-        for stop in (None, proc.terminate, proc.kill):
-            if stop is not None:
-                stop()
-            try:
-                proc.wait(timeout=GRACE_S)
+        self._wait_group(GRACE_S)
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            if not self._signal_group(sig):
                 break
-            except subprocess.TimeoutExpired:
-                continue
+            self._wait_group(GRACE_S if sig == signal.SIGTERM else 1.0)
+        try:
+            proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            pass
         for pipe in (proc.stdout, proc.stderr):
             try:
                 pipe.close()
             except OSError:
                 pass
+
+    def _signal_group(self, sig: int) -> bool:
+        """Signal every process of the server's group; False when none is left."""
+        try:
+            os.killpg(self.group, sig)
+            return True
+        except (ProcessLookupError, PermissionError):
+            return False
+
+    def _wait_group(self, seconds: float) -> None:
+        """Wait until the server has exited and its group is empty, at most `seconds`."""
+        until = time.monotonic() + seconds
+        while time.monotonic() < until:
+            self.proc.poll()              # reap the leader, or it stays in the group as a zombie
+            if self.proc.returncode is not None and not self._signal_group(0):
+                return
+            time.sleep(0.02)

@@ -4,7 +4,8 @@ write the result.
 
 An edge (files); the checks and the conversion are the pure modules', and it never exits:
 main.py registers add_parser and dispatches to handle. Exit codes: validate 0 no problem, 2 any
-problem (each listed on its own line with its JSON path); import-bfcl 0 written, 2 input.
+problem (each listed on its own line with its JSON path); import-bfcl 0 written, 2 input
+(or an --out that is data/ or holds the files already, without --force).
 """
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from toolproof.safe_text import printable
 from toolproof.datafiles import DATA, format_schema, json_from_text, read_json
 from toolproof.errors import ToolProofError
 from toolproof.limits import MAX_FILE_BYTES
+
+from .files import check_writable, write_atomic
 
 MAX_SKIPS_SHOWN = 20
 
@@ -36,6 +39,8 @@ def add_parser(commands) -> None:
                       help="comma-separated: simple_python,multiple,parallel,irrelevance")
     bfcl.add_argument("--limit", type=int, metavar="N", help="first N entries of each category")
     bfcl.add_argument("--out", required=True, metavar="DIR")
+    bfcl.add_argument("--force", action="store_true",
+                      help="replace suite.json and tools.json already in DIR (never data/)")
 
 
 def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
@@ -74,6 +79,8 @@ def _import_bfcl(args: argparse.Namespace, stderr: TextIO) -> int:
                              + (f"; not {', '.join(map(repr, unknown))}" if unknown else ""))
     if args.limit is not None and args.limit < 1:
         raise ToolProofError(f"--limit must be at least 1, got {args.limit}")
+    out = Path(args.out)
+    check_writable([out / "suite.json", out / "tools.json"], force=args.force)
     folder = Path(args.data_dir)
     entries, answers = {}, {}
     for category in dict.fromkeys(categories):
@@ -91,7 +98,7 @@ def _import_bfcl(args: argparse.Namespace, stderr: TextIO) -> int:
     cases = imported.suite["cases"]
     if not cases:
         raise ToolProofError("no entry could be imported (see the skipped lines above)", source=args.data_dir)
-    _write(Path(args.out), imported.suite, imported.tools)
+    _write(out, imported.suite, imported.tools, force=args.force)
     stderr.write(f"toolproof: {len(cases)} case(s) and {len(imported.tools['tools'])} tool(s) written to "
                  f"{printable(args.out)} (suite.json, tools.json); {len(imported.skipped)} skipped\n")
     return 0
@@ -117,10 +124,13 @@ def read_json_lines(path: Path) -> list:
             if line.strip()]
 
 
-def _write(folder: Path, suite: dict, tools: dict) -> None:
+def _write(folder: Path, suite: dict, tools: dict, *, force: bool) -> None:
+    """Both files, each written atomically; checked again just before (the folder may have
+    changed while the BFCL files were read)."""
+    check_writable([folder / "suite.json", folder / "tools.json"], force=force)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         for name, doc in (("tools.json", tools), ("suite.json", suite)):
-            (folder / name).write_text(json.dumps(doc, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+            write_atomic(str(folder / name), json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
     except OSError as exc:
         raise ToolProofError(f"cannot write ({exc.strerror or exc.__class__.__name__})", source=str(folder)) from None

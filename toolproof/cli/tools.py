@@ -3,8 +3,8 @@ live MCP server over stdio), hand it to the pure importers and lint, write or pr
 
 An edge (files, a child process through mcp_stdio); the conversion and the lint rules are the
 pure modules', and it never exits: main.py registers add_parser and dispatches to handle.
-Exit codes: import 0 written, 2 input; lint 0 no error finding, 1 an error finding, 2 unreadable
-input.
+Exit codes: import 0 written, 2 input (or an --out in data/, or existing without --force); lint
+0 no error finding, 1 an error finding, 2 unreadable input.
 """
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ from typing import TextIO
 
 from toolproof.errors import ToolProofError
 from toolproof.safe_text import printable
-from toolproof.importers import LABELS, parse_tool_text, tools_from_any, tools_from_mcp
-from toolproof.importers.text import MAX_CHARS
+from toolproof.importers import LABELS, tools_from_any, tools_from_mcp
 from toolproof.importers.toolproof import map_to_source, tools_document
+
+from .files import check_writable, write_atomic
 
 
 def add_parser(commands) -> None:
@@ -29,6 +30,7 @@ def add_parser(commands) -> None:
                      help="MCP tools/list, OpenAI chat or Responses, Anthropic, Gemini or tools.json")
     imp.add_argument("--mcp-stdio", metavar='"COMMAND ARGS"', help="list the tools of an MCP server over stdio")
     imp.add_argument("--out", metavar="FILE", help="where to write tools.json (default: stdout)")
+    imp.add_argument("--force", action="store_true", help="replace an existing --out FILE (never in data/)")
     imp.add_argument("--timeout", type=float, default=30.0, metavar="S",
                      help="--mcp-stdio: overall deadline in seconds (default 30)")
     lint = verbs.add_parser("lint", help="find what will confuse a model or be refused")
@@ -47,22 +49,17 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
 
 
 def read_source(path: str) -> object:
-    """A tool definition file as JSON, within the importers' limits."""
-    source = Path(path)
-    try:
-        with source.open("rb") as handle:
-            raw = handle.read(MAX_CHARS * 4 + 1)
-    except FileNotFoundError:
-        raise ToolProofError("no such file", source=path) from None
-    except OSError as exc:
-        raise ToolProofError(f"cannot read file ({exc.strerror or exc})", source=path) from None
-    if len(raw) > MAX_CHARS * 4:
-        raise ToolProofError(f"too large (over {MAX_CHARS * 4:,} bytes)", source=path)
+    """A tool definition file as JSON, read like every other input file: a regular file only (a
+    FIFO is refused, not waited on), within toolproof.limits (size, depth, digits, no NaN or
+    Infinity, no number out of range)."""
+    from toolproof.datafiles import json_from_text, read_file_bytes
+
+    raw = read_file_bytes(Path(path))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ToolProofError(f"not UTF-8 text (byte {exc.start})", source=path) from None
-    return parse_tool_text(text, path)
+    return json_from_text(text, path)
 
 
 def _records(path: str) -> tuple[str, list[dict]]:
@@ -91,10 +88,11 @@ def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         source = args.source
         shape, records = _records(source)
     document = _checked(records, shape, source)
-    text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    text = _readable(document, source)
     if args.out:
+        check_writable([args.out], force=args.force)
         try:
-            Path(args.out).write_text(text, encoding="utf-8")
+            write_atomic(args.out, text)
         except OSError as exc:
             raise ToolProofError(f"cannot write ({exc.strerror or exc})", source=args.out) from None
         stderr.write(f"toolproof: {len(records)} tool(s) from {LABELS[shape]} written to {args.out}\n")
@@ -115,6 +113,24 @@ def _checked(records: list[dict], shape: str, source: str) -> dict:
     except ToolProofError as exc:
         raise ToolProofError(exc.reason, source=source, path=map_to_source(records, exc.path)) from None
     return document
+
+
+def _readable(document: dict, source: str) -> str:
+    """The tools.json text, refused at import unless `grade`, `run` and `suite validate` will
+    read it: the very text goes through the same reader (limits) they use. Wrapping a schema in
+    tools.json adds levels, so a source within the limits can still come out too deep."""
+    from toolproof.datafiles import json_from_text
+
+    try:
+        text = json.dumps(document, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    except ValueError:                  # NaN/Infinity: only a value parsed by someone else
+        raise ToolProofError("holds NaN or Infinity, which is not JSON", source=source) from None
+    try:
+        json_from_text(text, "the imported tools.json")
+    except ToolProofError as exc:
+        raise ToolProofError(f"its tools.json would not load ({exc.reason}); simplify the schema",
+                             source=source) from None
+    return text
 
 
 def _lint(args: argparse.Namespace, stdout: TextIO) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from toolproof import limits
 from toolproof.errors import ToolProofError
 from ._record import need_dict, record, tool_list
 
@@ -50,10 +51,11 @@ def encode(message: dict) -> bytes:
 
 def parse_frame(line: bytes) -> dict:
     """One line the server wrote to stdout, as a JSON-RPC message, or a ToolProofError."""
-    try:
-        message = json.loads(line.decode("utf-8"), parse_constant=_no_constant)
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise ToolProofError(f"the server wrote something that is not JSON-RPC on stdout: "
+    try:        # the one total reader: depth, digits, no NaN/Infinity, no 1e999 (the size is the client's)
+        message = limits.read_json(bytes(line), what="the server's message", max_bytes=max(len(line), 1))
+    except limits.ReadError as exc:
+        said = "" if exc.decode_error is not None or "UTF-8" in exc.reason else f" ({exc.reason})"
+        raise ToolProofError(f"the server wrote something that is not JSON-RPC on stdout{said}: "
                              f"{_preview(line)}") from None
     if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
         raise ToolProofError(f"the server wrote something that is not JSON-RPC 2.0 on stdout: {_preview(line)}")
@@ -94,10 +96,6 @@ def next_cursor(result: dict, seen: set) -> str | None:
                              "stopping instead of looping forever")
     seen.add(cursor)
     return cursor
-
-
-def _no_constant(name: str):
-    raise ValueError(f"{name} is not JSON")
 
 
 def _preview(raw: bytes, limit: int = 80) -> str:

@@ -338,17 +338,26 @@ class LiveController:
             self.message("Aborting: no further requests will be sent.")
 
     def finish(self) -> None:
+        run = self.run
+        created = str(js.Date.new().toISOString())[:19] + "+00:00"
+        doc = run.document(created=created)
+        self.busy(False)
+        # data-run is set last, once the card is drawn: a test (or a script) that waits for it
+        # then reads every case row, never a list still being drawn
+        self.finished_state = run.state
+        try:
+            self.show_finished(run, doc)
+        finally:
+            document.body.dataset.run = self.finished_state
+
+    def show_finished(self, run, doc) -> None:
+        """The run's closing line and its scorecard; finished_state is "error" if it cannot be shown."""
         from toolproof.datafiles import format_schema
         from toolproof.scoring.evaluate import grade_transcripts, source_of
         from toolproof.secrets import redact_text
         from toolproof.grading.transcripts import parse_transcripts
         from toolproof.reports.page_view import run_label
 
-        run = self.run
-        created = str(js.Date.new().toISOString())[:19] + "+00:00"
-        doc = run.document(created=created)
-        self.busy(False)
-        document.body.dataset.run = run.state
         # A run in which no request succeeded is in the error state (the runner says so), so
         # "Run complete." only ever stands over answers the provider gave.
         notes = {"done": "Run complete.", "aborted": "Run aborted: the cases graded so far are kept.",
@@ -399,7 +408,7 @@ class LiveController:
         except Exception as exc:                 # noqa: BLE001 - never "Run complete." without a scorecard
             from toolproof.grading.guarded import internal_error
             clear(card_root)
-            document.body.dataset.run = "error"
+            self.finished_state = "error"
             self.message(f"Run finished, but {internal_error(exc, 'showing the scorecard')}.", bad=True)
 
     def sweep_of(self, transcripts):
