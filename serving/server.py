@@ -5,7 +5,9 @@ For: make_server (a threading server for a root whose vendor/ passed its check, 
 port 0 picks a free one) and server_url. Handler sends the MIME types Pyodide needs (.mjs as
 text/javascript, .wasm as application/wasm), no caching, and index.html with the --connect
 origins in its CSP; it logs only errors unless verbose.
-Must not: answer anything outside the allow-list (404), any method but GET and HEAD (501),
+Must not: answer anything outside the allow-list (404), any method but GET and HEAD (501), a
+request whose Host header names another server (421: a DNS-rebinding page would send its own
+name; see host_allowed),
 start on a vendor/ that fails its check, or print a traceback for a browser that hangs up.
 """
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import re
 import sys
 from collections.abc import Collection, Sequence
 from functools import partial
@@ -44,6 +47,24 @@ MIME_TYPES = {
 }
 
 
+LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
+HOST = re.compile(r"(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::([0-9]{1,5}))?")
+
+
+def host_allowed(header: str | None, bound_host: str, port: int) -> bool:
+    """Does a request's Host header name this server: a localhost name or the literal address
+    it is bound to, with no port or its own? A page on another name that DNS-rebinds to
+    127.0.0.1 sends that other name, and is refused."""
+    match = HOST.fullmatch((header or "").strip().lower())
+    if match is None:
+        return False
+    name, given = match.group(1), match.group(2)
+    if given is not None and int(given) != port:
+        return False
+    literal = f"[{bound_host}]" if ":" in bound_host else bound_host
+    return name.rstrip(".") in LOCAL_NAMES | {literal.lower()}
+
+
 class Handler(SimpleHTTPRequestHandler):
     """The site's files (see site_file) with the MIME types Pyodide needs, no caching, quiet by
     default. Everything else, and every method but GET and HEAD, is refused."""
@@ -58,6 +79,10 @@ class Handler(SimpleHTTPRequestHandler):
         return MIME_TYPES.get(suffix) or super().guess_type(path)
 
     def send_head(self) -> io.BytesIO | BinaryIO | None:
+        host, port = self.server.server_address[:2]
+        if not host_allowed(self.headers.get("Host"), str(host), int(port)):
+            self.send_error(421, "Misdirected Request: the Host header does not name this server")
+            return None
         rel = request_path(self.path)
         target = None if rel is None else site_file(self.root, rel, self.vendor_files)
         if target is None:

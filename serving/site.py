@@ -1,12 +1,12 @@
 """The site: what a browser may fetch from the repository, and the page as it is served.
 
 For: one allow-list (site_allows, site_file) that both the local server (per request) and
---bundle (every file) use: index.html, the lock, web/ assets, data/*.json, the toolproof/
-modules web/pyscript.json has PyScript fetch, the vendor files vendor/'s manifest lists, and
+--bundle (every file) use: index.html, the lock, web/ assets, the toolproof/ modules and the
+data/ files (suite, tools, fixtures, the format schemas) web/pyscript.json has PyScript fetch, the vendor files vendor/'s manifest lists, and
 the bare-Pyodide benchmark page. request_path turns a request line into a plain site path;
 check_origin and page_with_connect add the --connect origins to the page's CSP.
 Must not: serve or bundle anything else of the repository (.git/, tests/, serve.py, dotfiles,
-build scripts), follow a symbolic link below the root, or import the toolproof package (it
+build scripts, any other file under data/: a results file saved there stays private), follow a symbolic link below the root, or import the toolproof package (it
 reads web/pyscript.json and lists toolproof/ files; it never runs them).
 """
 from __future__ import annotations
@@ -46,15 +46,24 @@ def request_path(raw: str) -> str | None:
     return "/".join(parts)
 
 
-def page_modules(root: Path) -> set[str]:
-    """The toolproof/ files web/pyscript.json has PyScript fetch, as paths from the root."""
+def page_files(root: Path) -> set[str]:
+    """Every file web/pyscript.json has PyScript fetch, as paths from the root."""
     try:
         config = json.loads((root / "web" / "pyscript.json").read_text(encoding="utf-8"))
         sources = list(config["files"])
     except (OSError, ValueError, KeyError, TypeError):
         return set()
-    resolved = (posixpath.normpath(posixpath.join("web", str(s))) for s in sources)
-    return {rel for rel in resolved if rel.startswith("toolproof/") and rel.endswith(".py")}
+    return {posixpath.normpath(posixpath.join("web", str(s))) for s in sources}
+
+
+def page_modules(root: Path) -> set[str]:
+    """The toolproof/ files web/pyscript.json has PyScript fetch, as paths from the root."""
+    return {rel for rel in page_files(root) if rel.startswith("toolproof/") and rel.endswith(".py")}
+
+
+def page_data(root: Path) -> set[str]:
+    """The data/ files the page loads (web/pyscript.json): nothing else under data/ is served."""
+    return {rel for rel in page_files(root) if rel.startswith("data/") and rel.endswith(".json")}
 
 
 def site_allows(root: Path, rel: str, vendor_files: Collection[str]) -> bool:
@@ -66,7 +75,7 @@ def site_allows(root: Path, rel: str, vendor_files: Collection[str]) -> bool:
     if top == "web":
         return suffix in WEB_SUFFIXES
     if top == "data":
-        return suffix == ".json"
+        return rel in page_data(root)
     if top == "toolproof":
         return rel in page_modules(root)
     if top == VENDOR_NAME:

@@ -13,7 +13,8 @@ from serving.vendor import write_manifest
 
 PAGE_CONFIG = {"files": {"../toolproof/__init__.py": "./toolproof/__init__.py",
                          "../toolproof/web.py": "./toolproof/web.py",
-                         "../data/tools.json": "./data/tools.json"}}
+                         "../data/tools.json": "./data/tools.json",
+                         "../data/schemas/tools.schema.json": "./data/schemas/tools.schema.json"}}
 FILES = {
     "index.html": "<meta content=\"connect-src 'self' https://api.openai.com\">",
     "web/boot.mjs": "// boot", "web/style.css": "body{}", "web/pyscript_config.py": "# build",
@@ -21,6 +22,7 @@ FILES = {
     "toolproof/__init__.py": "", "toolproof/web.py": "# page", "toolproof/cli.py": "# not loaded",
     "toolproof/_version.py": '__version__ = "9.8.7"\n',
     "data/tools.json": "{}", "data/schemas/tools.schema.json": "{}", "data/notes.txt": "no",
+    "data/results.json": '{"model": "a results file saved here stays private"}',
     "data/.secret.json": "{}", "serve.py": "# server", "serving/server.py": "# server",
     "pyproject.toml": "", "README.md": "", ".env": "KEY=1", "tests/test_x.py": "", ".git/HEAD": "ref",
     "benchmarks/bare.html": "<p>",

@@ -13,6 +13,7 @@ Modes:
   nan       a 200 with NaN in the body and in the arguments
   bigint    a 200 with a 5,000-digit integer in the body and in the arguments
   retry     429 with Retry-After: 3600
+  broken    500 to everything (Retry-After: 0, so retries cost no time)
 
 Every answer carries permissive CORS headers so the page (tests/page/test_live.py) meets the
 same misbehaviour as the terminal. Bounded: every drip stops after DRIP_FOR_S, and the server shuts itself down after
@@ -34,7 +35,7 @@ LIFETIME_S = 300.0
 DEEP = 10_000
 HUGE_BYTES = 6 * 1024 * 1024
 CORS = {"access-control-allow-origin": "*", "access-control-expose-headers": "retry-after, location"}
-MODES = ("redirect", "drip", "echo", "deep", "huge", "nan", "bigint", "retry")
+MODES = ("redirect", "drip", "echo", "deep", "huge", "nan", "bigint", "retry", "broken")
 
 
 def chat(content: str | None = None, arguments: str | None = None, extra: str = "") -> bytes:
@@ -133,6 +134,8 @@ class MisbehavingServer:
             return self.send(handler, 429, {"retry-after": "3600"}, b'{"error": "slow down"}')
         if mode == "drip":
             return self.drip(handler)
+        if mode == "broken":
+            return self.send(handler, 500, {"retry-after": "0"}, b'{"error": "internal"}')
         return self.send(handler, 200, {}, hostile_body(mode, headers.get("authorization", "")))
 
     def send(self, handler, status: int, headers: dict, data: bytes) -> None:

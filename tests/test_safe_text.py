@@ -45,3 +45,18 @@ def test_hidden_characters_name_each_one_and_leave_layout_alone():
 ])
 def test_looks_same(a, b, same):
     assert looks_same(a, b) is same
+
+
+def test_clip_and_quoted_bound_a_value_and_say_how_much_was_cut():
+    from toolproof.errors import MAX_QUOTED, clip, quoted
+    assert clip("abc") == "abc" and clip("x" * MAX_QUOTED) == "x" * MAX_QUOTED
+    assert clip("x" * 1_000_000) == "x" * MAX_QUOTED + "… (999,880 more)"
+    assert quoted("a" * 200, 10) == "'aaaaaaaaa… (192 more)"
+
+
+def test_every_refusal_is_bounded_where_it_is_built():
+    from toolproof.errors import MAX_REASON, MAX_WHERE, ToolProofError
+    exc = ToolProofError("r" * 3_000_000, source="s" * 10_000, path="$." + "p" * 10_000)
+    assert len(exc.line()) < MAX_REASON + 2 * MAX_WHERE + 80
+    assert exc.reason.endswith("… (2,999,400 more)") and exc.source.endswith("… (9,800 more)")
+    assert ToolProofError("short", source="f.json", path="$.a").line() == "f.json: at $.a: short"

@@ -3,19 +3,49 @@
 Two different things on purpose: a `ToolProofError` means *we* cannot go on (the suite file is
 wrong, a flag is unknown) and is shown to the user as one clear line by the CLI or the page;
 a `Finding` is something the *model* did wrong, kept as data and never raised.
+
+Every refusal is built here, so this is where its length is bounded: a value a message quotes is
+cut with `clip` (about 120 characters, then "… (N more)"), and the reason, the file and the JSON
+path of a ToolProofError are cut too, whatever built them (a 2 MB list quoted by a schema message
+once made a 2,008,087-character line). Escaping control characters is the edges' job
+(`safe_text.printable`, which every CLI line and report goes through).
 """
 from __future__ import annotations
 
 from typing import NamedTuple
+
+MAX_QUOTED = 120    # characters of a value quoted in a refusal or a reason
+MAX_REASON = 600    # characters of a refusal's reason (it may quote a few values and name a fix)
+MAX_WHERE = 200     # characters of the file name and of the JSON path in a refusal
+
+
+def clip(text: str, limit: int = MAX_QUOTED) -> str:
+    """`text` cut to `limit` characters, saying how many more there were."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit:,} more)"
+
+
+def quoted(value: object, limit: int = MAX_QUOTED) -> str:
+    """repr(value), cut: how a message quotes a value it did not expect."""
+    return clip(repr(value), limit)
+
+
+def schema_message(error) -> str:
+    """A jsonschema ValidationError's message, with the instance it quotes whole cut by `quoted`
+    (as the fast checker in suite/schema.py quotes it)."""
+    message = error.message
+    if len(message) <= MAX_QUOTED:
+        return message
+    whole = repr(error.instance)
+    return message.replace(whole, quoted(error.instance), 1) if len(whole) > MAX_QUOTED else message
 
 
 class ToolProofError(Exception):
     """A problem with ToolProof's input, named by file, JSON path and reason."""
 
     def __init__(self, reason: str, *, source: str | None = None, path: str | None = None):
-        self.reason = reason
-        self.source = source
-        self.path = path
+        self.reason = clip(str(reason), MAX_REASON)
+        self.source = None if source is None else clip(str(source), MAX_WHERE)
+        self.path = None if path is None else clip(str(path), MAX_WHERE)
         super().__init__(self.line())
 
     def line(self) -> str:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
 from toolproof.authoring.draft_suite import (MAX_DRAFT_CHARS, CaseProblem, args_findings, case_from_form, cases_for_tools,
-                                 check_case, checked_exports, draft_from_text, draft_text, field_of, form_of,
+                                 check_case, checked_exports, draft_from_text, draft_text, restored_line, field_of, form_of,
                                  import_tools, loaded_suite, suite_document, uses_v2, visible)
 from toolproof.suite.load import parse_tools
 
@@ -156,7 +156,7 @@ def test_new_tools_drop_the_cases_they_no_longer_serve(tools):
 def test_the_draft_round_trips_and_holds_no_key(imported, tools):
     cases = [case_from_form(form(), list(tools))]
     text = draft_text(imported.document, cases)
-    assert draft_from_text(text, TOOLS_SCHEMA, SUITE_SCHEMA) == (imported.document, cases)
+    assert draft_from_text(text, TOOLS_SCHEMA, SUITE_SCHEMA) == (imported.document, cases, 0, 0, "")
     assert set(json.loads(text)) == {"format", "version", "tools", "cases"}
     huge = [{**cases[0], "prompt": "x" * MAX_DRAFT_CHARS}]
     assert draft_text(imported.document, huge) is None
@@ -284,7 +284,7 @@ def test_v2_options_round_trip_through_edit_the_draft_and_the_export(hotel_doc, 
     assert shown == {**typed, "args": json.dumps(json.loads(typed["args"]), indent=1),
                      "accept": '{\n "where.city": [\n  "Paris, FR"\n ]\n}'}
     assert case_from_form(shown, list(hotel), case) == case
-    assert draft_from_text(draft_text(hotel_doc, [case]), TOOLS_SCHEMA, SUITE_SCHEMA) == (hotel_doc, [case])
+    assert draft_from_text(draft_text(hotel_doc, [case]), TOOLS_SCHEMA, SUITE_SCHEMA)[:2] == (hotel_doc, [case])
     _, suite_text = checked_exports(hotel_doc, [case], TOOLS_SCHEMA, SUITE_SCHEMA)
     exported = json.loads(suite_text)
     assert exported["version"] == 2 and exported["cases"] == [case]
@@ -325,3 +325,48 @@ def test_any_v2_option_text_is_a_case_or_one_refusal_naming_a_field(hotel, optio
         check_case(case, [], hotel, SUITE_SCHEMA)
     except CaseProblem as exc:
         assert exc.field in ("optional", "absent", "loose", "accept") and exc.reason
+
+
+
+# ---- a stored draft keeps what still loads ---------------------------------------------------
+
+def test_one_case_that_no_longer_loads_drops_alone(imported, tools):
+    # Found by review: one case that no longer loads discarded the whole stored draft, tools included.
+    good = [case_from_form(form(id=f"w{i}"), list(tools)) for i in range(3)]
+    stale = {**good[0], "id": "stale", "tools": ["gone_tool"]}
+    broken = {**good[0], "id": "broken", "category": "no_such_category"}
+    text = draft_text(imported.document, [good[0], stale, good[1], broken, 7, good[2], good[1]])
+    draft = draft_from_text(text, TOOLS_SCHEMA, SUITE_SCHEMA)
+    assert draft.tools_doc == imported.document and draft.cases == good     # in order; the duplicate w1 too
+    assert (draft.dropped_tools, draft.dropped_cases) == (0, 4)
+    assert draft.problem.startswith("the saved draft: at $.cases[")
+    assert restored_line(draft, 2).startswith("Draft restored: 2 tool(s), 3 case(s). Dropped 0 tool(s) and "
+                                              "4 case(s) that no longer load (the first: the saved draft: ")
+
+
+def test_a_tool_that_no_longer_loads_drops_alone_with_its_cases(imported, tools):
+    doc = {**imported.document, "tools": imported.document["tools"] + [
+        {"name": "<b>", "description": "d", "parameters": {"type": "object"}},
+        {"name": "nan_tool", "description": "d", "parameters": {"type": "object", "minimum": "x"}},
+        imported.document["tools"][0]]}                 # a duplicate name: the first is kept
+    cases = [case_from_form(form(), list(tools)), case_from_form(form(id="e", tool="send_email", args='{"to": "a"}'),
+                                                                   ["send_email"])]
+    draft = draft_from_text(draft_text(doc, cases), TOOLS_SCHEMA, SUITE_SCHEMA)
+    assert [t["name"] for t in draft.tools_doc["tools"]] == ["get_weather", "send_email"]
+    assert draft.cases == cases and draft.dropped_tools == 3 and draft.dropped_cases == 0
+    assert restored_line(draft, 2).startswith("Draft restored: 2 tool(s), 2 case(s). Dropped 3 tool(s) and 0 case(s)")
+
+
+def test_an_intact_draft_says_nothing_was_dropped(imported, tools):
+    draft = draft_from_text(draft_text(imported.document, []), TOOLS_SCHEMA, SUITE_SCHEMA)
+    assert restored_line(draft, 2) == "Draft restored: 2 tool(s), 0 case(s)."
+
+
+def test_a_hostile_draft_with_many_bad_cases_keeps_the_good_ones_bounded(imported, tools):
+    good = case_from_form(form(), list(tools))
+    junk = [None, [], "x" * 10_000, {"id": "\x00\u202e"}, {"id": 1}, {"expect": {"action": float("inf")}}]
+    text = draft_text(imported.document, junk * 50 + [good])
+    if text is None:
+        pytest.skip("over the stored bound")
+    draft = draft_from_text(text.replace("Infinity", "1"), TOOLS_SCHEMA, SUITE_SCHEMA)
+    assert draft.cases == [good] and draft.dropped_cases == 300 and len(restored_line(draft, 2)) < 400

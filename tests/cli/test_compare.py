@@ -116,3 +116,33 @@ def test_errored_cases_are_named_on_stderr(tmp_path):
 def test_compare_usage_errors():
     code, out, err = cli("compare", "only-one.json")
     assert code == 2 and err == "toolproof: usage error: the following arguments are required: B\n"
+
+
+def test_compare_escapes_a_hostile_model_and_label_in_text_and_markdown(tmp_path):
+    # Found by review: compare wrote a results file's model and label raw (NUL, ESC, backspace).
+    hostile = "m\x00\x1b[31mRED\x08\u202e"
+    a = write(tmp_path, "a.json", {**document({CALL_A: ["pass"]}, suite_sha256=SHA, model=hostile),
+                                   "label": "l\x1b]0;title\x07", "provider": "anthropic\x1b[2J"})
+    md = tmp_path / "s.md"
+    code, out, err = cli("compare", a, a, "--markdown", str(md))
+    assert (code, err) == (0, "")
+    for text in (out, md.read_text(encoding="utf-8")):
+        assert "m\\x00\\x1b[31mRED\\x08\\u202e" in text and "anthropic\\x1b[2J" in text
+        assert not any(ch in text for ch in "\x00\x1b\x08\x07\u202e")
+
+
+def test_compare_cuts_a_huge_model_name(tmp_path):
+    a = write(tmp_path, "a.json", document({CALL_A: ["pass"]}, suite_sha256=SHA, model="x" * 100_000))
+    code, out, err = cli("compare", a, a)
+    assert code == 0 and f"{'x' * 120}… (99,880 more)" in out and max(map(len, out.splitlines())) < 300
+
+
+def test_a_2mb_value_in_a_refusal_is_cut_to_one_short_line(tmp_path):
+    # Found by review: a 2 MB suite_sha256 list printed a 2,008,087-character line.
+    good = write(tmp_path, "good.json", document({CALL_A: ["pass"]}, suite_sha256=SHA))
+    bad = write(tmp_path, "bad.json", document({CALL_A: ["pass"]}, suite_sha256=list(range(300_000))))
+    for argv in (("compare", good, bad), ("grade", "--transcripts", bad)):
+        code, out, err = cli(*argv)
+        assert code == 2 and out == ""
+        assert err.startswith(f"toolproof: {bad}: at $.suite_sha256: [0, 1, 2, 3,")
+        assert err.endswith(" more) is not of type 'string'\n") and len(err) < 400 and err.count("\n") == 1

@@ -255,3 +255,25 @@ def test_a_hostile_stored_draft_is_discarded(page):
         assert page.text_content("#own-message").startswith("The saved draft could not be read and was discarded")
         assert page.evaluate("localStorage.getItem('toolproof.own.draft')") is None
         assert page.locator(".own-case").count() == 0 and page.errors == []
+
+
+def test_a_stored_draft_keeps_what_loads_and_drops_only_the_stale_case(page):
+    # Found by review: one case that no longer loads discarded the whole stored draft, tools included.
+    from toolproof.authoring.draft_suite import draft_text
+
+    tools = {"format": "toolproof.tools", "version": 1, "tools": [
+        {"name": "get_weather", "description": "Weather for a city.",
+         "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}]}
+    good = {"id": "w1", "category": "should_call", "tools": ["get_weather"], "prompt": "Weather in Paris?",
+            "expect": {"action": "call", "calls": [{"tool": "get_weather", "args": {"city": "Paris"}}]}}
+    stale = {**good, "id": "stale", "tools": ["removed_tool"]}
+    page.evaluate("s => localStorage.setItem('toolproof.own.draft', s)", draft_text(tools, [stale, good]))
+    page.reload()
+    page.wait_for_function("document.body.dataset.ready === 'true' && document.querySelector('#own').dataset.state",
+                           timeout=READY_TIMEOUT_MS)
+    assert page.text_content("#own-message").startswith(
+        "Draft restored: 1 tool(s), 1 case(s). Dropped 0 tool(s) and 1 case(s) that no longer load")
+    assert page.eval_on_selector_all(".own-case", "r => r.map(x => x.dataset.caseId)") == ["w1"]
+    stored = json.loads(page.evaluate("localStorage.getItem('toolproof.own.draft')"))
+    assert [c["id"] for c in stored["cases"]] == ["w1"] and page.errors == []
+    page.click("#own-clear")

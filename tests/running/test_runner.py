@@ -18,7 +18,7 @@ from scripted import BLOCK, Transport
 from toolproof.providers.dispatch import endpoint, request_headers
 from toolproof.running.runner import Run, RunSettings
 from toolproof.suite.model import requests_needed, scoped
-from toolproof.running.retries import retry_wait
+from toolproof.running.retries import retry_wait, status_message
 from toolproof.running.transport import HttpReply, TransportError
 from toolproof.suite.model import CATEGORIES, SECOND_TURN_CATEGORIES
 
@@ -661,3 +661,31 @@ def test_a_long_retry_after_on_a_503_says_what_the_status_means(bundle, monkeypa
     go(run, monkeypatch)
     assert run.error == "service unavailable: the provider asks to wait 600 s"
     assert run.transcripts[0]["turns"][0]["error"] == {"status": 503, "message": run.error}
+
+
+# ---- an endpoint that fails everything stops early ---------------------------------------------
+
+@pytest.mark.parametrize("status", [500, 404])
+@pytest.mark.parametrize("concurrency", [1, 4])
+def test_five_failures_with_one_status_before_any_success_stop_the_run(bundle, monkeypatch, status, concurrency):
+    # Found by review: an endpoint answering 500 to everything used up the whole cap.
+    cases = clean(bundle)[:20]
+    transport = Transport({c.id: [reply(status)] * 10 for c in cases})
+    run = make_run(bundle, cases, transport, cap=200, concurrency=concurrency)
+    go(run, monkeypatch)
+    assert run.state == "error"
+    assert run.error == (f"the first 5 requests all failed with HTTP {status}: {status_message(status)}; "
+                         "nothing succeeded, so no further request is sent")
+    assert 5 <= len(transport.calls) <= 5 + concurrency - 1     # those in flight may finish
+
+
+def test_mixed_statuses_or_an_earlier_success_do_not_stop_early(bundle, monkeypatch):
+    cases = clean(bundle, turns=1)[:8]
+    mixed = Transport({c.id: [reply(500 if i % 2 else 502)] * 3 for i, c in enumerate(cases[:3])})
+    run = make_run(bundle, cases, mixed, cap=200)
+    go(run, monkeypatch)
+    assert run.state == "done" and len(run.results) == len(cases)
+    later = Transport({c.id: [reply(500)] * 3 for c in cases[1:]})      # the first case answers
+    run = make_run(bundle, cases, later, cap=200)
+    go(run, monkeypatch)
+    assert "first 5 requests" not in run.error and len(run.results) == len(cases)

@@ -42,12 +42,15 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.server_close()
 
 
-def fetch_raw(site: str, path: str, method: str = "GET") -> tuple[int, str, bytes]:
-    """One request with the path sent exactly as given (no client-side normalisation)."""
+def fetch_raw(site: str, path: str, method: str = "GET", host_header: str | None = None) -> tuple[int, str, bytes]:
+    """One request with the path sent exactly as given (no client-side normalisation); the Host
+    header is the client's own unless `host_header` says otherwise."""
     host, port = site[len("http://"):].rstrip("/").split(":")
     conn = http.client.HTTPConnection(host, int(port), timeout=5)
     try:
-        conn.putrequest(method, path, skip_accept_encoding=True)
+        conn.putrequest(method, path, skip_host=host_header is not None, skip_accept_encoding=True)
+        if host_header is not None:
+            conn.putheader("Host", host_header)
         conn.endheaders()
         response = conn.getresponse()
         return response.status, response.headers.get("Content-Type", ""), response.read()
@@ -75,7 +78,7 @@ def test_server_serves_the_site(site: str, path: str, body: str | None) -> None:
     "/.git/HEAD", "/%2egit/HEAD", "/.env", "/%2Eenv", "/serve.py", "/serving/server.py",
     "/pyproject.toml", "/README.md", "/tests/test_x.py", "/web/pyscript_config.py", "/toolproof/cli.py",
     "/toolproof/_version.py",
-    "/data/notes.txt", "/data/.secret.json", "/benchmarks/b.py", "/vendor/.manifest.json",
+    "/data/notes.txt", "/data/.secret.json", "/data/results.json", "/benchmarks/b.py", "/vendor/.manifest.json",
     "/vendor/", "/web/", "/web", "/toolproof/", "/vendor.lock.json/", "/index.html/",
     # out of the root: raw, encoded, double-encoded, backslashes, absolute-form, links
     "/../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E%2Fsecret.txt", "/web/%2e%2e/serve.py",
@@ -87,7 +90,8 @@ def test_server_serves_the_site(site: str, path: str, body: str | None) -> None:
 ])
 def test_server_answers_404_for_everything_else(site: str, path: str) -> None:
     status, _, data = fetch_raw(site, path)
-    assert status == 404
+    # an absolute-form request names its own host (http.client sends it as Host): 421
+    assert status == (421 if path.startswith("http://") else 404)
     assert b"secret" not in data and b"# server" not in data and b"KEY=1" not in data
 
 
@@ -156,3 +160,39 @@ def test_connect_origins_are_added_to_the_served_csp(tmp_path: Path) -> None:
         server.server_close()
 
 
+
+
+@pytest.mark.parametrize("header", ["127.0.0.1", "127.0.0.1:{port}", "localhost", "localhost:{port}",
+                                    "LOCALHOST:{port}", "localhost.", "[::1]:{port}"])
+def test_server_answers_localhost_names_and_its_address(site: str, header: str) -> None:
+    port = site.rstrip("/").rsplit(":", 1)[1]
+    assert fetch_raw(site, "/index.html", host_header=header.format(port=port))[0] == 200
+
+
+@pytest.mark.parametrize("header", [
+    # found by review: the Host header was not checked, so a DNS-rebinding page could read the site
+    "evil.example", "evil.example:{port}", "127.0.0.1.evil.example", "localhost:1", "127.0.0.1:{port}0",
+    "", "127.0.0.1:{port}@evil.example", "10.0.0.5:{port}", "localhost\x00", "a" * 5000,
+])
+def test_server_answers_421_to_another_host(site: str, header: str) -> None:
+    port = site.rstrip("/").rsplit(":", 1)[1]
+    for path in ("/index.html", "/data/tools.json", "/nope"):
+        status, _, data = fetch_raw(site, path, host_header=header.format(port=port))
+        assert status == 421 and b"connect-src" not in data and b"{}" != data
+
+
+def test_data_holds_only_what_the_page_loads(site: str) -> None:
+    # found by review: any .json under data/ was served (a results file saved there was readable)
+    assert fetch_raw(site, "/data/tools.json")[0] == 200
+    assert fetch_raw(site, "/data/schemas/tools.schema.json")[0] == 200
+    status, _, data = fetch_raw(site, "/data/results.json")
+    assert status == 404 and b"private" not in data
+
+
+def test_host_allowed_table() -> None:
+    from serving.server import host_allowed
+    assert host_allowed("localhost:8000", "127.0.0.1", 8000) and host_allowed("127.0.0.1", "127.0.0.1", 8000)
+    assert host_allowed("[::1]:8000", "::1", 8000) and host_allowed("192.168.1.9:8000", "192.168.1.9", 8000)
+    assert not host_allowed(None, "127.0.0.1", 8000) and not host_allowed("localhost:8001", "127.0.0.1", 8000)
+    assert not host_allowed("rebind.example:8000", "127.0.0.1", 8000)
+    assert not host_allowed("192.168.1.9:8000", "127.0.0.1", 8000)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from toolproof.errors import json_path
+from toolproof.errors import schema_message
 from toolproof.suite.schema import CompiledSchema
 
 TOOLS = json.loads((Path(__file__).resolve().parents[2] / "data" / "tools.json").read_text())["tools"]
@@ -64,7 +65,8 @@ def objects(schema: dict) -> st.SearchStrategy:
 
 
 def jsonschema_errors(schema: dict, instance) -> list[tuple]:
-    return sorted((f"schema.{e.validator}", json_path(list(e.absolute_path)), e.message)
+    # jsonschema's own messages, with a quoted value cut exactly as every message of ours is
+    return sorted((f"schema.{e.validator}", json_path(list(e.absolute_path)), schema_message(e))
                   for e in Draft202012Validator(schema).iter_errors(instance))
 
 

@@ -279,9 +279,20 @@ def draft_text(tools_doc: dict | None, cases: list[dict]) -> str | None:
     return text if len(text) <= MAX_DRAFT_CHARS else None
 
 
-def draft_from_text(text: Any, tools_schema: dict, suite_schema: dict) -> tuple[dict | None, list[dict]]:
-    """A stored draft read back (tools document, cases), or ToolProofError: it is then discarded.
-    Read through the one total reader (size, depth, NaN) and the same parse_tools/parse_suite."""
+class Draft(NamedTuple):
+    """A stored draft read back: what still loads, and how much did not."""
+    tools_doc: dict | None
+    cases: list
+    dropped_tools: int = 0
+    dropped_cases: int = 0
+    problem: str = ""           # the first reason something was dropped ("" when nothing was)
+
+
+def draft_from_text(text: Any, tools_schema: dict, suite_schema: dict) -> Draft:
+    """A stored draft read back, or ToolProofError when nothing of it can be kept (then it is
+    discarded). Read through the one total reader (size, depth, NaN) and the same
+    parse_tools/parse_suite; a tool or a case that no longer loads (an older format, a tool
+    since removed) is dropped alone, counted, and the rest is kept."""
     from toolproof import limits
 
     source = "the saved draft"
@@ -300,11 +311,72 @@ def draft_from_text(text: Any, tools_schema: dict, suite_schema: dict) -> tuple[
     if tools_doc is None:
         if cases:
             raise ToolProofError("cases without tools", source=source)
-        return None, []
+        return Draft(None, [])
+    tools_doc, dropped_tools, problem = _kept_tools(tools_doc, tools_schema, source)
     tools = parse_tools(tools_doc, tools_schema, source)
-    if cases:
-        loaded_suite(suite_document(cases), tools, suite_schema, source)
-    return tools_doc, cases
+    kept, case_problem = _kept_cases(cases, tools, suite_schema, source)
+    return Draft(tools_doc, kept, dropped_tools, len(cases) - len(kept), problem or case_problem)
+
+
+def _kept_tools(tools_doc: Any, tools_schema: dict, source: str) -> tuple[dict, int, str]:
+    """(the tools document with only the tools that load, how many were dropped, why the first
+    was); ToolProofError when the document itself is wrong or no tool loads."""
+    try:
+        parse_tools(tools_doc, tools_schema, source)
+        return tools_doc, 0, ""
+    except ToolProofError as whole:
+        items = tools_doc.get("tools") if isinstance(tools_doc, dict) else None
+        if not isinstance(items, list):
+            raise
+        kept, names = [], set()
+        for item in items:
+            try:
+                parse_tools({**tools_doc, "tools": [item]}, tools_schema, source)
+            except ToolProofError:
+                continue
+            if item["name"] not in names:
+                kept.append(item)
+                names.add(item["name"])
+        if not kept:
+            raise
+        shrunk = {**tools_doc, "tools": kept}
+        try:
+            parse_tools(shrunk, tools_schema, source)
+        except ToolProofError:
+            raise whole from None
+        return shrunk, len(items) - len(kept), whole.line()
+
+
+def _kept_cases(cases: list, tools: dict[str, Tool], suite_schema: dict, source: str) -> tuple[list, str]:
+    """(the cases that load against `tools`, in order, at most MAX_CASES, why the first dropped
+    one did not ("" when none was))."""
+    if not cases:
+        return [], ""
+    try:
+        return loaded_suite(suite_document(cases), tools, suite_schema, source), ""
+    except ToolProofError as whole:
+        first = whole.line()
+    kept: list = []
+    for case in cases:
+        if len(kept) >= MAX_CASES:
+            break
+        if not isinstance(case, dict):
+            continue
+        try:
+            check_case(case, kept, tools, suite_schema)
+        except ToolProofError:
+            continue
+        kept.append(case)
+    return kept, first
+
+
+def restored_line(draft: Draft, tool_count: int) -> str:
+    """What the page says after reading a stored draft back."""
+    line = f"Draft restored: {tool_count} tool(s), {len(draft.cases)} case(s)."
+    if draft.dropped_tools or draft.dropped_cases:
+        line += (f" Dropped {draft.dropped_tools} tool(s) and {draft.dropped_cases} case(s) that no longer "
+                 f"load (the first: {draft.problem[:200]}).")
+    return line
 
 
 def visible(text: str, limit: int = 300) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from toolproof.errors import json_path
+from toolproof.errors import json_path, schema_message
 from toolproof.suite.schema import CompiledSchema
 
 # Keywords whose value is one subschema, a list of them, or a map of name -> subschema.
@@ -68,7 +68,7 @@ def metaschema_error(schema: Any) -> tuple[str, str] | None:
         return "", "nested too deeply to check"
     if error is None:
         return None
-    return json_path(list(error.absolute_path))[1:], error.message
+    return json_path(list(error.absolute_path))[1:], schema_message(error)
 
 
 def ref_problems(schema: Any) -> Iterator[tuple[str, str]]:

@@ -12,6 +12,7 @@ from typing import TextIO
 
 from .flags import report_flags, suite_flags, write_reports
 from toolproof.datafiles import load_suite_files
+from toolproof.safe_text import printable
 
 
 def add_parser(commands) -> None:
@@ -41,10 +42,10 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     stdout.write(comparison_json(comparison) if args.format == "json" else render_comparison_text(comparison))
     errored = comparison["comparison"]["errored"]
     if errored:      # the gate cannot see these: say so, so an endpoint outage is not read as "no regression"
-        stderr.write(f"toolproof: {len(errored)} case(s) not graded in both runs (ERROR), left out of the "
-                     f"comparison: {', '.join(errored)}\n")
+        stderr.write(printable(f"toolproof: {len(errored)} case(s) not graded in both runs (ERROR), left out "
+                               f"of the comparison: {', '.join(errored)}") + "\n")
     failed = regression_gate(comparison) if args.fail_on_regression else None
     if failed:
-        stderr.write(f"toolproof: {failed}\n")
+        stderr.write(printable(f"toolproof: {failed}") + "\n")
         return 1
     return 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import re
 from typing import TextIO
 
 from .files import ResultsText, save
@@ -20,7 +21,8 @@ from toolproof.datafiles import load_suite_files
 from toolproof.errors import ToolProofError
 from toolproof.scoring.evaluate import evaluate
 from toolproof.reports.scorecard import render_text, to_json
-from toolproof.providers.dispatch import PROVIDERS, base_url_problem
+from toolproof.safe_text import printable
+from toolproof.providers.dispatch import BASES, PROVIDERS, base_url_problem, endpoint
 from toolproof.suite.model import CATEGORIES
 
 
@@ -35,7 +37,11 @@ def add_parser(commands) -> None:
     live.add_argument("--out", metavar="FILE", help="write the results file (re-grade it with grade --transcripts)")
     live.add_argument("--format", choices=("text", "json"), default="text")
     live.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if the score is below SCORE")
+    live.add_argument("--allow-incomplete", action="store_true",
+                      help="exit 0 even when part of the plan got no verdict (ERROR or not started; else exit 3)")
     live.add_argument("--weight", metavar="CATEGORY=W", action="append", default=[])
+    live.add_argument("--api-key-env", metavar="NAME", help="read the key from this environment variable "
+                      "(default TOOLPROOF_API_KEY; the provider's usual one only for its own endpoint)")
     live.add_argument("--timeout", type=float, default=45.0, metavar="S",
                       help="deadline in seconds for each whole request: connect, headers and body (default 45)")
     live.add_argument("--max-tokens", type=int, default=1024, metavar="N",
@@ -53,15 +59,44 @@ def add_parser(commands) -> None:
     live.add_argument("--pause", type=float, default=0.15, help=argparse.SUPPRESS)
 
 
-def api_key(provider: str, environ: dict) -> str:
-    """TOOLPROOF_API_KEY, else the provider's usual variable. Never printed or written."""
-    usual = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY",
-             "openai-compatible": "OPENAI_API_KEY", "openai-responses": "OPENAI_API_KEY",
-             "gemini": "GEMINI_API_KEY"}[provider]
-    key = environ.get("TOOLPROOF_API_KEY") or environ.get(usual, "")
-    if not key and provider != "openai-compatible":
-        raise ToolProofError(f"no API key: set TOOLPROOF_API_KEY or {usual}")
-    return key
+USUAL_KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY",
+              "openai-compatible": "OPENAI_API_KEY", "openai-responses": "OPENAI_API_KEY",
+              "gemini": "GEMINI_API_KEY"}
+
+
+def key_variables(provider: str, base_url: str = "", key_env: str | None = None) -> tuple[str, ...]:
+    """The environment variables the key may come from, in order. The provider's usual variable
+    only when the requests go to that provider's own endpoint: with another --base-url (a local
+    server, a proxy, a gateway), only TOOLPROOF_API_KEY or the variable --api-key-env names, so
+    OPENAI_API_KEY is never sent to a server the user merely pointed at."""
+    if key_env:
+        return (key_env,)
+    own = BASES.get(provider)
+    if own is not None and (not base_url.strip() or base_url.strip().rstrip("/") == own):
+        return ("TOOLPROOF_API_KEY", USUAL_KEYS[provider])
+    return ("TOOLPROOF_API_KEY",)
+
+
+def read_key(provider: str, environ: dict, base_url: str = "",
+             key_env: str | None = None) -> tuple[str, str]:
+    """(key, the variable it came from; "" when none): never printed or written."""
+    names = key_variables(provider, base_url, key_env)
+    for name in names:
+        if environ.get(name):
+            return environ[name], name
+    if provider == "openai-compatible":      # local servers often need no key
+        return "", ""
+    if key_env:
+        raise ToolProofError(f"no API key: {key_env} (named by --api-key-env) is not set")
+    if len(names) == 1:
+        raise ToolProofError(f"no API key: set TOOLPROOF_API_KEY (with --base-url, {USUAL_KEYS[provider]} "
+                             f"is not sent to another server), or name a variable with --api-key-env")
+    raise ToolProofError(f"no API key: set {' or '.join(names)}")
+
+
+def api_key(provider: str, environ: dict, base_url: str = "", key_env: str | None = None) -> str:
+    """The key alone (see read_key)."""
+    return read_key(provider, environ, base_url, key_env)[0]
 
 
 def _check_run_flags(args: argparse.Namespace) -> None:
@@ -72,6 +107,9 @@ def _check_run_flags(args: argparse.Namespace) -> None:
                              "use --provider openai-compatible for another server")
     if args.base_url and (problem := base_url_problem(args.base_url)):
         raise ToolProofError(problem)
+    if args.api_key_env is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,99}", args.api_key_env):
+        raise ToolProofError("--api-key-env wants an environment variable name (letters, digits, _; "
+                             "at most 100 characters)")
     if args.cap < 1:
         raise ToolProofError(f"--cap must be at least 1, got {args.cap}")
     if not (math.isfinite(args.timeout) and 0 < args.timeout <= 3600):
@@ -98,6 +136,20 @@ def _pad_levels(args: argparse.Namespace, bundle) -> tuple:
     levels = parse_levels(args.pad)
     check_levels(scoped(bundle.cases, args.scope), bundle.tools, levels)
     return levels
+
+
+INCOMPLETE = 3      # exit code: part of the plan got no verdict (docs/cli.md#exit-codes)
+
+
+def incomplete_line(planned: int, verdicts: list[str]) -> str | None:
+    """The last line of a run whose plan did not all get a verdict (None when it all did):
+    `planned` work items (case x repeat x pad level), the verdicts of those that finished."""
+    errors = sum(v == "ERROR" for v in verdicts)
+    not_started = planned - len(verdicts)
+    if not errors and not not_started:
+        return None
+    return (f"toolproof: incomplete: {errors + not_started} of {planned} planned case run(s) got no verdict "
+            f"({errors} ERROR, {not_started} not started)")
 
 
 def _now() -> str:
@@ -138,7 +190,7 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     prices = check_prices(args.price_in, args.price_out)
     bundle = load_suite_files(suite=args.suite, tools=args.tools)
     levels = _pad_levels(args, bundle)
-    key = api_key(args.provider, environ)
+    key, variable = read_key(args.provider, environ, args.base_url, args.api_key_env)
     settings = RunSettings(args.provider, args.model, key, args.base_url, args.scope, args.cap,
                            pause_s=args.pause, timeout_s=args.timeout, max_tokens=args.max_tokens,
                            repeats=args.repeats, concurrency=args.concurrency, prices=prices,
@@ -147,8 +199,12 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
               suite_sha256=suite_sha256(bundle.documents["suite"]))
 
     def say(line: str) -> None:        # every printed line, hidden by the key's value too
-        stderr.write(redact_text(line, (key,)) + "\n")
+        stderr.write(printable(redact_text(line, (key,))) + "\n")
 
+    # Before anything is sent: where the requests go and which variable the key came from.
+    say(f"toolproof: endpoint {endpoint(args.provider, args.base_url, args.model)}; "
+        + (f"key from {variable}" if variable else "no key (none of " + ", ".join(
+            key_variables(args.provider, args.base_url, args.api_key_env)) + " is set)"))
     if args.cap > run.need:
         say(f"toolproof: cap lowered to {run.need}: all that scope {args.scope} needs")
         settings.cap = run.need
@@ -199,4 +255,10 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     if failed:
         say(f"toolproof: {failed}")
         return 1
+    missing = incomplete_line(len(run.work), [r.verdict for r in run.results])
+    if missing and args.allow_incomplete:
+        say(missing + "; accepted (--allow-incomplete)")
+    elif missing:                      # a CI job without --fail-under must not pass a dead run
+        say(missing + f"; exit {INCOMPLETE} (--allow-incomplete accepts a partial run)")
+        return INCOMPLETE
     return 0

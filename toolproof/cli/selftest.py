@@ -10,6 +10,7 @@ import argparse
 from typing import TextIO
 
 from toolproof.datafiles import load_bundle
+from toolproof.safe_text import printable
 
 
 def add_parser(commands) -> None:
@@ -22,7 +23,7 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     bundle = load_bundle()
     report = run_selftest(bundle.documents, schemas=_schemas())
     for failure in report.failures:
-        stdout.write(f"FAIL {failure}\n")
+        stdout.write(printable(f"FAIL {failure}") + "\n")
     stdout.write(report.summary() + "\n")
     return 0 if not report.failures else 1
 

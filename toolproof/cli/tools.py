@@ -95,7 +95,7 @@ def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             write_atomic(args.out, text)
         except OSError as exc:
             raise ToolProofError(f"cannot write ({exc.strerror or exc})", source=args.out) from None
-        stderr.write(f"toolproof: {len(records)} tool(s) from {LABELS[shape]} written to {args.out}\n")
+        stderr.write(f"toolproof: {len(records)} tool(s) from {LABELS[shape]} written to {printable(args.out)}\n")
     else:
         stdout.write(text)
     return 0

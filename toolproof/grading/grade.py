@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .assignment import best_assignment
+from .extra_calls import called_names, extra_reasons, not_read_reason
 from .values import EXTRA, MATCH, MISMATCH, MISSING, FieldResult, compare_arguments
 from toolproof.providers.conversation import read_arguments
 from toolproof.errors import Finding
@@ -164,14 +165,6 @@ def in_prompt(value: Any, case: Case) -> bool:
         normalize_text(str(value)) in normalize_text(case.prompt)
 
 
-def _extra_reason(extra: CheckedCall, expected: int) -> str:
-    name = extra.call.name or "(no name)"
-    reason = f"extra call {name} in turn {extra.turn}: expected {expected} call(s)"
-    if not extra.offered:
-        reason += f"; {name} is not offered by this case (hallucinated tool)"
-    return reason
-
-
 def match_sequence(expected: tuple, actual: list[CheckedCall], tools: dict[str, Tool],
                    mocks: dict | None, case: Case, notes: dict | None = None,
                    told: frozenset = frozenset()) -> Outcome:
@@ -190,9 +183,8 @@ def match_sequence(expected: tuple, actual: list[CheckedCall], tools: dict[str, 
         _match_slot(out, slot, want, actual[slot], tools, mocks, case, notes.get(id(actual[slot]), ""))
         if slot == 0:
             out.first_call_right = not out.fail
-    for extra in actual[len(expected):]:
-        if id(extra) not in told:
-            out.fail.append(_extra_reason(extra, len(expected)) + notes.get(id(extra), ""))
+    out.fail.extend(extra_reasons([c for c in actual[len(expected):] if id(c) not in told],
+                                  len(expected), notes))
     return out
 
 
@@ -217,9 +209,8 @@ def match_any_order(expected: tuple, actual: list[CheckedCall], tools: dict[str,
         if slot == 0:
             out.first_call_right = not out.fail
     paired = {j for j in pairs if j is not None}
-    for j, extra in enumerate(actual):
-        if j not in paired and id(extra) not in told:
-            out.fail.append(_extra_reason(extra, len(expected)) + notes.get(id(extra), ""))
+    out.fail.extend(extra_reasons([c for j, c in enumerate(actual) if j not in paired and id(c) not in told],
+                                  len(expected), notes))
     return out
 
 
@@ -267,6 +258,7 @@ class _Grading:
         self.facts: dict = blank_facts(expects_call=case.expect.action == "call")
         self.final_text = ""
         self.replies: dict[int, Reply] = {}     # turn index -> the reply read there (even if cut off)
+        self.not_read: list[str] = []           # one reason per reply with calls past MAX_CALLS
 
     def reply(self, index: int) -> tuple[Reply | None, str | None]:
         """(reply, failure reason) for turn `index` (0-based)."""
@@ -283,6 +275,8 @@ class _Grading:
         if reply.malformed:
             return None, f"turn {index + 1}: unreadable response ({reply.malformed})"
         self.replies[index] = reply
+        if reply.calls_not_read:
+            self.not_read.append(not_read_reason(index + 1, reply.calls_not_read))
         for call in reply.calls:
             self.checked.append(check_call(call, index + 1, self.case, self.tools, self.lenient))
         if reply.truncated:
@@ -291,6 +285,12 @@ class _Grading:
         return reply, None
 
     def run(self) -> tuple[str, list[str]]:
+        verdict, reasons = self._run()
+        if self.not_read and verdict != ERROR:    # calls beyond the bound: more than expected
+            return FAIL, reasons + self.not_read
+        return verdict, reasons
+
+    def _run(self) -> tuple[str, list[str]]:
         first, problem = self.reply(0)
         if first is not None:
             self.facts["called"] = bool(first.calls)
@@ -332,7 +332,7 @@ class _Grading:
 
     def _no_call(self, reply: Reply, action: str) -> tuple[str, list[str]]:
         if reply.calls:
-            names = ", ".join(c.call.name or "(no name)" for c in self.checked)
+            names = called_names(self.checked)
             if action == "ask":
                 return FAIL, [f"premature call: called {names} instead of asking for the missing information"]
             return FAIL, [f"over-call: called {names} although no tool call was needed"]

@@ -139,7 +139,7 @@ class OwnView:
 
     # -- the draft in localStorage
     async def restore(self) -> None:
-        from toolproof.authoring.draft_suite import draft_from_text
+        from toolproof.authoring.draft_suite import draft_from_text, restored_line
 
         stored = js.localStorage.getItem(DRAFT_KEY)
         if not isinstance(stored, str):
@@ -147,10 +147,9 @@ class OwnView:
             return
         tools_schema, suite_schema = self.schemas()
         try:
-            tools_doc, cases = await self.needing_jsonschema(
-                lambda: draft_from_text(stored, tools_schema, suite_schema))
-            if tools_doc is not None:
-                await self.set_tools(tools_doc)
+            draft = await self.needing_jsonschema(lambda: draft_from_text(stored, tools_schema, suite_schema))
+            if draft.tools_doc is not None:
+                await self.set_tools(draft.tools_doc)
         except Exception as exc:     # noqa: BLE001 - any stored text, however hostile, is only discarded
             from toolproof.errors import ToolProofError
 
@@ -160,10 +159,11 @@ class OwnView:
             self.message(f"The saved draft could not be read and was discarded ({reason[:300]}).", bad=True)
             self.changed(save=False)
             return
-        self.cases = cases
-        if self.tools:
-            self.message(f"Draft restored: {len(self.tools)} tool(s), {len(cases)} case(s).")
-        self.changed(save=False)
+        self.cases = draft.cases
+        dropped = bool(draft.dropped_tools or draft.dropped_cases)
+        if self.tools:      # what failed is dropped alone (and the stored draft rewritten without it)
+            self.message(restored_line(draft, len(self.tools)), bad=dropped)
+        self.changed(save=dropped)
 
     def save(self) -> None:
         from toolproof.authoring.draft_suite import draft_text

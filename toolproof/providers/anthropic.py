@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .conversation import call_ids, result_text, tool_result_for
-from .reply import Call, Reply, arguments_from_object, readable_body, usage_tokens
+from .reply import Call, Reply, arguments_from_object, bounded_calls, readable_body, usage_tokens
 from toolproof.suite.toolnames import wire_name
 
 
@@ -19,17 +19,19 @@ def reply_from_anthropic(body: Any) -> Reply:
     blocks = body.get("content")
     if not isinstance(blocks, list):
         return Reply(malformed="response has no content list")
-    calls, texts = [], []
+    uses, texts = [], []
     for block in blocks:
         if not isinstance(block, dict):
             continue
         if block.get("type") == "tool_use":
-            calls.append(_call(block))
+            uses.append(block)
         elif block.get("type") == "text" and isinstance(block.get("text"), str):
             texts.append(block["text"])
+    calls, not_read = bounded_calls(uses, _call)
     stop = body.get("stop_reason") if isinstance(body.get("stop_reason"), str) else ""
     return Reply(
-        calls=tuple(calls),
+        calls=calls,
+        calls_not_read=not_read,
         text="\n".join(texts),
         finish_reason=stop,
         truncated=stop == "max_tokens",

@@ -19,7 +19,7 @@ import json
 from typing import Any
 
 from .conversation import tool_result_for
-from .reply import Call, Reply, kind_of
+from .reply import Call, Reply, bounded_calls, kind_of
 from toolproof.suite.toolnames import wire_name
 
 TRUNCATED = "MAX_TOKENS"
@@ -51,13 +51,14 @@ def reply_from_gemini(body: Any) -> Reply:
     if finish in BLOCKED:
         return Reply(finish_reason=finish, usage=_usage(body),
                      malformed=f"finishReason {finish}: {BLOCKED[finish]}")
-    calls, texts = [], []
+    found, texts = [], []
     for part in _parts(candidate):
         if isinstance(part.get("functionCall"), dict):
-            calls.append(_call(part["functionCall"]))
+            found.append(part["functionCall"])
         elif isinstance(part.get("text"), str) and part.get("thought") is not True:
             texts.append(part["text"])          # thought summaries are not the answer
-    return Reply(calls=tuple(calls), text="".join(texts), finish_reason=finish,
+    calls, not_read = bounded_calls(found, _call)
+    return Reply(calls=calls, calls_not_read=not_read, text="".join(texts), finish_reason=finish,
                  truncated=finish == TRUNCATED, usage=_usage(body))
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from .conversation import call_ids, result_text, tool_result_for
-from .reply import Call, Reply, arguments_from_json, readable_body, usage_tokens
+from .reply import Call, Reply, arguments_from_json, bounded_calls, readable_body, usage_tokens
 from toolproof.suite.toolnames import wire_name
 
 
@@ -22,9 +22,10 @@ def reply_from_openai(body: Any) -> Reply:
     choice = choices[0]
     message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
     finish = choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else ""
-    calls = [_call(raw) for raw in _raw_calls(message)]
+    calls, not_read = bounded_calls(_raw_calls(message), _call)
     return Reply(
-        calls=tuple(calls),
+        calls=calls,
+        calls_not_read=not_read,
         text=_text(message.get("content")),
         finish_reason=finish,
         truncated=finish == "length",

@@ -39,6 +39,17 @@ class Reply:
     truncated: bool = False
     usage: dict = field(default_factory=dict)
     malformed: str | None = None    # why the body could not be read as a reply at all
+    calls_not_read: int = 0         # calls past MAX_CALLS: counted, never parsed or graded
+
+
+MAX_CALLS = 256     # a reply's calls read; a 5 MB body can hold ~50,000, which no case expects
+
+
+def bounded_calls(raw: list, read) -> tuple[tuple, int]:
+    """(the first MAX_CALLS items of `raw` read by `read`, how many more were left unread).
+    Every wire reader passes its call items through here, so no reply costs more than
+    MAX_CALLS calls' worth of parsing, checking and grading."""
+    return tuple(read(item) for item in raw[:MAX_CALLS]), max(0, len(raw) - MAX_CALLS)
 
 
 def arguments_from_json(raw: Any) -> tuple[dict | None, str, str | None]:

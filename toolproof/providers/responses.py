@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .conversation import call_ids, result_text, tool_result_for
-from .reply import Call, Reply, arguments_from_json, usage_tokens
+from .reply import Call, Reply, arguments_from_json, bounded_calls, usage_tokens
 from toolproof.suite.toolnames import wire_name
 
 TRUNCATED = "max_output_tokens"
@@ -30,20 +30,22 @@ def reply_from_responses(body: Any) -> Reply:
     output = body.get("output")
     if not isinstance(output, list):
         return Reply(malformed="response has no output list")
-    calls, texts = [], []
+    items, texts = [], []
     for item in output:
         if not isinstance(item, dict):
             continue
         if item.get("type") == "function_call":
-            calls.append(_call(item))
+            items.append(item)
         elif item.get("type") == "message":
             texts.extend(_texts(item.get("content")))
     reason = _incomplete_reason(body) if status == "incomplete" else ""
     if reason == "content_filter":
         return Reply(malformed="status incomplete (content_filter): the reply was stopped by the "
                                "provider's content filter")
+    calls, not_read = bounded_calls(items, _call)
     return Reply(
-        calls=tuple(calls),
+        calls=calls,
+        calls_not_read=not_read,
         text="\n".join(texts),
         finish_reason=reason or status,
         truncated=reason == TRUNCATED,

@@ -1,13 +1,17 @@
 """Render a comparison of two runs: the JSON `compare --format json` prints (and the page
 exports byte for byte), a terminal text and Markdown for a CI step summary.
 
-Pure: returns strings.
+Pure: returns strings. Every text and Markdown line goes through `safe_text.printable` (a
+results file's model, label and case ids are whatever the file says: NUL, ESC and backspace are
+shown escaped, never sent to a terminal or a Markdown viewer raw).
 """
 from __future__ import annotations
 
 import json
 
-from .scorecard import _md_cell
+from toolproof.errors import clip
+
+from .scorecard import _lines, _md_cell
 
 
 def comparison_json(comparison: dict) -> str:
@@ -17,7 +21,7 @@ def comparison_json(comparison: dict) -> str:
 
 def _who(label: dict) -> str:
     parts = [label.get("provider", ""), label.get("model", ""), label.get("created", "")]
-    return " / ".join(p for p in parts if p) + f" ({label['repeats']} repeat(s) per case)"
+    return " / ".join(clip(str(p)) for p in parts if p) + f" ({label['repeats']} repeat(s) per case)"
 
 
 def _num(value, places: int = 2) -> str:
@@ -54,7 +58,7 @@ def render_comparison_text(comparison: dict) -> str:
     if c["errored"]:
         lines += ["", f"Not graded in both runs (ERROR): {', '.join(c['errored'])}"]
     lines += sweep_lines(c)
-    return "\n".join(lines) + "\n"
+    return _lines(lines)
 
 
 def sweep_lines(c: dict) -> list[str]:
@@ -84,4 +88,4 @@ def render_comparison_markdown(comparison: dict) -> str:
         lines += ["", "| case | category | A | B | flip |", "|---|---|---|---|---|"]
         lines += [f"| {_md_cell(r['id'])} | {r['category']} | {r['a']['verdict']} ({r['a']['passes']}/{r['a']['repeats']}) | "
                   f"{r['b']['verdict']} ({r['b']['passes']}/{r['b']['repeats']}) | {r['flip']} |" for r in flipped]
-    return "\n".join(lines) + "\n"
+    return _lines(lines)

@@ -95,6 +95,9 @@ def succeeded(raw: dict) -> bool:
     return any("response" in turn for turn in turns)
 
 
+SAME_STATUS_STOP = 5    # failed attempts in a row, one HTTP status, before any answer: stop
+
+
 @dataclass
 class Run:
     """One run: settings in, transcripts and graded results out, observable as it goes."""
@@ -120,6 +123,7 @@ class Run:
         self._in_flight = 0
         self._answered = False         # has any request had a readable answer?
         self._halt = ""                # a network error before any answer: stop everything now
+        self._same = (None, 0)         # (HTTP status, attempts in a row) while nothing has answered
         self._abort = asyncio.Event()
         self._freed = asyncio.Event()  # set when an item finishes (its unused reservation is free)
         self._open = asyncio.Event()   # cleared while a 429 pauses every worker
@@ -280,6 +284,8 @@ class Run:
             except TransportError as exc:
                 failure = exc
             log.append(attempt_entry(reply, failure))
+            if self._same_status_stop(reply):
+                break
             retryable = failure is not None and failure.kind not in NO_RETRY_KINDS or \
                 reply is not None and reply.status in RETRY_STATUSES
             if not retryable:
@@ -297,6 +303,22 @@ class Run:
             else:
                 await self._sleep(seconds_to_wait)
         return self._turn_record(record, url, reply, failure, log, long_wait)
+
+    def _same_status_stop(self, reply: HttpReply | None) -> bool:
+        """Count the run's first attempts that all failed with one HTTP status: at SAME_STATUS_STOP
+        in a row before anything answered, an endpoint that answers 500 (or 404) to everything
+        would only use up the cap, so no further request starts (one line says why)."""
+        if self._answered or reply is None or 200 <= reply.status < 300:
+            self._same = (None, 0)
+            return False
+        status, count = self._same
+        self._same = (reply.status, count + 1 if status == reply.status else 1)
+        if self._same[1] < SAME_STATUS_STOP:
+            return False
+        if not self.stop:
+            self.stop = (f"the first {SAME_STATUS_STOP} requests all failed with HTTP {reply.status}"
+                         f": {status_message(reply.status)}; nothing succeeded, so no further request is sent")
+        return True
 
     def _turn_record(self, record: dict, url: str, reply: HttpReply | None,
                      failure: TransportError | None, log: list[dict], long_wait: str = "") -> dict:

@@ -27,7 +27,7 @@ import re
 import warnings
 from typing import Any
 
-from toolproof.errors import Finding, json_path
+from toolproof.errors import Finding, json_path, quoted, schema_message
 
 MAX_PATTERN_TEXT = 1000     # characters a pattern is ever run on
 
@@ -231,12 +231,12 @@ class _Node:
         cls = x.__class__
         if self.classes is not None and (cls not in self.classes or (
                 cls is float and self.whole_floats_only and not x.is_integer())):
-            out.append(("type", path, f"{x!r} is not of type {self.type_reprs}"))
+            out.append(("type", path, f"{quoted(x)} is not of type {self.type_reprs}"))
         if self.choices is not None and (cls is bool or not _hashable(x) or x not in self.choices):
             if self.const is not None:
                 out.append(("const", path, f"{self.const!r} was expected"))
             else:
-                out.append(("enum", path, f"{x!r} is not one of {self.enum!r}"))
+                out.append(("enum", path, f"{quoted(x)} is not one of {self.enum!r}"))
         if cls is str:
             self._string_errors(x, path, out)
         elif cls is dict:
@@ -250,23 +250,23 @@ class _Node:
         if self.search is not None and len(x) > MAX_PATTERN_TEXT:
             out.append(("pattern", path, too_long_for_pattern(x, self.pattern)))
         elif self.search is not None and self.search(x) is None:
-            out.append(("pattern", path, f"{x!r} does not match {self.pattern!r}"))
+            out.append(("pattern", path, f"{quoted(x)} does not match {self.pattern!r}"))
         if self.min_len is not None and len(x) < self.min_len:
-            out.append(("minLength", path, f"{x!r} {'should be non-empty' if self.min_len == 1 else 'is too short'}"))
+            out.append(("minLength", path, f"{quoted(x)} {'should be non-empty' if self.min_len == 1 else 'is too short'}"))
         if self.max_len is not None and len(x) > self.max_len:
-            out.append(("maxLength", path, f"{x!r} {'is expected to be empty' if self.max_len == 0 else 'is too long'}"))
+            out.append(("maxLength", path, f"{quoted(x)} {'is expected to be empty' if self.max_len == 0 else 'is too long'}"))
 
     def _number_errors(self, x: float, path: tuple, out: list) -> None:
         if self.minimum is not None and x < self.minimum:
-            out.append(("minimum", path, f"{x!r} is less than the minimum of {self.minimum!r}"))
+            out.append(("minimum", path, f"{quoted(x)} is less than the minimum of {self.minimum!r}"))
         if self.maximum is not None and x > self.maximum:
-            out.append(("maximum", path, f"{x!r} is greater than the maximum of {self.maximum!r}"))
+            out.append(("maximum", path, f"{quoted(x)} is greater than the maximum of {self.maximum!r}"))
         if self.exclusive_min is not None and x <= self.exclusive_min:
             out.append(("exclusiveMinimum", path,
-                        f"{x!r} is less than or equal to the minimum of {self.exclusive_min!r}"))
+                        f"{quoted(x)} is less than or equal to the minimum of {self.exclusive_min!r}"))
         if self.exclusive_max is not None and x >= self.exclusive_max:
             out.append(("exclusiveMaximum", path,
-                        f"{x!r} is greater than or equal to the maximum of {self.exclusive_max!r}"))
+                        f"{quoted(x)} is greater than or equal to the maximum of {self.exclusive_max!r}"))
 
     def _object_errors(self, x: dict, path: tuple, out: list) -> None:
         for name in self.required:
@@ -291,15 +291,15 @@ class _Node:
             out.append(("additionalProperties", path,
                         f"Additional properties are not allowed ({names} {verb} unexpected)"))
         if self.min_props is not None and len(x) < self.min_props:
-            out.append(("minProperties", path, f"{x!r} {'should be non-empty' if self.min_props == 1 else 'does not have enough properties'}"))
+            out.append(("minProperties", path, f"{quoted(x)} {'should be non-empty' if self.min_props == 1 else 'does not have enough properties'}"))
         if self.max_props is not None and len(x) > self.max_props:
-            out.append(("maxProperties", path, f"{x!r} {'is expected to be empty' if self.max_props == 0 else 'has too many properties'}"))
+            out.append(("maxProperties", path, f"{quoted(x)} {'is expected to be empty' if self.max_props == 0 else 'has too many properties'}"))
 
     def _array_errors(self, x: list, path: tuple, out: list) -> None:
         if self.min_items is not None and len(x) < self.min_items:
-            out.append(("minItems", path, f"{x!r} {'should be non-empty' if self.min_items == 1 else 'is too short'}"))
+            out.append(("minItems", path, f"{quoted(x)} {'should be non-empty' if self.min_items == 1 else 'is too short'}"))
         if self.max_items is not None and len(x) > self.max_items:
-            out.append(("maxItems", path, f"{x!r} {'is expected to be empty' if self.max_items == 0 else 'is too long'}"))
+            out.append(("maxItems", path, f"{quoted(x)} {'is expected to be empty' if self.max_items == 0 else 'is too long'}"))
         if self.items is not None:
             for index, value in enumerate(x):
                 if not self.items.ok(value):
@@ -364,7 +364,7 @@ class CompiledSchema:
     def _raw_errors(self, instance: Any) -> list[tuple]:
         """(keyword, path tuple, message) for every error, in traversal order."""
         if self._fast is None:
-            return self._long_key(instance) or [(e.validator, tuple(e.absolute_path), e.message)
+            return self._long_key(instance) or [(e.validator, tuple(e.absolute_path), schema_message(e))
                                                 for e in self._validator.iter_errors(instance)]
         if self._fast.ok(instance):
             return []

@@ -1,0 +1,159 @@
+"""`run`: a plan that did not all get a verdict exits 3; where the key comes from and where the
+requests go are said before anything is sent; an endpoint that fails everything stops early.
+
+Found by review: a run whose server died mid-way (most cases ERROR or never started) exited 0, so a
+CI job without --fail-under passed it; with --base-url the provider's usual key (OPENAI_API_KEY,
+ANTHROPIC_API_KEY) was sent to whatever server was named, with nothing printed; an endpoint
+answering 500 to everything used up the whole cap.
+"""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from fakeprovider import FakeProvider
+from misbehaving import MisbehavingServer
+from toolproof.cli.live import incomplete_line, key_variables
+from toolproof.cli.main import run
+
+KEY = "sk-incomplete-secret-7"
+
+
+@pytest.fixture(scope="module")
+def bad():
+    server = MisbehavingServer()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def fake():
+    server = FakeProvider()
+    yield server
+    server.close()
+
+
+def cli(*argv: str, environ: dict | None = None) -> tuple[int, str, str]:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    code = run(list(argv), stdout=stdout, stderr=stderr,
+               environ={"TOOLPROOF_API_KEY": KEY} if environ is None else environ)
+    return code, stdout.getvalue(), stderr.getvalue()
+
+
+def compatible(base: str, *argv: str, environ: dict | None = None):
+    return cli("run", "--provider", "openai-compatible", "--base-url", base, "--model", "m", "--pause", "0",
+               *argv, environ=environ)
+
+
+# ---- exit 3 ----------------------------------------------------------------------------------
+
+def test_incomplete_line_counts_errors_and_items_never_started():
+    assert incomplete_line(4, ["PASS", "FAIL", "PARTIAL", "PASS"]) is None
+    assert incomplete_line(5, ["PASS", "ERROR"]) == ("toolproof: incomplete: 4 of 5 planned case run(s) got "
+                                                     "no verdict (1 ERROR, 3 not started)")
+    assert incomplete_line(0, []) is None
+
+
+def test_a_server_that_dies_mid_way_exits_3_and_says_how_many(bad):
+    base = bad.url("broken", after=2)             # two answers, then 500 to everything
+    code, stdout, stderr = compatible(base, "--scope", "must_ask", "--cap", "100")
+    assert code == 3 and stdout.startswith("ToolProof")
+    last = stderr.splitlines()[-1]
+    # the failed requests' retries use up the cap (lowered to the plan's 9), so some never start
+    assert last == ("toolproof: incomplete: 7 of 9 planned case run(s) got no verdict (3 ERROR, 4 not started); "
+                    "exit 3 (--allow-incomplete accepts a partial run)")
+
+
+def test_allow_incomplete_accepts_a_partial_run_and_still_says_so(fake):
+    code, _, stderr = compatible(fake.base + "/v1", "--scope", "must_ask", "--cap", "3", "--allow-incomplete")
+    assert code == 0
+    assert stderr.splitlines()[-1] == ("toolproof: incomplete: 6 of 9 planned case run(s) got no verdict "
+                                       "(0 ERROR, 6 not started); accepted (--allow-incomplete)")
+
+
+def test_a_cap_below_the_plan_leaves_cases_not_started_exit_3(fake):
+    code, _, stderr = compatible(fake.base + "/v1", "--scope", "must_ask", "--cap", "3")
+    assert code == 3 and "(0 ERROR, 6 not started); exit 3" in stderr.splitlines()[-1]
+
+
+def test_a_whole_plan_graded_exits_0_without_the_line(fake):
+    code, _, stderr = compatible(fake.base + "/v1", "--scope", "must_ask", "--cap", "100")
+    assert code == 0 and "incomplete" not in stderr
+
+
+def test_the_fail_under_gate_still_exits_1_first(fake):
+    code, _, stderr = compatible(fake.base + "/v1", "--scope", "must_ask", "--cap", "3", "--fail-under", "101")
+    assert code == 1 and "is below --fail-under" in stderr
+
+
+# ---- early stop ------------------------------------------------------------------------------
+
+def test_an_endpoint_answering_500_to_everything_stops_after_5_requests(bad):
+    base = bad.url("broken")
+    before = len(bad.requests)
+    code, stdout, stderr = compatible(base, "--scope", "all", "--cap", "122")
+    assert code == 2
+    assert len(bad.requests) - before == 5                # not the cap's 122
+    assert ("toolproof: run stopped: the first 5 requests all failed with HTTP 500: server error; "
+            "nothing succeeded, so no further request is sent") in stderr.splitlines()
+    assert KEY not in stdout + stderr
+
+
+# ---- the key and the endpoint ----------------------------------------------------------------
+
+@pytest.mark.parametrize("provider, base, names", [
+    ("openai", "", ("TOOLPROOF_API_KEY", "OPENAI_API_KEY")),
+    ("anthropic", "", ("TOOLPROOF_API_KEY", "ANTHROPIC_API_KEY")),
+    ("anthropic", "https://api.anthropic.com/", ("TOOLPROOF_API_KEY", "ANTHROPIC_API_KEY")),
+    ("anthropic", "https://gateway.example/anthropic", ("TOOLPROOF_API_KEY",)),
+    ("gemini", "http://127.0.0.1:9/v1beta", ("TOOLPROOF_API_KEY",)),
+    ("openai-responses", "http://proxy.example/v1", ("TOOLPROOF_API_KEY",)),
+    ("openai-compatible", "http://127.0.0.1:11434/v1", ("TOOLPROOF_API_KEY",)),
+])
+def test_the_usual_variable_only_for_the_providers_own_endpoint(provider, base, names):
+    assert key_variables(provider, base) == names
+    assert key_variables(provider, base, "MY_KEY") == ("MY_KEY",)
+
+
+def test_openai_api_key_is_never_sent_to_a_compatible_server(fake):
+    fake.requests.clear()
+    code, _, stderr = compatible(fake.base + "/v1", "--scope", "must_ask", "--cap", "1", "--allow-incomplete",
+                                 environ={"OPENAI_API_KEY": "sk-openai-do-not-send"})
+    assert code == 0 and fake.requests and "authorization" not in fake.requests[0]["headers"]
+    assert stderr.splitlines()[0] == (f"toolproof: endpoint {fake.base}/v1/chat/completions; "
+                                      f"no key (none of TOOLPROOF_API_KEY is set)")
+
+
+def test_anthropic_gateway_refuses_the_usual_key_before_any_request(fake):
+    fake.requests.clear()
+    code, stdout, stderr = cli("run", "--provider", "anthropic", "--base-url", fake.base, "--model", "m",
+                               environ={"ANTHROPIC_API_KEY": "sk-ant-do-not-send"})
+    assert (code, stdout) == (2, "") and fake.requests == []
+    assert stderr == ("toolproof: no API key: set TOOLPROOF_API_KEY (with --base-url, ANTHROPIC_API_KEY is not "
+                      "sent to another server), or name a variable with --api-key-env\n")
+
+
+def test_api_key_env_names_the_variable_and_the_run_says_so_before_sending(fake):
+    fake.requests.clear()
+    code, stdout, stderr = cli("run", "--provider", "anthropic", "--base-url", fake.base, "--model", "m",
+                               "--pause", "0", "--scope", "must_ask", "--cap", "1", "--allow-incomplete",
+                               "--api-key-env", "GATEWAY_KEY",
+                               environ={"GATEWAY_KEY": "sk-gw-1", "ANTHROPIC_API_KEY": "sk-ant-2"})
+    assert code == 0
+    assert [r["headers"].get("x-api-key") for r in fake.requests] == ["sk-gw-1"]
+    assert stderr.splitlines()[0] == f"toolproof: endpoint {fake.base}/v1/messages; key from GATEWAY_KEY"
+    assert "sk-gw-1" not in stdout + stderr
+
+
+@pytest.mark.parametrize("name, message", [
+    ("", "--api-key-env wants an environment variable name"),
+    ("A B\x1b[2J", "--api-key-env wants an environment variable name"),
+    ("X" * 10_000, "--api-key-env wants an environment variable name"),
+    ("UNSET_VAR", "no API key: UNSET_VAR (named by --api-key-env) is not set"),
+])
+def test_a_bad_or_unset_api_key_env_is_one_line(fake, name, message):
+    code, stdout, stderr = cli("run", "--provider", "anthropic", "--base-url", fake.base, "--model", "m",
+                               "--api-key-env", name, environ={"ANTHROPIC_API_KEY": "x"})
+    assert (code, stdout) == (2, "") and stderr.startswith(f"toolproof: {message}") and stderr.count("\n") == 1
+    assert "\x1b" not in stderr and len(stderr) < 300

@@ -1,0 +1,99 @@
+"""A reply with far more calls than any case expects: read up to a bound, reasons bounded.
+
+Found by a hostile-input review: one reply of 50,000 calls (about the most the 5 MB body limit holds) took
+104 s and about 1 GB to grade against an `order: any` case. The cost is shown here by counting
+(calls read, calls checked, reasons written), never by timing; benchmarks/huge_reply.py prints
+the seconds.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import TOOLS_DOC, case, make_grader, openai
+from toolproof.grading import grade as grade_module
+from toolproof.grading.extra_calls import MAX_EXTRA_REASONS, called_names
+from toolproof.providers.dispatch import reply_from_body
+from toolproof.providers.reply import MAX_CALLS
+
+LOOKUP = {"tool": "lookup", "args": {"order_id": "ORD-123456"}}
+SUITE = {"format": "toolproof.suite", "version": 1, "cases": [
+    case("any", "should_call", {"action": "call", "order": "any", "calls": [LOOKUP, LOOKUP]}),
+    case("seq", "should_call", {"action": "call", "calls": [LOOKUP]}),
+    case("none", "should_not_call", {"action": "no_call"}),
+]}
+N = 40_000     # about 4.5 MB as OpenAI sends it: inside the 5 MB body limit
+
+
+def _args(i: int) -> dict:
+    return {"order_id": f"ORD-{i:06d}"}
+
+
+BODIES = {
+    "openai": lambda n: {"choices": [{"message": {"role": "assistant", "tool_calls": [
+        {"id": f"c{i}", "type": "function", "function": {"name": "lookup", "arguments": json.dumps(_args(i))}}
+        for i in range(n)]}, "finish_reason": "tool_calls"}]},
+    "anthropic": lambda n: {"content": [{"type": "tool_use", "id": f"t{i}", "name": "lookup", "input": _args(i)}
+                                        for i in range(n)], "stop_reason": "tool_use"},
+    "openai-responses": lambda n: {"status": "completed", "output": [
+        {"type": "function_call", "call_id": f"c{i}", "name": "lookup", "arguments": json.dumps(_args(i))}
+        for i in range(n)]},
+    "gemini": lambda n: {"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"name": "lookup", "args": _args(i)}} for i in range(n)]}, "finishReason": "STOP"}]},
+}
+
+
+@pytest.fixture(scope="module")
+def grader():
+    return make_grader(TOOLS_DOC, SUITE)
+
+
+@pytest.mark.parametrize("provider", sorted(BODIES))
+def test_every_wire_reads_at_most_max_calls_and_counts_the_rest(provider):
+    reply = reply_from_body(provider, BODIES[provider](N))
+    assert reply.malformed is None
+    assert len(reply.calls) == MAX_CALLS
+    assert reply.calls_not_read == N - MAX_CALLS
+    assert reply.calls[-1].arguments == _args(MAX_CALLS - 1)     # the first ones, in order
+
+
+@pytest.mark.parametrize("provider", sorted(BODIES))
+def test_a_reply_within_the_bound_is_read_whole(provider):
+    reply = reply_from_body(provider, BODIES[provider](MAX_CALLS))
+    assert (len(reply.calls), reply.calls_not_read) == (MAX_CALLS, 0)
+
+
+@pytest.mark.parametrize("cid", ["any", "seq"])
+def test_50000_calls_grade_with_bounded_work_and_bounded_reasons(grader, cid, monkeypatch):
+    checked = []
+    real = grade_module.check_call
+    monkeypatch.setattr(grade_module, "check_call", lambda *a: checked.append(1) or real(*a))
+    result = grader(cid, {"response": BODIES["openai"](N)})
+    assert result.verdict == "FAIL"
+    assert len(checked) <= 2 * MAX_CALLS            # strict and lenient passes, each bounded
+    extra = [r for r in result.reasons if r.startswith("extra call")]
+    assert len(extra) == MAX_EXTRA_REASONS
+    expected = 2 if cid == "any" else 1
+    assert f"… and {MAX_CALLS - expected - MAX_EXTRA_REASONS} more extra call(s)" in result.reasons
+    assert result.reasons[-1] == (f"turn 1: {N - MAX_CALLS} more calls not read (a reply's first "
+                                  f"{MAX_CALLS} calls are graded; more than any case expects)")
+    assert len(result.reasons) <= MAX_EXTRA_REASONS + 4
+    assert max(map(len, result.reasons)) < 200
+
+
+def test_an_over_call_names_a_bounded_number_of_tools(grader):
+    result = grader("none", {"response": BODIES["openai"](1_000)})
+    assert result.verdict == "FAIL"
+    assert result.reasons[0].startswith("over-call: called lookup, lookup")
+    assert "… (246 more)" in result.reasons[0] and len(result.reasons[0]) < 200
+    assert result.reasons[-1].startswith("turn 1: 744 more calls not read")
+
+
+def test_a_few_extra_calls_are_each_named_as_before(grader):
+    result = grader("seq", openai(*[("lookup", {"order_id": "ORD-123456"})] * 3))
+    assert result.reasons == ["extra call lookup in turn 1: expected 1 call(s)"] * 2
+
+
+def test_called_names_lists_all_when_few():
+    assert called_names([]) == ""

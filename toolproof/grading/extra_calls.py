@@ -1,0 +1,42 @@
+"""Reasons about calls beyond what a case expects, bounded in number.
+
+A reply can hold far more calls than any case expects (a 5 MB body, ~50,000): the readers keep
+the first `MAX_CALLS` (providers/reply.py) and this module keeps the reasons about the rest to a
+few lines, so a hostile reply costs no more than a plausible one to grade and to read.
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+from toolproof.providers.reply import MAX_CALLS
+from .verdicts import CheckedCall
+
+MAX_EXTRA_REASONS = 10  # "extra call" reasons written out; the rest are counted in one line
+MAX_NAMES = 10          # tool names listed in an over-call or premature-call reason
+
+
+def extra_reason(extra: CheckedCall, expected: int) -> str:
+    name = extra.call.name or "(no name)"
+    reason = f"extra call {name} in turn {extra.turn}: expected {expected} call(s)"
+    if not extra.offered:
+        reason += f"; {name} is not offered by this case (hallucinated tool)"
+    return reason
+
+
+def extra_reasons(extras: list[CheckedCall], expected: int, notes: dict) -> list[str]:
+    """One reason per extra call, up to MAX_EXTRA_REASONS, then one line counting the others."""
+    reasons = [extra_reason(c, expected) + notes.get(id(c), "") for c in extras[:MAX_EXTRA_REASONS]]
+    if len(extras) > MAX_EXTRA_REASONS:
+        reasons.append(f"… and {len(extras) - MAX_EXTRA_REASONS} more extra call(s)")
+    return reasons
+
+
+def called_names(checked: list[CheckedCall]) -> str:
+    """The tools called, comma-separated, the first MAX_NAMES of them."""
+    names = ", ".join(c.call.name or "(no name)" for c in checked[:MAX_NAMES])
+    return names + (f", … ({len(checked) - MAX_NAMES} more)" if len(checked) > MAX_NAMES else "")
+
+
+def not_read_reason(turn: int, count: int) -> str:
+    return (f"turn {turn}: {count} more calls not read (a reply's first {MAX_CALLS} calls are "
+            f"graded; more than any case expects)")
