@@ -137,8 +137,10 @@ def cost_line(card: dict) -> str:
     if lat:
         parts.append(f"latency mean {lat['mean']:.0f} ms, p50 {lat['p50']:.0f}, p95 {lat['p95']:.0f}, max {lat['max']:.0f}")
     if "usd" in cost:
-        per = "n/a (no PASS)" if cost["usd_per_pass"] is None else f"${cost['usd_per_pass']:.4f}"
-        parts.append(f"${cost['usd']:.4f} total, {per} per PASS")
+        per = cost.get("usd_per_passing_run")
+        runs = cost.get("passing_runs", 0)
+        per = "n/a (no passing run)" if per is None else f"${per:.4f} per passing run ({runs} passed)"
+        parts.append(f"${cost['usd']:.4f} total, {per}")
     return " · ".join(parts)
 
 
