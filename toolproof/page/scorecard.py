@@ -67,9 +67,9 @@ class ScorecardView:
         # the same guarded builder as the CLI: a failing step is a note, never no scorecard.
         card = card_of(self.graded, self.weights, source=self.source, diagnosis=self.diagnosis,
                        prices=self.prices, intervals_now=self._diagnosed, notes=self.notes)
-        if self.sweep is not None:       # the same section, weights and intervals as the CLI's
-            from toolproof.scoring.evaluate import sweep_section
-            card["sweep"] = sweep_section(self.sweep, card, self.weights, self.prices, self._diagnosed)
+        if self.sweep is not None:       # the same section, coverage, cost and intervals as the CLI's
+            from toolproof.scoring.evaluate import finish_sweep
+            card = finish_sweep(card, self.sweep, self.weights, self.prices, self._diagnosed)
         return card
 
     def diagnose(self) -> None:
