@@ -184,7 +184,9 @@ def test_401_message_names_the_cause_once(page, live):
 
 def test_the_need_line_matches_the_scope(page):
     page.select_option("#scope", "multi_step")
-    assert page.get_attribute("#cap", "max") == str(NEED["multi_step"])
+    # the maximum allows for every retry; the cap starts at the need (issue 20: it began at 10)
+    assert page.get_attribute("#cap", "max") == str(3 * NEED["multi_step"])
+    assert page.input_value("#cap") == str(NEED["multi_step"])
     text = page.text_content("#need")
     assert f"at most {NEED['multi_step']} requests" in text
     # the explanation must account for the number: variants add one request each
