@@ -105,11 +105,31 @@ def intervals(graded: Graded, weights: dict) -> dict:
     return bootstrap(credits, categories, check_weights(weights), resampled=graded.memo["resampled"])
 
 
+def computable_k_note(per_case: list[list[CaseResult]]) -> str | None:
+    """Which k pass^k and pass@k reach, said when ERROR repeats lowered it (k only goes up to
+    the fewest graded repeats of a case); None when nothing was lost to ERROR."""
+    counts = [(rs[0].case_id, len(rs), sum(r.verdict != ERROR for r in rs)) for rs in per_case if rs]
+    graded = [c for c in counts if c[2] > 0]
+    if not graded or all(n == size for _, size, n in counts):
+        return None
+    top, most = min(n for _, _, n in graded), max(size for _, size, _ in counts)
+    if top == most:
+        return None
+    case, size, n = next(c for c in graded if c[2] == top)
+    left = sum(c[2] == 0 for c in counts)
+    out = (f"k = 1..{top} only (of {most} repeats): {case} has {n} graded repeat(s), {size - n} ERROR; "
+           "ERROR repeats are not graded")
+    return out + (f"; {left} case(s) with no graded repeat are left out" if left else "")
+
+
 def extras(graded: Graded, weights: dict, prices: dict | None, intervals_now: bool = True) -> dict:
     """The scorecard's repeat, reliability, interval and cost sections (`intervals` is None when
     not drawn yet: the page draws them after it is ready, as it does the diagnosis)."""
     count, note = repeats_summary(graded.per_case)
     found = reliability(pass_counts(graded.per_case))
+    k_note = computable_k_note(graded.per_case)
+    if k_note:
+        found["k_note"] = k_note
     found["flaky_cases"] = [r.case_id for r in graded.rows if r.to_json()["flaky"]]
     passes = sum(r.verdict == PASS for rs in graded.per_case for r in rs)
     out = {"repeats": count}
