@@ -127,7 +127,7 @@ def explain_line(card: dict) -> str:
     intervals = card.get("intervals") or {}
     level = round(100 * intervals["level"]) if "level" in intervals else 95
     method = intervals.get("method", "a bootstrap over cases")
-    return (f"{level}% CI: {method}: it says how much the score could move with other cases like these, "
+    return (f"{level}% CI over cases ({method}): how much the score could move with other cases like these, "
             "not how a rerun of the same cases would vary. pass^1: the chance that one run of a case "
             "passes, averaged over cases; pass^k: that k runs all pass.")
 
