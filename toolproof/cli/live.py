@@ -19,9 +19,12 @@ from .flags import parse_weights, price_flags, report_flags, suite_flags, write_
 from toolproof.datafiles import load_suite_files
 from toolproof.errors import ToolProofError
 from toolproof.scoring.evaluate import evaluate
-from toolproof.reports.scorecard import render_text, to_json
+from toolproof.reports.scorecard import coverage_line, render_text, to_json
 from toolproof.providers.dispatch import PROVIDERS, base_url_problem
 from toolproof.suite.model import CATEGORIES
+
+
+INCOMPLETE = 3          # exit code: part of the plan never started (the cap, a stop), gate passed
 
 
 def add_parser(commands) -> None:
@@ -50,6 +53,8 @@ def add_parser(commands) -> None:
                       help="requests in flight at most (1-16, default 1: one case after another)")
     price_flags(live)
     report_flags(live)
+    live.add_argument("--allow-incomplete", action="store_true",
+                      help=f"exit 0 even when part of the plan never started (default: exit {INCOMPLETE})")
     live.add_argument("--pause", type=float, default=0.15, help=argparse.SUPPRESS)
 
 
@@ -200,4 +205,8 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     if failed:
         say(f"toolproof: {failed}")
         return 1
+    if card["coverage"]["not_started"] and not args.allow_incomplete:
+        say(f"toolproof: incomplete: {coverage_line(card)}; exit {INCOMPLETE} "
+            "(raise --cap, or pass --allow-incomplete to accept a partial run)")
+        return INCOMPLETE
     return 0
