@@ -115,17 +115,17 @@ class ScorecardView:
             self.root.dataset.diagnosis = "ready"
 
     # -- summary
-    def _score_text(self) -> str:
+    def _score_text(self, key: str = "strict") -> str:
+        """The strict (or lenient) score as shown: none below half of the plan graded."""
         from toolproof.reports.scorecard import score_text, too_partial
 
-        return "—" if too_partial(self.card) else score_text(self.card["score"])
+        score = self.card["score"] if key == "strict" else self.card["lenient"]["score"]
+        return "—" if too_partial(self.card) else score_text(score)
 
     def _summary(self):
-        from toolproof.reports.scorecard import score_text
-
         card, counts = self.card, self.card["counts"]
         self.score_node = el("span", self._score_text(), cls="score-value")
-        self.lenient_node = el("span", score_text(card["lenient"]["score"]))
+        self.lenient_node = el("span", self._score_text("lenient"))
         pills = el("div", cls="pills", children=[
             el("span", f"{counts[v]} {v}", cls=f"pill verdict-{v.lower()}") for v in ("PASS", "PARTIAL", "FAIL")]
             + [el("span", f"{counts.get('error', 0)} ERROR", cls="pill verdict-error",
@@ -279,7 +279,6 @@ class ScorecardView:
 
     def set_weight(self, category: str, raw: str) -> None:
         from toolproof.errors import ToolProofError
-        from toolproof.reports.scorecard import score_text
 
         try:
             value = float(raw)
@@ -293,7 +292,7 @@ class ScorecardView:
         self.root.dataset.weightsError = "false"
         self.card = self._card()
         self.score_node.textContent = self._score_text()
-        self.lenient_node.textContent = score_text(self.card["lenient"]["score"])
+        self.lenient_node.textContent = self._score_text("lenient")
         self._refresh_statistics()
         self._refresh_sweep()
 
