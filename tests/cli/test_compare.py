@@ -36,7 +36,7 @@ def test_grade_writes_junit_and_markdown_and_prices_the_run(tmp_path):
     assert (code, err) == (0, "")
     card = json.loads(out)
     assert card["cost"]["prices"] == {"input_per_mtok": 3.0, "output_per_mtok": 15.0}
-    assert card["cost"]["usd_per_pass"] is None          # no PASS anywhere
+    assert card["cost"]["usd_per_passing_run"] is None          # no PASS anywhere
     root = ET.fromstring(junit.read_text(encoding="utf-8"))        # well-formed despite the reasons
     suite = root.find("testsuite")
     assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("2", "1", "1")

@@ -75,14 +75,15 @@ def assert_no_key(*texts: str) -> None:
 def full_run(fake, tmp_path, provider: str):
     fast_fixture_errors(fake)
     out = tmp_path / "results.json"
-    code, stdout, stderr = live(fake, "--cap", "200", "--format", "json", "--out", str(out), provider=provider)
+    code, stdout, stderr = live(fake, "--cap", "2000", "--format", "json", "--out", str(out), provider=provider)
     assert code == 0, stderr
     # the fixtures hold one case whose request fails (intended ERROR): part of the plan got no verdict
     assert stderr.endswith("toolproof: incomplete: 1 of 72 planned case run(s) got no verdict (1 ERROR, "
                            "0 not started); accepted (--allow-incomplete)\n")
     need = requests_needed(CASES)
-    assert f"toolproof: cap lowered to {need}: all that scope all needs\n" in stderr
-    assert len(fake.requests) <= need
+    # the maximum allows for every retry (two per request), so a run there never leaves a case out
+    assert f"toolproof: cap lowered to {3 * need}: all that scope all needs ({need}), with every retry allowed for\n" in stderr
+    assert len(fake.requests) <= 3 * need
     card = json.loads(stdout)
     verdicts = {c["id"]: c["verdict"] for c in card["cases"]}
     assert verdicts == {cid: f["intended_verdict"] for cid, f in FIXTURES.items()}
@@ -168,14 +169,26 @@ NOT_RUN = re.compile(r"^toolproof: (\d+) case\(s\) not run: the cap of 7 request
 def test_the_cap_bounds_what_reaches_the_server(fake, tmp_path):
     out = tmp_path / "r.json"
     code, stdout, stderr = live(fake, "--scope", "injection", "--cap", "7", "--format", "json", "--out", str(out))
-    assert code == 0, stderr
+    # issue 20: a run the cap cut short exited 0 like a complete one; now 3, saying what is missing
+    assert code == 3, stderr
     assert 0 < len(fake.requests) <= 7
     match = NOT_RUN.search(stderr)
     assert match, stderr
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert doc["requests_used"] == len(fake.requests)
-    assert int(match.group(1)) == len(scoped(CASES, "injection")) - len(doc["transcripts"]) > 0
+    missing = len(scoped(CASES, "injection")) - len(doc["transcripts"])
+    assert int(match.group(1)) == missing > 0
     assert len(json.loads(stdout)["cases"]) == len(doc["transcripts"])
+    assert [m["case_id"] for m in doc["not_started"]] == [c.id for c in scoped(CASES, "injection")][-missing:]
+    assert {m["reason"] for m in doc["not_started"]} == {"the request cap (7) could not cover its requests"}
+    card = json.loads(stdout)
+    assert card["coverage"]["not_started"] == missing
+    assert stderr.endswith(f"toolproof: incomplete: {card['coverage']['graded']} of 9 cases graded "
+                           f"({missing} not started); exit 3 (raise --cap, or pass --allow-incomplete to "
+                           "accept a partial run)\n")
+    fake.requests.clear()
+    code, _, stderr = live(fake, "--scope", "injection", "--cap", "7", "--allow-incomplete")
+    assert code == 0 and "incomplete" not in stderr
 
 
 # ---- the key ---------------------------------------------------------------------------------
@@ -204,14 +217,14 @@ def test_api_key_missing(provider, variable):
 
 
 def test_toolproof_api_key_wins_on_the_wire(fake):
-    code, stdout, stderr = live(fake, "--scope", "must_ask", "--cap", "2")
+    code, stdout, stderr = live(fake, "--scope", "must_ask", "--cap", "2", "--allow-incomplete")
     assert code == 0, stderr
     assert [r["headers"]["authorization"] for r in fake.requests] == [f"Bearer {KEY}"] * 2
     assert_no_key(stdout, stderr)
 
 
 def test_no_key_for_a_compatible_server_sends_no_authorization(fake):
-    code, _, stderr = live(fake, "--scope", "must_ask", "--cap", "1", environ={})
+    code, _, stderr = live(fake, "--scope", "must_ask", "--cap", "1", "--allow-incomplete", environ={})
     assert code == 0, stderr
     assert len(fake.requests) == 1 and "authorization" not in fake.requests[0]["headers"]
 
@@ -232,7 +245,7 @@ def test_fail_under_above_the_score_exits_1_and_still_prints(fake):
 
 
 def test_fail_under_zero_passes(fake):
-    code, stdout, stderr = live(fake, "--scope", "must_ask", "--cap", "3", "--fail-under", "0")
+    code, stdout, stderr = live(fake, "--scope", "must_ask", "--cap", "30", "--fail-under", "0")
     assert code == 0, stderr
     assert "Score:" in stdout
 
@@ -274,7 +287,7 @@ def test_a_server_error_is_an_error_turn_without_the_body(fake, tmp_path):
     body = json.dumps({"error": {"message": "upstream exploded near sk-fake-echo BODY-TEXT-991"}})
     fake.script[first.id] = [(500, NOW, body)] * 3
     out = tmp_path / "r.json"
-    code, stdout, stderr = live(fake, "--scope", "should_call", "--cap", "5", "--out", str(out))
+    code, stdout, stderr = live(fake, "--scope", "should_call", "--allow-incomplete", "--cap", "5", "--out", str(out))
     assert code == 0, stderr
     text = out.read_text(encoding="utf-8")
     doc = json.loads(text)
@@ -328,7 +341,7 @@ def test_hostile_answers_in_the_new_formats_are_graded_not_raised(fake, tmp_path
     first = scoped(CASES, "should_call")[0]
     fake.script[first.id] = [(200, {}, body)]
     out = tmp_path / "r.json"
-    code, stdout, stderr = live(fake, "--scope", "should_call", "--cap", "1", "--format", "json", "--out", str(out),
+    code, stdout, stderr = live(fake, "--scope", "should_call", "--allow-incomplete", "--cap", "1", "--format", "json", "--out", str(out),
                                 provider=provider)
     try:
         read_json(body)
@@ -352,7 +365,7 @@ def test_hostile_answers_in_the_new_formats_are_graded_not_raised(fake, tmp_path
 def test_a_slow_gemini_answer_times_out_and_the_run_goes_on(fake):
     first, second = scoped(CASES, "should_call")[:2]
     fake.script[first.id] = [("sleep", 1.2)] * 3
-    code, stdout, stderr = live(fake, "--scope", "should_call", "--cap", "4", "--timeout", "0.4", "--format", "json",
+    code, stdout, stderr = live(fake, "--scope", "should_call", "--allow-incomplete", "--cap", "4", "--timeout", "0.4", "--format", "json",
                                 provider="gemini")
     assert code == 0, stderr
     cases = {c["id"]: c for c in json.loads(stdout)["cases"]}

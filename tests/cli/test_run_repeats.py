@@ -77,8 +77,8 @@ def test_repeats_4_concurrency_4_regrades_byte_for_byte(fake, tmp_path):
                                 "--junit", str(junit), "--markdown", str(markdown))
     assert code == 0, stderr
     need = 4 * requests_needed(BUNDLE.cases)
-    assert f"toolproof: cap lowered to {need}: all that scope all needs\n" in stderr
-    assert f"toolproof: {len(BUNDLE.cases)} cases x 4 repeats, up to {need} requests; cap {need}, 4 in flight\n" in stderr
+    assert f"toolproof: cap lowered to {3 * need}: all that scope all needs ({need}), with every retry allowed for\n" in stderr
+    assert f"toolproof: {len(BUNDLE.cases)} cases x 4 repeats, up to {need} requests; cap {3 * need}, 4 in flight\n" in stderr
     card = json.loads(stdout)
     assert card["repeats"] == 4
     assert all(c["repeats"] == [FIXTURES[c["id"]]["intended_verdict"]] * 4 for c in card["cases"])
@@ -86,7 +86,7 @@ def test_repeats_4_concurrency_4_regrades_byte_for_byte(fake, tmp_path):
     doc = json.loads(out.read_text())
     assert doc["suite_sha256"] == suite_sha256(BUNDLE.documents["suite"])
     assert {k: doc["settings"][k] for k in ("repeats", "concurrency", "cap")} == {
-        "repeats": 4, "concurrency": 4, "cap": need}
+        "repeats": 4, "concurrency": 4, "cap": 3 * need}
     # every repeat kept, in suite order then repeat order
     order = [c.id for c in BUNDLE.cases]
     assert [(t["case_id"], t["repeat"]) for t in doc["transcripts"]] == [(i, r) for i in order for r in range(4)]

@@ -43,6 +43,12 @@ def test_openai_happy_path(page, live):
     label = page.text_content("#live-card .live-label")
     assert "openai" in label and "gpt-4.1-mini" in label and "scope should_call" in label
     assert page.text_content("#cases-text") == "9 / 9" and page.text_content("#requests-text") == "9 / 9"
+    # a full run: no partial line; the interval and pass^1 explained in a visible line; the
+    # category rows add up, ERROR column included
+    assert page.is_hidden("#live-coverage")
+    assert "over cases" in page.text_content("#live-explain") and page.is_visible("#live-explain")
+    assert page.eval_on_selector_all("#live-card table.categories thead th", "h => h.map(x => x.textContent)") == [
+        "Category", "Score", "Cases", "Pass", "Partial", "Fail", "Error", "Weight"]
     assert [p["case_id"] for p in openai.posts] == ids
     for post in openai.posts:
         assert post["url"] == OPENAI
@@ -119,6 +125,12 @@ def test_cap_is_never_exceeded(page, live):
     assert f"{len(plan) - started} case(s) were not started" in message
     assert len(card_cases(page)) == started
     assert page.text_content("#requests-text") == f"{sent} / {cap}"
+    # issue 20: a run cut short by the cap showed a full-size score; below half of the plan, none
+    assert 2 * started < len(plan)
+    assert page.text_content("#live-card .score-value") == "—"
+    assert page.text_content("#live-score-ci") == (
+        f"No score: only {started} of {len(plan)} cases graded ({len(plan) - started} not started), "
+        "below half of the plan; the graded cases are listed")
     assert_only_talked_to(page, live.server, OPENAI)
 
 
@@ -142,6 +154,9 @@ def test_abort_stops_at_once_and_keeps_graded_cases(page, live):
     assert len(openai.posts) == sent
     assert [url for url, _ in page.failed] == [OPENAI]        # the request in flight was cancelled
     assert card_cases(page) == {ids[0]: FIXTURES[ids[0]]["intended_verdict"]}
+    # issue 20: aborting after one case showed "0.00 · 95% CI 0.0–0.0"
+    ci = page.text_content("#live-score-ci")
+    assert ci.startswith(f"No score: only 1 of {len(ids)} cases graded") and "CI" not in ci
     assert "aborted" in page.text_content("#live-card .live-label")
     assert "aborted" in page.text_content("#run-message")
     assert page.is_disabled("#abort") and page.is_enabled("#run-live") and page.is_enabled("#api-key")
@@ -182,8 +197,14 @@ def test_401_message_names_the_cause_once(page, live):
 
 
 def test_the_need_line_matches_the_scope(page):
+    # issue 20: the cap began at 10 while "All categories" needs 122
+    page.select_option("#scope", "all")
+    need_all = sum(c.requests for c in CASES)
+    assert page.input_value("#cap") == str(need_all) and page.get_attribute("#cap", "max") == str(3 * need_all)
     page.select_option("#scope", "multi_step")
-    assert page.get_attribute("#cap", "max") == str(NEED["multi_step"])
+    # the maximum allows for every retry; the cap starts at the need (issue 20: it began at 10)
+    assert page.get_attribute("#cap", "max") == str(3 * NEED["multi_step"])
+    assert page.input_value("#cap") == str(NEED["multi_step"])
     text = page.text_content("#need")
     assert f"at most {NEED['multi_step']} requests" in text
     # the explanation must account for the number: variants add one request each

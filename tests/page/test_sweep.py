@@ -86,6 +86,12 @@ def test_a_two_level_sweep_draws_its_curve_and_regrades_in_the_terminal(page, se
     assert whiskers == [0, 6]
     costs = page.eval_on_selector_all("#sweep-chart text.sweep-cost", "ns => ns.map(n => n.textContent)")
     assert len(costs) == 2 and all("tok" in c for c in costs) and costs[0] != costs[1]
+    # issue 20: each level says how many cases it rests on (all of them here: no hollow point),
+    # and the correct-tool rate is drawn beside the score
+    axis = page.eval_on_selector_all("#sweep-chart text.sweep-axis", "ns => ns.map(n => n.textContent)")
+    assert axis == ["pad 0 · 9 cases", "pad 6 · 9 cases"]
+    assert page.eval_on_selector_all("#sweep-chart circle.hollow", "ns => ns.length") == 0
+    assert page.query_selector("#sweep-chart path.sweep-tool-line") is not None
 
     with page.expect_download() as download:
         page.click("#export-live-json")
@@ -95,6 +101,10 @@ def test_a_two_level_sweep_draws_its_curve_and_regrades_in_the_terminal(page, se
     assert sweep["seed"] == 3 and [row["pad"] for row in sweep["levels"]] == [0, 6]
     assert [row["score"] for row in sweep["levels"]] == [p["score"] for p in points]
     level6 = sweep["levels"][1]
+    assert (level6["cases"], level6["cases_planned"]) == (9, 9)
+    assert card["coverage"] == {"planned": 18, "graded": 18, "error": 0, "not_started": 0}
+    # the overall card's cost counts both levels (it counted level 0 only)
+    assert card["cost"]["requests"] == exported["requests_used"]
     assert level6["low"] <= level6["score"] <= level6["high"]
     assert level6["tools_offered_mean"] == sweep["levels"][0]["tools_offered_mean"] + 6
     assert level6["input_tokens_mean"] == sweep["levels"][0]["input_tokens_mean"] + 240

@@ -28,9 +28,9 @@ def test_cost_tiles_with_and_without_prices():
     cost = {"requests": 3, "input_tokens": 10, "output_tokens": 2, "prices": None,
             "latency_ms": {"mean": 200.4, "p50": 199.5, "p95": 290.0, "max": 300.0, "answered": 3}}
     assert [t[2] for t in cost_tiles(cost)] == ["3", "10", "2", "200 ms", "200 ms", "290 ms", "300 ms"]
-    priced = {**cost, "latency_ms": None, "usd": 0.5, "usd_per_pass": None}
+    priced = {**cost, "latency_ms": None, "usd": 0.5, "usd_per_passing_run": None, "passing_runs": 0}
     assert cost_tiles(priced)[3][2] == "n/a" and cost_tiles(priced)[-2:] == [
-        ("usd", "Cost (USD)", "$0.5000"), ("usd_per_pass", "USD per PASS", "n/a (no PASS)")]
+        ("usd", "Cost (USD)", "$0.5000"), ("usd_per_passing_run", "USD per passing run (0 passed)", "n/a (no passing run)")]
     assert cost_tiles(None) == []
 
 

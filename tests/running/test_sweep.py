@@ -393,9 +393,9 @@ def test_terminal_and_markdown_show_every_level_with_its_interval():
     card = card_of_doc(sweep_doc({0: RIGHT, 2: {**RIGHT, "alt": openai(text="?")}}, usage={0: 100, 2: 1500}), cases, tools)
     text = render_text(card)
     assert "Tool-count sweep (pad seed 9; a difference between levels smaller than their intervals means nothing)" in text
-    assert "    0   100.0   100.0–100.0        100.0%           2.5           100" in text
-    assert "    2    72.7     72.7–72.7         66.7%          3.25         1,500" in text
-    assert "| 2 | 72.7 | 72.7–72.7 | 66.7% | 3.25 | 1,500 |" in render_markdown(card)
+    assert "    0   100.0   100.0–100.0        100.0%       4/4           2.5           100" in text
+    assert "    2    72.7     72.7–72.7         66.7%       4/4          3.25         1,500" in text
+    assert "| 2 | 72.7 | 72.7–72.7 | 66.7% | 4/4 | 3.25 | 1,500 |" in render_markdown(card)
     doc = sweep_doc({0: RIGHT})
     del doc["sweep"]                       # transcripts with pad levels but no recorded seed
     plain = card_of_doc(doc, cases, tools)

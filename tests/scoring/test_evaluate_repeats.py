@@ -117,9 +117,9 @@ def test_cost_counts_requests_tokens_latency_and_prices(data):
     assert c["cost"] == {"requests": 4, "input_tokens": tokens_in, "output_tokens": tokens_out,
                          "latency_ms": {"mean": 200.0, "p50": 200.0, "p95": 290.0, "max": 300.0, "answered": 3},
                          "prices": {"input_per_mtok": 3.0, "output_per_mtok": 15.0},
-                         "usd": usd, "usd_per_pass": round(usd / 2, 6)}
+                         "usd": usd, "usd_per_passing_run": round(usd / 2, 6), "passing_runs": 2}
     none_pass = card(data, document({CALL_A: ["fail"]}), prices=check_prices(1, 1))
-    assert none_pass["cost"]["usd_per_pass"] is None and none_pass["cost"]["latency_ms"] is None
+    assert none_pass["cost"]["usd_per_passing_run"] is None and none_pass["cost"]["latency_ms"] is None
     assert "usd" not in card(data, doc)["cost"]
 
 

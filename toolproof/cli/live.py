@@ -205,9 +205,10 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     say(f"toolproof: endpoint {endpoint(args.provider, args.base_url, args.model)}; "
         + (f"key from {variable}" if variable else "no key (none of " + ", ".join(
             key_variables(args.provider, args.base_url, args.api_key_env)) + " is set)"))
-    if args.cap > run.need:
-        say(f"toolproof: cap lowered to {run.need}: all that scope {args.scope} needs")
-        settings.cap = run.need
+    if args.cap > run.most:
+        say(f"toolproof: cap lowered to {run.most}: all that scope {args.scope} needs ({run.need}), "
+            "with every retry allowed for")
+        settings.cap = run.most
     sweep = f" at pad levels {','.join(map(str, levels))} (seed {args.pad_seed})" if levels else ""
     times = f" x {args.repeats} repeats" if args.repeats > 1 else ""
     at_once = f", {args.concurrency} in flight" if args.concurrency > 1 else ""

@@ -18,8 +18,10 @@ def diagnosis_section(card: dict, kind: str):
 
     prefix = id_prefix(kind)
     d = card.get("diagnosis") or {}
-    if not d:       # the diagnosis failed (guarded): say so where it would have been
-        return el("section", " ".join(card.get("notes") or ["No diagnosis."]),
+    if not d:       # nothing graded, or the diagnosis failed (guarded): say so where it would have been
+        empty = (card.get("coverage") or {}).get("graded") == 0
+        return el("section", "No diagnosis: no case was graded." if empty else
+                  " ".join(card.get("notes") or ["No diagnosis."]),
                   cls="block muted", id=f"{prefix}-diagnosis")
     dec, sel, fil, use, tr, saf = (d[k] for k in ("decide", "select", "fill", "use", "trace", "safety"))
 

@@ -173,23 +173,33 @@ class LiveController:
             levels = ()
         return sweep_need(self.options[str(byid("scope").value)], levels, self.repeats())
 
+    def most(self) -> int:
+        """The cap's maximum: the need plus every retry the runner may make (RunSettings.retries
+        more per request), so a run at the maximum never leaves a case unstarted."""
+        from toolproof.running.runner import RunSettings
+
+        return self.need() * (1 + RunSettings.retries)
+
     def scope_changed(self) -> None:
-        need = self.need()
+        need, most = self.need(), self.most()
         cap = byid("cap")
-        cap.setAttribute("max", str(need))
-        if not str(cap.value) or int(float(str(cap.value) or 0)) > need:
-            cap.value = str(min(10, need))
+        cap.setAttribute("max", str(most))
+        # A run asked for in full completes in full: a new scope (or repeat count, or pad levels)
+        # sets the cap to what it needs; the user may then lower it, or raise it up to `most`.
+        cap.value = str(need)
         self.show_need()
 
     def show_need(self) -> None:
-        need, repeats = self.need(), self.repeats()
+        need, most, repeats = self.need(), self.most(), self.repeats()
         levels = need // max(self.options[str(byid("scope").value)] * repeats, 1)
         sweep = f" ({levels} pad levels, the scope once per level)" if levels > 1 else ""
         times = f", each case {repeats} times," if repeats > 1 else ""
         byid("need").textContent = (f"This scope needs at most {need} requests{sweep}{times}: one per turn (multi-step, "
                                     "injection and result-use cases take two) plus one per counterfactual "
-                                    f"variant. The cap can be 1 to {need}; retries count against it, and a "
-                                    "case is only started if all its requests fit.")
+                                    f"variant. The cap starts there and can be 1 to {most}: retries count "
+                                    "against it, and at the maximum every retry is allowed for; a case is "
+                                    "only started if all its requests fit, and the result says how many "
+                                    "were left out.")
 
     def message(self, text: str, bad: bool = False) -> None:
         node = byid("run-message")
@@ -224,8 +234,8 @@ class LiveController:
             problem = "Paste your API key (it stays in this tab and goes only to the provider)."
         elif provider == "openai-compatible" and not base_url:
             problem = "Enter the server's base URL, e.g. http://localhost:11434/v1."
-        elif not 1 <= cap <= need:
-            problem = f"The request cap must be between 1 and {need} for this scope."
+        elif not 1 <= cap <= self.most():
+            problem = f"The request cap must be between 1 and {self.most()} for this scope (its need, {need}, with every retry allowed for)."
         elif timeout is None:
             problem = "The timeout must be a number of seconds from 0.1 to 3600."
         elif max_tokens is None:

@@ -67,9 +67,9 @@ class ScorecardView:
         # the same guarded builder as the CLI: a failing step is a note, never no scorecard.
         card = card_of(self.graded, self.weights, source=self.source, diagnosis=self.diagnosis,
                        prices=self.prices, intervals_now=self._diagnosed, notes=self.notes)
-        if self.sweep is not None:       # the same section, weights and intervals as the CLI's
-            from toolproof.scoring.evaluate import sweep_section
-            card["sweep"] = sweep_section(self.sweep, card, self.weights, self.prices, self._diagnosed)
+        if self.sweep is not None:       # the same section, coverage, cost and intervals as the CLI's
+            from toolproof.scoring.evaluate import finish_sweep
+            card = finish_sweep(card, self.sweep, self.weights, self.prices, self._diagnosed)
         return card
 
     def diagnose(self) -> None:
@@ -115,12 +115,17 @@ class ScorecardView:
             self.root.dataset.diagnosis = "ready"
 
     # -- summary
-    def _summary(self):
-        from toolproof.reports.scorecard import score_text
+    def _score_text(self, key: str = "strict") -> str:
+        """The strict (or lenient) score as shown: none below half of the plan graded."""
+        from toolproof.reports.scorecard import score_text, too_partial
 
+        score = self.card["score"] if key == "strict" else self.card["lenient"]["score"]
+        return "—" if too_partial(self.card) else score_text(score)
+
+    def _summary(self):
         card, counts = self.card, self.card["counts"]
-        self.score_node = el("span", score_text(card["score"]), cls="score-value")
-        self.lenient_node = el("span", score_text(card["lenient"]["score"]))
+        self.score_node = el("span", self._score_text(), cls="score-value")
+        self.lenient_node = el("span", self._score_text("lenient"))
         pills = el("div", cls="pills", children=[
             el("span", f"{counts[v]} {v}", cls=f"pill verdict-{v.lower()}") for v in ("PASS", "PARTIAL", "FAIL")]
             + [el("span", f"{counts.get('error', 0)} ERROR", cls="pill verdict-error",
@@ -151,15 +156,22 @@ class ScorecardView:
 
     # -- statistics: interval, pass^k, repeats (issue 9)
     def _statistics(self) -> list:
-        from toolproof.reports.scorecard import pass_k_line
+        from toolproof.reports.scorecard import coverage_line, explain_line, pass_k_line, too_partial
 
         card = self.card
         self.ci_node = el("div", cls="score-ci", id=f"{self.prefix()}-score-ci")
+        # "N of M cases graded" beside the score whenever they differ (below half, the CI line says it)
+        covered = "" if too_partial(card) else coverage_line(card)
+        coverage = el("div", covered, cls="score-coverage", id=f"{self.prefix()}-coverage")
+        coverage.hidden = not covered
         self._refresh_statistics()
         self.pass_k_node = el("div", pass_k_line(card), cls="pass-k", id=f"{self.prefix()}-pass-k",
                               title="pass^k: the chance that k repeats of a case all pass (tau-bench's estimator)")
-        repeats = f"{card['repeats']} repeat(s) per case · {len(card['reliability']['flaky_cases'])} flaky"
-        return [self.ci_node, self.pass_k_node, el("div", repeats, cls="muted small repeats-line")]
+        k_note = card["reliability"].get("k_note")
+        repeats = f"{card['repeats']} repeat(s) per case · {len(card['reliability']['flaky_cases'])} flaky" + \
+            (f" · {k_note}" if k_note else "")
+        explain = el("p", explain_line(card), cls="muted small score-explain", id=f"{self.prefix()}-explain")
+        return [self.ci_node, coverage, self.pass_k_node, el("div", repeats, cls="muted small repeats-line"), explain]
 
     def _cost(self):
         from toolproof.reports.page_view import cost_tiles
@@ -199,7 +211,7 @@ class ScorecardView:
         from toolproof.reports.page_view import CATEGORY_LABELS, interval_text
 
         head = el("tr", children=[el("th", t, scope="col") for t in
-                                  ("Category", "Score", "Cases", "Pass", "Partial", "Fail", "Weight")])
+                                  ("Category", "Score", "Cases", "Pass", "Partial", "Fail", "Error", "Weight")])
         self.chart_node = self._chart()
         rows = []
         bounds = (self.card["intervals"] or {}).get("categories", {})
@@ -214,6 +226,8 @@ class ScorecardView:
                 el("td", str(row["count"]), cls="num"),
                 el("td", str(row["pass"]), cls="num"), el("td", str(row["partial"]), cls="num"),
                 el("td", str(row["fail"]), cls="num"),
+                # the row adds up: pass + partial + fail + error = cases (ERROR: not graded)
+                el("td", str(row.get("error", 0)), cls="num", data_col="error"),
                 el("td", children=[weight]),
             ]))
         table = el("table", cls="categories", children=[el("thead", children=[head]),
@@ -265,7 +279,6 @@ class ScorecardView:
 
     def set_weight(self, category: str, raw: str) -> None:
         from toolproof.errors import ToolProofError
-        from toolproof.reports.scorecard import score_text
 
         try:
             value = float(raw)
@@ -278,8 +291,8 @@ class ScorecardView:
         self.weights = candidate
         self.root.dataset.weightsError = "false"
         self.card = self._card()
-        self.score_node.textContent = score_text(self.card["score"])
-        self.lenient_node.textContent = score_text(self.card["lenient"]["score"])
+        self.score_node.textContent = self._score_text()
+        self.lenient_node.textContent = self._score_text("lenient")
         self._refresh_statistics()
         self._refresh_sweep()
 

@@ -32,6 +32,10 @@ def sweep_chart(card: dict, kind: str):
         tick.textContent = str(line["value"])
         chart.appendChild(rule)
         chart.appendChild(tick)
+    if g["tool_path"]:                 # the correct-tool rate, dashed: it moves when the score sits at 0
+        tool = svg("path", d=g["tool_path"], data_metric="correct_tool_rate")
+        tool.setAttribute("class", "sweep-tool-line")
+        chart.appendChild(tool)
     if g["path"]:
         curve = svg("path", d=g["path"])
         curve.setAttribute("class", "sweep-line")
@@ -41,9 +45,12 @@ def sweep_chart(card: dict, kind: str):
     seed = card["sweep"].get("seed")
     note = el("p", "Each level is the whole scope run again with that many extra tools from other "
                    "domains" + (f" (pad seed {seed})" if seed is not None else "") + ". A difference "
-                   "between levels smaller than their intervals means nothing.", cls="muted small")
+                   "between levels smaller than their intervals means nothing. Solid: the score; "
+                   "dashed: the correct-tool rate (%).", cls="muted small")
+    partial = el("p", "Hollow points rest on fewer cases than planned: " + "; ".join(g["partial"]) + ".",
+                 cls="small sweep-partial", id=f"{prefix}-sweep-partial") if g["partial"] else None
     return el("section", cls="block sweep", id=f"{prefix}-sweep", children=[
-        el("h3", "Tool-count sweep"), el("figure", cls="chart-box", children=[chart]), note])
+        el("h3", "Tool-count sweep"), el("figure", cls="chart-box", children=[chart]), partial, note])
 
 
 def sweep_point(chart, p: dict, baseline: float) -> None:
@@ -53,8 +60,9 @@ def sweep_point(chart, p: dict, baseline: float) -> None:
         w.setAttribute("class", "sweep-whisker")
         chart.appendChild(w)
     if p["y"] is not None:
-        dot = svg("circle", cx=p["x"], cy=p["y"], r=5, data_pad=p["pad"], data_score=p["score"])
-        dot.setAttribute("class", "sweep-point")
+        dot = svg("circle", cx=p["x"], cy=p["y"], r=5, data_pad=p["pad"], data_score=p["score"],
+                  data_hollow="true" if p["hollow"] else "false")
+        dot.setAttribute("class", "sweep-point hollow" if p["hollow"] else "sweep-point")
         chart.appendChild(dot)
         value = svg("text", x=p["x"] + 8, y=p["y"] - 8)
         value.setAttribute("class", "sweep-value")

@@ -46,9 +46,28 @@ def _summary(c: dict) -> list[str]:
                            else "no regression beyond noise")]
 
 
+def coverage_lines(c: dict) -> list[str]:
+    """'Run A is incomplete: 10 of 72 graded (...)' and the cases that ran on one side only."""
+    cov = c.get("coverage") or {}
+    lines = []
+    for name in ("a", "b"):
+        run = cov.get(name)
+        if run and run["graded"] != run["planned"]:
+            parts = [f"{run['error']} ERROR"] if run["error"] else []
+            parts += [f"{run['not_started']} not started"] if run["not_started"] else []
+            lines.append(f"Run {name.upper()} is incomplete: {run['graded']} of {run['planned']} planned case runs "
+                         f"graded ({', '.join(parts)})")
+    for name in ("a", "b"):
+        ids = cov.get(f"only_{name}") or []
+        if ids:
+            shown = ", ".join(ids[:20]) + (f", and {len(ids) - 20} more" if len(ids) > 20 else "")
+            lines.append(f"Ran in {name.upper()} only ({len(ids)}, not compared): {shown}")
+    return lines
+
+
 def render_comparison_text(comparison: dict) -> str:
     c = comparison["comparison"]
-    lines = ["ToolProof comparison (B - A)"] + _summary(c) + ["", f"  {'category':<16} {'A':>7} {'B':>7} {'delta':>8}  95% CI"]
+    lines = ["ToolProof comparison (B - A)"] + _summary(c) + coverage_lines(c) + ["", f"  {'category':<16} {'A':>7} {'B':>7} {'delta':>8}  95% CI"]
     for category, row in c["categories"].items():
         lines.append(f"  {category:<16} {100 * row['a']:>6.1f}% {100 * row['b']:>6.1f}% {100 * row['delta']:>+7.1f}%  "
                      f"{100 * row['low']:+.1f} to {100 * row['high']:+.1f}")
@@ -78,7 +97,7 @@ def sweep_lines(c: dict) -> list[str]:
 
 def render_comparison_markdown(comparison: dict) -> str:
     c = comparison["comparison"]
-    lines = ["# ToolProof comparison (B - A)", ""] + [f"- {_md_cell(x)}" for x in _summary(c)]
+    lines = ["# ToolProof comparison (B - A)", ""] + [f"- {_md_cell(x)}" for x in _summary(c) + coverage_lines(c)]
     lines += ["", "| category | A | B | delta | 95% CI |", "|---|---:|---:|---:|---:|"]
     for category, row in c["categories"].items():
         lines.append(f"| {category} | {100 * row['a']:.1f}% | {100 * row['b']:.1f}% | {100 * row['delta']:+.1f}% | "

@@ -84,9 +84,10 @@ def cost_tiles(cost: dict | None) -> list[tuple[str, str, str]]:
              ("latency_mean", "Latency mean", ms("mean")), ("latency_p50", "Latency p50", ms("p50")),
              ("latency_p95", "Latency p95", ms("p95")), ("latency_max", "Latency max", ms("max"))]
     if "usd" in cost:
-        per = cost["usd_per_pass"]
+        per = cost.get("usd_per_passing_run")
         tiles += [("usd", "Cost (USD)", f"${cost['usd']:.4f}"),
-                  ("usd_per_pass", "USD per PASS", "n/a (no PASS)" if per is None else f"${per:.4f}")]
+                  ("usd_per_passing_run", f"USD per passing run ({cost.get('passing_runs', 0)} passed)",
+                   "n/a (no passing run)" if per is None else f"${per:.4f}")]
     return tiles
 
 

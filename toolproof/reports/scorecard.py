@@ -92,6 +92,46 @@ def score_text(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
+def plan_unit(card: dict) -> str:
+    """What the plan counts: cases, or case runs when a case runs more than once (repeats, levels)."""
+    repeats = card.get("repeats")
+    return "cases" if (not isinstance(repeats, int) or repeats <= 1) and "sweep" not in card else "case runs"
+
+
+def coverage_line(card: dict) -> str:
+    """'10 of 122 cases graded (112 not started)' when the graded part differs from the plan,
+    else '' (the contract: every view says it beside the score)."""
+    cov = card.get("coverage")
+    if not cov or cov["graded"] == cov["planned"]:
+        return ""
+    parts = [f"{cov['error']} ERROR"] if cov["error"] else []
+    parts += [f"{cov['not_started']} not started"] if cov["not_started"] else []
+    return f"{cov['graded']} of {cov['planned']} {plan_unit(card)} graded" + (f" ({', '.join(parts)})" if parts else "")
+
+
+def too_partial(card: dict) -> bool:
+    """Below half of the plan graded: the headline shows no score and no interval."""
+    cov = card.get("coverage")
+    return bool(cov) and 2 * cov["graded"] < cov["planned"]
+
+
+def partial_score_line(card: dict) -> str:
+    """What the headline says instead of a score when too little of the plan was graded."""
+    if card.get("coverage", {}).get("graded", 1) == 0:
+        return f"No score: nothing was graded ({coverage_line(card)})"
+    return f"No score: only {coverage_line(card)}, below half of the plan; the graded cases are listed"
+
+
+def explain_line(card: dict) -> str:
+    """One line that says what the interval and pass^1 are (shown, not only in tooltips)."""
+    intervals = card.get("intervals") or {}
+    level = round(100 * intervals["level"]) if "level" in intervals else 95
+    method = intervals.get("method", "a bootstrap over cases")
+    return (f"{level}% CI over cases ({method}): how much the score could move with other cases like these, "
+            "not how a rerun of the same cases would vary. pass^1: the chance that one run of a case "
+            "passes, averaged over cases; pass^k: that k runs all pass.")
+
+
 def headline(card: dict) -> list[str]:
     source, counts = card["source"], card["counts"]
     label = source.get("label") or ""
@@ -105,15 +145,22 @@ def headline(card: dict) -> list[str]:
     lenient = card["lenient"]
     interval = (card.get("intervals") or {}).get("score")
     ci = f" (95% CI {interval['low']:.2f}–{interval['high']:.2f})" if interval and card["score"] is not None else ""
-    lines.append(f"Score: {score_text(card['score'])} / 100 strict{ci}; "
-                 f"{score_text(lenient['score'])} lenient "
-                 f"({lenient['rescued']} case(s) rescued by casting strings to the schema type)")
+    if too_partial(card):
+        lines.append(partial_score_line(card))
+    else:
+        covered = f" [{coverage_line(card)}]" if coverage_line(card) else ""
+        lines.append(f"Score: {score_text(card['score'])} / 100 strict{ci}{covered}; "
+                     f"{score_text(lenient['score'])} lenient "
+                     f"({lenient['rescued']} case(s) rescued by casting strings to the schema type)")
     lines += [f"Note: {note}" for note in card.get("notes", [])]
     return lines
 
 
 def score_with_interval(card: dict) -> str:
-    """'61.9 · 95% CI 55.2–68.4' (the page's line), or just the score when there is no interval."""
+    """'61.9 · 95% CI 55.2–68.4' (the page's line), or just the score when there is no interval;
+    below half of the plan graded, only what was graded (no score, no interval)."""
+    if too_partial(card):
+        return partial_score_line(card)
     interval = (card.get("intervals") or {}).get("score")
     if card["score"] is None or not interval:
         return "n/a" if card["score"] is None else f"{card['score']:.1f}"
@@ -137,8 +184,10 @@ def cost_line(card: dict) -> str:
     if lat:
         parts.append(f"latency mean {lat['mean']:.0f} ms, p50 {lat['p50']:.0f}, p95 {lat['p95']:.0f}, max {lat['max']:.0f}")
     if "usd" in cost:
-        per = "n/a (no PASS)" if cost["usd_per_pass"] is None else f"${cost['usd_per_pass']:.4f}"
-        parts.append(f"${cost['usd']:.4f} total, {per} per PASS")
+        per = cost.get("usd_per_passing_run")
+        runs = cost.get("passing_runs", 0)
+        per = "n/a (no passing run)" if per is None else f"${per:.4f} per passing run ({runs} passed)"
+        parts.append(f"${cost['usd']:.4f} total, {per}")
     return " · ".join(parts)
 
 
@@ -148,12 +197,14 @@ def statistics_lines(card: dict) -> list[str]:
         return []
     rel = card["reliability"]
     lines = [f"Repeats per case: {card['repeats']}" + (f" ({card['repeats_note']})" if card.get("repeats_note") else ""),
-             f"Reliability: {pass_k_line(card) or 'n/a'}; flaky cases: {', '.join(rel['flaky_cases']) or 'none'}",
+             f"Reliability: {pass_k_line(card) or 'n/a'}; flaky cases: {', '.join(rel['flaky_cases']) or 'none'}"
+             + (f" ({rel['k_note']})" if rel.get("k_note") else ""),
              f"ERROR (request failed after retries, not graded): {card['counts'].get('error', 0)} of "
              f"{card['counts']['cases']} cases ({percent(card.get('error_rate'))})"]
     note = (card.get("intervals") or {}).get("note")
     if note:
         lines.append(f"Interval note: {note}")
+    lines.append(f"Reading: {explain_line(card)}")
     lines.append(f"Cost: {cost_line(card)}")
     return lines
 
@@ -168,7 +219,7 @@ def diagnosis_lines(card: dict) -> list[str]:
 
     d = card.get("diagnosis") or {}
     if not d:
-        return []
+        return ["", "Diagnosis: none, no case was graded"] if (card.get("coverage") or {}).get("graded") == 0 else []
     dec, sel, fil, use, tr, saf = (d[k] for k in ("decide", "select", "fill", "use", "trace", "safety"))
     lines = ["", "Diagnosis",
              f"  decide  should call: {dec['should_call']['called']} called, {dec['should_call']['not_called']} not "

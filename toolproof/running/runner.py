@@ -14,6 +14,9 @@ both places:
 - a case is never started unless all of its requests fit under the cap (a second turn, and one
   more second turn per counterfactual variant, which reuses the first turn's answer): they are
   reserved when it starts, so concurrent cases never send more requests than the cap allows;
+  the cap may go up to `most` (the plan's need with every retry allowed for), and a run at that
+  cap never leaves an item unstarted; an item left out is listed in the results file
+  (`not_started`, with why);
 - 429, 5xx and network errors are retried at most twice, waiting as Retry-After says (else
   1 s, then 2 s); a 429 pauses every worker for that wait; other errors are not retried; a
   Retry-After above 30 s is not slept: the run stops there ("rate limited: the provider asks to
@@ -120,6 +123,7 @@ class Run:
         self._done: list[tuple[int, dict, CaseResult, dict]] = []   # plan order; the last is redacted
         self._queue = self.work        # the order work items are handed out in (see run)
         self._next = 0                 # the next item of the queue to hand out
+        self._started: set[int] = set()  # plan indices handed to a worker
         self._in_flight = 0
         self._answered = False         # has any request had a readable answer?
         self._halt = ""                # a network error before any answer: stop everything now
@@ -132,9 +136,17 @@ class Run:
 
     @property
     def need(self) -> int:
-        """Requests the whole plan needs at most (every repeat and pad level, no retries): the
-        cap's maximum."""
+        """Requests the whole plan needs at most (every repeat and pad level, no retries): what
+        the cap starts at (see `most` for its maximum)."""
         return sweep_need(requests_needed(self.plan), self.settings.pad_levels, self.settings.repeats)
+
+    @property
+    def most(self) -> int:
+        """The largest cap a run may be given: `need` plus an allowance for every retry the runner
+        may make (each request at most `retries` times more). At this cap no item is ever left
+        unstarted: an item reserves its own requests, a retry draws only from what is unreserved,
+        and the items already started can never use more than their share of this allowance."""
+        return self.need * (1 + max(0, self.settings.retries))
 
     @property
     def used(self) -> int:
@@ -208,6 +220,7 @@ class Run:
             work = self._queue[self._next]
             if self.ledger.reserve(work):
                 self._next, self._in_flight = self._next + 1, self._in_flight + 1
+                self._started.add(work.index)
                 return work
             if self._in_flight == 0:
                 self.skipped, self._next = len(self._queue) - self._next, len(self._queue)
@@ -392,11 +405,33 @@ class Run:
             if self._holds == 0:
                 self._open.set()
 
+    def not_started(self) -> list[dict]:
+        """Every plan item without a transcript, and why: [{case_id, repeat, pad?, reason}] in plan
+        order. Listed once the run is over (while it runs, the rest is simply still to come)."""
+        if self.state in ("idle", "running"):
+            return []
+        done = {d[0] for d in self._done}
+        if self._halt or self.error:
+            why = f"the run stopped: {self._halt or self.error}"
+        elif self._abort.is_set() or self.state == "aborted":    # the CLI's Ctrl-C sets the state
+            why = "the run was aborted"
+        else:
+            why = f"the request cap ({self.ledger.cap}) could not cover its requests"
+        out = []
+        for work in self.work:
+            if work.index in done:
+                continue
+            reason = f"{why} while it was in flight" if work.index in self._started else why
+            out.append({"case_id": work.case.id, "repeat": work.repeat,
+                        **({"pad": work.pad} if work.pad is not None else {}), "reason": reason})
+        return out
+
     def document(self, *, created: str) -> dict:
         """The results file: the transcripts format, kind "live" (re-grades offline).
 
         Written after every case while the run goes, so `state` may still read "running" in a
-        file a crash left behind; it re-grades all the same.
+        file a crash left behind; it re-grades all the same. Once the run is over, `not_started`
+        lists every plan item that has no transcript and why (absent when there is none).
         """
         s = self.settings
         head = redact({
@@ -407,6 +442,7 @@ class Run:
             "error": self.error, "settings": s.recorded(),
             **({"sweep": {"seed": s.pad_seed, "levels": list(s.pad_levels)}} if s.pad_levels else {}),
             **({"suite_sha256": self.suite_sha256} if self.suite_sha256 else {}),
+            **({"not_started": missing} if (missing := self.not_started()) else {}),
         }, keys=(s.api_key,))
         # Redacted like every output: a key the model or a server echoed stays out, by its
         # format and by its value (each transcript when it finished: see _record).

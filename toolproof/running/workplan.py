@@ -10,6 +10,12 @@ requests it may need (its case's `requests`, retries not counted) can be reserve
 items never crowd each other out and the cap is never exceeded. A request draws from its own
 item's reservation first; a retry beyond that draws from what nobody has reserved.
 
+Retries and the cap: an item sends at most requests × (1 + retries). With the cap at the plan's
+need × (1 + retries) (the runner's `most`), every started item's used + reserved stays within its
+own worst case, so what is free is always at least the worst case of the items not yet started:
+no item is ever refused for want of budget, and every retry finds one. Below that, a retry takes
+budget a later item needed, and that item is left unstarted (and listed as such).
+
 Pure: no I/O, no clock.
 """
 from __future__ import annotations

@@ -25,6 +25,7 @@ from .repeats import repeats_summary
 from .scorecard import check_weights, weighted_score
 from .stats import mcnemar, paired_bootstrap
 from toolproof.suite.model import CATEGORIES, Case, Tool
+from .coverage import add_coverage, plan_of
 from .sweep import at_level, levels_in, main_level
 from toolproof.grading.transcripts import parse_transcripts
 
@@ -41,15 +42,24 @@ def graded_run(document, cases: list[Case], tools: dict[str, Tool], format_schem
     levels = levels_in(transcripts)
     if not levels:
         return _summary_of(document, cases, tools, transcripts)
-    # A sweep: every level summarised on its own; the main level stands for the run.
-    per_level = {pad: _summary_of(document, cases, tools, at_level(transcripts, pad)) for pad in levels}
-    return {**per_level[main_level(levels)[0]], "levels": per_level}
+    # A sweep: every level summarised on its own; the main level stands for the run (its
+    # coverage is the whole sweep's: every planned level, run or not).
+    plan = plan_of(transcripts.raw, cases)
+    per_level = {pad: _summary_of(document, cases, tools, at_level(transcripts, pad),
+                                  None if plan is None else plan.per_level) for pad in levels}
+    total = {"planned": 0, "graded": 0, "error": 0, "not_started": 0}
+    for summary in per_level.values():
+        total = add_coverage(total, summary["coverage"])
+    unrun = 0 if plan is None else plan.per_level * sum(pad not in per_level for pad in plan.levels)
+    total = add_coverage(total, {"planned": unrun, "graded": 0, "error": 0, "not_started": unrun})
+    return {**per_level[main_level(levels)[0]], "coverage": total, "levels": per_level}
 
 
-def _summary_of(document: dict, cases: list[Case], tools: dict[str, Tool], transcripts) -> dict:
-    graded = grade_transcripts(cases, tools, transcripts)
+def _summary_of(document: dict, cases: list[Case], tools: dict[str, Tool], transcripts,
+                planned: int | None = -1) -> dict:
+    graded = grade_transcripts(cases, tools, transcripts, planned)
     count, _ = repeats_summary(graded.per_case)
-    return run_summary(document, [r.to_json() for r in graded.rows], count)
+    return {**run_summary(document, [r.to_json() for r in graded.rows], count), "coverage": graded.coverage}
 
 
 def run_summary(document: dict, card_cases: list[dict], repeats: int) -> dict:
@@ -144,7 +154,20 @@ def _compare_one(a: dict, b: dict, allow_mixed: bool, weights: dict | None) -> d
         "mcnemar": mcnemar(len(regressed), len(improved)),
         "errored": errored,
         "cases": rows,
+        "coverage": _coverage(a, b),
     }}
+
+
+def _coverage(a: dict, b: dict) -> dict:
+    """Which cases ran on one side only, and each run's coverage of its plan (`complete` false
+    when either run graded less than it planned). Said beside the statistics, never in them."""
+    out = {"only_a": [cid for cid in a["cases"] if cid not in b["cases"]],
+           "only_b": [cid for cid in b["cases"] if cid not in a["cases"]]}
+    for name, run in (("a", a), ("b", b)):
+        if "coverage" in run:
+            out[name] = run["coverage"]
+    out["complete"] = all(out[n]["graded"] == out[n]["planned"] for n in ("a", "b") if n in out)
+    return out
 
 
 def _deltas(a: dict, b: dict, ids: list[str], weights: dict) -> dict:

@@ -1,7 +1,9 @@
 """What a run cost: requests, tokens, latency and, given prices, US dollars.
 
 Computed from the transcripts alone (every repeat, every turn, every variant), so a re-grade of a
-results file gives the same figures. Tokens are the provider's reported usage in each response
+results file gives the same figures. Each request is counted once: a counterfactual variant
+stores the first turn it reused (the runner never sends it again), so a variant's first turn is
+counted only when it differs from the case's own first turn. Tokens are the provider's reported usage in each response
 body; latency is each answered turn's `elapsed_ms`. Requests that failed count as requests but
 have no latency; a turn's `attempts` (retries included, as the runner records them) is the number
 of requests it took (1 when absent). Prices are USD per million tokens, given by the user (never guessed).
@@ -30,9 +32,13 @@ def check_prices(price_in: float | None, price_out: float | None) -> dict | None
 
 
 def _turns(transcript: Transcript):
-    yield from zip(transcript.turns, transcript.raw.get("turns", []))
+    """(Turn, raw turn) for every request the transcript records as sent, each once."""
+    own = transcript.raw.get("turns", [])
+    yield from zip(transcript.turns, own)
     for (_, turns), raw in zip(transcript.variants, transcript.raw.get("variants", [])):
-        yield from zip(turns, raw.get("turns", []))
+        pairs = list(zip(turns, raw.get("turns", [])))
+        reused = bool(pairs) and bool(own) and pairs[0][1] == own[0]
+        yield from pairs[1:] if reused else pairs
 
 
 def _attempts(raw: dict) -> int:
@@ -47,7 +53,8 @@ def _elapsed(raw: dict) -> float | None:
 
 
 def cost(transcripts: list[Transcript], passes: int, prices: dict | None = None) -> dict:
-    """The scorecard's `cost` object; `passes` = PASS verdicts over all repeats."""
+    """The scorecard's `cost` object; `passes` = case runs (every repeat, every level) whose
+    verdict is PASS: `usd_per_passing_run` = usd / passes."""
     requests = tokens_in = tokens_out = 0
     latencies = []
     for transcript in transcripts:
@@ -65,7 +72,8 @@ def cost(transcripts: list[Transcript], passes: int, prices: dict | None = None)
     if prices is not None:
         usd = (tokens_in * prices["input_per_mtok"] + tokens_out * prices["output_per_mtok"]) / 1e6
         out["usd"] = round(usd, 6)
-        out["usd_per_pass"] = round(usd / passes, 6) if passes else None
+        out["usd_per_passing_run"] = round(usd / passes, 6) if passes else None
+        out["passing_runs"] = passes
     return out
 
 

@@ -2,7 +2,8 @@
 
 `grade_transcripts` grades every repeat of every case once; `card_of` turns that into the
 scorecard for given weights and prices (the page calls it again when a weight changes), adding
-`repeats`, `reliability` (pass^k, pass@k, flaky cases), `intervals` (seeded bootstrap) and `cost`.
+`coverage` (how much of the run's plan was graded), `repeats`, `reliability` (pass^k, pass@k,
+flaky cases), `intervals` (seeded bootstrap) and `cost`.
 
 Every step is guarded so that nothing a model sends can lose a case or a run: an unexpected
 error while grading one case fails that case with "internal error while grading (<type>)" and
@@ -17,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cost import cost
+from .coverage import Plan, add_coverage, coverage, plan_of
 from .diagnose import diagnosis
 from toolproof.errors import ToolProofError
 from toolproof.grading.verdicts import ERROR, FAIL, PASS, CaseResult, blank_facts
@@ -41,11 +43,17 @@ class Graded:
     graded: list            # every repeat's result that is not ERROR (rates, diagnosis)
     transcripts: list       # every Transcript of every repeat (cost)
     memo: dict = field(default_factory=dict, compare=False)   # the weight-free bootstrap draws
+    planned: int | None = None   # items the run planned (None: what is present was the plan)
 
     @classmethod
-    def of(cls, per_case: list[list[CaseResult]], transcripts: list[Transcript]) -> "Graded":
+    def of(cls, per_case: list[list[CaseResult]], transcripts: list[Transcript],
+           planned: int | None = None) -> "Graded":
         return cls(per_case, [merge_repeats(rs) for rs in per_case],
-                   [r for rs in per_case for r in rs if r.verdict != ERROR], transcripts)
+                   [r for rs in per_case for r in rs if r.verdict != ERROR], transcripts, planned=planned)
+
+    @property
+    def coverage(self) -> dict:
+        return coverage(self.per_case, self.planned)
 
 
 def source_of(transcripts: TranscriptSet) -> dict:
@@ -56,12 +64,16 @@ def source_of(transcripts: TranscriptSet) -> dict:
             "scope": transcripts.raw.get("scope", "all")}
 
 
-def grade_transcripts(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet) -> Graded:
+def grade_transcripts(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet,
+                      planned: int | None = -1) -> Graded:
     """Every repeat of every case with a transcript, graded (each one guarded), in suite order and
-    repeat order."""
+    repeat order. `planned` (items): by default what the file's plan says (coverage.plan_of)."""
     every = transcripts.all_repeats()
     per_case = [[grade_safely(case, tools, t) for t in every[case.id]] for case in cases if case.id in every]
-    return Graded.of(per_case, [t for ts in every.values() for t in ts])
+    if planned == -1:
+        plan = plan_of(transcripts.raw, cases)
+        planned = None if plan is None else plan.items
+    return Graded.of(per_case, [t for ts in every.values() for t in ts], planned)
 
 
 def diagnose(graded: Graded, cases: list[Case], tools: dict[str, Tool]) -> dict:
@@ -71,7 +83,11 @@ def diagnose(graded: Graded, cases: list[Case], tools: dict[str, Tool]) -> dict:
 
 
 def diagnose_safely(graded: Graded, cases: list[Case], tools: dict[str, Tool]) -> tuple[dict | None, str | None]:
-    """(diagnosis, None), or (None, note) when building it failed: the verdicts still stand."""
+    """(diagnosis, None), or (None, note) when building it failed: the verdicts still stand.
+    Nothing graded (every request failed, or nothing ran): no diagnosis, since every layer
+    would read as perfect over zero cases."""
+    if not graded.graded:
+        return None, None
     try:
         return diagnose(graded, cases, tools), None
     except Exception as exc:                      # noqa: BLE001
@@ -89,11 +105,31 @@ def intervals(graded: Graded, weights: dict) -> dict:
     return bootstrap(credits, categories, check_weights(weights), resampled=graded.memo["resampled"])
 
 
+def computable_k_note(per_case: list[list[CaseResult]]) -> str | None:
+    """Which k pass^k and pass@k reach, said when ERROR repeats lowered it (k only goes up to
+    the fewest graded repeats of a case); None when nothing was lost to ERROR."""
+    counts = [(rs[0].case_id, len(rs), sum(r.verdict != ERROR for r in rs)) for rs in per_case if rs]
+    graded = [c for c in counts if c[2] > 0]
+    if not graded or all(n == size for _, size, n in counts):
+        return None
+    top, most = min(n for _, _, n in graded), max(size for _, size, _ in counts)
+    if top == most:
+        return None
+    case, size, n = next(c for c in graded if c[2] == top)
+    left = sum(c[2] == 0 for c in counts)
+    out = (f"k = 1..{top} only (of {most} repeats): {case} has {n} graded repeat(s), {size - n} ERROR; "
+           "ERROR repeats are not graded")
+    return out + (f"; {left} case(s) with no graded repeat are left out" if left else "")
+
+
 def extras(graded: Graded, weights: dict, prices: dict | None, intervals_now: bool = True) -> dict:
     """The scorecard's repeat, reliability, interval and cost sections (`intervals` is None when
     not drawn yet: the page draws them after it is ready, as it does the diagnosis)."""
     count, note = repeats_summary(graded.per_case)
     found = reliability(pass_counts(graded.per_case))
+    k_note = computable_k_note(graded.per_case)
+    if k_note:
+        found["k_note"] = k_note
     found["flaky_cases"] = [r.case_id for r in graded.rows if r.to_json()["flaky"]]
     passes = sum(r.verdict == PASS for rs in graded.per_case for r in rs)
     out = {"repeats": count}
@@ -122,9 +158,21 @@ def card_of(graded: Graded, weights: dict | None = None, *, source: dict | None 
         except Exception as again:                # noqa: BLE001
             reason = internal_error(again, "building the scorecard")
             card = scorecard([_as_failed(r, reason) for r in graded.rows], weights, source=source)
+    card = with_coverage(card, graded.coverage)
     if notes:
         card["notes"] = notes
     return card
+
+
+def with_coverage(card: dict, found: dict) -> dict:
+    """The card with `coverage` beside `counts` (what the score rests on, next to the counts)."""
+    out = {}
+    for key, value in card.items():
+        if key != "coverage":
+            out[key] = value
+        if key == "counts":
+            out["coverage"] = found
+    return out
 
 
 def evaluate(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet,
@@ -147,6 +195,7 @@ class SweepLevels:
     main: int                       # the level the overall scorecard shows (0 when run)
     note: str | None                # said when the main level is not 0
     levels: dict
+    plan: Plan | None = None        # what the file planned (None: what it holds)
 
     @property
     def main_graded(self) -> Graded:
@@ -157,11 +206,42 @@ def grade_sweep(cases: list[Case], tools: dict[str, Tool], transcripts: Transcri
                 levels: list[int]) -> SweepLevels:
     """Every pad level graded alone (each case guarded as always)."""
     main, note = main_level(levels)
+    plan = plan_of(transcripts.raw, cases)
     graded = {}
     for pad in levels:
         subset = at_level(transcripts, pad)
-        graded[pad] = (grade_transcripts(cases, tools, subset), subset)
-    return SweepLevels(sweep_seed(transcripts.raw), main, note, graded)
+        graded[pad] = (grade_transcripts(cases, tools, subset, None if plan is None else plan.per_level), subset)
+    return SweepLevels(sweep_seed(transcripts.raw), main, note, graded, plan)
+
+
+def sweep_coverage(sweep: SweepLevels) -> dict:
+    """The whole sweep's coverage: every level run, and every planned level that never started."""
+    total = {"planned": 0, "graded": 0, "error": 0, "not_started": 0}
+    for graded, _ in sweep.levels.values():
+        total = add_coverage(total, graded.coverage)
+    if sweep.plan is not None:
+        unrun = [pad for pad in sweep.plan.levels if pad not in sweep.levels]
+        total = add_coverage(total, {"planned": sweep.plan.per_level * len(unrun), "graded": 0, "error": 0,
+                                     "not_started": sweep.plan.per_level * len(unrun)})
+    return total
+
+
+def sweep_cost(sweep: SweepLevels, prices: dict | None) -> dict:
+    """What the whole sweep cost: every level's requests, not the main level's only."""
+    every = [graded for graded, _ in sweep.levels.values()]
+    passes = sum(r.verdict == PASS for graded in every for rs in graded.per_case for r in rs)
+    return cost([t for graded in every for t in graded.transcripts], passes, prices)
+
+
+def finish_sweep(card: dict, sweep: SweepLevels, weights: dict | None, prices: dict | None = None,
+                 intervals_now: bool = True) -> dict:
+    """The main level's card made the sweep's: `sweep` (every level's row), and `coverage` and
+    `cost` over every level (the score and its statistics stay the main level's)."""
+    card["sweep"] = sweep_section(sweep, card, weights, prices, intervals_now)
+    card = with_coverage(card, sweep_coverage(sweep))
+    if "cost" in card:
+        card["cost"] = sweep_cost(sweep, prices)
+    return card
 
 
 def sweep_section(sweep: SweepLevels, main_card: dict, weights: dict | None, prices: dict | None = None,
@@ -172,7 +252,7 @@ def sweep_section(sweep: SweepLevels, main_card: dict, weights: dict | None, pri
     for pad, (graded, subset) in sweep.levels.items():
         card = main_card if pad == sweep.main else card_of(graded, weights, prices=prices,
                                                            intervals_now=intervals_now)
-        rows.append(level_row(pad, card, subset))
+        rows.append(level_row(pad, card, subset, graded.coverage, None if sweep.plan is None else sweep.plan.cases))
     return {"seed": sweep.seed, "levels": rows}
 
 
@@ -183,5 +263,4 @@ def evaluate_sweep(cases: list[Case], tools: dict[str, Tool], transcripts: Trans
     found, problem = diagnose_safely(sweep.main_graded, cases, tools)
     card = card_of(sweep.main_graded, weights, source=source_of(transcripts), diagnosis=found,
                    prices=prices, notes=[sweep.note, problem])
-    card["sweep"] = sweep_section(sweep, card, weights, prices)
-    return card
+    return finish_sweep(card, sweep, weights, prices)

@@ -17,7 +17,7 @@ from toolproof.suite.model import CATEGORIES
 from toolproof.grading.transcripts import known_ids, parse_transcripts
 from .kit import SelftestReport, Checker
 from .grading_checks import validator_checks, schema_guard_checks, normalise_checks, reply_checks, verdict_checks
-from .scoring_checks import diagnosis_checks, score_checks, stats_checks
+from .scoring_checks import coverage_checks, diagnosis_checks, score_checks, stats_checks
 
 
 def _data_checks(t: Checker, documents: dict, schemas: dict) -> None:
@@ -67,7 +67,7 @@ def run_selftest(documents: dict, schemas: dict) -> SelftestReport:
     """Run every assertion; `documents` holds the parsed tools, suite and transcripts."""
     t = Checker()
     for group in (validator_checks, schema_guard_checks, normalise_checks, reply_checks, verdict_checks,
-                  diagnosis_checks, score_checks, stats_checks):
+                  diagnosis_checks, score_checks, stats_checks, coverage_checks):
         group(t)
     suite_v2_checks(t.check)
     _data_checks(t, documents, schemas)

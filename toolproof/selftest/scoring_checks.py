@@ -91,3 +91,34 @@ def stats_checks(t: Checker) -> None:
             weighted_score({"should_call": 1.0, "injection": None}, DEFAULT_WEIGHTS) == 100.0)
     t.check("gate: --fail-under fails a run with any ERROR", score_gate(
         {"score": 99.0, "counts": {}, "cases": [{"verdict": "PASS", "repeats": ["PASS", "ERROR"]}]}, 1) is not None)
+
+
+def coverage_checks(t: Checker) -> None:
+    """Issue 20: the plan's coverage, and cost counting each request once."""
+    from toolproof.grading.transcripts import make_transcript
+    from toolproof.grading.verdicts import ERROR, FAIL, PASS, CaseResult, blank_facts
+    from toolproof.scoring.cost import cost
+    from toolproof.scoring.coverage import coverage, plan_of
+
+    def result(verdict: str) -> CaseResult:
+        credit = {PASS: 1.0, FAIL: 0.0}.get(verdict)
+        return CaseResult("c", "should_call", verdict, credit, [], verdict, credit, [], blank_facts())
+
+    t.check("coverage: planned = graded + error + not_started (cases x repeats x pad levels)",
+            coverage([[result(PASS), result(ERROR)], [result(FAIL)]], 2 * 3 * 2)
+            == {"planned": 12, "graded": 2, "error": 1, "not_started": 9})
+    cases = parse_suite(SUITE_DOC, parse_tools(TOOLS_DOC, FORMAT_OK), FORMAT_OK)
+    plan = plan_of({"kind": "live", "scope": "all", "settings": {"repeats": 3}, "sweep": {"levels": [0, 8]}},
+                   cases)
+    t.check("coverage: a results file's plan is its scope x settings.repeats x sweep levels",
+            plan is not None and plan.items == len(cases) * 3 * 2)
+    t.check("coverage: a plan stated badly is not trusted (the file planned what it holds)",
+            plan_of({"kind": "live", "settings": {"repeats": "3"}}, []) is None
+            and coverage([[result(PASS)]], None)["planned"] == 1)
+    first, second = openai_answer(text="a", finish="stop"), openai_answer(text="b", finish="stop")
+    first["response"]["usage"] = {"prompt_tokens": 100, "completion_tokens": 5}
+    second["response"]["usage"] = {"prompt_tokens": 150, "completion_tokens": 5}
+    raw = {"case_id": "c", "turns": [first, second], "variants": [{"id": "v", "turns": [first, second]}]}
+    found = cost([make_transcript(raw, "openai")], 0)
+    t.check("cost: a variant's reused first turn is counted once (3 requests, 400 input tokens)",
+            (found["requests"], found["input_tokens"]) == (3, 400))

@@ -1,0 +1,49 @@
+"""Compare says when a run was incomplete and lists the cases that ran on one side only (issue
+20), beside its statistics and without changing them."""
+from __future__ import annotations
+
+import pytest
+
+from repeatdocs import CALL_A, CALL_B, SUITE, document
+from toolproof.datafiles import format_schema, load_bundle
+from toolproof.reports.comparison import render_comparison_markdown, render_comparison_text
+from toolproof.scoring.comparison import compare_runs, graded_run
+from toolproof.suite.fingerprint import suite_sha256
+
+SHA = suite_sha256(SUITE)
+
+
+@pytest.fixture(scope="module")
+def data():
+    return load_bundle()
+
+
+def run(data, plan, *, settings=None, **kw):
+    doc = document(plan, **{"suite_sha256": SHA, **kw})
+    if settings is not None:
+        doc["scope"], doc["settings"] = "should_call", settings
+    return graded_run(doc, data.cases, data.tools, format_schema("transcripts"), "run.json")
+
+
+def test_a_run_cut_short_is_named_and_its_extra_cases_listed(data):
+    a = run(data, {CALL_A: ["pass"], CALL_B: ["pass"]}, settings={"repeats": 1})
+    b = run(data, {CALL_A: ["fail"]}, settings={"repeats": 1})
+    c = compare_runs(a, b)["comparison"]
+    assert c["coverage"] == {
+        "only_a": [CALL_B], "only_b": [],
+        "a": {"planned": 9, "graded": 2, "error": 0, "not_started": 7},
+        "b": {"planned": 9, "graded": 1, "error": 0, "not_started": 8}, "complete": False}
+    text = render_comparison_text({"comparison": c})
+    assert "Run A is incomplete: 2 of 9 planned case runs graded (7 not started)" in text
+    assert "Run B is incomplete: 1 of 9 planned case runs graded (8 not started)" in text
+    assert f"Ran in A only (1, not compared): {CALL_B}" in text
+    assert f"Ran in A only (1, not compared): {CALL_B}" in render_comparison_markdown({"comparison": c})
+    # the statistics rest on the shared case only, as before
+    assert c["suite"]["shared_cases"] == 1 and c["flips"]["regressed"] == [CALL_A]
+
+
+def test_two_complete_runs_say_nothing_more(data):
+    a, b = run(data, {CALL_A: ["pass"], CALL_B: ["pass"]}), run(data, {CALL_A: ["pass"], CALL_B: ["fail"]})
+    c = compare_runs(a, b)["comparison"]
+    assert c["coverage"]["complete"] is True and c["coverage"]["only_a"] == c["coverage"]["only_b"] == []
+    assert "incomplete" not in render_comparison_text({"comparison": c})

@@ -1,0 +1,84 @@
+"""How much of its plan a scorecard rests on: `coverage {planned, graded, error, not_started}`.
+
+The plan of a run is every case of its scope, `repeats` times, at every pad level: one item per
+(case, repeat, pad level). `graded` items got PASS, PARTIAL or FAIL; `error` items got ERROR (the
+request failed after its retries); `not_started` items have no transcript at all (the cap, an
+abort or a stop left them out). planned = graded + error + not_started.
+
+A results file of a live run says its plan (`scope`, `settings.repeats`, the sweep's levels); a
+file that does not (the fixtures, a hand-made file) planned what it holds. A plan the file states
+badly (an unknown scope, a repeat count that is not a whole number from 1 to MAX_REPEATS) is not
+trusted either: the plan is then what the file holds, never a guess.
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from toolproof.grading.verdicts import ERROR, CaseResult
+from toolproof.suite.model import Case, scoped
+
+MAX_REPEATS = 1000
+MAX_LEVELS = 8           # as scoring/sweep.py: more levels than a sweep may hold is not a plan
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What a run set out to do: `cases` in scope, each `repeats` times, at each of `levels`."""
+    cases: int
+    repeats: int
+    levels: tuple = ()
+
+    @property
+    def per_level(self) -> int:
+        return self.cases * self.repeats
+
+    @property
+    def items(self) -> int:
+        return self.per_level * max(1, len(self.levels))
+
+
+def _whole(value, low: int, high: int) -> int | None:
+    ok = isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+    return value if ok else None
+
+
+def _levels(raw: dict) -> tuple | None:
+    sweep = raw.get("sweep")
+    levels = sweep.get("levels") if isinstance(sweep, dict) else (raw.get("settings") or {}).get("pad", [])
+    if not isinstance(levels, list) or len(levels) > MAX_LEVELS:
+        return None
+    if any(_whole(level, 0, 10 ** 6) is None for level in levels):
+        return None
+    return tuple(sorted(set(levels)))
+
+
+def plan_of(raw: dict, cases: list[Case]) -> Plan | None:
+    """The plan a results file states, or None when it states none (or one not to be trusted)."""
+    settings = raw.get("settings")
+    if raw.get("kind") != "live" or not isinstance(settings, dict):
+        return None
+    scope = raw.get("scope", settings.get("scope", "all"))
+    repeats, levels = _whole(settings.get("repeats", 1), 1, MAX_REPEATS), _levels(raw)
+    if not isinstance(scope, str) or repeats is None or levels is None:
+        return None
+    try:
+        in_scope = scoped(cases, scope)
+    except ValueError:
+        return None
+    return Plan(len(in_scope), repeats, levels)
+
+
+def coverage(per_case: list[list[CaseResult]], planned: int | None = None) -> dict:
+    """{planned, graded, error, not_started} over every repeat present; `planned` None: what is
+    present was the plan (and a plan smaller than what is present grows to hold it)."""
+    present = sum(len(results) for results in per_case)
+    error = sum(r.verdict == ERROR for results in per_case for r in results)
+    planned = present if planned is None else max(planned, present)
+    return {"planned": planned, "graded": present - error, "error": error, "not_started": planned - present}
+
+
+def add_coverage(total: dict, more: dict) -> dict:
+    """Two coverages of disjoint plans (two pad levels) as one."""
+    return {key: total[key] + more[key] for key in ("planned", "graded", "error", "not_started")}
