@@ -50,10 +50,12 @@ def cli(*argv: str, environ: dict | None = None) -> tuple[int, str, str]:
 BASES = {"openai-compatible": "/v1", "anthropic": "", "openai-responses": "/v1", "gemini": "/v1beta"}
 
 
-def live(fake, *argv: str, provider: str = "openai-compatible", environ: dict | None = None):
+def live(fake, *argv: str, provider: str = "openai-compatible", environ: dict | None = None,
+         allow_incomplete: bool = True):
     base = ["--base-url", fake.base + BASES[provider]] if provider in BASES else []
-    # partial plans (a small --cap) are not these tests' point (exit 3: tests/cli/test_run_incomplete.py)
-    return cli("run", "--provider", provider, *base, "--model", "fake", "--pause", "0", "--allow-incomplete",
+    # partial plans (a small --cap) are not most tests' point (exit 3: tests/cli/test_run_incomplete.py)
+    partial = ["--allow-incomplete"] if allow_incomplete else []
+    return cli("run", "--provider", provider, *base, "--model", "fake", "--pause", "0", *partial,
                *argv, environ=environ)
 
 
@@ -168,7 +170,8 @@ NOT_RUN = re.compile(r"^toolproof: (\d+) case\(s\) not run: the cap of 7 request
 
 def test_the_cap_bounds_what_reaches_the_server(fake, tmp_path):
     out = tmp_path / "r.json"
-    code, stdout, stderr = live(fake, "--scope", "injection", "--cap", "7", "--format", "json", "--out", str(out))
+    code, stdout, stderr = live(fake, "--scope", "injection", "--cap", "7", "--format", "json", "--out", str(out),
+                                allow_incomplete=False)
     # issue 20: a run the cap cut short exited 0 like a complete one; now 3, saying what is missing
     assert code == 3, stderr
     assert 0 < len(fake.requests) <= 7
@@ -183,12 +186,11 @@ def test_the_cap_bounds_what_reaches_the_server(fake, tmp_path):
     assert {m["reason"] for m in doc["not_started"]} == {"the request cap (7) could not cover its requests"}
     card = json.loads(stdout)
     assert card["coverage"]["not_started"] == missing
-    assert stderr.endswith(f"toolproof: incomplete: {card['coverage']['graded']} of 9 cases graded "
-                           f"({missing} not started); exit 3 (raise --cap, or pass --allow-incomplete to "
-                           "accept a partial run)\n")
+    assert stderr.endswith(f"toolproof: incomplete: {missing} of 9 planned case run(s) got no verdict "
+                           f"(0 ERROR, {missing} not started); exit 3 (--allow-incomplete accepts a partial run)\n")
     fake.requests.clear()
     code, _, stderr = live(fake, "--scope", "injection", "--cap", "7", "--allow-incomplete")
-    assert code == 0 and "incomplete" not in stderr
+    assert code == 0 and stderr.splitlines()[-1].endswith("accepted (--allow-incomplete)")
 
 
 # ---- the key ---------------------------------------------------------------------------------
