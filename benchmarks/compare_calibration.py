@@ -5,14 +5,17 @@ weights; benchmarks/simsuite.py), each case with its own pass probability shared
 at several repeat counts per side, and prints how often
   - the regression gate fires (the delta's 95% interval entirely below 0; nominal 2.5%):
       percentile-boot  the paired percentile bootstrap (shipped before)
-      paired-t         the stratified paired t interval (shipped now: scoring/intervals.py)
+      t                the stratified paired t interval, plain sample variances
+      t, shipped       the same, each category's variance smoothed by half a pseudo-difference
+                       (a quarter at -1, a quarter at +1): scoring/intervals.py delta_intervals
+      t, 1.0           the same with a whole pseudo-difference
   - McNemar's exact test gives p < 0.05 (nominal: at most 5%):
       majority (before) a case passes when more than half of its graded repeats PASS, every case
       verdict (now)     a case passes when its verdict is PASS, and only cases graded the same
                         number of times on both sides are tested ("refused" when none is)
 
-    python benchmarks/compare_calibration.py                    # ~2 minutes on a busy 2-core machine
-    python benchmarks/compare_calibration.py --pairs 10000 --boot-pairs 3000 --resamples 2000
+    python benchmarks/compare_calibration.py                    # ~6 minutes on a busy 2-core machine
+    python benchmarks/compare_calibration.py --pairs 800 --boot-pairs 800 --repeats 1/1,3/3   # the bootstrap's rate
 
 The bootstrap runs on the first --boot-pairs pairs only (~0.1 s each); a rate r from N pairs has
 a standard error of sqrt(r (1 - r) / N): 0.0016 for 2.5% at N = 10000, 0.005 at N = 1000.
@@ -57,13 +60,11 @@ def flips_now(a: list, b: list) -> dict | None:
 
 def run(profile: str, ra: int, rb: int, args) -> dict:
     draws = SeededDraws(args.seed + 1000 * ra + rb + sum(map(ord, profile)))
-    out = {"boot": 0, "t": 0, "mc_before": 0, "mc_now": 0, "refused": 0, "n": 0, "nb": 0}
+    out = {"boot": 0, "mc_before": 0, "mc_now": 0, "refused": 0, "n": 0, "nb": 0}
     for i in range(args.pairs):
         a, b, cats = one_pair(PROFILES[profile], ra, rb, draws)
         ca, cb = [credit(x) for x in a], [credit(y) for y in b]
-        score, _ = delta_intervals(ca, cb, cats, DEFAULT_WEIGHTS, 0.95)
-        out["t"] += score["high"] < 0
-        for w in (0.5, 1.0):
+        for w in (0.0, 0.5, 1.0):           # plain t; the shipped smoothing (0.5); a whole pseudo-case
             sm, _ = delta_intervals(ca, cb, cats, DEFAULT_WEIGHTS, 0.95, smooth=w)
             out[w] = out.get(w, 0) + (sm["high"] < 0)
         out["mc_before"] += flips_before(a, b)["p_value"] < 0.05
@@ -80,22 +81,24 @@ def run(profile: str, ra: int, rb: int, args) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=4000, help="simulated pairs of runs per row")
-    parser.add_argument("--boot-pairs", type=int, default=300, help="of which the bootstrap also runs on")
-    parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument("--pairs", type=int, default=2000, help="simulated pairs of runs per row")
+    parser.add_argument("--boot-pairs", type=int, default=100, help="of which the bootstrap also runs on")
+    parser.add_argument("--resamples", type=int, default=500)
+    parser.add_argument("--repeats", default=",".join(f"{a}/{b}" for a, b in REPEATS),
+                        help="repeat counts A/B per row, comma-separated")
     parser.add_argument("--profiles", default="mid,strong")
     parser.add_argument("--seed", type=int, default=3)
     args = parser.parse_args(argv)
     print("one model compared with itself: 8 categories x 9 cases, default weights; the gate is nominally 2.5%, "
           "McNemar p < 0.05 at most 5%")
-    print(f"  {'model':<7} {'repeats A/B':>11} {'gate: boot':>11} {'gate: t':>8} {'McNemar before':>15} "
+    print(f"  {'model':<7} {'repeats A/B':>11} {'gate: boot':>11} {'gate: t':>8} {'t, shipped':>13} {'t, 1.0':>8} {'McNemar before':>15} "
           f"{'McNemar now':>12}   pairs (boot)")
     for profile in args.profiles.split(","):
-        for ra, rb in REPEATS:
+        for ra, rb in (tuple(map(int, x.split("/"))) for x in args.repeats.split(",")):
             r = run(profile, ra, rb, args)
             boot = f"{r['boot'] / r['nb']:.3f}" if r["nb"] else "-"
             now = "refused" if r["refused"] == r["n"] else f"{r['mc_now'] / r['n']:.3f}"
-            print(f"  {profile:<7} {f'{ra}/{rb}':>11} {boot:>11} {r['t'] / r['n']:>8.3f} {r[0.5] / r['n']:.3f} {r[1.0] / r['n']:.3f}"
+            print(f"  {profile:<7} {f'{ra}/{rb}':>11} {boot:>11} {r[0.0] / r['n']:>8.3f} {r[0.5] / r['n']:>13.3f} {r[1.0] / r['n']:>8.3f}"
                   f"{r['mc_before'] / r['n']:>15.3f} {now:>12}   {r['n']} ({r['nb']})")
     return 0
 
