@@ -10,8 +10,8 @@ Rules (docs/statistics.md "Comparing runs" says the same for users):
   either run (every request failed) is left out of flips, scores and intervals (`errored`);
 - flips and McNemar's exact test count only cases graded the same number of times in A and B:
   with 1 repeat against 2, say, a verdict is not equally likely to be PASS on both sides even
-  for the same model (a 1-1 tie is never PASS), and the test cried wolf in 45-84% of simulated
-  self-comparisons (benchmarks/compare_calibration.py); the others are counted in
+  for the same model (a 1-1 tie is never PASS), and the test cried wolf in 24-76% of simulated
+  self-comparisons at 1 vs 2 repeats (benchmarks/compare_calibration.py); the others are counted in
   `mcnemar.left_out`, and with none left to test `p_value` is null and `mcnemar.note` says why;
 - scores: the scorecard's formula over the compared cases (mean credit per category, rounded,
   then the weighted mean); `delta` = B - A; its interval a stratified paired t interval over

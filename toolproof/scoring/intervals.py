@@ -3,20 +3,22 @@ interval for the weighted score, a stratified paired t interval for the differen
 No resampling, so no Monte-Carlo error, no seed, and the page has them at once.
 
 Why these (benchmarks/interval_coverage.py and benchmarks/compare_calibration.py measure them
-against the percentile bootstrap they replaced; docs/statistics.md "Intervals" has the figures):
+against the percentile bootstrap they replaced; docs/statistics.md, "How well the intervals
+cover" and "Does compare cry wolf?", has the figures):
 - category: the Wilson score interval of the mean credit, n = the category's graded cases.
   Wilson assumes pass/fail cases; a PARTIAL (credit 0.5) or a mean over repeats only lowers the
   true variance below p(1 - p), so it errs wide, never narrow. It never has zero width: "9 of 9"
-  reads 70-100%, not 100-100% (the bootstrap's category intervals covered 0.58-0.87 at 9 cases).
+  reads 70-100%, not 100-100% (the bootstrap's category intervals covered 0.60-0.89 at 9 cases).
 - score: S +- z * sqrt(sum a_c^2 v_c / n_c), a_c = 100 w_c / sum w, where v_c is the category's
   credit variance with half a pseudo-case added (a quarter case at 0, a quarter at 1). Without
   it a category at 9 of 9 reads as certain and a strong model's interval covered 0.91; with a
-  whole pseudo-case or Agresti-Coull's z^2 the interval grew 10-35% wider than needed.
+  whole pseudo-case or Agresti-Coull's z^2 the interval grew 13-39% wider than needed.
 - difference B - A: per case d = credit_B - credit_A; delta = sum a_c mean_c(d), its standard
   error from the same smoothed variance (pseudo-differences at -1 and +1), Student's t with
   Welch-Satterthwaite degrees of freedom. The bootstrap's plug-in variance is (n - 1)/n too small
-  per category (8/9 at 9 cases): its regression gate fired 3-5% against a nominal 2.5%; the plain
-  t interval, 4-5% when the two runs had different repeat counts (a skewed difference).
+  per category (8/9 at 9 cases): its regression gate fired 3.9-5.0% against a nominal 2.5%; the
+  plain t interval, up to 4.5% when the two runs had different repeat counts (a skewed
+  difference); with the smoothing, 0.1-1.9%.
 
 Pure: no I/O, no randomness.
 """
