@@ -16,6 +16,7 @@ at several repeat counts per side, and prints how often
 
     python benchmarks/compare_calibration.py                    # ~6 minutes on a busy 2-core machine
     python benchmarks/compare_calibration.py --pairs 800 --boot-pairs 800 --repeats 1/1,3/3   # the bootstrap's rate
+    python benchmarks/compare_calibration.py --drop 0.1 --repeats 1/1,3/3     # power: a real drop
 
 The bootstrap runs on the first --boot-pairs pairs only (~0.1 s each); a rate r from N pairs has
 a standard error of sqrt(r (1 - r) / N): 0.0016 for 2.5% at N = 10000, 0.005 at N = 1000.
@@ -35,10 +36,10 @@ from toolproof.scoring.stats import SeededDraws, mcnemar, paired_bootstrap
 REPEATS = ((1, 1), (1, 2), (2, 2), (3, 3), (1, 3), (3, 5), (5, 5))
 
 
-def one_pair(profile: tuple, ra: int, rb: int, draws: SeededDraws):
+def one_pair(profile: tuple, ra: int, rb: int, draws: SeededDraws, drop: float = 0.0):
     probs, cats = case_probabilities(profile, 9, draws)
     a = [verdicts(p, ra, draws) for p in probs]
-    b = [verdicts(p, rb, draws) for p in probs]
+    b = [verdicts(max(0.0, p - drop), rb, draws) for p in probs]
     return a, b, cats
 
 
@@ -62,7 +63,7 @@ def run(profile: str, ra: int, rb: int, args) -> dict:
     draws = SeededDraws(args.seed + 1000 * ra + rb + sum(map(ord, profile)))
     out = {"boot": 0, "mc_before": 0, "mc_now": 0, "refused": 0, "n": 0, "nb": 0}
     for i in range(args.pairs):
-        a, b, cats = one_pair(PROFILES[profile], ra, rb, draws)
+        a, b, cats = one_pair(PROFILES[profile], ra, rb, draws, args.drop)
         ca, cb = [credit(x) for x in a], [credit(y) for y in b]
         for w in (0.0, 0.5, 1.0):           # plain t; the shipped smoothing (0.5); a whole pseudo-case
             sm, _ = delta_intervals(ca, cb, cats, DEFAULT_WEIGHTS, 0.95, smooth=w)
@@ -88,9 +89,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="repeat counts A/B per row, comma-separated")
     parser.add_argument("--profiles", default="mid,strong")
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--drop", type=float, default=0.0,
+                        help="B's pass probability lower by this much: the rates become the gate's power")
     args = parser.parse_args(argv)
-    print("one model compared with itself: 8 categories x 9 cases, default weights; the gate is nominally 2.5%, "
-          "McNemar p < 0.05 at most 5%")
+    if args.drop:
+        print(f"B's pass probability {args.drop:g} lower than A's (a real drop): how often each test sees it")
+    else:
+        print("one model compared with itself: 8 categories x 9 cases, default weights; the gate is nominally 2.5%, "
+              "McNemar p < 0.05 at most 5%")
     print(f"  {'model':<7} {'repeats A/B':>11} {'gate: boot':>11} {'gate: t':>8} {'t, shipped':>13} {'t, 1.0':>8} {'McNemar before':>15} "
           f"{'McNemar now':>12}   pairs (boot)")
     for profile in args.profiles.split(","):
