@@ -70,7 +70,7 @@ def sweep_lines(c: dict) -> list[str]:
     if not rows:
         return []
     lines = ["", "Tool-count sweep, level by level (a delta inside its interval is noise)",
-             f"  {'pad':>4} {'A':>7} {'B':>7} {'delta':>8}  95% CI            flips"]
+             f"  {'pad':>4} {'A':>7} {'B':>7} {'delta':>8}  95% CI over cases flips"]
     for row in rows:
         s = row["score"]
         lines.append(f"  {row['pad']:>4} {_num(s['a']):>7} {_num(s['b']):>7} {_signed(s['delta']):>8}  "
