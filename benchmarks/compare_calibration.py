@@ -17,6 +17,7 @@ at several repeat counts per side, and prints how often
     python benchmarks/compare_calibration.py                    # ~6 minutes on a busy 2-core machine
     python benchmarks/compare_calibration.py --pairs 800 --boot-pairs 800 --repeats 1/1,3/3   # the bootstrap's rate
     python benchmarks/compare_calibration.py --drop 0.1 --repeats 1/1,3/3     # power: a real drop
+    python benchmarks/compare_calibration.py --levels 4 --repeats 1/1,1/2 --pairs 1000   # two sweeps
 
 The bootstrap runs on the first --boot-pairs pairs only (~0.1 s each); a rate r from N pairs has
 a standard error of sqrt(r (1 - r) / N): 0.0016 for 2.5% at N = 10000, 0.005 at N = 1000.
@@ -59,6 +60,25 @@ def flips_now(a: list, b: list) -> dict | None:
     return mcnemar(reg, imp)
 
 
+def run_sweeps(profile: str, ra: int, rb: int, args) -> dict:
+    """Two sweeps of `args.levels` levels each: the gate fires when any level's interval, at
+    1 - 0.05 / L as compare computes it for sweeps (or at 0.95, uncorrected), lies below 0."""
+    draws = SeededDraws(args.seed + 1000 * ra + rb + sum(map(ord, profile)))
+    level = 1 - 0.05 / args.levels
+    out = {"n": 0, 0.95: 0, level: 0}
+    for _ in range(args.pairs):
+        fired = {0.95: False, level: False}
+        for _ in range(args.levels):
+            a, b, cats = one_pair(PROFILES[profile], ra, rb, draws, args.drop)
+            ca, cb = [credit(x) for x in a], [credit(y) for y in b]
+            for lv in fired:
+                fired[lv] |= delta_intervals(ca, cb, cats, DEFAULT_WEIGHTS, lv)[0]["high"] < 0
+        for lv, hit in fired.items():
+            out[lv] += hit
+        out["n"] += 1
+    return out
+
+
 def run(profile: str, ra: int, rb: int, args) -> dict:
     draws = SeededDraws(args.seed + 1000 * ra + rb + sum(map(ord, profile)))
     out = {"boot": 0, "mc_before": 0, "mc_now": 0, "refused": 0, "n": 0, "nb": 0}
@@ -89,9 +109,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="repeat counts A/B per row, comma-separated")
     parser.add_argument("--profiles", default="mid,strong")
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--levels", type=int, default=1,
+                        help="compare two sweeps of this many pad levels (the gate column only)")
     parser.add_argument("--drop", type=float, default=0.0,
                         help="B's pass probability lower by this much: the rates become the gate's power")
     args = parser.parse_args(argv)
+    if args.levels > 1:
+        level = 1 - 0.05 / args.levels
+        print(f"two sweeps of {args.levels} levels, one model: the gate fires when any level regresses")
+        print(f"  {'model':<7} {'repeats A/B':>11} {'each at 95%':>12} {f'each at {100 * level:.4g}% (now)':>20}   pairs")
+        for profile in args.profiles.split(","):
+            for ra, rb in (tuple(map(int, x.split("/"))) for x in args.repeats.split(",")):
+                r = run_sweeps(profile, ra, rb, args)
+                print(f"  {profile:<7} {f'{ra}/{rb}':>11} {r[0.95] / r['n']:>12.3f} {r[level] / r['n']:>20.3f}   {r['n']}")
+        return 0
     if args.drop:
         print(f"B's pass probability {args.drop:g} lower than A's (a real drop): how often each test sees it")
     else:

@@ -24,6 +24,7 @@ from toolproof.running.runner import Run, RunSettings
 from toolproof.suite.model import requests_needed
 from toolproof.scoring.comparison import compare_runs, graded_run, regression_gate
 from toolproof.scoring.intervals import card_intervals
+from toolproof.reports.comparison import render_comparison_text
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.reports.sweep import sweep_geometry
 from toolproof.running.sweep import check_levels, offered_tools, pad_pool, parse_levels, sweep_need
@@ -314,6 +315,9 @@ def test_compare_two_sweeps_level_by_level():
     # drop as a certain regression), so the gate passes and the verdict says what was not ruled out
     assert regression_gate(compare_runs(a, b)) is None and not c["regression"]
     assert rows[1]["verdict"].startswith("no significant change; a drop of up to 100 points")
+    # two levels: every interval at 97.5% (Bonferroni), so a false alarm somewhere stays within 2.5%
+    assert c["intervals"]["level"] == 0.975
+    assert "97.5% CI" in render_comparison_text({"comparison": c})
 
 
 # ---- the CLI ----------------------------------------------------------------------------------

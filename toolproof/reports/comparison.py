@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from toolproof.scoring.comparison import overall_verdict
+from toolproof.scoring.comparison import level_label, overall_verdict
 from .scorecard import _md_cell
 
 
@@ -36,10 +36,15 @@ def _summary(c: dict) -> list[str]:
              f"{suite['only_b']} only in B)" if suite["mixed"] else f"{suite['shared_cases']} cases, same suite")
     return [f"A: {_who(c['runs']['a'])}", f"B: {_who(c['runs']['b'])}", f"Compared: {scope}",
             f"Score: A {_num(s['a'])} → B {_num(s['b'])}, delta {_signed(s['delta'])} "
-            f"(95% CI {_signed(s['low'], 1)} to {_signed(s['high'], 1)}, {c['intervals']['method']})",
+            f"({_ci(c)} {_signed(s['low'], 1)} to {_signed(s['high'], 1)}, {c['intervals']['method']})",
             f"Flips (verdict PASS in one run only): {len(c['flips']['regressed'])} regressed, "
             f"{len(c['flips']['improved'])} improved; " + _flip_test(m),
             "Verdict: " + overall_verdict(c)]
+
+
+def _ci(c: dict) -> str:
+    """'95% CI', or for two sweeps the Bonferroni level, e.g. '98.33% CI'."""
+    return f"{level_label(c['intervals']['level'])} CI"
 
 
 def _flip_test(m: dict) -> str:
@@ -51,7 +56,7 @@ def _flip_test(m: dict) -> str:
 
 def render_comparison_text(comparison: dict) -> str:
     c = comparison["comparison"]
-    lines = ["ToolProof comparison (B - A)"] + _summary(c) + ["", f"  {'category':<16} {'A':>7} {'B':>7} {'delta':>8}  95% CI over cases"]
+    lines = ["ToolProof comparison (B - A)"] + _summary(c) + ["", f"  {'category':<16} {'A':>7} {'B':>7} {'delta':>8}  {_ci(c)} over cases"]
     for category, row in c["categories"].items():
         lines.append(f"  {category:<16} {100 * row['a']:>6.1f}% {100 * row['b']:>6.1f}% {100 * row['delta']:>+7.1f}%  "
                      f"{100 * row['low']:+.1f} to {100 * row['high']:+.1f}")
@@ -70,7 +75,7 @@ def sweep_lines(c: dict) -> list[str]:
     if not rows:
         return []
     lines = ["", "Tool-count sweep, level by level (a delta inside its interval is noise)",
-             f"  {'pad':>4} {'A':>7} {'B':>7} {'delta':>8}  95% CI over cases flips"]
+             f"  {'pad':>4} {'A':>7} {'B':>7} {'delta':>8}  {_ci(c)} over cases flips"]
     for row in rows:
         s = row["score"]
         lines.append(f"  {row['pad']:>4} {_num(s['a']):>7} {_num(s['b']):>7} {_signed(s['delta']):>8}  "
@@ -82,7 +87,7 @@ def sweep_lines(c: dict) -> list[str]:
 def render_comparison_markdown(comparison: dict) -> str:
     c = comparison["comparison"]
     lines = ["# ToolProof comparison (B - A)", ""] + [f"- {_md_cell(x)}" for x in _summary(c)]
-    lines += ["", "| category | A | B | delta | 95% CI over cases |", "|---|---:|---:|---:|---:|"]
+    lines += ["", f"| category | A | B | delta | {_ci(c)} over cases |", "|---|---:|---:|---:|---:|"]
     for category, row in c["categories"].items():
         lines.append(f"| {category} | {100 * row['a']:.1f}% | {100 * row['b']:.1f}% | {100 * row['delta']:+.1f}% | "
                      f"{100 * row['low']:+.1f} to {100 * row['high']:+.1f} |")

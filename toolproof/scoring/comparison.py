@@ -17,7 +17,9 @@ Rules (docs/statistics.md "Comparing runs" says the same for users):
   then the weighted mean); `delta` = B - A; its interval a stratified paired t interval over
   cases (scoring/intervals.py);
 - the regression gate fails when the score delta's whole interval lies below zero (at the main
-  level, or at any level of two sweeps); `verdict` says in one line what was and was not shown.
+  level, or at any level of two sweeps: then every interval is at 1 - 0.05 / L for L levels,
+  Bonferroni, so the sweep's false-alarm rate stays within a single run's); `verdict` says in one
+  line what was and was not shown.
 Labels come from the documents (provider, model, created, repeats), never from file paths.
 
 Pure: no I/O.
@@ -29,7 +31,7 @@ from .evaluate import grade_transcripts
 from toolproof.grading.verdicts import ERROR, PASS
 from .repeats import repeats_summary
 from .scorecard import check_weights, weighted_score
-from .intervals import paired_intervals
+from .intervals import LEVEL, paired_intervals
 from .stats import mcnemar
 from toolproof.suite.model import CATEGORIES, Case, Tool
 from .sweep import at_level, levels_in, main_level
@@ -106,15 +108,24 @@ def compare_runs(a: dict, b: dict, *, allow_mixed: bool = False, weights: dict |
         which = "A" if "levels" in a else "B"
         raise ToolProofError(f"run {which} is a tool-count sweep and the other is not: compare two sweeps "
                              "(level by level) or two plain runs")
-    out = _compare_one(a, b, allow_mixed, weights)
-    if "levels" in a:
-        shared = [pad for pad in a["levels"] if pad in b["levels"]]
-        if not shared:
-            raise ToolProofError("the two sweeps share no pad level, so no level can be compared")
-        out["comparison"]["sweep"] = {"levels": [
-            _level_row(pad, _compare_one(a["levels"][pad], b["levels"][pad], allow_mixed, weights))
-            for pad in shared]}
+    if "levels" not in a:
+        return _compare_one(a, b, allow_mixed, weights, LEVEL)
+    shared = [pad for pad in a["levels"] if pad in b["levels"]]
+    if not shared:
+        raise ToolProofError("the two sweeps share no pad level, so no level can be compared")
+    # The gate fires when any level regresses: each of the L levels is judged at 1 - 0.05 / L
+    # (Bonferroni), so a false alarm somewhere stays within the single run's 2.5%.
+    level = 1 - (1 - LEVEL) / len(shared)
+    out = _compare_one(a, b, allow_mixed, weights, level)
+    out["comparison"]["sweep"] = {"levels": [
+        _level_row(pad, _compare_one(a["levels"][pad], b["levels"][pad], allow_mixed, weights, level))
+        for pad in shared]}
     return out
+
+
+def level_label(level: float) -> str:
+    """'95%', or '98.33%' for an adjusted level."""
+    return f"{100 * level:.4g}%"
 
 
 def _level_row(pad: int, comparison: dict) -> dict:
@@ -123,7 +134,7 @@ def _level_row(pad: int, comparison: dict) -> dict:
             "regression": c["regression"], "errored": c["errored"]}
 
 
-def _compare_one(a: dict, b: dict, allow_mixed: bool, weights: dict | None) -> dict:
+def _compare_one(a: dict, b: dict, allow_mixed: bool, weights: dict | None, level: float) -> dict:
     same = check_same_suite(a, b, allow_mixed)
     weights = check_weights(weights or {})
     shared = [cid for cid in a["cases"] if cid in b["cases"]]
@@ -144,14 +155,14 @@ def _compare_one(a: dict, b: dict, allow_mixed: bool, weights: dict | None) -> d
             row["flip"] = "improved"
             improved.append(cid)
         rows.append(row)
-    deltas = _deltas(a, b, [cid for cid in shared if cid not in errored], weights)
+    deltas = _deltas(a, b, [cid for cid in shared if cid not in errored], weights, level)
     return {"comparison": {
         "runs": {"a": a["label"], "b": b["label"]},
         "suite": {"same": same, "mixed": not same, "shared_cases": len(shared),
                   "only_a": sum(c not in b["cases"] for c in a["cases"]),
                   "only_b": sum(c not in a["cases"] for c in b["cases"])},
         **deltas,
-        "verdict": verdict_line(deltas["score"]),
+        "verdict": verdict_line(deltas["score"], level),
         "flips": {"regressed": regressed, "improved": improved},
         "mcnemar": _flip_test(regressed, improved, len(shared) - len(errored) - len(untested), untested),
         "errored": errored,
@@ -174,28 +185,28 @@ def _flip_test(regressed: list, improved: list, tested: int, untested: list) -> 
     return out
 
 
-def verdict_line(score: dict) -> str:
+def verdict_line(score: dict, level: float = LEVEL) -> str:
     """What the delta's interval shows, in one line (the gate reads the same interval)."""
-    low, high = score["low"], score["high"]
+    low, high, pct = score["low"], score["high"], level_label(level)
     if low is None:
         return "no verdict: no case was graded in both runs"
     if high < 0:
         return (f"REGRESSION: B scores {-high:.0f} to {-low:.0f} points lower "
-                "(the whole 95% interval of the delta is below 0)")
+                f"(the whole {pct} interval of the delta is below 0)")
     if low > 0:
         return (f"improvement: B scores {low:.0f} to {high:.0f} points higher "
-                "(the whole 95% interval of the delta is above 0)")
+                f"(the whole {pct} interval of the delta is above 0)")
     return (f"no significant change; a drop of up to {-low:.0f} points cannot be ruled out "
             f"(nor a rise of up to {high:.0f})")
 
 
-def _deltas(a: dict, b: dict, ids: list[str], weights: dict) -> dict:
+def _deltas(a: dict, b: dict, ids: list[str], weights: dict, level: float) -> dict:
     categories = [a["cases"][c]["category"] for c in ids]
     credits_a = [a["cases"][c]["credit"] for c in ids]
     credits_b = [b["cases"][c]["credit"] for c in ids]
     means_a, score_a = _scores(credits_a, categories, weights)
     means_b, score_b = _scores(credits_b, categories, weights)
-    boot = paired_intervals(credits_a, credits_b, categories, weights)
+    boot = paired_intervals(credits_a, credits_b, categories, weights, level)
     interval = boot["score"] or {"low": None, "high": None}
     delta = None if score_a is None or score_b is None else round(score_b - score_a, 2) + 0.0
     by_category = {c: {"a": means_a[c], "b": means_b[c], "delta": round(means_b[c] - means_a[c], 4) + 0.0,
@@ -215,8 +226,8 @@ def regression_gate(comparison: dict) -> str | None:
         level = next((row for row in c.get("sweep", {}).get("levels", []) if row["regression"]), None)
         if level is None:
             return None
-        return _gate_line(f"regression at pad level {level['pad']}", level)
-    return _gate_line("regression", c)
+        return _gate_line(f"regression at pad level {level['pad']}", level, c["intervals"]["level"])
+    return _gate_line("regression", c, c["intervals"]["level"])
 
 
 def overall_verdict(c: dict) -> str:
@@ -229,8 +240,8 @@ def overall_verdict(c: dict) -> str:
     return c["verdict"]
 
 
-def _gate_line(what: str, c: dict) -> str:
+def _gate_line(what: str, c: dict, level: float) -> str:
     s = c["score"]
     cases = ", ".join(c["flips"]["regressed"]) or "none changed from PASS"
-    return (f"{what}: score {s['a']} -> {s['b']} (delta {s['delta']}, 95% CI {s['low']} to {s['high']} over cases, "
+    return (f"{what}: score {s['a']} -> {s['b']} (delta {s['delta']}, {level_label(level)} CI {s['low']} to {s['high']} over cases, "
             f"entirely below 0); cases whose verdict fell from PASS: {cases}")
