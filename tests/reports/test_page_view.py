@@ -50,5 +50,5 @@ def test_id_prefix_marks_the_fixtures_apart_from_every_live_card():
 
 
 def test_interval_text_is_a_tooltip_or_nothing():
-    assert interval_text({"low": 0.552, "high": 0.684}) == "95% CI 55.2%–68.4%"
+    assert interval_text({"low": 0.552, "high": 0.684}) == "95% CI 55%–68% over cases"
     assert interval_text(None) == "" and interval_text({}) == ""

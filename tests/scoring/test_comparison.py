@@ -1,4 +1,4 @@
-"""Comparing two runs: suite checks, flips by majority PASS, paired deltas, McNemar, the gate."""
+"""Comparing two runs: suite checks, flips as verdict changes, paired deltas, McNemar, the gate."""
 from __future__ import annotations
 
 import pytest
@@ -29,27 +29,62 @@ def test_flips_scores_paired_interval_and_mcnemar(data):
     assert c["runs"]["a"] == {"kind": "live", "provider": "anthropic", "model": "old",
                               "created": "2026-11-30T10:00:00+00:00", "repeats": 3}
     assert c["flips"] == {"regressed": [CALL_A], "improved": [CALL_B]}
-    assert c["mcnemar"] == {"regressed": 1, "improved": 1, "p_value": 1.0}
-    # both runs score (2/3 + 1/3) / 2; the interval spans drawing only one of the two cases (credits are
-    # rounded to 4 places per case, so 0.6667 - 0.3333 = 0.3334)
-    assert c["score"] == {"a": 50.0, "b": 50.0, "delta": 0.0, "low": -33.34, "high": 33.34}
+    assert c["mcnemar"] == {"regressed": 1, "improved": 1, "p_value": 1.0, "cases": 2, "left_out": 0}
+    # two cases of one category: a paired t with 1 degree of freedom cannot rule out anything
+    assert c["score"] == {"a": 50.0, "b": 50.0, "delta": 0.0, "low": -100.0, "high": 100.0}
     assert c["regression"] is False and regression_gate({"comparison": c}) is None
     assert [(r["id"], r["a"], r["b"], r["flip"]) for r in c["cases"]][0] == (
         CALL_A, {"passes": 2, "repeats": 3, "verdict": "PASS"}, {"passes": 1, "repeats": 3, "verdict": "FAIL"}, "regressed")
 
 
-def test_a_regression_beyond_noise_fails_the_gate_naming_the_cases(data):
-    a = run(data, {CALL_A: ["pass"] * 3, CALL_B: ["pass"] * 3})
-    b = run(data, {CALL_A: ["fail"] * 3, CALL_B: ["fail", "fail", "pass"]})
+def summary(verdicts: list[str], graded: int = 1) -> dict:
+    """A run summary by hand: nine should_call cases with these verdicts."""
+    cases = {f"c{i}": {"category": "should_call", "passes": graded * (v == "PASS"), "graded": graded, "repeats": graded,
+                       "verdict": v, "credit": {"PASS": 1.0, "PARTIAL": 0.5, "FAIL": 0.0}[v]}
+             for i, v in enumerate(verdicts)}
+    return {"label": {"repeats": graded}, "suite_sha256": "s", "cases": cases}
+
+
+def test_a_regression_beyond_noise_fails_the_gate_naming_the_cases():
+    a = summary(["PASS"] * 9)
+    b = summary(["FAIL"] * 6 + ["PASS"] * 3)
     comparison = compare_runs(a, b)
     c = comparison["comparison"]
-    # B's category score: (0 + 0.3333) / 2 rounded to 4 places = 0.1666 (as the scorecard rounds)
-    assert c["score"] == {"a": 100.0, "b": 16.66, "delta": -83.34, "low": -100.0, "high": -66.67}
-    assert c["categories"]["should_call"] == {"a": 1.0, "b": 0.1666, "delta": -0.8334, "low": -1.0, "high": -0.6667}
-    assert c["mcnemar"]["p_value"] == 0.5        # 2 flips one way: 2 * (1/2)^2
+    assert c["score"] == {"a": 100.0, "b": 33.33, "delta": -66.67, "low": -100.0, "high": -23.26}
+    assert c["mcnemar"]["p_value"] == 0.03125 and c["regression"] is True
+    assert c["verdict"] == "REGRESSION: B scores 23 to 100 points lower (the whole 95% interval of the delta is below 0)"
     assert regression_gate(comparison) == (
-        "regression: score 100.0 -> 16.66 (delta -83.34, 95% CI -100.0 to -66.67, entirely below 0); "
-        f"regressed cases: {CALL_A}, {CALL_B}")
+        "regression: score 100.0 -> 33.33 (delta -66.67, 95% CI -100.0 to -23.26 over cases, entirely below 0); "
+        "cases whose verdict fell from PASS: c0, c1, c2, c3, c4, c5")
+
+
+def test_the_gate_and_the_verdict_agree_when_partial_credit_moves_the_score():
+    # every case went PASS -> PARTIAL: the score fell 50 points, no verdict flipped to FAIL... but every
+    # verdict changed from PASS, so the flips and the interval tell the same story
+    c = compare_runs(summary(["PASS"] * 9), summary(["PARTIAL"] * 9))["comparison"]
+    assert c["regression"] is True and c["verdict"].startswith("REGRESSION")
+
+
+def test_a_small_drop_is_reported_as_what_could_not_be_ruled_out():
+    c = compare_runs(summary(["PASS"] * 9), summary(["FAIL"] + ["PASS"] * 8))["comparison"]
+    assert c["regression"] is False and regression_gate({"comparison": c}) is None
+    assert c["verdict"].startswith("no significant change; a drop of up to ")
+
+
+def test_unequal_repeats_leave_cases_out_of_flips_and_mcnemar():
+    a, b = summary(["PASS"] * 9, graded=1), summary(["FAIL"] * 9, graded=2)
+    c = compare_runs(a, b)["comparison"]
+    assert c["flips"] == {"regressed": [], "improved": []}
+    assert c["mcnemar"]["p_value"] is None and c["mcnemar"]["left_out"] == 9
+    assert c["mcnemar"]["note"].startswith("not tested: every case was graded a different number of times")
+
+
+def test_a_flip_is_a_change_of_verdict():
+    # PASS (2/4) against PASS (3/5) was once listed as "improved" (majority of repeats); both verdicts are PASS
+    a, b = summary(["PASS"] * 9, graded=4), summary(["PASS"] * 9, graded=4)
+    b["cases"]["c0"]["passes"] = 3
+    a["cases"]["c0"]["passes"] = 2
+    assert compare_runs(a, b)["comparison"]["flips"] == {"regressed": [], "improved": []}
 
 
 def test_error_cases_leave_flips_and_scores(data):
@@ -63,8 +98,8 @@ def test_error_cases_leave_flips_and_scores(data):
 def test_comparing_a_run_with_itself_is_all_zero(data):
     a = run(data, {CALL_A: ["pass", "fail"], CALL_B: ["pass", "pass"]})
     c = compare_runs(a, a)["comparison"]
-    assert (c["score"]["delta"], c["score"]["low"], c["score"]["high"]) == (0.0, 0.0, 0.0)
-    assert c["mcnemar"] == {"regressed": 0, "improved": 0, "p_value": 1.0}
+    assert c["score"]["delta"] == 0.0 and c["score"]["low"] == -c["score"]["high"] and c["regression"] is False
+    assert c["mcnemar"] == {"regressed": 0, "improved": 0, "p_value": 1.0, "cases": 2, "left_out": 0}
 
 
 @pytest.mark.parametrize("sha_a, sha_b, message", [

@@ -99,6 +99,7 @@ class CompareView:
     def _categories(self):
         from toolproof.reports.scorecard import percent
         from toolproof.reports.page_view import CATEGORY_LABELS
+        from toolproof.scoring.comparison import level_label
 
         c = self.comparison["comparison"]
         rows = [el("tr", data_category=k, children=[
@@ -106,7 +107,8 @@ class CompareView:
             el("td", percent(r["b"]), cls="num"), el("td", f"{100 * r['delta']:+.1f}", cls="num delta"),
             el("td", f"{100 * r['low']:+.1f} to {100 * r['high']:+.1f}", cls="num")])
             for k, r in c["categories"].items()]
-        head = el("tr", children=[el("th", t, scope="col") for t in ("Category", "A", "B", "Δ (points)", "95% CI")])
+        ci = f"{level_label(c['intervals']['level'])} CI over cases"
+        head = el("tr", children=[el("th", t, scope="col") for t in ("Category", "A", "B", "Δ (points)", ci)])
         return el("table", cls="categories compare-table", children=[el("thead", children=[head]),
                                                                     el("tbody", children=rows)])
 
@@ -119,7 +121,7 @@ class CompareView:
                        el("span", f"{r['from']} → {r['to']}"), el("span", r["text"], cls="muted")])
                 for r in flip_rows(self.comparison)]
         return el("div", cls="flips", children=[el("h3", f"Flipped cases ({len(rows)})")] + (
-            rows or [el("p", "No case flipped its majority verdict.", cls="muted")]))
+            rows or [el("p", "No case's verdict went from PASS to another or back (among cases graded as often in A as in B).", cls="muted")]))
 
     def export(self) -> None:
         from toolproof.reports.comparison import comparison_json

@@ -63,7 +63,7 @@ class ScorecardView:
     def _card(self) -> dict:
         from toolproof.scoring.evaluate import card_of
 
-        # The bootstrap is drawn with the diagnosis, after the page is ready (start-up stays small);
+        # The intervals come with the diagnosis, after the page is ready (start-up stays small);
         # the same guarded builder as the CLI: a failing step is a note, never no scorecard.
         card = card_of(self.graded, self.weights, source=self.source, diagnosis=self.diagnosis,
                        prices=self.prices, intervals_now=self._diagnosed, notes=self.notes)

@@ -19,10 +19,10 @@ def sweep_chart(card: dict, kind: str):
     g, prefix = sweep_geometry(card["sweep"]), id_prefix(kind)
     chart = svg("svg", viewBox=f"0 0 {g['width']} {g['height']}", role="img",
                 id="sweep-chart" if kind == "live" else f"{prefix}-sweep-chart",
-                aria_label="Score by number of padding tools, with 95% intervals")
+                aria_label="Score by number of padding tools, with 95% intervals over cases")
     chart.setAttribute("class", "sweep-chart")
     title = svg("title")
-    title.textContent = "Score (0-100) by padding level, 95% interval whiskers; input tokens per level below"
+    title.textContent = "Score (0-100) by padding level, 95% interval whiskers (over cases); input tokens per level below"
     chart.appendChild(title)
     for line in g["grid"]:
         rule = svg("line", x1=g["left"], x2=g["right"], y1=line["y"], y2=line["y"])

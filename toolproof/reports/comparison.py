@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from toolproof.errors import clip
+from toolproof.scoring.comparison import level_label, overall_verdict
 
 from .scorecard import _lines, _md_cell
 
@@ -39,11 +40,22 @@ def _summary(c: dict) -> list[str]:
              f"{suite['only_b']} only in B)" if suite["mixed"] else f"{suite['shared_cases']} cases, same suite")
     return [f"A: {_who(c['runs']['a'])}", f"B: {_who(c['runs']['b'])}", f"Compared: {scope}",
             f"Score: A {_num(s['a'])} → B {_num(s['b'])}, delta {_signed(s['delta'])} "
-            f"(95% CI {_signed(s['low'])} to {_signed(s['high'])}, {c['intervals']['method']})",
-            f"Flips by majority PASS: {len(c['flips']['regressed'])} regressed, {len(c['flips']['improved'])} improved; "
-            f"McNemar exact p = {m['p_value']}",
-            "Verdict: " + ("REGRESSION: the whole interval of the delta is below 0" if c["regression"]
-                           else "no regression beyond noise")]
+            f"({_ci(c)} {_signed(s['low'], 1)} to {_signed(s['high'], 1)}, {c['intervals']['method']})",
+            f"Flips (verdict PASS in one run only): {len(c['flips']['regressed'])} regressed, "
+            f"{len(c['flips']['improved'])} improved; " + _flip_test(m),
+            "Verdict: " + overall_verdict(c)]
+
+
+def _ci(c: dict) -> str:
+    """'95% CI', or for two sweeps the Bonferroni level, e.g. '98.33% CI'."""
+    return f"{level_label(c['intervals']['level'])} CI"
+
+
+def _flip_test(m: dict) -> str:
+    if m["p_value"] is None:
+        return "McNemar " + m["note"]
+    line = f"McNemar exact p = {m['p_value']} (a second test, on flips only; the verdict rests on the score interval)"
+    return line + (f"; {m['note']}" if m.get("note") else "")
 
 
 def coverage_lines(c: dict) -> list[str]:
@@ -67,7 +79,7 @@ def coverage_lines(c: dict) -> list[str]:
 
 def render_comparison_text(comparison: dict) -> str:
     c = comparison["comparison"]
-    lines = ["ToolProof comparison (B - A)"] + _summary(c) + coverage_lines(c) + ["", f"  {'category':<16} {'A':>7} {'B':>7} {'delta':>8}  95% CI"]
+    lines = ["ToolProof comparison (B - A)"] + _summary(c) + coverage_lines(c) + ["", f"  {'category':<16} {'A':>7} {'B':>7} {'delta':>8}  {_ci(c)} over cases"]
     for category, row in c["categories"].items():
         lines.append(f"  {category:<16} {100 * row['a']:>6.1f}% {100 * row['b']:>6.1f}% {100 * row['delta']:>+7.1f}%  "
                      f"{100 * row['low']:+.1f} to {100 * row['high']:+.1f}")
@@ -86,11 +98,11 @@ def sweep_lines(c: dict) -> list[str]:
     if not rows:
         return []
     lines = ["", "Tool-count sweep, level by level (a delta inside its interval is noise)",
-             f"  {'pad':>4} {'A':>7} {'B':>7} {'delta':>8}  95% CI            flips"]
+             f"  {'pad':>4} {'A':>7} {'B':>7} {'delta':>8}  {_ci(c)} over cases flips"]
     for row in rows:
         s = row["score"]
         lines.append(f"  {row['pad']:>4} {_num(s['a']):>7} {_num(s['b']):>7} {_signed(s['delta']):>8}  "
-                     f"{_signed(s['low'])} to {_signed(s['high']):<8} -{len(row['flips']['regressed'])} "
+                     f"{_signed(s['low'], 1)} to {_signed(s['high'], 1):<8} -{len(row['flips']['regressed'])} "
                      f"+{len(row['flips']['improved'])}" + ("  REGRESSION" if row["regression"] else ""))
     return lines
 
@@ -98,7 +110,7 @@ def sweep_lines(c: dict) -> list[str]:
 def render_comparison_markdown(comparison: dict) -> str:
     c = comparison["comparison"]
     lines = ["# ToolProof comparison (B - A)", ""] + [f"- {_md_cell(x)}" for x in _summary(c) + coverage_lines(c)]
-    lines += ["", "| category | A | B | delta | 95% CI |", "|---|---:|---:|---:|---:|"]
+    lines += ["", f"| category | A | B | delta | {_ci(c)} over cases |", "|---|---:|---:|---:|---:|"]
     for category, row in c["categories"].items():
         lines.append(f"| {category} | {100 * row['a']:.1f}% | {100 * row['b']:.1f}% | {100 * row['delta']:+.1f}% | "
                      f"{100 * row['low']:+.1f} to {100 * row['high']:+.1f} |")

@@ -38,8 +38,8 @@ def id_prefix(kind: str) -> str:
 
 
 def interval_text(bounds: dict | None) -> str:
-    """'95% CI 55.2%–68.4%' for a category's bounds (a tooltip), '' without them."""
-    return "" if not bounds else f"95% CI {percent(bounds['low'])}–{percent(bounds['high'])}"
+    """'95% CI 55%–68% over cases' for a category's bounds (a tooltip), '' without them."""
+    return "" if not bounds else f"95% CI {100 * bounds['low']:.0f}%–{100 * bounds['high']:.0f}% over cases"
 
 
 def chart_bars(categories: dict, *, width: int = 560, bar: int = 22, gap: int = 10,
@@ -92,7 +92,7 @@ def cost_tiles(cost: dict | None) -> list[tuple[str, str, str]]:
 
 
 def flip_rows(comparison: dict) -> list[dict]:
-    """The compared cases whose majority PASS flipped, as the page lists them."""
+    """The compared cases whose verdict went from PASS to another or back, as the page lists them."""
     return [{"id": r["id"], "category": r["category"], "from": r["a"]["verdict"], "to": r["b"]["verdict"],
              "flip": r["flip"], "text": f"{r['a']['passes']}/{r['a']['repeats']} → {r['b']['passes']}/{r['b']['repeats']} pass"}
             for r in comparison["comparison"]["cases"] if r["flip"]]

@@ -144,7 +144,7 @@ def headline(card: dict) -> list[str]:
                  f"{counts['request_errors']} request errors)")
     lenient = card["lenient"]
     interval = (card.get("intervals") or {}).get("score")
-    ci = f" (95% CI {interval['low']:.2f}–{interval['high']:.2f})" if interval and card["score"] is not None else ""
+    ci = f" (95% CI {interval_span(interval)} over cases)" if interval and card["score"] is not None else ""
     if too_partial(card):
         lines.append(partial_score_line(card))
     else:
@@ -156,8 +156,14 @@ def headline(card: dict) -> list[str]:
     return lines
 
 
+def interval_span(bounds: dict, scale: float = 1, unit: str = "") -> str:
+    """'52–73': bounds in whole points. The score's interval is about 20 points wide, so a tenth
+    would claim a precision the cases do not support."""
+    return f"{scale * bounds['low']:.0f}{unit}–{scale * bounds['high']:.0f}{unit}"
+
+
 def score_with_interval(card: dict) -> str:
-    """'61.9 · 95% CI 55.2–68.4' (the page's line), or just the score when there is no interval;
+    """'61.9 · 95% CI 52–73 over cases' (the page's line), or just the score when there is none;
     below half of the plan graded, only what was graded (no score, no interval)."""
     if too_partial(card):
         return partial_score_line(card)
@@ -165,7 +171,7 @@ def score_with_interval(card: dict) -> str:
     if card["score"] is None or not interval:
         return "n/a" if card["score"] is None else f"{card['score']:.1f}"
     level = round(100 * card["intervals"]["level"])
-    return f"{card['score']:.1f} · {level}% CI {interval['low']:.1f}–{interval['high']:.1f}"
+    return f"{card['score']:.1f} · {level}% CI {interval_span(interval)} over cases"
 
 
 def pass_k_line(card: dict) -> str:
@@ -357,11 +363,11 @@ def render_markdown(card: dict) -> str:
     for key in METRIC_KEYS:
         lines.append(f"| `{key}` | {percent(card['metrics'][key])} | {METRIC_HELP[key]} |")
     bounds = (card.get("intervals") or {}).get("categories") or {}
-    lines += ["", "## Categories", "", "| category | score | 95% CI | weight | cases | pass | partial | fail | error |",
+    lines += ["", "## Categories", "", "| category | score | 95% CI over cases | weight | cases | pass | partial | fail | error |",
               "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for category, row in card["categories"].items():
         ci = bounds.get(category)
-        ci_text = f"{percent(ci['low'])}–{percent(ci['high'])}" if ci else "n/a"
+        ci_text = interval_span(ci, 100, "%") if ci else "n/a"
         lines.append(f"| {category} | {percent(row['score'])} | {ci_text} | {row['weight']} | {row['count']} | "
                      f"{row['pass']} | {row['partial']} | {row['fail']} | {row.get('error', 0)} |")
     lines += diagnosis_markdown(card)

@@ -77,14 +77,14 @@ def sweep_geometry(sweep: dict) -> dict:
 def _cells(row: dict) -> list[str]:
     def num(v, fmt):
         return "n/a" if v is None else format(v, fmt)
-    interval = "n/a" if row["low"] is None else f"{row['low']:.1f}–{row['high']:.1f}"
+    interval = "n/a" if row["low"] is None else f"{row['low']:.0f}–{row['high']:.0f}"
     rate = "n/a" if row["correct_tool_rate"] is None else f"{100 * row['correct_tool_rate']:.1f}%"
     cases = "n/a" if row.get("cases") is None else f"{row['cases']}/{row.get('cases_planned', row['cases'])}"
     return [str(row["pad"]), num(row["score"], ".1f"), interval, rate, cases,
             num(row["tools_offered_mean"], "g"), num(row["input_tokens_mean"], ",.0f")]
 
 
-HEADERS = ["pad", "score", "95% CI", "correct tool", "cases", "tools offered", "input tokens"]
+HEADERS = ["pad", "score", "95% CI over cases", "correct tool", "cases", "tools offered", "input tokens"]
 WIDTHS = [5, 7, 13, 13, 9, 13, 13]
 NOISE = "a difference between levels smaller than their intervals means nothing"
 

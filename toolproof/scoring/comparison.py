@@ -4,14 +4,22 @@ is more than noise. (Value comparison inside one call is `compare.py`; this is r
 Rules (docs/statistics.md "Comparing runs" says the same for users):
 - the runs must record the same `suite_sha256`; a run without one, or two different ones, are
   refused unless `allow_mixed`, and then only the case ids both runs hold are compared;
-- a case "passes" in a run when more than half of its graded repeats PASS; a case that passes in
-  A and not in B regressed, the other way round improved; a case with no graded repeat in either
-  run (every request failed) is left out of flips, scores and intervals and listed as `errored`;
+- a case "passes" in a run when its verdict (the scorecard's: the most common graded verdict, a
+  tie to the worse) is PASS; a case whose verdict is PASS in A and not in B regressed, the other
+  way round improved, so a flip is always a change of verdict; a case with no graded repeat in
+  either run (every request failed) is left out of flips, scores and intervals (`errored`);
+- flips and McNemar's exact test count only cases graded the same number of times in A and B:
+  with 1 repeat against 2, say, a verdict is not equally likely to be PASS on both sides even
+  for the same model (a 1-1 tie is never PASS), and the test cried wolf in 24-76% of simulated
+  self-comparisons at 1 vs 2 repeats (benchmarks/compare_calibration.py); the others are counted in
+  `mcnemar.left_out`, and with none left to test `p_value` is null and `mcnemar.note` says why;
 - scores: the scorecard's formula over the compared cases (mean credit per category, rounded,
-  then the weighted mean); `delta` = B - A; its interval is a paired bootstrap (the same drawn
-  cases applied to both runs), stratified by category and seeded;
-- McNemar's exact test over the flipped cases; the regression gate fails when the score delta's
-  whole interval lies below zero.
+  then the weighted mean); `delta` = B - A; its interval a stratified paired t interval over
+  cases (scoring/intervals.py);
+- the regression gate fails when the score delta's whole interval lies below zero (at the main
+  level, or at any level of two sweeps: then every interval is at 1 - 0.05 / L for L levels,
+  Bonferroni, so the sweep's false-alarm rate stays within a single run's); `verdict` says in one
+  line what was and was not shown.
 Labels come from the documents (provider, model, created, repeats), never from file paths.
 
 Pure: no I/O.
@@ -20,10 +28,11 @@ from __future__ import annotations
 
 from toolproof.errors import ToolProofError
 from .evaluate import grade_transcripts
-from toolproof.grading.verdicts import ERROR
+from toolproof.grading.verdicts import ERROR, PASS
 from .repeats import repeats_summary
 from .scorecard import check_weights, weighted_score
-from .stats import mcnemar, paired_bootstrap
+from .intervals import LEVEL, paired_intervals
+from .stats import mcnemar
 from toolproof.suite.model import CATEGORIES, Case, Tool
 from .coverage import add_coverage, plan_of
 from .sweep import at_level, levels_in, main_level
@@ -88,8 +97,9 @@ def check_same_suite(a: dict, b: dict, allow_mixed: bool) -> bool:
                          "to compare the case ids they share")
 
 
-def majority_pass(case: dict) -> bool:
-    return 2 * case["passes"] > case["graded"]
+def passes(case: dict) -> bool:
+    """The case's verdict is PASS (what the comparison's rows show)."""
+    return case["verdict"] == PASS
 
 
 def _scores(credits: list[float], categories: list[str], weights: dict) -> tuple[dict, float | None]:
@@ -108,28 +118,37 @@ def compare_runs(a: dict, b: dict, *, allow_mixed: bool = False, weights: dict |
         which = "A" if "levels" in a else "B"
         raise ToolProofError(f"run {which} is a tool-count sweep and the other is not: compare two sweeps "
                              "(level by level) or two plain runs")
-    out = _compare_one(a, b, allow_mixed, weights)
-    if "levels" in a:
-        shared = [pad for pad in a["levels"] if pad in b["levels"]]
-        if not shared:
-            raise ToolProofError("the two sweeps share no pad level, so no level can be compared")
-        out["comparison"]["sweep"] = {"levels": [
-            _level_row(pad, _compare_one(a["levels"][pad], b["levels"][pad], allow_mixed, weights))
-            for pad in shared]}
+    if "levels" not in a:
+        return _compare_one(a, b, allow_mixed, weights, LEVEL)
+    shared = [pad for pad in a["levels"] if pad in b["levels"]]
+    if not shared:
+        raise ToolProofError("the two sweeps share no pad level, so no level can be compared")
+    # The gate fires when any level regresses: each of the L levels is judged at 1 - 0.05 / L
+    # (Bonferroni), so a false alarm somewhere stays within the single run's 2.5%.
+    level = 1 - (1 - LEVEL) / len(shared)
+    out = _compare_one(a, b, allow_mixed, weights, level)
+    out["comparison"]["sweep"] = {"levels": [
+        _level_row(pad, _compare_one(a["levels"][pad], b["levels"][pad], allow_mixed, weights, level))
+        for pad in shared]}
     return out
+
+
+def level_label(level: float) -> str:
+    """'95%', or '98.33%' for an adjusted level."""
+    return f"{100 * level:.4g}%"
 
 
 def _level_row(pad: int, comparison: dict) -> dict:
     c = comparison["comparison"]
-    return {"pad": pad, "score": c["score"], "flips": c["flips"], "mcnemar": c["mcnemar"],
+    return {"pad": pad, "score": c["score"], "verdict": c["verdict"], "flips": c["flips"], "mcnemar": c["mcnemar"],
             "regression": c["regression"], "errored": c["errored"]}
 
 
-def _compare_one(a: dict, b: dict, allow_mixed: bool, weights: dict | None) -> dict:
+def _compare_one(a: dict, b: dict, allow_mixed: bool, weights: dict | None, level: float) -> dict:
     same = check_same_suite(a, b, allow_mixed)
     weights = check_weights(weights or {})
     shared = [cid for cid in a["cases"] if cid in b["cases"]]
-    rows, errored, regressed, improved = [], [], [], []
+    rows, errored, regressed, improved, untested = [], [], [], [], []
     for cid in shared:
         ca, cb = a["cases"][cid], b["cases"][cid]
         row = {"id": cid, "category": ca["category"],
@@ -137,21 +156,25 @@ def _compare_one(a: dict, b: dict, allow_mixed: bool, weights: dict | None) -> d
                "b": {"passes": cb["passes"], "repeats": cb["repeats"], "verdict": cb["verdict"]}, "flip": None}
         if not ca["graded"] or not cb["graded"]:
             errored.append(cid)
-        elif majority_pass(ca) and not majority_pass(cb):
+        elif ca["graded"] != cb["graded"]:
+            untested.append(cid)
+        elif passes(ca) and not passes(cb):
             row["flip"] = "regressed"
             regressed.append(cid)
-        elif majority_pass(cb) and not majority_pass(ca):
+        elif passes(cb) and not passes(ca):
             row["flip"] = "improved"
             improved.append(cid)
         rows.append(row)
+    deltas = _deltas(a, b, [cid for cid in shared if cid not in errored], weights, level)
     return {"comparison": {
         "runs": {"a": a["label"], "b": b["label"]},
         "suite": {"same": same, "mixed": not same, "shared_cases": len(shared),
                   "only_a": sum(c not in b["cases"] for c in a["cases"]),
                   "only_b": sum(c not in a["cases"] for c in b["cases"])},
-        **_deltas(a, b, [cid for cid in shared if cid not in errored], weights),
+        **deltas,
+        "verdict": verdict_line(deltas["score"], level),
         "flips": {"regressed": regressed, "improved": improved},
-        "mcnemar": mcnemar(len(regressed), len(improved)),
+        "mcnemar": _flip_test(regressed, improved, len(shared) - len(errored) - len(untested), untested),
         "errored": errored,
         "cases": rows,
         "coverage": _coverage(a, b),
@@ -170,19 +193,48 @@ def _coverage(a: dict, b: dict) -> dict:
     return out
 
 
-def _deltas(a: dict, b: dict, ids: list[str], weights: dict) -> dict:
+def _flip_test(regressed: list, improved: list, tested: int, untested: list) -> dict:
+    out = {**mcnemar(len(regressed), len(improved)), "cases": tested, "left_out": len(untested)}
+    if untested:
+        out["note"] = (f"{len(untested)} case(s) were graded a different number of times in A and B and are "
+                       "left out of the flips and this test: a case's verdict is not equally likely to be PASS "
+                       "with 1 repeat as with 2 (a 1-1 tie is never PASS), even for the same model")
+        if not tested:
+            out["p_value"] = None
+            out["note"] = ("not tested: every case was graded a different number of times in A and B, and a "
+                           "verdict is not equally likely to be PASS with 1 repeat as with 2 (a 1-1 tie is never "
+                           "PASS), even for the same model; run both with the same --repeats, or read the score "
+                           "interval")
+    return out
+
+
+def verdict_line(score: dict, level: float = LEVEL) -> str:
+    """What the delta's interval shows, in one line (the gate reads the same interval)."""
+    low, high, pct = score["low"], score["high"], level_label(level)
+    if low is None:
+        return "no verdict: no case was graded in both runs"
+    if high < 0:
+        return (f"REGRESSION: B scores {-high:.0f} to {-low:.0f} points lower "
+                f"(the whole {pct} interval of the delta is below 0)")
+    if low > 0:
+        return (f"improvement: B scores {low:.0f} to {high:.0f} points higher "
+                f"(the whole {pct} interval of the delta is above 0)")
+    return (f"no significant change; a drop of up to {-low:.0f} points cannot be ruled out "
+            f"(nor a rise of up to {high:.0f})")
+
+
+def _deltas(a: dict, b: dict, ids: list[str], weights: dict, level: float) -> dict:
     categories = [a["cases"][c]["category"] for c in ids]
     credits_a = [a["cases"][c]["credit"] for c in ids]
     credits_b = [b["cases"][c]["credit"] for c in ids]
     means_a, score_a = _scores(credits_a, categories, weights)
     means_b, score_b = _scores(credits_b, categories, weights)
-    boot = paired_bootstrap(credits_a, credits_b, categories, weights)
+    boot = paired_intervals(credits_a, credits_b, categories, weights, level)
     interval = boot["score"] or {"low": None, "high": None}
     delta = None if score_a is None or score_b is None else round(score_b - score_a, 2) + 0.0
     by_category = {c: {"a": means_a[c], "b": means_b[c], "delta": round(means_b[c] - means_a[c], 4) + 0.0,
                        **boot["categories"][c]} for c in means_a}
-    method = {k: boot[k] for k in ("method", "level", "resamples", "seed")}
-    method["method"] = "paired " + method["method"]
+    method = {k: boot[k] for k in ("method", "level")}
     if "note" in boot:
         method["note"] = boot["note"]
     return {"score": {"a": score_a, "b": score_b, "delta": delta, **interval},
@@ -197,11 +249,22 @@ def regression_gate(comparison: dict) -> str | None:
         level = next((row for row in c.get("sweep", {}).get("levels", []) if row["regression"]), None)
         if level is None:
             return None
-        s = level["score"]
-        return (f"regression at pad level {level['pad']}: score {s['a']} -> {s['b']} (delta {s['delta']}, "
-                f"95% CI {s['low']} to {s['high']}, entirely below 0); regressed cases: "
-                f"{', '.join(level['flips']['regressed']) or 'none flipped by majority'}")
+        return _gate_line(f"regression at pad level {level['pad']}", level, c["intervals"]["level"])
+    return _gate_line("regression", c, c["intervals"]["level"])
+
+
+def overall_verdict(c: dict) -> str:
+    """The comparison's verdict, sweep levels included: what the gate acts on, so the two agree."""
+    if c["regression"]:
+        return c["verdict"]
+    level = next((row for row in c.get("sweep", {}).get("levels", []) if row["regression"]), None)
+    if level is not None:
+        return f"REGRESSION at pad level {level['pad']}: " + level["verdict"].split(": ", 1)[1]
+    return c["verdict"]
+
+
+def _gate_line(what: str, c: dict, level: float) -> str:
     s = c["score"]
-    cases = ", ".join(c["flips"]["regressed"]) or "none flipped by majority"
-    return (f"regression: score {s['a']} -> {s['b']} (delta {s['delta']}, 95% CI {s['low']} to {s['high']}, "
-            f"entirely below 0); regressed cases: {cases}")
+    cases = ", ".join(c["flips"]["regressed"]) or "none changed from PASS"
+    return (f"{what}: score {s['a']} -> {s['b']} (delta {s['delta']}, {level_label(level)} CI {s['low']} to {s['high']} over cases, "
+            f"entirely below 0); cases whose verdict fell from PASS: {cases}")

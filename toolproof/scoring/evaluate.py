@@ -3,7 +3,7 @@
 `grade_transcripts` grades every repeat of every case once; `card_of` turns that into the
 scorecard for given weights and prices (the page calls it again when a weight changes), adding
 `coverage` (how much of the run's plan was graded), `repeats`, `reliability` (pass^k, pass@k,
-flaky cases), `intervals` (seeded bootstrap) and `cost`.
+flaky cases), `intervals` (closed-form, over cases) and `cost`.
 
 Every step is guarded so that nothing a model sends can lose a case or a run: an unexpected
 error while grading one case fails that case with "internal error while grading (<type>)" and
@@ -15,7 +15,7 @@ Pure: no I/O. Must not hide an error: every guarded failure is visible in the sc
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .cost import cost
 from .coverage import Plan, add_coverage, coverage, plan_of
@@ -25,7 +25,8 @@ from toolproof.grading.verdicts import ERROR, FAIL, PASS, CaseResult, blank_fact
 from toolproof.grading.guarded import grade_safely, internal_error
 from .repeats import merge_repeats, pass_counts, repeats_summary
 from .scorecard import check_weights, scorecard
-from .stats import bootstrap, reliability, resampled_means
+from .intervals import card_intervals
+from .stats import reliability
 from toolproof.suite.model import Case, Tool
 from .sweep import at_level, level_row, levels_in, main_level, sweep_seed
 from toolproof.grading.transcripts import Transcript, TranscriptSet
@@ -42,7 +43,6 @@ class Graded:
     rows: list              # one merged CaseResult per case
     graded: list            # every repeat's result that is not ERROR (rates, diagnosis)
     transcripts: list       # every Transcript of every repeat (cost)
-    memo: dict = field(default_factory=dict, compare=False)   # the weight-free bootstrap draws
     planned: int | None = None   # items the run planned (None: what is present was the plan)
 
     @classmethod
@@ -96,13 +96,11 @@ def diagnose_safely(graded: Graded, cases: list[Case], tools: dict[str, Tool]) -
 
 
 def intervals(graded: Graded, weights: dict) -> dict:
-    """Seeded, stratified bootstrap intervals over the graded cases (ERROR cases left out). The
-    resampled category means do not depend on the weights, so they are drawn once per Graded."""
+    """95% intervals over the graded cases (ERROR cases left out): Wilson per category, the
+    score's from the smoothed category variances (scoring/intervals.py)."""
     scored = [r for r in graded.rows if r.credit is not None]
     credits, categories = [r.credit for r in scored], [r.category for r in scored]
-    if "resampled" not in graded.memo:
-        graded.memo["resampled"] = resampled_means([credits], categories)
-    return bootstrap(credits, categories, check_weights(weights), resampled=graded.memo["resampled"])
+    return card_intervals(credits, categories, check_weights(weights))
 
 
 def computable_k_note(per_case: list[list[CaseResult]]) -> str | None:
@@ -247,7 +245,7 @@ def finish_sweep(card: dict, sweep: SweepLevels, weights: dict | None, prices: d
 def sweep_section(sweep: SweepLevels, main_card: dict, weights: dict | None, prices: dict | None = None,
                   intervals_now: bool = True) -> dict:
     """The scorecard's `sweep`: each level's row from its own scorecard (the main card for the
-    main level), with the same weights, formula and bootstrap as the main score."""
+    main level), with the same weights, formula and intervals as the main score."""
     rows = []
     for pad, (graded, subset) in sweep.levels.items():
         card = main_card if pad == sweep.main else card_of(graded, weights, prices=prices,

@@ -1,4 +1,6 @@
-"""Statistics for numbers you can compare: pass^k, pass@k, bootstrap intervals, McNemar.
+"""Statistics for numbers you can compare: pass^k, pass@k, McNemar, the seeded draws, and the
+percentile bootstrap (no longer what a scorecard or a comparison shows: it under-covered at 9 cases
+per category, see scoring/intervals.py; kept so benchmarks/ can show the before and after).
 
 Every function takes plain data and returns plain data, so the terminal and the page give the
 same figures. Randomness comes only from `SeededDraws`, a SplitMix64 generator written out

@@ -2,7 +2,7 @@
 
 A results file of a tool-count sweep (`run --pad`) records the pad level of every transcript.
 Each level's transcripts are a complete run of their own: they are graded alone, with the same
-formula and the same seeded bootstrap interval as the main score. The scorecard's `sweep`:
+formula and the same interval over cases as the main score. The scorecard's `sweep`:
 `{"seed": S, "levels": [{"pad", "score", "low", "high", "correct_tool_rate",
 "tools_offered_mean", "input_tokens_mean", "cases", "cases_planned", "coverage"}]}`, levels ascending; the overall scorecard is the
 level-0 one (the lowest level's, with a note, when 0 was not run).
@@ -21,7 +21,7 @@ from dataclasses import replace
 from toolproof.errors import ToolProofError
 from toolproof.grading.transcripts import TranscriptSet
 
-MAX_LEVELS = 8           # pad levels in one sweep: each is graded and bootstrapped on its own
+MAX_LEVELS = 8           # pad levels in one sweep: each is graded and given intervals on its own
 
 
 def levels_in(transcripts: TranscriptSet) -> list[int]:

@@ -91,6 +91,7 @@ def stats_checks(t: Checker) -> None:
             weighted_score({"should_call": 1.0, "injection": None}, DEFAULT_WEIGHTS) == 100.0)
     t.check("gate: --fail-under fails a run with any ERROR", score_gate(
         {"score": 99.0, "counts": {}, "cases": [{"verdict": "PASS", "repeats": ["PASS", "ERROR"]}]}, 1) is not None)
+    interval_checks(t)
 
 
 def coverage_checks(t: Checker) -> None:
@@ -122,3 +123,34 @@ def coverage_checks(t: Checker) -> None:
     found = cost([make_transcript(raw, "openai")], 0)
     t.check("cost: a variant's reused first turn is counted once (3 requests, 400 input tokens)",
             (found["requests"], found["input_tokens"]) == (3, 400))
+
+
+def interval_checks(t: Checker) -> None:
+    from toolproof.scoring.comparison import verdict_line
+    from toolproof.scoring.intervals import card_intervals, paired_intervals, t_value, wilson, z_value
+
+    z = z_value(0.95)
+    t.check("intervals: z(0.95) = 1.95996; t(0.95, 8 df) = 2.306 within 0.001",
+            abs(z - 1.959964) < 1e-6 and abs(t_value(0.95, 8) - 2.306004) < 1e-3)
+    low, high = wilson(1.0, 9, z)
+    t.check("intervals: Wilson for 9 of 9 is 70.1%-100%, never zero width", (round(low, 4), high) == (0.7009, 1.0))
+    cats = ["a"] * 9 + ["b"] * 9
+    card = card_intervals([1.0] * 9 + [1, 0, 1, 0, 1, 0, 1, 0, 0.5], cats, {"a": 1, "b": 1})
+    t.check("intervals: the score's interval (smoothed variance) by hand: 75 +- 17.24, categories by Wilson",
+            card["score"] == {"low": 57.76, "high": 92.24} and card["categories"]["a"] == {"low": 0.7009, "high": 1.0})
+    same = paired_intervals([1.0, 0.0] * 9, [1.0, 0.0] * 9, cats, {"a": 1, "b": 1})
+    t.check("intervals: one run against itself: delta interval symmetric about 0, not a regression",
+            same["score"]["low"] == -same["score"]["high"] < 0)
+    t.check("compare: the verdict says what the interval could not rule out",
+            verdict_line({"low": -6.4, "high": 3.2}) ==
+            "no significant change; a drop of up to 6 points cannot be ruled out (nor a rise of up to 3)")
+    from toolproof.scoring.comparison import compare_runs
+
+    def run(graded: int, verdict: str) -> dict:
+        case = {"category": "should_call", "passes": int(verdict == "PASS"), "graded": graded, "repeats": graded,
+                "verdict": verdict, "credit": float(verdict == "PASS")}
+        return {"label": {"repeats": graded}, "suite_sha256": "s", "cases": {"c1": case}}
+    c = compare_runs(run(1, "PASS"), run(2, "FAIL"))["comparison"]
+    t.check("compare: 1 repeat against 2 is no flip and refuses McNemar (a 1-1 tie is never PASS)",
+            c["flips"] == {"regressed": [], "improved": []} and c["mcnemar"]["p_value"] is None
+            and c["mcnemar"]["left_out"] == 1)

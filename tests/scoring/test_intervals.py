@@ -1,0 +1,83 @@
+"""intervals: the closed-form intervals the scorecard and compare show, pinned by hand."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from toolproof.scoring.intervals import (METHOD, card_intervals, delta_intervals, paired_intervals, score_intervals,
+                                         t_value, wilson, z_value)
+
+Z = z_value(0.95)
+CATS = ["a"] * 9 + ["b"] * 9
+
+
+@pytest.mark.parametrize("df, exact", [(1, 12.7062), (2, 4.3027), (3, 3.1824), (4, 2.7764), (8, 2.3060),
+                                       (30, 2.0423), (10_000, 1.9602)])
+def test_t_quantile_is_close_to_the_table(df, exact):
+    # the Cornish-Fisher expansion is within 0.004 from 3 df up; 1 and 2 df are exact closed forms
+    assert t_value(0.95, df) == pytest.approx(exact, abs=0.004)
+
+
+@pytest.mark.parametrize("mean, n, low, high", [
+    (1.0, 9, 0.7009, 1.0),          # 9 of 9: never a zero-width interval
+    (0.0, 9, 0.0, 0.2991),
+    (0.5, 10, 0.2366, 0.7634),
+    (1.0, 1, 0.2065, 1.0),
+])
+def test_wilson_by_hand(mean, n, low, high):
+    got = wilson(mean, n, Z)
+    assert (round(got[0], 4), round(got[1], 4)) == (low, high)
+
+
+def test_wilson_refuses_no_cases():
+    with pytest.raises(ValueError):
+        wilson(0.5, 0, Z)
+
+
+def test_the_score_interval_by_hand():
+    # a: nine 1s; smoothed by a quarter case at 0 and at 1: mean 9.25/9.5, variance 0.028638
+    # b: 1,0 x4 and 0.5: mean 0.5, variance (2 + 0.125) / 8.5 = 0.25; score 75 +- 1.96 * 50 * sqrt((v_a + v_b) / 9)
+    credits = [1.0] * 9 + [1, 0, 1, 0, 1, 0, 1, 0, 0.5]
+    score, per = score_intervals(credits, CATS, {"a": 1, "b": 1}, 0.95)
+    half = Z * 50 * math.sqrt((0.0286378 + 0.25) / 9)
+    assert score["low"] == pytest.approx(75 - half, abs=1e-4) and score["high"] == pytest.approx(75 + half, abs=1e-4)
+    assert card_intervals(credits, CATS, {"a": 1, "b": 1})["score"] == {"low": 57.76, "high": 92.24}
+    assert per["a"]["low"] == pytest.approx(0.7009, abs=1e-4)
+
+
+def test_the_score_interval_stays_on_the_scale_and_says_over_cases():
+    got = card_intervals([1.0] * 18, CATS, {"a": 1, "b": 1})
+    assert got["score"]["high"] == 100.0 and got["score"]["low"] < 100.0
+    assert got["method"] == METHOD and "over cases" in got["method"] and "rough" in got["note"]
+    assert "note" not in card_intervals([1.0] * 20, ["a"] * 10 + ["b"] * 10, {"a": 1, "b": 1})
+
+
+def test_no_cases_or_no_weight_gives_no_score_interval():
+    assert card_intervals([], [], {"a": 1})["score"] is None
+    assert card_intervals([1.0, 0.0], ["a", "a"], {"a": 0})["score"] is None
+
+
+def test_a_run_against_itself_is_symmetric_about_zero():
+    credits = [1, 0, 0.5, 1, 1, 0, 1, 0, 1] * 2
+    got = paired_intervals(credits, credits, CATS, {"a": 1, "b": 1})
+    assert got["score"]["low"] == -got["score"]["high"] < 0
+    assert "paired t" in got["method"] and "over cases" in got["method"]
+
+
+def test_a_category_of_one_case_cannot_be_judged():
+    score, per = delta_intervals([1.0, 1.0, 1.0], [0.0, 0.0, 0.0], ["a", "b", "b"], {"a": 1, "b": 1}, 0.95)
+    assert per["a"] == {"low": -1.0, "high": 1.0} and score == {"low": -100.0, "high": 100.0}
+    # ... unless its weight is 0: then only b counts
+    score, _ = delta_intervals([1.0, 1.0, 1.0], [0.0, 0.0, 0.0], ["a", "b", "b"], {"a": 0, "b": 1}, 0.95)
+    assert score["high"] <= 100.0 and score["low"] == -100.0
+
+
+def test_a_clear_regression_lies_below_zero():
+    got = paired_intervals([1.0] * 18, [0.0] * 18, CATS, {"a": 1, "b": 1})
+    assert got["score"]["high"] < 0 and got["score"]["low"] >= -100.0
+
+
+def test_paired_runs_need_the_same_cases():
+    with pytest.raises(ValueError):
+        delta_intervals([1.0], [1.0, 0.0], ["a"], {"a": 1}, 0.95)
