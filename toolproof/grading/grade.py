@@ -39,7 +39,7 @@ from .assignment import best_assignment
 from .values import EXTRA, MATCH, MISMATCH, MISSING, FieldResult, compare_arguments
 from toolproof.providers.conversation import read_arguments
 from toolproof.errors import Finding
-from toolproof.safe_text import looks_same
+from toolproof.safe_text import looks_same, printable
 from .normalize import cast_lenient, needs_cast, normalize_text, values_equal
 from .phrases import text_problems
 from toolproof.providers.reply import Call, Reply
@@ -282,6 +282,8 @@ class _Grading:
         reply = turn.reply
         if reply.malformed:
             return None, f"turn {index + 1}: unreadable response ({reply.malformed})"
+        if reply.blocked:           # not an answer: no content and a finish reason that is no normal stop
+            return None, f"turn {index + 1}: blocked ({printable(reply.blocked[:80])}): no content, and the provider's finish reason is not a normal stop"
         self.replies[index] = reply
         for call in reply.calls:
             self.checked.append(check_call(call, index + 1, self.case, self.tools, self.lenient))
