@@ -280,10 +280,9 @@ class _Grading:
             # The message is the runner's generic one: provider error bodies are never recorded.
             return None, f"turn {index + 1}: request failed ({what}: {turn.error.get('message', 'error')})"
         reply = turn.reply
-        if reply.malformed:
-            return None, f"turn {index + 1}: unreadable response ({reply.malformed})"
-        if reply.blocked:           # not an answer: no content and a finish reason that is no normal stop
-            return None, f"turn {index + 1}: blocked ({printable(reply.blocked[:80])}): no content, and the provider's finish reason is not a normal stop"
+        if reply.malformed or reply.blocked:    # a block: no content, a finish reason that is no normal stop
+            return None, f"turn {index + 1}: " + (f"unreadable response ({reply.malformed})" if reply.malformed else
+                f"blocked ({printable(reply.blocked[:80])}): no content, and the provider's finish reason is not a normal stop")
         self.replies[index] = reply
         for call in reply.calls:
             self.checked.append(check_call(call, index + 1, self.case, self.tools, self.lenient))
