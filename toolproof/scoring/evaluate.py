@@ -25,6 +25,7 @@ from .repeats import merge_repeats, pass_counts, repeats_summary
 from .scorecard import check_weights, scorecard
 from .stats import bootstrap, reliability, resampled_means
 from toolproof.suite.model import Case, Tool
+from .unseen_tools import add_warnings
 from .sweep import at_level, level_row, levels_in, main_level, sweep_seed
 from toolproof.grading.transcripts import Transcript, TranscriptSet
 
@@ -124,7 +125,7 @@ def card_of(graded: Graded, weights: dict | None = None, *, source: dict | None 
             card = scorecard([_as_failed(r, reason) for r in graded.rows], weights, source=source)
     if notes:
         card["notes"] = notes
-    return card
+    return add_warnings(card, graded.transcripts)
 
 
 def evaluate(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet,
