@@ -113,5 +113,5 @@ def provider_message(text: str, keys: tuple = ()) -> str:
             if said is not None:
                 found = said
                 break
-    clean = " ".join(redact_text(found, keys).split())
+    clean = " ".join(redact_text(found[:20_000], keys).split())     # only the start is ever shown
     return printable(clean[:MAX_PROVIDER_MESSAGE])
