@@ -117,3 +117,20 @@ def test_malformed_and_hostile_settings_are_one_line(fake, argv, message):
     assert (code, stdout) == (2, "")
     assert stderr == f"toolproof: {message}\n"
     assert fake.requests == []               # refused before anything is sent
+
+
+def test_a_server_that_did_not_show_the_tools_is_named(fake, tmp_path):
+    # a real local server reported 26 input tokens for a request carrying 3 tool schemas
+    from toolproof.datafiles import load_bundle
+    from toolproof.suite.model import scoped
+    first = scoped(load_bundle().cases, "should_call")[0]
+    answer = {"id": "c", "object": "chat.completion", "model": "fake", "usage": {"prompt_tokens": 26, "completion_tokens": 5},
+              "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Sure."}}]}
+    fake.script[first.id] = [(200, {}, json.dumps(answer))]
+    out = tmp_path / "r.json"
+    code, stdout, stderr = live(fake, "openai-compatible", "/v1", "--out", str(out))
+    assert "Warning: 1 case(s): the reported input tokens were fewer than the tool definitions sent: " \
+           f"the server may not have shown the tools to the model ({first.id})" in stdout
+    _, regraded, _ = cli("grade", "--transcripts", str(out), "--format", "json")
+    row = next(c for c in json.loads(regraded)["cases"] if c["id"] == first.id)
+    assert row["warnings"][0].startswith("turn 1: the server reported 26 input tokens, fewer than the ~")
