@@ -7,9 +7,16 @@ the shape of the endpoint that was called: `/chat/completions` (OpenAI), `/v1/me
 script can replace answers per case with any status, headers and body, and every request is
 recorded (path, headers, body) for assertions.
 
-Like the real APIs, it refuses a second turn that drops what the first handed out: a Gemini
-turn 2 must repeat the model's content exactly (every thoughtSignature), and a Responses turn 2
-must answer each function_call by its call_id without server-side item ids (store is false).
+Its replies read like real ones with tools (as a reasoning model answers): Messages replies carry
+a signed thinking block and the response-only `tool_use.caller`, Chat Completions replies
+DeepSeek's `reasoning_content` and Gemini 3's `extra_content.google.thought_signature` per call,
+Responses replies an encrypted reasoning item before their calls. And like the real APIs, it
+refuses a second turn that drops what the first handed out or echoes what it must not: a Gemini
+turn 2 must repeat the model's content exactly (every thoughtSignature); a Messages turn 2 may
+hold only request fields ("Extra inputs are not permitted") and must keep the thinking block; a
+Chat Completions turn 2 must pass back `reasoning_content` and each call's `extra_content`; a
+Responses turn 2 must answer each function_call by its call_id, with no server-side ids but a
+reasoning item's and the ids of the calls after it (store is false).
 """
 from __future__ import annotations
 
@@ -50,6 +57,28 @@ def anthropic_from_openai(body: dict) -> dict:
             "stop_reason": stop}
 
 
+def as_real_anthropic(body: dict) -> dict:
+    """A Messages reply as a real one with tools reads: a thinking block (with its signature)
+    before a tool_use, and the response-only `caller` on each tool_use."""
+    if not any(b.get("type") == "tool_use" for b in body["content"]):
+        return body
+    blocks = [{"type": "thinking", "thinking": "The user needs a tool.", "signature": signature(body["id"])}]
+    blocks += [{**b, "caller": {"type": "direct"}} if b.get("type") == "tool_use" else b for b in body["content"]]
+    return {**body, "content": blocks}
+
+
+def as_reasoning_chat(body: dict) -> dict:
+    """A Chat Completions reply with calls as a reasoning server sends it: DeepSeek's
+    `reasoning_content` on the message, Gemini 3's `extra_content.google.thought_signature` on
+    each call (both must come back in turn 2)."""
+    message = body["choices"][0]["message"]
+    if not message.get("tool_calls"):
+        return body
+    calls = [{**c, "extra_content": {"google": {"thought_signature": signature(c["id"])}}} for c in message["tool_calls"]]
+    message = {**message, "reasoning_content": "The user needs a tool.", "tool_calls": calls}
+    return {**body, "choices": [{**body["choices"][0], "message": message}]}
+
+
 def responses_from_openai(body: dict) -> dict:
     """The same answer as an OpenAI Responses body (text item first, then function_call items)."""
     choice = body["choices"][0]
@@ -57,6 +86,9 @@ def responses_from_openai(body: dict) -> dict:
     output = [{"type": "message", "id": f"msg_{body['id']}", "role": "assistant", "status": "completed",
                "content": [{"type": "output_text", "text": message["content"], "annotations": []}]}
               ] if message.get("content") else []
+    if message.get("tool_calls"):       # a reasoning model's turn: its encrypted reasoning, then its calls
+        output.append({"type": "reasoning", "id": f"rs_{body['id']}", "summary": [],
+                       "encrypted_content": signature(body["id"])})
     output += [{"type": "function_call", "id": f"fc_{call['id']}", "call_id": call["id"], "status": "completed",
                 "name": call["function"]["name"], "arguments": call["function"]["arguments"]}
                for call in message.get("tool_calls") or []]
@@ -114,10 +146,10 @@ def in_wire(body: dict, wire: str) -> dict:
     """A fixture body (OpenAI or Anthropic) in any of the four wire formats."""
     is_anthropic = "content" in body and "choices" not in body
     if wire == "anthropic":
-        return body if is_anthropic else anthropic_from_openai(body)
+        return as_real_anthropic(body if is_anthropic else anthropic_from_openai(body))
     chat = openai_from_anthropic(body) if is_anthropic else body
     if wire == "openai":
-        return chat
+        return as_reasoning_chat(chat)
     return {"openai-responses": responses_from_openai, "gemini": gemini_from_openai}[wire](chat)
 
 
@@ -138,29 +170,89 @@ def case_and_turn(path: str, body: dict) -> tuple[str | None, int]:
     return BY_PROMPT.get(prompt), turn
 
 
+ECHO = "sk-fake-echo"      # in an error body: replaced by the key the request carried, as real APIs echo it
+
+
+def sent_key(headers: dict) -> str:
+    """The key a request carried in its auth header (what an error body may echo)."""
+    low = {k.lower(): v for k, v in headers.items()}
+    return (low.get("x-api-key") or low.get("x-goog-api-key") or low.get("authorization", "").removeprefix("Bearer ")).strip()
+
+
 def fixture_answer(case_id: str, turn: int, wire: str) -> tuple[int, dict, str]:
     """(status, headers, body text) of the fixture's turn in a wire format (one of WIRES)."""
     fixture = FIXTURES[case_id]
     raw = fixture["turns"][turn - 1] if turn <= len(fixture["turns"]) else None
     if raw is None or "error" in raw:
         status = raw["error"]["status"] if raw else 500
-        return status or 500, {}, json.dumps({"error": {"message": "fixture error, key sk-fake-echo"}})
+        return status or 500, {}, json.dumps({"error": {"message": f"fixture error, key {ECHO}"}})
     return 200, {}, json.dumps(in_wire(raw["response"], wire))
 
 
 def second_turn_problem(case_id: str, wire: str, body: dict) -> str | None:
     """What a real API would refuse in a second turn that does not echo the first faithfully."""
     first = FIXTURES[case_id]["turns"][0].get("response")
-    if first is None or wire not in ("gemini", "openai-responses"):
+    if first is None:
         return None
     sent = in_wire(first, wire)
     if wire == "gemini":
         if body["contents"][1] != sent["candidates"][0].get("content"):
             return "Function call is missing a thought_signature in functionCall parts."
         return None
+    if wire == "anthropic":
+        return anthropic_turn_problem(sent, body)
+    if wire == "openai":
+        return chat_turn_problem(sent, body)
+    return responses_turn_problem(body)
+
+
+ANTHROPIC_FIELDS = {"text": {"type", "text"}, "tool_use": {"type", "id", "name", "input"},
+                    "thinking": {"type", "thinking", "signature"}, "redacted_thinking": {"type", "data"}}
+
+
+def anthropic_turn_problem(sent: dict, body: dict) -> str | None:
+    """The Messages API's refusals: a response-only field echoed, a thinking block lost."""
+    echoed = body["messages"][1]["content"]
+    for block in echoed:
+        extra = set(block) - ANTHROPIC_FIELDS.get(block.get("type"), set())
+        if extra:
+            return f"messages.1.content.0.{block.get('type')}.{sorted(extra)[0]}: Extra inputs are not permitted"
+    thinking = [b for b in sent["content"] if b["type"] == "thinking"]
+    if thinking and [b for b in echoed if b.get("type") == "thinking"] != thinking:
+        return "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`."
+    return None
+
+
+def chat_turn_problem(sent: dict, body: dict) -> str | None:
+    """DeepSeek's and Gemini 3's refusals of a turn 2 that dropped what turn 1 handed out."""
+    message = sent["choices"][0]["message"]
+    echoed = next((m for m in body["messages"] if m.get("role") == "assistant"), {})
+    if "reasoning_content" in message and echoed.get("reasoning_content") != message["reasoning_content"]:
+        return "The reasoning_content in the thinking mode must be passed back to the API."
+    got = {c.get("id"): c.get("extra_content") for c in echoed.get("tool_calls") or []}
+    for call in message.get("tool_calls") or []:
+        if "extra_content" in call and got.get(call["id"]) != call["extra_content"]:
+            return "Function call is missing a thought_signature in functionCall parts."
+    return None
+
+
+def responses_turn_problem(body: dict) -> str | None:
+    """The Responses API's refusals under store: false: an id it did not keep, a call whose
+    reasoning item was dropped, a reasoning item without the call it led to, a call unanswered."""
     items = [i for i in body["input"] if isinstance(i, dict)]
-    if any("id" in i for i in items):
-        return "Item with id not found. Items are not persisted when `store` is set to false."
+    reasoning = None
+    for item in items:
+        kind = item.get("type")
+        if kind == "reasoning":
+            if not item.get("encrypted_content"):
+                return "Item with id not found. Items are not persisted when `store` is set to false."
+            reasoning = item
+        elif "id" in item and kind != "function_call":
+            return "Item with id not found. Items are not persisted when `store` is set to false."
+        elif kind == "function_call" and "id" in item and reasoning is None:
+            return f"Item '{item['id']}' of type 'function_call' was provided without its required 'reasoning' item."
+        elif kind == "function_call" and reasoning is not None and "id" not in item:
+            return f"Item '{reasoning['id']}' of type 'reasoning' was provided without its required following item."
     called = {i.get("call_id") for i in items if i.get("type") == "function_call"}
     answered = {i.get("call_id") for i in items if i.get("type") == "function_call_output"}
     if called != answered:
@@ -222,9 +314,8 @@ class FakeProvider:
         if step is not None and step[0] == "sleep":
             time.sleep(step[1])
             step = None
-        if step is not None:
-            return step
-        return replay(case_id, turn, wire_of(path.split("?")[0]), body)
+        status, extra, text = step if step is not None else replay(case_id, turn, wire_of(path.split("?")[0]), body)
+        return status, extra, text.replace(ECHO, sent_key(headers) or ECHO)
 
     def close(self) -> None:
         self.server.shutdown()

@@ -19,7 +19,7 @@ PREFLIGHT = {"access-control-allow-origin": "*", "access-control-allow-headers":
              "access-control-allow-methods": "POST"}
 CORS = {"access-control-allow-origin": "*", "access-control-expose-headers": "retry-after",
         "content-type": "application/json"}
-LEAK = "sk-LEAKED-999"
+LEAK = "sk-test-key"         # an error body that echoes the key the page was given (livepage.start)
 LEAKY_BODY = json.dumps({"error": {"message": f"boom {LEAK} <img src=x onerror=alert(1)>"}})
 
 Answer = Callable[[str | None, int, dict], tuple[int, dict, str]]    # (case id, turn, body) -> reply

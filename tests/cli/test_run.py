@@ -65,13 +65,13 @@ def fast_fixture_errors(fake) -> None:
         for k, turn in enumerate(fixture["turns"]):
             if "error" in turn:
                 fake.script[case_id] = [("sleep", 0)] * k + [
-                    (turn["error"]["status"] or 500, NOW, '{"error": "fixture error, key sk-fake-echo"}')] * 3
+                    (turn["error"]["status"] or 500, NOW, '{"error": "fixture error, key %s"}' % KEY)] * 3
 
 
 def assert_no_key(*texts: str) -> None:
     for text in texts:
         assert KEY not in text
-        assert "sk-fake-echo" not in text         # the fake's error bodies echo a key too
+        assert "sk-fake-echo" not in text
 
 
 def full_run(fake, tmp_path, provider: str):
@@ -284,9 +284,9 @@ def test_usage_errors(fake, argv, line):
 
 # ---- a failing provider ----------------------------------------------------------------------
 
-def test_a_server_error_is_an_error_turn_without_the_body(fake, tmp_path):
+def test_a_server_error_is_an_error_turn_with_the_providers_words(fake, tmp_path):
     first = scoped(CASES, "should_call")[0]
-    body = json.dumps({"error": {"message": "upstream exploded near sk-fake-echo BODY-TEXT-991"}})
+    body = json.dumps({"error": {"message": f"upstream exploded near {KEY}\x1b[2J BODY-TEXT-991" + "x" * 400}})
     fake.script[first.id] = [(500, NOW, body)] * 3
     out = tmp_path / "r.json"
     code, stdout, stderr = live(fake, "--scope", "should_call", "--allow-incomplete", "--cap", "5", "--out", str(out))
@@ -299,8 +299,12 @@ def test_a_server_error_is_an_error_turn_without_the_body(fake, tmp_path):
     assert re.fullmatch(r"server error, after \d+ ms", turn["error"]["message"])
     assert [a["status"] for a in turn["attempt_log"]] == [500, 500, 500]
     assert len(doc["transcripts"]) == 3 and doc["requests_used"] == len(fake.requests) == 5
-    for output in (text, stdout, stderr):
-        assert "BODY-TEXT-991" not in output and "upstream exploded" not in output
+    # the provider's own words are kept and shown: the key redacted by value, control
+    # characters escaped, the first 300 characters only
+    said = turn["error"]["provider_message"]
+    assert said.startswith("upstream exploded near [REDACTED:api-key]\\x1b[2J BODY-TEXT-991xxx")
+    assert len(said) <= 300 + 3 and "x" * 300 not in said
+    assert "; the provider said: upstream exploded near [REDACTED:api-key]\\x1b[2J" in stdout
     assert_no_key(text, stdout, stderr)
 
 

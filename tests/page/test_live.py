@@ -176,7 +176,7 @@ def test_invalid_json_arguments(page, live):
 
 def test_401_stops_the_run(page, live):
     openai = live(OPENAI)
-    body = json.dumps({"error": {"message": "Incorrect API key provided: sk-LEAKED-401"}})
+    body = json.dumps({"error": {"message": "Incorrect API key provided: sk-test-key"}})
     openai.script[FIRST] = [(401, {}, body)]
     assert run(page, cap=9) == "error"
     message = page.text_content("#run-message")
@@ -184,7 +184,9 @@ def test_401_stops_the_run(page, live):
     assert len(openai.posts) == 1                              # not retried, no further case
     assert card_cases(page) == {FIRST: "ERROR"}    # a failed request is not a model failure
     assert "request failed (HTTP 401: unauthorized (check the API key), after " in reasons(page, FIRST)
-    assert_not_shown(page, "sk-LEAKED-401", "Incorrect API key provided")
+    # the provider's words are shown, the key it echoed redacted by value
+    assert "the provider said: Incorrect API key provided: [REDACTED:api-key]" in reasons(page, FIRST)
+    assert_not_shown(page, "sk-test-key")
     assert_only_talked_to(page, live.server, OPENAI)
 
 
@@ -245,14 +247,16 @@ def test_429_is_retried_after_retry_after(page, live):
     assert_only_talked_to(page, live.server, OPENAI)
 
 
-def test_500_three_times_keeps_the_body_out(page, live):
+def test_500_three_times_shows_the_providers_words_never_the_key(page, live):
     openai = live(OPENAI)
     openai.script[FIRST] = [(500, {"retry-after": "0"}, LEAKY_BODY)] * 3
     images = page.locator("img").count()
     assert run(page, cap=3) == "error"
     assert len(openai.posts) == 3
     assert "request failed (HTTP 500: server error, after " in reasons(page, FIRST)
-    assert_not_shown(page, LEAK, "boom", "onerror=alert")
+    # shown as text: the key redacted by value, the markup never parsed
+    assert "the provider said: boom [REDACTED:api-key] <img src=x onerror=alert(1)>" in reasons(page, FIRST)
+    assert_not_shown(page, LEAK)
     assert page.locator("img").count() == images
     assert_only_talked_to(page, live.server, OPENAI)
 

@@ -142,7 +142,12 @@ def test_reader_and_echo_never_raise(raw):
     reply = reply_from_responses(raw)
     assert isinstance(reply, Reply)
     echoed = echoed_items(raw)
-    assert all("id" not in item or item.get("type") == "reasoning" for item in echoed)
+    # ids only where the API pairs them: a reasoning item and the calls after it
+    assert all("id" not in item or item.get("type") in ("reasoning", "function_call") for item in echoed)
+    kinds = [item.get("type") for item in echoed]
+    for index, item in enumerate(echoed):
+        if item.get("type") == "function_call" and "id" in item:
+            assert "reasoning" in kinds[:index]
 
 
 # ---- building ---------------------------------------------------------------------------------
@@ -162,7 +167,7 @@ def test_turn_one(bundle):
     assert "max_output_tokens" not in request_body("openai-responses", case, tools, model="m", max_tokens=None)
 
 
-def test_turn_two_echoes_output_items_without_ids_then_the_outputs(bundle):
+def test_turn_two_echoes_reasoning_with_its_calls_then_the_outputs(bundle):
     case = next(c for c in bundle.cases if c.id == "mst-refund-latest-order")
     tools = [bundle.tools[n] for n in case.tools]
     first = body({"type": "reasoning", "id": "rs_1", "summary": []},          # a bare reference: dropped
@@ -178,9 +183,10 @@ def test_turn_two_echoes_output_items_without_ids_then_the_outputs(bundle):
         {"type": "reasoning", "id": "rs_2", "summary": [], "encrypted_content": "gAAA"},
         {"type": "message", "role": "assistant", "status": "completed",
          "content": [{"type": "output_text", "text": "Looking up the latest order.", "annotations": []}]},
-        {"type": "function_call", "call_id": "call_a", "name": "search_orders",
+        # the calls after an echoed reasoning item keep their ids (the API pairs them with it)
+        {"type": "function_call", "id": "fc_1", "call_id": "call_a", "name": "search_orders",
          "arguments": '{"customer_email": "li.wei@example.com"}', "status": "completed"},
-        {"type": "function_call", "call_id": "call_b", "name": "get_weather", "arguments": "{}", "status": "completed"},
+        {"type": "function_call", "id": "fc_2", "call_id": "call_b", "name": "get_weather", "arguments": "{}", "status": "completed"},
         {"type": "function_call", "call_id": "call_3", "name": "issue_refund", "arguments": "{oops"},
         {"type": "function_call_output", "call_id": "call_a", "output": json.dumps(mock, ensure_ascii=False)},
         {"type": "function_call_output", "call_id": "call_b", "output": json.dumps(NOT_OFFERED)},

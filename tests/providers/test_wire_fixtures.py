@@ -94,14 +94,15 @@ def test_the_gemini_second_turn_echoes_every_thought_signature():
     assert json.dumps(sent["contents"][1], sort_keys=False) == json.dumps(first["candidates"][0]["content"])
 
 
-def test_the_responses_second_turn_echoes_encrypted_reasoning_and_no_ids():
+def test_the_responses_second_turn_echoes_encrypted_reasoning_with_its_call():
     raw = next(t for t in load("responses")["transcripts"] if t["case_id"] == "mst-refund-latest-order")
     first = raw["turns"][0]["response"]
     case = CASES[raw["case_id"]]
     sent = request_body("openai-responses", case, [], model="m", first=first, mocks=case_mocks(case))["input"]
     assert [i.get("type") for i in sent] == ["message", "reasoning", "function_call", "function_call_output"]
     assert sent[1]["encrypted_content"] == "gAAAAABfixture-opaque=="
-    assert "id" not in sent[2] and sent[2]["call_id"] == sent[3]["call_id"]
+    # the call after an echoed reasoning item keeps its id: the API pairs the two by id
+    assert sent[2]["id"] == "fc_call_fx0370" and sent[2]["call_id"] == sent[3]["call_id"]
 
 
 def in_all_wires() -> dict:

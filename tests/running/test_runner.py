@@ -23,7 +23,8 @@ from toolproof.running.transport import HttpReply, TransportError
 from toolproof.suite.model import CATEGORIES, SECOND_TURN_CATEGORIES
 
 KEY = "sk-live-KEY-789"
-LEAK = "sk-leaked-123"
+LEAK = KEY                  # what a provider's error body echoes: the configured key itself
+SAID = "Incorrect API key provided: [REDACTED:api-key]"     # its message, as kept and shown
 
 
 def reply(status: int = 200, body="", headers: dict | None = None) -> HttpReply:
@@ -216,14 +217,15 @@ TIMEOUT = TransportError("timeout", "timed out after 45 s", 45000.0)
 # (script for the case, the turn's error, attempts, waits)
 FAILED_TURNS = [
     # server errors are retried twice, then the case fails with the status and a fixed message
-    ([leaky(500)] * 3, {"status": 500, "message": "server error, after 5 ms"}, 3, [0.01, 0.02]),
-    ([leaky(529)] * 3, {"status": 529, "message": "overloaded, after 5 ms"}, 3, [0.01, 0.02]),
-    ([leaky(429)] * 3, {"status": 429, "message": "rate limited, after 5 ms"}, 3, [0.01, 0.02]),
+    ([leaky(500)] * 3, {"status": 500, "message": "server error, after 5 ms", "provider_message": SAID}, 3, [0.01, 0.02]),
+    ([leaky(529)] * 3, {"status": 529, "message": "overloaded, after 5 ms", "provider_message": SAID}, 3, [0.01, 0.02]),
+    ([leaky(429)] * 3, {"status": 429, "message": "rate limited, after 5 ms", "provider_message": SAID}, 3, [0.01, 0.02]),
     # the request itself is wrong: retrying would fail the same way; the status is not explained
-    # by a cause it cannot show (a 400 can be a context limit as well as a bad field)
-    ([leaky(400)], {"status": 400, "message": "bad request, after 5 ms"}, 1, []),
-    ([leaky(404)], {"status": 404, "message": "not found (check the model name and the base URL), after 5 ms"}, 1, []),
-    ([leaky(418)], {"status": 418, "message": "request refused, after 5 ms"}, 1, []),
+    # by a guessed cause (a 400 can be a context limit as well as a bad field): the provider's own
+    # message says which, with the key it echoed redacted by value
+    ([leaky(400)], {"status": 400, "message": "bad request, after 5 ms", "provider_message": SAID}, 1, []),
+    ([leaky(404)], {"status": 404, "message": "not found (check the model name and the base URL), after 5 ms", "provider_message": SAID}, 1, []),
+    ([leaky(418)], {"status": 418, "message": "request refused, after 5 ms", "provider_message": SAID}, 1, []),
     # a redirect is not followed: the key never reaches the target, and the reason names it
     ([reply(302, "", {"location": "http://user:pw@127.0.0.1:9/steal?k=1"})],
      {"status": 302, "message": "redirect to http://127.0.0.1:9/ not followed, after 5 ms"}, 1, []),
@@ -261,7 +263,7 @@ def test_a_timeout_then_an_answer_is_graded(bundle, monkeypatch):
     assert turn["elapsed_ms"] == 45005.0        # both attempts' time
 
 
-def test_the_error_body_is_never_kept(bundle, monkeypatch):
+def test_the_key_an_error_body_echoes_is_never_kept(bundle, monkeypatch):
     ids = [c.id for c in clean(bundle, turns=1)[:5]]
     script = {ids[0]: [leaky(500)] * 3, ids[1]: [leaky(400)], ids[2]: [leaky(429)] * 3,
               ids[3]: [leaky(429, {"retry-after": "0"})], ids[4]: [leaky(404)]}
@@ -417,7 +419,7 @@ def test_the_document_is_a_live_transcripts_file(bundle):
         "scope": "all", "base_url": "http://h/v1", "cap": 5, "requests_used": 2, "state": "done",
         "error": "", "settings": {"max_tokens": 1024, "timeout_s": 45.0, "cap": 5, "scope": "all",
                                   "retries": 2, "pause_s": 0, "repeats": 1,
-                                  "concurrency": 1}}
+                                  "concurrency": 1, "temperature": None, "seed": None}}
     assert [(t["case_id"], t["repeat"]) for t in doc["transcripts"]] == [(c.id, 0) for c in cases]
     # base_url only means something for a compatible server
     openai_run = make_run(bundle, cases, Transport(), base_url="http://h/v1")
@@ -567,7 +569,8 @@ def test_a_retry_after_above_30_s_stops_the_run_and_keeps_what_was_graded(bundle
     assert [t["case_id"] for t in run.transcripts] == [cases[0].id, cases[1].id]
     assert [c["case_id"] for c in transport.calls] == [cases[0].id, cases[1].id]
     turn = run.transcripts[1]["turns"][0]
-    assert turn["error"] == {"status": 429, "message": f"rate limited: the provider asks to wait {wait} s"}
+    assert turn["error"] == {"status": 429, "message": f"rate limited: the provider asks to wait {wait} s",
+                             "provider_message": SAID}
     assert run.results[0].verdict == FIXTURES[cases[0].id]["intended_verdict"]
     assert run.document(created="x")["error"] == run.error
 

@@ -22,7 +22,8 @@ from toolproof.errors import ToolProofError
 from toolproof.scoring.evaluate import evaluate
 from toolproof.reports.scorecard import render_text, to_json
 from toolproof.safe_text import printable
-from toolproof.providers.dispatch import BASES, PROVIDERS, base_url_problem, endpoint
+from toolproof.providers.dispatch import (BASES, PROVIDERS, base_url_problem, endpoint, parse_header,
+                                         shown_headers)
 from toolproof.suite.model import CATEGORIES
 
 
@@ -46,6 +47,12 @@ def add_parser(commands) -> None:
                       help="deadline in seconds for each whole request: connect, headers and body (default 45)")
     live.add_argument("--max-tokens", type=int, default=1024, metavar="N",
                       help="most output tokens per request, sent in the provider's own field (default 1024)")
+    live.add_argument("--temperature", type=float, metavar="T",
+                      help="sampling temperature, sent to every provider (default: not sent, the server's own)")
+    live.add_argument("--seed", type=int, metavar="N",
+                      help="sampling seed, sent where the provider has the field (openai, openai-compatible, gemini)")
+    live.add_argument("--header", action="append", default=[], metavar="NAME:VALUE",
+                      help="an extra request header (repeatable); a secret-looking one is never shown or recorded")
     suite_flags(live)
     live.add_argument("--pad", metavar="LEVELS", help="tool-count sweep: comma-separated padding levels, "
                       "e.g. 0,8,16 (each case also gets N tools from other domains)")
@@ -120,6 +127,12 @@ def _check_run_flags(args: argparse.Namespace) -> None:
         raise ToolProofError(f"--repeats must be between 1 and 20, got {args.repeats}")
     if not 1 <= args.concurrency <= 16:
         raise ToolProofError(f"--concurrency must be between 1 and 16, got {args.concurrency}")
+    if args.temperature is not None and not (math.isfinite(args.temperature) and 0 <= args.temperature <= 2):
+        raise ToolProofError(f"--temperature must be between 0 and 2, got {args.temperature:g}")
+    if args.seed is not None and not 0 <= args.seed < 2 ** 31:
+        raise ToolProofError(f"--seed must be between 0 and 2147483647, got {args.seed}")
+    if len(args.header) > 32:
+        raise ToolProofError(f"at most 32 --header flags, got {len(args.header)}")
     if not (math.isfinite(args.pause) and 0 <= args.pause <= 60):
         raise ToolProofError(f"--pause must be between 0 and 60 seconds, got {args.pause:g}")
 
@@ -150,6 +163,19 @@ def incomplete_line(planned: int, verdicts: list[str]) -> str | None:
         return None
     return (f"toolproof: incomplete: {errors + not_started} of {planned} planned case run(s) got no verdict "
             f"({errors} ERROR, {not_started} not started)")
+
+
+def sampling_line(settings) -> str:
+    """What the run sends beside the suite, for the line before the first request: the
+    temperature and seed (or that the server's default applies) and the extra headers (a
+    secret-looking one's value never shown)."""
+    parts = [f"temperature {settings.temperature:g}" if settings.temperature is not None
+             else "temperature not sent (the server's default)"]
+    if settings.seed is not None:
+        parts.append(f"seed {settings.seed}" + ("" if settings.recorded()["seed"] is not None
+                                                 else f" (not sent: {settings.provider} has no seed field)"))
+    parts += [f"header {name}: {value}" for name, value in shown_headers(settings.headers).items()]
+    return " (" + "; ".join(parts) + ")"
 
 
 def _now() -> str:
@@ -190,16 +216,19 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     prices = check_prices(args.price_in, args.price_out)
     bundle = load_suite_files(suite=args.suite, tools=args.tools)
     levels = _pad_levels(args, bundle)
+    headers = tuple(parse_header(h) for h in args.header)
     key, variable = read_key(args.provider, environ, args.base_url, args.api_key_env)
     settings = RunSettings(args.provider, args.model, key, args.base_url, args.scope, args.cap,
                            pause_s=args.pause, timeout_s=args.timeout, max_tokens=args.max_tokens,
                            repeats=args.repeats, concurrency=args.concurrency, prices=prices,
-                           pad_levels=levels, pad_seed=args.pad_seed)
+                           pad_levels=levels, pad_seed=args.pad_seed, temperature=args.temperature,
+                           seed=args.seed, headers=headers)
+    secrets = settings.secrets()
     run = Run(bundle.cases, bundle.tools, settings, urllib_transport,
               suite_sha256=suite_sha256(bundle.documents["suite"]))
 
-    def say(line: str) -> None:        # every printed line, hidden by the key's value too
-        stderr.write(printable(redact_text(line, (key,))) + "\n")
+    def say(line: str) -> None:        # every printed line, hidden by the key's (and secret headers') value too
+        stderr.write(printable(redact_text(line, secrets)) + "\n")
 
     # Before anything is sent: where the requests go and which variable the key came from.
     say(f"toolproof: endpoint {endpoint(args.provider, args.base_url, args.model)}; "
@@ -213,6 +242,7 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     times = f" x {args.repeats} repeats" if args.repeats > 1 else ""
     at_once = f", {args.concurrency} in flight" if args.concurrency > 1 else ""
     say(f"toolproof: {len(run.plan)} cases{times}{sweep}, up to {run.need} requests; cap {settings.cap}{at_once}")
+    say(f"toolproof: sending to {endpoint(args.provider, args.base_url, args.model)}{sampling_line(settings)}")
 
     def progress(raw: dict, result) -> None:
         if args.out:                   # after every case: a crash, Ctrl-C or kill keeps it
@@ -245,9 +275,9 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     elif run.state == "error":
         say(f"toolproof: run stopped: {run.error}")
     transcripts = parse_transcripts(document, format_schema("transcripts"), {c.id for c in bundle.cases})
-    card = redact(evaluate(bundle.cases, bundle.tools, transcripts, weights, prices=prices), (key,))
-    write_reports(args, redact_text(junit_xml(card), (key,)), redact_text(render_markdown(card), (key,)))
-    stdout.write(redact_text(to_json(card) if args.format == "json" else render_text(card), (key,)))
+    card = redact(evaluate(bundle.cases, bundle.tools, transcripts, weights, prices=prices), secrets)
+    write_reports(args, redact_text(junit_xml(card), secrets), redact_text(render_markdown(card), secrets))
+    stdout.write(redact_text(to_json(card) if args.format == "json" else render_text(card), secrets))
     if interrupted:
         return 130
     if run.state == "error":          # a 401, a long Retry-After, or nothing succeeded: partial results

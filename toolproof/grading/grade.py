@@ -40,13 +40,13 @@ from .extra_calls import called_names, extra_reasons, not_read_reason
 from .values import EXTRA, MATCH, MISMATCH, MISSING, FieldResult, compare_arguments
 from toolproof.providers.conversation import read_arguments
 from toolproof.errors import Finding
-from toolproof.safe_text import looks_same
+from toolproof.safe_text import looks_same, printable
 from .normalize import cast_lenient, needs_cast, normalize_text, values_equal
 from .phrases import text_problems
 from toolproof.providers.reply import Call, Reply
 from toolproof.suite.model import Case, ExpectedCall, Tool
 from toolproof.suite.toolnames import name_from_wire
-from .transcripts import Transcript
+from .transcripts import Transcript, failed_request
 from .verdicts import CREDIT, ERROR, FAIL, PARTIAL, PASS, CaseResult, CheckedCall, blank_facts
 
 MAX_SHOWN = 120     # characters of a value shown in a reason
@@ -267,13 +267,11 @@ class _Grading:
         turn = self.turns[index]
         if turn.error is not None:
             self.facts["request_error"] = True
-            status = turn.error.get("status")
-            what = f"HTTP {status}" if status else "no response"
-            # The message is the runner's generic one: provider error bodies are never recorded.
-            return None, f"turn {index + 1}: request failed ({what}: {turn.error.get('message', 'error')})"
+            return None, f"turn {index + 1}: request failed ({failed_request(turn.error)})"
         reply = turn.reply
-        if reply.malformed:
-            return None, f"turn {index + 1}: unreadable response ({reply.malformed})"
+        if reply.malformed or reply.blocked:    # a block: no content, a finish reason that is no normal stop
+            return None, f"turn {index + 1}: " + (f"unreadable response ({reply.malformed})" if reply.malformed else
+                f"blocked ({printable(reply.blocked[:80])}): no content, and the provider's finish reason is not a normal stop")
         self.replies[index] = reply
         if reply.calls_not_read:
             self.not_read.append(not_read_reason(index + 1, reply.calls_not_read))

@@ -16,6 +16,7 @@ from typing import Any
 from toolproof.errors import ToolProofError, json_path
 from toolproof.providers.dispatch import PROVIDERS, reply_from_body
 from toolproof.providers.reply import Reply
+from toolproof.safe_text import printable
 from toolproof.suite.load import check_format
 from toolproof.suite.model import Case
 
@@ -53,6 +54,18 @@ class TranscriptSet:
     def all_repeats(self) -> dict:
         """case id -> (Transcript, ...) in repeat order (one each when the file has no repeats)."""
         return self.repeats if self.repeats is not None else {k: (t,) for k, t in self.transcripts.items()}
+
+
+def failed_request(error: dict) -> str:
+    """A failed request as a reason says it: "HTTP 400: bad request, after 95 ms; the provider
+    said: ...". The provider's message was bounded and redacted by value when it was recorded
+    (running/retries.provider_message); it is cut and escaped again here, since a file may hold
+    anything."""
+    status = error.get("status")
+    what = f"HTTP {status}" if status else "no response"
+    said = error.get("provider_message")
+    said = f"; the provider said: {printable(said[:300])}" if isinstance(said, str) and said else ""
+    return f"{what}: {error.get('message', 'error')}{said}"
 
 
 def _turns(raw_turns: list, provider: str) -> tuple:

@@ -125,6 +125,8 @@ def case_row(case: dict, *, expandable: bool):
     if case["lenient"]["verdict"] != case["verdict"]:
         reasons.appendChild(el("li", f"lenient: {case['lenient']['verdict']} once strings are cast "
                                      "to the schema's types", cls="lenient-note"))
+    for warning in case.get("warnings", []):       # e.g. the server may not have shown the tools
+        reasons.appendChild(el("li", f"warning: {warning}", cls="warning-note"))
     repeats = case.get("repeats", [case["verdict"]])
     if len(repeats) > 1:
         reasons.appendChild(el("li", f"repeats: {' '.join(repeats)} ({case['passes']} of {len(repeats)} pass"

@@ -210,7 +210,7 @@ class LiveController:
         """The form as RunSettings, or None after saying what is wrong."""
         from toolproof.providers.dispatch import base_url_problem
         from toolproof.running.runner import RunSettings
-        from toolproof.reports.page_view import connect_allowed
+        from toolproof.reports.page_view import connect_allowed, sampling_from_form
 
         provider, model = self.provider(), str(byid("model").value).strip()
         key, base_url = str(byid("api-key").value).strip(), str(byid("base-url").value).strip()
@@ -225,7 +225,9 @@ class LiveController:
         repeats = number_field("repeats", 1, 20, whole=True)
         concurrency = number_field("concurrency", 1, 16, whole=True)
         prices, price_problem = form_prices()
-        problem = pad_problem                # the sweep's own reason, said first
+        temperature, sampling_seed, headers, sampling_problem = sampling_from_form(
+            str(byid("temperature").value), str(byid("seed").value), str(byid("headers").value))
+        problem = pad_problem or sampling_problem       # the sweep's own reason, said first
         if problem:
             pass
         elif not model:
@@ -262,7 +264,8 @@ class LiveController:
         # re-grades with `grade --suite S --tools T` on the exported files.
         return RunSettings(provider, model, key, base_url, "all" if scope == "own" else scope, cap,
                            timeout_s=timeout, max_tokens=max_tokens, pad_levels=levels, pad_seed=seed,
-                           repeats=repeats, concurrency=concurrency, prices=prices)
+                           repeats=repeats, concurrency=concurrency, prices=prices,
+                           temperature=temperature, seed=sampling_seed, headers=headers)
 
     def pad_settings(self, scope: str) -> tuple:
         """(levels, seed, problem): #pad and #pad-seed read, and a level some case in scope cannot
@@ -296,7 +299,10 @@ class LiveController:
         clear(byid("live-card"))
         byid("live-empty").hidden = True
         byid("run-progress").hidden = False
-        self.message(f"Running {settings.scope} against {settings.provider} / {settings.model}…")
+        from toolproof.providers.dispatch import endpoint
+        # where the requests go, resolved (never the key: it travels only in the auth header)
+        self.message(f"Running {settings.scope} against {settings.provider} / {settings.model} at "
+                     f"{endpoint(settings.provider, settings.base_url, settings.model)}…")
         self.busy(True)
         own = str(byid("scope").value) == "own" and self.own is not None
         self.active = self.own if own else (self.bundle.cases, self.bundle.tools)
@@ -317,7 +323,8 @@ class LiveController:
         byid("run-live").disabled = running
         byid("abort").disabled = not running
         for name in ("provider", "model", "api-key", "base-url", "scope", "cap", "max-tokens", "timeout",
-                     "pad", "pad-seed", "repeats", "concurrency", "price-in", "price-out"):
+                     "pad", "pad-seed", "repeats", "concurrency", "price-in", "price-out", "temperature", "seed",
+                     "headers"):
             byid(name).disabled = running
 
     def request_sent(self, used: int, cap: int) -> None:
@@ -328,7 +335,7 @@ class LiveController:
 
         # the same row (and the same redaction, by pattern and by the key's value) as the
         # scorecard shows once the run ends
-        byid("live-feed").appendChild(self.case_row(redact(result.to_json(), (self.run.settings.api_key,)),
+        byid("live-feed").appendChild(self.case_row(redact(result.to_json(), self.run.settings.secrets()),
                                                     expandable=False))
         self.progress()
 
@@ -371,7 +378,7 @@ class LiveController:
         # A run in which no request succeeded is in the error state (the runner says so), so
         # "Run complete." only ever stands over answers the provider gave.
         notes = {"done": "Run complete.", "aborted": "Run aborted: the cases graded so far are kept.",
-                 "error": f"Run stopped: {redact_text(run.error, (run.settings.api_key,))}"}
+                 "error": f"Run stopped: {redact_text(run.error, run.settings.secrets())}"}
         note = notes.get(run.state, run.state)
         if run.skipped:
             note += f" {run.skipped} case(s) were not started: the cap could not cover them."

@@ -150,7 +150,8 @@ class ScorecardView:
             el("div", cls="score-line", children=[self.score_node, el("span", " / 100", cls="of")]),
             *self._statistics(),
         ])
-        notes = [el("p", note, cls="card-note") for note in card.get("notes", [])]
+        notes = [el("p", note, cls="card-note") for note in card.get("notes", [])] + \
+            [el("p", f"Warning: {w}", cls="card-note card-warning") for w in card.get("warnings", [])]
         return el("div", cls="summary", children=[score, el("div", cls="summary-side", children=[
             pills, meta, lenient, *notes, exports])])
 

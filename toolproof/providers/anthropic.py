@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .conversation import call_ids, result_text, tool_result_for
-from .reply import Call, Reply, arguments_from_object, bounded_calls, readable_body, usage_tokens
+from .reply import Call, Reply, arguments_from_object, bounded_calls, readable_body, usage_split, usage_tokens
 from toolproof.suite.toolnames import wire_name
 
 
@@ -29,14 +29,35 @@ def reply_from_anthropic(body: Any) -> Reply:
             texts.append(block["text"])
     calls, not_read = bounded_calls(uses, _call)
     stop = body.get("stop_reason") if isinstance(body.get("stop_reason"), str) else ""
+    usage = anthropic_usage(body.get("usage"))
+    if stop not in NORMAL_STOPS and not calls and not any(texts):
+        return Reply(finish_reason=stop, usage=usage, blocked=stop)
     return Reply(
         calls=calls,
         calls_not_read=not_read,
         text="\n".join(texts),
         finish_reason=stop,
         truncated=stop == "max_tokens",
-        usage=usage_tokens(body.get("usage"), "input_tokens", "output_tokens"),
+        usage=usage,
     )
+
+
+# Stop reasons known to mean the model stopped normally (or ran out of tokens); any other with
+# no content (e.g. "refusal") is a block, not an empty answer.
+NORMAL_STOPS = frozenset({"", "end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn",
+                          "model_context_window_exceeded"})
+
+
+def anthropic_usage(usage: Any) -> dict:
+    """Input tokens include the cache: `input_tokens` counts only what was neither read from nor
+    written to the prompt cache, so cache reads and writes are added (and kept apart)."""
+    out = usage_tokens(usage, "input_tokens", "output_tokens")
+    split = usage_split(usage, cache_read="cache_read_input_tokens",
+                        cache_creation="cache_creation_input_tokens")
+    if split:
+        out["input"] = out.get("input", 0) + sum(split.values())
+        out.update(split)
+    return out
 
 
 def _call(block: dict) -> Call:
@@ -61,14 +82,46 @@ def anthropic_tools(tools: list) -> list[dict]:
     return [{"name": wire_name(t.name), "description": t.description, "input_schema": t.parameters} for t in tools]
 
 
+# What the request schema allows per content block, in the order it is echoed. Anything else a
+# reply carries (`tool_use.caller`, `citations`, server-tool blocks) is response-only: the API has
+# refused echoed response-only fields with 400 "Extra inputs are not permitted".
+REQUEST_FIELDS = {
+    "text": ("type", "text"),
+    "tool_use": ("type", "id", "name", "input"),
+    "thinking": ("type", "thinking", "signature"),
+    "redacted_thinking": ("type", "data"),
+}
+
+
+def anthropic_turn_from_reply(first: Any) -> dict:
+    """The received assistant turn as the request accepts it back: each block of a type the
+    request schema knows, with only its request-allowed fields, in the received order. An empty
+    text block is left out (the API refuses "text content blocks must be non-empty"); a
+    `tool_use` without an object `input` goes back with `{}` (the reader graded it as {})."""
+    blocks = first.get("content") if isinstance(first, dict) else None
+    ids = iter(call_ids(reply_from_anthropic(first).calls))
+    content = []
+    for block in blocks if isinstance(blocks, list) else []:
+        kind = block.get("type") if isinstance(block, dict) else None
+        fields = REQUEST_FIELDS.get(kind) if isinstance(kind, str) else None
+        if fields is None or kind == "text" and not block.get("text"):
+            continue
+        kept = {k: block[k] for k in fields if k in block}
+        if kind == "tool_use":      # the id its tool_result names, made up if the server sent none
+            kept["id"] = next(ids, "")
+            if not isinstance(kept.get("input"), dict):
+                kept["input"] = {}
+        content.append(kept)
+    return {"role": "assistant", "content": content}
+
+
 def anthropic_messages(case, first: dict | None = None, mocks: dict | None = None) -> list[dict]:
     """The conversation for turn 1, or for turn 2 when `first` (the turn-1 body) is given."""
     messages: list[dict] = [{"role": "user", "content": case.prompt}]
     if first is None:
         return messages
     reply = reply_from_anthropic(first)
-    blocks = first.get("content") if isinstance(first, dict) else None
-    messages.append({"role": "assistant", "content": blocks if isinstance(blocks, list) else []})
+    messages.append(anthropic_turn_from_reply(first))
     messages.append({"role": "user", "content": [
         {"type": "tool_result", "tool_use_id": call_id,
          "content": result_text(tool_result_for(call, mocks or {}))}

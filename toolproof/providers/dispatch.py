@@ -8,10 +8,12 @@ Wire formats: "openai" and "openai-compatible" (Chat Completions), "openai-respo
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
 from toolproof.errors import ToolProofError
+from toolproof.secrets import redact_text
 from .reply import Reply
 from .anthropic import ANTHROPIC_VERSION, MAX_TOKENS, anthropic_request, reply_from_anthropic
 from .gemini import gemini_request, reply_from_gemini
@@ -34,11 +36,11 @@ def reply_from_body(provider: str, body: Any) -> Reply:
 BASES = {
     "openai": "https://api.openai.com/v1",
     "openai-responses": "https://api.openai.com/v1",
-    "anthropic": "https://api.anthropic.com",
+    "anthropic": "https://api.anthropic.com/v1",
     "gemini": "https://generativelanguage.googleapis.com/v1beta",
 }
 PATHS = {"openai": "/chat/completions", "openai-compatible": "/chat/completions",
-         "openai-responses": "/responses", "anthropic": "/v1/messages"}
+         "openai-responses": "/responses", "anthropic": "/messages"}
 SECRET_HEADERS = frozenset({"authorization", "x-api-key", "x-goog-api-key"})
 
 
@@ -56,12 +58,29 @@ def endpoint(provider: str, base_url: str = "", model: str = "") -> str:
     else:
         base = check_base_url(base_url)
     parts = urlsplit(base)
-    path = parts.path.rstrip("/")
+    path = versioned(provider, parts.path.rstrip("/"))
     if provider == "gemini":
         path += f"/models/{quote_segment(model.strip().removeprefix('models/'))}:generateContent"
     else:
         path += PATHS[provider]
     return parts._replace(path=path).geturl()
+
+
+VERSION = re.compile(r"/v\d+(?:(?:alpha|beta)\d*)?$")
+DEFAULT_VERSION = {"anthropic": "/v1", "gemini": "/v1beta", "openai-compatible": "/v1",
+                   "openai-responses": "/v1", "openai": "/v1"}
+
+
+def versioned(provider: str, path: str) -> str:
+    """A base URL's path with the API's version segment: the base may be given with it or without
+    (`http://host:8000` and `http://host:8000/v1` mean the same server; an Anthropic base ending
+    in /v1 gave /v1/v1/messages). A path that ends in a version (`/v1`, `/v1beta`) is kept.
+    Anthropic and Gemini paths always end in their version, so a gateway's prefix
+    (`/anthropic`) gets it added; an OpenAI-style server's path is the user's (Gemini's
+    `/v1beta/openai`, Snowflake's `/api/v2/cortex/v1`) and only an empty one gets `/v1`."""
+    if VERSION.search(path) or path and provider not in ("anthropic", "gemini"):
+        return path
+    return path + DEFAULT_VERSION[provider]
 
 
 def base_url_problem(base_url: str) -> str | None:
@@ -124,8 +143,9 @@ def origin_of(url: str) -> str:
     return f"{parts.scheme}://{host}{f':{port}' if port else ''}/"
 
 
-def request_headers(provider: str, api_key: str) -> dict:
-    """The headers of a request, credentials included (never stored: see public_headers)."""
+def request_headers(provider: str, api_key: str, extra: tuple = ()) -> dict:
+    """The headers of a request, credentials included (never stored: see public_headers), then
+    the user's extra (name, value) headers (parse_header refused the ones set here)."""
     headers = {"content-type": "application/json"}
     if provider == "anthropic":
         headers.update({"x-api-key": api_key, "anthropic-version": ANTHROPIC_VERSION,
@@ -135,22 +155,82 @@ def request_headers(provider: str, api_key: str) -> dict:
         headers["x-goog-api-key"] = api_key         # never ?key= in the URL: URLs end up in logs
     elif api_key:
         headers["authorization"] = f"Bearer {api_key}"
+    for name, value in extra:
+        headers[name.lower()] = value
     return headers
 
 
-def public_headers(headers: dict) -> dict:
-    """The headers as they may be stored, shown and exported: credentials removed."""
-    return {k: v for k, v in headers.items() if k.lower() not in SECRET_HEADERS}
+def public_headers(headers: dict, extra: tuple = ()) -> dict:
+    """The headers as they may be stored, shown and exported: credentials removed, and the value
+    of a secret-looking extra header (--header) replaced."""
+    hidden = {name.lower() for name, value in extra if header_is_secret(name, value)}
+    return {k: "[REDACTED]" if k.lower() in hidden else v for k, v in headers.items()
+            if k.lower() not in SECRET_HEADERS}
 
 
 def request_body(provider: str, case, tools: list, *, model: str, first: Any = None,
-                 mocks: dict | None = None, max_tokens: int = MAX_TOKENS) -> dict:
+                 mocks: dict | None = None, max_tokens: int = MAX_TOKENS,
+                 temperature: float | None = None, seed: int | None = None) -> dict:
     """The request body for one turn of a case, in the provider's shape, with the output-token
-    limit in the field that provider reads (see each builder)."""
-    if provider in BUILDERS and provider != "anthropic":
-        return BUILDERS[provider](case, tools, model=model, first=first, mocks=mocks,
-                                  max_tokens=max_tokens)
-    if provider == "anthropic":
-        return anthropic_request(case, tools, model=model, first=first, mocks=mocks, max_tokens=max_tokens)
-    return openai_request(case, tools, model=model, first=first, mocks=mocks, max_tokens=max_tokens,
-                          token_field="max_completion_tokens" if provider == "openai" else "max_tokens")
+    limit in the field that provider reads (see each builder), and the temperature and seed
+    where the provider has a field for them (see sampling)."""
+    if provider in BUILDERS:
+        body = BUILDERS[provider](case, tools, model=model, first=first, mocks=mocks, max_tokens=max_tokens)
+    else:
+        body = openai_request(case, tools, model=model, first=first, mocks=mocks, max_tokens=max_tokens,
+                              token_field="max_completion_tokens" if provider == "openai" else "max_tokens")
+    return sampling(provider, body, temperature, seed)
+
+
+# Where each wire format takes a seed: Chat Completions `seed`, Gemini `generationConfig.seed`;
+# Anthropic Messages and the Responses API have no seed field, so none is sent there.
+SEEDED = frozenset({"openai", "openai-compatible", "gemini"})
+
+
+def sampling(provider: str, body: dict, temperature: float | None, seed: int | None) -> dict:
+    """The body with the temperature and seed, each only when given (None: the server's default,
+    which then goes unrecorded: llama-cpp-python's is 0.8) and only where the provider reads it."""
+    fields = {"temperature": temperature}
+    if provider in SEEDED:
+        fields["seed"] = seed
+    fields = {k: v for k, v in fields.items() if v is not None}
+    if provider == "gemini" and fields:
+        body["generationConfig"] = {**body.get("generationConfig", {}), **fields}
+    else:
+        body.update(fields)
+    return body
+
+
+def sends_seed(provider: str) -> bool:
+    return provider in SEEDED
+
+
+# Headers a user may not set with --header: the ones ToolProof sets itself, and the key's.
+RESERVED_HEADERS = frozenset({"content-type", "content-length", "host", "authorization", "x-api-key",
+                              "x-goog-api-key", "anthropic-dangerous-direct-browser-access"})
+SECRET_WORDS = ("auth", "key", "token", "secret", "password", "cookie", "session", "signature", "credential")
+HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$")
+
+
+def parse_header(text: str) -> tuple[str, str]:
+    """`NAME:VALUE` as (name, value), or ToolProofError naming what is wrong (never the value)."""
+    name, sep, value = text.partition(":")
+    name, value = name.strip(), value.strip()
+    if not sep or not HEADER_NAME.match(name):
+        raise ToolProofError("a header must be NAME:VALUE, with a name of letters, digits and -")
+    if name.lower() in RESERVED_HEADERS:
+        raise ToolProofError(f"header {name!r} is set by ToolProof itself (give the key as the API key)")
+    if len(value) > 4096 or any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise ToolProofError(f"header {name!r} has a value with control characters or over 4096 characters")
+    return name, value
+
+
+def header_is_secret(name: str, value: str) -> bool:
+    """Does a header look like a credential (by its name, or a value in a known key format)? Its
+    value is then never shown, recorded or exported, and is redacted by value everywhere."""
+    return any(word in name.lower() for word in SECRET_WORDS) or redact_text(value) != value
+
+
+def shown_headers(headers: tuple) -> dict:
+    """Extra headers as they may be recorded: a secret-looking one's value replaced."""
+    return {name: "[REDACTED]" if header_is_secret(name, value) else value for name, value in headers}

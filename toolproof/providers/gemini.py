@@ -8,8 +8,12 @@ how they are read:
 - `finishReason: "MAX_TOKENS"` is truncation;
 - `MALFORMED_FUNCTION_CALL` / `UNEXPECTED_TOOL_CALL` mean the model tried to call and failed:
   the reply is unreadable as a call and fails the case with a reason saying so, never read as
-  "no call" (BFCL counted such replies as correct abstentions: gorilla #443, #1362);
-- `SAFETY`, `RECITATION` (and the other blocking reasons) fail the case with that reason.
+  "no call" (BFCL counted such replies as correct abstentions: gorilla #443, #1362); except that
+  an `UNEXPECTED_TOOL_CALL` naming the undeclared function it called (a functionCall part, or
+  its finishMessage) is that call: a hallucinated tool, with its name;
+- `SAFETY`, `RECITATION` (and the other blocking reasons) fail the case with that reason; any
+  other finish reason not known as a normal stop, with no content (`MODEL_ARMOR`), is a block;
+- `toolUsePromptTokenCount` is input, beside `promptTokenCount`.
 
 Pure: no I/O, never raises on a strange body.
 """
@@ -45,6 +49,9 @@ def reply_from_gemini(body: Any) -> Reply:
         return Reply(malformed=_no_candidates(body))
     candidate = candidates[0]
     finish = candidate.get("finishReason") if isinstance(candidate.get("finishReason"), str) else ""
+    if finish == "UNEXPECTED_TOOL_CALL" and (undeclared := _undeclared_calls(candidate)):
+        # a call to a function the request did not declare: a hallucinated tool, with its name
+        return Reply(calls=undeclared, finish_reason=finish, usage=_usage(body))
     if finish in MALFORMED_CALL:
         return Reply(finish_reason=finish, usage=_usage(body),
                      malformed=f"malformed tool call: finishReason {finish}, {MALFORMED_CALL[finish]}")
@@ -58,8 +65,28 @@ def reply_from_gemini(body: Any) -> Reply:
         elif isinstance(part.get("text"), str) and part.get("thought") is not True:
             texts.append(part["text"])          # thought summaries are not the answer
     calls, not_read = bounded_calls(found, _call)
+    if finish not in NORMAL_FINISHES and not calls and not "".join(texts):
+        return Reply(finish_reason=finish, usage=_usage(body), blocked=finish)     # e.g. MODEL_ARMOR
     return Reply(calls=calls, calls_not_read=not_read, text="".join(texts), finish_reason=finish,
                  truncated=finish == TRUNCATED, usage=_usage(body))
+
+
+NORMAL_FINISHES = frozenset({"", "STOP", "MAX_TOKENS", "FINISH_REASON_UNSPECIFIED"})
+UNDECLARED = "undeclared function:"
+
+
+def _undeclared_calls(candidate: dict) -> tuple:
+    """The calls of an UNEXPECTED_TOOL_CALL reply: its functionCall parts, else the name its
+    finishMessage gives ("... tried to call an undeclared function: NAME"); () if neither."""
+    calls = tuple(_call(p["functionCall"]) for p in _parts(candidate) if isinstance(p.get("functionCall"), dict))
+    if any(c.name for c in calls):
+        return calls
+    message = candidate.get("finishMessage")
+    if isinstance(message, str) and UNDECLARED in message:
+        name = message.split(UNDECLARED, 1)[1].strip().split()[0:1]
+        if name and len(name[0]) <= 128:
+            return (Call(name=name[0].rstrip(".,;:"), arguments={}),)
+    return ()
 
 
 def _no_candidates(body: dict) -> str:
@@ -100,6 +127,9 @@ def _usage(body: dict) -> dict:
     out = {}
     if count("promptTokenCount") is not None:
         out["input"] = count("promptTokenCount")
+    if count("toolUsePromptTokenCount"):     # tool-use prompt tokens are input, apart from the prompt's
+        out["input"] = out.get("input", 0) + count("toolUsePromptTokenCount")
+        out["tool_use_prompt"] = count("toolUsePromptTokenCount")
     produced = [n for n in (count("candidatesTokenCount"), count("thoughtsTokenCount")) if n is not None]
     if produced:
         out["output"] = sum(produced)
@@ -114,13 +144,17 @@ def gemini_tools(tools: list) -> list[dict]:
                                        "parametersJsonSchema": t.parameters} for t in tools]}]
 
 
-def model_content(first: Any) -> dict:
-    """The model's turn-1 content exactly as received (thought signatures and all)."""
+def gemini_turn_from_reply(first: Any) -> dict:
+    """The model's turn-1 content as the request accepts it back: exactly as received, the very
+    object (every `thoughtSignature`; Gemini 3 refuses a follow-up that lost one)."""
     candidates = first.get("candidates") if isinstance(first, dict) else None
     if isinstance(candidates, list) and candidates and isinstance(candidates[0], dict) \
             and isinstance(candidates[0].get("content"), dict):
         return candidates[0]["content"]
     return {"role": "model", "parts": []}
+
+
+model_content = gemini_turn_from_reply      # the name older callers know
 
 
 def function_response(call: Call, mocks: dict) -> dict:
@@ -137,7 +171,7 @@ def gemini_contents(case, first: Any = None, mocks: dict | None = None) -> list[
     contents: list[dict] = [{"role": "user", "parts": [{"text": case.prompt}]}]
     if first is None:
         return contents
-    contents.append(model_content(first))
+    contents.append(gemini_turn_from_reply(first))
     contents.append({"role": "user", "parts": [function_response(call, mocks or {})
                                                for call in reply_from_gemini(first).calls]})
     return contents

@@ -12,7 +12,13 @@ from toolproof.suite.toolnames import wire_name
 
 
 def reply_from_openai(body: Any) -> Reply:
-    """choices[0].message -> Reply; a truncated answer has finish_reason "length"."""
+    """choices[0].message -> Reply; a truncated answer has finish_reason "length".
+
+    A refusal (`message.refusal`) is the model answering in text, as in the Responses reader. A
+    zero-filled call (no name, no arguments: Snowflake Cortex sends `"function_call": {"name":
+    "", "arguments": ""}` on plain text answers) is no call. A finish reason not known as a normal
+    stop, with no content at all (`content_filter`, or a server's own), is a block.
+    """
     body, problem = readable_body(body)
     if problem:
         return Reply(malformed=problem)
@@ -22,23 +28,35 @@ def reply_from_openai(body: Any) -> Reply:
     choice = choices[0]
     message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
     finish = choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else ""
-    calls, not_read = bounded_calls(_raw_calls(message), _call)
-    return Reply(
-        calls=calls,
-        calls_not_read=not_read,
-        text=_text(message.get("content")),
-        finish_reason=finish,
-        truncated=finish == "length",
-        usage=usage_tokens(body.get("usage"), "prompt_tokens", "completion_tokens"),
-    )
+    calls, not_read = bounded_calls(raw_calls(message), _call)
+    refusal = message.get("refusal") if isinstance(message.get("refusal"), str) else ""
+    text = "\n".join(t for t in (_text(message.get("content")), refusal) if t)
+    usage = usage_tokens(body.get("usage"), "prompt_tokens", "completion_tokens")
+    if finish not in NORMAL_FINISHES and not calls and not text:
+        return Reply(finish_reason=finish, usage=usage, blocked=finish)
+    return Reply(calls=calls, calls_not_read=not_read, text=text, finish_reason=finish,
+                 truncated=finish == "length", usage=usage)
 
 
-def _raw_calls(message: dict) -> list:
+# Finish reasons known to mean a normal stop (or a cut-off) on OpenAI and the compatible servers
+# (vLLM, llama.cpp, Ollama, LM Studio, DeepSeek); any other with no content is a block.
+NORMAL_FINISHES = frozenset({"", "stop", "tool_calls", "function_call", "length", "eos",
+                             "end_turn", "stop_sequence"})
+
+
+def raw_calls(message: dict) -> list:
+    """The message's tool calls as received, zero-filled ones left out."""
     calls = message.get("tool_calls")
-    if isinstance(calls, list):
-        return calls
-    legacy = message.get("function_call")       # pre-tools servers still send this
-    return [{"function": legacy}] if isinstance(legacy, dict) else []
+    if not isinstance(calls, list):
+        legacy = message.get("function_call")       # pre-tools servers still send this
+        calls = [{"function": legacy}] if isinstance(legacy, dict) else []
+    return [raw for raw in calls if not _zero_filled(raw)]
+
+
+def _zero_filled(raw: Any) -> bool:
+    function = raw.get("function") if isinstance(raw, dict) else None
+    return isinstance(function, dict) and not function.get("name") \
+        and function.get("arguments") in (None, "", {})
 
 
 def _call(raw: Any) -> Call:
@@ -80,14 +98,44 @@ def openai_messages(case, first: dict | None = None, mocks: dict | None = None) 
         return messages
     reply = reply_from_openai(first)
     ids = call_ids(reply.calls)
-    messages.append({"role": "assistant", "content": reply.text or "", "tool_calls": [
-        {"id": call_id, "type": "function",
-         "function": {"name": call.name, "arguments": call.raw_arguments or "{}"}}
-        for call_id, call in zip(ids, reply.calls)]})
+    messages.append(openai_turn_from_reply(first))
     for call_id, call in zip(ids, reply.calls):
         messages.append({"role": "tool", "tool_call_id": call_id,
                          "content": result_text(tool_result_for(call, mocks or {}))})
     return messages
+
+
+# Fields of a Chat Completions reply message that the request does not take back: citations,
+# audio (the request wants only its id), the legacy function_call (rebuilt as tool_calls).
+RESPONSE_ONLY = frozenset({"annotations", "audio", "function_call"})
+
+
+def openai_turn_from_reply(first: Any) -> dict:
+    """The received assistant message as the request accepts it back.
+
+    Every field the server sent is kept where it sent it (DeepSeek requires its
+    `reasoning_content` back, and other servers their own extras), except the response-only
+    ones above and a null `refusal`; `content` is "" rather than null (some compatible servers
+    reject a null). Each tool call keeps every field it arrived with (Gemini 3's
+    `extra_content.google.thought_signature` must come back), with the id its tool message names
+    and its arguments as a JSON string.
+    """
+    reply = reply_from_openai(first)
+    choices = first.get("choices") if isinstance(first, dict) else None
+    message = choices[0].get("message") if isinstance(choices, list) and choices \
+        and isinstance(choices[0], dict) else None
+    message = message if isinstance(message, dict) and reply.malformed is None else {}
+    out = {k: v for k, v in message.items() if k not in RESPONSE_ONLY and not
+           (k == "refusal" and v is None)}
+    out.update(role="assistant", content=_text(message.get("content")))
+    tool_calls = []
+    for call_id, call, raw in zip(call_ids(reply.calls), reply.calls, raw_calls(message)):
+        kept = dict(raw) if isinstance(raw, dict) else {}
+        kept.update(id=call_id, type="function",
+                    function={"name": call.name, "arguments": call.raw_arguments or "{}"})
+        tool_calls.append(kept)
+    out["tool_calls"] = tool_calls
+    return out
 
 
 TokenField = Literal["max_completion_tokens", "max_tokens"]

@@ -39,6 +39,7 @@ class Reply:
     truncated: bool = False
     usage: dict = field(default_factory=dict)
     malformed: str | None = None    # why the body could not be read as a reply at all
+    blocked: str = ""               # a finish reason not known as a normal stop, with no content
     calls_not_read: int = 0         # calls past MAX_CALLS: counted, never parsed or graded
 
 
@@ -128,5 +129,18 @@ def usage_tokens(usage: Any, input_key: str, output_key: str) -> dict:
     for mine, theirs in (("input", input_key), ("output", output_key)):
         value = usage.get(theirs)
         if isinstance(value, int) and not isinstance(value, bool):
+            out[mine] = value
+    return out
+
+
+def usage_split(usage: Any, **parts: str) -> dict:
+    """The input-token parts a provider reports beside its main count ({"cache_read": n, ...}),
+    each under our name, ignoring junk and zeros."""
+    if not isinstance(usage, dict):
+        return {}
+    out = {}
+    for mine, theirs in parts.items():
+        value = usage.get(theirs)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
             out[mine] = value
     return out

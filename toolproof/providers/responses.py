@@ -4,8 +4,9 @@ Calls arrive as `function_call` output items whose `arguments` are a JSON string
 `reply.arguments_from_json`, like Chat Completions). The second turn sends the whole
 conversation again (`store: false` keeps nothing server-side): the user's message, the model's
 own output items, then one `function_call_output` item per call. Because nothing is stored,
-server-side item ids are left out of the echo (the API refuses ids it did not store) and
-reasoning items are echoed only when they carry their `encrypted_content`.
+server-side item ids are left out of the echo (the API refuses ids it did not store), except
+where a reasoning item is echoed with the calls it led to (see responses_turn_from_reply); the
+request asks for `include: ["reasoning.encrypted_content"]` so there is reasoning to echo.
 
 Pure: no I/O, never raises on a strange body.
 """
@@ -35,6 +36,8 @@ def reply_from_responses(body: Any) -> Reply:
         if not isinstance(item, dict):
             continue
         if item.get("type") == "function_call":
+            if _zero_filled(item):
+                continue            # no name, no arguments: no call
             items.append(item)
         elif item.get("type") == "message":
             texts.extend(_texts(item.get("content")))
@@ -43,14 +46,21 @@ def reply_from_responses(body: Any) -> Reply:
         return Reply(malformed="status incomplete (content_filter): the reply was stopped by the "
                                "provider's content filter")
     calls, not_read = bounded_calls(items, _call)
+    usage = usage_tokens(body.get("usage"), "input_tokens", "output_tokens")
+    if reason and reason != TRUNCATED and not calls and not any(texts):
+        return Reply(finish_reason=reason, usage=usage, blocked=reason)
     return Reply(
         calls=calls,
         calls_not_read=not_read,
         text="\n".join(texts),
         finish_reason=reason or status,
         truncated=reason == TRUNCATED,
-        usage=usage_tokens(body.get("usage"), "input_tokens", "output_tokens"),
+        usage=usage,
     )
+
+
+def _zero_filled(item: dict) -> bool:
+    return not item.get("name") and item.get("arguments") in (None, "", {})
 
 
 def _incomplete_reason(body: dict) -> str:
@@ -89,29 +99,37 @@ def responses_tools(tools: list) -> list[dict]:
              "parameters": t.parameters} for t in tools]
 
 
-def echoed_items(first: Any) -> list[dict]:
-    """The model's turn-1 output items as they go back in turn 2.
+def responses_turn_from_reply(first: Any) -> list[dict]:
+    """The model's turn-1 output items as the request accepts them back (store: false).
 
-    Items are copied as received except their server-side `id` (with `store: false` there is
-    nothing to refer to, and the API refuses an id it did not store); a function call gets the
-    call id its `function_call_output` will name. Reasoning items without `encrypted_content`
-    are only references to server state, so they are left out.
+    - A reasoning item goes back as received (with its id and `encrypted_content`, or, from
+      servers that send it instead, its own `content`) only together with the function_call items
+      after it (up to the next reasoning item), and those calls then keep their ids: the API pairs
+      a reasoning item with the items it led to, and keeping one while dropping the other's id
+      has drawn 400s. A reasoning item with neither (a bare reference to server state that
+      store: false did not keep) or with no call after it is left out.
+    - Every other item drops its server-side `id` (nothing was stored to refer to).
+    - A function call gets the call id its `function_call_output` will name, and its arguments as
+      a string (the API wants one there).
     """
     output = first.get("output") if isinstance(first, dict) else None
-    items, calls = [], 0
+    output = [item for item in output if isinstance(item, dict)] if isinstance(output, list) else []
     parsed = reply_from_responses(first).calls
     ids = call_ids(parsed)
-    for item in output if isinstance(output, list) else []:
-        if not isinstance(item, dict):
-            continue
+    items, calls, paired = [], 0, False
+    for index, item in enumerate(output):
         kind = item.get("type")
         if kind == "reasoning":
-            if item.get("encrypted_content"):
+            paired = _echoable(item) and _calls_follow(output, index)
+            if paired:
                 items.append(dict(item))
+            continue
+        if kind == "function_call" and _zero_filled(item):
             continue
         if kind not in ("function_call", "message") or kind == "function_call" and calls >= len(ids):
             continue                # (a call the reader refused, e.g. in a failed response)
-        copy = {k: v for k, v in item.items() if k != "id"}
+        keep_id = kind == "function_call" and paired
+        copy = {k: v for k, v in item.items() if k != "id" or keep_id}
         if kind == "function_call":
             copy["call_id"] = ids[calls]
             if not isinstance(copy.get("arguments"), str):     # the API wants a string here
@@ -121,13 +139,43 @@ def echoed_items(first: Any) -> list[dict]:
     return items
 
 
+def _echoable(item: dict) -> bool:
+    """A reasoning item that carries itself: encrypted, or plain content from servers that send it."""
+    return bool(item.get("encrypted_content")) or bool(item.get("content"))
+
+
+def _calls_follow(output: list, index: int) -> bool:
+    """Is a function_call among the items after `index`, before the next reasoning item?"""
+    for item in output[index + 1:]:
+        if item.get("type") == "reasoning":
+            return False
+        if item.get("type") == "function_call":
+            return True
+    return False
+
+
+echoed_items = responses_turn_from_reply       # the name older callers know
+
+
+# Models that refuse `include: ["reasoning.encrypted_content"]` with 400 "Encrypted content is not
+# supported with this model" (non-reasoning models: pydantic-ai #2865, gorilla #1148).
+NO_ENCRYPTED_REASONING = ("gpt-4", "gpt-3.5", "chatgpt-")
+
+
+def wants_encrypted_reasoning(model: str) -> bool:
+    """Ask for encrypted reasoning (store: false keeps none server-side) unless the model is known
+    to refuse the field."""
+    name = model.strip().lower().rsplit("/", 1)[-1]
+    return not (name.startswith(NO_ENCRYPTED_REASONING) or name.endswith("-chat-latest"))
+
+
 def responses_input(case, first: Any = None, mocks: dict | None = None) -> list[dict]:
     """The input items for turn 1, or for turn 2 when `first` (the turn-1 body) is given."""
     items: list[dict] = [{"type": "message", "role": "user", "content": case.prompt}]
     if first is None:
         return items
     reply = reply_from_responses(first)
-    items.extend(echoed_items(first))
+    items.extend(responses_turn_from_reply(first))
     for call_id, call in zip(call_ids(reply.calls), reply.calls):
         items.append({"type": "function_call_output", "call_id": call_id,
                       "output": result_text(tool_result_for(call, mocks or {}))})
@@ -146,6 +194,8 @@ def responses_request(case, tools: list, *, model: str, first: Any = None,
         "parallel_tool_calls": getattr(case.expect, "order", "") == "any",
         "store": False,                 # nothing of the suite is kept server-side
     }
+    if wants_encrypted_reasoning(model):  # so a reasoning model's turn 2 keeps its reasoning
+        body["include"] = ["reasoning.encrypted_content"]
     if case.system:
         body["instructions"] = case.system
     if max_tokens is not None:

@@ -153,6 +153,7 @@ def headline(card: dict) -> list[str]:
                      f"{score_text(lenient['score'])} lenient "
                      f"({lenient['rescued']} case(s) rescued by casting strings to the schema type)")
     lines += [f"Note: {note}" for note in card.get("notes", [])]
+    lines += [f"Warning: {warning}" for warning in card.get("warnings", [])]
     return lines
 
 

@@ -1,6 +1,7 @@
 """Retries and failed requests: which statuses are retried, how long to wait (Retry-After, else
 1 s then 2 s), which stop the run, and how a failed turn is told to the user (what the status
-means and how long it took, never the provider's body, which may echo the key).
+means and how long it took, and the provider's own error message: its first 300 characters,
+every configured secret redacted by value before the cut, control characters escaped).
 
 Pure: no clock, no I/O. Must not sleep: the runner waits.
 """
@@ -9,7 +10,10 @@ from __future__ import annotations
 import math
 from urllib.parse import urljoin
 
+from toolproof.limits import ReadError, read_json
 from toolproof.providers.dispatch import origin_of
+from toolproof.safe_text import printable
+from toolproof.secrets import redact_text
 from .transport import HttpReply, TransportError
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504, 529})
@@ -81,3 +85,33 @@ def failure_message(url: str, reply: HttpReply | None, failure: TransportError |
         target = origin_of(urljoin(url, location)) if location else "an unnamed location"
         message = f"redirect to {target} not followed"
     return f"{message}, after {seconds(reply.elapsed_ms)}"
+
+
+MAX_PROVIDER_MESSAGE = 300       # characters of a provider's error message kept and shown
+
+
+def provider_message(text: str, keys: tuple = ()) -> str:
+    """The provider's own words from an error body ("model does not support tools", "context too
+    long", "unknown model"): `error.message` (OpenAI, Anthropic, Gemini, DeepSeek), a string
+    `error`, `message` or `detail` (vLLM, llama.cpp, Snowflake), else the body's text. A body
+    may echo the key, so every secret is redacted by value before the cut (a key cut in half
+    would no longer match), then the first 300 characters are kept, control characters escaped.
+    "" when there is nothing to say."""
+    if not isinstance(text, str) or not text.strip():
+        return ""
+    try:
+        body = read_json(text, what="error body")
+    except ReadError:
+        body = None
+    found = text[:20_000] if body is None else ""     # JSON without a message says nothing
+    for holder in (body.get("error") if isinstance(body, dict) else None, body):
+        if isinstance(holder, str):
+            found = holder
+            break
+        if isinstance(holder, dict):
+            said = next((holder[k] for k in ("message", "detail", "error") if isinstance(holder.get(k), str)), None)
+            if said is not None:
+                found = said
+                break
+    clean = " ".join(redact_text(found[:20_000], keys).split())     # only the start is ever shown
+    return printable(clean[:MAX_PROVIDER_MESSAGE])

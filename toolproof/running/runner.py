@@ -23,8 +23,9 @@ both places:
   wait N s");
 - redirects are never followed (the transport returns the 3xx): the key goes only to the origin
   the user named, and the case fails naming where the server pointed;
-- a failed request fails that case with what its status means and how long it took (never the
-  provider's error body, which may echo the key) and the run goes on; a 401 or 403 stops the
+- a failed request fails that case with what its status means, how long it took and the
+  provider's own error message (bounded, every secret redacted by value: the body may echo the
+  key) and the run goes on; a 401 or 403 stops the
   run (no further case starts; those in flight finish), since every later request would fail;
 - every attempt is kept in the turn (`attempt_log`: status or error kind, elapsed_ms);
 - a run in which no request succeeded ends in the error state, never "done"; and if, before any
@@ -47,14 +48,15 @@ from toolproof.providers.conversation import case_mocks
 from toolproof.grading.guarded import grade_safely       # a grading bug fails the case, not the run
 from toolproof.grading.verdicts import CaseResult
 from toolproof.limits import ReadError, read_json
-from toolproof.providers.dispatch import endpoint, public_headers, reply_from_body, request_body, request_headers
+from toolproof.providers.dispatch import (endpoint, header_is_secret, public_headers, reply_from_body, request_body,
+                                         request_headers, sends_seed, shown_headers)
 from toolproof.secrets import redact
 from toolproof.suite.model import Case, Tool, requests_needed, scoped
 from .sweep import offered_tools, sweep_need
 from toolproof.grading.transcripts import make_transcript
 from .workplan import Ledger, Work, dispatch_order, plan_work
 from .retries import (MAX_RETRY_WAIT_S, NO_RETRY_KINDS, RETRY_STATUSES, STOP_STATUSES, attempt_entry,
-                      failure_message, retry_after, retry_wait, status_message)
+                      failure_message, provider_message, retry_after, retry_wait, status_message)
 from .transport import HttpReply, Transport, TransportError
 
 @dataclass
@@ -75,12 +77,22 @@ class RunSettings:
     repeats: int = 1               # each case sent this many times, as independent conversations
     concurrency: int = 1           # requests in flight at most (1: one case after another)
     prices: dict | None = None     # USD per million tokens, recorded for the reader (cost.check_prices)
+    temperature: float | None = None   # None: not sent (the server's default)
+    seed: int | None = None            # sent where the provider has the field (dispatch.sampling)
+    headers: tuple = ()                # extra (name, value) headers (dispatch.parse_header)
+
+    def secrets(self) -> tuple:
+        """Every value to redact from what is kept and shown: the key, secret-looking headers."""
+        return (self.api_key, *(v for n, v in self.headers if header_is_secret(n, v)))
 
     def recorded(self) -> dict:
         """The settings a results file keeps (never the key)."""
         out = {"max_tokens": self.max_tokens, "timeout_s": self.timeout_s, "cap": self.cap,
                "scope": self.scope, "retries": self.retries, "pause_s": self.pause_s,
                "repeats": self.repeats, "concurrency": self.concurrency}
+        out.update(temperature=self.temperature, seed=self.seed if sends_seed(self.provider) else None)
+        if self.headers:
+            out["headers"] = shown_headers(self.headers)
         if self.pad_levels:
             out.update(pad=list(self.pad_levels), pad_seed=self.pad_seed)
         return {**out, "prices": self.prices} if self.prices is not None else out
@@ -233,7 +245,7 @@ class Run:
                                                                      self.settings.model))
         # redacted once, here: the results file is rewritten after every case, and redacting
         # every transcript again each time made long runs quadratic
-        clean = redact(raw, keys=(self.settings.api_key,))
+        clean = redact(raw, keys=self.settings.secrets())
         bisect.insort(self._done, (work.index, raw, result, clean), key=lambda done: done[0])
         if self.on_case:
             self.on_case(raw, result)
@@ -278,9 +290,9 @@ class Run:
     async def _turn(self, work: Work, offered: list[Tool], *, first: Any, mocks: dict) -> dict:
         s = self.settings
         body = request_body(s.provider, work.case, offered, model=s.model, first=first, mocks=mocks,
-                            max_tokens=s.max_tokens)
-        url, headers = endpoint(s.provider, s.base_url, s.model), request_headers(s.provider, s.api_key)
-        record = {"url": url, "headers": public_headers(headers), "body": body}
+                            max_tokens=s.max_tokens, temperature=s.temperature, seed=s.seed)
+        url, headers = endpoint(s.provider, s.base_url, s.model), request_headers(s.provider, s.api_key, s.headers)
+        record = {"url": url, "headers": public_headers(headers, s.headers), "body": body}
         log: list[dict] = []
         reply, failure, long_wait = None, None, ""
         while True:
@@ -341,6 +353,9 @@ class Run:
         if failure is not None or not 200 <= reply.status < 300:
             status = None if failure is not None else reply.status
             out["error"] = {"status": status, "message": long_wait or failure_message(url, reply, failure)}
+            said = provider_message(reply.text, self.settings.secrets()) if status and status >= 400 else ""
+            if said:                    # the provider's own words, bounded and redacted by value
+                out["error"]["provider_message"] = said
             if failure is not None and failure.kind == "network" and not self._answered:
                 # Nothing has ever answered: the endpoint is wrong or down, and every other request
                 # would fail the same way. Stop now (requests in flight are abandoned).
@@ -443,7 +458,7 @@ class Run:
             **({"sweep": {"seed": s.pad_seed, "levels": list(s.pad_levels)}} if s.pad_levels else {}),
             **({"suite_sha256": self.suite_sha256} if self.suite_sha256 else {}),
             **({"not_started": missing} if (missing := self.not_started()) else {}),
-        }, keys=(s.api_key,))
+        }, keys=s.secrets())
         # Redacted like every output: a key the model or a server echoed stays out, by its
         # format and by its value (each transcript when it finished: see _record).
         return {**head, "transcripts": [done[3] for done in self._done]}

@@ -28,6 +28,7 @@ from .scorecard import check_weights, scorecard
 from .intervals import card_intervals
 from .stats import reliability
 from toolproof.suite.model import Case, Tool
+from .unseen_tools import add_warnings
 from .sweep import at_level, level_row, levels_in, main_level, sweep_seed
 from toolproof.grading.transcripts import Transcript, TranscriptSet
 
@@ -159,7 +160,7 @@ def card_of(graded: Graded, weights: dict | None = None, *, source: dict | None 
     card = with_coverage(card, graded.coverage)
     if notes:
         card["notes"] = notes
-    return card
+    return add_warnings(card, graded.transcripts)
 
 
 def with_coverage(card: dict, found: dict) -> dict:

@@ -10,6 +10,7 @@ from typing import Callable
 from toolproof.grading.grade import grade_case, show_pair
 from toolproof.grading.normalize import cast_lenient, english_date_to_iso, normalize_text, values_equal
 from toolproof.grading.phrases import mentions
+from toolproof.providers.anthropic import anthropic_turn_from_reply
 from toolproof.providers.dispatch import reply_from_body
 from toolproof.suite.schema import CompiledSchema
 from toolproof.suite.load import parse_suite, parse_tools
@@ -141,6 +142,18 @@ def reply_checks(t: Checker) -> None:
     malformed = reply_from_body("gemini", {"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL"}]})
     t.check("reply: Gemini MALFORMED_FUNCTION_CALL is a malformed call, never an empty reply",
             malformed.malformed is not None and "malformed tool call" in malformed.malformed)
+    t.check("reply: a zero-filled function_call (Snowflake) is no call", reply_from_body("openai", {"choices": [
+        {"message": {"content": "Hi", "function_call": {"name": "", "arguments": ""}}, "finish_reason": "stop"}]}).calls == ())
+    t.check("reply: an unknown finish reason with no content is a block", reply_from_body(
+        "gemini", {"candidates": [{"finishReason": "MODEL_ARMOR"}]}).blocked == "MODEL_ARMOR")
+    t.check("reply: Gemini UNEXPECTED_TOOL_CALL keeps the undeclared tool's name", [c.name for c in reply_from_body(
+        "gemini", {"candidates": [{"finishReason": "UNEXPECTED_TOOL_CALL", "content": {"parts": [
+            {"functionCall": {"name": "web_search", "args": {}}}]}}]}).calls] == ["web_search"])
+    t.check("reply: Chat Completions message.refusal reads as text", reply_from_body("openai", {"choices": [
+        {"message": {"content": None, "refusal": "No."}, "finish_reason": "stop"}]}).text == "No.")
+    t.check("turn 2: Anthropic echoes tool_use without the response-only caller", anthropic_turn_from_reply(
+        {"content": [{"type": "tool_use", "id": "t", "name": "f", "input": {}, "caller": {"type": "direct"}}]}
+    )["content"] == [{"type": "tool_use", "id": "t", "name": "f", "input": {}}])
 
 
 def verdict_checks(t: Checker) -> None:
