@@ -33,7 +33,7 @@ def cli(*argv: str) -> tuple[int, str, str]:
 def live(fake, provider: str, base: str, *argv: str):
     fake.requests.clear()
     return cli("run", "--provider", provider, "--base-url", fake.base + base, "--model", "fake",
-               "--pause", "0", "--scope", "should_call", "--cap", "2", *argv)
+               "--pause", "0", "--scope", "should_call", "--cap", "2", "--allow-incomplete", *argv)
 
 
 @pytest.mark.parametrize("provider, base, path", [

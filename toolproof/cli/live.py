@@ -78,10 +78,17 @@ def key_variables(provider: str, base_url: str = "", key_env: str | None = None)
     OPENAI_API_KEY is never sent to a server the user merely pointed at."""
     if key_env:
         return (key_env,)
-    own = BASES.get(provider)
-    if own is not None and (not base_url.strip() or base_url.strip().rstrip("/") == own):
+    if provider in BASES and (not base_url.strip() or _resolves_to_own(provider, base_url)):
         return ("TOOLPROOF_API_KEY", USUAL_KEYS[provider])
     return ("TOOLPROOF_API_KEY",)
+
+
+def _resolves_to_own(provider: str, base_url: str) -> bool:
+    """Does this base URL reach the provider's own endpoint (with or without the version segment)?"""
+    try:
+        return endpoint(provider, base_url, "m") == endpoint(provider, "", "m")
+    except (ToolProofError, ValueError):
+        return False
 
 
 def read_key(provider: str, environ: dict, base_url: str = "",
