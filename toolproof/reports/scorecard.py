@@ -126,7 +126,9 @@ def explain_line(card: dict) -> str:
     """One line that says what the interval and pass^1 are (shown, not only in tooltips)."""
     intervals = card.get("intervals") or {}
     level = round(100 * intervals["level"]) if "level" in intervals else 95
-    method = intervals.get("method", "a bootstrap over cases")
+    # before the intervals are drawn (the page defers them) the method is still the one stats uses
+    method = intervals.get("method", "Wilson per category; the score a stratified normal interval")
+    method = method.removeprefix("over cases: ")
     return (f"{level}% CI over cases ({method}): how much the score could move with other cases like these, "
             "not how a rerun of the same cases would vary. pass^1: the chance that one run of a case "
             "passes, averaged over cases; pass^k: that k runs all pass.")
