@@ -59,7 +59,7 @@ def test_imported_file_is_usable_as_tools(tmp_path):
 @pytest.mark.parametrize("doc, line", [
     ([{"name": "f", "description": "d", "input_schema": {"type": "object"}},
       {"name": "f", "description": "e", "input_schema": {"type": "object"}}],
-     "at $[1]: duplicate tool name 'f'"),
+     "at $[1]: duplicate tool name 'f' (give entries that share a name an id)"),
     ([{"name": "get weather", "description": "d", "input_schema": {"type": "object"}}],
      "at $[0].name: 'get weather' does not match '^[A-Za-z0-9_.-]{1,128}$'"),
     ([{"name": "f", "input_schema": {"type": "object"}}],

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from toolproof.errors import ToolProofError
+from .conversation import mocks_by_name
 from .reply import Reply
 from .anthropic import ANTHROPIC_VERSION, MAX_TOKENS, anthropic_request, reply_from_anthropic
 from .gemini import gemini_request, reply_from_gemini
@@ -147,6 +148,7 @@ def request_body(provider: str, case, tools: list, *, model: str, first: Any = N
                  mocks: dict | None = None, max_tokens: int = MAX_TOKENS) -> dict:
     """The request body for one turn of a case, in the provider's shape, with the output-token
     limit in the field that provider reads (see each builder)."""
+    mocks = mocks_by_name(mocks, tools) if mocks else mocks
     if provider in BUILDERS and provider != "anthropic":
         return BUILDERS[provider](case, tools, model=model, first=first, mocks=mocks,
                                   max_tokens=max_tokens)
