@@ -218,12 +218,12 @@ class OwnView:
         root, select = byid("own-tools-list"), byid("case-tool")
         clear(root)
         clear(select)
-        for name in self.tools:
-            select.appendChild(el("option", visible(name, 80), value=name))
+        for name, tool in self.tools.items():     # the value is the id; the text the name (+ id if shared)
+            select.appendChild(el("option", visible(tool.label or name, 80), value=name))
         if not self.tools:
             return
         items = [el("li", cls="own-tool", data_tool=name, children=[
-            el("code", visible(name, 80)), el("span", visible(tool.description, 160), cls="muted")])
+            el("code", visible(tool.label or name, 80)), el("span", visible(tool.description, 160), cls="muted")])
             for name, tool in list(self.tools.items())[:SHOWN_TOOLS]]
         more = len(self.tools) - SHOWN_TOOLS
         if more > 0:
