@@ -190,3 +190,31 @@ def test_hostile_entries_get_one_line_each_and_the_rest_still_import(live, tmp_p
     assert len(skipped) == 41
     assert skipped[0] == "toolproof: skipped live_irrelevance_0-0-0: offers two functions named 'math.gcd'"
     assert "1 case(s) and 1 tool(s) written" in err
+
+
+EXTRACT = {"name": "extractor.extract", "description": "Extract people.", "parameters": {
+    "type": "dict", "required": ["data"], "properties": {
+        "data": {"type": "array", "description": "people", "items": {"type": "dict", "properties": {
+            "name": {"type": "string", "description": "name"}, "age": {"type": "integer", "description": "age"}}}}}}}
+
+
+def test_lists_of_objects_and_undeclared_parameters_follow_bfcls_checker(live, tmp_path):
+    # BFCL's ground truth holds a list of objects whose keys each hold possible values; a
+    # parameter the function does not declare fails in BFCL's checker whenever it is sent
+    lines(live / "BFCL_v4_live_simple.json", [
+        {"id": "live_simple_0-0-0", "question": ask("Li Lei is 18"), "function": [EXTRACT]},
+        {"id": "live_simple_1-0-1", "question": ask("Li Lei is 18, maybe"), "function": [EXTRACT]},
+        {"id": "live_simple_2-1-0", "question": ask("gcd 1 2"), "function": [GCD2]},
+        {"id": "live_simple_3-1-1", "question": ask("gcd 1 2"), "function": [GCD2]}])
+    lines(live / "possible_answer" / "BFCL_v4_live_simple.json", [
+        {"id": "live_simple_0-0-0", "ground_truth": [{"extractor.extract": {"data": [[{"name": ["Li Lei"], "age": [18]}]]}}]},
+        {"id": "live_simple_1-0-1", "ground_truth": [{"extractor.extract": {"data": [[{"name": ["Li Lei"], "age": [18, 19]}]]}}]},
+        {"id": "live_simple_2-1-0", "ground_truth": [{"math.gcd": {"a": [1], "b": [2], "c": ["", 3]}}]},
+        {"id": "live_simple_3-1-1", "ground_truth": [{"math.gcd": {"a": [1], "b": [2], "c": [3]}}]}])
+    suite, _, err = imported(live, tmp_path, "live_simple")
+    by_id = {c["id"]: c for c in suite["cases"]}
+    assert by_id["live_simple_0-0-0"]["expect"]["calls"][0]["args"] == {"data": [{"name": "Li Lei", "age": 18}]}
+    assert ("skipped live_simple_1-0-1: several possible values for data[].age inside a list cannot be expressed"
+            in err)
+    assert by_id["live_simple_2-1-0"]["expect"]["calls"][0]["absent"] == ["c"]
+    assert "skipped live_simple_3-1-1: the ground truth needs 'c', which the function does not declare" in err

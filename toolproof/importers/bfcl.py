@@ -242,6 +242,13 @@ class _Rules:
         if not isinstance(options, list):
             raise _Skip(f"possible values of {name!r} are not a list")
         blank = "" in options
+        declared = tool.parameters.get("properties")
+        if isinstance(declared, dict) and name not in declared:
+            # BFCL's checker fails a call sending a parameter the function does not declare
+            if not blank:
+                raise _Skip(f"the ground truth needs {name!r}, which the function does not declare")
+            self.absent.append(name)
+            return
         real = [o for o in options if o != "" and _valid(tool, name, o)]
         if not real:
             if not blank:
@@ -260,6 +267,8 @@ class _Rules:
 
     def _value(self, path: str, option: Any) -> Any:
         """A possible value; inside an object each key holds its own list of possible values."""
+        if _dict_items(option):
+            return _resolved_items(option, path)
         if not isinstance(option, dict):
             return option
         out = {}
@@ -279,9 +288,34 @@ class _Rules:
         return out
 
 
+def _dict_items(option: Any) -> bool:
+    """A list of objects whose keys each hold a list of possible values (BFCL's list of dicts)."""
+    return (isinstance(option, list) and bool(option) and all(isinstance(x, dict) for x in option)
+            and all(isinstance(v, list) for x in option for v in x.values()))
+
+
+def _resolved_items(option: list, path: str) -> list:
+    """Each object of a list with its one possible value per key (a key with only "" left out).
+    Several possible values (or an optional key) inside a list cannot be expressed: no accept
+    path reaches into an array element."""
+    out = []
+    for item in option:
+        resolved = {}
+        for key, inner in item.items():
+            real = [o for o in inner if o != ""]
+            if len(real) > 1 or (real and "" in inner):
+                raise _Skip(f"several possible values for {path}[].{key} inside a list cannot be expressed")
+            if real:
+                resolved[key] = real[0]
+        out.append(resolved)
+    return out
+
+
 def _valid(tool: Tool, name: str, value: Any) -> bool:
     """Would a call sending this value for the field pass the tool's schema (ignoring the other
     required fields)? A value that would not can never be the model's right answer."""
+    if _dict_items(value):
+        value = _resolved_items(value, name)
     if isinstance(value, dict):
         value = {k: (v[0] if isinstance(v, list) and v and v[0] != "" else v) for k, v in value.items()
                  if not (isinstance(v, list) and v and all(x == "" for x in v))}
