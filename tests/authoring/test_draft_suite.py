@@ -325,3 +325,19 @@ def test_any_v2_option_text_is_a_case_or_one_refusal_naming_a_field(hotel, optio
         check_case(case, [], hotel, SUITE_SCHEMA)
     except CaseProblem as exc:
         assert exc.field in ("optional", "absent", "loose", "accept") and exc.reason
+
+
+def test_a_case_never_offers_two_entries_that_reach_providers_alike():
+    # issue 22: two servers' `search` load apart by id; the editor offers the expected one only
+    from toolproof.authoring.draft_suite import readable_offer
+
+    names = {"search@github": "search", "search@jira": "search", "git.status": "git.status", "git_status": "git_status"}
+    ids = list(names)
+    assert readable_offer(ids, "search@jira", names) == ["search@jira", "git.status"]
+    assert readable_offer(ids, None, names) == ["search@github", "git.status"]
+    doc = {"format": "toolproof.tools", "version": 1, "tools": [
+        {"id": i, "name": n, "description": "d", "parameters": {"type": "object"}} for i, n in names.items()]}
+    tools = parse_tools(doc, TOOLS_SCHEMA)
+    case = case_from_form(form(tool="search@jira", args="{}"), ids, names=names)
+    assert case["tools"] == ["search@jira", "git.status"]
+    check_case(case, [], tools, SUITE_SCHEMA)

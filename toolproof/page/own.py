@@ -323,7 +323,8 @@ class OwnView:
         try:
             if previous is None and len(self.cases) >= MAX_CASES:
                 raise CaseProblem("case", f"the page keeps at most {MAX_CASES} cases")
-            case = case_from_form(self.form(), list(self.tools), previous)
+            case = case_from_form(self.form(), list(self.tools), previous,
+                                  names={i: t.name for i, t in self.tools.items()})
             check_case(case, others, self.tools, suite_schema)
         except CaseProblem as exc:
             self.refuse(exc.field, exc.reason)
