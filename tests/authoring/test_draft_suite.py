@@ -341,3 +341,10 @@ def test_a_case_never_offers_two_entries_that_reach_providers_alike():
     case = case_from_form(form(tool="search@jira", args="{}"), ids, names=names)
     assert case["tools"] == ["search@jira", "git.status"]
     check_case(case, [], tools, SUITE_SCHEMA)
+
+
+def test_cases_kept_after_a_reload_offer_one_entry_per_wire_name():
+    names = {"search@github": "search", "search@jira": "search"}
+    case = {"id": "s", "category": "should_call", "tools": ["search@github", "search@jira"], "prompt": "p",
+            "expect": {"action": "call", "calls": [{"tool": "search@jira", "args": {}}]}}
+    assert cases_for_tools([case], list(names), by_id=names)[0]["tools"] == ["search@jira"]

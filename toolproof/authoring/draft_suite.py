@@ -234,9 +234,10 @@ def form_of(case: dict) -> dict | None:
     return form
 
 
-def cases_for_tools(cases: list[dict], names: list[str]) -> list[dict]:
+def cases_for_tools(cases: list[dict], names: list[str], *, by_id: dict | None = None) -> list[dict]:
     """The cases that still make sense after new tools are loaded: a case expecting a tool that
-    is gone is dropped; the others offer the tools they offered that are still there."""
+    is gone is dropped; the others offer the tools they offered that are still there (`by_id`,
+    {id: name}: never two whose names reach providers alike; see readable_offer)."""
     kept = []
     for case in cases:
         calls = case["expect"].get("calls", []) + [c for seq in case["expect"].get("alternatives", []) for c in seq]
@@ -244,6 +245,8 @@ def cases_for_tools(cases: list[dict], names: list[str]) -> list[dict]:
                 any(f["tool"] not in names for f in case["expect"].get("forbidden", [])):
             continue
         offered = [t for t in case["tools"] if t in names] or names[:MAX_OFFERED]
+        if by_id:
+            offered = readable_offer(offered, calls[0]["tool"] if calls else None, by_id)
         kept.append({**case, "tools": offered})
     return kept
 

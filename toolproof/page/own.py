@@ -103,7 +103,7 @@ class OwnView:
             return
         await self.set_tools(imported.document)
         kept = len(self.cases)
-        self.cases = cases_for_tools(self.cases, list(self.tools))
+        self.cases = cases_for_tools(self.cases, list(self.tools), by_id={i: t.name for i, t in self.tools.items()})
         dropped = kept - len(self.cases)
         self.message(f"{len(self.tools)} tool(s) loaded from {imported.label}."
                      + (f" {dropped} case(s) expecting a tool no longer loaded were removed." if dropped else ""))
