@@ -370,3 +370,26 @@ def test_a_hostile_draft_with_many_bad_cases_keeps_the_good_ones_bounded(importe
         pytest.skip("over the stored bound")
     draft = draft_from_text(text.replace("Infinity", "1"), TOOLS_SCHEMA, SUITE_SCHEMA)
     assert draft.cases == [good] and draft.dropped_cases == 300 and len(restored_line(draft, 2)) < 400
+
+
+def test_a_case_never_offers_two_entries_that_reach_providers_alike():
+    # issue 22: two servers' `search` load apart by id; the editor offers the expected one only
+    from toolproof.authoring.draft_suite import readable_offer
+
+    names = {"search@github": "search", "search@jira": "search", "git.status": "git.status", "git_status": "git_status"}
+    ids = list(names)
+    assert readable_offer(ids, "search@jira", names) == ["search@jira", "git.status"]
+    assert readable_offer(ids, None, names) == ["search@github", "git.status"]
+    doc = {"format": "toolproof.tools", "version": 1, "tools": [
+        {"id": i, "name": n, "description": "d", "parameters": {"type": "object"}} for i, n in names.items()]}
+    tools = parse_tools(doc, TOOLS_SCHEMA)
+    case = case_from_form(form(tool="search@jira", args="{}"), ids, names=names)
+    assert case["tools"] == ["search@jira", "git.status"]
+    check_case(case, [], tools, SUITE_SCHEMA)
+
+
+def test_cases_kept_after_a_reload_offer_one_entry_per_wire_name():
+    names = {"search@github": "search", "search@jira": "search"}
+    case = {"id": "s", "category": "should_call", "tools": ["search@github", "search@jira"], "prompt": "p",
+            "expect": {"action": "call", "calls": [{"tool": "search@jira", "args": {}}]}}
+    assert cases_for_tools([case], list(names), by_id=names)[0]["tools"] == ["search@jira"]

@@ -190,8 +190,8 @@ def test_malformed_and_hostile_files_are_refused_in_one_line(bfcl, tmp_path, wri
 
 
 def test_unknown_category_is_a_usage_error(bfcl, tmp_path):
-    code, _, err = cli("suite", "import-bfcl", str(bfcl), "--category", "simple_python,live_simple", "--out", str(tmp_path))
-    assert code == 2 and "not 'live_simple'" in err
+    code, _, err = cli("suite", "import-bfcl", str(bfcl), "--category", "simple_python,multi_turn_base", "--out", str(tmp_path))
+    assert code == 2 and "not 'multi_turn_base'" in err and err.count("\n") == 1
 
 
 def test_hostile_entries_are_skipped_with_an_escaped_reason(bfcl, tmp_path):

@@ -59,7 +59,7 @@ def test_imported_file_is_usable_as_tools(tmp_path):
 @pytest.mark.parametrize("doc, line", [
     ([{"name": "f", "description": "d", "input_schema": {"type": "object"}},
       {"name": "f", "description": "e", "input_schema": {"type": "object"}}],
-     "at $[1]: duplicate tool name 'f'"),
+     "at $[1]: duplicate tool name 'f' (give entries that share a name an id)"),
     ([{"name": "get weather", "description": "d", "input_schema": {"type": "object"}}],
      "at $[0].name: 'get weather' does not match '^[A-Za-z0-9_.-]{1,128}$'"),
     ([{"name": "f", "input_schema": {"type": "object"}}],
@@ -83,8 +83,8 @@ def test_import_refuses_with_one_line(doc, line, tmp_path):
 
 
 @pytest.mark.parametrize("argv, line", [
-    ([], "toolproof: tools import needs either SOURCE (a file) or --mcp-stdio \"COMMAND ARGS\"\n"),
-    (["x.json", "--mcp-stdio", "srv"], "toolproof: tools import needs either SOURCE (a file) or --mcp-stdio \"COMMAND ARGS\"\n"),
+    ([], "toolproof: tools import needs SOURCE (a file) or --mcp-stdio \"COMMAND ARGS\" (several may be given)\n"),
+    (["/nonexistent/x.json", "--mcp-stdio", "srv"], "toolproof: /nonexistent/x.json: no such file\n"),
     (["--mcp-stdio", "srv", "--timeout", "0"], "toolproof: --timeout must be between 0 and 3600 seconds, got 0\n"),
     (["/nonexistent/x.json"], "toolproof: /nonexistent/x.json: no such file\n"),
 ])

@@ -96,4 +96,4 @@ def test_a_few_extra_calls_are_each_named_as_before(grader):
 
 
 def test_called_names_lists_all_when_few():
-    assert called_names([]) == ""
+    assert called_names([], {}) == ""

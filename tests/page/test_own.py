@@ -277,3 +277,20 @@ def test_a_stored_draft_keeps_what_loads_and_drops_only_the_stale_case(page):
     stored = json.loads(page.evaluate("localStorage.getItem('toolproof.own.draft')"))
     assert [c["id"] for c in stored["cases"]] == ["w1"] and page.errors == []
     page.click("#own-clear")
+
+
+def test_entries_that_share_a_name_are_listed_by_name_and_id(page):
+    # issue 22: ids keep two servers' `search` apart; the editor shows the name with the id
+    doc = {"format": "toolproof.tools", "version": 1, "tools": [
+        {"id": "search@github", "name": "search", "description": "Search code.",
+         "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}},
+        {"id": "search@jira", "name": "search", "description": "Search tickets.",
+         "parameters": {"type": "object", "properties": {"jql": {"type": "string"}}, "required": ["jql"]}}]}
+    assert load_tools_file(page, "merged.json", json.dumps(doc)).startswith("2 tool(s) loaded")
+    options = page.eval_on_selector_all("#case-tool option", "o => o.map(x => [x.value, x.textContent])")
+    assert options == [["search@github", "search [search@github]"], ["search@jira", "search [search@jira]"]]
+    assert page.eval_on_selector_all(".own-tool code", "c => c.map(x => x.textContent)") == [
+        "search [search@github]", "search [search@jira]"]
+    fill_case(page, id="s1", prompt="Find tickets about login", tool="search@jira", args='{"jql": "login"}')
+    page.click("#add-case")
+    assert page.text_content("#case-error") == ""

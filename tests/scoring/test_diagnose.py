@@ -558,7 +558,7 @@ def test_select_and_focus_agree_with_the_cell_by_cell_definition(pairs):
     # one result per pair, shaped the way _selection_pairs reads it (a no-call case with a call)
     results = []
     for e, c in pairs:
-        call = SimpleNamespace(call=SimpleNamespace(name=c), turn=1)
+        call = SimpleNamespace(call=SimpleNamespace(name=c), turn=1, offered=True)
         want = SimpleNamespace(tool=e)
         if e == NO_CALL:
             facts = {"observed": True, "expects_call": False}

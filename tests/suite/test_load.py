@@ -42,7 +42,11 @@ def test_the_unbroken_documents_load():
 
 BAD_TOOLS = [
     ("duplicate name", lambda d: d["tools"].append(d["tools"][1]),
-     "tools.json: at $.tools[4]: duplicate tool name 'lookup'"),
+     "tools.json: at $.tools[4]: duplicate tool name 'lookup' (give entries that share a name an id)"),
+    ("duplicate id", lambda d: d["tools"].append({**d["tools"][1], "name": "other", "id": "lookup"}),
+     "tools.json: at $.tools[4].id: duplicate tool id 'lookup'"),
+    ("bad id", lambda d: d["tools"][1].update(id="look up"),
+     "tools.json: at $.tools[1].id: 'look up' does not match '^[A-Za-z0-9_.:@/+-]{1,200}$'"),
     # the parameters must themselves be a JSON Schema: a typo in a type is caught at load time
     ("bad parameters type", lambda d: d["tools"][2]["parameters"].update(properties={"amount": {"type": "money"}}),
      "tools.json: at $.tools[2].parameters: parameters is not a valid JSON Schema: "

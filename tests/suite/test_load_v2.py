@@ -155,14 +155,20 @@ def test_derive_reads_a_tool_name_with_dots():
     assert resolve_result({"git": {"log": 1}, "git.log": {"x": 2}}, "git.log.x") == 2
 
 
-def test_colliding_wire_names_are_refused():
+def test_colliding_wire_names_load_in_the_catalogue_but_no_case_may_offer_both():
+    # The wire-name check applies per case (issue 22): a reply could not tell the two apart
     doc = {**TOOLS_DOC, "tools": TOOLS_DOC["tools"] + [
         {"name": "weather_get", "description": "Another.", "parameters": {"type": "object"}}]}
+    tools = parse_tools(doc, format_schema("tools"))
+    assert list(tools) == ["weather.get", "play-song", "weather_get"]
+    both = {**SUITE_DOC, "cases": [{**SUITE_DOC["cases"][0], "tools": ["weather.get", "weather_get"]}]}
     with pytest.raises(ToolProofError) as exc:
-        parse_tools(doc, format_schema("tools"))
-    assert exc.value.line() == ("tools.json: at $.tools[2].name: tool names 'weather.get' and 'weather_get' both "
-                                "reach providers as 'weather_get' (characters outside A-Z a-z 0-9 _ - become _): "
-                                "rename one")
+        parse_suite(both, tools, format_schema("suite"))
+    assert exc.value.line() == ("suite.json: at $.cases[0].tools[1]: tools 'weather.get' and 'weather_get' both "
+                                "reach providers as 'weather_get' (characters outside A-Z a-z 0-9 _ - become _), "
+                                "so a reply could not tell them apart: offer one of them")
+    alone = {**SUITE_DOC, "cases": [{**SUITE_DOC["cases"][0], "tools": ["weather_get"], "expect": {"action": "no_call"}}]}
+    assert [c.id for c in parse_suite(alone, tools, format_schema("suite"))] == ["optional"]
 
 
 BAD = [

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from toolproof.errors import ToolProofError
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.suite.model import Case, Tool
+from toolproof.suite.toolnames import wire_name
 
 # The categories a one-turn case from the editor can be. The second-turn categories (multi_step,
 # injection, result_use) need mock results the editor does not write; a loaded suite keeps them.
@@ -91,12 +92,15 @@ def read_text(text: str, source: str | None) -> Any:
         raise ToolProofError(exc.reason, source=source) from None
 
 
-def case_from_form(form: dict, tool_names: list[str], previous: dict | None = None) -> dict:
+def case_from_form(form: dict, tool_names: list[str], previous: dict | None = None, *,
+                   names: dict | None = None) -> dict:
     """The editor's fields (strings) as a raw case, or CaseProblem naming the field. The v2
     options are written only when given (an empty list, an unticked exact, {} are left out).
 
     A new case offers every loaded tool (the model must pick the right one); an edited case keeps
-    the tools it offered, plus the expected tool if that is new, and its title and why."""
+    the tools it offered, plus the expected tool if that is new, and its title and why. `names`
+    ({id: name}) lets it leave out entries whose names reach providers like an offered one's
+    (two servers' `search`): of those it offers the expected tool, else the first."""
     action = form.get("action", "")
     if action not in ACTIONS:
         raise CaseProblem("action", f"choose call, no_call or ask, not {action!r}")
@@ -117,19 +121,36 @@ def case_from_form(form: dict, tool_names: list[str], previous: dict | None = No
             offered.append(tool)
         call: dict[str, Any] = {"tool": tool, "args": args_from_text(form.get("args", ""))}
         for key in LISTS:
-            names = names_from_text(form.get(key, ""))
-            if names:
-                call[key] = names
+            listed = names_from_text(form.get(key, ""))
+            if listed:
+                call[key] = listed
         if form.get("exact", "") == "true":
             call["exact"] = True
         accept = accept_from_text(form.get("accept", ""))
         if accept:
             call["accept"] = accept
         case["expect"]["calls"] = [call]
+    if names:
+        expected = case["expect"]["calls"][0]["tool"] if action == "call" else None
+        case["tools"] = offered = readable_offer(offered, expected, names)
     if len(offered) > MAX_OFFERED:
         raise CaseProblem("tool", f"a case can offer at most {MAX_OFFERED} tools (OpenAI's limit); "
                                   f"this one would offer {len(offered)}")
     return case
+
+
+def readable_offer(offered: list[str], keep: str | None, names: dict) -> list[str]:
+    """The offer, in order, with at most one entry per wire name: `keep` (the expected tool)
+    wins its wire name, else the first entry does. Entries may share a name across the
+    catalogue, never within a case (a reply could not tell them apart)."""
+    taken = {wire_name(names.get(keep, keep))} if keep is not None else set()
+    out = []
+    for tool_id in offered:
+        wire = wire_name(names.get(tool_id, tool_id))
+        if tool_id == keep or wire not in taken:
+            taken.add(wire)
+            out.append(tool_id)
+    return out
 
 
 def names_from_text(text: str) -> list[str]:
@@ -213,9 +234,10 @@ def form_of(case: dict) -> dict | None:
     return form
 
 
-def cases_for_tools(cases: list[dict], names: list[str]) -> list[dict]:
+def cases_for_tools(cases: list[dict], names: list[str], *, by_id: dict | None = None) -> list[dict]:
     """The cases that still make sense after new tools are loaded: a case expecting a tool that
-    is gone is dropped; the others offer the tools they offered that are still there."""
+    is gone is dropped; the others offer the tools they offered that are still there (`by_id`,
+    {id: name}: never two whose names reach providers alike; see readable_offer)."""
     kept = []
     for case in cases:
         calls = case["expect"].get("calls", []) + [c for seq in case["expect"].get("alternatives", []) for c in seq]
@@ -223,6 +245,8 @@ def cases_for_tools(cases: list[dict], names: list[str]) -> list[dict]:
                 any(f["tool"] not in names for f in case["expect"].get("forbidden", [])):
             continue
         offered = [t for t in case["tools"] if t in names] or names[:MAX_OFFERED]
+        if by_id:
+            offered = readable_offer(offered, calls[0]["tool"] if calls else None, by_id)
         kept.append({**case, "tools": offered})
     return kept
 

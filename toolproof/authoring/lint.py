@@ -20,7 +20,7 @@ from toolproof.safe_text import hidden_characters
 # code: (severity, rule). Severity `error` makes `tools lint` exit 1.
 CODES = {
     "missing-description": ("error", "a tool has no description (error); a parameter has none (warning)"),
-    "duplicate-name": ("error", "two tools share a name: a provider refuses the request"),
+    "duplicate-name": ("error", "two tools share a name and no id tells them apart: cases could not reference one"),
     "similar-tools": ("warning", "two tools a model will confuse: descriptions sharing at least "
                                  "85% of their words, or names equal up to case, separators and plural"),
     "no-required": ("warning", "an object schema with properties and no `required` (say "
@@ -73,7 +73,10 @@ def has_errors(findings: list[LintFinding]) -> bool:
 
 
 def _finding(code: str, tool: dict, path: str, message: str, severity: str | None = None) -> LintFinding:
-    return LintFinding(code, severity or CODES[code][0], tool["name"], path, message)
+    shown = tool["name"]
+    if isinstance(tool.get("id"), str) and tool["id"] != tool["name"]:
+        shown = f"{tool['name']} [{tool['id']}]"     # entries may share a name: the id tells them apart
+    return LintFinding(code, severity or CODES[code][0], shown, path, message)
 
 
 def lint_tool(tool: dict) -> Iterator[LintFinding]:
@@ -202,14 +205,18 @@ def _unconstrained_string(sub: dict) -> bool:
 
 
 def _duplicate_names(tools: list[dict]) -> Iterator[LintFinding]:
+    """Two entries with one id (the name, unless the entry gives an id): cases could not tell
+    them apart. Entries that share a name under different ids are fine (issue 22)."""
     first: dict[str, int] = {}
     for i, tool in enumerate(tools):
-        if tool["name"] in first:
-            other = tools[first[tool["name"]]]
-            yield _finding("duplicate-name", tool, tool["at"]["name"],
-                           f"{ascii(tool['name'])} is also the name of the tool at {other['at']['tool']}")
+        key = tool["id"] if isinstance(tool.get("id"), str) else tool["name"]
+        if key in first:
+            other = tools[first[key]]
+            what = "id" if isinstance(tool.get("id"), str) else "name"
+            yield _finding("duplicate-name", tool, tool["at"].get(what, tool["at"]["name"]),
+                           f"{ascii(key)} is also the {what} of the tool at {other['at']['tool']}")
         else:
-            first[tool["name"]] = i
+            first[key] = i
 
 
 def _similar_tools(tools: list[dict]) -> Iterator[LintFinding]:

@@ -22,8 +22,6 @@ from toolproof.limits import MAX_FILE_BYTES
 
 from .files import check_writable, write_atomic
 
-MAX_SKIPS_SHOWN = 20
-
 
 def add_parser(commands) -> None:
     """`suite validate` and `suite import-bfcl`, on the CLI's subcommand parser."""
@@ -36,7 +34,9 @@ def add_parser(commands) -> None:
     bfcl.add_argument("data_dir", metavar="DATA_DIR",
                       help="folder holding BFCL_v4_<category>.json and possible_answer/")
     bfcl.add_argument("--category", required=True, metavar="LIST",
-                      help="comma-separated: simple_python,multiple,parallel,irrelevance")
+                      help="comma-separated: simple_python,multiple,parallel,parallel_multiple,irrelevance,"
+                           "live_simple,live_multiple,live_parallel,live_parallel_multiple,"
+                           "live_irrelevance,live_relevance")
     bfcl.add_argument("--limit", type=int, metavar="N", help="first N entries of each category")
     bfcl.add_argument("--out", required=True, metavar="DIR")
     bfcl.add_argument("--force", action="store_true",
@@ -70,7 +70,7 @@ def _validate(args: argparse.Namespace, stdout: TextIO) -> int:
 
 
 def _import_bfcl(args: argparse.Namespace, stderr: TextIO) -> int:
-    from toolproof.importers.bfcl import CATEGORY_OF, suite_from_bfcl
+    from toolproof.importers.bfcl import ANY_CALL, CATEGORY_OF, NO_CALL, suite_from_bfcl
 
     categories = [c.strip() for c in args.category.split(",") if c.strip()]
     unknown = [c for c in categories if c not in CATEGORY_OF]
@@ -85,16 +85,14 @@ def _import_bfcl(args: argparse.Namespace, stderr: TextIO) -> int:
     entries, answers = {}, {}
     for category in dict.fromkeys(categories):
         entries[category] = read_json_lines(folder / f"BFCL_v4_{category}.json")
-        if category != "irrelevance":
+        if category not in NO_CALL | ANY_CALL:      # these have no possible_answer/ file
             truth = read_json_lines(folder / "possible_answer" / f"BFCL_v4_{category}.json")
             answers[category] = {e["id"]: e.get("ground_truth") for e in truth
                                  if isinstance(e, dict) and isinstance(e.get("id"), str)}
     imported = suite_from_bfcl(entries, answers, {k: format_schema(k) for k in ("tools", "suite")},
                                limit=args.limit)
-    for case_id, reason in imported.skipped[:MAX_SKIPS_SHOWN]:
+    for case_id, reason in imported.skipped:       # one line per skipped entry, each with its reason
         stderr.write(printable(f"toolproof: skipped {case_id}: {reason}") + "\n")
-    if len(imported.skipped) > MAX_SKIPS_SHOWN:
-        stderr.write(f"toolproof: ... and {len(imported.skipped) - MAX_SKIPS_SHOWN} more skipped\n")
     cases = imported.suite["cases"]
     if not cases:
         raise ToolProofError("no entry could be imported (see the skipped lines above)", source=args.data_dir)

@@ -15,7 +15,7 @@ from typing import TextIO
 
 from toolproof.errors import ToolProofError
 from toolproof.safe_text import printable
-from toolproof.importers import LABELS, tools_from_any, tools_from_mcp
+from toolproof.importers import LABELS, merged_records, tools_from_any, tools_from_mcp, unique_labels
 from toolproof.importers.toolproof import map_to_source, tools_document
 
 from .files import check_writable, write_atomic
@@ -26,9 +26,11 @@ def add_parser(commands) -> None:
     tools = commands.add_parser("tools", help="import or lint tool definitions (any common shape)")
     verbs = tools.add_subparsers(dest="tools_command", required=True, parser_class=type(tools))
     imp = verbs.add_parser("import", help="convert tool definitions to tools.json")
-    imp.add_argument("source", nargs="?", metavar="SOURCE",
-                     help="MCP tools/list, OpenAI chat or Responses, Anthropic, Gemini or tools.json")
-    imp.add_argument("--mcp-stdio", metavar='"COMMAND ARGS"', help="list the tools of an MCP server over stdio")
+    imp.add_argument("source", nargs="*", metavar="SOURCE",
+                     help="MCP tools/list, OpenAI chat or Responses, Anthropic, Gemini or tools.json; "
+                          "several sources go into one file, same-named tools apart by id")
+    imp.add_argument("--mcp-stdio", metavar='"COMMAND ARGS"', action="append", default=[],
+                     help="list the tools of an MCP server over stdio (repeatable)")
     imp.add_argument("--out", metavar="FILE", help="where to write tools.json (default: stdout)")
     imp.add_argument("--force", action="store_true", help="replace an existing --out FILE (never in data/)")
     imp.add_argument("--timeout", type=float, default=30.0, metavar="S",
@@ -71,23 +73,20 @@ def _records(path: str) -> tuple[str, list[dict]]:
 
 
 def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    if bool(args.source) == bool(args.mcp_stdio):
-        raise ToolProofError("tools import needs either SOURCE (a file) or --mcp-stdio \"COMMAND ARGS\"")
-    if args.mcp_stdio:
-        if not 0 < args.timeout <= 3600:
-            raise ToolProofError(f"--timeout must be between 0 and 3600 seconds, got {args.timeout:g}")
-        from .mcp_stdio import list_tools_stdio
-
-        listed = list_tools_stdio(args.mcp_stdio, timeout_s=args.timeout)
-        source, shape = "--mcp-stdio", "mcp"
-        try:
-            records = tools_from_mcp({"tools": listed["tools"]})
-        except ToolProofError as exc:
-            raise ToolProofError(exc.reason, source="tools/list result", path=exc.path) from None
+    if not args.source and not args.mcp_stdio:
+        raise ToolProofError("tools import needs SOURCE (a file) or --mcp-stdio \"COMMAND ARGS\" (several may be given)")
+    if args.mcp_stdio and not 0 < args.timeout <= 3600:
+        raise ToolProofError(f"--timeout must be between 0 and 3600 seconds, got {args.timeout:g}")
+    read = [(source, *_records(source)) for source in args.source]
+    read += [(command, "mcp", _mcp_records(command, args.timeout, len(args.mcp_stdio) > 1))
+             for command in args.mcp_stdio]
+    if len(read) == 1:
+        source, shape, records = read[0]
+        document = _checked(records, shape, "--mcp-stdio" if args.mcp_stdio else source)
+        what = LABELS[shape]
     else:
-        source = args.source
-        shape, records = _records(source)
-    document = _checked(records, shape, source)
+        document, records, what = _merged(read)
+        source = "the merged tools"
     text = _readable(document, source)
     if args.out:
         check_writable([args.out], force=args.force)
@@ -95,10 +94,41 @@ def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             write_atomic(args.out, text)
         except OSError as exc:
             raise ToolProofError(f"cannot write ({exc.strerror or exc})", source=args.out) from None
-        stderr.write(f"toolproof: {len(records)} tool(s) from {LABELS[shape]} written to {printable(args.out)}\n")
+        stderr.write(f"toolproof: {len(records)} tool(s) from {printable(what)} written to {printable(args.out)}\n")
     else:
         stdout.write(text)
     return 0
+
+
+def _mcp_records(command: str, timeout: float, named: bool) -> list[dict]:
+    from .mcp_stdio import list_tools_stdio
+
+    listed = list_tools_stdio(command, timeout_s=timeout)
+    try:
+        return tools_from_mcp({"tools": listed["tools"]})
+    except ToolProofError as exc:
+        where = f"tools/list result of {command!r}" if named else "tools/list result"
+        raise ToolProofError(exc.reason, source=where, path=exc.path) from None
+
+
+def _merged(read: list[tuple[str, str, list]]) -> tuple[dict, list, str]:
+    """Several sources as one tools document: each checked alone first (so a refusal names its
+    file and place), then merged with same-named tools apart by id (importers/merge.py)."""
+    from toolproof.datafiles import format_schema
+    from toolproof.importers.toolproof import tools_document
+    from toolproof.suite.load import parse_tools
+
+    for source, shape, records in read:
+        _checked(records, shape, source)
+    labels = unique_labels([source for source, _, _ in read])
+    records = merged_records([(label, records) for label, (_, _, records) in zip(labels, read)])
+    what = f"{len(read)} sources ({', '.join(labels)})"
+    document = tools_document(records, what)
+    parse_tools(document, format_schema("tools"), "the merged tools")
+    shared = sum(1 for r in records if "id" in r)
+    if shared:
+        what += f"; {shared} share a name with another source's tool, kept apart by id"
+    return document, records, what
 
 
 def _checked(records: list[dict], shape: str, source: str) -> dict:

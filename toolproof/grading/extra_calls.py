@@ -9,31 +9,39 @@ Pure: no I/O.
 from __future__ import annotations
 
 from toolproof.providers.reply import MAX_CALLS
+from toolproof.suite.model import Tool, tool_label
 from .verdicts import CheckedCall
 
 MAX_EXTRA_REASONS = 10  # "extra call" reasons written out; the rest are counted in one line
 MAX_NAMES = 10          # tool names listed in an over-call or premature-call reason
 
 
-def extra_reason(extra: CheckedCall, expected: int) -> str:
-    name = extra.call.name or "(no name)"
+def shown_name(c: CheckedCall, tools: dict[str, Tool]) -> str:
+    """A called tool as reasons show it: an offered entry by its name (and its id where another
+    entry shares the name), anything else exactly as the model sent it."""
+    return (tool_label(c.call.name, tools) if c.offered else c.call.name) or "(no name)"
+
+
+def extra_reason(extra: CheckedCall, expected: int, tools: dict[str, Tool]) -> str:
+    name = shown_name(extra, tools)
     reason = f"extra call {name} in turn {extra.turn}: expected {expected} call(s)"
     if not extra.offered:
         reason += f"; {name} is not offered by this case (hallucinated tool)"
     return reason
 
 
-def extra_reasons(extras: list[CheckedCall], expected: int, notes: dict) -> list[str]:
+def extra_reasons(extras: list[CheckedCall], expected: int, notes: dict,
+                  tools: dict[str, Tool]) -> list[str]:
     """One reason per extra call, up to MAX_EXTRA_REASONS, then one line counting the others."""
-    reasons = [extra_reason(c, expected) + notes.get(id(c), "") for c in extras[:MAX_EXTRA_REASONS]]
+    reasons = [extra_reason(c, expected, tools) + notes.get(id(c), "") for c in extras[:MAX_EXTRA_REASONS]]
     if len(extras) > MAX_EXTRA_REASONS:
         reasons.append(f"… and {len(extras) - MAX_EXTRA_REASONS} more extra call(s)")
     return reasons
 
 
-def called_names(checked: list[CheckedCall]) -> str:
+def called_names(checked: list[CheckedCall], tools: dict[str, Tool]) -> str:
     """The tools called, comma-separated, the first MAX_NAMES of them."""
-    names = ", ".join(c.call.name or "(no name)" for c in checked[:MAX_NAMES])
+    names = ", ".join(shown_name(c, tools) for c in checked[:MAX_NAMES])
     return names + (f", … ({len(checked) - MAX_NAMES} more)" if len(checked) > MAX_NAMES else "")
 
 

@@ -11,6 +11,7 @@ from .anthropic import tools_from_anthropic
 from .detect import LABELS, SHAPES, detect_shape
 from .gemini import tools_from_gemini
 from .mcp import tools_from_mcp
+from .merge import merged_records, source_label, unique_labels
 from .openai import tools_from_openai_chat, tools_from_openai_responses
 from .text import parse_tool_text
 from .toolproof import tools_from_toolproof
@@ -26,6 +27,6 @@ def tools_from_any(doc: Any) -> tuple[str, list[dict]]:
     return shape, IMPORTERS[shape](doc)
 
 
-__all__ = ["IMPORTERS", "LABELS", "SHAPES", "detect_shape", "parse_tool_text", "tools_from_any",
+__all__ = ["IMPORTERS", "LABELS", "SHAPES", "detect_shape", "merged_records", "source_label", "unique_labels", "parse_tool_text", "tools_from_any",
            "tools_from_anthropic", "tools_from_gemini", "tools_from_mcp", "tools_from_openai_chat",
            "tools_from_openai_responses", "tools_from_toolproof"]

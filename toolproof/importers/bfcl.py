@@ -5,7 +5,11 @@ Reads what the edge parsed: per category the entries of `BFCL_v4_<category>.json
 object a line: `id`, `question`, `function`) and the ground truth of
 `possible_answer/BFCL_v4_<category>.json` (`id`, `ground_truth`: a list of
 `{function: {param: [possible values]}}`). Case ids are BFCL's; `irrelevance` becomes no_call;
-`parallel` expects its calls in any order; a list of possible values becomes `args` (the first
+`parallel` expects its calls in any order; `live_relevance` (no ground truth: BFCL passes any call)
+expects one call to any offered function, arguments unchecked beyond the schema. Every case offers
+exactly BFCL's names, descriptions and schemas: one catalogue entry per distinct definition, its id
+the name (the first definition) or `name@<BFCL id>` (a later, different one), so names repeat
+across the catalogue, never within a case; a list of possible values becomes `args` (the first
 that validates) + `accept` (the others), `""` among them makes the field `optional` (alone:
 `absent`); string fields are `loose` and every call `exact`, so our verdict follows BFCL's
 checker except where JSON Schema decides (docs/bfcl.md). Gorilla types map to JSON
@@ -21,11 +25,17 @@ from typing import Any
 
 from toolproof.suite.load import load_suite, load_tools
 from toolproof.suite.model import Tool
-from toolproof.suite.toolnames import wire_name
+from toolproof.suite.toolnames import wire_clash
 
 # BFCL category -> our category (what the case probes in our terms)
 CATEGORY_OF = {"simple_python": "should_call", "multiple": "distractor",
-               "parallel": "should_call", "irrelevance": "should_not_call"}
+               "parallel": "should_call", "parallel_multiple": "distractor", "irrelevance": "should_not_call",
+               "live_simple": "should_call", "live_multiple": "distractor", "live_parallel": "should_call",
+               "live_parallel_multiple": "distractor", "live_irrelevance": "should_not_call",
+               "live_relevance": "should_call"}
+ANY_ORDER = frozenset({"parallel", "parallel_multiple", "live_parallel", "live_parallel_multiple"})
+NO_CALL = frozenset({"irrelevance", "live_irrelevance"})
+ANY_CALL = frozenset({"live_relevance"})
 GORILLA_TYPES = {"dict": "object", "float": "number", "tuple": "array", "any": None,
                  "integer": "integer", "number": "number", "string": "string", "boolean": "boolean",
                  "array": "array", "object": "object", "null": "null"}
@@ -68,7 +78,7 @@ def suite_from_bfcl(entries: dict[str, list], answers: dict[str, dict], schemas:
     """entries: {category: [parsed lines]}; answers: {category: {id: ground_truth}};
     schemas: our "tools" and "suite" format schemas. Entries that cannot be expressed (or do not
     load) are skipped with their reason; the rest load as a suite."""
-    names = _Names()
+    names = _Catalogue()
     drafts, skipped = [], []
     for category, lines in entries.items():
         for entry in lines[:limit] if limit is not None else lines:
@@ -83,7 +93,8 @@ def suite_from_bfcl(entries: dict[str, list], answers: dict[str, dict], schemas:
     for path, reason in problems:
         match = re.match(r"^\$\.tools\[(\d+)\](.*)$", path or "")
         if match:
-            broken.setdefault(tools_doc["tools"][int(match.group(1))]["name"], f"${match.group(2)}: {reason}")
+            entry = tools_doc["tools"][int(match.group(1))]
+            broken.setdefault(entry.get("id", entry["name"]), f"${match.group(2)}: {reason}")
     cases = []
     for draft in drafts:
         try:
@@ -101,7 +112,7 @@ def _entry_id(entry: Any) -> str:
     return str(entry.get("id")) if isinstance(entry, dict) else "(not an object)"
 
 
-def _draft(category: str, entry: Any, names: "_Names") -> dict:
+def _draft(category: str, entry: Any, names: "_Catalogue") -> dict:
     if category not in CATEGORY_OF:
         raise _Skip(f"category {category!r} is not supported (use {', '.join(CATEGORY_OF)})")
     if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
@@ -112,10 +123,16 @@ def _draft(category: str, entry: Any, names: "_Names") -> dict:
     functions = entry.get("function")
     if not isinstance(functions, list) or not functions:
         raise _Skip("'function' must be a non-empty list")
-    offered = {}
+    offered: dict[str, str] = {}          # BFCL's name -> our catalogue id
     for fn in functions:
-        original, name = names.register(fn)
-        offered[original] = name
+        name, tool_id = names.register(fn, entry["id"])
+        if name in offered:
+            raise _Skip(f"offers two functions named {name!r}")
+        offered[name] = tool_id
+    clash = wire_clash((tool_id, name) for name, tool_id in offered.items())
+    if clash:
+        raise _Skip(f"offers {names.defined[clash[0]]['name']!r} and {names.defined[clash[1]]['name']!r}, "
+                    f"which both reach providers as {clash[2]!r}: a reply could not tell them apart")
     return {"id": entry["id"], "bfcl": category, "system": system, "prompt": prompt,
             "offered": offered}
 
@@ -134,31 +151,33 @@ def _prompt(question: Any) -> tuple[str | None, str]:
     return ("\n\n".join(system) or None), "\n\n".join(user)
 
 
-class _Names:
-    """Tool definitions across entries: one tools.json entry per distinct definition. A name
-    that two entries define differently gets _2, _3 ... in the later one (the model sees it)."""
+class _Catalogue:
+    """Tool definitions across entries: one catalogue entry per distinct definition, under BFCL's
+    own name. The first definition of a name gets the name as its id; a later, different one
+    `name@<the BFCL id that brought it>`. Nothing is renamed: every case offers BFCL's names."""
 
     def __init__(self) -> None:
-        self.defined: dict[str, dict] = {}
-        self.wires: set[str] = set()
+        self.defined: dict[str, dict] = {}      # id -> tools.json entry
+        self.by_name: dict[str, list[str]] = {}  # name -> ids of its definitions
 
-    def register(self, fn: Any) -> tuple[str, str]:
+    def register(self, fn: Any, entry_id: str) -> tuple[str, str]:
         if not isinstance(fn, dict) or not isinstance(fn.get("name"), str) or not _NAME.match(fn["name"]):
             raise _Skip("a function needs a name of 1-128 of A-Z a-z 0-9 _ - .")
         if not isinstance(fn.get("description"), str) or not fn["description"].strip():
             raise _Skip(f"function {fn['name']!r} has no description")
+        name = fn["name"]
         parameters = gorilla_schema(fn.get("parameters", {"type": "dict", "properties": {}}))
-        tool = {"name": fn["name"], "description": fn["description"], "parameters": parameters}
-        name, n = fn["name"], 1
-        while name in self.defined and self.defined[name] != {**tool, "name": name}:
-            n += 1
-            name = f"{fn['name']}_{n}"
-        if name not in self.defined:
-            if wire_name(name) in self.wires:
-                raise _Skip(f"function {name!r} reaches providers as {wire_name(name)!r}, like another")
-            self.wires.add(wire_name(name))
-            self.defined[name] = {**tool, "name": name}
-        return fn["name"], name
+        tool = {"name": name, "description": fn["description"], "parameters": parameters}
+        ids = self.by_name.setdefault(name, [])
+        for tool_id in ids:
+            if {k: v for k, v in self.defined[tool_id].items() if k != "id"} == tool:
+                return name, tool_id
+        tool_id = name if not ids else f"{name}@{entry_id}"
+        if len(tool_id) > 200 or tool_id in self.defined:
+            tool_id = f"{name[:180]}@{len(ids) + 1}"
+        ids.append(tool_id)
+        self.defined[tool_id] = tool if tool_id == name else {"id": tool_id, **tool}
+        return name, tool_id
 
 
 def _case(draft: dict, tools: dict[str, Tool], answers: dict, broken: dict) -> dict:
@@ -172,15 +191,21 @@ def _case(draft: dict, tools: dict[str, Tool], answers: dict, broken: dict) -> d
     if draft["system"]:
         case["system"] = draft["system"]
     case["prompt"] = draft["prompt"]
-    if draft["bfcl"] == "irrelevance":
+    if draft["bfcl"] in NO_CALL:
         case["expect"] = {"action": "no_call"}
+        return case
+    if draft["bfcl"] in ANY_CALL:       # BFCL: any call passes; here any offered tool, any valid arguments
+        ids = case["tools"]
+        case["expect"] = {"action": "call", "calls": [{"tool": ids[0], "args": {}}]}
+        if len(ids) > 1:
+            case["expect"]["alternatives"] = [[{"tool": i, "args": {}}] for i in ids[1:]]
         return case
     truth = answers.get(draft["bfcl"], {}).get(draft["id"])
     if not isinstance(truth, list) or not truth:
         raise _Skip("no ground truth in possible_answer/")
     calls = [_call(item, draft["offered"], tools) for item in truth]
     case["expect"] = {"action": "call", "calls": calls}
-    if draft["bfcl"] == "parallel":
+    if draft["bfcl"] in ANY_ORDER:
         case["expect"]["order"] = "any"
     return case
 
@@ -195,7 +220,7 @@ def _call(item: Any, offered: dict, tools: dict[str, Tool]) -> dict:
     rules = _Rules()
     for param, options in params.items():
         rules.param(param, options, tool)
-    call = {"tool": tool.name, "args": rules.args}
+    call = {"tool": tool.id, "args": rules.args}
     for key in ("accept", "optional", "absent", "loose"):
         if getattr(rules, key):
             call[key] = getattr(rules, key)
@@ -217,6 +242,13 @@ class _Rules:
         if not isinstance(options, list):
             raise _Skip(f"possible values of {name!r} are not a list")
         blank = "" in options
+        declared = tool.parameters.get("properties")
+        if isinstance(declared, dict) and name not in declared:
+            # BFCL's checker fails a call sending a parameter the function does not declare
+            if not blank:
+                raise _Skip(f"the ground truth needs {name!r}, which the function does not declare")
+            self.absent.append(name)
+            return
         real = [o for o in options if o != "" and _valid(tool, name, o)]
         if not real:
             if not blank:
@@ -235,6 +267,8 @@ class _Rules:
 
     def _value(self, path: str, option: Any) -> Any:
         """A possible value; inside an object each key holds its own list of possible values."""
+        if _dict_items(option):
+            return _resolved_items(option, path)
         if not isinstance(option, dict):
             return option
         out = {}
@@ -254,9 +288,34 @@ class _Rules:
         return out
 
 
+def _dict_items(option: Any) -> bool:
+    """A list of objects whose keys each hold a list of possible values (BFCL's list of dicts)."""
+    return (isinstance(option, list) and bool(option) and all(isinstance(x, dict) for x in option)
+            and all(isinstance(v, list) for x in option for v in x.values()))
+
+
+def _resolved_items(option: list, path: str) -> list:
+    """Each object of a list with its one possible value per key (a key with only "" left out).
+    Several possible values (or an optional key) inside a list cannot be expressed: no accept
+    path reaches into an array element."""
+    out = []
+    for item in option:
+        resolved = {}
+        for key, inner in item.items():
+            real = [o for o in inner if o != ""]
+            if len(real) > 1 or (real and "" in inner):
+                raise _Skip(f"several possible values for {path}[].{key} inside a list cannot be expressed")
+            if real:
+                resolved[key] = real[0]
+        out.append(resolved)
+    return out
+
+
 def _valid(tool: Tool, name: str, value: Any) -> bool:
     """Would a call sending this value for the field pass the tool's schema (ignoring the other
     required fields)? A value that would not can never be the model's right answer."""
+    if _dict_items(value):
+        value = _resolved_items(value, name)
     if isinstance(value, dict):
         value = {k: (v[0] if isinstance(v, list) and v and v[0] != "" else v) for k, v in value.items()
                  if not (isinstance(v, list) and v and all(x == "" for x in v))}
@@ -286,6 +345,6 @@ def _loadable(cases: list, tools_doc: dict, tools: dict, schemas: dict, skipped:
     kept = [c for i, c in enumerate(cases) if i not in bad]
     skipped.extend((cases[i]["id"], reason) for i, reason in sorted(bad.items()))
     used = {name for c in kept for name in c["tools"]}
-    tools_doc["tools"] = [t for t in tools_doc["tools"] if t["name"] in used]
+    tools_doc["tools"] = [t for t in tools_doc["tools"] if t.get("id", t["name"]) in used]
     suite_doc["cases"] = kept
     return BfclImport(tools_doc, suite_doc, skipped)

@@ -19,6 +19,9 @@ def tools_from_toolproof(doc: Any) -> list[dict]:
                       annotations=True)
         if isinstance(item.get("domain"), str):
             tool["domain"] = item["domain"]
+        if "id" in item:        # kept as given: the tools format checks it when the file loads
+            tool["id"] = item["id"]
+            tool["at"]["id"] = json_path(parts + [i, "id"])
         out.append(tool)
     return out
 
@@ -33,7 +36,8 @@ def tools_document(records: list[dict], shape_label: str) -> dict:
             raise ToolProofError(f"tool {tool['name']!r} has no description; the tools format needs "
                                  "one (add it; `tools lint` lists every such tool)",
                                  path=tool["at"]["description"])
-        out = {"name": tool["name"]}
+        out = {"id": tool["id"]} if "id" in tool else {}
+        out["name"] = tool["name"]
         if tool.get("domain"):
             out["domain"] = tool["domain"]
         out["description"] = tool["description"]
@@ -69,7 +73,7 @@ def lone_surrogate(value: Any) -> str | None:
 
 def source_path(tool: dict, path: str) -> str:
     """A path inside one written tool (`$.parameters.properties.x`) as a path in the source file."""
-    match = re.match(r"^\$\.(name|description|parameters|annotations|domain)(.*)$", path)
+    match = re.match(r"^\$\.(id|name|description|parameters|annotations|domain)(.*)$", path)
     if match is None:
         return tool["at"]["tool"] + path[1:]
     field, rest = match.groups()

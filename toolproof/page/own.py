@@ -103,7 +103,7 @@ class OwnView:
             return
         await self.set_tools(imported.document)
         kept = len(self.cases)
-        self.cases = cases_for_tools(self.cases, list(self.tools))
+        self.cases = cases_for_tools(self.cases, list(self.tools), by_id={i: t.name for i, t in self.tools.items()})
         dropped = kept - len(self.cases)
         self.message(f"{len(self.tools)} tool(s) loaded from {imported.label}."
                      + (f" {dropped} case(s) expecting a tool no longer loaded were removed." if dropped else ""))
@@ -218,12 +218,12 @@ class OwnView:
         root, select = byid("own-tools-list"), byid("case-tool")
         clear(root)
         clear(select)
-        for name in self.tools:
-            select.appendChild(el("option", visible(name, 80), value=name))
+        for name, tool in self.tools.items():     # the value is the id; the text the name (+ id if shared)
+            select.appendChild(el("option", visible(tool.label or name, 80), value=name))
         if not self.tools:
             return
         items = [el("li", cls="own-tool", data_tool=name, children=[
-            el("code", visible(name, 80)), el("span", visible(tool.description, 160), cls="muted")])
+            el("code", visible(tool.label or name, 80)), el("span", visible(tool.description, 160), cls="muted")])
             for name, tool in list(self.tools.items())[:SHOWN_TOOLS]]
         more = len(self.tools) - SHOWN_TOOLS
         if more > 0:
@@ -323,7 +323,8 @@ class OwnView:
         try:
             if previous is None and len(self.cases) >= MAX_CASES:
                 raise CaseProblem("case", f"the page keeps at most {MAX_CASES} cases")
-            case = case_from_form(self.form(), list(self.tools), previous)
+            case = case_from_form(self.form(), list(self.tools), previous,
+                                  names={i: t.name for i, t in self.tools.items()})
             check_case(case, others, self.tools, suite_schema)
         except CaseProblem as exc:
             self.refuse(exc.field, exc.reason)

@@ -31,8 +31,21 @@ def read_arguments(call: Call) -> Call:
     return call
 
 
+def mocks_by_name(mocks: dict | None, offered: list) -> dict:
+    """A case's mock results (keyed by catalogue id) keyed by what the model was shown: each
+    offered entry's name. Entries whose id is their name, and mocks for entries not in `offered`,
+    keep their key. Names never repeat within one offer (suite.load), so none is lost."""
+    renamed = {t.id: t.name for t in offered if getattr(t, "id", "") and t.id != t.name and t.id in (mocks or {})}
+    if not renamed:
+        return mocks or {}
+    out = {key: value for key, value in mocks.items() if key not in renamed}
+    out.update({name: mocks[tool_id] for tool_id, name in renamed.items()})
+    return out
+
+
 def tool_result_for(call: Call, mocks: dict) -> Any:
-    """The result the model receives for one of its calls."""
+    """The result the model receives for one of its calls (`mocks` keyed by the names the model
+    was shown: mocks_by_name)."""
     call = read_arguments(call)
     if call.arguments is None:
         return UNREADABLE

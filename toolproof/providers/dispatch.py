@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from toolproof.errors import ToolProofError
 from toolproof.secrets import redact_text
+from .conversation import mocks_by_name
 from .reply import Reply
 from .anthropic import ANTHROPIC_VERSION, MAX_TOKENS, anthropic_request, reply_from_anthropic
 from .gemini import gemini_request, reply_from_gemini
@@ -174,6 +175,7 @@ def request_body(provider: str, case, tools: list, *, model: str, first: Any = N
     """The request body for one turn of a case, in the provider's shape, with the output-token
     limit in the field that provider reads (see each builder), and the temperature and seed
     where the provider has a field for them (see sampling)."""
+    mocks = mocks_by_name(mocks, tools) if mocks else mocks
     if provider in BUILDERS:
         body = BUILDERS[provider](case, tools, model=model, first=first, mocks=mocks, max_tokens=max_tokens)
     else:

@@ -23,6 +23,7 @@ from toolproof.errors import ToolProofError
 from toolproof.scoring.stats import SeededDraws
 from toolproof.scoring.sweep import MAX_LEVELS
 from toolproof.suite.model import Case, Tool
+from toolproof.suite.toolnames import wire_name
 
 MAX_PAD = 500
 DEFAULT_SEED = 0
@@ -57,7 +58,14 @@ def pad_pool(case: Case, tools: dict[str, Tool]) -> list[str]:
     """The catalogue tools that may pad this case, in catalogue order."""
     own = {tools[name].domain for name in case.tools if name in tools}
     barred = set(case.tools) | set(case.no_pad)
-    return [name for name, tool in tools.items() if tool.domain not in own and name not in barred]
+    # A padded offer must stay readable: no two offered entries whose names reach providers alike.
+    wires = {wire_name(tools[name].name) for name in case.tools if name in tools}
+    pool = []
+    for name, tool in tools.items():
+        if tool.domain not in own and name not in barred and wire_name(tool.name) not in wires:
+            wires.add(wire_name(tool.name))
+            pool.append(name)
+    return pool
 
 
 def _draws(seed: int, *parts: object) -> SeededDraws:

@@ -17,7 +17,7 @@ from toolproof.grading.verdicts import CaseResult
 from .grounding import judged_values, source_text
 from .scorecard import rate
 from toolproof.secrets import redact, secrets_in
-from toolproof.suite.model import Case, Tool
+from toolproof.suite.model import Case, Tool, tool_label
 from .trace import trace_counts
 from toolproof.grading.transcripts import Transcript
 
@@ -56,30 +56,34 @@ def decide(results: list[CaseResult]) -> dict:
             "decision_accuracy": rate(right, total), "advice": ADVICE["decide"]}
 
 
-def _selection_pairs(r: CaseResult) -> list[tuple[str, str]]:
-    """(expected, called) per slot, plus (no call, tool) for every call beyond the slots."""
+def _selection_pairs(r: CaseResult, tools: dict) -> list[tuple[str, str]]:
+    """(expected, called) per slot, plus (no call, tool) for every call beyond the slots; each
+    tool by its label (the name, and the id where entries share the name)."""
     if not r.facts["observed"] and not r.calls:
         return []
+
+    def called(c) -> str:
+        return (tool_label(c.call.name, tools) if c.offered else c.call.name) or "(unnamed)"
     out = []
     if r.facts["expects_call"]:
         paired = set()
         for want, got in r.facts["pairs"]:
-            out.append((want.tool, got.call.name or "(unnamed)" if got is not None else NO_CALL))
+            out.append((tool_label(want.tool, tools), called(got) if got is not None else NO_CALL))
             if got is not None:
                 paired.add(id(got))
-        out += [(NO_CALL, c.call.name or "(unnamed)") for c in r.calls if id(c) not in paired]
+        out += [(NO_CALL, called(c)) for c in r.calls if id(c) not in paired]
     else:
         turn1 = [c for c in r.calls if c.turn == 1]
-        out += [(NO_CALL, c.call.name or "(unnamed)") for c in turn1] or [(NO_CALL, NO_CALL)]
+        out += [(NO_CALL, called(c)) for c in turn1] or [(NO_CALL, NO_CALL)]
     return out
 
 
-def select(results: list[CaseResult]) -> dict:
+def select(results: list[CaseResult], tools: dict | None = None) -> dict:
     """Confusion matrix (rows: expected tool or no call; columns: called tool or no call),
     per-tool precision (right / times called) and recall (right / times expected), and the
     most-confused pairs of different tools. Counted in one pass with dictionaries: the cost is
     linear in the pairs (plus the size of the matrix it returns)."""
-    counts = Counter(p for r in results for p in _selection_pairs(r))
+    counts = Counter(p for r in results for p in _selection_pairs(r, tools or {}))
     called, expected = Counter(), Counter()
     for (e, c), n in counts.items():
         expected[e] += n
@@ -170,7 +174,7 @@ def fill(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Too
         "critical_field_failure_rate": rate(critical_failed, critical_checked),
         "unsourced": {"count": len(guessed), "judged": judged, "rate": rate(len(guessed), judged),
                       "values": guessed},
-        "field_errors": [{"tool": t, "field": f, "checked": n, "errors": e, "error_rate": rate(e, n)}
+        "field_errors": [{"tool": tool_label(t, tools), "field": f, "checked": n, "errors": e, "error_rate": rate(e, n)}
                          for (t, f), (n, e) in sorted(table.items(), key=lambda kv: (-kv[1][1], kv[0]))],
         "advice": ADVICE["fill"],
     }
@@ -193,7 +197,7 @@ def _guesses(results: list[CaseResult], cases: dict[str, Case], tools: dict[str,
             for path, value, _ in (v for v in values if not v[2]):
                 top = path.split(".")[0].split("[")[0]
                 key = (c.call.name, top)
-                guessed.append({"case": r.case_id, "tool": c.call.name, "field": path, "value": redact(value),
+                guessed.append({"case": r.case_id, "tool": tool_label(c.call.name, tools), "field": path, "value": redact(value),
                                 "correct": matched.get(key) if key in checked_fields else None})
     return guessed, judged
 
@@ -293,6 +297,6 @@ def safety(results: list[CaseResult]) -> dict:
 def diagnosis(results: list[CaseResult], cases: list[Case], tools: dict[str, Tool],
               transcripts: dict[str, Transcript]) -> dict:
     by_id = {c.id: c for c in cases}
-    return {"decide": decide(results), "select": select(results), "fill": fill(results, by_id, tools),
+    return {"decide": decide(results), "select": select(results, tools), "fill": fill(results, by_id, tools),
             "use": use(results, by_id, tools, transcripts), "trace": trace(results, by_id, tools),
             "safety": safety(results)}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from toolproof.scoring.evaluate import evaluate
 from toolproof.scoring.scorecard import rate, weighted_score
 from .suite_v2 import suite_v2_checks
+from .tool_ids import tool_id_checks
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.suite.model import CATEGORIES
 from toolproof.grading.transcripts import known_ids, parse_transcripts
@@ -70,5 +71,6 @@ def run_selftest(documents: dict, schemas: dict) -> SelftestReport:
                   diagnosis_checks, score_checks, stats_checks, coverage_checks):
         group(t)
     suite_v2_checks(t.check)
+    tool_id_checks(t.check)
     _data_checks(t, documents, schemas)
     return t.report

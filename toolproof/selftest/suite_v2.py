@@ -1,6 +1,6 @@
 """Self-check assertions for suite format v2 (issue 10 item 4), one per rule: optional, absent,
 exact, loose, accept by dotted path, several calls, order "any", tool names mapped for
-providers (and refused when they collide), and the loader fix for accept values. Part of
+providers (and refused when two a case offers collide), and the loader fix for accept values. Part of
 `python -m toolproof selftest` and `index.html?selftest=1` alike (run_selftest calls it).
 
 Pure: no I/O (its documents are written here).
@@ -89,13 +89,16 @@ def suite_v2_checks(check: Callable[[str, Any], None]) -> None:
     check("v2 names: the request carries weather_get, the grader maps it back; order any allows parallel calls",
           [t["function"]["name"] for t in body["tools"]] == ["weather_get", "play"]
           and body["parallel_tool_calls"] is True and name_from_wire(wire_name("weather.get"), tools) == "weather.get")
-    check("v2 names: two names that reach providers alike are refused", _collision_refused())
+    check("v2 names: a case offering two names that reach providers alike is refused (the catalogue may hold both)",
+          _collision_refused())
 
 
 def _collision_refused() -> bool:
     doc = {**_TOOLS, "tools": _TOOLS["tools"] + [{"name": "weather_get", "description": "d", "parameters": _ANY}]}
+    tools = parse_tools(doc, _ANY)          # the catalogue holds both: no case offers both yet
+    both = {**_SUITE, "cases": [{**_SUITE["cases"][0], "tools": ["weather.get", "weather_get"]}]}
     try:
-        parse_tools(doc, _ANY)
+        parse_suite(both, tools, _ANY)
     except ToolProofError as exc:
         return "both reach providers as 'weather_get'" in exc.reason
     return False

@@ -9,12 +9,13 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Iterator
 
 from toolproof.errors import ToolProofError, json_path
 from .schema import CompiledSchema
 from .schema_guard import check_tool_schema
-from .toolnames import wire_name
+from .toolnames import wire_clash
 from .model import (SECOND_TURN_CATEGORIES, Case, Expect, ExpectedCall, PhraseRules,
                     Tool, Variant, resolve_result, value_at)
 
@@ -52,7 +53,7 @@ def _raise_first(problems: list[Problem], source: str) -> None:
 
 
 def parse_tools(doc: Any, format_schema: dict, source: str = "tools.json") -> dict[str, Tool]:
-    """tools.json -> {name: Tool}, in file order."""
+    """tools.json -> {id: Tool}, in file order (an entry's id is its name unless it gives one)."""
     check_format(doc, format_schema, source)
     tools, problems = load_tools(doc, format_schema, source, checked=True)
     _raise_first(problems, source)
@@ -65,23 +66,17 @@ def load_tools(doc: Any, format_schema: dict, source: str = "tools.json", *,
     `suite validate` lists. `checked`: the format schema was already applied."""
     problems = [] if checked else _format_problems(doc, format_schema)
     tools: dict[str, Tool] = {}
-    wires: dict[str, str] = {}          # wire name -> the tool name that goes out as it
     items = doc.get("tools") if isinstance(doc, dict) else None
     malformed = _items_with_problems(problems, "tools")
     for i, raw in enumerate(items if isinstance(items, list) else []):
         where = json_path(["tools", i])
         if i in malformed:
             continue
-        if raw["name"] in tools:
-            problems.append((where, f"duplicate tool name {raw['name']!r}"))
+        tool_id = raw.get("id", raw["name"])
+        if tool_id in tools:
+            problems.append((where + ".id", f"duplicate tool id {tool_id!r}") if "id" in raw else
+                            (where, f"duplicate tool name {tool_id!r} (give entries that share a name an id)"))
             continue
-        wire = wire_name(raw["name"])
-        if wire in wires:
-            problems.append((where + ".name", f"tool names {wires[wire]!r} and {raw['name']!r} both reach "
-                             f"providers as {wire!r} (characters outside A-Z a-z 0-9 _ - become _): "
-                             "rename one"))
-            continue
-        wires[wire] = raw["name"]
         try:
             check_tool_schema(raw["parameters"], source, ["tools", i, "parameters"])
             schema = CompiledSchema(raw["parameters"])
@@ -94,9 +89,18 @@ def load_tools(doc: Any, format_schema: dict, source: str = "tools.json", *,
             problems.append((where + ".parameters",
                              f"parameters is not a valid JSON Schema: {exc}".splitlines()[0]))
             continue
-        tools[raw["name"]] = Tool(raw["name"], raw.get("domain", ""), raw["description"],
-                                  raw["parameters"], schema)
-    return tools, problems
+        tools[tool_id] = Tool(raw["name"], raw.get("domain", ""), raw["description"],
+                              raw["parameters"], schema, tool_id)
+    return _labelled(tools), problems
+
+
+def _labelled(tools: dict[str, Tool]) -> dict[str, Tool]:
+    """Each entry with its label: the name, plus the id where another entry shares the name."""
+    count: dict[str, int] = {}
+    for tool in tools.values():
+        count[tool.name] = count.get(tool.name, 0) + 1
+    return {i: replace(t, label=t.name if count[t.name] == 1 else f"{t.name} [{i}]")
+            for i, t in tools.items()}
 
 
 def parse_suite(doc: Any, tools: dict[str, Tool], format_schema: dict,
@@ -185,6 +189,12 @@ def _case_problems(case: Case, tools: dict[str, Tool]) -> Iterator[tuple[list, s
             yield ["tools", j], f"tool {name!r} is listed twice"
         else:
             offered.append(name)
+    clash = wire_clash((i, tools[i].name) for i in offered)
+    if clash:
+        first, second, wire = clash
+        yield ["tools", case.tools.index(second)], (
+            f"tools {first!r} and {second!r} both reach providers as {wire!r} (characters outside "
+            "A-Z a-z 0-9 _ - become _), so a reply could not tell them apart: offer one of them")
     for j, name in enumerate(case.no_pad):
         if name not in tools:
             yield ["no_pad", j], f"no_pad names unknown tool {name!r} (not in tools.json)"

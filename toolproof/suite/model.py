@@ -21,11 +21,16 @@ NOT_OFFERED = {"error": "tool not available in this test"}
 
 @dataclass(frozen=True, slots=True)
 class Tool:
+    """A catalogue entry: `name`, description and parameters are what the model sees; `id` is
+    what cases reference (the name unless the file gives one); `label` is how reports show it:
+    the name, and the id too where another entry shares the name."""
     name: str
     domain: str
     description: str
     parameters: dict
     schema: CompiledSchema = field(compare=False, repr=False)
+    id: str = ""
+    label: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +107,18 @@ class Case:
         """Requests a full run of this case needs at most: its turns, plus one second turn per
         counterfactual variant (the variant reuses the first turn's answer)."""
         return self.turns + (len(self.variants) if self.mock_results is not None else 0)
+
+
+def tool_label(tool_id: str, tools: dict) -> str:
+    """How a report shows a catalogue entry: its label, or the id as given for a tool the
+    catalogue does not hold (a hallucinated one keeps the name the model sent)."""
+    tool = tools.get(tool_id) if isinstance(tool_id, str) else None
+    return tool.label if tool is not None and tool.label else tool_id
+
+
+def offer_of(case_tools, tools: dict) -> dict[str, str]:
+    """A case's offer as {id: name}: what a reply's tool names are read against."""
+    return {i: tools[i].name for i in case_tools if i in tools}
 
 
 def scoped(cases: list[Case], scope: str) -> list[Case]:
