@@ -130,6 +130,11 @@ class ScorecardView:
             el("span", f"{counts[v]} {v}", cls=f"pill verdict-{v.lower()}") for v in ("PASS", "PARTIAL", "FAIL")]
             + [el("span", f"{counts.get('error', 0)} ERROR", cls="pill verdict-error",
                   title="the request failed after its retries: not graded, left out of every score")])
+        legend = el("p", "PASS: every check held · PARTIAL: partly right (a non-critical field off, or part of a "
+                         "multi-step task), half credit · "
+                         "FAIL: a wrong decision, tool or critical field · ERROR: the request failed after its "
+                         "retries, so the case is not graded and left out of every score.",
+                    cls="muted small verdict-legend")
         meta = el("p", f"{counts['cases']} cases · {counts['truncated']} truncated · "
                        f"{counts['request_errors']} request errors", cls="muted")
         lenient = el("p", cls="muted", children=[
@@ -153,7 +158,7 @@ class ScorecardView:
         notes = [el("p", note, cls="card-note") for note in card.get("notes", [])] + \
             [el("p", f"Warning: {w}", cls="card-note card-warning") for w in card.get("warnings", [])]
         return el("div", cls="summary", children=[score, el("div", cls="summary-side", children=[
-            pills, meta, lenient, *notes, exports])])
+            pills, legend, meta, lenient, *notes, exports])])
 
     # -- statistics: interval, pass^k, repeats (issue 9)
     def _statistics(self) -> list:
