@@ -140,6 +140,8 @@ def test_every_category_is_written_exported_validated_run_and_graded_the_same(pa
           variants=json.dumps([{"id": "none", "mock_results": {"search_orders": {"orders": []}},
                                 "final_text": {"must_include": ["no orders"]}}]))
     assert page.eval_on_selector_all(".own-case", "r => r.map(x => x.dataset.caseId)") == ["ask1", "ms1", "inj1", "ru1"]
+    assert page.eval_on_selector_all(".own-case .own-case-action", "r => r.map(x => x.textContent)") == [
+        "ask", "call search_orders → issue_refund", "call search_orders · never send_email", "call search_orders"]
     # Edit shows a multi-step case whole (both calls, their mocks), and saving it changes nothing
     page.click('.own-case[data-case-id="ms1"] .case-edit')
     assert page.input_value('.case-call[data-index="2"] .call-tool') == "issue_refund"

@@ -337,7 +337,9 @@ class OwnView:
             return
         for index, case in enumerate(self.cases):
             expect = case["expect"]
-            what = expect["action"] + (f" {expect['calls'][0]['tool']}" if expect.get("calls") else "")
+            what = expect["action"] + (" " + " → ".join(c["tool"] for c in expect["calls"]) if expect.get("calls") else "")
+            if expect.get("forbidden"):
+                what += " · never " + ", ".join(f["tool"] for f in expect["forbidden"])
             rules = sorted({key for call in expect.get("calls", []) for key in (*V2_CALL_KEYS, "accept") if key in call})
             what += f" ({', '.join(rules)})" if rules else ""
             edit = el("button", "Edit", type="button", cls="button secondary small-button case-edit")
