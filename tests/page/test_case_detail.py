@@ -73,6 +73,16 @@ def test_explanations_are_visible_text(page):
     assert explain.is_visible() and "CI over cases" in explain.text_content() and "pass^1" in explain.text_content()
     legend = page.locator("#fixture-card .verdict-legend")
     assert legend.is_visible() and "ERROR: the request failed after its retries" in legend.text_content()
+    # each category's interval in its own column, as the terminal computes it
+    from toolproof.cli.main import run as cli_run
+    import io
+
+    out = io.StringIO()
+    cli_run(["grade", "--format", "json"], out, io.StringIO())
+    bounds = json.loads(out.getvalue())["intervals"]["categories"]
+    page.wait_for_selector('#fixture-card[data-diagnosis="ready"]', state="attached")
+    shown = dict(page.eval_on_selector_all("#fixture-card td.cat-ci", "cs => cs.map(c => [c.dataset.category, c.textContent])"))
+    assert shown == {c: f"{100 * b['low']:.0f}%–{100 * b['high']:.0f}%" for c, b in bounds.items()}
     helps = page.eval_on_selector_all("#fixture-card .rate[data-metric]", "ts => ts.map(t => t.querySelector('.rate-help').textContent)")
     assert len(helps) == 8 and all(len(h) > 10 for h in helps)
 

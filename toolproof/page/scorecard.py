@@ -89,6 +89,7 @@ class ScorecardView:
         self.diagnosis_slot.replaceWith(section)
         self.diagnosis_slot = section
         self._refresh_statistics()
+        self._refresh_category_intervals()
         chart = self._chart()                      # now with its interval whiskers
         self.chart_node.replaceWith(chart)
         self.chart_node = chart
@@ -217,7 +218,8 @@ class ScorecardView:
         from toolproof.reports.page_view import CATEGORY_LABELS, interval_text
 
         head = el("tr", children=[el("th", t, scope="col") for t in
-                                  ("Category", "Score", "Cases", "Pass", "Partial", "Fail", "Error", "Weight")])
+                                  ("Category", "Score", "95% CI", "Cases", "Pass", "Partial", "Fail", "Error",
+                                   "Weight")])
         self.chart_node = self._chart()
         rows = []
         bounds = (self.card["intervals"] or {}).get("categories", {})
@@ -229,6 +231,7 @@ class ScorecardView:
             rows.append(el("tr", data_category=category, children=[
                 el("th", CATEGORY_LABELS[category], scope="row"),
                 el("td", percent(row["score"]), cls="num", title=interval_text(bounds.get(category))),
+                el("td", "…", cls="num cat-ci", data_category=category),
                 el("td", str(row["count"]), cls="num"),
                 el("td", str(row["pass"]), cls="num"), el("td", str(row["partial"]), cls="num"),
                 el("td", str(row["fail"]), cls="num"),
@@ -238,8 +241,12 @@ class ScorecardView:
             ]))
         table = el("table", cls="categories", children=[el("thead", children=[head]),
                                                        el("tbody", children=rows)])
+        self.category_table = table
+        self._refresh_category_intervals()
         note = el("p", "Score = 100 × Σ(weight × category score) / Σ(weight), over the categories "
-                       "in this run. Change a weight to see its effect; exports use the weights shown.",
+                       "in this run. Change a weight to see its effect; exports use the weights shown. "
+                       "95% CI: Wilson's interval over the category's cases (other cases like these "
+                       "could score anywhere in it).",
                   cls="muted small")
         return el("section", cls="block", children=[
             el("h3", "Categories"),
@@ -301,6 +308,18 @@ class ScorecardView:
         self.lenient_node.textContent = self._score_text("lenient")
         self._refresh_statistics()
         self._refresh_sweep()
+
+    def _refresh_category_intervals(self) -> None:
+        """Each category's interval, in its own column (drawn with the diagnosis, as the score's)."""
+        from toolproof.reports.page_view import interval_text
+
+        bounds = (self.card["intervals"] or {}).get("categories") if self.card["intervals"] is not None else None
+        for cell in self.category_table.querySelectorAll("td.cat-ci"):
+            if bounds is None:
+                cell.textContent = "…"
+                continue
+            text = interval_text(bounds.get(str(cell.dataset.category)))
+            cell.textContent = text.removeprefix("95% CI ").removesuffix(" over cases") if text else "n/a"
 
     def _refresh_statistics(self) -> None:
         from toolproof.reports.scorecard import score_with_interval
