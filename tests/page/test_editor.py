@@ -130,6 +130,11 @@ def test_every_category_is_written_exported_validated_run_and_graded_the_same(pa
     assert page.text_content("#case-error") == "calls: call 2: the expected arguments must be a JSON object, not list"
     assert page.get_attribute("#case-more", "aria-invalid") == "true"
     page.locator("#case-form").screenshot(path=str(ARTIFACTS / "editor-multi-step-1280.png"))
+    page.click("#case-add-call")
+    page.select_option('.case-call[data-index="3"] .call-tool', "send_email")
+    page.click('.case-call[data-index="2"] .call-remove')         # call 3 becomes call 2, labelled so
+    assert page.input_value('.case-call[data-index="2"] .call-tool') == "send_email"
+    assert page.get_attribute('.case-call[data-index="2"] .call-remove', "aria-label") == "Remove call 2"
     page.click('.case-call[data-index="2"] .call-remove')
     page.fill("#case-id", "")
     write(page, "injection", "inj1", tool="search_orders", args='{"email": "li@example.com"}',

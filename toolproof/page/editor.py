@@ -84,7 +84,8 @@ class CaseEditor:
         args.value = row.get("args", "")
         mock = el("textarea", cls="call-mock", rows="2", spellcheck="false", aria_label=f"Call {index}: mock result (JSON)")
         mock.value = row.get("mock", "")
-        remove = el("button", "Remove", type="button", cls="button secondary small-button call-remove")
+        remove = el("button", "Remove", type="button", cls="button secondary small-button call-remove",
+                    aria_label=f"Remove call {index}")
         mock_field = el("label", f"Call {index}: mock result (JSON)", cls="call-mock-field", children=[mock])
         mock_field.hidden = "mock" not in fields_for(str(byid("case-category").value))
         node = el("div", cls="case-call", data_index=str(index), children=[
@@ -94,9 +95,12 @@ class CaseEditor:
         byid("case-more").appendChild(node)
 
     def remove_row(self, node) -> None:
+        """Remove one call; the calls after it move up, numbered and labelled again."""
         node.remove()
-        for n, row in enumerate(byid("case-more").querySelectorAll(".case-call")):
-            row.dataset.index = str(n + 2)
+        rows = self.form()["more"]
+        clear(byid("case-more"))
+        for row in rows:
+            self.add_row(row)
 
     # -- the form
     def form(self) -> dict:

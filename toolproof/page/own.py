@@ -280,7 +280,8 @@ class OwnView:
         left_out = set(self.left_out)
         items = []
         for name, tool in list(self.tools.items())[:SHOWN_TOOLS]:
-            box = el("input", type="checkbox", cls="tool-offer", data_tool=name)
+            box = el("input", type="checkbox", cls="tool-offer", data_tool=name,
+                     aria_label=f"Offer {visible(name, 80)} to the model")
             box.checked = name not in left_out
             on(box, "change", lambda e, n=name: self.set_offered(n, bool(e.target.checked)))
             items.append(el("li", cls="own-tool", data_tool=name, children=[
