@@ -36,8 +36,9 @@ def pages(browser, server):
     for width in WIDTHS:
         context = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
         page = context.new_page()
-        page.errors = []
+        page.errors, page.requests = [], []
         page.on("pageerror", lambda e, p=page: p.errors.append(str(e)))
+        page.on("request", lambda r, p=page: p.requests.append(r.url))
         page.goto(server + "?timeout=1")
         page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
         assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
@@ -139,3 +140,5 @@ def test_after_a_live_run(pages):
     found = serious(axe_violations(pages[1280]))
     assert found == [], json.dumps(found, indent=1)
     assert all(page.errors == [] for page in pages.values())
+    # axe was injected by the test, never requested by the page
+    assert not [u for page in pages.values() for u in page.requests if "axe" in u or "/tests/" in u]
