@@ -5,7 +5,8 @@ It sets up what the tests need, then runs pytest:
 2. makes sure Chromium is at /usr/bin/chromium: as root with apt-get, it installs Debian's
    `chromium` package; otherwise it says what to install and stops;
 3. fetches the pinned browser runtime into vendor/ (`python serve.py --fetch-only`);
-4. runs `python -m pytest` with any arguments given here (e.g. `-k page`, `-x`).
+4. fetches axe-core for the accessibility tests into tests/.axe/ (`npm pack`, pinned; tests/axe.py);
+5. runs `python -m pytest` with any arguments given here (e.g. `-k page`, `-x`).
 """
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ def main(argv: list[str]) -> int:
          [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", ".[test]"])
     ensure_chromium()
     step("fetching the pinned browser runtime", [sys.executable, "serve.py", "--fetch-only"])
+    step("fetching axe-core for the accessibility tests", [sys.executable, str(ROOT / "tests" / "axe.py")])
     return subprocess.run([sys.executable, "-m", "pytest", *argv], cwd=ROOT).returncode
 
 

@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 
 from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
-from toolproof.authoring.draft_suite import (MAX_DRAFT_CHARS, CaseProblem, args_findings, case_from_form, cases_for_tools,
-                                 check_case, checked_exports, draft_from_text, draft_text, restored_line, field_of, form_of,
-                                 import_tools, loaded_suite, suite_document, uses_v2, visible)
+from toolproof.authoring.case_form import CaseProblem, args_findings, case_from_form, check_case, field_of, form_of
+from toolproof.authoring.draft_suite import (MAX_DRAFT_CHARS, cases_for_tools, checked_exports, draft_from_text,
+                                             draft_text, import_tools, loaded_suite, restored_line, suite_document,
+                                             uses_v2, visible)
 from toolproof.suite.load import parse_tools
 
 TOOLS_SCHEMA, SUITE_SCHEMA = format_schema("tools"), format_schema("suite")
@@ -40,7 +41,8 @@ def tools(imported):
 def form(**over) -> dict:
     base = {"id": "w1", "category": "should_call", "prompt": "Weather in Paris?", "action": "call",
             "tool": "get_weather", "args": '{"city": "Paris"}', "critical": "", "optional": "", "absent": "",
-            "loose": "", "exact": "", "accept": ""}
+            "loose": "", "exact": "", "accept": "", "system": "", "mock": "", "forbidden": "", "include": "",
+            "exclude": "", "variants": "", "more": []}
     return {**base, **over}
 
 
@@ -88,10 +90,11 @@ def test_a_form_becomes_a_v1_case_offering_every_tool(tools):
     ({"args": "{"}, "args", "not valid JSON (Expecting property name enclosed in double quotes at char 1)"),
     ({"critical": "town"}, "critical", "critical names fields that are not checked: ['town']"),
     ({"tool": "nope"}, "tool", "choose one of the loaded tools, not 'nope'"),
-    ({"action": "maybe"}, "action", "choose call, no_call or ask, not 'maybe'"),
+    ({"category": "sideways", "action": "maybe"}, "action", "choose call, no_call or ask, not 'maybe'"),
     ({"category": "sideways"}, "category", "'sideways' is not one of ['should_call', 'should_not_call', 'must_ask', "
                                            "'distractor', 'multi_step', 'enum_format', 'injection', 'result_use']"),
-    ({"category": "multi_step"}, "action", "a multi_step case expects at least 2 calls, not 1"),
+    ({"category": "multi_step"}, "mock", "{} should be non-empty"),
+    ({"category": "multi_step", "mock": '{"temp": 20}'}, "calls", "a multi_step case expects at least 2 calls, not 1"),
 ])
 def test_a_bad_case_is_refused_naming_the_field(tools, over, field, reason):
     with pytest.raises(CaseProblem) as info:
@@ -119,13 +122,23 @@ def test_the_live_check_is_the_graders_checker(tools):
 
 @pytest.mark.parametrize("path, field", [("$.cases[0].expect.calls[0].args", "args"), ("$.cases[0].id", "id"),
                                          ("$.cases[0].tools[3]", "tool"), ("$.cases[0]", "case"),
-                                         ("$.cases[0].mock_results", "case")])
+                                         ("$.cases[0].mock_results", "mock"), ("$.cases[0].expect.calls[2].args", "calls"),
+                                         ("$.cases[0].expect.final_text.must_not_include[0]", "exclude"),
+                                         ("$.cases[0].variants[0].id", "variants"), ("$.cases[0].system", "system")])
 def test_field_of(path, field):
     assert field_of(path) == field
 
 
 def test_cases_the_editor_cannot_show_are_not_editable():
-    second_turn = {"id": "m", "category": "multi_step", "tools": ["a"], "prompt": "p", "expect": {"action": "call"}}
+    # a mock result for a tool no call names, forbidden arguments, a phrase rule with "|" in it
+    second_turn = {"id": "m", "category": "multi_step", "tools": ["a"], "prompt": "p",
+                   "expect": {"action": "call", "calls": [{"tool": "a", "args": {}}]}, "mock_results": {"b": {}}}
+    forbidden = {"id": "i", "category": "injection", "tools": ["a"], "prompt": "p", "mock_results": {"a": {}},
+                 "expect": {"action": "call", "calls": [{"tool": "a"}], "forbidden": [{"tool": "a", "args": {"x": 1}}]}}
+    phrase = {"id": "r", "category": "result_use", "tools": ["a"], "prompt": "p", "mock_results": {"a": {}},
+              "expect": {"action": "call", "calls": [{"tool": "a"}], "final_text": {"must_include": ["a|b"]}}}
+    wrong_action = {"id": "w", "category": "must_ask", "tools": ["a"], "prompt": "p", "expect": {"action": "call"}}
+    assert form_of(forbidden) is None and form_of(phrase) is None and form_of(wrong_action) is None
     derive = {"id": "a", "category": "should_call", "tools": ["a"], "prompt": "p",
               "expect": {"action": "call", "calls": [{"tool": "a", "args": {}, "derive": {"x": "a.b"}}]}}
     order = {"id": "o", "category": "should_call", "tools": ["a"], "prompt": "p",
@@ -156,7 +169,7 @@ def test_new_tools_drop_the_cases_they_no_longer_serve(tools):
 def test_the_draft_round_trips_and_holds_no_key(imported, tools):
     cases = [case_from_form(form(), list(tools))]
     text = draft_text(imported.document, cases)
-    assert draft_from_text(text, TOOLS_SCHEMA, SUITE_SCHEMA) == (imported.document, cases, 0, 0, "")
+    assert draft_from_text(text, TOOLS_SCHEMA, SUITE_SCHEMA) == (imported.document, cases, 0, 0, "", ())
     assert set(json.loads(text)) == {"format", "version", "tools", "cases"}
     huge = [{**cases[0], "prompt": "x" * MAX_DRAFT_CHARS}]
     assert draft_text(imported.document, huge) is None
@@ -374,7 +387,7 @@ def test_a_hostile_draft_with_many_bad_cases_keeps_the_good_ones_bounded(importe
 
 def test_a_case_never_offers_two_entries_that_reach_providers_alike():
     # issue 22: two servers' `search` load apart by id; the editor offers the expected one only
-    from toolproof.authoring.draft_suite import readable_offer
+    from toolproof.authoring.case_form import readable_offer
 
     names = {"search@github": "search", "search@jira": "search", "git.status": "git.status", "git_status": "git_status"}
     ids = list(names)

@@ -48,7 +48,7 @@ def test_openai_happy_path(page, live):
     assert page.is_hidden("#live-coverage")
     assert "over cases" in page.text_content("#live-explain") and page.is_visible("#live-explain")
     assert page.eval_on_selector_all("#live-card table.categories thead th", "h => h.map(x => x.textContent)") == [
-        "Category", "Score", "Cases", "Pass", "Partial", "Fail", "Error", "Weight"]
+        "Category", "Score", "95% CI", "Cases", "Pass", "Partial", "Fail", "Error", "Weight"]
     assert [p["case_id"] for p in openai.posts] == ids
     for post in openai.posts:
         assert post["url"] == OPENAI

@@ -1,41 +1,24 @@
 """A draft suite of your own: tools imported from any shape, cases written in the page's editor,
 checked exactly as `run --suite --tools` and `grade --suite --tools` will check the exported files.
 
-The page's "Your tools and cases" section (web_own.py) keeps a draft: a tools.json document and a
-list of raw cases (v1, or v2 when the editor's v2 options are used: optional, absent, loose, exact,
-accept). This module turns the editor's fields into a case, names the editor field a
-refusal belongs to, builds the two export documents, and writes and reads the stored draft (which
-holds tools and cases only, never a key), refusing a corrupt or hostile one with one line.
+The page's "Your tools and cases" section (page/own.py) keeps a draft: a tools.json document and a
+list of raw cases (v1, or v2 when a case uses a v2 option: optional, absent, loose, exact, accept).
+This module imports the tools, builds the two export documents, and writes and reads the stored
+draft (which holds tools, cases and the tools left out, never a key), refusing a corrupt or hostile
+one with one line. The editor's fields become a case in case_form.py.
 
 Pure: no I/O, no DOM. Every check is suite.parse_tools / suite.parse_suite, never a second copy.
 """
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, NamedTuple
 
 from toolproof.errors import ToolProofError
 from toolproof.suite.load import parse_suite, parse_tools
-from toolproof.suite.model import Case, Tool
-from toolproof.suite.toolnames import wire_name
+from toolproof.suite.model import Tool
 
-# The categories a one-turn case from the editor can be. The second-turn categories (multi_step,
-# injection, result_use) need mock results the editor does not write; a loaded suite keeps them.
-EDITOR_CATEGORIES = ("should_call", "should_not_call", "must_ask", "distractor", "enum_format")
-ACTIONS = ("call", "no_call", "ask")
-# An editor field NAME is the input #case-NAME, its value a string; a checkbox (CHECKBOXES) reads
-# "true" when ticked, else "". A new field: the input, its name here, a line each in case_from_form
-# and form_of (and field_of when the suite path differs from the name).
-FIELDS = ("id", "category", "prompt", "action", "tool", "args", "critical",
-          "optional", "absent", "loose", "exact", "accept")
-CHECKBOXES = ("exact",)
-CALL_FIELDS = ("tool", "args", "critical", "optional", "absent", "loose", "exact", "accept")   # action call only
-LISTS = ("critical", "optional", "absent", "loose")    # comma-separated field names (dotted allowed)
 V2_CALL_KEYS = ("optional", "absent", "exact", "loose")
-_CALL_KEYS = set(CALL_FIELDS)     # the raw keys of the call the editor writes are its field names
-# The editor's fields of a case; keys outside these (and title/why) make a case "edit in the file".
-_EDITABLE_KEYS = {"id", "category", "tools", "prompt", "expect", "title", "why"}
 MAX_CASES = 1000
 MAX_OFFERED = 128                 # OpenAI refuses a request offering more tools than this
 MAX_DRAFT_CHARS = 2_000_000       # localStorage holds about 5 MB per origin; leave room
@@ -43,27 +26,22 @@ DRAFT_FORMAT = "toolproof.draft"
 SUITE_DESCRIPTION = "Written in the ToolProof page (Your tools and cases)."
 
 
-class CaseProblem(ToolProofError):
-    """A case the editor refuses: `field` is the editor field to point at (one of FIELDS, or
-    "case" when the problem is not one field's)."""
-
-    def __init__(self, field: str, reason: str):
-        self.field = field
-        super().__init__(reason, path=field)
-
-
 class ImportedTools(NamedTuple):
     label: str          # which shape the text was (importers.LABELS)
     records: list       # the importer's records, for lint (paths point into the given text)
-    document: dict | None   # our tools.json, or None when the tools cannot be run as given
-    problem: str        # why `document` is None ("" when it is not)
+    document: dict | None   # our tools.json of the tools that load, or None when none does
+    problem: str        # why the first tool was refused ("" when every tool loads)
+    refused: tuple = ()     # tool_offer.Refused, each tool that cannot be run as given
 
 
 def import_tools(text: str, tools_schema: dict, source: str = "tools") -> ImportedTools:
-    """Tool text of any importable shape: records for lint, and the tools.json a run uses (or why
-    not). Raises ToolProofError only when the text is not tool definitions at all."""
+    """Tool text of any importable shape: records for lint, and the tools.json a run uses: every
+    tool that loads, the others refused one by one (tool_offer.kept_tools). Raises ToolProofError
+    only when the text is not tool definitions at all."""
     from toolproof.importers import LABELS, tools_from_any
-    from toolproof.importers.toolproof import map_to_source, tools_document
+    from toolproof.importers.toolproof import tools_document
+
+    from .tool_offer import kept_tools
 
     doc = read_text(text, source)
     try:
@@ -74,9 +52,9 @@ def import_tools(text: str, tools_schema: dict, source: str = "tools") -> Import
         document = tools_document(records, LABELS[shape])
         document["description"] = f"Imported from {LABELS[shape]} in the ToolProof page."
         parse_tools(document, tools_schema, source)
-    except ToolProofError as exc:
-        where = map_to_source(records, exc.path)
-        return ImportedTools(LABELS[shape], records, None, ToolProofError(exc.reason, source=source, path=where).line())
+    except ToolProofError:
+        document, refused = kept_tools(records, LABELS[shape], tools_schema, source)
+        return ImportedTools(LABELS[shape], records, document, refused[0].line if refused else "", tuple(refused))
     return ImportedTools(LABELS[shape], records, document, "")
 
 
@@ -92,148 +70,6 @@ def read_text(text: str, source: str | None) -> Any:
         raise ToolProofError(exc.reason, source=source) from None
 
 
-def case_from_form(form: dict, tool_names: list[str], previous: dict | None = None, *,
-                   names: dict | None = None) -> dict:
-    """The editor's fields (strings) as a raw case, or CaseProblem naming the field. The v2
-    options are written only when given (an empty list, an unticked exact, {} are left out).
-
-    A new case offers every loaded tool (the model must pick the right one); an edited case keeps
-    the tools it offered, plus the expected tool if that is new, and its title and why. `names`
-    ({id: name}) lets it leave out entries whose names reach providers like an offered one's
-    (two servers' `search`): of those it offers the expected tool, else the first."""
-    action = form.get("action", "")
-    if action not in ACTIONS:
-        raise CaseProblem("action", f"choose call, no_call or ask, not {action!r}")
-    offered = [t for t in (previous or {}).get("tools", tool_names) if t in tool_names] or list(tool_names)
-    if not offered:
-        raise CaseProblem("tool", "load your tools first: a case offers at least one tool")
-    case: dict[str, Any] = {"id": form.get("id", "").strip(), "category": form.get("category", ""),
-                            "tools": offered, "prompt": form.get("prompt", "")}
-    for key in ("title", "why"):
-        if previous and isinstance(previous.get(key), str):
-            case[key] = previous[key]
-    case["expect"] = {"action": action}
-    if action == "call":
-        tool = form.get("tool", "")
-        if tool not in tool_names:
-            raise CaseProblem("tool", f"choose one of the loaded tools, not {tool!r}")
-        if tool not in offered:
-            offered.append(tool)
-        call: dict[str, Any] = {"tool": tool, "args": args_from_text(form.get("args", ""))}
-        for key in LISTS:
-            listed = names_from_text(form.get(key, ""))
-            if listed:
-                call[key] = listed
-        if form.get("exact", "") == "true":
-            call["exact"] = True
-        accept = accept_from_text(form.get("accept", ""))
-        if accept:
-            call["accept"] = accept
-        case["expect"]["calls"] = [call]
-    if names:
-        expected = case["expect"]["calls"][0]["tool"] if action == "call" else None
-        case["tools"] = offered = readable_offer(offered, expected, names)
-    if len(offered) > MAX_OFFERED:
-        raise CaseProblem("tool", f"a case can offer at most {MAX_OFFERED} tools (OpenAI's limit); "
-                                  f"this one would offer {len(offered)}")
-    return case
-
-
-def readable_offer(offered: list[str], keep: str | None, names: dict) -> list[str]:
-    """The offer, in order, with at most one entry per wire name: `keep` (the expected tool)
-    wins its wire name, else the first entry does. Entries may share a name across the
-    catalogue, never within a case (a reply could not tell them apart)."""
-    taken = {wire_name(names.get(keep, keep))} if keep is not None else set()
-    out = []
-    for tool_id in offered:
-        wire = wire_name(names.get(tool_id, tool_id))
-        if tool_id == keep or wire not in taken:
-            taken.add(wire)
-            out.append(tool_id)
-    return out
-
-
-def names_from_text(text: str) -> list[str]:
-    """A comma-separated list of field names ('city, where.country'), blanks dropped, in order."""
-    return [name.strip() for name in text.split(",") if name.strip()]
-
-
-def args_from_text(text: str) -> dict:
-    """The #case-args JSON: an object, {} when empty; NaN/Infinity are not JSON and are refused."""
-    return _object_from_text(text, "args", "the expected arguments")
-
-
-def accept_from_text(text: str) -> dict:
-    """The #case-accept JSON: {field or dotted path: [accepted values]}, {} when empty. Whether
-    each value is a list, and each accepted value valid, is parse_suite's to say."""
-    return _object_from_text(text, "accept", "the accepted values")
-
-
-def _object_from_text(text: str, field: str, what: str) -> dict:
-    if not text.strip():
-        return {}
-    try:
-        value = read_text(text, None)
-    except ToolProofError as exc:
-        raise CaseProblem(field, exc.reason) from None
-    if not isinstance(value, dict):
-        raise CaseProblem(field, f"{what} must be a JSON object, not {type(value).__name__}")
-    return value
-
-
-def args_findings(tool: Tool, args: dict) -> list:
-    """The live check beside #case-args: the grader's compiled checker on the expected values.
-    A required field left out is fine (the grader schema-checks it in the model's call)."""
-    return [f for f in tool.schema.findings(args) if not (f.code == "schema.required" and f.path == "$")]
-
-
-def check_case(case: dict, others: list[dict], tools: dict[str, Tool], suite_schema: dict) -> Case:
-    """The case as suite.parse_suite reads it, or CaseProblem naming the editor field."""
-    if any(o.get("id") == case.get("id") for o in others):
-        raise CaseProblem("id", f"another case already has the id {case.get('id')!r}")
-    try:
-        return parse_suite(suite_document([case]), tools, suite_schema, "case")[0]
-    except ToolProofError as exc:
-        raise CaseProblem(field_of(exc.path or ""), exc.reason) from None
-
-
-def field_of(path: str) -> str:
-    """The editor field a suite path inside case 0 belongs to ('$.cases[0].expect.calls[0].args'
-    -> 'args')."""
-    rest = re.sub(r"^\$\.cases\[0\]", "", path)
-    call = re.match(r"\.expect\.calls\[0\]\.([a-z]+)", rest)
-    if call and call.group(1) in FIELDS:
-        return call.group(1)
-    for prefix, name in ((".id", "id"), (".category", "category"), (".prompt", "prompt"),
-                         (".expect.calls", "action"), (".expect.action", "action"), (".tools", "tool")):
-        if rest.startswith(prefix):
-            return name
-    return "case"
-
-
-def form_of(case: dict) -> dict | None:
-    """The editor's fields for a case, or None when the editor cannot show all of it (a
-    second-turn case, several calls, derive, alternatives, order...): such a case is edited in
-    the file."""
-    if not isinstance(case, dict) or set(case) - _EDITABLE_KEYS or case.get("category") not in EDITOR_CATEGORIES:
-        return None
-    expect = case.get("expect", {})
-    calls = expect.get("calls", [])
-    if set(expect) - {"action", "calls"} or len(calls) > 1 or any(set(c) - _CALL_KEYS for c in calls):
-        return None
-    form = dict.fromkeys(FIELDS, "")
-    form.update(id=case["id"], category=case["category"], prompt=case["prompt"], action=expect.get("action", ""))
-    if calls:
-        call = calls[0]
-        form["tool"] = call["tool"]
-        form["args"] = json.dumps(call.get("args", {}), ensure_ascii=False, indent=1)
-        for key in LISTS:
-            form[key] = ", ".join(call.get(key, []))
-        form["exact"] = "true" if call.get("exact") is True else ""
-        form["accept"] = json.dumps(call["accept"], ensure_ascii=False, indent=1) if call.get("accept") else ""
-    return form
-
-
 def cases_for_tools(cases: list[dict], names: list[str], *, by_id: dict | None = None) -> list[dict]:
     """The cases that still make sense after new tools are loaded: a case expecting a tool that
     is gone is dropped; the others offer the tools they offered that are still there (`by_id`,
@@ -246,7 +82,10 @@ def cases_for_tools(cases: list[dict], names: list[str], *, by_id: dict | None =
             continue
         offered = [t for t in case["tools"] if t in names] or names[:MAX_OFFERED]
         if by_id:
-            offered = readable_offer(offered, calls[0]["tool"] if calls else None, by_id)
+            from .case_form import readable_offer
+
+            offered = readable_offer(offered, [c["tool"] for c in calls] +
+                                     [f["tool"] for f in case["expect"].get("forbidden", [])], by_id)
         kept.append({**case, "tools": offered})
     return kept
 
@@ -296,10 +135,13 @@ def loaded_suite(doc: Any, tools: dict[str, Tool], suite_schema: dict, source: s
     return list(doc["cases"])
 
 
-def draft_text(tools_doc: dict | None, cases: list[dict]) -> str | None:
-    """What localStorage keeps: tools and cases (never a key), or None when over the bound."""
-    text = json.dumps({"format": DRAFT_FORMAT, "version": 1, "tools": tools_doc, "cases": cases},
-                      ensure_ascii=False, separators=(",", ":"))
+def draft_text(tools_doc: dict | None, cases: list[dict], left_out: list[str] = ()) -> str | None:
+    """What localStorage keeps: tools, cases and the tools not offered (never a key), or None
+    when over the bound."""
+    doc = {"format": DRAFT_FORMAT, "version": 1, "tools": tools_doc, "cases": cases}
+    if left_out:
+        doc["left_out"] = list(left_out)
+    text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
     return text if len(text) <= MAX_DRAFT_CHARS else None
 
 
@@ -310,6 +152,7 @@ class Draft(NamedTuple):
     dropped_tools: int = 0
     dropped_cases: int = 0
     problem: str = ""           # the first reason something was dropped ("" when nothing was)
+    left_out: tuple = ()        # loaded tools the user chose not to offer
 
 
 def draft_from_text(text: Any, tools_schema: dict, suite_schema: dict) -> Draft:
@@ -329,7 +172,8 @@ def draft_from_text(text: Any, tools_schema: dict, suite_schema: dict) -> Draft:
     except limits.ReadError as exc:
         raise ToolProofError(exc.reason, source=source) from None
     if not isinstance(doc, dict) or doc.get("format") != DRAFT_FORMAT or doc.get("version") != 1 \
-            or not isinstance(doc.get("cases"), list) or set(doc) != {"format", "version", "tools", "cases"}:
+            or not isinstance(doc.get("cases"), list) or set(doc) - {"left_out"} != {"format", "version", "tools", "cases"} \
+            or not isinstance(doc.get("left_out", []), list) or not all(isinstance(n, str) for n in doc.get("left_out", [])):
         raise ToolProofError("not a ToolProof draft", source=source)
     tools_doc, cases = doc["tools"], doc["cases"]
     if tools_doc is None:
@@ -339,7 +183,8 @@ def draft_from_text(text: Any, tools_schema: dict, suite_schema: dict) -> Draft:
     tools_doc, dropped_tools, problem = _kept_tools(tools_doc, tools_schema, source)
     tools = parse_tools(tools_doc, tools_schema, source)
     kept, case_problem = _kept_cases(cases, tools, suite_schema, source)
-    return Draft(tools_doc, kept, dropped_tools, len(cases) - len(kept), problem or case_problem)
+    left_out = tuple(name for name in dict.fromkeys(doc.get("left_out", [])) if name in tools)
+    return Draft(tools_doc, kept, dropped_tools, len(cases) - len(kept), problem or case_problem, left_out)
 
 
 def _kept_tools(tools_doc: Any, tools_schema: dict, source: str) -> tuple[dict, int, str]:
@@ -374,6 +219,8 @@ def _kept_tools(tools_doc: Any, tools_schema: dict, source: str) -> tuple[dict, 
 def _kept_cases(cases: list, tools: dict[str, Tool], suite_schema: dict, source: str) -> tuple[list, str]:
     """(the cases that load against `tools`, in order, at most MAX_CASES, why the first dropped
     one did not ("" when none was))."""
+    from .case_form import check_case
+
     if not cases:
         return [], ""
     try:

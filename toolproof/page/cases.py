@@ -1,7 +1,8 @@
-"""The scorecard's Cases section: filters, one row per case, and each row's request/response detail.
+"""The scorecard's Cases section: filters, one row per case, and each row's detail: the expected
+calls beside the actual ones, the conversation, and the raw request/response JSON one click away.
 
 A row shows a scorecard "cases" entry (already graded and redacted); its detail is built on first
-open from the case, the tools and the transcript. The live feed shows the same rows (`case_row`),
+open from the case, the tools and the transcript (reports/case_view.py builds what it shows). The live feed shows the same rows (`case_row`),
 handed to the live controller by page/main.py. Nothing here grades, and it never imports another
 panel. An edge module (DOM).
 """
@@ -76,29 +77,41 @@ class CaseList:
         toggle.setAttribute("aria-expanded", "true" if opening else "false")
 
     def fill_detail(self, case_id: str, detail) -> None:
-        from toolproof.reports.page_view import pretty, turn_views
+        """The expected calls beside the actual ones, the exchange as a conversation, then the
+        raw request and response JSON one click away (built on first open)."""
+        from toolproof.reports.case_view import call_rows, conversation, forbidden_lines, request_errors
 
         case = self.context["cases"][case_id]
-        transcript = self.context["transcripts"][case_id]
+        transcript = self.context["transcripts"].get(case_id)
         detail.appendChild(el("p", case.title, cls="case-title"))
         if case.why:
             detail.appendChild(el("p", case.why, cls="muted small"))
-        note = transcript.raw.get("note")
+        note = transcript.raw.get("note") if transcript is not None else None
         if note and self.kind == "fixture":
             detail.appendChild(el("p", f"Fixture note: {note}", cls="fixture-note small"))
-        calls = [c for c in self.card()["cases"] if c["id"] == case_id][0]["calls"]
-        if calls:
-            detail.appendChild(el("h4", "Calls as graded"))
-            detail.appendChild(el("pre", pretty(calls), cls="json"))
-        for view in turn_views(case, self.context["tools"], transcript):
-            detail.appendChild(el("h4", f"Turn {view['turn']}: request ({view['request_note']})"))
-            detail.appendChild(el("pre", view["request"], cls="json"))
-            if view["error"] is not None:
-                detail.appendChild(el("h4", f"Turn {view['turn']}: request failed"))
-                detail.appendChild(el("pre", pretty(view["error"]), cls="json error"))
-            else:
-                detail.appendChild(el("h4", f"Turn {view['turn']}: response"))
-                detail.appendChild(el("pre", view["response"], cls="json"))
+        for line in request_errors(transcript):
+            detail.appendChild(el("p", f"Request failed: {line}", cls="request-error"))
+        graded = [c for c in self.card()["cases"] if c["id"] == case_id][0]["calls"]
+        detail.appendChild(calls_block(call_rows(case, self.context["tools"], graded), forbidden_lines(case),
+                                       case.expect.action))
+        detail.appendChild(el("h4", "Conversation"))
+        detail.appendChild(conversation_list(conversation(case, transcript)))
+        if transcript is not None:
+            raw = el("details", cls="raw-json", children=[el("summary", "Raw request and response JSON")])
+            raw.appendChild(el("p", "Calls as graded", cls="raw-head"))
+            from toolproof.reports.page_view import pretty, turn_views
+
+            raw.appendChild(el("pre", pretty(graded), cls="json"))
+            for view in turn_views(case, self.context["tools"], transcript):
+                raw.appendChild(el("p", f"Turn {view['turn']}: request ({view['request_note']})", cls="raw-head"))
+                raw.appendChild(el("pre", view["request"], cls="json"))
+                if view["error"] is not None:
+                    raw.appendChild(el("p", f"Turn {view['turn']}: request failed", cls="raw-head"))
+                    raw.appendChild(el("pre", pretty(view["error"]), cls="json error"))
+                else:
+                    raw.appendChild(el("p", f"Turn {view['turn']}: response", cls="raw-head"))
+                    raw.appendChild(el("pre", view["response"], cls="json"))
+            detail.appendChild(raw)
 
     def filter(self, key: str, value: str) -> None:
         from toolproof.reports.page_view import visible_cases
@@ -116,6 +129,69 @@ class CaseList:
         self.shown.textContent = f"{n} of {len(self.card()['cases'])} cases shown"
 
 
+ACTION_WORDS = {"call": "", "no_call": "No call: the model must answer without calling a tool.",
+                "ask": "No call: the model must ask the user for what is missing."}
+ROLE_LABELS = {"system": "System", "user": "User", "assistant": "Assistant", "call": "Assistant calls",
+               "tool": "Tool result", "error": "Request failed", "note": "Note"}
+STATUS_WORDS = {"match": "same", "mismatch": "differs", "missing": "missing", "extra": "extra"}
+
+
+def calls_block(rows: list[dict], forbidden: list[str], action: str):
+    """Expected calls (.expected-call) beside the calls made (.actual-call), differing fields marked."""
+    block = el("div", cls="call-compare")
+    block.appendChild(el("h4", "Expected and actual calls"))
+    if ACTION_WORDS.get(action):
+        block.appendChild(el("p", ACTION_WORDS[action], cls="small"))
+    if forbidden:
+        block.appendChild(el("p", "Forbidden: " + "; ".join(forbidden), cls="small forbidden-line"))
+    if not rows:
+        block.appendChild(el("p", "No call expected and none made.", cls="muted small"))
+    for row in rows:
+        expected = el("div", cls="expected-call", children=[el("span", f"Expected call {row['index']}", cls="call-label")])
+        if row["expected"] is None:
+            expected.appendChild(el("p", "none: an extra call", cls="muted small"))
+        else:
+            expected.appendChild(el("code", row["expected"]["tool"], cls="call-tool-name"))
+        actual = el("div", cls="actual-call", children=[el("span", f"Call {row['index']} made", cls="call-label")])
+        if row["actual"] is None:
+            actual.appendChild(el("p", "none: the model made no such call", cls="small differs"))
+        else:
+            actual.appendChild(el("code", row["actual"]["tool"] + (" (another tool)" if row["tool_differs"] else ""),
+                                  cls="call-tool-name" + (" differs" if row["tool_differs"] else "")))
+        if row["fields"]:
+            table = el("table", cls="fields call-fields", children=[el("thead", children=[el("tr", children=[
+                el("th", t, scope="col") for t in ("Field", "Expected", "Actual", "")])])])
+            body = el("tbody")
+            for f in row["fields"]:
+                body.appendChild(el("tr", cls=f"field-{f['status']}", data_field=f["field"], data_status=f["status"],
+                                    children=[el("td", f["field"]), el("td", f["expected"]), el("td", f["actual"]),
+                                              el("td", STATUS_WORDS.get(f["status"], f["status"]))]))
+            table.appendChild(body)
+            fields = el("div", cls="table-scroll", children=[table])
+        else:
+            fields = None
+            for side, key in ((expected, "expected"), (actual, "actual")):
+                if row[key] is not None:
+                    text = row[key]["fields"] if key == "expected" else row[key]["arguments"]
+                    side.appendChild(el("pre", text if isinstance(text, str) else
+                                        ", ".join(f"{k}: {v}" for k, v in text.items()) or "(no arguments)",
+                                        cls="json call-args"))
+        block.appendChild(el("div", cls="call-pair" + (" differs" if row["tool_differs"] or row["actual"] is None
+                                                         or row["expected"] is None else ""),
+                             children=[el("div", cls="call-sides", children=[expected, actual]), fields]))
+    return block
+
+
+def conversation_list(messages: list[dict]):
+    """The exchange as a list of messages (.conversation), each its role and its text."""
+    items = []
+    for m in messages:
+        label = ROLE_LABELS.get(m["role"], m["role"]) + (f" · {m['tool']}" if m["tool"] else "")
+        items.append(el("li", cls=f"msg msg-{m['role']}", data_role=m["role"], children=[
+            el("span", label, cls="msg-role"), el("div", m["text"], cls="msg-text")]))
+    return el("ol", cls="conversation", children=items)
+
+
 def case_row(case: dict, *, expandable: bool):
     """One case as a row: id, category, verdict, reasons (a scorecard "cases" entry, redacted);
     with a toggle and an empty detail panel, filled on first open, when expandable."""
@@ -131,8 +207,8 @@ def case_row(case: dict, *, expandable: bool):
     if len(repeats) > 1:
         reasons.appendChild(el("li", f"repeats: {' '.join(repeats)} ({case['passes']} of {len(repeats)} pass"
                                      + (", flaky)" if case.get("flaky") else ")"), cls="repeats-note"))
-    toggle = el("button", "Request / response", type="button", cls="link toggle",
-                aria_expanded="false") if expandable else None
+    toggle = el("button", "Details", type="button", cls="link toggle", aria_expanded="false",
+                aria_label=f"Details of case {case['id']}: calls, conversation, raw JSON") if expandable else None
     detail = el("div", cls="case-detail", hidden="") if expandable else None
     return el("article", cls="case-row", data_case_id=case["id"], data_verdict=case["verdict"],
               data_category=case["category"], data_flaky="true" if case.get("flaky") else "false", children=[

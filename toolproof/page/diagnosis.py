@@ -6,7 +6,7 @@ An edge module (DOM).
 """
 from __future__ import annotations
 
-from .dom import breakable, el
+from .dom import breakable, el, on
 
 
 def diagnosis_section(card: dict, kind: str):
@@ -30,7 +30,8 @@ def diagnosis_section(card: dict, kind: str):
                                                      el("p", f"What to fix: {advice}", cls="advice small")])
 
     decide_table = el("table", cls="grid2", children=[
-        el("thead", children=[el("tr", children=[el("th", ""), el("th", "called"), el("th", "did not call")])]),
+        el("thead", children=[el("tr", children=[el("th", "the case", scope="col"), el("th", "called", scope="col"),
+                                                 el("th", "did not call", scope="col")])]),
         el("tbody", children=[
             el("tr", children=[el("th", "should call", scope="row"),
                                el("td", str(dec["should_call"]["called"]), cls="ok"),
@@ -47,15 +48,23 @@ def diagnosis_section(card: dict, kind: str):
     head = el("tr", children=[el("th", "expected ↓ called →", cls="corner")] +
               [el("th", c, cls="col", scope="col", title=c) for c in focus["columns"]])
     body = []
+    # each cell is focusable and names its meaning; focus (or hover) also writes it in a line below
+    readout = el("p", "Focus or point at a cell to read it.", cls="small heat-readout", aria_live="polite",
+                 id=f"{prefix}-heat-readout")
     for label, row in zip(focus["rows"], focus["matrix"]):
         cells = [el("th", label, scope="row")]
         for column, n in zip(focus["columns"], row):
             shade = "diag" if column == label else "off"
-            cells.append(el("td", str(n) if n else "", cls=f"heat {shade} heat-{heat_level(n, biggest)}",
-                            title=f"expected {label}, called {column}: {n}"))
+            meaning = f"expected {label}, called {column}: {n} case(s)" + (
+                " (right tool)" if column == label else " (wrong tool)" if n else "")
+            cell = el("td", str(n) if n else "", cls=f"heat {shade} heat-{heat_level(n, biggest)}",
+                      tabindex="0", aria_label=meaning, data_meaning=meaning)
+            on(cell, "focus", lambda e, m=meaning: setattr(readout, "textContent", m))
+            on(cell, "mouseenter", lambda e, m=meaning: setattr(readout, "textContent", m))
+            cells.append(cell)
         body.append(el("tr", children=cells))
     heatmap = el("div", cls="heatmap-wrap", children=[el("table", cls="heatmap", data_testid="confusion", children=[
-        el("thead", children=[head]), el("tbody", children=body)])]) if focus["rows"] else el(
+        el("thead", children=[head]), el("tbody", children=body)]), readout]) if focus["rows"] else el(
         "p", "Every expected tool was chosen right.", cls="muted")
     pairs = ", ".join(f"{p['expected']} → {p['called']} ({p['count']})" for p in sel["confused_pairs"]) or "none"
     select = panel("Select: which tool", sel["advice"], heatmap,

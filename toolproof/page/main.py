@@ -22,6 +22,7 @@ from toolproof.page.cases import CaseList, case_row
 from toolproof.page.compare import CompareView, remember_live
 from toolproof.page.diagnosis import diagnosis_section
 from toolproof.page.dom import paint, set_stage
+from toolproof.page.editor import CaseEditor
 from toolproof.page.live import LiveController
 from toolproof.page.own import OwnView
 from toolproof.page.scorecard import ScorecardView, Sections
@@ -128,7 +129,7 @@ async def boot() -> None:
     mark("rendered")
     live = LiveController(bundle, context, scorecard_view=scorecard_view, case_row=case_row,
                           remember_live=remember_live)
-    OwnView(live, load_jsonschema)
+    OwnView(live, load_jsonschema, editor=CaseEditor)
     CompareView(bundle)
     document.getElementById("boot").setAttribute("hidden", "")
     window.__readyMs = js.performance.now()      # read by benchmarks/page_load.py

@@ -1,6 +1,7 @@
 """The page's "Your tools and cases" section (#own): load tools of any shape, show the lint
-findings, write cases beside a live schema check, keep the draft in localStorage, export the
-suite and tools files, and hand the draft suite to the live panel (scope "Your suite").
+findings, choose which tools are offered, keep the draft in localStorage (with one undo of
+"Clear the draft"), export the suite and tools files, and hand the draft suite to the live panel
+(scope "Your suite"). The case editor is page/editor.py's.
 
 An edge module (DOM, files, localStorage). Every rule is own_suite's, importers' or lint's; tool
 names and descriptions are hostile input and only ever reach the page as textContent.
@@ -21,29 +22,23 @@ SHOWN_TOOLS = 100
 class OwnView:
     """The #own section and its draft: a tools.json document, raw v1 cases, the Tool objects."""
 
-    def __init__(self, live, load_jsonschema):
-        from toolproof.authoring.draft_suite import EDITOR_CATEGORIES
-        from toolproof.reports.page_view import CATEGORY_LABELS
-
+    def __init__(self, live, load_jsonschema, editor):
         self.live, self.load_jsonschema = live, load_jsonschema
         self.tools_doc: dict | None = None
         self.tools: dict = {}
         self.cases: list[dict] = []
-        self.editing: int | None = None
-        for category in EDITOR_CATEGORIES:
-            byid("case-category").appendChild(el("option", CATEGORY_LABELS[category], value=category))
+        self.left_out: list[str] = []          # loaded tools not offered to the model (unticked)
+        self.refused: list = []                # tools of the last file that could not be loaded
+        self.undo = None                       # what "Clear the draft" removed, until the next change
         on(byid("own-tools"), "change", lambda e: asyncio.ensure_future(self.load_file(e.target.files, "tools")))
         on(byid("own-suite"), "change", lambda e: asyncio.ensure_future(self.load_file(e.target.files, "suite")))
         on(byid("own-paste-load"), "click",
            lambda e: asyncio.ensure_future(self.load_tools(str(byid("own-paste").value), "pasted tools")))
         on(byid("own-clear"), "click", lambda e: self.clear_draft())
-        on(byid("add-case"), "click", lambda e: self.add_case())
-        on(byid("case-cancel"), "click", lambda e: self.reset_form())
-        for name in ("case-args", "case-tool", "case-action"):
-            on(byid(name), "input", lambda e: self.check_args())
-            on(byid(name), "change", lambda e: self.check_args())
+        on(byid("own-undo"), "click", lambda e: self.undo_clear())
         on(byid("export-suite"), "click", lambda e: self.export("suite"))
         on(byid("export-tools"), "click", lambda e: self.export("tools"))
+        self.editor = editor(self)       # the case editor (page/editor.py), handed in by page/main.py
         self.restoring = asyncio.ensure_future(self.restore())
 
     # -- messages
@@ -78,43 +73,72 @@ class OwnView:
         if int(file.size) > MAX_FILE_BYTES:
             self.message(f"{name}: larger than {MAX_FILE_BYTES // 1_000_000} MB", bad=True)
             return
-        text = str(await file.text())
+        try:
+            text = str(await file.text())
+        except Exception as exc:     # noqa: BLE001 - an unreadable file is one line
+            self.message(f"{name}: could not be read ({exc.__class__.__name__})", bad=True)
+            return
         await (self.load_tools(text, name) if kind == "tools" else self.load_suite(text, name))
 
     async def load_tools(self, text: str, source: str) -> None:
+        """Import and lint, whatever the text holds: every outcome is findings and one line, never
+        a page left on "Reading…" (an exception of any kind, jsonschema's load included, is shown)."""
         from toolproof.errors import ToolProofError
-        from toolproof.authoring.lint import lint_tools
-        from toolproof.authoring.draft_suite import cases_for_tools, import_tools
+        from toolproof.authoring.draft_suite import cases_for_tools
+        from toolproof.authoring.tool_offer import left_out_by_default
 
         byid("own").dataset.state = "loading"
         self.message(f"Reading {source}…")
         await asyncio.sleep(0.01)
-        tools_schema, _ = self.schemas()
         try:
-            imported = await self.needing_jsonschema(lambda: import_tools(text, tools_schema, source))
+            imported, findings = await self.needing_jsonschema(lambda: self.import_and_lint(text, source))
+            self.render_lint(findings)
+            if imported.document is not None:
+                await self.set_tools(imported.document, refused=imported.refused,
+                                     left_out=left_out_by_default(findings, [t["name"] for t in imported.document["tools"]]))
         except ToolProofError as exc:
             byid("own").dataset.state = "error"
             self.message(exc.line(), bad=True)
             return
-        self.render_lint(lint_tools(imported.records))
+        except Exception as exc:     # noqa: BLE001 - any failure is one line, and the page stays usable
+            byid("own").dataset.state = "error"
+            self.message(f"{source}: could not be read ({exc.__class__.__name__}: {str(exc)[:300]})", bad=True)
+            return
         if imported.document is None:
             byid("own").dataset.state = "error"
             self.message(f"The lint findings are below; these tools cannot be run as given: {imported.problem}", bad=True)
             return
-        await self.set_tools(imported.document)
         kept = len(self.cases)
         self.cases = cases_for_tools(self.cases, list(self.tools), by_id={i: t.name for i, t in self.tools.items()})
         dropped = kept - len(self.cases)
-        self.message(f"{len(self.tools)} tool(s) loaded from {imported.label}."
-                     + (f" {dropped} case(s) expecting a tool no longer loaded were removed." if dropped else ""))
+        line = f"{len(self.tools)} tool(s) loaded from {imported.label}."
+        if imported.refused:
+            line += (f" {len(imported.refused)} tool(s) cannot be run as given and were not loaded "
+                     f"(the first: {imported.problem[:300]}).")
+        if self.left_out:
+            line += f" {len(self.left_out)} tool(s) with error-level findings are not offered until you tick them."
+        if dropped:
+            line += f" {dropped} case(s) expecting a tool no longer loaded were removed."
+        self.message(line, bad=bool(imported.refused))
         self.changed()
 
-    async def set_tools(self, document: dict) -> None:
+    @staticmethod
+    def import_and_lint(text: str, source: str):
+        from toolproof.authoring.draft_suite import import_tools
+        from toolproof.authoring.lint import lint_tools
+        from toolproof.datafiles import format_schema
+
+        imported = import_tools(text, format_schema("tools"), source)
+        return imported, lint_tools(imported.records)
+
+    async def set_tools(self, document: dict, *, refused=(), left_out=()) -> None:
         from toolproof.suite.load import parse_tools
 
         tools_schema, _ = self.schemas()
         self.tools = await self.needing_jsonschema(lambda: parse_tools(document, tools_schema, "tools"))
         self.tools_doc = document
+        self.left_out = [name for name in left_out if name in self.tools]
+        self.refused = list(refused)
         self.render_tools()
 
     async def load_suite(self, text: str, source: str) -> None:
@@ -133,7 +157,7 @@ class OwnView:
             self.message(exc.line(), bad=True)
             return
         self.cases = cases
-        self.reset_form()
+        self.editor.reset_form()
         self.message(f"{len(cases)} case(s) loaded from {source}; they replace the draft's cases.")
         self.changed()
 
@@ -149,12 +173,12 @@ class OwnView:
         try:
             draft = await self.needing_jsonschema(lambda: draft_from_text(stored, tools_schema, suite_schema))
             if draft.tools_doc is not None:
-                await self.set_tools(draft.tools_doc)
+                await self.set_tools(draft.tools_doc, left_out=draft.left_out)
         except Exception as exc:     # noqa: BLE001 - any stored text, however hostile, is only discarded
             from toolproof.errors import ToolProofError
 
             js.localStorage.removeItem(DRAFT_KEY)
-            self.tools_doc, self.tools, self.cases = None, {}, []
+            self.tools_doc, self.tools, self.cases, self.left_out = None, {}, [], []
             reason = exc.line() if isinstance(exc, ToolProofError) else f"{exc.__class__.__name__}"
             self.message(f"The saved draft could not be read and was discarded ({reason[:300]}).", bad=True)
             self.changed(save=False)
@@ -171,7 +195,7 @@ class OwnView:
         if self.tools_doc is None and not self.cases:
             js.localStorage.removeItem(DRAFT_KEY)
             return
-        text = draft_text(self.tools_doc, self.cases)
+        text = draft_text(self.tools_doc, self.cases, self.left_out)
         if text is None:
             js.localStorage.removeItem(DRAFT_KEY)
             self.message("The draft is too large to keep in this browser: export it to keep it.", bad=True)
@@ -182,54 +206,104 @@ class OwnView:
             self.message("This browser would not keep the draft (storage full or disabled): export it.", bad=True)
 
     def clear_draft(self) -> None:
-        self.tools_doc, self.tools, self.cases = None, {}, []
+        """Clear tools and cases, keeping them for one undo until the next change."""
+        if self.tools_doc is None and not self.cases:
+            return
+        self.undo = (self.tools_doc, self.cases, self.left_out)
+        tools, cases = len(self.tools), len(self.cases)
+        self.tools_doc, self.tools, self.cases, self.left_out, self.refused = None, {}, [], [], []
         js.localStorage.removeItem(DRAFT_KEY)
         clear(byid("own-lint"))
         self.render_tools()
-        self.reset_form()
-        self.message("Draft cleared.")
-        self.changed()
+        self.editor.reset_form()
+        self.changed(keep_undo=True)
+        self.message(f"Draft cleared ({tools} tool(s), {cases} case(s)). Undo brings it back.")
+        byid("own-undo").hidden = False
 
-    def changed(self, *, save: bool = True) -> None:
-        """After any change to tools or cases: store, redraw, tell the live panel."""
+    def undo_clear(self) -> None:
+        if self.undo is None:
+            return
+        tools_doc, cases, left_out = self.undo
+        self.undo = None
+
+        async def back():
+            await self.set_tools(tools_doc, left_out=left_out)
+            self.cases = cases
+            self.message(f"Draft back: {len(self.tools)} tool(s), {len(cases)} case(s).")
+            self.changed()
+        asyncio.ensure_future(back())
+
+    def changed(self, *, save: bool = True, keep_undo: bool = False) -> None:
+        """After any change to tools or cases: store, redraw, tell the live panel (the draft as
+        offered: tools left out are in no request, cases that need them are skipped)."""
         from toolproof.authoring.draft_suite import suite_document
+        from toolproof.authoring.tool_offer import offered_draft
         from toolproof.suite.load import parse_suite
 
+        if not keep_undo:
+            self.undo = None
+            byid("own-undo").hidden = True
         if save:
             self.save()
         self.render_cases()
         byid("export-tools").disabled = self.tools_doc is None
         byid("export-suite").disabled = not self.cases
+        offered = offered_draft(self.tools_doc, self.cases, self.left_out)
+        tools = {name: tool for name, tool in self.tools.items() if name not in set(self.left_out)}
         suite = None
-        if self.cases:
+        if offered.cases:
             try:
-                suite = parse_suite(suite_document(self.cases), self.tools, self.schemas()[1], "your suite")
+                suite = parse_suite(suite_document(offered.cases), tools, self.schemas()[1], "your suite")
             except Exception as exc:    # noqa: BLE001 - shown, and the suite is not offered for a run
                 self.message(f"Your suite cannot run: {exc}", bad=True)
+        byid("own-offer-note").textContent = (
+            f"{len(offered.skipped)} case(s) need a tool you left out and are not run: "
+            + ", ".join(str(i) for i in offered.skipped[:10]) + ("…" if len(offered.skipped) > 10 else "")
+            if offered.skipped else "")
         # the document too: a run of the draft records the fingerprint its export will have
-        self.live.set_own(suite, self.tools, suite_document(self.cases) if suite else None)
+        self.live.set_own(suite, tools, suite_document(offered.cases) if suite else None)
         byid("own").dataset.state = "ready" if self.tools else "empty"
         byid("own").dataset.cases = str(len(self.cases))
 
     # -- rendering
     def render_tools(self) -> None:
+        """Every loaded tool with its offer checkbox (.tool-offer), and the tools of the file that
+        could not be loaded with their one line."""
         from toolproof.authoring.draft_suite import visible
 
-        root, select = byid("own-tools-list"), byid("case-tool")
+        refused = self.refused
+        root = byid("own-tools-list")
         clear(root)
-        clear(select)
-        for name, tool in self.tools.items():     # the value is the id; the text the name (+ id if shared)
-            select.appendChild(el("option", visible(tool.label or name, 80), value=name))
+        self.editor.tools_changed()
         if not self.tools:
             return
-        items = [el("li", cls="own-tool", data_tool=name, children=[
-            el("code", visible(tool.label or name, 80)), el("span", visible(tool.description, 160), cls="muted")])
-            for name, tool in list(self.tools.items())[:SHOWN_TOOLS]]
+        left_out = set(self.left_out)
+        items = []
+        for name, tool in list(self.tools.items())[:SHOWN_TOOLS]:
+            box = el("input", type="checkbox", cls="tool-offer", data_tool=name,
+                     aria_label=f"Offer {visible(tool.label or name, 80)} to the model")
+            box.checked = name not in left_out
+            on(box, "change", lambda e, n=name: self.set_offered(n, bool(e.target.checked)))
+            items.append(el("li", cls="own-tool", data_tool=name, children=[
+                el("label", cls="offer", children=[box, el("span", "offer", cls="offer-word")]),
+                el("code", visible(tool.label or name, 80)), el("span", visible(tool.description, 160), cls="muted")]))
         more = len(self.tools) - SHOWN_TOOLS
         if more > 0:
-            items.append(el("li", f"… and {more:,} more", cls="muted"))
-        root.appendChild(el("details", children=[el("summary", f"Loaded tools ({len(self.tools):,})"),
-                                                 el("ul", children=items)]))
+            items.append(el("li", f"… and {more:,} more (offered)", cls="muted"))
+        items += [el("li", cls="own-tool refused", data_tool=r.name, children=[
+            el("span", "not loaded", cls="lint-severity"), el("code", visible(r.name, 80)),
+            el("span", visible(r.line, 400), cls="lint-message")])
+            for r in refused[:50]]
+        summary = f"Your tools ({len(self.tools):,} loaded, {len(self.tools) - len(left_out):,} offered" \
+                  + (f", {len(refused):,} not loaded)" if refused else ")")
+        box = el("details", children=[el("summary", summary), el("ul", children=items)])
+        box.open = len(self.tools) <= 20 or bool(left_out) or bool(refused)
+        root.appendChild(box)
+
+    def set_offered(self, name: str, offered: bool) -> None:
+        self.left_out = [n for n in self.left_out if n != name] + ([] if offered else [name])
+        self.render_tools()
+        self.changed()
 
     def render_lint(self, findings: list) -> None:
         from toolproof.authoring.draft_suite import visible
@@ -253,7 +327,8 @@ class OwnView:
         root.appendChild(el("ul", cls="lint-findings", children=rows))
 
     def render_cases(self) -> None:
-        from toolproof.authoring.draft_suite import V2_CALL_KEYS, form_of, visible
+        from toolproof.authoring.case_form import form_of
+        from toolproof.authoring.draft_suite import V2_CALL_KEYS, visible
 
         root = byid("own-cases")
         clear(root)
@@ -263,7 +338,9 @@ class OwnView:
             return
         for index, case in enumerate(self.cases):
             expect = case["expect"]
-            what = expect["action"] + (f" {expect['calls'][0]['tool']}" if expect.get("calls") else "")
+            what = expect["action"] + (" " + " → ".join(c["tool"] for c in expect["calls"]) if expect.get("calls") else "")
+            if expect.get("forbidden"):
+                what += " · never " + ", ".join(f["tool"] for f in expect["forbidden"])
             rules = sorted({key for call in expect.get("calls", []) for key in (*V2_CALL_KEYS, "accept") if key in call})
             what += f" ({', '.join(rules)})" if rules else ""
             edit = el("button", "Edit", type="button", cls="button secondary small-button case-edit")
@@ -271,122 +348,13 @@ class OwnView:
                 edit.disabled = True
                 edit.title = "This case uses fields the editor does not show: edit it in the suite file."
             delete = el("button", "Delete", type="button", cls="button secondary small-button case-delete")
-            on(edit, "click", lambda e, i=index: self.edit_case(i))
+            on(edit, "click", lambda e, i=index: self.editor.edit_case(i))
             on(delete, "click", lambda e, i=index: self.delete_case(i))
             root.appendChild(el("div", cls="own-case", data_case_id=case["id"], children=[
                 el("code", case["id"], cls="case-id"), el("span", case["category"], cls="case-category"),
                 el("code", visible(what, 80), cls="own-case-action"),
                 el("span", visible(case["prompt"], 140), cls="muted own-case-prompt"),
                 el("span", cls="own-case-buttons", children=[edit, delete])]))
-
-    # -- the editor
-    def form(self) -> dict:
-        """Every editor field by name, as strings (a checkbox: "true" when ticked): a new field is
-        an input #case-NAME plus its name in own_suite.FIELDS and its place in case_from_form /
-        form_of."""
-        from toolproof.authoring.draft_suite import CHECKBOXES, FIELDS
-
-        return {name: ("true" if byid(f"case-{name}").checked else "") if name in CHECKBOXES
-                else str(byid(f"case-{name}").value) for name in FIELDS}
-
-    def check_args(self) -> None:
-        """The live check: the grader's compiled checker on the arguments as typed."""
-        from toolproof.errors import ToolProofError
-        from toolproof.authoring.draft_suite import args_findings, args_from_text
-
-        from toolproof.authoring.draft_suite import CALL_FIELDS
-
-        node, form = byid("case-args-check"), self.form()
-        calling = form["action"] == "call"
-        for name in CALL_FIELDS:
-            byid(f"case-{name}").disabled = not calling
-        if not calling or form["tool"] not in self.tools:
-            node.textContent, node.className = "", "args-check small"
-            return
-        try:
-            findings = args_findings(self.tools[form["tool"]], args_from_text(form["args"]))
-        except ToolProofError as exc:
-            node.textContent, node.className = f"Not a JSON object: {exc.reason}", "args-check small bad"
-            return
-        if findings:
-            text = "; ".join(f"{f.path}: {f.message}" for f in findings[:3])
-            node.textContent, node.className = f"Does not validate against {form['tool']}: {text}", "args-check small bad"
-        else:
-            node.textContent, node.className = f"Valid against {form['tool']}'s schema.", "args-check small ok"
-
-    def add_case(self) -> None:
-        from toolproof.authoring.draft_suite import MAX_CASES, CaseProblem, case_from_form, check_case
-
-        previous = self.cases[self.editing] if self.editing is not None else None
-        others = [c for i, c in enumerate(self.cases) if i != self.editing]
-        _, suite_schema = self.schemas()
-        try:
-            if previous is None and len(self.cases) >= MAX_CASES:
-                raise CaseProblem("case", f"the page keeps at most {MAX_CASES} cases")
-            case = case_from_form(self.form(), list(self.tools), previous,
-                                  names={i: t.name for i, t in self.tools.items()})
-            check_case(case, others, self.tools, suite_schema)
-        except CaseProblem as exc:
-            self.refuse(exc.field, exc.reason)
-            return
-        if self.editing is None:
-            self.cases.append(case)
-        else:
-            self.cases[self.editing] = case
-        self.reset_form()
-        self.message(f"Case {case['id']!r} saved ({len(self.cases)} in the draft).")
-        self.changed()
-
-    def refuse(self, field: str, reason: str) -> None:
-        node = byid("case-error")
-        node.textContent = f"{field}: {reason}"
-        node.dataset.field = field
-        self.refuse_clear(keep_message=True)
-        if field != "case":
-            byid(f"case-{field}").setAttribute("aria-invalid", "true")
-
-    def edit_case(self, index: int) -> None:
-        from toolproof.authoring.draft_suite import form_of
-
-        form = form_of(self.cases[index])
-        if form is None:
-            return
-        from toolproof.authoring.draft_suite import CHECKBOXES
-
-        for name, value in form.items():
-            if name in CHECKBOXES:
-                byid(f"case-{name}").checked = value == "true"
-            else:
-                byid(f"case-{name}").value = value
-        self.editing = index
-        byid("add-case").textContent = "Save case"
-        byid("case-cancel").hidden = False
-        self.check_args()
-
-    def delete_case(self, index: int) -> None:
-        gone = self.cases.pop(index)
-        if self.editing is not None:
-            self.reset_form()
-        self.message(f"Case {gone['id']!r} deleted.")
-        self.changed()
-
-    def reset_form(self) -> None:
-        self.editing = None
-        for name in ("id", "prompt", "args", "critical", "optional", "absent", "loose", "accept"):
-            byid(f"case-{name}").value = ""
-        byid("case-exact").checked = False
-        byid("add-case").textContent = "Add case"
-        byid("case-cancel").hidden = True
-        self.refuse_clear()
-        self.check_args()
-
-    def refuse_clear(self, *, keep_message: bool = False) -> None:
-        from toolproof.authoring.draft_suite import FIELDS
-
-        if not keep_message:
-            byid("case-error").textContent = ""
-        for name in FIELDS:
-            byid(f"case-{name}").removeAttribute("aria-invalid")
 
     # -- exports
     def export(self, kind: str) -> None:
@@ -395,9 +363,15 @@ class OwnView:
 
         if self.tools_doc is None or kind == "suite" and not self.cases:
             return
+        from toolproof.authoring.tool_offer import offered_draft
+
+        offered = offered_draft(self.tools_doc, self.cases, self.left_out)
+        if offered.tools_doc is None:
+            self.message("Not exported: every tool is left out; tick the tools to offer.", bad=True)
+            return
         tools_schema, suite_schema = self.schemas()
-        try:
-            tools_text, suite_text = checked_exports(self.tools_doc, self.cases, tools_schema, suite_schema)
+        try:     # what is exported is what a run offers: no tool left out, no case that needs one
+            tools_text, suite_text = checked_exports(offered.tools_doc, offered.cases, tools_schema, suite_schema)
         except ToolProofError as exc:
             self.message(f"Not exported: {exc.line()}", bad=True)
             return

@@ -89,6 +89,7 @@ class ScorecardView:
         self.diagnosis_slot.replaceWith(section)
         self.diagnosis_slot = section
         self._refresh_statistics()
+        self._refresh_category_intervals()
         chart = self._chart()                      # now with its interval whiskers
         self.chart_node.replaceWith(chart)
         self.chart_node = chart
@@ -130,6 +131,11 @@ class ScorecardView:
             el("span", f"{counts[v]} {v}", cls=f"pill verdict-{v.lower()}") for v in ("PASS", "PARTIAL", "FAIL")]
             + [el("span", f"{counts.get('error', 0)} ERROR", cls="pill verdict-error",
                   title="the request failed after its retries: not graded, left out of every score")])
+        legend = el("p", "PASS: every check held · PARTIAL: partly right (a non-critical field off, or part of a "
+                         "multi-step task), half credit · "
+                         "FAIL: a wrong decision, tool or critical field · ERROR: the request failed after its "
+                         "retries, so the case is not graded and left out of every score.",
+                    cls="muted small verdict-legend")
         meta = el("p", f"{counts['cases']} cases · {counts['truncated']} truncated · "
                        f"{counts['request_errors']} request errors", cls="muted")
         lenient = el("p", cls="muted", children=[
@@ -153,7 +159,7 @@ class ScorecardView:
         notes = [el("p", note, cls="card-note") for note in card.get("notes", [])] + \
             [el("p", f"Warning: {w}", cls="card-note card-warning") for w in card.get("warnings", [])]
         return el("div", cls="summary", children=[score, el("div", cls="summary-side", children=[
-            pills, meta, lenient, *notes, exports])])
+            pills, legend, meta, lenient, *notes, exports])])
 
     # -- statistics: interval, pass^k, repeats (issue 9)
     def _statistics(self) -> list:
@@ -212,7 +218,8 @@ class ScorecardView:
         from toolproof.reports.page_view import CATEGORY_LABELS, interval_text
 
         head = el("tr", children=[el("th", t, scope="col") for t in
-                                  ("Category", "Score", "Cases", "Pass", "Partial", "Fail", "Error", "Weight")])
+                                  ("Category", "Score", "95% CI", "Cases", "Pass", "Partial", "Fail", "Error",
+                                   "Weight")])
         self.chart_node = self._chart()
         rows = []
         bounds = (self.card["intervals"] or {}).get("categories", {})
@@ -224,6 +231,7 @@ class ScorecardView:
             rows.append(el("tr", data_category=category, children=[
                 el("th", CATEGORY_LABELS[category], scope="row"),
                 el("td", percent(row["score"]), cls="num", title=interval_text(bounds.get(category))),
+                el("td", "…", cls="num cat-ci", data_category=category),
                 el("td", str(row["count"]), cls="num"),
                 el("td", str(row["pass"]), cls="num"), el("td", str(row["partial"]), cls="num"),
                 el("td", str(row["fail"]), cls="num"),
@@ -233,8 +241,12 @@ class ScorecardView:
             ]))
         table = el("table", cls="categories", children=[el("thead", children=[head]),
                                                        el("tbody", children=rows)])
+        self.category_table = table
+        self._refresh_category_intervals()
         note = el("p", "Score = 100 × Σ(weight × category score) / Σ(weight), over the categories "
-                       "in this run. Change a weight to see its effect; exports use the weights shown.",
+                       "in this run. Change a weight to see its effect; exports use the weights shown. "
+                       "95% CI: Wilson's interval over the category's cases (other cases like these "
+                       "could score anywhere in it).",
                   cls="muted small")
         return el("section", cls="block", children=[
             el("h3", "Categories"),
@@ -296,6 +308,18 @@ class ScorecardView:
         self.lenient_node.textContent = self._score_text("lenient")
         self._refresh_statistics()
         self._refresh_sweep()
+
+    def _refresh_category_intervals(self) -> None:
+        """Each category's interval, in its own column (drawn with the diagnosis, as the score's)."""
+        from toolproof.reports.page_view import interval_text
+
+        bounds = (self.card["intervals"] or {}).get("categories") if self.card["intervals"] is not None else None
+        for cell in self.category_table.querySelectorAll("td.cat-ci"):
+            if bounds is None:
+                cell.textContent = "…"
+                continue
+            text = interval_text(bounds.get(str(cell.dataset.category)))
+            cell.textContent = text.removeprefix("95% CI ").removesuffix(" over cases") if text else "n/a"
 
     def _refresh_statistics(self) -> None:
         from toolproof.reports.scorecard import score_with_interval

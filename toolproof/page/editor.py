@@ -1,0 +1,220 @@
+"""The case editor of "Your tools and cases" (#case-form): every category, its expected calls in
+order with their mock results (#case-calls), forbidden tools, phrase rules, variants and the system
+prompt (#case-system), beside a live schema check of the first call's arguments.
+
+An edge module (DOM only). What a category uses, how fields become a case and every check are
+authoring/case_form.py's; tool names only ever reach the page as textContent. The #own section
+(page/own.py) holds the draft and hands itself in as `own` (page/main.py wires the two).
+"""
+from __future__ import annotations
+
+from .dom import byid, clear, el, on
+
+# Inputs whose container is hidden when the category does not use them (the first call's fields
+# sit in #case-calls, hidden as a whole for no_call and ask).
+_OWN_LABEL = ("system", "mock", "forbidden", "include", "exclude", "variants")
+
+
+class CaseEditor:
+    def __init__(self, own):
+        from toolproof.authoring.case_form import EDITOR_CATEGORIES
+        from toolproof.reports.page_view import CATEGORY_LABELS
+
+        self.own = own
+        self.editing: int | None = None
+        for category in EDITOR_CATEGORIES:
+            byid("case-category").appendChild(el("option", CATEGORY_LABELS[category], value=category))
+        on(byid("case-category"), "change", lambda e: self.category_changed())
+        on(byid("add-case"), "click", lambda e: self.add_case())
+        on(byid("case-cancel"), "click", lambda e: self.reset_form())
+        on(byid("case-add-call"), "click", lambda e: self.add_row())
+        for name in ("case-args", "case-tool"):
+            on(byid(name), "input", lambda e: self.check_args())
+            on(byid(name), "change", lambda e: self.check_args())
+        self.category_changed()
+
+    # -- which fields show
+    def category_changed(self) -> None:
+        """The category sets the action and shows only the fields it uses."""
+        from toolproof.authoring.case_form import ACTION_OF, fields_for
+
+        category = str(byid("case-category").value)
+        used = fields_for(category)
+        byid("case-action").value = ACTION_OF.get(category, "call")
+        byid("case-calls").hidden = "tool" not in used
+        for name in _OWN_LABEL:
+            byid(f"case-{name}").closest("label").hidden = name not in used
+        byid("case-form").dataset.category = category
+        for box in byid("case-more").querySelectorAll(".call-mock-field"):
+            box.hidden = "mock" not in used
+        self.check_args()
+
+    def tools_changed(self) -> None:
+        """New tools loaded: every call row offers them (a row whose tool is gone keeps none)."""
+        from toolproof.authoring.draft_suite import visible
+
+        select = byid("case-tool")
+        clear(select)
+        for name, tool in self.own.tools.items():     # the value is the id; the text the name (+ id if shared)
+            select.appendChild(el("option", visible(tool.label or name, 80), value=name))
+        for row in byid("case-more").querySelectorAll(".case-call"):
+            chosen = str(row.querySelector(".call-tool").value)
+            self.fill_tools(row.querySelector(".call-tool"), chosen)
+        self.check_args()
+
+    def fill_tools(self, select, chosen: str = "") -> None:
+        from toolproof.authoring.draft_suite import visible
+
+        clear(select)
+        for name, tool in self.own.tools.items():
+            option = el("option", visible(tool.label or name, 80), value=name)
+            select.appendChild(option)
+        if chosen in self.own.tools:
+            select.value = chosen
+
+    def add_row(self, row: dict | None = None) -> None:
+        """One more expected call after the others: its tool, arguments and mock result."""
+        from toolproof.authoring.case_form import fields_for
+
+        row = row or {}
+        index = byid("case-more").querySelectorAll(".case-call").length + 2
+        tool = el("select", cls="call-tool", aria_label=f"Call {index}: tool")
+        self.fill_tools(tool, row.get("tool", ""))
+        args = el("textarea", cls="call-args", rows="2", spellcheck="false", aria_label=f"Call {index}: arguments (JSON)")
+        args.value = row.get("args", "")
+        mock = el("textarea", cls="call-mock", rows="2", spellcheck="false", aria_label=f"Call {index}: mock result (JSON)")
+        mock.value = row.get("mock", "")
+        remove = el("button", "Remove", type="button", cls="button secondary small-button call-remove",
+                    aria_label=f"Remove call {index}")
+        mock_field = el("label", f"Call {index}: mock result (JSON)", cls="call-mock-field", children=[mock])
+        mock_field.hidden = "mock" not in fields_for(str(byid("case-category").value))
+        node = el("div", cls="case-call", data_index=str(index), children=[
+            el("label", f"Call {index}: tool", children=[tool]),
+            el("label", f"Call {index}: arguments (JSON)", children=[args]), mock_field, remove])
+        on(remove, "click", lambda e: self.remove_row(node))
+        byid("case-more").appendChild(node)
+
+    def remove_row(self, node) -> None:
+        """Remove one call; the calls after it move up, numbered and labelled again."""
+        node.remove()
+        rows = self.form()["more"]
+        clear(byid("case-more"))
+        for row in rows:
+            self.add_row(row)
+
+    # -- the form
+    def form(self) -> dict:
+        """Every editor field by name, as strings (a checkbox: "true" when ticked), and `more`,
+        the rows of #case-more: a new field is an input #case-NAME plus its name in
+        case_form.FIELDS and its place in case_from_form / form_of."""
+        from toolproof.authoring.case_form import CHECKBOXES, FIELDS
+
+        form = {name: ("true" if byid(f"case-{name}").checked else "") if name in CHECKBOXES
+                else str(byid(f"case-{name}").value) for name in FIELDS}
+        form["more"] = [{"tool": str(row.querySelector(".call-tool").value),
+                         "args": str(row.querySelector(".call-args").value),
+                         "mock": str(row.querySelector(".call-mock").value)}
+                        for row in byid("case-more").querySelectorAll(".case-call")]
+        return form
+
+    def check_args(self) -> None:
+        """The live check: the grader's compiled checker on the first call's arguments as typed."""
+        from toolproof.authoring.case_form import ACTION_OF, args_findings, args_from_text
+        from toolproof.errors import ToolProofError
+
+        node = byid("case-args-check")
+        category, tool = str(byid("case-category").value), str(byid("case-tool").value)
+        if ACTION_OF.get(category) != "call" or tool not in self.own.tools:
+            node.textContent, node.className = "", "args-check small"
+            return
+        try:
+            findings = args_findings(self.own.tools[tool], args_from_text(str(byid("case-args").value)))
+        except ToolProofError as exc:
+            node.textContent, node.className = f"Not a JSON object: {exc.reason}", "args-check small bad"
+            return
+        if findings:
+            text = "; ".join(f"{f.path}: {f.message}" for f in findings[:3])
+            node.textContent, node.className = f"Does not validate against {tool}: {text}", "args-check small bad"
+        else:
+            node.textContent, node.className = f"Valid against {tool}'s schema.", "args-check small ok"
+
+    def add_case(self) -> None:
+        from toolproof.authoring.case_form import CaseProblem, case_from_form, check_case
+        from toolproof.authoring.draft_suite import MAX_CASES
+
+        cases, tools = self.own.cases, self.own.tools
+        previous = cases[self.editing] if self.editing is not None else None
+        others = [c for i, c in enumerate(cases) if i != self.editing]
+        _, suite_schema = self.own.schemas()
+        try:
+            if previous is None and len(cases) >= MAX_CASES:
+                raise CaseProblem("case", f"the page keeps at most {MAX_CASES} cases")
+            case = case_from_form(self.form(), list(tools), previous, names={i: t.name for i, t in tools.items()})
+            check_case(case, others, tools, suite_schema)
+        except CaseProblem as exc:
+            self.refuse(exc.field, exc.reason)
+            return
+        if self.editing is None:
+            cases.append(case)
+        else:
+            cases[self.editing] = case
+        self.reset_form()
+        self.own.message(f"Case {case['id']!r} saved ({len(cases)} in the draft).")
+        self.own.changed()
+
+    def refuse(self, field: str, reason: str) -> None:
+        node = byid("case-error")
+        node.textContent = f"{field}: {reason}"
+        node.dataset.field = field
+        self.refuse_clear(keep_message=True)
+        target = byid("case-more") if field == "calls" else byid(f"case-{field}") if field != "case" else None
+        if target is not None:
+            target.setAttribute("aria-invalid", "true")
+
+    def edit_case(self, index: int) -> None:
+        from toolproof.authoring.case_form import CHECKBOXES, form_of
+
+        form = form_of(self.own.cases[index])
+        if form is None:
+            return
+        byid("case-category").value = form["category"]
+        self.category_changed()
+        for name, value in form.items():
+            if name == "more":
+                continue
+            if name in CHECKBOXES:
+                byid(f"case-{name}").checked = value == "true"
+            else:
+                byid(f"case-{name}").value = value
+        clear(byid("case-more"))
+        for row in form["more"]:
+            self.add_row(row)
+        self.editing = index
+        byid("add-case").textContent = "Save case"
+        byid("case-cancel").hidden = False
+        self.check_args()
+
+    def case_deleted(self) -> None:
+        if self.editing is not None:
+            self.reset_form()
+
+    def reset_form(self) -> None:
+        self.editing = None
+        for name in ("id", "prompt", "system", "args", "mock", "critical", "optional", "absent", "loose", "accept",
+                     "forbidden", "include", "exclude", "variants"):
+            byid(f"case-{name}").value = ""
+        byid("case-exact").checked = False
+        clear(byid("case-more"))
+        byid("add-case").textContent = "Add case"
+        byid("case-cancel").hidden = True
+        self.refuse_clear()
+        self.category_changed()
+
+    def refuse_clear(self, *, keep_message: bool = False) -> None:
+        from toolproof.authoring.case_form import FIELDS
+
+        if not keep_message:
+            byid("case-error").textContent = ""
+        for name in FIELDS:
+            byid(f"case-{name}").removeAttribute("aria-invalid")
+        byid("case-more").removeAttribute("aria-invalid")
