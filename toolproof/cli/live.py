@@ -16,7 +16,7 @@ import re
 from typing import TextIO
 
 from .files import ResultsText, save
-from .flags import parse_weights, price_flags, report_flags, suite_flags, write_reports
+from .flags import html_flag, parse_weights, price_flags, report_flags, suite_flags, write_reports, write_text
 from toolproof.datafiles import load_suite_files
 from toolproof.errors import ToolProofError
 from toolproof.scoring.evaluate import evaluate
@@ -63,6 +63,7 @@ def add_parser(commands) -> None:
                       help="requests in flight at most (1-16, default 1: one case after another)")
     price_flags(live)
     report_flags(live)
+    html_flag(live)
     live.add_argument("--pause", type=float, default=0.15, help=argparse.SUPPRESS)
 
 
@@ -284,6 +285,10 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     transcripts = parse_transcripts(document, format_schema("transcripts"), {c.id for c in bundle.cases})
     card = redact(evaluate(bundle.cases, bundle.tools, transcripts, weights, prices=prices), secrets)
     write_reports(args, redact_text(junit_xml(card), secrets), redact_text(render_markdown(card), secrets))
+    if args.html:
+        from toolproof.reports.html_scorecard import scorecard_html
+
+        write_text(args.html, redact_text(scorecard_html(card, bundle.cases), secrets), "--html")
     stdout.write(redact_text(to_json(card) if args.format == "json" else render_text(card), secrets))
     if interrupted:
         return 130

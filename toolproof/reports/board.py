@@ -133,7 +133,9 @@ def md_text(text: str) -> str:
 
 
 def render_board_markdown(board: dict) -> str:
-    lines = ["# ToolProof leaderboard", ""] + [f"- {md_text(line)}" for line in headline(board)]
+    # the headline is ToolProof's own words (no string from a file in it): only <, > and & escaped
+    own = [printable(line).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") for line in headline(board)]
+    lines = ["# ToolProof leaderboard", ""] + [f"- {line}" for line in own]
     for title, rows in tables(board, md_text).items():
         if len(rows) > 1:
             lines += ["", f"## {title}", "", "| " + " | ".join(rows[0]) + " |",

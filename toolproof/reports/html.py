@@ -38,6 +38,8 @@ details { border-bottom: 1px solid var(--line); padding: 4px 0; } summary { curs
 .sig { background: #e8f0ff; font-weight: 650; } .same { color: var(--muted); }
 .grid td, .grid th { text-align: center; }
 svg { vertical-align: middle; }
+section > h2:first-child { margin-top: 0; }
+td.num, th.num, .board td:not(:nth-child(3)), .grid td { white-space: nowrap; }
 ul.lines { margin: 4px 0; padding-left: 18px; }
 """
 
@@ -46,10 +48,14 @@ class Raw(str):
     """Markup built here (never from a file or a model): passed through as it is."""
 
 
-def esc(value) -> str:
+def esc(value, *, multiline: bool = False) -> str:
     """The one escape: any value as inert HTML text (controls and invisible characters shown as
-    escapes first, so nothing reorders or hides what a reader sees)."""
-    return html.escape(printable(str(value)), quote=True)
+    escapes first, so nothing reorders or hides what a reader sees; `multiline` keeps line
+    breaks, for a <pre>)."""
+    text = str(value)
+    if multiline:
+        return "\n".join(html.escape(printable(line), quote=True) for line in text.split("\n"))
+    return html.escape(printable(text), quote=True)
 
 
 def cell(value) -> str:
@@ -75,7 +81,7 @@ def lines(items: list[str], cls: str = "lines") -> str:
 
 
 def pre(text: str) -> str:
-    return f"<pre>{esc(text)}</pre>"
+    return f"<pre>{esc(text, multiline=True)}</pre>"
 
 
 def table(head: list[str], rows: list[list], *, right: set = frozenset(), cls: str = "",
