@@ -115,3 +115,12 @@ def test_a_hostile_model_name_is_a_safe_file_name_and_inert_text(fake, tmp_path)
     assert names == ["b.html", "openai-compatible-_script_alert_1_script_.._.._x.json", "openai-compatible-plain.json"]
     assert "\u202e" not in out + err and "\\u202e" in err      # (the board clips the long name before it)
     assert "<script>alert(1)</script>" in "".join(assert_inert((tmp_path / "b.html").read_text(encoding="utf-8")).text)
+
+
+def test_one_model_run_writes_its_scorecard_as_html(fake, tmp_path):
+    page = tmp_path / "run.html"
+    code, out, err = models(fake, "--model", "<b>solo</b>", "--cap", "4", "--html", str(page))
+    assert code == 0 and out.startswith("ToolProof scorecard - openai-compatible / <b>solo</b>")
+    found = assert_inert(page.read_text(encoding="utf-8"))
+    assert "ToolProof scorecard - openai-compatible / <b>solo</b>" in "".join(found.text) and "b" not in found.tags
+    assert KEY not in page.read_text(encoding="utf-8")
