@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boarddocs import IDS, SHA, run_doc
+from boarddocs import IDS, run_doc
 from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
 from toolproof.scoring.board import build_board, holm
