@@ -84,6 +84,14 @@ def test_a_huge_file_is_refused_before_it_is_parsed(paths, tmp_path):
     assert code == 2 and out == "" and "20 MB" in err
 
 
+def test_out_never_replaces_a_results_file(paths):
+    before = open(paths[0], encoding="utf-8").read()
+    for flag in ("--out", "--html"):
+        code, out, err = cli("board", *paths, flag, paths[0])
+        assert (code, out) == (2, "") and err == f"toolproof: {paths[0]}: {flag} names one of the results files; choose another path\n"
+    assert open(paths[0], encoding="utf-8").read() == before
+
+
 def test_too_many_files_and_unwritable_out(paths, tmp_path):
     code, _, err = cli("board", *([paths[0]] * 41))
     assert code == 2 and "at most 40 results files" in err

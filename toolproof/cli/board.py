@@ -47,9 +47,22 @@ def board_of(paths: list[str], *, suite: str | None, tools: str | None, allow_mi
     return build_board(runs, bundle.cases, bundle.tools, format_schema("transcripts"), allow_mixed=allow_mixed)
 
 
+def _check_targets(args: argparse.Namespace) -> None:
+    """--out and --html must not name one of the results files (a board would replace a run)."""
+    import os
+
+    from toolproof.errors import ToolProofError
+
+    inputs = {os.path.realpath(p) for p in args.results}
+    for flag, path in (("--out", args.out), ("--html", args.html)):
+        if path and os.path.realpath(path) in inputs:
+            raise ToolProofError(f"{flag} names one of the results files; choose another path", source=path)
+
+
 def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
     from toolproof.reports.html_board import board_html
 
+    _check_targets(args)
     board = board_of(args.results, suite=args.suite, tools=args.tools, allow_mixed=args.allow_mixed)
     text = render(board, args.format)
     if args.html:
