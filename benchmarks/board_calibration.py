@@ -12,7 +12,7 @@ step-down correction over the K(K-1)/2 pairs (scoring/board.py `holm`). It print
     every category, the others one model): per-pair power on the K - 1 pairs that truly differ,
     the chance all of them are found, and the false alarms among the pairs that do not differ.
 
-    python benchmarks/board_calibration.py                     # ~1-2 minutes on a busy 2-core machine
+    python benchmarks/board_calibration.py                     # ~10 minutes on a busy 2-core machine (K = 8 dominates)
     python benchmarks/board_calibration.py --boards 2000 --runs 3,5,8
     python benchmarks/board_calibration.py --lift 0.15 --repeats 3
 
