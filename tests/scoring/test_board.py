@@ -112,3 +112,17 @@ def test_run_count_is_bounded(bundle):
         board(bundle, [run_doc("a")] * 41)
     with pytest.raises(ToolProofError, match="at least one"):
         board(bundle, [])
+
+
+def test_a_huge_name_is_kept_whole_in_json_and_clipped_for_reading(bundle):
+    from toolproof.reports.board import render_board_text
+
+    b = board(bundle, [run_doc("m" * 100_000)])
+    assert len(b["runs"][0]["model"]) == 100_000
+    assert max(len(line) for line in render_board_text(b).splitlines()) < 400
+
+
+def test_a_label_that_is_not_text_is_refused_naming_the_file(bundle):
+    with pytest.raises(ToolProofError) as caught:
+        board(bundle, [run_doc("a"), run_doc("b", label=["not", "text"])])
+    assert caught.value.line() == "1.json: at $.label: ['not', 'text'] is not of type 'string'"

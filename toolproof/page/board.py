@@ -152,6 +152,7 @@ class BoardView:
 
     def _table(self):
         from toolproof.reports.board import interval, num, pass_k, pct, run_name, usd
+        from toolproof.errors import clip
         from toolproof.safe_text import printable
 
         head = el("tr", children=[el("th", scope="col", children=[
@@ -166,7 +167,7 @@ class BoardView:
             i = r.get("interval") or {}
             body.append(el("tr", cls="board-row", data_run_id=r["id"], children=[
                 el("td", r["rank"]["label"], cls="num board-rank"), el("td", cls="board-name", children=[
-                    el("code", r["id"], cls="board-id"), el("span", printable(r["_name"]))]),
+                    el("code", r["id"], cls="board-id"), el("span", printable(clip(r["_name"], 200)))]),
                 el("td", str(r.get("created") or "")[:10]), el("td", f"{r['graded']} of {r['planned']}", cls="num"),
                 el("td", num(r["score"], 2), cls="num board-score"), el("td", pct(r["error_rate"]) + "%", cls="num"),
                 el("td", usd(r["cost"]["usd"]), cls="num"), el("td", num(r["cost"]["latency_p50_ms"]), cls="num"),
