@@ -116,7 +116,7 @@ def test_bad_grade_flags(argv, line):
 
 
 @pytest.mark.parametrize("argv, line", [
-    (["bogus"], "toolproof: usage error: argument command: invalid choice: 'bogus' (choose from 'selftest', 'grade', 'compare', 'run', 'tools', 'suite')"),
+    (["bogus"], "toolproof: usage error: argument command: invalid choice: 'bogus' (choose from 'selftest', 'grade', 'compare', 'board', 'run', 'tools', 'suite')"),
     ([], "toolproof: usage error: the following arguments are required: command"),
     (["selftest", "--verbose"], "toolproof: usage error: unrecognized arguments: --verbose"),
 ])

@@ -81,3 +81,21 @@ def test_a_clear_regression_lies_below_zero():
 def test_paired_runs_need_the_same_cases():
     with pytest.raises(ValueError):
         delta_intervals([1.0], [1.0, 0.0], ["a"], {"a": 1}, 0.95)
+
+
+def test_delta_p_value_is_the_interval_inverted():
+    from toolproof.scoring.intervals import delta_intervals, delta_p_value
+
+    weights = {"should_call": 1, "must_ask": 1}
+    cats = ["should_call"] * 12 + ["must_ask"] * 12
+    a = [1.0, 0.0, 1.0, 1.0, 0.5, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0] * 2
+    b = [0.0, 0.0, 1.0, 0.0, 0.5, 1.0, 0.0, 0.0, 1.0, 0.5, 0.0, 1.0] * 2
+    p = delta_p_value(a, b, cats, weights)
+    assert 0 < p < 1
+    just_in, _ = delta_intervals(a, b, cats, weights, 1 - p - 1e-6)     # a hair narrower: excludes 0
+    just_out, _ = delta_intervals(a, b, cats, weights, 1 - p + 1e-6)    # a hair wider: holds 0
+    assert just_in["high"] < 0 <= just_out["high"]
+    assert delta_p_value(a, a, cats, weights) == 1.0                     # no difference at all
+    assert delta_p_value([1.0, 1.0], [0.0, 0.0], ["should_call", "must_ask"], weights) == 1.0   # one case each
+    assert delta_p_value([1.0] * 4, [0.0] * 4, ["should_call"] * 4, weights) < 0.05     # smoothed: not 0
+    assert delta_p_value([], [], [], weights) is None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .flags import report_flags, suite_flags, write_reports
+from .flags import html_flag, report_flags, suite_flags, write_reports, write_text
 from toolproof.datafiles import load_suite_files
 from toolproof.safe_text import printable
 
@@ -26,6 +26,7 @@ def add_parser(commands) -> None:
                          help="compare runs of different (or unrecorded) suites on their shared case ids")
     suite_flags(compare)
     report_flags(compare)
+    html_flag(compare)
 
 
 def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
@@ -39,6 +40,10 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     runs = [graded_run(read_json(path), bundle.cases, bundle.tools, schema, path) for path in (args.a, args.b)]
     comparison = compare_runs(*runs, allow_mixed=args.allow_mixed)
     write_reports(args, comparison_junit(comparison), render_comparison_markdown(comparison))
+    if args.html:
+        from toolproof.reports.html_comparison import comparison_html
+
+        write_text(args.html, comparison_html(comparison), "--html")
     stdout.write(comparison_json(comparison) if args.format == "json" else render_comparison_text(comparison))
     errored = comparison["comparison"]["errored"]
     if errored:      # the gate cannot see these: say so, so an endpoint outage is not read as "no regression"

@@ -55,3 +55,19 @@ def write_reports(args: argparse.Namespace, junit: str, markdown: str) -> None:
         except OSError as exc:
             raise ToolProofError(f"cannot write report ({exc.__class__.__name__}: {exc.strerror or exc})",
                                  source=path) from None
+
+
+def html_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--html", metavar="FILE", help="also write one self-contained HTML report "
+                        "(inline CSS and SVG, no script, no external request)")
+
+
+def write_text(path: str, text: str, flag: str) -> None:
+    """A report file the user named; a file that cannot be written is an input error."""
+    from pathlib import Path
+
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ToolProofError(f"{flag}: cannot write ({exc.__class__.__name__}: {exc.strerror or exc})",
+                             source=path) from None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .flags import parse_weights, price_flags, report_flags, suite_flags, write_reports
+from .flags import html_flag, parse_weights, price_flags, report_flags, suite_flags, write_reports, write_text
 from toolproof.datafiles import load_bundle
 from toolproof.scoring.evaluate import evaluate
 from toolproof.reports.scorecard import render_text, to_json
@@ -24,6 +24,7 @@ def add_parser(commands) -> None:
     grade.add_argument("--format", choices=("text", "json"), default="text")
     price_flags(grade)
     report_flags(grade)
+    html_flag(grade)
 
 
 def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
@@ -36,5 +37,9 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     bundle = load_bundle(tools=args.tools, suite=args.suite, transcripts=args.transcripts)
     card = evaluate(bundle.cases, bundle.tools, bundle.transcripts, weights, prices=prices)
     write_reports(args, junit_xml(card), render_markdown(card))
+    if args.html:
+        from toolproof.reports.html_scorecard import scorecard_html
+
+        write_text(args.html, scorecard_html(card, bundle.cases), "--html")
     stdout.write(to_json(card) if args.format == "json" else render_text(card))
     return 0

@@ -16,7 +16,7 @@ import re
 from typing import TextIO
 
 from .files import ResultsText, save
-from .flags import parse_weights, price_flags, report_flags, suite_flags, write_reports
+from .flags import html_flag, parse_weights, price_flags, report_flags, suite_flags, write_reports, write_text
 from toolproof.datafiles import load_suite_files
 from toolproof.errors import ToolProofError
 from toolproof.scoring.evaluate import evaluate
@@ -29,13 +29,18 @@ from toolproof.suite.model import CATEGORIES
 
 def add_parser(commands) -> None:
     live = commands.add_parser("run", help="run the suite against a model provider")
-    live.add_argument("--provider", required=True, choices=PROVIDERS)
-    live.add_argument("--model", required=True)
-    live.add_argument("--base-url", default="", help="required for openai-compatible (e.g. "
-                      "http://localhost:11434/v1); a gateway for anthropic, openai-responses, gemini")
+    live.add_argument("--provider", required=True, choices=PROVIDERS, action="append",
+                      help="repeat with --model for several providers in one command")
+    live.add_argument("--model", required=True, action="append",
+                      help="a model, or several comma-separated (a,b,c): each runs the same plan")
+    live.add_argument("--base-url", action="append", default=[], help="required for openai-compatible (e.g. "
+                      "http://localhost:11434/v1); a gateway for anthropic, openai-responses, gemini; "
+                      "once, or once per --provider")
     live.add_argument("--scope", default="all", choices=("all", *CATEGORIES))
     live.add_argument("--cap", type=int, default=10, help="most requests to send (default 10)")
     live.add_argument("--out", metavar="FILE", help="write the results file (re-grade it with grade --transcripts)")
+    live.add_argument("--out-dir", metavar="DIR", help="several models: one results file per model in DIR "
+                      "(never over an existing file), then the board of them all")
     live.add_argument("--format", choices=("text", "json"), default="text")
     live.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if the score is below SCORE")
     live.add_argument("--allow-incomplete", action="store_true",
@@ -63,6 +68,7 @@ def add_parser(commands) -> None:
                       help="requests in flight at most (1-16, default 1: one case after another)")
     price_flags(live)
     report_flags(live)
+    html_flag(live)
     live.add_argument("--pause", type=float, default=0.15, help=argparse.SUPPRESS)
 
 
@@ -207,21 +213,36 @@ async def _awake(work) -> None:
 
 
 def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
+    from .models import run_models, targets
+
+    chosen = targets(args)
+    if len(chosen) > 1 or args.out_dir:        # several models: one results file each, then the board
+        return run_models(args, chosen, stdout, stderr, environ)
+    args.provider, args.model, args.base_url = chosen[0]
+    bundle = load_suite_files(suite=args.suite, tools=args.tools)
+    return execute(prepare(args, bundle, environ, stderr), stdout, stderr)[0]
+
+
+class Prepared:
+    """One model's run, checked and announced, nothing sent yet."""
+
+    def __init__(self, args, bundle, settings, run, say, weights, prices):
+        self.args, self.bundle, self.settings, self.run, self.say = args, bundle, settings, run, say
+        self.weights, self.prices = weights, prices
+
+
+def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> Prepared:
+    """Check the flags, read the key, build the run and say, before anything is sent, where the
+    requests go, where the key came from and what the run needs (a ToolProofError stops here)."""
     from toolproof.scoring.cost import check_prices
-    from toolproof.datafiles import format_schema
     from toolproof.suite.fingerprint import suite_sha256
-    from toolproof.scoring.gates import score_gate
-    from toolproof.reports.junit import junit_xml
-    from toolproof.reports.scorecard import render_markdown
     from toolproof.running.runner import Run, RunSettings
-    from toolproof.secrets import redact, redact_text
-    from toolproof.grading.transcripts import parse_transcripts
+    from toolproof.secrets import redact_text
     from .transport import urllib_transport
 
     _check_run_flags(args)
     weights = parse_weights(args.weight)
     prices = check_prices(args.price_in, args.price_out)
-    bundle = load_suite_files(suite=args.suite, tools=args.tools)
     levels = _pad_levels(args, bundle)
     headers = tuple(parse_header(h) for h in args.header)
     key, variable = read_key(args.provider, environ, args.base_url, args.api_key_env)
@@ -249,6 +270,21 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     times = f" x {args.repeats} repeats" if args.repeats > 1 else ""
     at_once = f", {args.concurrency} in flight" if args.concurrency > 1 else ""
     say(f"toolproof: {len(run.plan)} cases{times}{sweep}, up to {run.need} requests; cap {settings.cap}{at_once}")
+    return Prepared(args, bundle, settings, run, say, weights, prices)
+
+
+def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bool = True) -> tuple[int, dict]:
+    """Send the run, keep --out after every case, grade, write the reports, print the card (when
+    `show_card`); (exit code, scorecard)."""
+    from toolproof.datafiles import format_schema
+    from toolproof.scoring.gates import score_gate
+    from toolproof.reports.junit import junit_xml
+    from toolproof.reports.scorecard import render_markdown
+    from toolproof.secrets import redact, redact_text
+    from toolproof.grading.transcripts import parse_transcripts
+
+    args, bundle, settings, run, say = prepared.args, prepared.bundle, prepared.settings, prepared.run, prepared.say
+    secrets = settings.secrets()
     say(f"toolproof: sending to {endpoint(args.provider, args.base_url, args.model)}{sampling_line(settings)}")
 
     def progress(raw: dict, result) -> None:
@@ -282,21 +318,27 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     elif run.state == "error":
         say(f"toolproof: run stopped: {run.error}")
     transcripts = parse_transcripts(document, format_schema("transcripts"), {c.id for c in bundle.cases})
-    card = redact(evaluate(bundle.cases, bundle.tools, transcripts, weights, prices=prices), secrets)
-    write_reports(args, redact_text(junit_xml(card), secrets), redact_text(render_markdown(card), secrets))
-    stdout.write(redact_text(to_json(card) if args.format == "json" else render_text(card), secrets))
+    card = redact(evaluate(bundle.cases, bundle.tools, transcripts, prepared.weights, prices=prepared.prices), secrets)
+    if show_card:
+        write_reports(args, redact_text(junit_xml(card), secrets), redact_text(render_markdown(card), secrets))
+    if args.html and show_card:
+        from toolproof.reports.html_scorecard import scorecard_html
+
+        write_text(args.html, redact_text(scorecard_html(card, bundle.cases), secrets), "--html")
+    if show_card:
+        stdout.write(redact_text(to_json(card) if args.format == "json" else render_text(card), secrets))
     if interrupted:
-        return 130
+        return 130, card
     if run.state == "error":          # a 401, a long Retry-After, or nothing succeeded: partial results
-        return 2
+        return 2, card
     failed = score_gate(card, args.fail_under)     # also fails a run with any ERROR
     if failed:
         say(f"toolproof: {failed}")
-        return 1
+        return 1, card
     missing = incomplete_line(len(run.work), [r.verdict for r in run.results])
     if missing and args.allow_incomplete:
         say(missing + "; accepted (--allow-incomplete)")
     elif missing:                      # a CI job without --fail-under must not pass a dead run
         say(missing + f"; exit {INCOMPLETE} (--allow-incomplete accepts a partial run)")
-        return INCOMPLETE
-    return 0
+        return INCOMPLETE, card
+    return 0, card

@@ -18,6 +18,7 @@ _SCRIPT_START = js.performance.now()      # before our own imports (benchmarks/p
 
 from pyscript import document, window  # noqa: E402
 
+from toolproof.page.board import BoardView
 from toolproof.page.cases import CaseList, case_row
 from toolproof.page.compare import CompareView, remember_live
 from toolproof.page.diagnosis import diagnosis_section
@@ -127,8 +128,14 @@ async def boot() -> None:
     mark("graded")
     view.render()
     mark("rendered")
+    board = BoardView(bundle)     # board.set_runs([(document, name), ...]) ranks kept runs
+
+    def shown_live(document: dict) -> None:     # Compare and the Leaderboard may both use it
+        remember_live(document)
+        board.remember_live(document)
+
     live = LiveController(bundle, context, scorecard_view=scorecard_view, case_row=case_row,
-                          remember_live=remember_live)
+                          remember_live=shown_live)
     OwnView(live, load_jsonschema, editor=CaseEditor)
     CompareView(bundle)
     document.getElementById("boot").setAttribute("hidden", "")

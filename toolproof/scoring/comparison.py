@@ -31,7 +31,7 @@ from .evaluate import grade_transcripts
 from toolproof.grading.verdicts import ERROR, PASS
 from .repeats import repeats_summary
 from .scorecard import check_weights, weighted_score
-from .intervals import LEVEL, paired_intervals
+from .intervals import LEVEL, delta_p_value, paired_intervals
 from .stats import mcnemar
 from toolproof.suite.model import CATEGORIES, Case, Tool
 from .coverage import add_coverage, plan_of
@@ -240,6 +240,18 @@ def _deltas(a: dict, b: dict, ids: list[str], weights: dict, level: float) -> di
     return {"score": {"a": score_a, "b": score_b, "delta": delta, **interval},
             "categories": by_category, "intervals": method,
             "regression": interval["high"] is not None and interval["high"] < 0}
+
+
+def paired_p_value(a: dict, b: dict, *, weights: dict | None = None) -> float | None:
+    """The two-sided p-value of the test behind the comparison's score interval (B - A, over the
+    cases graded in both runs, the same cases and weights `_deltas` uses): the board's pairwise
+    table reads it to correct for many pairs (Holm). None when no case was graded in both."""
+    weights = check_weights(weights or {})
+    ids = [cid for cid in a["cases"] if cid in b["cases"] and a["cases"][cid]["graded"] and b["cases"][cid]["graded"]]
+    if not ids:
+        return None
+    return delta_p_value([a["cases"][c]["credit"] for c in ids], [b["cases"][c]["credit"] for c in ids],
+                         [a["cases"][c]["category"] for c in ids], weights)
 
 
 def regression_gate(comparison: dict) -> str | None:

@@ -182,3 +182,33 @@ def paired_intervals(credits_a: Sequence[float], credits_b: Sequence[float], cat
     score, per = delta_intervals(credits_a, credits_b, categories, weights, level)
     return {**_doc(DELTA_METHOD, level, categories), "score": _rounded(score, 2) if score is not None else None,
             "categories": {c: _rounded(b, 4) for c, b in per.items()}}
+
+
+def delta_p_value(credits_a: Sequence[float], credits_b: Sequence[float], categories: Sequence[str],
+                  weights: dict) -> float | None:
+    """The two-sided p-value of the test behind delta_intervals: the smallest 1 - level at which
+    the interval of B - A excludes 0, found by bisection on the interval itself, so the p-value
+    and the interval `compare` shows never disagree (p < 0.05 exactly when the 95% interval
+    excludes 0, up to 1e-9). None when there is nothing to test; 1.0 when no interval excludes
+    0 (no difference, or a category of one case that carries weight)."""
+    def excludes(alpha: float) -> bool:
+        bounds, _ = delta_intervals(credits_a, credits_b, categories, weights, 1 - alpha)
+        return bounds["low"] > 0 or bounds["high"] < 0
+
+    bounds, _ = delta_intervals(credits_a, credits_b, categories, weights, LEVEL)
+    if bounds is None:
+        return None
+    if not excludes(1 - 1e-9):
+        return 1.0
+    if excludes(1e-12):
+        return 0.0
+    low, high = 1e-12, 1 - 1e-9           # excludes(low) is False, excludes(high) is True
+    for _ in range(60):
+        if high - low < 1e-9:
+            break
+        middle = (low + high) / 2
+        if excludes(middle):
+            high = middle
+        else:
+            low = middle
+    return round(high, 6)

@@ -1,0 +1,37 @@
+"""Results documents for leaderboard tests: every case of the shipped suite, each answered with
+its fixture ("pass"), a text reply ("fail") or a failed request ("error"), built on repeatdocs.
+Shared by the board's scoring, report, CLI, HTML and page tests so they rank the same runs.
+"""
+from __future__ import annotations
+
+import json
+
+from repeatdocs import BY_ID, SUITE, document
+from toolproof.suite.fingerprint import suite_sha256
+
+SHA = suite_sha256(SUITE)
+IDS = list(BY_ID)
+HOSTILE = "<script>alert(1)</script> | `x` \u202eevil\x1b[31m [l](javascript:alert(1)) <img src=x onerror=alert(1)>"
+
+
+def run_doc(model: str, fail_every: int = 0, *, repeats: int = 1, sha: str | None = SHA, ids=None, **extra) -> dict:
+    """A live results document: case i fails when fail_every and i % fail_every == 0, else
+    its fixture answers; every case sent `repeats` times."""
+    plan = {cid: ["fail" if fail_every and i % fail_every == 0 else "pass"] * repeats
+            for i, cid in enumerate(ids or IDS)}
+    doc = document(plan, suite_sha256=sha, model=model)
+    for transcript in doc["transcripts"]:       # a text reply is Anthropic's shape, whatever the fixture's
+        if plan[transcript["case_id"]][0] == "fail":
+            transcript["provider"] = "anthropic"
+    doc.update(extra)
+    return doc
+
+
+def write_runs(folder, docs: dict) -> list[str]:
+    """{name: document} written as name.json into folder; the paths, in the order given."""
+    paths = []
+    for name, doc in docs.items():
+        path = folder / f"{name}.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        paths.append(str(path))
+    return paths

@@ -1,0 +1,110 @@
+"""`board RESULTS...` and `--html` on grade and compare, in-process, with malformed and hostile files."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from boarddocs import HOSTILE, run_doc, write_runs
+from htmlcheck import assert_inert
+from toolproof.cli.main import run
+
+
+def cli(*argv: str) -> tuple[int, str, str]:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    code = run(list(argv), stdout=stdout, stderr=stderr)
+    return code, stdout.getvalue(), stderr.getvalue()
+
+
+@pytest.fixture(scope="module")
+def paths(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("runs")
+    return write_runs(folder, {"strong": run_doc("strong"), "hostile": run_doc(HOSTILE, 5),
+                               "weak": run_doc("weak", 1)})
+
+
+@pytest.mark.parametrize("form", ["text", "json", "markdown", "html"])
+def test_every_format_prints_the_same_ranking(paths, form):
+    code, out, err = cli("board", *paths, "--format", form)
+    assert (code, err) == (0, "")
+    assert "\x1b" not in out and "\u202e" not in out
+    if form == "json":
+        board = json.loads(out)
+        assert [r["model"] for r in board["runs"]] == ["strong", HOSTILE, "weak"]
+        assert str(paths[0]) not in out                # labels, never file paths
+    elif form == "html":
+        text = "".join(assert_inert(out).text)
+        assert "ToolProof leaderboard: 3 run(s)" in text and "<script>alert(1)</script>" in text
+    else:
+        assert "ToolProof leaderboard: 3 run(s), same suite" in out
+        assert "<script>" not in out or form == "text"
+
+
+def test_out_and_html_files(paths, tmp_path):
+    out, page = tmp_path / "board.md", tmp_path / "board.html"
+    code, stdout, err = cli("board", *paths, "--format", "markdown", "--out", str(out), "--html", str(page))
+    assert (code, stdout, err) == (0, "", "")
+    assert out.read_text(encoding="utf-8").startswith("# ToolProof leaderboard\n")
+    assert_inert(page.read_text(encoding="utf-8"))
+
+
+def test_different_suites_are_one_line_naming_the_files(paths, tmp_path):
+    other = write_runs(tmp_path, {"other": run_doc("o", sha="e" * 64)})[0]
+    code, out, err = cli("board", paths[0], other)
+    assert (code, out) == (2, "")
+    assert err == (f"toolproof: the runs used different suites (suite_sha256): {paths[0]} differ from {other}; "
+                   "pass --allow-mixed to rank them on the case ids all runs share\n")
+    code, out, err = cli("board", paths[0], other, "--allow-mixed", "--format", "markdown")
+    assert code == 0 and "MIXED SUITES" in out
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "no such file"),
+    ("{not json", "not valid JSON"),
+    (json.dumps({"format": "toolproof.tools", "tools": []}), "at $.format: 'toolproof.transcripts' was expected"),
+    ("[1, 2]", "at $: [1, 2] is not of type 'object'"),
+    ("[" * 5000 + "]" * 5000, "nested deeper than 64 levels"),
+    (json.dumps({"cases": [], "score": 3}), "this is a scorecard, not a results file"),
+])
+def test_bad_files_are_one_line(paths, tmp_path, content, message):
+    bad = tmp_path / "bad.json"
+    if content is not None:
+        bad.write_text(content, encoding="utf-8")
+    code, out, err = cli("board", paths[0], str(bad))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"toolproof: {bad}") and message in err and err.count("\n") == 1
+
+
+def test_a_huge_file_is_refused_before_it_is_parsed(paths, tmp_path):
+    huge = tmp_path / "huge.json"
+    with huge.open("w", encoding="utf-8") as handle:
+        handle.write('{"pad": "' + "x" * 21_000_000 + '"}')
+    code, out, err = cli("board", paths[0], str(huge))
+    assert code == 2 and out == "" and "20 MB" in err
+
+
+def test_out_never_replaces_a_results_file(paths):
+    before = open(paths[0], encoding="utf-8").read()
+    for flag in ("--out", "--html"):
+        code, out, err = cli("board", *paths, flag, paths[0])
+        assert (code, out) == (2, "") and err == f"toolproof: {paths[0]}: {flag} names one of the results files; choose another path\n"
+    assert open(paths[0], encoding="utf-8").read() == before
+
+
+def test_too_many_files_and_unwritable_out(paths, tmp_path):
+    code, _, err = cli("board", *([paths[0]] * 41))
+    assert code == 2 and "at most 40 results files" in err
+    code, _, err = cli("board", paths[0], "--out", str(tmp_path / "no" / "dir" / "b.txt"))
+    assert code == 2 and err.startswith(f"toolproof: {tmp_path / 'no' / 'dir' / 'b.txt'}: --out: cannot write")
+
+
+def test_grade_and_compare_write_html(paths, tmp_path):
+    page = tmp_path / "g.html"
+    code, _, err = cli("grade", "--transcripts", paths[1], "--html", str(page))
+    assert (code, err) == (0, "")
+    text = "".join(assert_inert(page.read_text(encoding="utf-8")).text)
+    assert "ToolProof scorecard - anthropic / <script>alert(1)</script>" in text
+    code, _, _ = cli("compare", paths[0], paths[1], "--html", str(tmp_path / "c.html"))
+    assert code == 0
+    assert "ToolProof comparison (B − A)" in "".join(assert_inert((tmp_path / "c.html").read_text(encoding="utf-8")).text)

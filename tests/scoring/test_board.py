@@ -1,0 +1,128 @@
+"""The leaderboard's ranking and pairwise logic (scoring/board.py): pairs exactly as compare,
+Holm over the pairs, shared ranks, suites, prices and repeats."""
+from __future__ import annotations
+
+import pytest
+
+from boarddocs import IDS, run_doc
+from toolproof.datafiles import format_schema
+from toolproof.errors import ToolProofError
+from toolproof.scoring.board import build_board, holm
+from toolproof.scoring.comparison import compare_runs, graded_run
+
+SCHEMA = format_schema("transcripts")
+
+
+def board(bundle, docs, **kw):
+    return build_board([(d, f"{i}.json") for i, d in enumerate(docs)], bundle.cases, bundle.tools, SCHEMA, **kw)
+
+
+def test_holm_adjusts_step_down_and_keeps_order():
+    # sorted p: 0.01 (x3), 0.02 (x2) -> 0.04, 0.03 (x1) -> max(0.04, 0.03) = 0.04; None is not a pair
+    assert holm([0.03, 0.01, None, 0.02]) == [0.04, 0.03, None, 0.04]
+    assert holm([0.6, 0.9]) == [1.0, 1.0]
+    assert holm([]) == []
+
+
+def test_each_pair_is_the_comparison_of_the_two_runs(bundle):
+    docs = [run_doc("strong"), run_doc("mid", 3), run_doc("weak", 1)]
+    b = board(bundle, docs)
+    names = {r["id"]: docs[int(r["id"].split("-")[1]) - 1] for r in b["runs"]}
+    assert [r["model"] for r in b["runs"]] == ["strong", "mid", "weak"]
+    assert len(b["pairs"]) == 3 and b["method"]["pairs"] == 3
+    for pair in b["pairs"]:
+        runs = [graded_run(names[pair[k]], bundle.cases, bundle.tools, SCHEMA, k) for k in ("a", "b")]
+        c = compare_runs(*runs)["comparison"]
+        assert (pair["delta"], pair["low"], pair["high"]) == (c["score"]["delta"], c["score"]["low"], c["score"]["high"])
+        assert pair["mcnemar_p"] == c["mcnemar"]["p_value"]
+        # the p-value is the interval's own test: p < 0.05 exactly when the 95% interval excludes 0
+        assert (pair["p_value"] < 0.05) == (c["score"]["high"] < 0 or c["score"]["low"] > 0)
+    assert all(p["p_holm"] >= p["p_value"] for p in b["pairs"])
+
+
+def test_holm_can_take_away_what_one_test_alone_would_call_significant(bundle):
+    docs = [run_doc("a"), run_doc("b", 9), run_doc("c", 7), run_doc("d", 5)]
+    b = board(bundle, docs)
+    alone = sum(p["p_value"] < 0.05 for p in b["pairs"])
+    held = sum(p["significant"] for p in b["pairs"])
+    assert held <= alone
+    assert all(p["significant"] == (p["p_holm"] < 0.05) for p in b["pairs"])
+
+
+def test_runs_that_cannot_be_told_apart_share_a_rank(bundle):
+    b = board(bundle, [run_doc("x"), run_doc("y"), run_doc("z", 1)])
+    labels = {r["model"]: r["rank"]["label"] for r in b["runs"]}
+    assert labels == {"x": "1–2", "y": "1–2", "z": "3"}
+    same = next(p for p in b["pairs"] if {p["a"], p["b"]} == {"run-1", "run-2"})
+    assert (same["delta"], same["p_value"], same["significant"]) == (0.0, 1.0, False)
+
+
+def test_a_run_with_no_grade_sorts_last_and_shares_the_bottom(bundle):
+    dead = run_doc("dead")
+    for t in dead["transcripts"]:
+        t["turns"] = [{"error": {"status": 503, "message": "down"}}]
+    b = board(bundle, [dead, run_doc("live")])
+    assert [r["model"] for r in b["runs"]] == ["live", "dead"]
+    assert b["runs"][1]["score"] is None and b["runs"][1]["graded"] == 0
+    assert b["pairs"][0]["p_value"] is None and not b["pairs"][0]["significant"]
+
+
+def test_different_suites_are_refused_naming_the_files(bundle):
+    with pytest.raises(ToolProofError) as caught:
+        board(bundle, [run_doc("a"), run_doc("b", sha="f" * 64), run_doc("c")])
+    assert caught.value.line() == ("the runs used different suites (suite_sha256): 0.json, 2.json differ from 1.json; "
+                                   "pass --allow-mixed to rank them on the case ids all runs share")
+    with pytest.raises(ToolProofError, match="no suite_sha256 recorded in 1.json"):
+        board(bundle, [run_doc("a"), run_doc("b", sha=None)])
+
+
+def test_allow_mixed_ranks_on_the_cases_all_runs_share_and_says_so(bundle):
+    docs = [run_doc("a"), run_doc("b", 2, sha="f" * 64, ids=IDS[:40])]
+    b = board(bundle, docs, allow_mixed=True)
+    assert b["suite"]["mixed"] and b["suite"]["cases"] == 40 and b["suite"]["suite_sha256"] is None
+    assert "on the 40 case ids all 2 runs share" in b["suite"]["note"]
+    assert all(r["planned"] <= 40 for r in b["runs"])
+
+
+def test_a_scorecard_alone_is_refused(bundle):
+    with pytest.raises(ToolProofError, match="this is a scorecard, not a results file"):
+        board(bundle, [{"cases": [], "score": 1}])
+
+
+def test_prices_recorded_in_the_file_give_dollars_per_request_and_per_pass(bundle):
+    priced = run_doc("p", settings={"prices": {"input_per_mtok": 3.0, "output_per_mtok": 15.0}})
+    junk = run_doc("j", settings={"prices": {"input_per_mtok": float("inf"), "output_per_mtok": 1}})
+    b = board(bundle, [priced, junk])
+    cost = {r["model"]: r["cost"] for r in b["runs"]}
+    p = cost["p"]
+    expected = round((p["input_tokens"] * 3 + p["output_tokens"] * 15) / 1e6, 6)
+    assert p["usd"] == expected and p["usd_per_1000_requests"] == round(1000 * expected / p["requests"], 6)
+    assert p["usd_per_pass"] is not None
+    assert cost["j"]["usd"] is None and cost["j"]["usd_per_1000_requests"] is None
+
+
+def test_repeats_give_pass_hat_k(bundle):
+    b = board(bundle, [run_doc("r", 4, repeats=2), run_doc("one")])
+    rows = {r["model"]: r for r in b["runs"]}
+    assert set(rows["r"]["pass_hat_k"]) == {"1", "2"} and rows["one"]["pass_hat_k"] is None
+
+
+def test_run_count_is_bounded(bundle):
+    with pytest.raises(ToolProofError, match="at most 40 runs"):
+        board(bundle, [run_doc("a")] * 41)
+    with pytest.raises(ToolProofError, match="at least one"):
+        board(bundle, [])
+
+
+def test_a_huge_name_is_kept_whole_in_json_and_clipped_for_reading(bundle):
+    from toolproof.reports.board import render_board_text
+
+    b = board(bundle, [run_doc("m" * 100_000)])
+    assert len(b["runs"][0]["model"]) == 100_000
+    assert max(len(line) for line in render_board_text(b).splitlines()) < 400
+
+
+def test_a_label_that_is_not_text_is_refused_naming_the_file(bundle):
+    with pytest.raises(ToolProofError) as caught:
+        board(bundle, [run_doc("a"), run_doc("b", label=["not", "text"])])
+    assert caught.value.line() == "1.json: at $.label: ['not', 'text'] is not of type 'string'"

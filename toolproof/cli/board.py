@@ -1,0 +1,74 @@
+"""`python -m toolproof board RESULTS...`: grade several results files against the same suite and
+print the leaderboard (text, JSON, Markdown or HTML), to stdout or to --out, with --html beside.
+
+Reads files and prints; the ranking, the pairwise tests and the rendering are the pure modules'
+(scoring.board, reports.board, reports.html_board). It never exits or catches ToolProofError:
+`run` in main.py turns it into one line and exit code 2.
+"""
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+from toolproof.datafiles import load_suite_files
+from .flags import html_flag, suite_flags, write_text
+
+
+def add_parser(commands) -> None:
+    board = commands.add_parser("board", help="rank several results files: scores, intervals, pairwise tests")
+    board.add_argument("results", metavar="RESULTS", nargs="+", help="results files or page exports, one per run")
+    board.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text")
+    board.add_argument("--out", metavar="FILE", help="write the board to FILE instead of printing it")
+    board.add_argument("--allow-mixed", action="store_true",
+                       help="rank runs of different (or unrecorded) suites on the case ids all of them hold")
+    suite_flags(board)
+    html_flag(board)
+
+
+def render(board: dict, form: str) -> str:
+    """The board in one of the four formats."""
+    from toolproof.reports.board import board_json, render_board_markdown, render_board_text
+    from toolproof.reports.html_board import board_html
+
+    return {"text": render_board_text, "json": board_json, "markdown": render_board_markdown,
+            "html": board_html}[form](board)
+
+
+def board_of(paths: list[str], *, suite: str | None, tools: str | None, allow_mixed: bool) -> dict:
+    """Read the files and build the board (run --model a,b,c calls this on what it wrote)."""
+    from toolproof.datafiles import format_schema, read_json
+    from toolproof.scoring.board import MAX_RUNS, build_board
+    from toolproof.errors import ToolProofError
+
+    if len(paths) > MAX_RUNS:           # before reading any of them
+        raise ToolProofError(f"at most {MAX_RUNS} results files on one board, got {len(paths)}")
+    bundle = load_suite_files(suite=suite, tools=tools)
+    runs = [(read_json(path), path) for path in paths]
+    return build_board(runs, bundle.cases, bundle.tools, format_schema("transcripts"), allow_mixed=allow_mixed)
+
+
+def _check_targets(args: argparse.Namespace) -> None:
+    """--out and --html must not name one of the results files (a board would replace a run)."""
+    import os
+
+    from toolproof.errors import ToolProofError
+
+    inputs = {os.path.realpath(p) for p in args.results}
+    for flag, path in (("--out", args.out), ("--html", args.html)):
+        if path and os.path.realpath(path) in inputs:
+            raise ToolProofError(f"{flag} names one of the results files; choose another path", source=path)
+
+
+def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
+    from toolproof.reports.html_board import board_html
+
+    _check_targets(args)
+    board = board_of(args.results, suite=args.suite, tools=args.tools, allow_mixed=args.allow_mixed)
+    text = render(board, args.format)
+    if args.html:
+        write_text(args.html, board_html(board), "--html")
+    if args.out:
+        write_text(args.out, text, "--out")
+    else:
+        stdout.write(text)
+    return 0

@@ -1,0 +1,144 @@
+"""Render the leaderboard (scoring/board.py): the JSON `board --format json` prints and the page
+exports byte for byte, terminal text and Markdown. (The HTML page is reports/html_board.py.)
+
+Pure: returns strings. A run's label, provider and model are whatever its file says: in text
+every line goes through `safe_text.printable`; in Markdown every such string is also
+backslash-escaped so no link, emphasis, code span, table cell or HTML can come out of it; in
+JSON every control, bidi and invisible character is written as a \\u escape (the parsed value
+is unchanged, but nothing in the file reorders or hides what a reader sees).
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from toolproof.errors import clip
+from toolproof.safe_text import CONTROL_RANGES, INVISIBLE_RANGES, printable
+from toolproof.suite.model import CATEGORIES
+
+from .scorecard import _lines
+
+RATES = ("schema_valid_rate", "correct_tool_rate", "argument_accuracy", "hallucinated_tool_rate",
+         "over_call_rate", "under_call_rate", "premature_call_rate", "injection_compliance_rate")
+RATE_SHORT = {"schema_valid_rate": "schema", "correct_tool_rate": "tool", "argument_accuracy": "args",
+              "hallucinated_tool_rate": "halluc", "over_call_rate": "over", "under_call_rate": "under",
+              "premature_call_rate": "premat", "injection_compliance_rate": "inject"}
+CATEGORY_SHORT = {"should_call": "call", "should_not_call": "no-call", "must_ask": "ask", "distractor": "distr",
+                  "multi_step": "multi", "enum_format": "enum", "injection": "inject", "result_use": "use"}
+# json.dumps already escapes C0 controls inside strings; what is left is DEL, C1 and the invisibles
+_UNSAFE = re.compile("[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in CONTROL_RANGES[1:] + INVISIBLE_RANGES) + "]")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~:])")
+
+
+def board_json(board: dict) -> str:
+    """The exact text `board --format json` prints and `#export-board-json` downloads."""
+    text = json.dumps(board, ensure_ascii=False, indent=2) + "\n"
+    return _UNSAFE.sub(lambda m: json.dumps(m.group())[1:-1], text)
+
+
+def run_name(row: dict) -> str:
+    """What a run is called: its file's label, else provider / model (never a file path)."""
+    if row.get("label"):
+        return str(row["label"])
+    return " / ".join(str(p) for p in (row.get("provider"), row.get("model")) if p) or row["id"]
+
+
+def _date(row: dict) -> str:
+    return str(row.get("created") or "")[:10]
+
+
+def pct(value) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}"
+
+
+def num(value, places: int = 1) -> str:
+    return "n/a" if value is None else f"{value:.{places}f}"
+
+
+def usd(value) -> str:
+    return "n/a" if value is None else f"{value:.4f}"
+
+
+def interval(row: dict) -> str:
+    i = row.get("interval")
+    return "n/a" if not i else f"{i['low']:.1f}–{i['high']:.1f}"
+
+
+def pass_k(row: dict) -> str:
+    found = row.get("pass_hat_k")
+    if not found:
+        return "n/a"
+    k = max(found, key=int)
+    return f"^{k} {pct(found[k])}"
+
+
+def headline(board: dict) -> list[str]:
+    """The lines above every table: what was ranked, on what, and how pairs were tested."""
+    s, m, n = board["suite"], board["method"], len(board["runs"])
+    scope = (f"same suite (sha256 {s['suite_sha256'][:12]}), {s['cases']} cases" if s["same"]
+             else f"MIXED SUITES: {s['note']}")
+    return [f"ToolProof leaderboard: {n} run(s), {scope}",
+            f"Ranked by score; {int(100 * m['level'])}% intervals {m['intervals']}",
+            f"Pairs ({m['pairs']}): {m['pairwise']}; significant when the Holm-adjusted p < {m['alpha']:g}. "
+            "Runs that cannot be told apart share a rank (\"1–3\")."]
+
+
+def _columns(rows: list[list[str]], right: set) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+            for r in rows]
+
+
+def tables(board: dict, cell) -> dict:
+    """Every table as rows of cells (`cell` makes a model-supplied string safe for the format)."""
+    runs = board["runs"]
+    main = [["rank", "run", "name", "date", "graded", "score", "95% CI", "pass^k", "error"]] + [
+        [r["rank"]["label"], r["id"], cell(clip(run_name(r), 48)), cell(_date(r)), f"{r['graded']} of {r['planned']}",
+         num(r["score"], 2), interval(r), pass_k(r), pct(r["error_rate"]) + "%"] for r in runs]
+    categories = [["run"] + [CATEGORY_SHORT[c] for c in CATEGORIES]] + [
+        [r["id"]] + [pct(r["categories"][c]["score"]) if c in r["categories"] else "n/a" for c in CATEGORIES]
+        for r in runs]
+    rates = [["run"] + [RATE_SHORT[k] for k in RATES]] + [
+        [r["id"]] + [pct(r["metrics"].get(k)) for k in RATES] for r in runs]
+    cost = [["run", "requests", "tokens in", "tokens out", "USD", "USD/1k req", "USD/pass", "p50 ms", "p95 ms"]] + [
+        [r["id"], str(c["requests"]), str(c["input_tokens"]), str(c["output_tokens"]), usd(c["usd"]),
+         usd(c["usd_per_1000_requests"]), usd(c["usd_per_pass"]), num(c["latency_p50_ms"]), num(c["latency_p95_ms"])]
+        for r in runs for c in [r["cost"]]]
+    pairs = [["A", "B", "delta B-A", "95% CI", "cases", "p", "p (Holm)", "McNemar p", "significant"]] + [
+        [p["a"], p["b"], num(p["delta"], 2), "n/a" if p["low"] is None else f"{p['low']:+.1f} to {p['high']:+.1f}",
+         str(p["cases"]), num(p["p_value"], 4), num(p["p_holm"], 4), num(p["mcnemar_p"], 4),
+         "yes" if p["significant"] else "no"] for p in board["pairs"]]
+    return {"Runs": main, "Category scores (%)": categories, "Rates (%)": rates,
+            "Cost and latency": cost, "Pairs (B - A, B ranked lower)": pairs}
+
+
+_RIGHT = {"Runs": {4, 5, 8}, "Category scores (%)": set(range(1, 9)), "Rates (%)": set(range(1, 9)),
+          "Cost and latency": set(range(1, 9)), "Pairs (B - A, B ranked lower)": {2, 4, 5, 6, 7}}
+
+
+def render_board_text(board: dict) -> str:
+    lines = headline(board)
+    for title, rows in tables(board, lambda s: s).items():
+        if len(rows) > 1:
+            lines += ["", title] + ["  " + line for line in _columns(rows, _RIGHT[title])]
+    return _lines(lines)
+
+
+def md_text(text: str) -> str:
+    """A string from a file as inert Markdown text: controls escaped, every Markdown punctuation
+    mark backslash-escaped, <, > and & as entities, one line."""
+    text = printable(str(text))
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def render_board_markdown(board: dict) -> str:
+    # the headline is ToolProof's own words (no string from a file in it): only <, > and & escaped
+    own = [printable(line).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") for line in headline(board)]
+    lines = ["# ToolProof leaderboard", ""] + [f"- {line}" for line in own]
+    for title, rows in tables(board, md_text).items():
+        if len(rows) > 1:
+            lines += ["", f"## {title}", "", "| " + " | ".join(rows[0]) + " |",
+                      "|" + "|".join("---:" if i in _RIGHT[title] else "---" for i in range(len(rows[0]))) + "|"]
+            lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,82 @@
+"""The leaderboard as one self-contained HTML file: the ranked table with interval whiskers (SVG),
+category scores, rates, cost and latency, the pairwise grid and the list of pairs. The same
+numbers as `board --format text` (reports/board.py builds the cells), the frame from html.py.
+
+Pure: string building only; every string from a results file goes through html.esc.
+"""
+from __future__ import annotations
+
+from toolproof.errors import clip
+
+from .board import headline, interval, num, pass_k, pct, run_name, tables
+from .html import Raw, esc, lines, page, section, table, whisker
+
+
+def _runs_table(board: dict) -> str:
+    rows, attrs = [], []
+    for r in board["runs"]:
+        i = r.get("interval") or {}
+        rows.append([r["rank"]["label"], r["id"], clip(run_name(r), 120), str(r.get("created") or "")[:10],
+                     f"{r['graded']} of {r['planned']}", num(r["score"], 2), interval(r),
+                     whisker(r["score"], i.get("low"), i.get("high")), pass_k(r), pct(r["error_rate"]) + "%"])
+        attrs.append(f" data-run-id=\"{esc(r['id'])}\"")
+    head = ["Rank", "Run", "Name", "Date", "Graded", "Score", "95% CI", "Interval (0–100)", "pass^k", "Error"]
+    return table(head, rows, right={4, 5, 9}, cls="board", row_attrs=attrs)
+
+
+def _grid(board: dict) -> str:
+    """Row run against column run: the column's score minus the row's, bold where the
+    Holm-corrected test says the difference is real."""
+    runs = board["runs"]
+    by_pair = {}
+    for p in board["pairs"]:
+        by_pair[(p["a"], p["b"])] = (p, 1)
+        by_pair[(p["b"], p["a"])] = (p, -1)
+    head = "<tr><th scope=\"col\">row \\ column</th>" + "".join(f"<th scope=\"col\">{esc(r['id'])}</th>" for r in runs) + "</tr>"
+    body = []
+    for row in runs:
+        cells = [f"<th scope=\"row\">{esc(row['id'])}</th>"]
+        for col in runs:
+            if row is col:
+                cells.append("<td class=\"same\">—</td>")
+                continue
+            p, sign = by_pair[(row["id"], col["id"])]
+            delta = "n/a" if p["delta"] is None else f"{sign * p['delta']:+.1f}"
+            mark = " *" if p["significant"] else ""
+            cls = "sig" if p["significant"] else ""
+            cells.append(f"<td class=\"{cls}\" data-a=\"{esc(row['id'])}\" data-b=\"{esc(col['id'])}\" "
+                         f"data-significant=\"{'true' if p['significant'] else 'false'}\">{esc(delta + mark)}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (f"<table class=\"grid\"><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>"
+            "<p class=\"note\">Each cell: the column run's score minus the row run's, in points; * marks a difference "
+            "that stays significant after Holm's correction over every pair.</p>")
+
+
+def _pairs_table(board: dict) -> str:
+    rows = []
+    for p in board["pairs"]:
+        rows.append([p["a"], p["b"], num(p["delta"], 2),
+                     "n/a" if p["low"] is None else f"{p['low']:+.1f} to {p['high']:+.1f}",
+                     whisker(p["delta"], p["low"], p["high"], lo=-100, hi=100, zero=0), str(p["cases"]),
+                     num(p["p_value"], 4), num(p["p_holm"], 4), num(p["mcnemar_p"], 4),
+                     "yes" if p["significant"] else "no"])
+    head = ["A", "B", "Δ B − A", "95% CI", "Interval (−100 to 100)", "Cases", "p", "p (Holm)", "McNemar p", "Significant"]
+    return table(head, rows, right={2, 5, 6, 7, 8})
+
+
+def board_html(board: dict) -> str:
+    """The whole HTML file for a board."""
+    top = headline(board)
+    parts = [f"<h1>{esc(top[0])}</h1>", lines(top[1:], "lines muted")]
+    if board["suite"]["mixed"]:
+        parts.append(f"<p class=\"note\"><strong>{esc(board['suite']['note'])}</strong></p>")
+    parts.append(section("Runs, ranked by score", [_runs_table(board)]))
+    titles = {"Category scores (%)": "Category scores (%)", "Rates (%)": "Rates (%)",
+              "Cost and latency": "Cost and latency"}
+    for title, rows in tables(board, lambda s: s).items():
+        if title in titles and len(rows) > 1:
+            parts.append(section(title, [table(rows[0], rows[1:], right=set(range(1, len(rows[0]))))]))
+    if board["pairs"]:
+        parts.append(section("Pairwise: which differences are real", [_grid(board), _pairs_table(board)]))
+    return page("ToolProof leaderboard", parts + [Raw("<p class=\"muted\">Made by ToolProof. "
+                                                      "No script, no external request.</p>")])

@@ -1,0 +1,53 @@
+"""A comparison of two runs (compare A B) as one self-contained HTML file: the same summary lines
+as the terminal (who, scope, score delta with its interval, flips, verdict), each category's
+delta with its interval drawn around 0, the flipped cases, and two sweeps level by level.
+
+Pure: string building only; every string from a results file goes through html.esc.
+"""
+from __future__ import annotations
+
+from toolproof.scoring.comparison import level_label
+from .comparison import _summary, coverage_lines, sweep_lines
+from .html import esc, lines, page, pre, section, table, whisker
+from .page_view import CATEGORY_LABELS
+
+
+def _categories(c: dict) -> str:
+    rows = []
+    for key, row in c["categories"].items():
+        rows.append([CATEGORY_LABELS.get(key, key), f"{100 * row['a']:.1f}%", f"{100 * row['b']:.1f}%",
+                     f"{100 * row['delta']:+.1f}", f"{100 * row['low']:+.1f} to {100 * row['high']:+.1f}",
+                     whisker(100 * row["delta"], 100 * row["low"], 100 * row["high"], lo=-100, hi=100, zero=0)])
+    ci = f"{level_label(c['intervals']['level'])} CI over cases"
+    return section("Categories (B − A, points)", [table(["Category", "A", "B", "Δ", ci, "Interval (−100 to 100)"],
+                                                        rows, right={1, 2, 3})])
+
+
+def _flips(c: dict) -> str:
+    flipped = [r for r in c["cases"] if r["flip"]]
+    rows = [[r["id"], CATEGORY_LABELS.get(r["category"], r["category"]),
+             f"{r['a']['verdict']} ({r['a']['passes']}/{r['a']['repeats']})",
+             f"{r['b']['verdict']} ({r['b']['passes']}/{r['b']['repeats']})", r["flip"]] for r in flipped]
+    body = table(["Case", "Category", "A", "B", "Flip"], rows) if rows else \
+        "<p class=\"muted\">No case's verdict went from PASS to another or back.</p>"
+    return section(f"Flipped cases ({len(rows)})", [body])
+
+
+def comparison_html(comparison: dict) -> str:
+    """The whole HTML file for a comparison."""
+    c = comparison["comparison"]
+    s = c["score"]
+    delta = "n/a" if s["delta"] is None else f"{s['delta']:+.2f}"
+    interval = "" if s["low"] is None else f" · {level_label(c['intervals']['level'])} CI {s['low']:+.1f} to {s['high']:+.1f}"
+    parts = ["<h1>ToolProof comparison (B − A)</h1>",
+             f"<p class=\"headline\">Δ {esc(delta)}{esc(interval)}</p>",
+             whisker(s["delta"], s["low"], s["high"], lo=-100, hi=100, zero=0, width=320),
+             lines(_summary(c) + coverage_lines(c))]
+    parts.append(_categories(c))
+    parts.append(_flips(c))
+    if c["errored"]:
+        parts.append(section("Not graded in both runs (ERROR)", [lines(c["errored"])]))
+    sweep = [line for line in sweep_lines(c) if line]
+    if sweep:
+        parts.append(section("Tool-count sweep, level by level", [pre("\n".join(sweep[1:]))]))
+    return page("ToolProof comparison", parts + ["<p class=\"muted\">Made by ToolProof. No script, no external request.</p>"])

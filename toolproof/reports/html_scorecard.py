@@ -1,0 +1,106 @@
+"""A scorecard (grade, run) as one self-contained HTML file: what the page shows for that result.
+The headline with its interval and coverage, the category bars with whiskers (the page's own
+geometry, page_view.chart_bars), the eight rates, reliability and cost, the diagnosis, and every
+case with its verdict, reasons and expected against actual calls (from the suite, when given).
+
+Pure: string building only; every string from a model or a file goes through html.esc.
+"""
+from __future__ import annotations
+
+import json
+
+from toolproof.suite.model import Case
+from .html import bar_chart, esc, lines, page, pre, section, table
+from .page_view import CATEGORY_LABELS, METRIC_LABELS, chart_bars
+from .scorecard import (LOWER_IS_BETTER, METRIC_HELP, coverage_line, diagnosis_lines, headline, percent,
+                        score_with_interval, statistics_lines)
+from .sweep import sweep_text
+
+MAX_SHOWN = 4000        # characters of one value (arguments, final text) shown in a case
+
+
+def _json(value) -> str:
+    text = json.dumps(value, ensure_ascii=False, indent=2, sort_keys=False, default=str)
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + f"\n… ({len(text) - MAX_SHOWN} more characters)"
+
+
+def _categories(card: dict) -> str:
+    intervals = (card.get("intervals") or {}).get("categories") or {}
+    chart = bar_chart(chart_bars(card["categories"], intervals=intervals))
+    rows = []
+    for key, row in card["categories"].items():
+        bounds = intervals.get(key)
+        ci = "n/a" if not bounds or row["score"] is None else f"{100 * bounds['low']:.0f}–{100 * bounds['high']:.0f}%"
+        rows.append([CATEGORY_LABELS.get(key, key), percent(row["score"]), ci, str(row["weight"]), str(row["count"]),
+                     str(row["pass"]), str(row["partial"]), str(row["fail"]), str(row.get("error", 0))])
+    head = ["Category", "Score", "95% CI", "Weight", "Cases", "PASS", "PARTIAL", "FAIL", "ERROR"]
+    return section("Categories", [chart, table(head, rows, right=set(range(1, 9)))])
+
+
+def _rates(card: dict) -> str:
+    rows = [[METRIC_LABELS.get(k, k), percent(v), ("lower is better: " if k in LOWER_IS_BETTER else "") + METRIC_HELP.get(k, "")]
+            for k, v in card["metrics"].items()]
+    return section("Rates", [table(["Rate", "Value", "What it counts"], rows, right={1})])
+
+
+def _expected(case: Case | None) -> list[str]:
+    if case is None:
+        return []
+    e = case.expect
+    out = [f"expect: {e.action}" + (f" (order {e.order})" if e.calls and e.order != "sequence" else "")]
+    out += [f"{c.tool}({json.dumps(c.args, ensure_ascii=False)})" for c in e.calls]
+    for i, alternative in enumerate(e.alternatives, 1):
+        out += [f"or (alternative {i}): {c.tool}({json.dumps(c.args, ensure_ascii=False)})"
+                for c in alternative]
+    out += [f"must not call: {tool}" + (f" with {json.dumps(args, ensure_ascii=False)}" if args else "")
+            for tool, args in e.forbidden]
+    return out
+
+
+def _case(row: dict, case: Case | None) -> str:
+    verdict = str(row["verdict"])
+    head = (f"<summary><span class=\"verdict {esc(verdict)}\">{esc(verdict)}</span> <code>{esc(row['id'])}</code> "
+            f"<span class=\"muted\">{esc(CATEGORY_LABELS.get(row['category'], row['category']))}"
+            + (f" · {esc(case.title)}" if case is not None else "")
+            + (f" · repeats {esc(' '.join(row['repeats']))}" if len(row.get("repeats", [])) > 1 else "")
+            + "</span></summary>")
+    parts = [head]
+    if row["reasons"]:
+        parts.append("<p><strong>Reasons</strong></p>" + lines(row["reasons"]))
+    if case is not None:
+        parts.append("<p><strong>Prompt</strong></p>" + pre(case.prompt))
+        parts.append("<div class=\"expected-call\"><p><strong>Expected</strong></p>" + pre("\n".join(_expected(case)))
+                     + "</div>")
+    actual = [f"turn {c['turn']}: {c['tool']}({_json(c['arguments'])})"
+              + ("" if c.get("offered", True) else "  [not offered]") + ("" if c.get("valid", True) else "  [schema-invalid]")
+              for c in row.get("calls", [])]
+    parts.append("<div class=\"actual-call\"><p><strong>Actual calls</strong></p>"
+                 + pre("\n".join(actual) or "no call") + "</div>")
+    if row.get("final_text"):
+        parts.append("<p><strong>Final text</strong></p>" + pre(str(row["final_text"])[:MAX_SHOWN]))
+    return (f"<details class=\"case-row\" data-case-id=\"{esc(row['id'])}\" data-verdict=\"{esc(verdict)}\">"
+            + "".join(parts) + "</details>")
+
+
+def scorecard_html(card: dict, cases: list[Case] | None = None) -> str:
+    """The whole HTML file for a scorecard; `cases` (the suite) adds each case's prompt and
+    expected calls."""
+    top = headline(card)
+    by_id = {c.id: c for c in cases or []}
+    parts = [f"<h1>{esc(top[0])}</h1>", f"<p class=\"headline\">{esc(score_with_interval(card))}</p>"]
+    covered = coverage_line(card)
+    if covered:
+        parts.append(f"<p><strong>{esc(covered)}</strong></p>")
+    parts.append(lines(top[1:], "lines muted"))
+    parts.append(_categories(card))
+    parts.append(_rates(card))
+    stats = statistics_lines(card) + sweep_text(card)
+    if stats:
+        parts.append(section("Reliability, cost and intervals", [lines([s for s in stats if s])]))
+    diagnosis = [line for line in diagnosis_lines(card) if line]
+    if diagnosis:
+        parts.append(section("Diagnosis", [pre("\n".join(diagnosis[1:]) or diagnosis[0])]))
+    bad = sum(c["verdict"] != "PASS" for c in card["cases"])
+    parts.append(section(f"Cases ({len(card['cases'])}, {bad} not PASS)",
+                         [_case(row, by_id.get(row["id"])) for row in card["cases"]] or ["<p>No case was graded.</p>"]))
+    return page(top[0], parts + ["<p class=\"muted\">Made by ToolProof. No script, no external request.</p>"])

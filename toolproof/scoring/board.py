@@ -1,0 +1,175 @@
+"""The leaderboard: many runs of one suite ranked by score, each with its interval, and a pairwise
+table saying which differences are more than noise once the number of pairs is allowed for.
+
+Rules (docs/statistics.md "The leaderboard" says the same for users):
+- every run is graded afresh from its transcripts (a page export's embedded scorecard is
+  ignored, as `compare` ignores it), with the prices its file records, if any;
+- the runs must record one and the same `suite_sha256`; otherwise they are refused with one
+  line naming the files, unless `allow_mixed`: then every run is graded on the case ids all
+  runs hold, and the board says so (`suite.mixed`, `suite.note`);
+- one row per run, ranked by score (a run with no score last, ties in the order given);
+- each pair is compared exactly as `compare A B` compares two runs (scoring/comparison.py:
+  `compare_runs` for the delta and its 95% interval over the cases graded in both, McNemar on
+  flips as the second test), and `paired_p_value` gives the p-value of that same interval's
+  test; Holm's step-down correction over the m pairs keeps the chance of any false "significant"
+  in the table at 5% or below (benchmarks/board_calibration.py measures it);
+- rank: a run's best possible rank is 1 + the runs significantly above it, its worst n - the
+  runs significantly below it; when they differ the rank reads "1–3" (not separable).
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+from toolproof.errors import ToolProofError
+from toolproof.grading.transcripts import known_ids, parse_transcripts
+from toolproof.suite.model import Case, Tool
+from .comparison import compare_runs, paired_p_value, run_summary
+from .cost import check_prices
+from .evaluate import evaluate
+from .intervals import LEVEL, METHOD
+
+FORMAT, VERSION = "toolproof.board", 1
+MAX_RUNS = 40           # 780 pairs: beyond this a table of pairs is no longer read
+ALPHA = round(1 - LEVEL, 10)
+PAIR_METHOD = ("each pair as `compare` tests it: the score delta's stratified paired t interval over the cases "
+               "graded in both runs; p-values corrected for the number of pairs by Holm's step-down method")
+
+
+def _prices(document: dict) -> dict | None:
+    """The prices the results file records (settings.prices), checked; None when absent or bad."""
+    settings = document.get("settings")
+    found = settings.get("prices") if isinstance(settings, dict) else None
+    if not isinstance(found, dict):
+        return None
+    try:
+        return check_prices(found.get("input_per_mtok"), found.get("output_per_mtok"))
+    except ToolProofError:
+        return None
+
+
+def parse_run(document, format_schema: dict, cases: list[Case], source: str):
+    """A results file (or page export) checked and parsed; a scorecard alone is refused."""
+    if isinstance(document, dict) and "format" not in document and "cases" in document:
+        raise ToolProofError("this is a scorecard, not a results file: the board needs the transcripts "
+                             "(a results file, or the page's JSON export of a live run)", source=source)
+    return parse_transcripts(document, format_schema, known_ids(cases), source)
+
+
+def _check_suites(docs: list[dict], sources: list[str], allow_mixed: bool) -> bool:
+    """True when every run records the same suite_sha256; refuse otherwise unless allowed."""
+    shas = [d.get("suite_sha256") if isinstance(d.get("suite_sha256"), str) else None for d in docs]
+    if shas[0] and all(s == shas[0] for s in shas):
+        return True
+    if allow_mixed:
+        return False
+    missing = [src for src, sha in zip(sources, shas) if not sha]
+    if missing:
+        raise ToolProofError(f"no suite_sha256 recorded in {', '.join(missing)}, so the runs cannot be shown to use "
+                             "the same suite; pass --allow-mixed to rank them on the case ids all runs share")
+    first = [src for src, sha in zip(sources, shas) if sha == shas[0]]
+    other = [src for src, sha in zip(sources, shas) if sha != shas[0]]
+    raise ToolProofError(f"the runs used different suites (suite_sha256): {', '.join(first)} differ from "
+                         f"{', '.join(other)}; pass --allow-mixed to rank them on the case ids all runs share")
+
+
+def _label(document: dict) -> dict:
+    out = {k: document.get(k, "") if isinstance(document.get(k, ""), str) else "" for k in
+           ("label", "kind", "provider", "model", "created")}
+    return out
+
+
+def _row(index: int, document: dict, card: dict) -> dict:
+    cov, cost, intervals = card["coverage"], card.get("cost") or {}, card.get("intervals") or {}
+    latency = cost.get("latency_ms") or {}
+    usd = cost.get("usd")
+    requests = cost.get("requests") or 0
+    reliability = card.get("reliability") or {}
+    repeats = card.get("repeats", 1)
+    return {
+        "id": f"run-{index + 1}", **_label(document), "repeats": repeats,
+        "graded": cov["graded"], "planned": cov["planned"], "coverage": cov,
+        "score": card["score"], "interval": intervals.get("score"),
+        "categories": {c: {"score": row["score"], **(intervals.get("categories") or {}).get(c, {})}
+                       for c, row in card["categories"].items() if row["score"] is not None},
+        "metrics": card["metrics"],
+        "pass_hat_k": reliability.get("pass_hat_k") if repeats > 1 else None,
+        "error_rate": card.get("error_rate"),
+        "cost": {"requests": requests, "input_tokens": cost.get("input_tokens"),
+                 "output_tokens": cost.get("output_tokens"), "usd": usd,
+                 "usd_per_1000_requests": round(1000 * usd / requests, 6) if usd is not None and requests else None,
+                 "usd_per_pass": cost.get("usd_per_passing_run"),
+                 "latency_p50_ms": latency.get("p50"), "latency_p95_ms": latency.get("p95")},
+    }
+
+
+def holm(p_values: list[float | None]) -> list[float | None]:
+    """Holm's step-down adjusted p-values, in the order given (None stays None, not counted)."""
+    known = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
+    m, out, running = len(known), [None] * len(p_values), 0.0
+    for step, (p, i) in enumerate(known):
+        running = max(running, min(1.0, (m - step) * p))
+        out[i] = round(running, 6)
+    return out
+
+
+def _pair(a_row: dict, b_row: dict, a: dict, b: dict, mixed: bool, weights: dict | None) -> dict:
+    c = compare_runs(a, b, allow_mixed=mixed, weights=weights)["comparison"]
+    s = c["score"]
+    return {"a": a_row["id"], "b": b_row["id"], "delta": s["delta"], "low": s["low"], "high": s["high"],
+            "cases": c["suite"]["shared_cases"] - len(c["errored"]), "p_value": paired_p_value(a, b, weights=weights),
+            "mcnemar_p": c["mcnemar"]["p_value"]}
+
+
+def _ranks(rows: list[dict], pairs: list[dict]) -> None:
+    above = {r["id"]: 0 for r in rows}
+    below = dict(above)
+    for pair in pairs:
+        if pair["significant"]:
+            worse, better = (pair["a"], pair["b"]) if pair["delta"] > 0 else (pair["b"], pair["a"])
+            above[worse] += 1
+            below[better] += 1
+    n = len(rows)
+    for row in rows:
+        best, worst = 1 + above[row["id"]], n - below[row["id"]]
+        row["rank"] = {"best": best, "worst": worst, "label": str(best) if best == worst else f"{best}–{worst}"}
+
+
+def build_board(runs: list[tuple], cases: list[Case], tools: dict[str, Tool], format_schema: dict, *,
+                allow_mixed: bool = False, weights: dict | None = None) -> dict:
+    """The board document for `runs` = [(document, source name), ...] (the source names only
+    appear in error lines, never in the board: labels come from the documents)."""
+    if not runs:
+        raise ToolProofError("the board needs at least one results file")
+    if len(runs) > MAX_RUNS:
+        raise ToolProofError(f"at most {MAX_RUNS} runs on one board, got {len(runs)}")
+    sources = [source for _, source in runs]
+    parsed = [parse_run(doc, format_schema, cases, source) for doc, source in runs]
+    docs = [p.raw for p in parsed]
+    same = _check_suites(docs, sources, allow_mixed)
+    used = cases
+    if not same:
+        shared = set.intersection(*(set(p.all_repeats()) for p in parsed))
+        used = [c for c in cases if c.id in shared]
+    rows, summaries = [], {}
+    for index, (doc, transcripts) in enumerate(zip(docs, parsed)):
+        card = evaluate(used, tools, transcripts, weights, prices=_prices(doc))
+        row = _row(index, doc, card)
+        rows.append(row)
+        summaries[row["id"]] = {**run_summary(doc, card["cases"], card.get("repeats", 1)), "coverage": card["coverage"]}
+    order = sorted(range(len(rows)), key=lambda i: (rows[i]["score"] is None, -(rows[i]["score"] or 0), i))
+    rows = [rows[i] for i in order]
+    pairs = [_pair(x, y, summaries[x["id"]], summaries[y["id"]], not same, weights)
+             for i, x in enumerate(rows) for y in rows[i + 1:]]
+    for pair, adjusted in zip(pairs, holm([p["p_value"] for p in pairs])):
+        pair["p_holm"] = adjusted
+        pair["significant"] = adjusted is not None and adjusted < ALPHA
+    _ranks(rows, pairs)
+    suite = {"same": same, "mixed": not same, "suite_sha256": docs[0].get("suite_sha256") if same else None,
+             "cases": len(used)}
+    if not same:
+        suite["note"] = (f"mixed suites (--allow-mixed): every run graded on the {len(used)} case ids all "
+                         f"{len(rows)} runs share, not on its whole suite")
+    return {"format": FORMAT, "version": VERSION, "suite": suite,
+            "method": {"intervals": METHOD, "pairwise": PAIR_METHOD, "level": LEVEL, "pairs": len(pairs),
+                       "alpha": ALPHA},
+            "runs": rows, "pairs": pairs}
