@@ -6,7 +6,8 @@ Pure: no I/O. Must not check a file: a Case here is already known to be valid.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .schema import CompiledSchema
@@ -17,6 +18,8 @@ CATEGORIES = (
 )
 SECOND_TURN_CATEGORIES = frozenset({"multi_step", "injection", "result_use"})
 NOT_OFFERED = {"error": "tool not available in this test"}
+BASE = "base"            # the phrasing id of a case's own prompt (reserved: no phrasing may take it)
+PHRASING_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")     # the suite schema's pattern, fullmatch
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +82,14 @@ class Variant:
 
 
 @dataclass(frozen=True, slots=True)
+class Phrasing:
+    """Another way a user could say the case's prompt, with the same expected outcome."""
+    id: str
+    prompt: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class Case:
     id: str
     category: str
@@ -91,6 +102,12 @@ class Case:
     mock_results: dict | None
     variants: tuple
     no_pad: tuple = ()       # catalogue tools a tool-count sweep must never pad this case with
+    phrasings: tuple = ()    # Phrasing, each another first user message (the prompt is "base")
+
+    @property
+    def phrasing_ids(self) -> tuple:
+        """"base" then every phrasing's id, in suite order."""
+        return (BASE,) + tuple(p.id for p in self.phrasings)
 
     @property
     def turns(self) -> int:
@@ -109,6 +126,29 @@ def scoped(cases: list[Case], scope: str) -> list[Case]:
     if scope != "all" and scope not in CATEGORIES:
         raise ValueError(f"unknown scope {scope!r}; use all or one of {', '.join(CATEGORIES)}")
     return [c for c in cases if scope in ("all", c.category)]
+
+
+def phrased(case: Case, phrasing: str) -> Case:
+    """The case as sent in one phrasing: its prompt (the first user message) replaced, all else
+    (tools, system prompt, expectations, mock results) the same. KeyError for an unknown id."""
+    if phrasing == BASE:
+        return case
+    for p in case.phrasings:
+        if p.id == phrasing:
+            return replace(case, prompt=p.prompt)
+    raise KeyError(f"case {case.id!r} has no phrasing {phrasing!r}")
+
+
+def chosen_phrasings(case: Case, choice: str | int) -> tuple:
+    """The phrasing ids a run sends for a case: "base" (the prompt only), "all", or a number N:
+    base plus the case's first N-1 phrasings (fewer when the case has fewer)."""
+    if choice == BASE:
+        return (BASE,)
+    if choice == "all":
+        return case.phrasing_ids
+    if isinstance(choice, int) and not isinstance(choice, bool) and choice >= 1:
+        return case.phrasing_ids[:choice]
+    raise ValueError(f"phrasings must be base, all or a whole number from 1, not {choice!r}")
 
 
 def requests_needed(cases: list[Case]) -> int:
