@@ -44,7 +44,7 @@ from toolproof.safe_text import looks_same, printable
 from .normalize import cast_lenient, needs_cast, normalize_text, values_equal
 from .phrases import text_problems
 from toolproof.providers.reply import Call, Reply
-from toolproof.suite.model import Case, ExpectedCall, Tool
+from toolproof.suite.model import BASE, Case, ExpectedCall, Tool
 from toolproof.suite.toolnames import name_from_wire
 from .transcripts import Transcript, failed_request
 from .verdicts import CREDIT, ERROR, FAIL, PARTIAL, PASS, CaseResult, CheckedCall, blank_facts
@@ -440,7 +440,8 @@ def grade_case(case: Case, tools: dict[str, Tool], transcript: Transcript | None
             lenient_verdict = candidate
     return CaseResult(case.id, case.category, verdict, CREDIT[verdict], reasons,
                       lenient_verdict, CREDIT[lenient_verdict], strict.checked, strict.facts,
-                      strict.final_text, transcript.repeat if transcript else 0)
+                      strict.final_text, transcript.repeat if transcript else 0,
+                      phrasing=transcript.phrasing if transcript else BASE)
 
 
 def grade_run(cases: list[Case], tools: dict[str, Tool], transcripts: dict[str, Transcript]) -> list[CaseResult]:

@@ -151,9 +151,10 @@ def chosen_phrasings(case: Case, choice: str | int) -> tuple:
     raise ValueError(f"phrasings must be base, all or a whole number from 1, not {choice!r}")
 
 
-def requests_needed(cases: list[Case]) -> int:
-    """Requests a full run of these cases needs at most (no retries): the cap's maximum."""
-    return sum(c.requests for c in cases)
+def requests_needed(cases: list[Case], phrasings: str | int = BASE) -> int:
+    """Requests a full run of these cases needs at most (no retries): the cap's maximum. Each
+    chosen phrasing of a case is a conversation of its own."""
+    return sum(c.requests * len(chosen_phrasings(c, phrasings)) for c in cases)
 
 
 def resolve_result(mocks: dict, where: str) -> Any:
