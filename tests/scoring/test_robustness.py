@@ -107,3 +107,36 @@ def test_a_phrasing_that_errored_is_left_out_of_its_case():
     row = found["cases"][0]
     assert row["verdicts"]["chatty"] == "ERROR" and row["consistent"] is True
     assert found["worst"]["score"] == 100.0
+
+
+def summary(items, **head):
+    from toolproof.scoring.comparison import graded_run
+
+    doc = transcripts_doc(items, suite_sha256="a" * 64, **head)
+    return graded_run(doc, CASES, TOOLS, format_schema("transcripts"), "run.json")
+
+
+def test_compare_works_per_phrasing_and_on_the_worst_phrasing_score():
+    from toolproof.reports.comparison import render_comparison_markdown, render_comparison_text
+    from toolproof.scoring.comparison import compare_runs
+
+    fixed = [transcript(t["case_id"], t.get("phrasing", "base"),
+                        turns=transcript(t["case_id"])["turns"]) for t in every_phrasing()]
+    out = compare_runs(summary(every_phrasing()), summary(fixed))["comparison"]
+    found = out["robustness"]
+    assert found["phrasings"] == ["base", "terse", "chatty", "polite", "typo"]
+    per = {p["phrasing"]: p for p in found["per_phrasing"]}
+    assert (per["base"]["a"], per["base"]["b"], per["base"]["delta"]) == (100.0, 100.0, 0.0)
+    assert (per["chatty"]["cases"], per["chatty"]["delta"]) == (1, 100.0)
+    assert found["worst"]["a"] == 20.0 and found["worst"]["b"] == 100.0 and found["worst"]["delta"] == 80.0
+    assert found["worst"]["low"] <= 80.0 <= found["worst"]["high"] and found["worst"]["regression"] is False
+    text = render_comparison_text({"comparison": out})
+    assert "Per phrasing (the phrasings both runs used)" in text and "(worst)" in text
+    assert "(worst)" in render_comparison_markdown({"comparison": out})
+
+
+def test_compare_of_base_runs_has_no_robustness():
+    from toolproof.scoring.comparison import compare_runs
+
+    base = [transcript(cid) for cid in ("call", "nocall", "two")]
+    assert "robustness" not in compare_runs(summary(base), summary(base))["comparison"]

@@ -28,6 +28,7 @@ from toolproof.grading.verdicts import ERROR, VERDICT_ORDER, CaseResult
 from toolproof.suite.model import BASE
 from .repeats import majority, merge_repeats
 from .scorecard import rate, weighted_score
+from .intervals import paired_intervals
 from .stats import BOOTSTRAP_LEVEL, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, bootstrap
 
 METHOD = ("percentile bootstrap over cases, stratified by category; each drawn case brings all its "
@@ -172,3 +173,51 @@ def wording_dependence(results: list[CaseResult]) -> list[dict] | None:
     return [{"case": c["id"], "category": c["category"], "worse_in": c["worse_in"],
              "verdicts": {p: v for p, v in c["verdicts"].items() if v is not None}}
             for c in table if c["consistent"] is False]
+
+
+def phrasing_credits(per_case: list[list[CaseResult]]) -> dict | None:
+    """For a comparison: {phrasing: {case id: [category, credit]}} over graded phrasings, or None
+    for a run of one phrasing."""
+    if not several(per_case):
+        return None
+    out: dict[str, dict] = {}
+    for results in per_case:
+        for p, r in by_phrasing(results).items():
+            if r.credit is not None:
+                out.setdefault(p, {})[r.case_id] = [r.category, r.credit]
+    return {p: out[p] for p in phrasings_of(per_case) if p in out}
+
+
+def _paired(a: dict, b: dict, weights: dict, level: float) -> dict:
+    """B - A over the cases both hold, by the comparison's paired method (scoring/intervals.py)."""
+    ids = [cid for cid in a if cid in b]
+    categories = [a[cid][0] for cid in ids]
+    xa, xb = [a[cid][1] for cid in ids], [b[cid][1] for cid in ids]
+    sa, sb = _score(list(zip(categories, xa)), weights), _score(list(zip(categories, xb)), weights)
+    bounds = paired_intervals(xa, xb, categories, weights, level)["score"] if ids else None
+    delta = None if sa is None or sb is None else round(sb - sa, 2) + 0.0
+    return {"cases": len(ids), "a": sa, "b": sb, "delta": delta, **(bounds or {"low": None, "high": None})}
+
+
+def _worst_of(credits: dict, phrasings: list[str]) -> dict:
+    out: dict[str, list] = {}
+    for p in phrasings:
+        for cid, (category, credit) in credits[p].items():
+            if cid not in out or credit < out[cid][1]:
+                out[cid] = [category, credit]
+    return out
+
+
+def compare_wording(a: dict | None, b: dict | None, weights: dict, level: float) -> dict | None:
+    """A comparison's `robustness`: B - A per phrasing both runs used, and on the worst-phrasing
+    score (each case at its worst over those shared phrasings), each with the paired interval.
+    None unless both runs hold several phrasings."""
+    if not a or not b:
+        return None
+    shared = [p for p in a if p in b]
+    if len(shared) < 2:
+        return None
+    worst = _paired(_worst_of(a, shared), _worst_of(b, shared), weights, level)
+    return {"phrasings": shared,
+            "per_phrasing": [{"phrasing": p, **_paired(a[p], b[p], weights, level)} for p in shared],
+            "worst": {**worst, "regression": worst["high"] is not None and worst["high"] < 0}}
