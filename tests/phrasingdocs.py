@@ -62,4 +62,26 @@ def every_phrasing(repeats: int = 1) -> list[dict]:
             for pid in ["base"] + [p["id"] for p in PHRASINGS[cid]] for r in range(repeats)]
 
 
-__all__ = ["TOOLS_DOC", "PHRASINGS", "suite_doc", "transcript", "transcripts_doc", "every_phrasing", "error"]
+def data_with_phrasings(wrong: bool = False) -> dict:
+    """data/'s tools, suite and fixtures with two cases (the first whose fixture passes, the first whose
+    fixture fails) given a phrasing ("terse") each, answered
+    like their base fixture (intended verdict PARTIAL, which they will not get, when `wrong`)."""
+    from toolproof.datafiles import DATA, read_json
+
+    suite, fixtures = read_json(DATA / "suite.json"), read_json(DATA / "fixtures.json")
+    for case in suite["cases"]:
+        case.pop("phrasings", None)
+    fixtures["transcripts"] = [t for t in fixtures["transcripts"] if "phrasing" not in t]
+    base = {t["case_id"]: t for t in fixtures["transcripts"]}
+    picked = [next(c for c in suite["cases"] if base[c["id"]].get("intended_verdict") == v) for v in ("PASS", "FAIL")]
+    for case in picked:
+        case["phrasings"] = [{"id": "terse", "prompt": case["prompt"] + " (short)", "why": "terse"}]
+        answer = json.loads(json.dumps(base[case["id"]]))
+        answer.update(phrasing="terse", note="answered as the base fixture")
+        if wrong:
+            answer["intended_verdict"] = "PARTIAL"
+        fixtures["transcripts"].append(answer)
+    return {"tools": read_json(DATA / "tools.json"), "suite": suite, "transcripts": fixtures}
+
+
+__all__ = ["TOOLS_DOC", "PHRASINGS", "suite_doc", "transcript", "transcripts_doc", "every_phrasing", "error", "data_with_phrasings"]

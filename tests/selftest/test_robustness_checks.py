@@ -6,29 +6,12 @@ from __future__ import annotations
 import io
 import json
 
+from phrasingdocs import data_with_phrasings as documents
 from toolproof.cli.main import run
 from toolproof.datafiles import DATA, format_schema, read_json
 from toolproof.selftest.checks import run_selftest
 
 SCHEMAS = {k: format_schema(k) for k in ("tools", "suite", "transcripts")}
-
-
-def documents(wrong: bool = False) -> dict:
-    """data/ with two cases given a phrasing each, answered like their base fixture."""
-    suite, fixtures = read_json(DATA / "suite.json"), read_json(DATA / "fixtures.json")
-    for case in suite["cases"]:
-        case.pop("phrasings", None)
-    fixtures["transcripts"] = [t for t in fixtures["transcripts"] if "phrasing" not in t]
-    base = {t["case_id"]: t for t in fixtures["transcripts"]}
-    picked = [c for c in suite["cases"] if base[c["id"]].get("intended_verdict") in ("PASS", "FAIL")][:2]
-    for case in picked:
-        case["phrasings"] = [{"id": "terse", "prompt": case["prompt"] + " (short)", "why": "terse"}]
-        answer = json.loads(json.dumps(base[case["id"]]))
-        answer.update(phrasing="terse", note="answered as the base fixture")
-        if wrong:
-            answer["intended_verdict"] = "PARTIAL"
-        fixtures["transcripts"].append(answer)
-    return {"tools": read_json(DATA / "tools.json"), "suite": suite, "transcripts": fixtures}
 
 
 def names(report) -> str:

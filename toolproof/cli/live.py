@@ -118,14 +118,12 @@ def api_key(provider: str, environ: dict, base_url: str = "", key_env: str | Non
 
 def phrasings_choice(text: str) -> str | int:
     """--phrasings: "base", "all" or a whole number from 1 to MAX_PHRASINGS + 1 (1 is base)."""
-    from toolproof.limits import MAX_PHRASINGS
+    from toolproof.suite.model import phrasing_choice
 
-    if text in ("base", "all"):
-        return text
-    if len(text) <= 3 and text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_PHRASINGS + 1:
-        return int(text)
-    raise ToolProofError(f"--phrasings takes base, all or a number from 1 to {MAX_PHRASINGS + 1}, "
-                         f"not {printable(text[:40])!r}")
+    try:
+        return phrasing_choice(text)
+    except ValueError as exc:
+        raise ToolProofError(f"--{exc}, not {printable(text[:40])!r}") from None
 
 
 def _check_run_flags(args: argparse.Namespace) -> None:

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from toolproof.limits import MAX_PHRASINGS
 from .schema import CompiledSchema
 
 CATEGORIES = (
@@ -149,6 +150,16 @@ def chosen_phrasings(case: Case, choice: str | int) -> tuple:
     if isinstance(choice, int) and not isinstance(choice, bool) and choice >= 1:
         return case.phrasing_ids[:choice]
     raise ValueError(f"phrasings must be base, all or a whole number from 1, not {choice!r}")
+
+
+def phrasing_choice(text: str) -> str | int:
+    """`run --phrasings` and the page's #phrasings as a run takes them: "base", "all" or a whole
+    number from 1 to MAX_PHRASINGS + 1 (1 is the base phrasing alone). ValueError otherwise."""
+    if text in (BASE, "all"):
+        return text
+    if len(text) <= 3 and text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_PHRASINGS + 1:
+        return int(text)
+    raise ValueError(f"phrasings takes base, all or a number from 1 to {MAX_PHRASINGS + 1}")
 
 
 def requests_needed(cases: list[Case], phrasings: str | int = BASE) -> int:
