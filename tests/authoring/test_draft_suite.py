@@ -40,7 +40,7 @@ def tools(imported):
 def form(**over) -> dict:
     base = {"id": "w1", "category": "should_call", "prompt": "Weather in Paris?", "action": "call",
             "tool": "get_weather", "args": '{"city": "Paris"}', "critical": "", "optional": "", "absent": "",
-            "loose": "", "exact": "", "accept": ""}
+            "loose": "", "exact": "", "accept": "", "phrasings": ""}
     return {**base, **over}
 
 

@@ -19,6 +19,7 @@ from toolproof.errors import ToolProofError
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.suite.model import Case, Tool
 from toolproof.suite.toolnames import wire_name
+from .phrasings import editable as phrasings_editable, phrasings_from_text, phrasings_text
 
 # The categories a one-turn case from the editor can be. The second-turn categories (multi_step,
 # injection, result_use) need mock results the editor does not write; a loaded suite keeps them.
@@ -27,7 +28,7 @@ ACTIONS = ("call", "no_call", "ask")
 # An editor field NAME is the input #case-NAME, its value a string; a checkbox (CHECKBOXES) reads
 # "true" when ticked, else "". A new field: the input, its name here, a line each in case_from_form
 # and form_of (and field_of when the suite path differs from the name).
-FIELDS = ("id", "category", "prompt", "action", "tool", "args", "critical",
+FIELDS = ("id", "category", "prompt", "phrasings", "action", "tool", "args", "critical",
           "optional", "absent", "loose", "exact", "accept")
 CHECKBOXES = ("exact",)
 CALL_FIELDS = ("tool", "args", "critical", "optional", "absent", "loose", "exact", "accept")   # action call only
@@ -35,7 +36,7 @@ LISTS = ("critical", "optional", "absent", "loose")    # comma-separated field n
 V2_CALL_KEYS = ("optional", "absent", "exact", "loose")
 _CALL_KEYS = set(CALL_FIELDS)     # the raw keys of the call the editor writes are its field names
 # The editor's fields of a case; keys outside these (and title/why) make a case "edit in the file".
-_EDITABLE_KEYS = {"id", "category", "tools", "prompt", "expect", "title", "why"}
+_EDITABLE_KEYS = {"id", "category", "tools", "prompt", "phrasings", "expect", "title", "why"}
 MAX_CASES = 1000
 MAX_OFFERED = 128                 # OpenAI refuses a request offering more tools than this
 MAX_DRAFT_CHARS = 2_000_000       # localStorage holds about 5 MB per origin; leave room
@@ -109,6 +110,12 @@ def case_from_form(form: dict, tool_names: list[str], previous: dict | None = No
         raise CaseProblem("tool", "load your tools first: a case offers at least one tool")
     case: dict[str, Any] = {"id": form.get("id", "").strip(), "category": form.get("category", ""),
                             "tools": offered, "prompt": form.get("prompt", "")}
+    try:
+        phrasings = phrasings_from_text(form.get("phrasings", ""))
+    except ToolProofError as exc:
+        raise CaseProblem("phrasings", exc.reason) from None
+    if phrasings:
+        case["phrasings"] = phrasings
     for key in ("title", "why"):
         if previous and isinstance(previous.get(key), str):
             case[key] = previous[key]
@@ -204,7 +211,7 @@ def field_of(path: str) -> str:
     call = re.match(r"\.expect\.calls\[0\]\.([a-z]+)", rest)
     if call and call.group(1) in FIELDS:
         return call.group(1)
-    for prefix, name in ((".id", "id"), (".category", "category"), (".prompt", "prompt"),
+    for prefix, name in ((".id", "id"), (".category", "category"), (".prompt", "prompt"), (".phrasings", "phrasings"),
                          (".expect.calls", "action"), (".expect.action", "action"), (".tools", "tool")):
         if rest.startswith(prefix):
             return name
@@ -217,12 +224,15 @@ def form_of(case: dict) -> dict | None:
     the file."""
     if not isinstance(case, dict) or set(case) - _EDITABLE_KEYS or case.get("category") not in EDITOR_CATEGORIES:
         return None
+    if not phrasings_editable(case.get("phrasings")):
+        return None
     expect = case.get("expect", {})
     calls = expect.get("calls", [])
     if set(expect) - {"action", "calls"} or len(calls) > 1 or any(set(c) - _CALL_KEYS for c in calls):
         return None
     form = dict.fromkeys(FIELDS, "")
-    form.update(id=case["id"], category=case["category"], prompt=case["prompt"], action=expect.get("action", ""))
+    form.update(id=case["id"], category=case["category"], prompt=case["prompt"], action=expect.get("action", ""),
+                phrasings=phrasings_text(case.get("phrasings")))
     if calls:
         call = calls[0]
         form["tool"] = call["tool"]

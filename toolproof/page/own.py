@@ -372,7 +372,7 @@ class OwnView:
 
     def reset_form(self) -> None:
         self.editing = None
-        for name in ("id", "prompt", "args", "critical", "optional", "absent", "loose", "accept"):
+        for name in ("id", "prompt", "phrasings", "args", "critical", "optional", "absent", "loose", "accept"):
             byid(f"case-{name}").value = ""
         byid("case-exact").checked = False
         byid("add-case").textContent = "Add case"

@@ -1,0 +1,90 @@
+"""Phrasings in the real page, in Chromium: fixtures that carry phrasings (served in place of data/'s
+files, as data/fixtures.json will carry them) give the fixture scorecard its wording section with
+no key: consistency and the worst-phrasing score under the headline, each case's phrasings side by
+side, the same figures as `grade` in the terminal. The live form's #phrasings select counts the
+phrasings in the need. Waits are on the page's state attributes."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from browser import READY_TIMEOUT_MS
+from phrasingdocs import data_with_phrasings
+from toolproof.cli.main import run as cli_run
+
+pytestmark = pytest.mark.browser
+pytest.importorskip("playwright.sync_api")
+
+
+def documents() -> dict:
+    """Two cases with a phrasing; the one whose base fixture passes fails in its phrasing."""
+    docs = data_with_phrasings()
+    worded = [t for t in docs["transcripts"]["transcripts"] if "phrasing" in t]
+    passing = next(t for t in worded if t["intended_verdict"] == "PASS")
+    passing["turns"] = [{"response": {"choices": [{"index": 0, "finish_reason": "stop", "message": {
+        "role": "assistant", "content": "<b>Which one?</b> \u202e"}}]}}]
+    passing["intended_verdict"], passing["note"] = "FAIL", "asks instead of calling"
+    return docs
+
+
+def serve(body: str):
+    return lambda route, request: route.fulfill(status=200, body=body, headers={"content-type": "application/json"})
+
+
+@pytest.fixture(scope="module")
+def worded(browser, server, tmp_path_factory):
+    docs = documents()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    for name, key in (("suite", "suite"), ("fixtures", "transcripts")):
+        body = json.dumps(docs[key])
+        page.route(f"**/data/{name}.json", serve(body))
+    page.goto(server)
+    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    folder = tmp_path_factory.mktemp("worded")
+    for key in ("suite", "transcripts"):
+        (folder / f"{key}.json").write_text(json.dumps(docs[key]))
+    yield page, folder, docs
+    context.close()
+
+
+def test_the_fixture_scorecard_shows_the_wording_section(worded):
+    page, folder, docs = worded
+    page.wait_for_selector("#fixture-robustness", state="visible")
+    consistency = page.locator("#fixture-consistency")
+    assert (consistency.get_attribute("data-consistent"), consistency.get_attribute("data-judged")) == ("1", "2")
+    out = io.StringIO()
+    assert cli_run(["grade", "--suite", str(folder / "suite.json"), "--transcripts", str(folder / "transcripts.json"),
+                    "--format", "json"], stdout=out, stderr=io.StringIO(), environ={}) == 0
+    card = json.loads(out.getvalue())["robustness"]
+    assert page.get_attribute("#fixture-worst-score", "data-score") == str(card["worst"]["score"])
+    assert page.text_content("#fixture-consistency").startswith("1 of 2 cases consistent across phrasings")
+
+
+def test_each_case_shows_its_phrasings_side_by_side(worded):
+    page, _, docs = worded
+    rows = page.eval_on_selector_all(
+        "#fixture-phrasings-table .phrasing-row",
+        "rows => rows.map(r => [r.dataset.caseId, r.dataset.wording, [...r.querySelectorAll('.verdict-cell')].map(c => c.textContent)])")
+    depends = [r for r in rows if r[1] == "depends"]
+    assert len(depends) == 1 and depends[0][2] == ["PASS", "FAIL"] and rows[0] == depends[0]
+    assert page.locator("#fixture-phrasings-table th").all_text_contents() == ["case", "base", "terse"]
+    assert page.locator("#fixture-robustness script, #fixture-robustness b").count() == 0
+
+
+def test_the_phrasings_select_counts_each_phrasing_in_the_need(worded):
+    page, _, docs = worded
+    page.select_option("#scope", "all")
+    base_cap = int(page.input_value("#cap"))
+    page.select_option("#phrasings", "all")
+    worded_cases = [c for c in docs["suite"]["cases"] if c.get("phrasings")]
+    from toolproof.datafiles import format_schema
+    from toolproof.suite.load import parse_suite, parse_tools
+    tools = parse_tools(docs["tools"], format_schema("tools"))
+    extra = sum(c.requests for c in parse_suite(docs["suite"], tools, format_schema("suite")) if c.phrasings)
+    assert len(worded_cases) == 2 and int(page.input_value("#cap")) == base_cap + extra
+    page.select_option("#phrasings", "base")
+    assert int(page.input_value("#cap")) == base_cap
