@@ -1,4 +1,4 @@
-"""The bundled suite's phrasings (issue 26) keep to their contract, read from the raw JSON.
+"""The bundled suite's phrasings (issue 26) and their fixture answers keep to their contract (raw JSON).
 
 Every case carries at least two hand-written alternative user messages, each with an id (lowercase
 letters, digits and hyphens, unique in the case, never "base": that is the case's own prompt), a
@@ -70,3 +70,35 @@ def test_a_phrasing_keeps_every_value_the_base_prompt_spells_out(case):
                     continue
                 text = p["prompt"].casefold()
                 assert value.casefold() in text or any(a in text for a in accepted), (p["id"], value)
+
+
+FIXTURES = json.loads((ROOT / "data" / "fixtures.json").read_text(encoding="utf-8"))
+
+
+def test_every_phrasing_has_one_illustrative_fixture_answer_with_a_verdict_and_a_note():
+    assert FIXTURES["kind"] == "fixture" and FIXTURES["label"].startswith("FIXTURE: illustrative")
+    answered = [(t["case_id"], t["phrasing"]) for t in FIXTURES["transcripts"] if "phrasing" in t]
+    assert len(answered) == len(set(answered))
+    assert set(answered) == {(c["id"], p["id"]) for c in CASES for p in c["phrasings"]}
+    for t in FIXTURES["transcripts"]:
+        if "phrasing" in t:
+            assert t["intended_verdict"] in ("PASS", "PARTIAL", "FAIL", "ERROR") and t["note"].strip()
+
+
+def test_fixture_response_and_call_ids_are_unique_across_the_file():
+    ids = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            ids.extend(v for k, v in value.items() if k == "id" and isinstance(v, str))
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    for t in FIXTURES["transcripts"]:
+        walk(t["turns"])
+        for v in t.get("variants", []):
+            walk(v["turns"])
+    assert len(ids) > 400 and len(ids) == len(set(ids))
