@@ -88,3 +88,51 @@ def test_the_phrasings_select_counts_each_phrasing_in_the_need(worded):
     assert len(worded_cases) == 2 and int(page.input_value("#cap")) == base_cap + extra
     page.select_option("#phrasings", "base")
     assert int(page.input_value("#cap")) == base_cap
+
+
+def test_a_live_run_of_every_phrasing_shows_the_section_and_regrades_the_same(worded):
+    """A routed OpenAI answers each phrasing as its case (the routed suite's phrasings are not
+    data/'s); the live card has the wording section and its export re-grades byte for byte."""
+    from fakeprovider import case_and_turn, fixture_answer
+    from routed import OPENAI, RoutedProvider, origin_pattern
+
+    page, folder, docs = worded
+    prompts = {p["prompt"]: c["id"] for c in docs["suite"]["cases"] for p in c.get("phrasings", [])}
+    worded_ids = set(prompts.values())
+
+    def answer(case_id, turn, body):
+        prompt = next(m["content"] for m in body["messages"] if m["role"] == "user")
+        return fixture_answer(case_id or prompts[prompt], turn, "openai")
+
+    scope = next(c["category"] for c in docs["suite"]["cases"] if c.get("phrasings"))
+    provider = RoutedProvider(page, origin_pattern(OPENAI), answer=answer)
+    try:
+        page.evaluate("document.body.dataset.run = 'idle'")
+        page.select_option("#provider", "openai")
+        page.fill("#model", "gpt-test")
+        page.fill("#api-key", "sk-test-key")
+        page.select_option("#scope", scope)
+        page.select_option("#phrasings", "all")
+        page.click("#run-live")
+        page.wait_for_function("['done', 'aborted', 'error'].includes(document.body.dataset.run)", timeout=60_000)
+        assert page.evaluate("document.body.dataset.run") == "done"
+        sent = {(p["case_id"] or prompts.get(next(m["content"] for m in p["body"]["messages"] if m["role"] == "user")))
+                for p in provider.posts}
+        assert worded_ids & sent
+        page.wait_for_selector("#live-robustness", state="attached")
+        with page.expect_download() as download:
+            page.click("#export-live-json")
+        exported = json.loads(open(download.value.path(), encoding="utf-8").read())
+    finally:
+        provider.close()
+    results = {k: v for k, v in exported.items() if k != "scorecard"} if "scorecard" in exported else exported
+    assert any(t.get("phrasing") == "terse" for t in results["transcripts"])
+    path = folder / "live.json"
+    path.write_text(json.dumps(results))
+    out = io.StringIO()
+    assert cli_run(["grade", "--suite", str(folder / "suite.json"), "--transcripts", str(path), "--format", "json"],
+                   stdout=out, stderr=io.StringIO(), environ={}) == 0
+    card = json.loads(out.getvalue())
+    assert card["robustness"]["phrasings"] == ["base", "terse"]
+    if "scorecard" in exported:
+        assert exported["scorecard"]["robustness"] == card["robustness"]

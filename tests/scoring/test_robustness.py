@@ -133,6 +133,17 @@ def test_compare_works_per_phrasing_and_on_the_worst_phrasing_score():
     text = render_comparison_text({"comparison": out})
     assert "Per phrasing (the phrasings both runs used)" in text and "(worst)" in text
     assert "(worst)" in render_comparison_markdown({"comparison": out})
+    from toolproof.reports.junit import comparison_junit
+
+    xml = comparison_junit({"comparison": out})
+    assert '<testcase name="worst-phrasing" classname="toolproof.wording"/>' in xml
+    # one case a category: the paired interval is the widest a delta can have, so -80 is no regression
+    reverse = compare_runs(summary(fixed), summary(every_phrasing()))["comparison"]
+    assert reverse["robustness"]["worst"] == {"cases": 3, "a": 100.0, "b": 20.0, "delta": -80.0,
+                                              "low": -100.0, "high": 100.0, "regression": False}
+    reverse["robustness"]["worst"].update(high=-10.0, regression=True)
+    assert ('message="REGRESSED: worst-phrasing score 100.0 -&gt; 20.0 (delta -80.0, 95% CI -100.0 to -10.0)"'
+            in comparison_junit({"comparison": reverse}))
 
 
 def test_compare_of_base_runs_has_no_robustness():
