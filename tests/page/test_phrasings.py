@@ -136,3 +136,20 @@ def test_a_live_run_of_every_phrasing_shows_the_section_and_regrades_the_same(wo
     assert card["robustness"]["phrasings"] == ["base", "terse"]
     if "scorecard" in exported:
         assert exported["scorecard"]["robustness"] == card["robustness"]
+
+
+def test_compare_of_two_worded_runs_shows_them_per_phrasing(worded, tmp_path):
+    page, _, docs = worded
+    worded_ids = {c["id"] for c in docs["suite"]["cases"] if c.get("phrasings")}
+    mine = [t for t in docs["transcripts"]["transcripts"] if t["case_id"] in worded_ids]
+    base = {t["case_id"]: t for t in mine if "phrasing" not in t}
+    fixed = [{**t, "turns": base[t["case_id"]]["turns"]} for t in mine]
+    for slot, items in (("a", mine), ("b", fixed)):
+        path = tmp_path / f"{slot}.json"
+        path.write_text(json.dumps({"format": "toolproof.transcripts", "version": 1, "kind": "live",
+                                    "provider": "openai", "model": slot, "suite_sha256": "a" * 64,
+                                    "transcripts": items}))
+        page.set_input_files(f"#compare-{slot}", str(path))
+    page.wait_for_selector('#compare[data-compare="ready"]', timeout=60_000)
+    text = page.text_content("#compare-wording")
+    assert "(worst)" in text and "terse" in text and "base" in text
