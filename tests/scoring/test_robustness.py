@@ -151,3 +151,18 @@ def test_compare_of_base_runs_has_no_robustness():
 
     base = [transcript(cid) for cid in ("call", "nocall", "two")]
     assert "robustness" not in compare_runs(summary(base), summary(base))["comparison"]
+
+
+@pytest.mark.parametrize("choice, items", [("all", 3 + 2 + 2 + 6), (2, 2 + 2 + 2 + 6), ("base", 9), (1, 9)])
+def test_the_plan_counts_each_chosen_phrasing(choice, items):
+    from toolproof.scoring.coverage import plan_of
+
+    raw = {"kind": "live", "scope": "all", "settings": {"repeats": 1, "phrasings": choice}}
+    assert plan_of(raw, CASES).items == items
+
+
+@pytest.mark.parametrize("bad", ["some", 0, 18, -1, True, 1.5, ["all"], {"n": 2}, "9" * 400, None])
+def test_a_plan_with_a_bad_phrasings_setting_is_not_trusted(bad):
+    from toolproof.scoring.coverage import plan_of
+
+    assert plan_of({"kind": "live", "scope": "all", "settings": {"phrasings": bad}}, CASES) is None
