@@ -166,3 +166,22 @@ def test_a_plan_with_a_bad_phrasings_setting_is_not_trusted(bad):
     from toolproof.scoring.coverage import plan_of
 
     assert plan_of({"kind": "live", "scope": "all", "settings": {"phrasings": bad}}, CASES) is None
+
+
+def test_the_committed_fixtures_base_transcripts_grade_as_before_phrasings():
+    """data/'s suite once it carries phrasings, graded on the fixtures' base transcripts alone, gives
+    the byte-identical card the same suite without phrasings gives (what main printed before)."""
+    from phrasingdocs import data_with_phrasings
+
+    docs = data_with_phrasings()
+    tools = parse_tools(docs["tools"], format_schema("tools"))
+    base_only = {**docs["transcripts"], "transcripts": [t for t in docs["transcripts"]["transcripts"]
+                                                         if "phrasing" not in t]}
+    plain_suite = json.loads(json.dumps(docs["suite"]))
+    for case in plain_suite["cases"]:
+        case.pop("phrasings", None)
+    cards = []
+    for suite in (docs["suite"], plain_suite):
+        cases = parse_suite(suite, tools, format_schema("suite"))
+        cards.append(to_json(evaluate(cases, tools, parse_transcripts(base_only, format_schema("transcripts")))))
+    assert cards[0] == cards[1] and '"robustness"' not in cards[0]
