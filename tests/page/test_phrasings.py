@@ -88,3 +88,68 @@ def test_the_phrasings_select_counts_each_phrasing_in_the_need(worded):
     assert len(worded_cases) == 2 and int(page.input_value("#cap")) == base_cap + extra
     page.select_option("#phrasings", "base")
     assert int(page.input_value("#cap")) == base_cap
+
+
+def test_a_live_run_of_every_phrasing_shows_the_section_and_regrades_the_same(worded):
+    """A routed OpenAI answers each phrasing as its case (the routed suite's phrasings are not
+    data/'s); the live card has the wording section and its export re-grades byte for byte."""
+    from fakeprovider import case_and_turn, fixture_answer
+    from routed import OPENAI, RoutedProvider, origin_pattern
+
+    page, folder, docs = worded
+    prompts = {p["prompt"]: c["id"] for c in docs["suite"]["cases"] for p in c.get("phrasings", [])}
+    worded_ids = set(prompts.values())
+
+    def answer(case_id, turn, body):
+        prompt = next(m["content"] for m in body["messages"] if m["role"] == "user")
+        return fixture_answer(case_id or prompts[prompt], turn, "openai")
+
+    scope = next(c["category"] for c in docs["suite"]["cases"] if c.get("phrasings"))
+    provider = RoutedProvider(page, origin_pattern(OPENAI), answer=answer)
+    try:
+        page.evaluate("document.body.dataset.run = 'idle'")
+        page.select_option("#provider", "openai")
+        page.fill("#model", "gpt-test")
+        page.fill("#api-key", "sk-test-key")
+        page.select_option("#scope", scope)
+        page.select_option("#phrasings", "all")
+        page.click("#run-live")
+        page.wait_for_function("['done', 'aborted', 'error'].includes(document.body.dataset.run)", timeout=60_000)
+        assert page.evaluate("document.body.dataset.run") == "done"
+        sent = {(p["case_id"] or prompts.get(next(m["content"] for m in p["body"]["messages"] if m["role"] == "user")))
+                for p in provider.posts}
+        assert worded_ids & sent
+        page.wait_for_selector("#live-robustness", state="attached")
+        with page.expect_download() as download:
+            page.click("#export-live-json")
+        exported = json.loads(open(download.value.path(), encoding="utf-8").read())
+    finally:
+        provider.close()
+    results = {k: v for k, v in exported.items() if k != "scorecard"} if "scorecard" in exported else exported
+    assert any(t.get("phrasing") == "terse" for t in results["transcripts"])
+    path = folder / "live.json"
+    path.write_text(json.dumps(results))
+    out = io.StringIO()
+    assert cli_run(["grade", "--suite", str(folder / "suite.json"), "--transcripts", str(path), "--format", "json"],
+                   stdout=out, stderr=io.StringIO(), environ={}) == 0
+    card = json.loads(out.getvalue())
+    assert card["robustness"]["phrasings"] == ["base", "terse"]
+    if "scorecard" in exported:
+        assert exported["scorecard"]["robustness"] == card["robustness"]
+
+
+def test_compare_of_two_worded_runs_shows_them_per_phrasing(worded, tmp_path):
+    page, _, docs = worded
+    worded_ids = {c["id"] for c in docs["suite"]["cases"] if c.get("phrasings")}
+    mine = [t for t in docs["transcripts"]["transcripts"] if t["case_id"] in worded_ids]
+    base = {t["case_id"]: t for t in mine if "phrasing" not in t}
+    fixed = [{**t, "turns": base[t["case_id"]]["turns"]} for t in mine]
+    for slot, items in (("a", mine), ("b", fixed)):
+        path = tmp_path / f"{slot}.json"
+        path.write_text(json.dumps({"format": "toolproof.transcripts", "version": 1, "kind": "live",
+                                    "provider": "openai", "model": slot, "suite_sha256": "a" * 64,
+                                    "transcripts": items}))
+        page.set_input_files(f"#compare-{slot}", str(path))
+    page.wait_for_selector('#compare[data-compare="ready"]', timeout=60_000)
+    text = page.text_content("#compare-wording")
+    assert "(worst)" in text and "terse" in text and "base" in text

@@ -133,6 +133,17 @@ def test_compare_works_per_phrasing_and_on_the_worst_phrasing_score():
     text = render_comparison_text({"comparison": out})
     assert "Per phrasing (the phrasings both runs used)" in text and "(worst)" in text
     assert "(worst)" in render_comparison_markdown({"comparison": out})
+    from toolproof.reports.junit import comparison_junit
+
+    xml = comparison_junit({"comparison": out})
+    assert '<testcase name="worst-phrasing" classname="toolproof.wording"/>' in xml
+    # one case a category: the paired interval is the widest a delta can have, so -80 is no regression
+    reverse = compare_runs(summary(fixed), summary(every_phrasing()))["comparison"]
+    assert reverse["robustness"]["worst"] == {"cases": 3, "a": 100.0, "b": 20.0, "delta": -80.0,
+                                              "low": -100.0, "high": 100.0, "regression": False}
+    reverse["robustness"]["worst"].update(high=-10.0, regression=True)
+    assert ('message="REGRESSED: worst-phrasing score 100.0 -&gt; 20.0 (delta -80.0, 95% CI -100.0 to -10.0)"'
+            in comparison_junit({"comparison": reverse}))
 
 
 def test_compare_of_base_runs_has_no_robustness():
@@ -140,3 +151,37 @@ def test_compare_of_base_runs_has_no_robustness():
 
     base = [transcript(cid) for cid in ("call", "nocall", "two")]
     assert "robustness" not in compare_runs(summary(base), summary(base))["comparison"]
+
+
+@pytest.mark.parametrize("choice, items", [("all", 3 + 2 + 2 + 6), (2, 2 + 2 + 2 + 6), ("base", 9), (1, 9)])
+def test_the_plan_counts_each_chosen_phrasing(choice, items):
+    from toolproof.scoring.coverage import plan_of
+
+    raw = {"kind": "live", "scope": "all", "settings": {"repeats": 1, "phrasings": choice}}
+    assert plan_of(raw, CASES).items == items
+
+
+@pytest.mark.parametrize("bad", ["some", 0, 18, -1, True, 1.5, ["all"], {"n": 2}, "9" * 400, None])
+def test_a_plan_with_a_bad_phrasings_setting_is_not_trusted(bad):
+    from toolproof.scoring.coverage import plan_of
+
+    assert plan_of({"kind": "live", "scope": "all", "settings": {"phrasings": bad}}, CASES) is None
+
+
+def test_the_committed_fixtures_base_transcripts_grade_as_before_phrasings():
+    """data/'s suite once it carries phrasings, graded on the fixtures' base transcripts alone, gives
+    the byte-identical card the same suite without phrasings gives (what main printed before)."""
+    from phrasingdocs import data_with_phrasings
+
+    docs = data_with_phrasings()
+    tools = parse_tools(docs["tools"], format_schema("tools"))
+    base_only = {**docs["transcripts"], "transcripts": [t for t in docs["transcripts"]["transcripts"]
+                                                         if "phrasing" not in t]}
+    plain_suite = json.loads(json.dumps(docs["suite"]))
+    for case in plain_suite["cases"]:
+        case.pop("phrasings", None)
+    cards = []
+    for suite in (docs["suite"], plain_suite):
+        cases = parse_suite(suite, tools, format_schema("suite"))
+        cards.append(to_json(evaluate(cases, tools, parse_transcripts(base_only, format_schema("transcripts")))))
+    assert cards[0] == cards[1] and '"robustness"' not in cards[0]

@@ -96,4 +96,10 @@ def comparison_junit(comparison: dict) -> str:
         else:
             entry = (row["id"], None, "", "")
         by_category.setdefault(row["category"], []).append(entry)
+    wording = c.get("robustness")
+    if wording:                     # two runs of several phrasings: the worst-phrasing score's delta
+        w = wording["worst"]
+        line = f"worst-phrasing score {w['a']} -> {w['b']} (delta {w['delta']}, 95% CI {w['low']} to {w['high']})"
+        by_category["wording"] = [("worst-phrasing", "failure" if w["regression"] else None,
+                                   "REGRESSED: " + line if w["regression"] else "", line)]
     return _document("toolproof compare", _ordered(by_category))
