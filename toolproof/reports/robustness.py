@@ -27,7 +27,7 @@ def consistency_text(found: dict) -> str:
 def worst_text(found: dict) -> str:
     """'worst-phrasing score 58.3 / 100 (95% CI 49–67), 72 cases'."""
     worst = found["worst"]
-    return f"worst-phrasing score {score_text(worst['score'])} / 100{_ci(worst.get('interval'))}, {worst['cases']} cases"
+    return f"worst-phrasing score {score_text(worst['score'])} / 100{_ci(worst.get('interval'))}, {_cases(worst['cases'])}"
 
 
 def headline_line(card: dict) -> str:
@@ -40,8 +40,12 @@ def headline_line(card: dict) -> str:
 
 
 def per_phrasing_text(found: dict) -> list[str]:
-    return [f"{p['phrasing']}: {score_text(p['score'])}{_ci(p.get('interval'))}, {p['cases']} cases"
+    return [f"{p['phrasing']}: {score_text(p['score'])}{_ci(p.get('interval'))}, {_cases(p['cases'])}"
             for p in found["per_phrasing"]]
+
+
+def _cases(n: int) -> str:
+    return f"{n} case" if n == 1 else f"{n} cases"
 
 
 def dependent_text(found: dict) -> list[str]:
