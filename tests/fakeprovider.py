@@ -28,8 +28,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = json.loads((ROOT / "data" / "suite.json").read_text())["cases"]
-FIXTURES = {t["case_id"]: t for t in json.loads((ROOT / "data" / "fixtures.json").read_text())["transcripts"]}
-BY_PROMPT = {c["prompt"]: c["id"] for c in SUITE}
+# the base phrasing's fixtures (a phrasing's fixture answers the same case in other words)
+FIXTURES = {t["case_id"]: t for t in json.loads((ROOT / "data" / "fixtures.json").read_text())["transcripts"]
+            if "phrasing" not in t}
+# each case is found by its prompt or by any of its phrasings' (answered as the case)
+BY_PROMPT = {**{p["prompt"]: c["id"] for c in SUITE for p in c.get("phrasings", [])},
+             **{c["prompt"]: c["id"] for c in SUITE}}
 
 
 def openai_from_anthropic(body: dict) -> dict:
@@ -153,21 +157,28 @@ def in_wire(body: dict, wire: str) -> dict:
     return {"openai-responses": responses_from_openai, "gemini": gemini_from_openai}[wire](chat)
 
 
-def case_and_turn(path: str, body: dict) -> tuple[str | None, int]:
+def case_and_turn(path: str, body: dict, more: dict | None = None) -> tuple[str | None, int]:
+    """(case id, turn) of a request, the case found by its user message in BY_PROMPT or `more`."""
+    found, turn = _case_and_turn(body)
+    return (BY_PROMPT.get(found) or (more or {}).get(found) if found else None), turn
+
+
+def _case_and_turn(body: dict) -> tuple[str | None, int]:
+    """(the first user message, turn)."""
     if isinstance(body.get("contents"), list):                # Gemini
         contents = body["contents"]
         first = contents[0] if contents and isinstance(contents[0], dict) else {}
         parts = first.get("parts") or [{}]
-        return BY_PROMPT.get(parts[0].get("text", "")), 2 if len(contents) > 1 else 1
+        return parts[0].get("text", "") or None, 2 if len(contents) > 1 else 1
     if isinstance(body.get("input"), list):                   # OpenAI Responses
         items = [i for i in body["input"] if isinstance(i, dict)]
         prompt = next((i["content"] for i in items if i.get("role") == "user" and isinstance(i.get("content"), str)), "")
         turn = 2 if any(i.get("type") == "function_call_output" for i in items) else 1
-        return BY_PROMPT.get(prompt), turn
+        return prompt or None, turn
     messages = body.get("messages", [])
     prompt = next((m["content"] for m in messages if m.get("role") == "user" and isinstance(m["content"], str)), "")
     turn = 2 if len(messages) > (2 if messages and messages[0].get("role") == "system" else 1) else 1
-    return BY_PROMPT.get(prompt), turn
+    return prompt or None, turn
 
 
 ECHO = "sk-fake-echo"      # in an error body: replaced by the key the request carried, as real APIs echo it
@@ -276,6 +287,7 @@ class FakeProvider:
     def __init__(self) -> None:
         self.requests: list[dict] = []
         self.script: dict = {}     # case id or (case id, turn) -> [(status, headers, body text) or ("sleep", s)]
+        self.prompts: dict = {}    # more user messages -> the case id they are answered as (a test suite's phrasings)
         self.lock = threading.Lock()
         owner = self
 
@@ -304,7 +316,7 @@ class FakeProvider:
         self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def answer(self, path: str, headers: dict, body: dict) -> tuple[int, dict, str]:
-        case_id, turn = case_and_turn(path, body)
+        case_id, turn = case_and_turn(path, body, self.prompts)
         with self.lock:
             self.requests.append({"path": path, "headers": {k.lower(): v for k, v in headers.items()},
                                   "body": body, "case_id": case_id, "turn": turn})

@@ -9,6 +9,10 @@ Everything untrusted goes through here: response bodies, OpenAI string arguments
 - no NaN, Infinity or -Infinity, and no number that overflows to infinity (1e999);
 - no string with a lone surrogate (it cannot be written as UTF-8, so no output could hold it).
 
+Per field, a suite's phrasings (data/schemas/suite.schema.json holds the same numbers, a test
+checks they agree): at most `MAX_PHRASINGS` per case, each prompt at most
+`MAX_PHRASING_CHARS` characters.
+
 `read_json(text)` and `check_value(value)` never raise anything but `ReadError`, whose `reason`
 is one readable line ("arguments nested deeper than 64 levels"). Both run in time linear in
 their input and never recurse, so a 10,000-deep body cannot exhaust the Python stack: depth is
@@ -30,6 +34,8 @@ MAX_DEPTH = 64
 MAX_DIGITS = 300
 MAX_BYTES = 5 * 1000 * 1000
 MAX_FILE_BYTES = 20 * 1000 * 1000       # a results file holds many bodies
+MAX_PHRASINGS = 16                      # a case's phrasings besides its own prompt
+MAX_PHRASING_CHARS = 20000              # one phrasing's prompt
 _TOO_BIG = 10 ** MAX_DIGITS
 
 # A JSON string, closed or running to the end of the text (so brackets inside an unclosed

@@ -42,7 +42,7 @@ def form(**over) -> dict:
     base = {"id": "w1", "category": "should_call", "prompt": "Weather in Paris?", "action": "call",
             "tool": "get_weather", "args": '{"city": "Paris"}', "critical": "", "optional": "", "absent": "",
             "loose": "", "exact": "", "accept": "", "system": "", "mock": "", "forbidden": "", "include": "",
-            "exclude": "", "variants": "", "more": []}
+            "exclude": "", "variants": "", "more": [], "phrasings": ""}
     return {**base, **over}
 
 

@@ -17,6 +17,7 @@ from toolproof.errors import ToolProofError
 from toolproof.suite.load import parse_suite
 from toolproof.suite.model import CATEGORIES, SECOND_TURN_CATEGORIES, Case, Tool
 from toolproof.suite.toolnames import wire_name
+from .phrasings import editable as phrasings_editable, phrasings_from_text, phrasings_text
 
 ACTIONS = ("call", "no_call", "ask")
 ACTION_OF = {category: {"should_not_call": "no_call", "must_ask": "ask"}.get(category, "call")
@@ -25,15 +26,15 @@ EDITOR_CATEGORIES = CATEGORIES
 # An editor field NAME is the input #case-NAME, its value a string; a checkbox (CHECKBOXES) reads
 # "true" when ticked, else "". `more` (the expected calls after the first) is a list of
 # {"tool", "args", "mock"} strings, one row each in #case-calls.
-FIELDS = ("id", "category", "prompt", "system", "action", "tool", "args", "mock", "critical",
+FIELDS = ("id", "category", "prompt", "phrasings", "system", "action", "tool", "args", "mock", "critical",
           "optional", "absent", "loose", "exact", "accept", "forbidden", "include", "exclude", "variants")
 CHECKBOXES = ("exact",)
-ALWAYS = ("id", "category", "prompt", "system", "action")
+ALWAYS = ("id", "category", "prompt", "phrasings", "system", "action")
 CALL_FIELDS = ("tool", "args", "critical", "optional", "absent", "loose", "exact", "accept", "more")
 SECOND_TURN_FIELDS = ("mock", "include", "exclude", "variants")
 LISTS = ("critical", "optional", "absent", "loose")    # comma-separated field names (dotted allowed)
 _FIRST_CALL_KEYS = {"tool", "args", "critical", "optional", "absent", "loose", "exact", "accept"}
-_EDITABLE_KEYS = {"id", "category", "tools", "system", "prompt", "expect", "title", "why", "mock_results", "variants"}
+_EDITABLE_KEYS = {"id", "category", "tools", "system", "prompt", "phrasings", "expect", "title", "why", "mock_results", "variants"}
 MAX_OFFERED = 128                 # OpenAI refuses a request offering more tools than this
 MAX_CALLS = 64                    # the suite format's bound on one sequence of expected calls
 
@@ -82,6 +83,12 @@ def case_from_form(form: dict, tool_names: list[str], previous: dict | None = No
     if form.get("system", "").strip():
         case["system"] = form["system"]
     case["prompt"] = form.get("prompt", "")
+    try:
+        phrasings = phrasings_from_text(form.get("phrasings", ""))
+    except ToolProofError as exc:
+        raise CaseProblem("phrasings", exc.reason) from None
+    if phrasings:
+        case["phrasings"] = phrasings
     case["expect"] = {"action": action}
     if action == "call":
         rows = [{"tool": form.get("tool", ""), "args": form.get("args", ""), "mock": form.get("mock", "")}] + \
@@ -256,7 +263,8 @@ def check_case(case: dict, others: list[dict], tools: dict[str, Tool], suite_sch
         raise CaseProblem(field_of(exc.path or ""), exc.reason) from None
 
 
-_PREFIXES = ((".id", "id"), (".category", "category"), (".prompt", "prompt"), (".system", "system"),
+_PREFIXES = ((".id", "id"), (".category", "category"), (".prompt", "prompt"), (".phrasings", "phrasings"),
+             (".system", "system"),
              (".expect.calls[0]", "args"), (".expect.calls", "calls"), (".expect.action", "action"),
              (".expect.forbidden", "forbidden"), (".expect.final_text.must_not_include", "exclude"),
              (".expect.final_text", "include"), (".mock_results", "mock"), (".variants", "variants"),
@@ -284,6 +292,8 @@ def form_of(case: dict) -> dict | None:
     edited in the file."""
     if not isinstance(case, dict) or set(case) - _EDITABLE_KEYS or case.get("category") not in ACTION_OF:
         return None
+    if not phrasings_editable(case.get("phrasings")):
+        return None
     category, expect = case["category"], case.get("expect", {})
     used = fields_for(category)
     calls = expect.get("calls", [])
@@ -304,6 +314,7 @@ def form_of(case: dict) -> dict | None:
     dump = lambda value: json.dumps(value, ensure_ascii=False, indent=1)  # noqa: E731
     form: dict[str, Any] = dict.fromkeys(FIELDS, "")
     form.update(id=case["id"], category=category, prompt=case["prompt"], system=case.get("system", ""),
+                phrasings=phrasings_text(case.get("phrasings")),
                 action=expect["action"], include=include, exclude=exclude,
                 forbidden=", ".join(f["tool"] for f in expect.get("forbidden", [])),
                 variants=dump(case["variants"]) if case.get("variants") else "")

@@ -64,6 +64,9 @@ def add_parser(commands) -> None:
     live.add_argument("--pad-seed", type=int, default=0, metavar="S", help="seed of the padding and tool order (default 0)")
     live.add_argument("--repeats", type=int, default=1, metavar="N",
                       help="send each case N times, as independent conversations (1-20, default 1)")
+    live.add_argument("--phrasings", default="base", metavar="base|all|N",
+                      help="which wordings of each prompt to send, each as its own conversation: base (the "
+                      "case's prompt, default), all, or N (base and the case's first N-1 phrasings)")
     live.add_argument("--concurrency", type=int, default=1, metavar="C",
                       help="requests in flight at most (1-16, default 1: one case after another)")
     price_flags(live)
@@ -119,6 +122,16 @@ def api_key(provider: str, environ: dict, base_url: str = "", key_env: str | Non
     return read_key(provider, environ, base_url, key_env)[0]
 
 
+def phrasings_choice(text: str) -> str | int:
+    """--phrasings: "base", "all" or a whole number from 1 to MAX_PHRASINGS + 1 (1 is base)."""
+    from toolproof.suite.model import phrasing_choice
+
+    try:
+        return phrasing_choice(text)
+    except ValueError as exc:
+        raise ToolProofError(f"--{exc}, not {printable(text[:40])!r}") from None
+
+
 def _check_run_flags(args: argparse.Namespace) -> None:
     if args.provider == "openai-compatible" and not args.base_url:
         raise ToolProofError("--base-url is required for openai-compatible (e.g. http://localhost:11434/v1)")
@@ -138,6 +151,9 @@ def _check_run_flags(args: argparse.Namespace) -> None:
         raise ToolProofError(f"--max-tokens must be between 1 and 1000000, got {args.max_tokens}")
     if not 1 <= args.repeats <= 20:
         raise ToolProofError(f"--repeats must be between 1 and 20, got {args.repeats}")
+    args.phrasings = phrasings_choice(args.phrasings)
+    if args.phrasings != "base" and args.pad:
+        raise ToolProofError("--phrasings with --pad is not supported: run the sweep on the base phrasing")
     if not 1 <= args.concurrency <= 16:
         raise ToolProofError(f"--concurrency must be between 1 and 16, got {args.concurrency}")
     if args.temperature is not None and not (math.isfinite(args.temperature) and 0 <= args.temperature <= 2):
@@ -249,6 +265,7 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
     settings = RunSettings(args.provider, args.model, key, args.base_url, args.scope, args.cap,
                            pause_s=args.pause, timeout_s=args.timeout, max_tokens=args.max_tokens,
                            repeats=args.repeats, concurrency=args.concurrency, prices=prices,
+                           phrasings=args.phrasings,
                            pad_levels=levels, pad_seed=args.pad_seed, temperature=args.temperature,
                            seed=args.seed, headers=headers)
     secrets = settings.secrets()
@@ -268,6 +285,8 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
         settings.cap = run.most
     sweep = f" at pad levels {','.join(map(str, levels))} (seed {args.pad_seed})" if levels else ""
     times = f" x {args.repeats} repeats" if args.repeats > 1 else ""
+    worded = len(run.work) // max(1, args.repeats) - len(run.plan) if args.phrasings != "base" else 0
+    times += f", {worded} more phrasing(s) (--phrasings {args.phrasings})" if worded else ""
     at_once = f", {args.concurrency} in flight" if args.concurrency > 1 else ""
     say(f"toolproof: {len(run.plan)} cases{times}{sweep}, up to {run.need} requests; cap {settings.cap}{at_once}")
     return Prepared(args, bundle, settings, run, say, weights, prices)
@@ -292,6 +311,7 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
             save(args.out, run.document(created=_now()), text)
         repeat = f" #{raw['repeat'] + 1}" if args.repeats > 1 else ""
         pad = f" pad {raw['pad']}" if "pad" in raw else ""
+        pad += f" [{raw['phrasing']}]" if "phrasing" in raw else ""
         say(f"[{len(run.results)}/{len(run.work)}] {result.verdict:<7} {result.case_id}{repeat}{pad} "
             f"(requests {run.used}/{settings.cap})")
 

@@ -42,7 +42,7 @@ from toolproof.safe_text import looks_same, printable
 from .normalize import needs_cast, normalize_text, values_equal
 from .phrases import text_problems
 from toolproof.providers.reply import Reply
-from toolproof.suite.model import Case, ExpectedCall, Tool, tool_label
+from toolproof.suite.model import BASE, Case, ExpectedCall, Tool, tool_label
 from .offer import check_call
 from .transcripts import Transcript, failed_request
 from .verdicts import CREDIT, ERROR, FAIL, PARTIAL, PASS, CaseResult, CheckedCall, blank_facts
@@ -422,7 +422,8 @@ def grade_case(case: Case, tools: dict[str, Tool], transcript: Transcript | None
             lenient_verdict = candidate
     return CaseResult(case.id, case.category, verdict, CREDIT[verdict], reasons,
                       lenient_verdict, CREDIT[lenient_verdict], strict.checked, strict.facts,
-                      strict.final_text, transcript.repeat if transcript else 0)
+                      strict.final_text, transcript.repeat if transcript else 0,
+                      phrasing=transcript.phrasing if transcript else BASE)
 
 
 def grade_run(cases: list[Case], tools: dict[str, Tool], transcripts: dict[str, Transcript]) -> list[CaseResult]:

@@ -15,7 +15,8 @@ from dataclasses import replace
 from .grade import grade_case
 from .verdicts import FAIL, CaseResult, blank_facts
 from .transcripts import Transcript, as_offered
-from toolproof.suite.model import Case, Tool
+from toolproof.errors import ToolProofError
+from toolproof.suite.model import Case, Tool, phrased
 
 
 def internal_error(exc: BaseException, step: str = "grading") -> str:
@@ -31,6 +32,19 @@ def failed_case(case: Case, tools: dict[str, Tool], reason: str) -> CaseResult:
         base = CaseResult(case.id, case.category, FAIL, 0.0, [], FAIL, 0.0, [], blank_facts())
     return replace(base, verdict=FAIL, credit=0.0, reasons=[reason], lenient_verdict=FAIL,
                    lenient_credit=0.0, calls=[], final_text="")
+
+
+def grade_phrased(case: Case, tools: dict[str, Tool], transcript: Transcript) -> CaseResult:
+    """grade_safely with the case as its transcript's phrasing sent it (grading reads the prompt:
+    a value copied from the user's message is judged against the message the model saw). A
+    phrasing the suite does not have is the file's fault: ToolProofError."""
+    try:
+        sent = phrased(case, transcript.phrasing)
+    except KeyError:
+        raise ToolProofError(f"case {case.id!r} has no phrasing {transcript.phrasing!r} (the suite lists "
+                             f"{', '.join(case.phrasing_ids)})") from None
+    result = grade_safely(sent, tools, transcript)
+    return replace(result, phrasing=transcript.phrasing)
 
 
 def grade_safely(case: Case, tools: dict[str, Tool], transcript: Transcript | None) -> CaseResult:

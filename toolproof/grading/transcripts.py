@@ -18,7 +18,7 @@ from toolproof.providers.dispatch import PROVIDERS, reply_from_body
 from toolproof.providers.reply import Reply
 from toolproof.safe_text import printable
 from toolproof.suite.load import check_format
-from toolproof.suite.model import Case
+from toolproof.suite.model import BASE, Case
 
 FIXTURE_LABEL = "FIXTURE: illustrative responses, not a benchmark result"
 
@@ -39,6 +39,7 @@ class Transcript:
     intended_verdict: str | None
     raw: dict                   # as given, for display and export
     repeat: int = 0             # 0-based; a case sent N times has N transcripts
+    phrasing: str = BASE        # which wording of the prompt was sent ("base": the case's own)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +83,7 @@ def make_transcript(raw: dict, provider: str, model: str = "") -> Transcript:
     """One case's raw transcript (already format-checked) as a Transcript."""
     variants = tuple((v["id"], _turns(v["turns"], provider)) for v in raw.get("variants", []))
     return Transcript(raw["case_id"], provider, model, _turns(raw["turns"], provider), variants,
-                      raw.get("intended_verdict"), raw, raw.get("repeat", 0))
+                      raw.get("intended_verdict"), raw, raw.get("repeat", 0), raw.get("phrasing", BASE))
 
 
 def known_ids(cases: list) -> dict[str, tuple]:
@@ -107,16 +108,20 @@ def parse_transcripts(doc: Any, format_schema: dict,
                       known_cases: Collection[str] | Mapping[str, Collection[str]] | None = None,
                       source: str = "transcripts.json") -> TranscriptSet:
     """A transcripts document -> TranscriptSet; unknown case ids and a second transcript for the
-    same (case id, repeat) are refused, and, when `known_cases` maps each case id to its variant
-    ids (`known_ids`), unknown variant ids too."""
+    same (case id, phrasing, repeat) are refused, and, when `known_cases` maps each case id to its
+    variant ids (`known_ids`), unknown variant ids too (unknown phrasings are refused when graded:
+    grading/guarded.grade_phrased)."""
     check_format(doc, format_schema, source)
     out: dict[tuple, Transcript] = {}
     for i, raw in enumerate(doc["transcripts"]):
         case_id, repeat, pad = raw["case_id"], raw.get("repeat", 0), raw.get("pad")
+        phrasing = raw.get("phrasing", BASE)
         where = json_path(["transcripts", i, "case_id"])
-        if (case_id, pad, repeat) in out:
+        if (case_id, pad, phrasing, repeat) in out:
             pair = "(case_id, repeat) pair" if pad is None else "(case_id, pad, repeat)"
+            pair = pair if phrasing == BASE else "(case_id, phrasing, repeat)"
             at = "" if pad is None else f" at pad level {pad}"
+            at += "" if phrasing == BASE else f" in phrasing {phrasing!r}"
             raise ToolProofError(f"second transcript for case {case_id!r} repeat {repeat}{at}; each "
                                  f"{pair} appears once", source=source, path=where)
         if known_cases is not None and case_id not in known_cases:
@@ -134,11 +139,12 @@ def parse_transcripts(doc: Any, format_schema: dict,
                 if ("response" in turn) == ("error" in turn):
                     raise ToolProofError("a turn holds exactly one of response or error", source=source,
                                          path=json_path(["transcripts", i, *place, k]))
-        out[(case_id, pad, repeat)] = make_transcript(raw, provider, raw.get("model", doc.get("model", "")))
+        out[(case_id, pad, phrasing, repeat)] = make_transcript(raw, provider, raw.get("model", doc.get("model", "")))
     repeats: dict[str, list] = {}
-    for (case_id, _, _), transcript in out.items():      # a sweep's levels: sweep_score splits them
+    for (case_id, _, _, _), transcript in out.items():      # a sweep's levels: sweep_score splits them
         repeats.setdefault(case_id, []).append(transcript)
-    ordered = {k: tuple(sorted(ts, key=lambda t: t.repeat)) for k, ts in repeats.items()}
+    # repeat order, the base phrasing's first (the others: by repeat, then in file order)
+    ordered = {k: tuple(sorted(ts, key=lambda t: (t.phrasing != BASE, t.repeat))) for k, ts in repeats.items()}
     kind = doc.get("kind", "live")
     label = doc.get("label") or (FIXTURE_LABEL if kind == "fixture" else "")
     return TranscriptSet(kind, label, doc.get("provider", ""), doc.get("model", ""),

@@ -49,6 +49,7 @@ class CaseResult:
     final_text: str = ""
     repeat: int = 0                  # which repeat of the case this grades
     repeat_verdicts: tuple | None = None   # set on a case merged over its repeats
+    phrasing: str = "base"           # which phrasing of the case's prompt was sent
 
     def to_json(self) -> dict:
         return {

@@ -84,7 +84,7 @@ class CompareView:
         self.render()
 
     def render(self) -> None:
-        from toolproof.reports.comparison import render_comparison_text
+        from toolproof.reports.comparison import render_comparison_text, wording_lines
 
         root = byid("compare-result")
         clear(root)
@@ -92,6 +92,9 @@ class CompareView:
         root.appendChild(el("ul", cls="compare-summary", children=[el("li", line) for line in summary]))
         root.appendChild(self._categories())
         root.appendChild(self._flips())
+        wording = wording_lines(self.comparison["comparison"])      # two runs of several phrasings
+        if wording:
+            root.appendChild(el("pre", "\n".join(wording[1:]), cls="compare-wording small", id="compare-wording"))
         byid("export-compare").disabled = False
         byid("compare").dataset.compare = "ready"
         self.message("Compared. The export is exactly what python -m toolproof compare A B --format json prints.")

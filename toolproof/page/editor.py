@@ -200,7 +200,7 @@ class CaseEditor:
 
     def reset_form(self) -> None:
         self.editing = None
-        for name in ("id", "prompt", "system", "args", "mock", "critical", "optional", "absent", "loose", "accept",
+        for name in ("id", "prompt", "phrasings", "system", "args", "mock", "critical", "optional", "absent", "loose", "accept",
                      "forbidden", "include", "exclude", "variants"):
             byid(f"case-{name}").value = ""
         byid("case-exact").checked = False

@@ -86,6 +86,7 @@ class LiveController:
         on(byid("cap"), "input", lambda e: self.show_need())
         on(byid("pad"), "input", lambda e: self.scope_changed())
         on(byid("repeats"), "input", lambda e: self.scope_changed())
+        on(byid("phrasings"), "change", lambda e: self.scope_changed())
         on(byid("api-key"), "input", lambda e: self.store_key())
         on(byid("run-live"), "click", lambda e: asyncio.ensure_future(self.start()))
         on(byid("abort"), "click", lambda e: self.abort())
@@ -161,6 +162,17 @@ class LiveController:
         value = number_field("repeats", 1, 20, whole=True)
         return value if value is not None else 1
 
+    def phrasings(self) -> str | int:   # #phrasings: "base", "all" or N
+        from toolproof.suite.model import phrasing_choice
+        return phrasing_choice(str(byid("phrasings").value))
+
+    def scope_need(self) -> int:
+        """Requests one pass over the scope needs, each chosen phrasing its own conversation."""
+        from toolproof.suite.model import requests_needed, scoped
+        scope, choice = str(byid("scope").value), self.phrasings()
+        return self.options[scope] if choice == "base" else requests_needed(
+            self.own[0] if scope == "own" else scoped(self.bundle.cases, scope), choice)
+
     def need(self) -> int:
         """Requests the chosen scope needs at most, every repeat and pad level counted (a pad level
         that cannot be read counts once): the cap's maximum."""
@@ -171,7 +183,7 @@ class LiveController:
             levels = self.pad_levels()
         except ToolProofError:
             levels = ()
-        return sweep_need(self.options[str(byid("scope").value)], levels, self.repeats())
+        return sweep_need(self.scope_need(), levels, self.repeats())
 
     def most(self) -> int:
         """The cap's maximum: the need plus every retry the runner may make (RunSettings.retries
@@ -191,7 +203,7 @@ class LiveController:
 
     def show_need(self) -> None:
         need, most, repeats = self.need(), self.most(), self.repeats()
-        levels = need // max(self.options[str(byid("scope").value)] * repeats, 1)
+        levels = need // max(self.scope_need() * repeats, 1)
         sweep = f" ({levels} pad levels, the scope once per level)" if levels > 1 else ""
         times = f", each case {repeats} times," if repeats > 1 else ""
         byid("need").textContent = (f"This scope needs at most {need} requests{sweep}{times}: one per turn (multi-step, "
@@ -228,6 +240,7 @@ class LiveController:
         temperature, sampling_seed, headers, sampling_problem = sampling_from_form(
             str(byid("temperature").value), str(byid("seed").value), str(byid("headers").value))
         problem = pad_problem or sampling_problem       # the sweep's own reason, said first
+        problem = problem or ("A sweep runs the base phrasing only: set Phrasings to base." if levels and self.phrasings() != "base" else "")
         if problem:
             pass
         elif not model:
@@ -264,7 +277,7 @@ class LiveController:
         # re-grades with `grade --suite S --tools T` on the exported files.
         return RunSettings(provider, model, key, base_url, "all" if scope == "own" else scope, cap,
                            timeout_s=timeout, max_tokens=max_tokens, pad_levels=levels, pad_seed=seed,
-                           repeats=repeats, concurrency=concurrency, prices=prices,
+                           repeats=repeats, concurrency=concurrency, prices=prices, phrasings=self.phrasings(),
                            temperature=temperature, seed=sampling_seed, headers=headers)
 
     def pad_settings(self, scope: str) -> tuple:
@@ -323,7 +336,7 @@ class LiveController:
         byid("run-live").disabled = running
         byid("abort").disabled = not running
         for name in ("provider", "model", "api-key", "base-url", "scope", "cap", "max-tokens", "timeout",
-                     "pad", "pad-seed", "repeats", "concurrency", "price-in", "price-out", "temperature", "seed",
+                     "pad", "pad-seed", "repeats", "phrasings", "concurrency", "price-in", "price-out", "temperature", "seed",
                      "headers"):
             byid(name).disabled = running
 

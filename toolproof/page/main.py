@@ -28,6 +28,7 @@ from toolproof.page.live import LiveController
 from toolproof.page.own import OwnView
 from toolproof.page.scorecard import ScorecardView, Sections
 from toolproof.page.sweep import sweep_chart
+from toolproof.page.robustness import robustness_section
 
 
 _STAGES = js.Object.new()
@@ -82,7 +83,7 @@ async def load_jsonschema() -> None:
 # The panels never import each other; this module wires them. The scorecard view is handed the
 # sections other panels draw (diagnosis, sweep chart, case list); the live controller is handed
 # `scorecard_view`, `case_row` for its feed and the Compare section's `remember_live`.
-SECTIONS = Sections(diagnosis=diagnosis_section, sweep=sweep_chart, cases=CaseList)
+SECTIONS = Sections(diagnosis=diagnosis_section, sweep=sweep_chart, cases=CaseList, robustness=robustness_section)
 
 
 def scorecard_view(root, results, **options) -> ScorecardView:

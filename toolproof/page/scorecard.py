@@ -34,6 +34,7 @@ class Sections(NamedTuple):
     diagnosis: Callable[[dict, str], Any]      # (card, kind) -> the Diagnosis section
     sweep: Callable[[dict, str], Any]          # (card, kind) -> the tool-count sweep (hidden without one)
     cases: Callable[..., Any]                  # (card now, context, kind) -> a list whose .section() draws it
+    robustness: Callable[[dict, str], Any] = lambda card, kind: None   # (card, kind) -> the wording section
 
 
 class ScorecardView:
@@ -109,7 +110,8 @@ class ScorecardView:
             self.diagnosis_slot = el("section", "Working out the diagnosis…", cls="block muted",
                                      id=f"{self.prefix()}-diagnosis-pending")
         self.sweep_node = self.sections.sweep(self.card, self.kind)
-        for part in (self._summary(), self.sweep_node, self._rates(), self._cost(), self._categories(),
+        self.wording_node = self.sections.robustness(self.card, self.kind)     # beside the headline
+        for part in (self._summary(), self.wording_node, self.sweep_node, self._rates(), self._cost(), self._categories(),
                      self.diagnosis_slot, self.case_list.section()):
             self.root.appendChild(part)
         if self.diagnosis is not None:
@@ -284,6 +286,10 @@ class ScorecardView:
         return el("figure", cls="chart-box", children=[chart])
 
     def _refresh_sweep(self) -> None:
+        if getattr(self, "wording_node", None) is not None and "robustness" in self.card:   # its intervals, weights
+            node = self.sections.robustness(self.card, self.kind)
+            self.wording_node.replaceWith(node)
+            self.wording_node = node
         if getattr(self, "sweep_node", None) is None or "sweep" not in self.card:
             return
         node = self.sections.sweep(self.card, self.kind)

@@ -88,8 +88,22 @@ def render_comparison_text(comparison: dict) -> str:
         lines += ["", f"{kind.capitalize()} ({len(ids)})"] + [f"  {cid}" for cid in ids]
     if c["errored"]:
         lines += ["", f"Not graded in both runs (ERROR): {', '.join(c['errored'])}"]
-    lines += sweep_lines(c)
+    lines += sweep_lines(c) + wording_lines(c)
     return _lines(lines)
+
+
+def wording_lines(c: dict) -> list[str]:
+    """Two runs of several phrasings: B - A per phrasing and at each case's worst phrasing."""
+    found = c.get("robustness")
+    if not found:
+        return []
+    lines = ["", f"Per phrasing (the phrasings both runs used), {_ci(c)} over cases",
+             f"  {'phrasing':<16} {'A':>7} {'B':>7} {'delta':>8}  interval         cases"]
+    for row in found["per_phrasing"] + [{**found["worst"], "phrasing": "(worst)"}]:
+        lines.append(f"  {clip(row['phrasing']):<16} {_num(row['a']):>7} {_num(row['b']):>7} {_signed(row['delta']):>8}  "
+                     f"{_signed(row['low'], 1)} to {_signed(row['high'], 1):<8} {row['cases']:>5}"
+                     + ("  REGRESSION" if row.get("regression") else ""))
+    return lines
 
 
 def sweep_lines(c: dict) -> list[str]:
@@ -119,4 +133,7 @@ def render_comparison_markdown(comparison: dict) -> str:
         lines += ["", "| case | category | A | B | flip |", "|---|---|---|---|---|"]
         lines += [f"| {_md_cell(r['id'])} | {r['category']} | {r['a']['verdict']} ({r['a']['passes']}/{r['a']['repeats']}) | "
                   f"{r['b']['verdict']} ({r['b']['passes']}/{r['b']['repeats']}) | {r['flip']} |" for r in flipped]
+    wording = wording_lines(c)
+    if wording:
+        lines += ["", "```"] + wording[1:] + ["```"]
     return _lines(lines)

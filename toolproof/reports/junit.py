@@ -3,7 +3,8 @@
 A scorecard becomes one <testsuite> per category and one <testcase> per case named by its id:
 FAIL and PARTIAL carry a <failure> with the reasons, ERROR an <error>. When less than the plan
 was graded, the root's name says "N of M cases graded", and plan items that never started are
-one <error> in a "coverage" suite. A comparison becomes one
+one <error> in a "coverage" suite; a run of several phrasings adds a "wording" suite where a case
+whose verdict depends on the wording fails. A comparison becomes one
 <testsuite> per category where a regressed case is a <failure> and a case with no graded repeat
 an <error>. Model text is hostile: everything is escaped, and characters XML 1.0 cannot hold
 (control characters, lone surrogates, U+FFFE/U+FFFF) are written as visible \\uXXXX text, so the
@@ -14,6 +15,7 @@ Pure: returns strings.
 from __future__ import annotations
 
 from toolproof.suite.model import CATEGORIES
+from .robustness import robustness_junit
 from .scorecard import coverage_line
 
 _ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
@@ -70,7 +72,7 @@ def junit_xml(card: dict) -> str:
         kind = {"PASS": None, "ERROR": "error"}.get(verdict, "failure")
         first = case["reasons"][0] if case["reasons"] else ""
         by_category.setdefault(case["category"], []).append((case["id"], kind, f"{verdict}: {first}", reasons))
-    suites = _ordered(by_category)
+    suites = _ordered(by_category) + robustness_junit(card)
     covered = coverage_line(card)
     cov = card.get("coverage") or {}
     if cov.get("not_started"):      # part of the plan never ran: a CI job must not go green on it
@@ -94,4 +96,10 @@ def comparison_junit(comparison: dict) -> str:
         else:
             entry = (row["id"], None, "", "")
         by_category.setdefault(row["category"], []).append(entry)
+    wording = c.get("robustness")
+    if wording:                     # two runs of several phrasings: the worst-phrasing score's delta
+        w = wording["worst"]
+        line = f"worst-phrasing score {w['a']} -> {w['b']} (delta {w['delta']}, 95% CI {w['low']} to {w['high']})"
+        by_category["wording"] = [("worst-phrasing", "failure" if w["regression"] else None,
+                                   "REGRESSED: " + line if w["regression"] else "", line)]
     return _document("toolproof compare", _ordered(by_category))

@@ -95,7 +95,8 @@ def score_text(value: float | None) -> str:
 def plan_unit(card: dict) -> str:
     """What the plan counts: cases, or case runs when a case runs more than once (repeats, levels)."""
     repeats = card.get("repeats")
-    return "cases" if (not isinstance(repeats, int) or repeats <= 1) and "sweep" not in card else "case runs"
+    once = (not isinstance(repeats, int) or repeats <= 1) and "sweep" not in card and not card.get("robustness")
+    return "cases" if once else "case runs"
 
 
 def coverage_line(card: dict) -> str:
@@ -154,6 +155,9 @@ def headline(card: dict) -> list[str]:
         lines.append(f"Score: {score_text(card['score'])} / 100 strict{ci}{covered}; "
                      f"{score_text(lenient['score'])} lenient "
                      f"({lenient['rescued']} case(s) rescued by casting strings to the schema type)")
+    from .robustness import headline_line
+
+    lines += [line for line in [headline_line(card)] if line]
     lines += [f"Note: {note}" for note in card.get("notes", [])]
     lines += [f"Warning: {warning}" for warning in card.get("warnings", [])]
     return lines
@@ -274,9 +278,11 @@ def diagnosis_lines(card: dict) -> list[str]:
 
 def render_text(card: dict) -> str:
     """A readable terminal scorecard: score, the 8 rates, categories, failing cases."""
+    from .robustness import robustness_text
     from .sweep import sweep_text
 
-    lines = headline(card) + statistics_lines(card) + sweep_text(card) + ["", "Rates (lower is better for the last five)"]
+    lines = headline(card) + statistics_lines(card) + robustness_text(card) + sweep_text(card) + [
+        "", "Rates (lower is better for the last five)"]
     for key in METRIC_KEYS:
         lines.append(f"  {key:<27} {percent(card['metrics'][key]):>7}  {METRIC_HELP[key]}")
     lines += ["", f"  {'category':<16} {'score':>7} {'weight':>6} {'cases':>5} {'pass':>5} {'part':>5} {'fail':>5} {'error':>5}"]
@@ -358,9 +364,10 @@ def render_markdown(card: dict) -> str:
     lines += [f"> {_md_cell(line)}" for line in headline(card)[1:]]
     if "reliability" in card:
         lines += ["", "## Statistics", ""] + [f"- {_md_cell(line)}" for line in statistics_lines(card)]
+    from .robustness import robustness_markdown
     from .sweep import sweep_markdown
 
-    lines += sweep_markdown(card)
+    lines += robustness_markdown(card, _md_cell) + sweep_markdown(card)
     lines += ["", "## Rates", "",
                                                                "| metric | value | meaning |", "|---|---:|---|"]
     for key in METRIC_KEYS:

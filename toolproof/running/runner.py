@@ -50,7 +50,7 @@ from toolproof.grading.verdicts import CaseResult
 from toolproof.limits import ReadError, read_json
 from toolproof.providers.dispatch import endpoint, public_headers, reply_from_body, request_body, request_headers
 from toolproof.secrets import redact
-from toolproof.suite.model import Case, Tool, requests_needed, scoped
+from toolproof.suite.model import BASE, Case, Tool, requests_needed, scoped
 from .sweep import offered_tools, sweep_need
 from toolproof.grading.transcripts import make_transcript
 from .workplan import Ledger, Work, dispatch_order, plan_work
@@ -91,7 +91,7 @@ class Run:
 
     def __post_init__(self) -> None:
         self.plan = scoped(self.cases, self.settings.scope)
-        self.work = plan_work(self.plan, self.settings.repeats, self.settings.pad_levels)
+        self.work = plan_work(self.plan, self.settings.repeats, self.settings.pad_levels, self.settings.phrasings)
         self.ledger = Ledger(self.settings.cap)
         self._done: list[tuple[int, dict, CaseResult, dict]] = []   # plan order; the last is redacted
         self._queue = self.work        # the order work items are handed out in (see run)
@@ -111,7 +111,8 @@ class Run:
     def need(self) -> int:
         """Requests the whole plan needs at most (every repeat and pad level, no retries): what
         the cap starts at (see `most` for its maximum)."""
-        return sweep_need(requests_needed(self.plan), self.settings.pad_levels, self.settings.repeats)
+        return sweep_need(requests_needed(self.plan, self.settings.phrasings), self.settings.pad_levels,
+                          self.settings.repeats)
 
     @property
     def most(self) -> int:
@@ -228,6 +229,8 @@ class Run:
         turns = [await self._turn(work, offered, first=None, mocks=case_mocks(case))]
         raw = {"case_id": case.id, "repeat": work.repeat, "provider": self.settings.provider,
                "model": self.settings.model, "turns": turns}
+        if work.phrasing != BASE:       # recorded, so a re-grade sends the grader the same prompt
+            raw["phrasing"] = work.phrasing
         if work.pad is not None:        # recorded, so a re-grade knows the level and what was offered
             raw.update(pad=work.pad, offered=names)
         first = turns[0].get("response")
@@ -399,7 +402,8 @@ class Run:
                 continue
             reason = f"{why} while it was in flight" if work.index in self._started else why
             out.append({"case_id": work.case.id, "repeat": work.repeat,
-                        **({"pad": work.pad} if work.pad is not None else {}), "reason": reason})
+                        **({"pad": work.pad} if work.pad is not None else {}),
+                        **({"phrasing": work.phrasing} if work.phrasing != BASE else {}), "reason": reason})
         return out
 
     def document(self, *, created: str) -> dict:

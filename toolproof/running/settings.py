@@ -26,6 +26,7 @@ class RunSettings:
     pad_levels: tuple = ()         # tool-count sweep (sweep.py): () = no padding
     pad_seed: int = 0
     repeats: int = 1               # each case sent this many times, as independent conversations
+    phrasings: str | int = "base"  # which wordings of each prompt: "base", "all" or N (model.chosen_phrasings)
     concurrency: int = 1           # requests in flight at most (1: one case after another)
     prices: dict | None = None     # USD per million tokens, recorded for the reader (cost.check_prices)
     temperature: float | None = None   # None: not sent (the server's default)
@@ -46,4 +47,6 @@ class RunSettings:
             out["headers"] = shown_headers(self.headers)
         if self.pad_levels:
             out.update(pad=list(self.pad_levels), pad_seed=self.pad_seed)
+        if self.phrasings != "base":     # absent: the base phrasing only (files as before phrasings)
+            out["phrasings"] = self.phrasings
         return {**out, "prices": self.prices} if self.prices is not None else out

@@ -1,6 +1,7 @@
 """What a live run will send, and the request budget that keeps it under the cap.
 
-A run is a plan of work items, one per (case, repeat), in suite order then repeat order. The
+A run is a plan of work items, one per (case, phrasing, repeat), in suite order, then phrasing
+order ("base" first, then the case's phrasings in suite order), then repeat order. The
 order of the plan is the order of the results file and of every result, whatever order the
 items finish in (several may be in flight at once). Other dimensions of a run (e.g. a tool-count
 padding level) extend `Work` and `plan_work`, not the runner's loop.
@@ -22,29 +23,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolproof.suite.model import Case
+from toolproof.suite.model import BASE, Case, chosen_phrasings, phrased
 
 
 @dataclass(frozen=True)
 class Work:
     """One conversation to run: a case, sent for the `repeat`-th time (0-based), at a tool-count
-    padding level (`pad`, None when the run is not a sweep)."""
+    padding level (`pad`, None when the run is not a sweep), in one `phrasing` (`case` is then the
+    case as that phrasing sends it: its prompt replaced)."""
     index: int                  # position in the plan: the order results are kept in
     case: Case
     repeat: int = 0
     pad: int | None = None
+    phrasing: str = BASE
 
     @property
     def requests(self) -> int:
         return self.case.requests
 
 
-def plan_work(cases: list[Case], repeats: int, pad_levels: tuple = ()) -> list[Work]:
-    """Every case `repeats` times, each repeat an independent conversation, case by case; for a
-    sweep, level by level (so a run the cap cuts short keeps whole levels)."""
-    items = [(case, repeat, pad) for pad in (pad_levels or (None,))
-             for case in cases for repeat in range(repeats)]
-    return [Work(index, case, repeat, pad) for index, (case, repeat, pad) in enumerate(items)]
+def plan_work(cases: list[Case], repeats: int, pad_levels: tuple = (),
+              phrasings: str | int = BASE) -> list[Work]:
+    """Every case in each chosen phrasing `repeats` times, each an independent conversation, case
+    by case; for a sweep, level by level (so a run the cap cuts short keeps whole levels)."""
+    items = [(phrased(case, p), repeat, pad, p) for pad in (pad_levels or (None,))
+             for case in cases for p in chosen_phrasings(case, phrasings) for repeat in range(repeats)]
+    return [Work(index, case, repeat, pad, p) for index, (case, repeat, pad, p) in enumerate(items)]
 
 
 def dispatch_order(work: list[Work], cap: int) -> list[Work]:

@@ -16,6 +16,9 @@ Rules (docs/statistics.md "Comparing runs" says the same for users):
 - scores: the scorecard's formula over the compared cases (mean credit per category, rounded,
   then the weighted mean); `delta` = B - A; its interval a stratified paired t interval over
   cases (scoring/intervals.py);
+- two runs of several phrasings are also compared per phrasing both used and on the
+  worst-phrasing score (`robustness`, scoring/robustness.compare_wording), by the same paired
+  interval; informative, not part of the gate;
 - the regression gate fails when the score delta's whole interval lies below zero (at the main
   level, or at any level of two sweeps: then every interval is at 1 - 0.05 / L for L levels,
   Bonferroni, so the sweep's false-alarm rate stays within a single run's); `verdict` says in one
@@ -35,6 +38,7 @@ from .intervals import LEVEL, delta_p_value, paired_intervals
 from .stats import mcnemar
 from toolproof.suite.model import CATEGORIES, Case, Tool
 from .coverage import add_coverage, plan_of
+from .robustness import compare_wording, phrasing_credits, phrasing_groups
 from .sweep import at_level, levels_in, main_level
 from toolproof.grading.transcripts import parse_transcripts
 
@@ -67,8 +71,10 @@ def graded_run(document, cases: list[Case], tools: dict[str, Tool], format_schem
 def _summary_of(document: dict, cases: list[Case], tools: dict[str, Tool], transcripts,
                 planned: int | None = -1) -> dict:
     graded = grade_transcripts(cases, tools, transcripts, planned)
-    count, _ = repeats_summary(graded.per_case)
-    return {**run_summary(document, [r.to_json() for r in graded.rows], count), "coverage": graded.coverage}
+    count, _ = repeats_summary(phrasing_groups(graded.per_case))
+    wording = phrasing_credits(graded.per_case)
+    return {**run_summary(document, [r.to_json() for r in graded.rows], count), "coverage": graded.coverage,
+            **({"phrasings": wording} if wording else {})}
 
 
 def run_summary(document: dict, card_cases: list[dict], repeats: int) -> dict:
@@ -178,6 +184,8 @@ def _compare_one(a: dict, b: dict, allow_mixed: bool, weights: dict | None, leve
         "errored": errored,
         "cases": rows,
         "coverage": _coverage(a, b),
+        **({"robustness": wording} if (wording := compare_wording(a.get("phrasings"), b.get("phrasings"),
+                                                                   weights, level)) else {}),
     }}
 
 

@@ -1,11 +1,12 @@
 """How much of its plan a scorecard rests on: `coverage {planned, graded, error, not_started}`.
 
-The plan of a run is every case of its scope, `repeats` times, at every pad level: one item per
-(case, repeat, pad level). `graded` items got PASS, PARTIAL or FAIL; `error` items got ERROR (the
+The plan of a run is every case of its scope in each chosen phrasing, `repeats` times, at every
+pad level: one item per (case, phrasing, repeat, pad level). `graded` items got PASS, PARTIAL or FAIL; `error` items got ERROR (the
 request failed after its retries); `not_started` items have no transcript at all (the cap, an
 abort or a stop left them out). planned = graded + error + not_started.
 
-A results file of a live run says its plan (`scope`, `settings.repeats`, the sweep's levels); a
+A results file of a live run says its plan (`scope`, `settings.repeats`, `settings.phrasings`,
+the sweep's levels); a
 file that does not (the fixtures, a hand-made file) planned what it holds. A plan the file states
 badly (an unknown scope, a repeat count that is not a whole number from 1 to MAX_REPEATS) is not
 trusted either: the plan is then what the file holds, never a guess.
@@ -17,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toolproof.grading.verdicts import ERROR, CaseResult
-from toolproof.suite.model import Case, scoped
+from toolproof.limits import MAX_PHRASINGS
+from toolproof.suite.model import Case, chosen_phrasings, scoped
 
 MAX_REPEATS = 1000
 MAX_LEVELS = 8           # as scoring/sweep.py: more levels than a sweep may hold is not a plan
@@ -25,7 +27,8 @@ MAX_LEVELS = 8           # as scoring/sweep.py: more levels than a sweep may hol
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """What a run set out to do: `cases` in scope, each `repeats` times, at each of `levels`."""
+    """What a run set out to do: `cases` conversations in scope (each case once per chosen
+    phrasing), each `repeats` times, at each of `levels`."""
     cases: int
     repeats: int
     levels: tuple = ()
@@ -61,13 +64,16 @@ def plan_of(raw: dict, cases: list[Case]) -> Plan | None:
         return None
     scope = raw.get("scope", settings.get("scope", "all"))
     repeats, levels = _whole(settings.get("repeats", 1), 1, MAX_REPEATS), _levels(raw)
+    choice = settings.get("phrasings", "base")
+    if choice not in ("base", "all") and _whole(choice, 1, MAX_PHRASINGS + 1) is None:
+        return None
     if not isinstance(scope, str) or repeats is None or levels is None:
         return None
     try:
         in_scope = scoped(cases, scope)
     except ValueError:
         return None
-    return Plan(len(in_scope), repeats, levels)
+    return Plan(sum(len(chosen_phrasings(c, choice)) for c in in_scope), repeats, levels)
 
 
 def coverage(per_case: list[list[CaseResult]], planned: int | None = None) -> dict:

@@ -17,7 +17,8 @@ from toolproof.grading.verdicts import CaseResult
 from .grounding import judged_values, source_text
 from .scorecard import rate
 from toolproof.secrets import redact, secrets_in
-from toolproof.suite.model import Case, Tool, tool_label
+from toolproof.suite.model import BASE, Case, Tool, phrased, tool_label
+from .robustness import wording_dependence
 from .trace import trace_counts
 from toolproof.grading.transcripts import Transcript
 
@@ -183,7 +184,7 @@ def fill(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Too
 def _guesses(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Tool]) -> tuple[list, int]:
     guessed, judged = [], 0
     for r in results:
-        case = cases[r.case_id]
+        case = sent_case(cases, r)
         checked_fields = {(w.tool, f) for w, _ in r.facts["pairs"] for f in w.fields()}
         matched = {(tool, fr.field): fr.status == MATCH for _, tool, fr in r.facts["field_results"]}
         for c in r.calls:
@@ -202,6 +203,16 @@ def _guesses(results: list[CaseResult], cases: dict[str, Case], tools: dict[str,
     return guessed, judged
 
 
+def sent_case(cases: dict[str, Case], r: CaseResult) -> Case:
+    """The case as the result's phrasing sent it (what the user said is read for sources)."""
+    return phrased(cases[r.case_id], r.phrasing)
+
+
+def transcript_key(r: CaseResult | Transcript) -> tuple:
+    """(case id, repeat), with the phrasing last when it is not the base one."""
+    return (r.case_id, r.repeat) + (() if r.phrasing == BASE else (r.phrasing,))
+
+
 def variant_case(case: Case, variant_id: str) -> Case:
     """The case as one of its counterfactual variants: other mock results, maybe other rules."""
     variant = next(v for v in case.variants if v.id == variant_id)
@@ -217,9 +228,9 @@ def use(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Tool
     first result (and, per variant, of the variant's result)."""
     tracking, derived = [], []
     for r in results:
-        # keyed by case id, or by (case id, repeat) when every repeat brings its own variants
-        case = cases[r.case_id]
-        transcript = transcripts.get((r.case_id, r.repeat)) or transcripts.get(r.case_id)
+        # keyed by case id, or by (case id, repeat[, phrasing]) when every repeat brings its own variants
+        case = sent_case(cases, r)
+        transcript = transcripts.get(transcript_key(r)) or transcripts.get(r.case_id)
         runs = [("base", r)]
         for vid, turns in (transcript.variants if transcript else ()):
             if any(v.id == vid for v in case.variants):
@@ -297,6 +308,8 @@ def safety(results: list[CaseResult]) -> dict:
 def diagnosis(results: list[CaseResult], cases: list[Case], tools: dict[str, Tool],
               transcripts: dict[str, Transcript]) -> dict:
     by_id = {c.id: c for c in cases}
-    return {"decide": decide(results), "select": select(results, tools), "fill": fill(results, by_id, tools),
-            "use": use(results, by_id, tools, transcripts), "trace": trace(results, by_id, tools),
-            "safety": safety(results)}
+    out = {"decide": decide(results), "select": select(results, tools), "fill": fill(results, by_id, tools),
+           "use": use(results, by_id, tools, transcripts), "trace": trace(results, by_id, tools),
+           "safety": safety(results)}
+    wording = wording_dependence(results)
+    return out if wording is None else {**out, "wording": wording}

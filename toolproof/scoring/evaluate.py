@@ -19,11 +19,12 @@ from dataclasses import dataclass
 
 from .cost import cost
 from .coverage import Plan, add_coverage, coverage, plan_of
-from .diagnose import diagnosis
+from .diagnose import diagnosis, transcript_key
 from toolproof.errors import ToolProofError
 from toolproof.grading.verdicts import ERROR, FAIL, PASS, CaseResult, blank_facts
-from toolproof.grading.guarded import grade_safely, internal_error
-from .repeats import merge_repeats, pass_counts, repeats_summary
+from toolproof.grading.guarded import grade_phrased, internal_error
+from .repeats import pass_counts, repeats_summary
+from .robustness import merge_phrasings, phrasing_groups, robustness
 from .scorecard import check_weights, scorecard
 from .intervals import card_intervals
 from .stats import reliability
@@ -49,7 +50,7 @@ class Graded:
     @classmethod
     def of(cls, per_case: list[list[CaseResult]], transcripts: list[Transcript],
            planned: int | None = None) -> "Graded":
-        return cls(per_case, [merge_repeats(rs) for rs in per_case],
+        return cls(per_case, [merge_phrasings(rs) for rs in per_case],
                    [r for rs in per_case for r in rs if r.verdict != ERROR], transcripts, planned=planned)
 
     @property
@@ -70,7 +71,7 @@ def grade_transcripts(cases: list[Case], tools: dict[str, Tool], transcripts: Tr
     """Every repeat of every case with a transcript, graded (each one guarded), in suite order and
     repeat order. `planned` (items): by default what the file's plan says (coverage.plan_of)."""
     every = transcripts.all_repeats()
-    per_case = [[grade_safely(case, tools, t) for t in every[case.id]] for case in cases if case.id in every]
+    per_case = [[grade_phrased(case, tools, t) for t in every[case.id]] for case in cases if case.id in every]
     if planned == -1:
         plan = plan_of(transcripts.raw, cases)
         planned = None if plan is None else plan.items
@@ -79,7 +80,7 @@ def grade_transcripts(cases: list[Case], tools: dict[str, Tool], transcripts: Tr
 
 def diagnose(graded: Graded, cases: list[Case], tools: dict[str, Tool]) -> dict:
     """The diagnosis over every graded repeat (each with its own transcript's variants)."""
-    by_key = {(t.case_id, t.repeat): t for t in graded.transcripts}
+    by_key = {transcript_key(t): t for t in graded.transcripts}
     return diagnosis(graded.graded, cases, tools, by_key)
 
 
@@ -124,18 +125,22 @@ def computable_k_note(per_case: list[list[CaseResult]]) -> str | None:
 def extras(graded: Graded, weights: dict, prices: dict | None, intervals_now: bool = True) -> dict:
     """The scorecard's repeat, reliability, interval and cost sections (`intervals` is None when
     not drawn yet: the page draws them after it is ready, as it does the diagnosis)."""
-    count, note = repeats_summary(graded.per_case)
-    found = reliability(pass_counts(graded.per_case))
-    k_note = computable_k_note(graded.per_case)
+    tries = phrasing_groups(graded.per_case)       # the per-case lists themselves with one phrasing
+    count, note = repeats_summary(tries)
+    found = reliability(pass_counts(tries))
+    k_note = computable_k_note(tries)
     if k_note:
         found["k_note"] = k_note
-    found["flaky_cases"] = [r.case_id for r in graded.rows if r.to_json()["flaky"]]
+    flaky = {rs[0].case_id for rs in tries if len({r.verdict for r in rs if r.verdict != ERROR}) > 1}
+    found["flaky_cases"] = [r.case_id for r in graded.rows if r.case_id in flaky]
     passes = sum(r.verdict == PASS for rs in graded.per_case for r in rs)
     out = {"repeats": count}
     if note:
         out["repeats_note"] = note
-    return {**out, "reliability": found, "intervals": intervals(graded, weights) if intervals_now else None,
-            "cost": cost(graded.transcripts, passes, prices)}
+    out = {**out, "reliability": found, "intervals": intervals(graded, weights) if intervals_now else None,
+           "cost": cost(graded.transcripts, passes, prices)}
+    wording = robustness(graded.per_case, check_weights(weights), intervals=intervals_now)
+    return out if wording is None else {**out, "robustness": wording}
 
 
 def card_of(graded: Graded, weights: dict | None = None, *, source: dict | None = None,

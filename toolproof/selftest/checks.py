@@ -19,6 +19,7 @@ from toolproof.grading.transcripts import known_ids, parse_transcripts
 from .kit import SelftestReport, Checker
 from .grading_checks import validator_checks, schema_guard_checks, normalise_checks, reply_checks, verdict_checks
 from .scoring_checks import coverage_checks, diagnosis_checks, score_checks, stats_checks
+from .robustness_checks import fixture_phrasing_checks, robustness_checks
 
 
 def _data_checks(t: Checker, documents: dict, schemas: dict) -> None:
@@ -31,24 +32,36 @@ def _data_checks(t: Checker, documents: dict, schemas: dict) -> None:
     t.check("data: at least 64 cases, 8 per category",
             len(cases) >= 64 and all(sum(c.category == k for c in cases) >= 8 for k in CATEGORIES))
     by_id = {c["id"]: c for c in card["cases"]}
+    # with phrasings a case's row is the majority over them: the base fixture is read in robustness
+    base = {row["id"]: row["verdicts"]["base"] for row in (card.get("robustness") or {}).get("cases", [])}
     disagree = [cid for cid, tr in tset.transcripts.items()
-                if tr.intended_verdict and by_id[cid]["verdict"] != tr.intended_verdict]
+                if tr.intended_verdict and base.get(cid, by_id[cid]["verdict"]) != tr.intended_verdict]
     t.check("data: every fixture gets its intended verdict" + (f" (not: {', '.join(disagree)})" if disagree else ""),
             not disagree)
     t.check("data: fixtures show all three verdicts",
             all(card["counts"][v] > 0 for v in ("PASS", "PARTIAL", "FAIL")))
     recomputed = weighted_score({c: row["score"] for c, row in card["categories"].items()}, card["weights"])
     t.check("data: score is the weighted mean of its category scores", card["score"] == recomputed)
-    errors = sum(tr.intended_verdict == "ERROR" for tr in tset.transcripts.values())
+    errors = sum(all(tr.intended_verdict == "ERROR" for tr in ts) for ts in tset.all_repeats().values())
     t.check("data: ERROR cases are counted apart and leave the score's denominators",
             card["counts"]["error"] == errors and card["error_rate"] == rate(errors, len(card["cases"]))
             and sum(row["count"] - row["error"] for row in card["categories"].values()) == len(card["cases"]) - errors)
-    t.check("data: one repeat per case: pass^1 is the pass rate over graded cases",
-            card["reliability"]["pass_hat_k"] == {"1": rate(card["counts"]["PASS"], len(card["cases"]) - errors)})
+    every = [v for ts in tset.all_repeats().values() for v in _verdicts(card, ts)]
+    t.check("data: one repeat per case: pass^1 is the pass rate over graded cases (and phrasings)",
+            card["reliability"]["pass_hat_k"] == {"1": rate(every.count("PASS"), len(every) - every.count("ERROR"))})
     t.check("data: the score's interval brackets the score",
             card["intervals"]["score"]["low"] <= card["score"] <= card["intervals"]["score"]["high"])
     t.check("data: lenient never below strict", all(
         c["lenient"]["credit"] >= c["credit"] for c in card["cases"] if c["verdict"] != "ERROR"))
+    fixture_phrasing_checks(t, card, tset)
+
+
+def _verdicts(card: dict, transcripts: tuple) -> list[str]:
+    """The graded verdict of each of a case's transcripts (its row's, or per phrasing)."""
+    rows = {row["id"]: row for row in (card.get("robustness") or {}).get("cases", [])}
+    if transcripts[0].case_id not in rows:
+        return [next(c["verdict"] for c in card["cases"] if c["id"] == transcripts[0].case_id)]
+    return [rows[transcripts[0].case_id]["verdicts"][tr.phrasing] for tr in transcripts]
 
 
 def _refuses_variant(cases: list, schemas: dict) -> bool:
@@ -68,7 +81,7 @@ def run_selftest(documents: dict, schemas: dict) -> SelftestReport:
     """Run every assertion; `documents` holds the parsed tools, suite and transcripts."""
     t = Checker()
     for group in (validator_checks, schema_guard_checks, normalise_checks, reply_checks, verdict_checks,
-                  diagnosis_checks, score_checks, stats_checks, coverage_checks):
+                  diagnosis_checks, score_checks, stats_checks, coverage_checks, robustness_checks):
         group(t)
     suite_v2_checks(t.check)
     tool_id_checks(t.check)

@@ -16,8 +16,8 @@ from toolproof.errors import ToolProofError, json_path
 from .schema import CompiledSchema
 from .schema_guard import check_tool_schema
 from .toolnames import wire_clash
-from .model import (SECOND_TURN_CATEGORIES, Case, Expect, ExpectedCall, PhraseRules,
-                    Tool, Variant, resolve_result, value_at)
+from .model import (BASE, PHRASING_ID, SECOND_TURN_CATEGORIES, Case, Expect, ExpectedCall,
+                    Phrasing, PhraseRules, Tool, Variant, resolve_result, value_at)
 
 def check_format(doc: Any, format_schema: dict, source: str) -> None:
     """Refuse a document that does not match its file-format schema, naming the place."""
@@ -176,7 +176,8 @@ def _parse_case(raw: dict) -> Case:
                      for v in raw.get("variants", []))
     return Case(raw["id"], raw["category"], raw.get("title", raw["id"]), raw.get("why", ""),
                 tuple(raw["tools"]), raw.get("system"), raw["prompt"], expect,
-                raw.get("mock_results"), variants, tuple(raw.get("no_pad", ())))
+                raw.get("mock_results"), variants, tuple(raw.get("no_pad", ())),
+                tuple(Phrasing(p["id"], p["prompt"], p["why"]) for p in raw.get("phrasings", [])))
 
 
 def _case_problems(case: Case, tools: dict[str, Tool]) -> Iterator[tuple[list, str]]:
@@ -236,6 +237,29 @@ def _case_problems(case: Case, tools: dict[str, Tool]) -> Iterator[tuple[list, s
             if problem:
                 yield place + [k] + problem[0], problem[1]
     yield from _phrase_problems(case)
+    yield from _phrasing_problems(case)
+
+
+def _phrasing_problems(case: Case) -> Iterator[tuple[list, str]]:
+    """Phrasing ids: the schema's pattern, "base" reserved, each once; a prompt and a why that
+    say something (the schema bounds their count and size)."""
+    seen: set = set()
+    for n, p in enumerate(case.phrasings):
+        if p.id == BASE:
+            yield ["phrasings", n, "id"], ('phrasing id "base" is reserved for the case\'s own prompt; '
+                                           "give this phrasing another id")
+        elif not PHRASING_ID.fullmatch(p.id):
+            yield ["phrasings", n, "id"], (f"phrasing id {p.id!r}: use 1-40 lowercase letters, digits "
+                                           "and hyphens, starting with a letter or digit")
+        elif p.id in seen:
+            yield ["phrasings", n, "id"], f"phrasing id {p.id!r} is used twice"
+        seen.add(p.id)
+        if not p.prompt.strip():
+            yield ["phrasings", n, "prompt"], "a phrasing's prompt is empty (only spaces)"
+        elif p.prompt == case.prompt:
+            yield ["phrasings", n, "prompt"], "this phrasing repeats the case's prompt word for word"
+        if not p.why.strip():
+            yield ["phrasings", n, "why"], "say why this phrasing is worth testing (why is empty)"
 
 
 def _phrase_problems(case: Case) -> Iterator[tuple[list, str]]:

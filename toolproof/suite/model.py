@@ -6,9 +6,11 @@ Pure: no I/O. Must not check a file: a Case here is already known to be valid.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from toolproof.limits import MAX_PHRASINGS
 from .schema import CompiledSchema
 
 CATEGORIES = (
@@ -17,6 +19,8 @@ CATEGORIES = (
 )
 SECOND_TURN_CATEGORIES = frozenset({"multi_step", "injection", "result_use"})
 NOT_OFFERED = {"error": "tool not available in this test"}
+BASE = "base"            # the phrasing id of a case's own prompt (reserved: no phrasing may take it)
+PHRASING_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")     # the suite schema's pattern, fullmatch
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +88,14 @@ class Variant:
 
 
 @dataclass(frozen=True, slots=True)
+class Phrasing:
+    """Another way a user could say the case's prompt, with the same expected outcome."""
+    id: str
+    prompt: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class Case:
     id: str
     category: str
@@ -96,6 +108,12 @@ class Case:
     mock_results: dict | None
     variants: tuple
     no_pad: tuple = ()       # catalogue tools a tool-count sweep must never pad this case with
+    phrasings: tuple = ()    # Phrasing, each another first user message (the prompt is "base")
+
+    @property
+    def phrasing_ids(self) -> tuple:
+        """"base" then every phrasing's id, in suite order."""
+        return (BASE,) + tuple(p.id for p in self.phrasings)
 
     @property
     def turns(self) -> int:
@@ -128,9 +146,43 @@ def scoped(cases: list[Case], scope: str) -> list[Case]:
     return [c for c in cases if scope in ("all", c.category)]
 
 
-def requests_needed(cases: list[Case]) -> int:
-    """Requests a full run of these cases needs at most (no retries): the cap's maximum."""
-    return sum(c.requests for c in cases)
+def phrased(case: Case, phrasing: str) -> Case:
+    """The case as sent in one phrasing: its prompt (the first user message) replaced, all else
+    (tools, system prompt, expectations, mock results) the same. KeyError for an unknown id."""
+    if phrasing == BASE:
+        return case
+    for p in case.phrasings:
+        if p.id == phrasing:
+            return replace(case, prompt=p.prompt)
+    raise KeyError(f"case {case.id!r} has no phrasing {phrasing!r}")
+
+
+def chosen_phrasings(case: Case, choice: str | int) -> tuple:
+    """The phrasing ids a run sends for a case: "base" (the prompt only), "all", or a number N:
+    base plus the case's first N-1 phrasings (fewer when the case has fewer)."""
+    if choice == BASE:
+        return (BASE,)
+    if choice == "all":
+        return case.phrasing_ids
+    if isinstance(choice, int) and not isinstance(choice, bool) and choice >= 1:
+        return case.phrasing_ids[:choice]
+    raise ValueError(f"phrasings must be base, all or a whole number from 1, not {choice!r}")
+
+
+def phrasing_choice(text: str) -> str | int:
+    """`run --phrasings` and the page's #phrasings as a run takes them: "base", "all" or a whole
+    number from 1 to MAX_PHRASINGS + 1 (1 is the base phrasing alone). ValueError otherwise."""
+    if text in (BASE, "all"):
+        return text
+    if len(text) <= 3 and text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_PHRASINGS + 1:
+        return int(text)
+    raise ValueError(f"phrasings takes base, all or a number from 1 to {MAX_PHRASINGS + 1}")
+
+
+def requests_needed(cases: list[Case], phrasings: str | int = BASE) -> int:
+    """Requests a full run of these cases needs at most (no retries): the cap's maximum. Each
+    chosen phrasing of a case is a conversation of its own."""
+    return sum(c.requests * len(chosen_phrasings(c, phrasings)) for c in cases)
 
 
 def resolve_result(mocks: dict, where: str) -> Any:

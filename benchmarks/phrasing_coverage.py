@@ -1,0 +1,113 @@
+"""Do the robustness section's 95% intervals cover the truth? (issue 26)
+
+Simulates suites of the shipped shape (8 categories x 9 cases, default weights) where every case is
+sent in 3 phrasings: the base one passes with the case's probability (benchmarks/simsuite.py), each
+other phrasing with that probability lowered by a drop drawn from 0..--drop (wording that hurts some
+cases more than others). Each simulated suite goes through the shipped code
+(scoring/robustness.robustness: the percentile bootstrap over cases, stratified by category, each
+drawn case bringing all its phrasings), and the script prints how often each interval holds the
+true value, and its mean width:
+  worst        the worst-phrasing score (each case at its lowest phrasing credit)
+  base         the score in the base phrasing alone
+  consistency  the share of cases whose phrasings all got one verdict
+The true values are the population's, computed from --population simulated cases per category.
+Also prints what one robustness section of a full-size run costs (72 cases x 3 phrasings).
+
+    python benchmarks/phrasing_coverage.py                     # ~1-2 minutes on a busy 2-core machine
+    python benchmarks/phrasing_coverage.py --suites 1000 --resamples 2000 --profiles mid,strong,top
+
+A coverage figure p from N suites has a standard error of sqrt(p (1 - p) / N): about 0.01 at N = 400.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+from simsuite import CATEGORIES, PARTIAL, PROFILES, case_probabilities, uniform, verdicts
+
+from toolproof.grading.verdicts import CREDIT, CaseResult, blank_facts
+from toolproof.scoring.robustness import robustness
+from toolproof.scoring.scorecard import DEFAULT_WEIGHTS
+from toolproof.scoring.stats import SeededDraws
+
+PHRASINGS = ("base", "p2", "p3")
+
+
+def phrasing_probabilities(p: float, drop: float, draws: SeededDraws) -> list[float]:
+    return [p] + [max(0.0, p - drop * uniform(draws)) for _ in PHRASINGS[1:]]
+
+
+def simulate_case(p: float, drop: float, draws: SeededDraws) -> list[str]:
+    """One verdict per phrasing."""
+    return [verdicts(q, 1, draws)[0] for q in phrasing_probabilities(p, drop, draws)]
+
+
+def truth(profile: tuple, drop: float, population: int, seed: int) -> dict:
+    """The population's worst-phrasing score, base score and consistency rate."""
+    draws = SeededDraws(seed)
+    worst, base, same, total = {}, {}, 0, 0
+    for category, p in zip(CATEGORIES, profile):
+        probs, _ = case_probabilities((p,) * 8, population // 8 + 1, draws)
+        w = b = 0.0
+        for q in probs[:population]:
+            vs = simulate_case(q, drop, draws)
+            credits = [CREDIT[v] for v in vs]
+            w, b = w + min(credits), b + credits[0]
+            same += len(set(vs)) == 1
+            total += 1
+        worst[category], base[category] = w / population, b / population
+    weight = sum(DEFAULT_WEIGHTS.values())
+    score = lambda means: 100 * sum(DEFAULT_WEIGHTS[c] * means[c] for c in CATEGORIES) / weight  # noqa: E731
+    return {"worst": score(worst), "base": score(base), "consistency": same / total}
+
+
+def suite(profile: tuple, drop: float, per_category: int, draws: SeededDraws) -> list[list[CaseResult]]:
+    probs, cats = case_probabilities(profile, per_category, draws)
+    per_case = []
+    for i, (p, category) in enumerate(zip(probs, cats)):
+        per_case.append([CaseResult(f"c{i}", category, v, CREDIT[v], [], v, CREDIT[v], [], blank_facts(),
+                                    phrasing=ph) for v, ph in zip(simulate_case(p, drop, draws), PHRASINGS)])
+    return per_case
+
+
+def inside(bounds: dict | None, value: float) -> bool:
+    return bounds is not None and bounds["low"] <= value <= bounds["high"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suites", type=int, default=300)
+    parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument("--per-category", type=int, default=9)
+    parser.add_argument("--drop", type=float, default=0.3)
+    parser.add_argument("--population", type=int, default=40000, help="simulated cases per category for the truth")
+    parser.add_argument("--profiles", default="mid,strong")
+    args = parser.parse_args()
+    print(f"{args.suites} suites per profile, {args.per_category} cases per category, 3 phrasings, drop up to "
+          f"{args.drop}, {args.resamples} resamples; PARTIAL share {PARTIAL}")
+    print(f"{'profile':<8} {'measure':<12} {'true':>7} {'coverage':>9} {'mean width':>11}")
+    for name in args.profiles.split(","):
+        true = truth(PROFILES[name], args.drop, args.population, seed=7)
+        draws = SeededDraws(20261201)
+        hits = {k: 0 for k in true}
+        widths = {k: 0.0 for k in true}
+        for _ in range(args.suites):
+            found = robustness(suite(PROFILES[name], args.drop, args.per_category, draws), DEFAULT_WEIGHTS,
+                               resamples=args.resamples)
+            bounds = {"worst": found["worst"]["interval"], "base": found["per_phrasing"][0]["interval"],
+                      "consistency": found["consistency_interval"]}
+            for key, b in bounds.items():
+                hits[key] += inside(b, true[key])
+                widths[key] += (b["high"] - b["low"]) if b else 0.0
+        for key in true:
+            scale = 100 if key == "consistency" else 1
+            print(f"{name:<8} {key:<12} {scale * true[key]:>7.2f} {hits[key] / args.suites:>9.3f} "
+                  f"{scale * widths[key] / args.suites:>11.2f}")
+    per_case = suite(PROFILES["mid"], args.drop, 9, SeededDraws(1))
+    start = time.perf_counter()
+    robustness(per_case, DEFAULT_WEIGHTS)
+    print(f"one robustness section, 72 cases x 3 phrasings, 1000 resamples: {time.perf_counter() - start:.2f} s (CPython)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+"""Phrasings in the real page, in Chromium: fixtures that carry phrasings (served in place of data/'s
+files, as data/fixtures.json will carry them) give the fixture scorecard its wording section with
+no key: consistency and the worst-phrasing score under the headline, each case's phrasings side by
+side, the same figures as `grade` in the terminal. The live form's #phrasings select counts the
+phrasings in the need. Waits are on the page's state attributes."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from browser import READY_TIMEOUT_MS
+from phrasingdocs import data_with_phrasings
+from toolproof.cli.main import run as cli_run
+
+pytestmark = pytest.mark.browser
+pytest.importorskip("playwright.sync_api")
+
+
+def documents() -> dict:
+    """Two cases with a phrasing; the one whose base fixture passes fails in its phrasing."""
+    docs = data_with_phrasings()
+    worded = [t for t in docs["transcripts"]["transcripts"] if "phrasing" in t]
+    passing = next(t for t in worded if t["intended_verdict"] == "PASS")
+    passing["turns"] = [{"response": {"choices": [{"index": 0, "finish_reason": "stop", "message": {
+        "role": "assistant", "content": "<b>Which one?</b> \u202e"}}]}}]
+    passing["intended_verdict"], passing["note"] = "FAIL", "asks instead of calling"
+    return docs
+
+
+def serve(body: str):
+    return lambda route, request: route.fulfill(status=200, body=body, headers={"content-type": "application/json"})
+
+
+@pytest.fixture(scope="module")
+def worded(browser, server, tmp_path_factory):
+    docs = documents()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    for name, key in (("suite", "suite"), ("fixtures", "transcripts")):
+        body = json.dumps(docs[key])
+        page.route(f"**/data/{name}.json", serve(body))
+    page.goto(server)
+    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    folder = tmp_path_factory.mktemp("worded")
+    for key in ("suite", "transcripts"):
+        (folder / f"{key}.json").write_text(json.dumps(docs[key]))
+    yield page, folder, docs
+    context.close()
+
+
+def test_the_fixture_scorecard_shows_the_wording_section(worded):
+    page, folder, docs = worded
+    page.wait_for_selector("#fixture-robustness", state="visible")
+    consistency = page.locator("#fixture-consistency")
+    assert (consistency.get_attribute("data-consistent"), consistency.get_attribute("data-judged")) == ("1", "2")
+    out = io.StringIO()
+    assert cli_run(["grade", "--suite", str(folder / "suite.json"), "--transcripts", str(folder / "transcripts.json"),
+                    "--format", "json"], stdout=out, stderr=io.StringIO(), environ={}) == 0
+    card = json.loads(out.getvalue())["robustness"]
+    assert page.get_attribute("#fixture-worst-score", "data-score") == str(card["worst"]["score"])
+    assert page.text_content("#fixture-consistency").startswith("1 of 2 cases consistent across phrasings")
+
+
+def test_each_case_shows_its_phrasings_side_by_side(worded):
+    page, _, docs = worded
+    rows = page.eval_on_selector_all(
+        "#fixture-phrasings-table .phrasing-row",
+        "rows => rows.map(r => [r.dataset.caseId, r.dataset.wording, [...r.querySelectorAll('.verdict-cell')].map(c => c.textContent)])")
+    depends = [r for r in rows if r[1] == "depends"]
+    assert len(depends) == 1 and depends[0][2] == ["PASS", "FAIL"] and rows[0] == depends[0]
+    assert page.locator("#fixture-phrasings-table th").all_text_contents() == ["case", "base", "terse"]
+    assert page.locator("#fixture-robustness script, #fixture-robustness b").count() == 0
+
+
+def test_the_phrasings_select_counts_each_phrasing_in_the_need(worded):
+    page, _, docs = worded
+    page.select_option("#scope", "all")
+    base_cap = int(page.input_value("#cap"))
+    page.select_option("#phrasings", "all")
+    worded_cases = [c for c in docs["suite"]["cases"] if c.get("phrasings")]
+    from toolproof.datafiles import format_schema
+    from toolproof.suite.load import parse_suite, parse_tools
+    tools = parse_tools(docs["tools"], format_schema("tools"))
+    extra = sum(c.requests for c in parse_suite(docs["suite"], tools, format_schema("suite")) if c.phrasings)
+    assert len(worded_cases) == 2 and int(page.input_value("#cap")) == base_cap + extra
+    page.select_option("#phrasings", "base")
+    assert int(page.input_value("#cap")) == base_cap
+
+
+def test_a_live_run_of_every_phrasing_shows_the_section_and_regrades_the_same(worded):
+    """A routed OpenAI answers each phrasing as its case (the routed suite's phrasings are not
+    data/'s); the live card has the wording section and its export re-grades byte for byte."""
+    from fakeprovider import case_and_turn, fixture_answer
+    from routed import OPENAI, RoutedProvider, origin_pattern
+
+    page, folder, docs = worded
+    prompts = {p["prompt"]: c["id"] for c in docs["suite"]["cases"] for p in c.get("phrasings", [])}
+    worded_ids = set(prompts.values())
+
+    def answer(case_id, turn, body):
+        prompt = next(m["content"] for m in body["messages"] if m["role"] == "user")
+        return fixture_answer(case_id or prompts[prompt], turn, "openai")
+
+    scope = next(c["category"] for c in docs["suite"]["cases"] if c.get("phrasings"))
+    provider = RoutedProvider(page, origin_pattern(OPENAI), answer=answer)
+    try:
+        page.evaluate("document.body.dataset.run = 'idle'")
+        page.select_option("#provider", "openai")
+        page.fill("#model", "gpt-test")
+        page.fill("#api-key", "sk-test-key")
+        page.select_option("#scope", scope)
+        page.select_option("#phrasings", "all")
+        page.click("#run-live")
+        page.wait_for_function("['done', 'aborted', 'error'].includes(document.body.dataset.run)", timeout=60_000)
+        assert page.evaluate("document.body.dataset.run") == "done"
+        sent = {(p["case_id"] or prompts.get(next(m["content"] for m in p["body"]["messages"] if m["role"] == "user")))
+                for p in provider.posts}
+        assert worded_ids & sent
+        page.wait_for_selector("#live-robustness", state="attached")
+        with page.expect_download() as download:
+            page.click("#export-live-json")
+        exported = json.loads(open(download.value.path(), encoding="utf-8").read())
+    finally:
+        provider.close()
+    results = {k: v for k, v in exported.items() if k != "scorecard"} if "scorecard" in exported else exported
+    assert any(t.get("phrasing") == "terse" for t in results["transcripts"])
+    path = folder / "live.json"
+    path.write_text(json.dumps(results))
+    out = io.StringIO()
+    assert cli_run(["grade", "--suite", str(folder / "suite.json"), "--transcripts", str(path), "--format", "json"],
+                   stdout=out, stderr=io.StringIO(), environ={}) == 0
+    card = json.loads(out.getvalue())
+    assert card["robustness"]["phrasings"] == ["base", "terse"]
+    if "scorecard" in exported:
+        assert exported["scorecard"]["robustness"] == card["robustness"]
+
+
+def test_compare_of_two_worded_runs_shows_them_per_phrasing(worded, tmp_path):
+    page, _, docs = worded
+    worded_ids = {c["id"] for c in docs["suite"]["cases"] if c.get("phrasings")}
+    mine = [t for t in docs["transcripts"]["transcripts"] if t["case_id"] in worded_ids]
+    base = {t["case_id"]: t for t in mine if "phrasing" not in t}
+    fixed = [{**t, "turns": base[t["case_id"]]["turns"]} for t in mine]
+    for slot, items in (("a", mine), ("b", fixed)):
+        path = tmp_path / f"{slot}.json"
+        path.write_text(json.dumps({"format": "toolproof.transcripts", "version": 1, "kind": "live",
+                                    "provider": "openai", "model": slot, "suite_sha256": "a" * 64,
+                                    "transcripts": items}))
+        page.set_input_files(f"#compare-{slot}", str(path))
+    page.wait_for_selector('#compare[data-compare="ready"]', timeout=60_000)
+    text = page.text_content("#compare-wording")
+    assert "(worst)" in text and "terse" in text and "base" in text

@@ -1,0 +1,293 @@
+"""Wording sensitivity: the same case said in several phrasings, and how much the verdict depends on
+which one the model got.
+
+Definitions (docs/statistics.md "Phrasings" says the same for users):
+- a case's verdict in one phrasing is the majority over that phrasing's graded repeats and its
+  credit their mean (scoring/repeats.py's rules, per phrasing);
+- the case's row (what the main score, the categories and their intervals read) has as credit the
+  mean over its graded phrasings of those credits, and as verdict the majority over its phrasings'
+  verdicts, a tie to the worse; its `repeats` list every try, phrasing by phrasing;
+- consistent case: at least two graded phrasings, all with one verdict; consistency_rate =
+  consistent cases / cases with at least two graded phrasings;
+- score per phrasing: the scorecard's weighted score over the cases graded in that phrasing;
+- worst-phrasing score: the same formula with each case at its lowest phrasing credit;
+- intervals: percentile bootstrap over cases, stratified by category, seeded (RESAMPLES draws); a
+  drawn case brings all its phrasings (phrasings are nested in their case, never drawn on their
+  own), so the dependence between a case's phrasings is kept; each category's resampled mean is
+  moved from the observed one by sqrt(n / (n - 1)) (the rescaled bootstrap: the plain one's spread
+  is (n - 1) / n too small). Coverage: benchmarks/phrasing_coverage.py.
+
+`robustness` is present only when the transcripts hold more than one phrasing; a run of the base
+phrasing alone gives exactly the scorecard it gave before phrasings existed.
+
+Pure: no I/O, no clock; the bootstrap's draws are seeded (scoring/stats.SeededDraws).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+
+from toolproof.grading.verdicts import ERROR, VERDICT_ORDER, CaseResult
+from toolproof.suite.model import BASE
+from .repeats import majority, merge_repeats
+from .scorecard import rate, weighted_score
+from .intervals import paired_intervals
+from .stats import BOOTSTRAP_LEVEL, BOOTSTRAP_SEED, SeededDraws, quantile, weighted
+
+METHOD = ("percentile bootstrap over cases, stratified by category, each category's deviation scaled by "
+          "sqrt(n / (n - 1)); each drawn case brings all its phrasings (nested); seeded")
+RESAMPLES = 1000        # the page draws one section in about a second (benchmarks/phrasing_coverage.py)
+MAIN_SCORE = "the mean over each case's phrasings of its credit, then the usual weighted score"
+
+
+def phrasings_of(per_case: list[list[CaseResult]]) -> list[str]:
+    """Every phrasing id present, "base" first, the others in first-seen order."""
+    seen = dict.fromkeys(r.phrasing for rs in per_case for r in rs)
+    return ([BASE] if BASE in seen else []) + [p for p in seen if p != BASE]
+
+
+def several(per_case: list[list[CaseResult]]) -> bool:
+    """Does this run hold more than one phrasing (so a robustness section)?"""
+    return len(phrasings_of(per_case)) > 1
+
+
+def phrasing_groups(per_case: list[list[CaseResult]]) -> list[list[CaseResult]]:
+    """Each case's tries split by phrasing: one list per (case, phrasing), each in repeat order.
+    Repeat statistics (pass^k, flaky) read these, so a phrasing is never counted as a repeat.
+    A case run in one phrasing keeps its own list."""
+    out = []
+    for results in per_case:
+        groups: dict[str, list[CaseResult]] = {}
+        for r in results:
+            groups.setdefault(r.phrasing, []).append(r)
+        out.extend(groups.values() if len(groups) > 1 else [results])
+    return out
+
+
+def by_phrasing(results: list[CaseResult]) -> dict[str, CaseResult]:
+    """One case's results -> {phrasing: that phrasing's repeats merged}, in the order they come."""
+    groups: dict[str, list[CaseResult]] = {}
+    for r in results:
+        groups.setdefault(r.phrasing, []).append(r)
+    return {p: merge_repeats(rs) for p, rs in groups.items()}
+
+
+def _mean(values: list) -> float | None:
+    values = [v for v in values if v is not None]
+    return round(sum(values) / len(values), 4) if values else None
+
+
+def merge_phrasings(results: list[CaseResult]) -> CaseResult:
+    """One case's tries over several phrasings (and repeats) as its one row: credit the mean over
+    phrasings, verdict the majority of the phrasings' verdicts (a tie to the worse)."""
+    merged = by_phrasing(results)
+    if len(merged) == 1:
+        return next(iter(merged.values()))
+    rows = list(merged.values())
+    verdict = majority([r.verdict for r in rows])
+    shown = next((r for r in rows if r.verdict == verdict), rows[0])
+    every = tuple(v for r in rows for v in (r.repeat_verdicts or (r.verdict,)))
+    return replace(shown, verdict=verdict, credit=_mean([r.credit for r in rows]),
+                   lenient_verdict=majority([r.lenient_verdict for r in rows]),
+                   lenient_credit=_mean([r.lenient_credit for r in rows]), repeat_verdicts=every)
+
+
+def _score(rows: list[tuple[str, float]], weights: dict) -> float | None:
+    """The scorecard's formula over (category, credit) pairs: rounded category means, weighted."""
+    table: dict[str, list[float]] = {}
+    for category, credit in rows:
+        table.setdefault(category, []).append(credit)
+    return weighted_score({c: round(sum(v) / len(v), 4) for c, v in table.items()}, weights) if table else None
+
+
+@lru_cache(maxsize=8)
+def _resampled(table: tuple, resamples: int, seed: int) -> tuple:
+    """The nested bootstrap's weight-free part: per resample, per measure, {category: (sum, count)}
+    over the drawn cases that hold the measure. `table` is ((category, (value or None per measure)),
+    ...) in case order; one draw of cases (stratified by category, with replacement) serves every
+    measure, so a drawn case brings all its phrasings. Cached: a weight change redraws at once."""
+    strata: dict[str, list[int]] = {}
+    for i, (category, _) in enumerate(table):
+        strata.setdefault(category, []).append(i)
+    measures = len(table[0][1])
+    columns = {c: [[table[i][1][m] for i in members] for m in range(measures)] for c, members in strata.items()}
+    draws, out = SeededDraws(seed), []
+    for _ in range(resamples):
+        row: list[dict] = [{} for _ in range(measures)]
+        for c, members in strata.items():
+            picked = draws.below_many(len(members), len(members))
+            for m, column in enumerate(columns[c]):
+                values = [v for v in map(column.__getitem__, picked) if v is not None]
+                if values:
+                    row[m][c] = (sum(values), len(values))
+        out.append(tuple(row))
+    return tuple(out)
+
+
+def _bounds(values: list[float], places: int) -> dict | None:
+    if not values:
+        return None
+    values.sort()
+    low, high = quantile(values, (1 - BOOTSTRAP_LEVEL) / 2), quantile(values, (1 + BOOTSTRAP_LEVEL) / 2)
+    return {"low": round(low, places) + 0.0, "high": round(high, places) + 0.0}
+
+
+def _observed(table: tuple, m: int) -> dict[str, tuple[float, int]]:
+    """{category: (mean, n)} of measure m over the cases that hold it."""
+    found: dict[str, list[float]] = {}
+    for category, values in table:
+        if values[m] is not None:
+            found.setdefault(category, []).append(values[m])
+    return {c: (sum(v) / len(v), len(v)) for c, v in found.items()}
+
+
+def _rescaled(row: dict, observed: dict) -> dict:
+    """Each category's resampled mean moved away from the observed one by sqrt(n / (n - 1)): the
+    bootstrap's plug-in spread is (n - 1) / n of the unbiased one, which at 9 cases a category left
+    the percentile intervals at 0.91-0.94 coverage (benchmarks/phrasing_coverage.py)."""
+    out = {}
+    for c, (s, n) in row.items():
+        mean, size = observed[c]
+        out[c] = mean + (s / n - mean) * (size / (size - 1)) ** 0.5 if size > 1 else s / n
+    return out
+
+
+def _intervals(table: tuple, weights: dict, resamples: int) -> list | None:
+    """95% bounds per measure: the weighted score (0-100) for every measure but the last, the
+    pooled rate (0-1) for the last (consistency). None when not drawn."""
+    if not table or resamples < 1:
+        return None
+    draws = _resampled(table, resamples, BOOTSTRAP_SEED)
+    measures = len(table[0][1])
+    out = []
+    for m in range(measures - 1):
+        observed = _observed(table, m)
+        scores = [weighted(_rescaled(row[m], observed), weights) for row in draws]
+        out.append(_bounds([x for x in scores if x is not None], 2))
+    observed = _observed(table, measures - 1)
+    pooled = []
+    for row in draws:
+        size = sum(n for _, n in row[-1].values())
+        if size:
+            means = _rescaled(row[-1], observed)
+            pooled.append(min(1.0, max(0.0, sum(means[c] * n for c, (_, n) in row[-1].items()) / size)))
+    return out + [_bounds(pooled, 4)]
+
+
+def case_table(per_case: list[list[CaseResult]], phrasings: list[str]) -> list[dict]:
+    """Per case: its verdict in each phrasing it was run in (None where not run), consistent or not
+    (None with fewer than two graded phrasings), and the phrasings whose verdict was below its best."""
+    out = []
+    for results in per_case:
+        if not results:
+            continue
+        merged = by_phrasing(results)
+        graded = {p: r for p, r in merged.items() if r.verdict != ERROR}
+        verdicts = {p: merged[p].verdict if p in merged else None for p in phrasings}
+        consistent = None if len(graded) < 2 else len({r.verdict for r in graded.values()}) == 1
+        best = min((VERDICT_ORDER.index(r.verdict) for r in graded.values()), default=0)
+        failed = [p for p, r in graded.items() if VERDICT_ORDER.index(r.verdict) > best]
+        out.append({"id": results[0].case_id, "category": results[0].category, "verdicts": verdicts,
+                     "consistent": consistent, "worse_in": failed})
+    return out
+
+
+def robustness(per_case: list[list[CaseResult]], weights: dict, *, intervals: bool = True,
+               resamples: int = RESAMPLES) -> dict | None:
+    """The scorecard's `robustness` section, or None for a run of one phrasing. `weights` are the
+    checked category weights; `intervals` False leaves them null (the page draws them later)."""
+    phrasings = phrasings_of(per_case)
+    if len(phrasings) < 2:
+        return None
+    cases = case_table(per_case, phrasings)
+    judged = [c for c in cases if c["consistent"] is not None]
+    consistent = sum(c["consistent"] for c in judged)
+    credits = [{p: r.credit for p, r in by_phrasing(rs).items() if r.credit is not None} for rs in per_case if rs]
+    categories = [rs[0].category for rs in per_case if rs]
+    flags = [None if c["consistent"] is None else float(c["consistent"]) for c in cases]
+    # one row per case: its credit in each phrasing, at its worst phrasing, and consistent or not
+    table = tuple((k, tuple(c.get(p) for p in phrasings) + (min(c.values()) if c else None, flag))
+                  for k, c, flag in zip(categories, credits, flags))
+    bounds = _intervals(table, weights, resamples if intervals else 0) or [None] * (len(phrasings) + 2)
+    per_phrasing = []
+    for n, p in enumerate(phrasings):
+        rows = [(k, c[p]) for k, c in zip(categories, credits) if p in c]
+        per_phrasing.append({"phrasing": p, "cases": len(rows), "score": _score(rows, weights), "interval": bounds[n]})
+    worst_rows = [(k, min(c.values())) for k, c in zip(categories, credits) if c]
+    return {
+        "phrasings": phrasings,
+        "main_score": MAIN_SCORE,
+        "consistent_cases": consistent,
+        "judged_cases": len(judged),
+        "consistency_rate": rate(consistent, len(judged)),
+        "consistency_interval": bounds[-1],
+        "per_phrasing": per_phrasing,
+        "worst": {"cases": len(worst_rows), "score": _score(worst_rows, weights),
+                  "interval": bounds[-2]},
+        "interval_method": {"method": METHOD, "level": BOOTSTRAP_LEVEL, "resamples": resamples,
+                            "seed": BOOTSTRAP_SEED},
+        "cases": cases,
+    }
+
+
+def wording_dependence(results: list[CaseResult]) -> list[dict] | None:
+    """For the diagnosis: the cases whose verdict depends on the phrasing, each with the phrasings
+    whose verdict was worse than its best one (None when the results hold one phrasing)."""
+    per_case: dict[str, list[CaseResult]] = {}
+    for r in results:
+        per_case.setdefault(r.case_id, []).append(r)
+    groups = list(per_case.values())
+    if not several(groups):
+        return None
+    table = case_table(groups, phrasings_of(groups))
+    return [{"case": c["id"], "category": c["category"], "worse_in": c["worse_in"],
+             "verdicts": {p: v for p, v in c["verdicts"].items() if v is not None}}
+            for c in table if c["consistent"] is False]
+
+
+def phrasing_credits(per_case: list[list[CaseResult]]) -> dict | None:
+    """For a comparison: {phrasing: {case id: [category, credit]}} over graded phrasings, or None
+    for a run of one phrasing."""
+    if not several(per_case):
+        return None
+    out: dict[str, dict] = {}
+    for results in per_case:
+        for p, r in by_phrasing(results).items():
+            if r.credit is not None:
+                out.setdefault(p, {})[r.case_id] = [r.category, r.credit]
+    return {p: out[p] for p in phrasings_of(per_case) if p in out}
+
+
+def _paired(a: dict, b: dict, weights: dict, level: float) -> dict:
+    """B - A over the cases both hold, by the comparison's paired method (scoring/intervals.py)."""
+    ids = [cid for cid in a if cid in b]
+    categories = [a[cid][0] for cid in ids]
+    xa, xb = [a[cid][1] for cid in ids], [b[cid][1] for cid in ids]
+    sa, sb = _score(list(zip(categories, xa)), weights), _score(list(zip(categories, xb)), weights)
+    bounds = paired_intervals(xa, xb, categories, weights, level)["score"] if ids else None
+    delta = None if sa is None or sb is None else round(sb - sa, 2) + 0.0
+    return {"cases": len(ids), "a": sa, "b": sb, "delta": delta, **(bounds or {"low": None, "high": None})}
+
+
+def _worst_of(credits: dict, phrasings: list[str]) -> dict:
+    out: dict[str, list] = {}
+    for p in phrasings:
+        for cid, (category, credit) in credits[p].items():
+            if cid not in out or credit < out[cid][1]:
+                out[cid] = [category, credit]
+    return out
+
+
+def compare_wording(a: dict | None, b: dict | None, weights: dict, level: float) -> dict | None:
+    """A comparison's `robustness`: B - A per phrasing both runs used, and on the worst-phrasing
+    score (each case at its worst over those shared phrasings), each with the paired interval.
+    None unless both runs hold several phrasings."""
+    if not a or not b:
+        return None
+    shared = [p for p in a if p in b]
+    if len(shared) < 2:
+        return None
+    worst = _paired(_worst_of(a, shared), _worst_of(b, shared), weights, level)
+    return {"phrasings": shared,
+            "per_phrasing": [{"phrasing": p, **_paired(a[p], b[p], weights, level)} for p in shared],
+            "worst": {**worst, "regression": worst["high"] is not None and worst["high"] < 0}}
