@@ -341,10 +341,11 @@ def test_a_local_server_without_cors_headers_is_a_network_error(page, live, fake
     assert run(page, provider="openai-compatible", model="qwen-test", key="", base_url=base,
                scope="should_call", cap=1) == "error"
     assert card_cases(page) == {FIRST: "ERROR"}
-    # names the endpoint and the kind; the causes are possibilities, not a verdict
-    assert (f"request failed (no response: network error: no HTTP answer from {base}/chat/completions "
-            "(possible causes: the server is down, crashed or unreachable; it does not allow CORS from this page; "
-            "the page's security policy blocks it; the browser is offline))") in reasons(page, FIRST)
+    # the server answered (a no-cors probe saw it), so the page says CORS, with the local servers' fixes
+    reason = reasons(page, FIRST)
+    assert (f"network error: {base}/chat/completions answered, but the browser blocked the answer: the server "
+            f"does not allow CORS from this page ({live.server.rstrip('/')})") in reason
+    assert "OLLAMA_ORIGINS" in reason and "--cors-origins" in reason
     assert_only_talked_to(page, live.server, base + "/chat/completions")
 
 
