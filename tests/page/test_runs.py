@@ -91,6 +91,7 @@ def test_the_header_reaches_every_section_in_the_journeys_order(browser, server)
     for field in ("#max-tokens", "#timeout", "#pad", "#repeats", "#concurrency", "#temperature", "#headers"):
         assert page.eval_on_selector(field, "n => n.closest('#advanced') !== null"), field
         assert not page.is_visible(field), field
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTIFACTS / "journey-top-1280.png"))
     # the fixture scorecard folds, and stays folded after a reload
     assert page.evaluate("document.getElementById('fixture-details').open") is True
@@ -137,7 +138,7 @@ def test_a_finished_run_is_kept_without_the_key_and_reopens_as_its_scorecard(pag
     assert page.text_content("#run-card .score-value").strip() == score
     ids = page.evaluate("[...document.querySelectorAll('[id]')].map(n => n.id)")
     assert len(ids) == len(set(ids))                 # the reopened card's ids are its own
-    page.screenshot(path=str(ARTIFACTS / "runs-kept-1280.png"), full_page=False)
+    page.locator("#kept").screenshot(path=str(ARTIFACTS / "runs-kept-1280.png"))
 
 
 def test_an_aborted_run_is_kept_too(page, live):
@@ -160,9 +161,9 @@ def test_an_aborted_run_is_kept_too(page, live):
 
 def test_rename_and_delete(page, live):
     live(OPENAI)
+    count = kept_count(page) + 1
     assert run(page, scope="should_call", cap=9) == "done"
-    page.wait_for_function("document.querySelectorAll('#runs .run-row').length > 0")
-    count = kept_count(page)
+    wait_kept(page, count)
     row = page.locator("#runs .run-row").first
     run_id = row.get_attribute("data-run-id")
     row.locator(".run-rename").click()
@@ -232,9 +233,12 @@ def test_hostile_strings_in_an_opened_file_stay_text(page):
 
 def test_compare_picks_a_and_b_from_the_kept_runs(page, live):
     live(OPENAI)
+    count = kept_count(page)
     for _ in range(2):
         assert run(page, scope="should_call", cap=9) == "done"
-    page.wait_for_function("document.querySelectorAll('#compare-a-run option').length >= 3")
+        count += 1
+        wait_kept(page, count)
+    page.wait_for_function(f"document.querySelectorAll('#compare-a-run option').length === {count + 1}")
     options = page.eval_on_selector_all("#compare-a-run option", "os => os.map(o => o.value)")[1:]
     page.evaluate("document.getElementById('compare').dataset.compare = ''")
     page.select_option("#compare-a-run", options[1])
@@ -284,7 +288,8 @@ def test_progress_shows_time_tally_and_each_repeat(page, live):
         wait_until(page, lambda: provider.held, "the first request held")
         page.wait_for_selector("#run-elapsed")
         assert page.text_content("#run-elapsed").startswith("Elapsed 0:")
-        assert page.text_content("#run-eta") == "estimating the time left after the first case…"
+        assert page.text_content("#run-eta") == "· estimating the time left after the first case…"
+        page.locator("#live").screenshot(path=str(ARTIFACTS / "live-progress-1280.png"))
         provider.release(provider.held.pop(), status=200, headers={"access-control-allow-origin": "*",
                                                                     "content-type": "application/json"},
                          body=provider.replay(FIRST, 1, {})[2])

@@ -39,7 +39,7 @@ def test_feed_tags_tell_repeats_and_pad_levels_apart():
 
 def test_the_clock_and_the_estimate_from_the_mean_time_per_case():
     assert [clock(ms) for ms in (0, 7_400, 750_000, 3_723_000, -5)] == ["0:00", "0:07", "12:30", "1:02:03", "0:00"]
-    assert clock_texts(4_000, 0, 10, running=True) == ("Elapsed 0:04", "estimating the time left after the first case…")
+    assert clock_texts(4_000, 0, 10, running=True) == ("Elapsed 0:04", "· estimating the time left after the first case…")
     assert clock_texts(12_000, 4, 16, running=True) == ("Elapsed 0:12",
                                                         "· about 0:36 left (from 4 of 16 cases so far)")
     assert clock_texts(12_000, 4, 16, running=False) == ("Elapsed 0:12", "")

@@ -240,7 +240,7 @@ class RunForm:
         need, most, repeats = self.need(), self.most(), self.repeats()
         levels = need // max(self.options[str(byid("scope").value)] * repeats, 1)
         sweep = f" ({levels} pad levels, the scope once per level)" if levels > 1 else ""
-        times = f", each case {repeats} times," if repeats > 1 else ""
+        times = f", each case {repeats} times" if repeats > 1 else ""
         byid("need").textContent = (f"This scope needs at most {need} requests{sweep}{times}: one per turn (multi-step, "
                                     "injection and result-use cases take two) plus one per counterfactual "
                                     f"variant. The cap starts there and can be 1 to {most}: retries count "

@@ -228,7 +228,7 @@ class RunsView:
         node = el("div", cls="run-row", data_run_id=row["id"], children=[
             el("div", children=[name]), el("span", texts["meta"], cls="run-meta"),
             el("span", texts["score"], cls="run-score"), el("span", texts["graded"], cls="run-graded"),
-            el("div", cls="run-actions", children=buttons)])
+            el("div", cls="run-row-actions", children=buttons)])
         for button in buttons:
             button.setAttribute("aria-label", f"{button.textContent} {texts['name']}")
         on(buttons[0], "click", lambda e: asyncio.ensure_future(self.reopen(row["id"])))

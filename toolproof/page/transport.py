@@ -54,8 +54,10 @@ async def answers_at_all(url: str, timeout: float) -> bool | None:
     None when the probe itself could not tell (its own deadline)."""
     controller = js.AbortController.new()
     timer = js.setTimeout(create_once_callable(lambda: controller.abort()), int(min(timeout, 5) * 1000))
+    # no-cors refuses redirect "manual" (checked in Chromium): a redirect is followed, but only where
+    # the page's Content-Security-Policy lets it go, and this request carries nothing of the user's
     options = to_js({"method": "GET", "mode": "no-cors", "signal": controller.signal, "credentials": "omit",
-                     "cache": "no-store", "referrerPolicy": "no-referrer", "redirect": "manual"},
+                     "cache": "no-store", "referrerPolicy": "no-referrer"},
                     dict_converter=js.Object.fromEntries)
     try:
         await js.fetch(url, options)

@@ -268,7 +268,7 @@ def clock_texts(elapsed_ms: float, done: int, total: int, *, running: bool) -> t
     if not running:
         return elapsed, ""
     if done <= 0 or total <= done:
-        return elapsed, "estimating the time left after the first case…" if total > done else ""
+        return elapsed, "· estimating the time left after the first case…" if total > done else ""
     left = elapsed_ms / done * (total - done)
     return elapsed, f"· about {clock(left)} left (from {done} of {total} cases so far)"
 
