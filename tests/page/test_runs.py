@@ -325,3 +325,34 @@ def test_a_refused_connection_is_told_from_cors(page, live):
     reason = reasons(page, FIRST)
     assert f"no HTTP answer from {base}/chat/completions: the connection was refused" in reason
     assert "CORS" not in reason
+
+
+def test_a_run_of_your_suite_is_labelled_so_and_reopens_on_the_draft(page, live):
+    from routed import openai_body
+
+    tools = [{"type": "function", "function": {
+        "name": "get_weather", "description": "Get the current weather for a city.",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "the city"}},
+                       "required": ["city"], "additionalProperties": False}}}]
+    suite = {"format": "toolproof.suite", "version": 1, "cases": [
+        {"id": "w1", "category": "should_call", "tools": ["get_weather"], "prompt": "Weather in Paris now?",
+         "expect": {"action": "call", "calls": [{"tool": "get_weather", "args": {"city": "Paris"}}]}}]}
+    for field, name, doc in (("#own-tools", "tools.json", tools), ("#own-suite", "suite.json", suite)):
+        page.set_input_files(field, files=[{"name": name, "mimeType": "application/json",
+                                            "buffer": json.dumps(doc).encode("utf-8")}])
+        page.wait_for_selector("#scope option[value=own]", state="attached", timeout=60_000) \
+            if field == "#own-suite" else page.wait_for_function(
+                "document.querySelector('#own-message').textContent.length > 0 && "
+                "!document.querySelector('#own-message').textContent.startsWith('Reading')", timeout=60_000)
+    live(OPENAI, answer=lambda case_id, turn, body: (200, {}, openai_body(calls=[("get_weather", '{"city": "Paris"}')])))
+    count = kept_count(page) + 1
+    assert run(page, scope="own", cap=1) == "done", page.text_content("#run-message")
+    label = page.text_content("#live-card .live-label")
+    assert "Your suite (1 cases)" in label and "scope all" not in label
+    wait_kept(page, count)
+    row = page.locator("#runs .run-row").first
+    assert row.locator(".run-name").text_content() == "Your suite (1 cases)"
+    row.locator(".run-open").click()
+    page.wait_for_selector("#run-card[data-state=ready]")
+    assert page.eval_on_selector_all("#run-card .case-row", "rs => rs.map(r => [r.dataset.caseId, r.dataset.verdict])") \
+        == [["w1", "PASS"]]
