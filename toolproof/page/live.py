@@ -63,7 +63,7 @@ class LiveController:
         # grade --suite S --tools T) and its label says whose cases they were
         self.label = f"Your suite ({len(form.own[0])} cases)" if own else ""
         # where the requests go, resolved (never the key: it travels only in the auth header)
-        self.message(f"Running {self.label or 'scope ' + settings.scope} against {settings.provider} / "
+        self.message(f"Running {self.label or settings.scope} against {settings.provider} / "
                      f"{settings.model} at {endpoint(settings.provider, settings.base_url, settings.model)}…")
         self.busy(True)
         self.active = form.own if own else (self.bundle.cases, self.bundle.tools)
