@@ -35,7 +35,13 @@ def open_page(browser, server: str, *, height: int = 900):
     page.goto(server + "?timeout=1")
     page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
     assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    open_advanced(page)
     return page
+
+
+def open_advanced(page) -> None:
+    """Unfold the run form's `#advanced` fields (closed on a fresh page) so a test can fill them."""
+    page.evaluate("document.getElementById('advanced').open = true")
 
 
 @pytest.fixture(scope="module")

@@ -72,6 +72,8 @@ class RoutedProvider:
         self.posts: list[dict] = []
         self.script: dict[str, list] = {}
         self.held: list = []
+        self.probes: list[str] = []  # GETs: the page asking whether anything answers at all
+        self.refusing = False       # after a ("fail",) step, as a server that is down would
         self.in_flight = 0          # posts not yet answered, as the provider sees them
         self.peak_in_flight = 0     # the most at once: what a concurrency limit is checked on
         page.route(pattern, self.handle)
@@ -83,6 +85,13 @@ class RoutedProvider:
         request = route.request
         if request.method == "OPTIONS":
             route.fulfill(status=204, headers=PREFLIGHT)
+            return
+        if request.method == "GET":      # the page's no-cors probe after a failed POST (page/transport.py)
+            self.probes.append(request.url)
+            if self.refusing:
+                route.abort("connectionrefused")
+            else:
+                route.fulfill(status=404, body="")
             return
         body = json.loads(request.post_data or "{}")
         case_id, turn = case_and_turn(request.url, body)
@@ -97,7 +106,8 @@ class RoutedProvider:
             return
         self.in_flight -= 1
         try:
-            if step == ("fail",):
+            self.refusing = step == ("fail",)
+            if self.refusing:
                 route.abort("failed")
                 return
             if step is not None and step[0] == "sleep":

@@ -57,7 +57,7 @@ RESULT_USE = form(category="result_use", mock=json.dumps(ORDERS), include="ORD-1
 def test_the_category_sets_the_action_and_the_fields():
     assert ACTION_OF == {"should_call": "call", "should_not_call": "no_call", "must_ask": "ask", "distractor": "call",
                          "multi_step": "call", "enum_format": "call", "injection": "call", "result_use": "call"}
-    assert set(fields_for("must_ask")) == {"id", "category", "prompt", "system", "action"}
+    assert set(fields_for("must_ask")) == {"id", "category", "prompt", "phrasings", "system", "action"}
     assert "mock" not in fields_for("should_call") and "more" in fields_for("should_call")
     assert {"mock", "include", "variants"} <= set(fields_for("multi_step")) and "forbidden" not in fields_for("multi_step")
     assert "forbidden" in fields_for("injection")

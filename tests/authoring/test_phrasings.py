@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolproof.authoring.draft_suite import CaseProblem, case_from_form, check_case, form_of
+from toolproof.authoring.case_form import CaseProblem, case_from_form, check_case, form_of
 from toolproof.authoring.phrasings import editable, phrasings_from_text, phrasings_text
 from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError

@@ -11,6 +11,7 @@ import json
 import pytest
 
 from browser import READY_TIMEOUT_MS
+from livepage import open_advanced
 from phrasingdocs import data_with_phrasings
 from toolproof.cli.main import run as cli_run
 
@@ -79,6 +80,7 @@ def test_the_phrasings_select_counts_each_phrasing_in_the_need(worded):
     page, _, docs = worded
     page.select_option("#scope", "all")
     base_cap = int(page.input_value("#cap"))
+    open_advanced(page)                 # the Phrasings select is folded with the other advanced fields
     page.select_option("#phrasings", "all")
     worded_cases = [c for c in docs["suite"]["cases"] if c.get("phrasings")]
     from toolproof.datafiles import format_schema
@@ -112,6 +114,7 @@ def test_a_live_run_of_every_phrasing_shows_the_section_and_regrades_the_same(wo
         page.fill("#model", "gpt-test")
         page.fill("#api-key", "sk-test-key")
         page.select_option("#scope", scope)
+        open_advanced(page)
         page.select_option("#phrasings", "all")
         page.click("#run-live")
         page.wait_for_function("['done', 'aborted', 'error'].includes(document.body.dataset.run)", timeout=60_000)

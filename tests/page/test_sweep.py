@@ -15,6 +15,7 @@ import pytest
 
 from browser import ARTIFACTS, READY_TIMEOUT_MS, is_local
 from fakeprovider import fixture_answer
+from livepage import open_advanced
 from routed import OPENAI, RoutedProvider, origin_pattern
 from toolproof.cli.main import run as cli_run
 from toolproof.datafiles import load_bundle
@@ -57,6 +58,7 @@ def page(browser, server):
     page.goto(server + "?timeout=5")
     page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
     assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    open_advanced(page)
     openai = RoutedProvider(page, origin_pattern(OPENAI), answer=distracted)
     yield page
     openai.close()

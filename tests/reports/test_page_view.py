@@ -46,7 +46,7 @@ def test_flip_rows_list_only_flipped_cases_with_their_majority_verdicts():
 
 def test_id_prefix_marks_the_fixtures_apart_from_every_live_card():
     # the page promises #fixture-* and #live-* ids (e.g. #fixture-filter-verdict, #live-diagnosis)
-    assert [id_prefix(k) for k in ("fixture", "live", "other")] == ["fixture", "live", "live"]
+    assert [id_prefix(k) for k in ("fixture", "live", "other", "kept")] == ["fixture", "live", "live", "kept"]
 
 
 def test_interval_text_is_a_tooltip_or_nothing():

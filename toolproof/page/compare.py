@@ -1,4 +1,4 @@
-"""The page's Compare section: two results files (or the live result) compared exactly as
+"""The page's Compare section: two runs (kept runs, results files, or the live result) compared exactly as
 `python -m toolproof compare A B --format json` compares them, with flip rows, deltas and their
 intervals, and `#export-compare` downloading that JSON byte for byte. An edge module (DOM, files).
 """
@@ -20,14 +20,17 @@ def remember_live(document: dict) -> None:
 class CompareView:
     """The #compare section: slots A and B, the comparison, its export."""
 
-    def __init__(self, bundle):
+    def __init__(self, bundle, kept):
         self.bundle = bundle
+        self.kept = kept               # the kept runs' store (page/runs.py): load_run(id) -> document
         self.docs: dict = {"a": None, "b": None}
         self.names: dict = {"a": "", "b": ""}
         self.comparison: dict | None = None
         for slot in ("a", "b"):
             on(byid(f"compare-{slot}"), "change",
                lambda e, s=slot: asyncio.ensure_future(self.load(s, e.target.files)))
+            on(byid(f"compare-{slot}-run"), "change",
+               lambda e, s=slot: asyncio.ensure_future(self.pick(s, str(e.target.value))))
         on(byid("compare-use-live"), "click", lambda e: self.use_live())
         on(byid("compare-mixed"), "change", lambda e: self.update())
         on(byid("export-compare"), "click", lambda e: self.export())
@@ -49,6 +52,34 @@ class CompareView:
             except ToolProofError as exc:
                 self.fail(exc.line())
                 return
+        self.update()
+
+    def offer(self, rows: list[dict]) -> None:
+        """The kept runs as choices for A and B (called whenever the list changes)."""
+        from toolproof.reports.kept_runs import row_texts
+
+        for slot in ("a", "b"):
+            select = byid(f"compare-{slot}-run")
+            chosen = str(select.value)
+            clear(select)
+            select.appendChild(el("option", "(choose a kept run)", value=""))
+            for row in rows:
+                texts = row_texts(row)
+                select.appendChild(el("option", f"{texts['name']} · {texts['meta']} · {texts['score']}",
+                                      value=row["id"]))
+            select.value = chosen if any(r["id"] == chosen for r in rows) else ""
+        byid("compare").dataset.runs = str(len(rows))
+
+    async def pick(self, slot: str, run_id: str) -> None:
+        self.docs[slot] = None
+        if run_id:
+            try:
+                self.docs[slot] = await self.kept.load_run(run_id)
+            except Exception as exc:     # noqa: BLE001 - deleted meanwhile, or storage failed
+                self.fail(f"The kept run cannot be read back ({exc.__class__.__name__}).")
+                return
+            select = byid(f"compare-{slot}-run")
+            self.names[slot] = str(select.options.item(select.selectedIndex).textContent)[:120]
         self.update()
 
     def use_live(self) -> None:

@@ -1,302 +1,46 @@
-"""The page's live-run panel: the form, the key in sessionStorage, progress, abort, the result.
+"""The page's live run: the progress (elapsed, time left, the tally so far), the feed, abort, and the
+result's scorecard, kept with the other runs.
 
-The loop, the cap, retries and grading are the shared runner's (`toolproof.running.runner`); this module
-only reads the form, shows progress and renders the result. It never imports another panel: the
-scorecard, the case row and the Compare section's hook are handed in by page/main.py. An edge
-module (DOM, storage).
+The loop, the cap, retries and grading are the shared runner's (`toolproof.running.runner`); the form
+is page/runform.py's. This module never imports another panel: the form, the scorecard, the case row,
+the Compare section's hook and the kept runs' `keep` are handed in by page/main.py. An edge module (DOM).
 """
 from __future__ import annotations
 
-import asyncio
-import math
-
 import js
-from pyscript import document, window
+from pyodide.ffi import create_proxy
+from pyscript import document
 
 from .dom import byid, clear, el, on
 
-KEY_PREFIX = "toolproof.key."          # sessionStorage only: never localStorage, cookies or the URL
-PROVIDERS_UI = ("openai", "openai-responses", "anthropic", "gemini", "openai-compatible")
-PLACEHOLDERS = {"openai": "e.g. gpt-4.1-mini", "openai-responses": "e.g. gpt-5-mini",
-                "anthropic": "e.g. claude-sonnet-4-5", "gemini": "e.g. gemini-2.5-flash",
-                "openai-compatible": "e.g. qwen2.5:7b"}
-# The base URL is required for compatible servers, optional (a gateway) for these, fixed for openai.
-BASE_HINTS = {"openai-compatible": "http://localhost:11434/v1",
-              "openai-responses": "optional: default https://api.openai.com/v1",
-              "anthropic": "optional gateway: default https://api.anthropic.com",
-              "gemini": "optional: default https://generativelanguage.googleapis.com/v1beta"}
-
-
-def url_timeout() -> str | None:
-    """?timeout=SECONDS in the page's URL pre-fills the #timeout field (the browser tests use it)."""
-    raw = js.URLSearchParams.new(window.location.search).get("timeout")
-    return raw if isinstance(raw, str) else None
-
-
-def number_field(name: str, low: float, high: float, *, whole: bool) -> float | None:
-    """A form number within [low, high], or None (the caller says what is wrong)."""
-    try:
-        value = float(str(byid(name).value).strip())
-    except ValueError:
-        return None
-    if not math.isfinite(value) or not low <= value <= high or whole and value != int(value):
-        return None
-    return int(value) if whole else value
-
-
-def form_prices() -> tuple[dict | None, str | None]:
-    """(#price-in and #price-out as cost prices, None) or (None, what is wrong): both or neither."""
-    from toolproof.scoring.cost import check_prices
-    from toolproof.errors import ToolProofError
-
-    raw = [str(byid(name).value).strip() for name in ("price-in", "price-out")]
-    if not any(raw):
-        return None, None
-    values = [number_field(name, 0, 1e9, whole=False) for name in ("price-in", "price-out")]
-    if None in values:
-        return None, "Give both prices as numbers from 0 (USD per million tokens), or leave both empty."
-    try:
-        return check_prices(*values), None
-    except ToolProofError as exc:
-        return None, str(exc)
-
 
 class LiveController:
-    """The run form, the progress and the live scorecard. Grading and the loop are the runner's."""
+    """The run, its progress and its scorecard. Grading and the loop are the runner's."""
 
-    def __init__(self, bundle, context: dict, *, scorecard_view, case_row, remember_live):
-        from toolproof.reports.page_view import scope_options
+    def __init__(self, bundle, context: dict, form, *, scorecard_view, case_row, remember_live, keep_run):
+        import asyncio
 
-        self.bundle, self.context = bundle, context
-        # handed in by page/main.py (panels never import each other): (root, results, **options) ->
-        # a ScorecardView to render; (case entry, expandable=) -> the row the scorecard shows; and
-        # (results file) -> None, which gives the Compare section its "use the live result"
+        self.bundle, self.context, self.form = bundle, context, form
+        # handed in by page/main.py (panels never import each other): the run form (page/runform.py);
+        # (root, results, **options) -> a ScorecardView to render; (case entry, expandable=) -> the
+        # row the scorecard shows; (results file) -> None, which gives the Compare section its "use
+        # the live result"; and (results file, card) -> None, which keeps the run in this browser
         self.scorecard_view, self.case_row, self.remember_live = scorecard_view, case_row, remember_live
+        self.keep_run = keep_run
         self.run = None
-        self.own = None                # (cases, tools) of "Your suite", set by the #own section
-        self.own_option = None
-        self.own_document = None       # the draft suite as its export writes it (for suite_sha256)
+        self.label = ""                # "Your suite (N cases)" for a run of the draft suite
+        self.started, self.ticker = 0.0, None
         self.active = (bundle.cases, bundle.tools)     # what the current run runs
-        self.options = {value: need for value, _, need in scope_options(bundle.cases)}
-        scope = byid("scope")
-        for value, label, need in scope_options(bundle.cases):
-            scope.appendChild(el("option", f"{label}: {need} requests", value=value))
-        on(byid("provider"), "change", lambda e: self.provider_changed())
-        on(scope, "change", lambda e: self.scope_changed())
-        on(byid("cap"), "input", lambda e: self.show_need())
-        on(byid("pad"), "input", lambda e: self.scope_changed())
-        on(byid("repeats"), "input", lambda e: self.scope_changed())
-        on(byid("phrasings"), "change", lambda e: self.scope_changed())
-        on(byid("api-key"), "input", lambda e: self.store_key())
         on(byid("run-live"), "click", lambda e: asyncio.ensure_future(self.start()))
         on(byid("abort"), "click", lambda e: self.abort())
-        on(byid("forget-key"), "click", lambda e: self.forget_key())
-        if url_timeout() is not None:
-            byid("timeout").value = url_timeout()
-        self.provider_changed()
-        self.scope_changed()
         byid("run-live").disabled = False
 
-    # -- the form
-    def provider(self) -> str:
-        return str(byid("provider").value)
-
-    def provider_changed(self) -> None:
-        provider = self.provider()
-        byid("base-url-field").hidden = provider not in BASE_HINTS
-        # A base URL typed for one provider must never carry another provider's key elsewhere.
-        byid("base-url").value = ""
-        byid("base-url").setAttribute("placeholder", BASE_HINTS.get(provider, ""))
-        byid("model").setAttribute("placeholder", PLACEHOLDERS[provider])
-        stored = js.sessionStorage.getItem(KEY_PREFIX + provider)      # JS null when absent
-        byid("api-key").value = stored if isinstance(stored, str) else ""
-        byid("api-key").setAttribute("placeholder", "optional for local servers" if provider == "openai-compatible"
-                                     else "kept in this tab's sessionStorage only")
-
-    def store_key(self) -> None:
-        value = str(byid("api-key").value)
-        if value:
-            js.sessionStorage.setItem(KEY_PREFIX + self.provider(), value)
-        else:
-            js.sessionStorage.removeItem(KEY_PREFIX + self.provider())
-
-    def forget_key(self) -> None:
-        for provider in PROVIDERS_UI:
-            js.sessionStorage.removeItem(KEY_PREFIX + provider)
-        byid("api-key").value = ""
-        self.message("Key forgotten: removed from this tab's storage and the form.")
-
-    def pad_levels(self) -> tuple:
-        """#pad as levels ((): no sweep); raises ToolProofError with the reason."""
-        from toolproof.running.sweep import parse_levels
-
-        text = str(byid("pad").value).strip()
-        return parse_levels(text, flag="Pad levels") if text else ()
-
     def set_own(self, cases, tools: dict, document: dict | None = None) -> None:
-        """Offer (or withdraw) the #own section's draft suite as the scope "Your suite"."""
-        self.own_document = document
-        from toolproof.suite.model import requests_needed
-
-        scope = byid("scope")
-        if not cases:
-            self.own = None
-            self.options.pop("own", None)
-            if self.own_option is not None:
-                if str(scope.value) == "own":
-                    scope.value = "all"
-                self.own_option.remove()
-                self.own_option = None
-            self.scope_changed()
-            return
-        self.own = (cases, tools)
-        self.options["own"] = requests_needed(cases)
-        if self.own_option is None:
-            self.own_option = el("option", value="own")
-            scope.appendChild(self.own_option)
-        self.own_option.textContent = f"Your suite ({len(cases)} cases): {self.options['own']} requests"
-        self.scope_changed()
-
-    def repeats(self) -> int:
-        """The #repeats field, 1 while it is not a whole number from 1 to 20 (Run says so)."""
-        value = number_field("repeats", 1, 20, whole=True)
-        return value if value is not None else 1
-
-    def phrasings(self) -> str | int:   # #phrasings: "base", "all" or N
-        from toolproof.suite.model import phrasing_choice
-        return phrasing_choice(str(byid("phrasings").value))
-
-    def scope_need(self) -> int:
-        """Requests one pass over the scope needs, each chosen phrasing its own conversation."""
-        from toolproof.suite.model import requests_needed, scoped
-        scope, choice = str(byid("scope").value), self.phrasings()
-        return self.options[scope] if choice == "base" else requests_needed(
-            self.own[0] if scope == "own" else scoped(self.bundle.cases, scope), choice)
-
-    def need(self) -> int:
-        """Requests the chosen scope needs at most, every repeat and pad level counted (a pad level
-        that cannot be read counts once): the cap's maximum."""
-        from toolproof.errors import ToolProofError
-        from toolproof.running.sweep import sweep_need
-
-        try:
-            levels = self.pad_levels()
-        except ToolProofError:
-            levels = ()
-        return sweep_need(self.scope_need(), levels, self.repeats())
-
-    def most(self) -> int:
-        """The cap's maximum: the need plus every retry the runner may make (RunSettings.retries
-        more per request), so a run at the maximum never leaves a case unstarted."""
-        from toolproof.running.runner import RunSettings
-
-        return self.need() * (1 + RunSettings.retries)
-
-    def scope_changed(self) -> None:
-        need, most = self.need(), self.most()
-        cap = byid("cap")
-        cap.setAttribute("max", str(most))
-        # A run asked for in full completes in full: a new scope (or repeat count, or pad levels)
-        # sets the cap to what it needs; the user may then lower it, or raise it up to `most`.
-        cap.value = str(need)
-        self.show_need()
-
-    def show_need(self) -> None:
-        need, most, repeats = self.need(), self.most(), self.repeats()
-        levels = need // max(self.scope_need() * repeats, 1)
-        sweep = f" ({levels} pad levels, the scope once per level)" if levels > 1 else ""
-        times = f", each case {repeats} times," if repeats > 1 else ""
-        byid("need").textContent = (f"This scope needs at most {need} requests{sweep}{times}: one per turn (multi-step, "
-                                    "injection and result-use cases take two) plus one per counterfactual "
-                                    f"variant. The cap starts there and can be 1 to {most}: retries count "
-                                    "against it, and at the maximum every retry is allowed for; a case is "
-                                    "only started if all its requests fit, and the result says how many "
-                                    "were left out.")
+        """The #own section's draft suite offered (or withdrawn) as the scope "Your suite"."""
+        self.form.set_own(cases, tools, document)
 
     def message(self, text: str, bad: bool = False) -> None:
-        node = byid("run-message")
-        node.textContent = text
-        node.className = "run-message bad" if bad else "run-message"
-
-    def settings(self):
-        """The form as RunSettings, or None after saying what is wrong."""
-        from toolproof.providers.dispatch import base_url_problem
-        from toolproof.running.runner import RunSettings
-        from toolproof.reports.page_view import connect_allowed, sampling_from_form
-
-        provider, model = self.provider(), str(byid("model").value).strip()
-        key, base_url = str(byid("api-key").value).strip(), str(byid("base-url").value).strip()
-        scope, need = str(byid("scope").value), self.need()
-        try:
-            cap = int(str(byid("cap").value))
-        except ValueError:
-            cap = 0
-        timeout = number_field("timeout", 0.1, 3600, whole=False)
-        max_tokens = number_field("max-tokens", 1, 1_000_000, whole=True)
-        levels, seed, pad_problem = self.pad_settings(scope)
-        repeats = number_field("repeats", 1, 20, whole=True)
-        concurrency = number_field("concurrency", 1, 16, whole=True)
-        prices, price_problem = form_prices()
-        temperature, sampling_seed, headers, sampling_problem = sampling_from_form(
-            str(byid("temperature").value), str(byid("seed").value), str(byid("headers").value))
-        problem = pad_problem or sampling_problem       # the sweep's own reason, said first
-        problem = problem or ("A sweep runs the base phrasing only: set Phrasings to base." if levels and self.phrasings() != "base" else "")
-        if problem:
-            pass
-        elif not model:
-            problem = "Enter a model name."
-        elif provider != "openai-compatible" and not key:
-            problem = "Paste your API key (it stays in this tab and goes only to the provider)."
-        elif provider == "openai-compatible" and not base_url:
-            problem = "Enter the server's base URL, e.g. http://localhost:11434/v1."
-        elif not 1 <= cap <= self.most():
-            problem = f"The request cap must be between 1 and {self.most()} for this scope (its need, {need}, with every retry allowed for)."
-        elif timeout is None:
-            problem = "The timeout must be a number of seconds from 0.1 to 3600."
-        elif max_tokens is None:
-            problem = "Max tokens must be a whole number from 1 to 1000000."
-        elif repeats is None:
-            problem = "Repeats must be a whole number from 1 to 20."
-        elif concurrency is None:
-            problem = "Concurrency must be a whole number from 1 to 16."
-        elif price_problem:
-            problem = price_problem
-        elif base_url and provider in BASE_HINTS and (refused := base_url_problem(base_url)):
-            problem = refused[0].upper() + refused[1:] + "."
-        elif base_url and provider in BASE_HINTS:
-            csp = byid("csp").getAttribute("content")
-            if not connect_allowed(base_url, csp):
-                problem = (f"{base_url} is not allowed by this page's Content-Security-Policy. Local "
-                           "servers (localhost, 127.0.0.1) are; for another host start the page with "
-                           "python serve.py --connect <origin> (see docs/security.md).")
-        if problem:
-            self.message(problem, bad=True)
-            return None
-        base_url = base_url if provider in BASE_HINTS else ""        # openai's endpoint is fixed
-        # "Your suite" runs every case of the draft suite: the results file says scope "all" and
-        # re-grades with `grade --suite S --tools T` on the exported files.
-        return RunSettings(provider, model, key, base_url, "all" if scope == "own" else scope, cap,
-                           timeout_s=timeout, max_tokens=max_tokens, pad_levels=levels, pad_seed=seed,
-                           repeats=repeats, concurrency=concurrency, prices=prices, phrasings=self.phrasings(),
-                           temperature=temperature, seed=sampling_seed, headers=headers)
-
-    def pad_settings(self, scope: str) -> tuple:
-        """(levels, seed, problem): #pad and #pad-seed read, and a level some case in scope cannot
-        be padded to refused before the run."""
-        from toolproof.errors import ToolProofError
-        from toolproof.suite.model import scoped
-        from toolproof.running.sweep import check_levels
-
-        seed = number_field("pad-seed", 0, 2 ** 53, whole=True)
-        try:
-            levels = self.pad_levels()
-            cases, tools = self.own if scope == "own" and self.own else (self.bundle.cases, self.bundle.tools)
-            check_levels(scoped(cases, "all" if scope == "own" else scope), tools, levels, flag="Pad level")
-        except ToolProofError as exc:
-            return (), 0, exc.line()
-        if seed is None:
-            return (), 0, "The pad seed must be a whole number from 0."
-        return levels, seed, None
+        self.form.message(text, bad)
 
     # -- running
     async def start(self) -> None:
@@ -304,26 +48,32 @@ class LiveController:
         from toolproof.suite.fingerprint import suite_sha256
         from toolproof.running.runner import Run
 
-        settings = self.settings()
+        form = self.form
+        settings = form.settings()
         if settings is None:
             return
-        self.store_key()
+        form.store_key()
         clear(byid("live-feed"))
         clear(byid("live-card"))
         byid("live-empty").hidden = True
         byid("run-progress").hidden = False
         from toolproof.providers.dispatch import endpoint
+        own = str(byid("scope").value) == "own" and form.own is not None
+        # "Your suite" runs every case of the draft: the file says scope "all" (it re-grades with
+        # grade --suite S --tools T) and its label says whose cases they were
+        self.label = f"Your suite ({len(form.own[0])} cases)" if own else ""
         # where the requests go, resolved (never the key: it travels only in the auth header)
-        self.message(f"Running {settings.scope} against {settings.provider} / {settings.model} at "
-                     f"{endpoint(settings.provider, settings.base_url, settings.model)}…")
+        self.message(f"Running {self.label or settings.scope} against {settings.provider} / "
+                     f"{settings.model} at {endpoint(settings.provider, settings.base_url, settings.model)}…")
         self.busy(True)
-        own = str(byid("scope").value) == "own" and self.own is not None
-        self.active = self.own if own else (self.bundle.cases, self.bundle.tools)
+        self.active = form.own if own else (self.bundle.cases, self.bundle.tools)
         # the suite's fingerprint: ours, or the draft's as its export would write it
-        suite_doc = self.own_document if own else self.bundle.documents["suite"]
+        suite_doc = form.own_document if own else self.bundle.documents["suite"]
         self.run = Run(*self.active, settings, fetch_transport,
                        on_case=self.case_done, on_request=self.request_sent,
                        suite_sha256=suite_sha256(suite_doc) if suite_doc is not None else "")
+        self.started = js.performance.now()
+        self.ticker = js.setInterval(create_proxy(lambda: self.progress()), 1000)
         self.progress()
         try:
             await self.run.run()
@@ -335,10 +85,7 @@ class LiveController:
         document.body.dataset.run = "running" if running else document.body.dataset.run
         byid("run-live").disabled = running
         byid("abort").disabled = not running
-        for name in ("provider", "model", "api-key", "base-url", "scope", "cap", "max-tokens", "timeout",
-                     "pad", "pad-seed", "repeats", "phrasings", "concurrency", "price-in", "price-out", "temperature", "seed",
-                     "headers"):
-            byid(name).disabled = running
+        self.form.lock(running)
 
     def request_sent(self, used: int, cap: int) -> None:
         self.progress()
@@ -348,8 +95,13 @@ class LiveController:
 
         # the same row (and the same redaction, by pattern and by the key's value) as the
         # scorecard shows once the run ends
-        byid("live-feed").appendChild(self.case_row(redact(result.to_json(), self.run.settings.secrets()),
-                                                    expandable=False))
+        from toolproof.reports.page_view import feed_tag
+
+        row = self.case_row(redact(result.to_json(), self.run.settings.secrets()), expandable=False)
+        tag = feed_tag(raw, self.run.settings.repeats, len(self.run.settings.pad_levels))
+        if tag:                          # which repeat, which pad level: identical rows told apart
+            row.insertBefore(el("span", tag, cls="feed-tag"), row.children[1] if row.children.length > 1 else None)
+        byid("live-feed").appendChild(row)
         self.progress()
 
     def progress(self) -> None:
@@ -361,6 +113,22 @@ class LiveController:
         byid("requests-progress").max = max(run.settings.cap, 1)
         byid("requests-progress").value = run.used
         byid("requests-text").textContent = f"{run.used} / {run.settings.cap}"
+        self.show_clock(done, total)
+
+    def show_clock(self, done: int, total: int) -> None:
+        """Elapsed time, an estimate of the time left, and the verdicts so far."""
+        from toolproof.reports.page_view import clock_texts, tally
+
+        elapsed, left = clock_texts(js.performance.now() - self.started, done, total,
+                                    running=self.run.state == "running")
+        byid("run-elapsed").textContent, byid("run-eta").textContent = elapsed, left
+        counts = tally(r.verdict for r in self.run.results)
+        node = byid("run-tally")
+        clear(node)
+        for verdict, count in counts.items():
+            node.appendChild(el("span", f"{verdict} {count}", cls=f"tally tally-{verdict}"))
+            node.setAttribute(f"data-{verdict.lower()}", str(count))
+        node.dataset.done = str(done)
 
     def abort(self) -> None:
         if self.run is not None and self.run.state == "running":
@@ -371,6 +139,9 @@ class LiveController:
         run = self.run
         created = str(js.Date.new().toISOString())[:19] + "+00:00"
         doc = run.document(created=created)
+        if self.label:
+            doc["label"] = self.label
+        js.clearInterval(self.ticker)
         self.busy(False)
         # data-run is set last, once the card is drawn: a test (or a script) that waits for it
         # then reads every case row, never a list still being drawn
@@ -435,6 +206,7 @@ class LiveController:
             view = self.scorecard_view(body, results, kind="live", source=source, context=context,
                                        document=doc, notes=notes, sweep=sweep, prices=run.settings.prices)
             view.render()
+            self.keep_run(doc, view.card)
         except Exception as exc:                 # noqa: BLE001 - never "Run complete." without a scorecard
             from toolproof.grading.guarded import internal_error
             clear(card_root)

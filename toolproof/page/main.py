@@ -22,10 +22,12 @@ from toolproof.page.board import BoardView
 from toolproof.page.cases import CaseList, case_row
 from toolproof.page.compare import CompareView, remember_live
 from toolproof.page.diagnosis import diagnosis_section
-from toolproof.page.dom import paint, set_stage
+from toolproof.page.dom import on, paint, set_stage
 from toolproof.page.editor import CaseEditor
 from toolproof.page.live import LiveController
 from toolproof.page.own import OwnView
+from toolproof.page.runform import RunForm
+from toolproof.page.runs import KeptRuns, RunsView
 from toolproof.page.scorecard import ScorecardView, Sections
 from toolproof.page.sweep import sweep_chart
 from toolproof.page.robustness import robustness_section
@@ -91,6 +93,38 @@ def scorecard_view(root, results, **options) -> ScorecardView:
     return ScorecardView(root, results, sections=SECTIONS, **options)
 
 
+def kept_scorecard(root, doc: dict, regraded, cases, tools) -> None:
+    """A kept run (or an opened results file) drawn as the page draws a result: the same view."""
+    context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": regraded.by_case}
+    settings = doc.get("settings") if isinstance(doc.get("settings"), dict) else {}
+    prices = settings.get("prices") if isinstance(settings.get("prices"), dict) else None
+    view = scorecard_view(root, regraded.results, kind="kept", source=regraded.source, context=context,
+                          document=doc, notes=list(regraded.notes), sweep=regraded.sweep, prices=prices)
+    view.render()
+    for name in ("json", "md"):          # the live card's export ids stay the live card's
+        button = root.querySelector(f"#export-live-{name}")
+        if button is not None:
+            button.id = f"export-kept-{name}"
+
+
+# The kept runs' storage: list_runs() -> rows, load_run(id) -> the results document. Other panels
+# (Compare, a leaderboard) are handed this object, never the view.
+KEPT = KeptRuns()
+
+
+async def rank_kept_runs(board) -> None:
+    """The Leaderboard's "Rank the kept runs": every run kept in this browser, newest first."""
+    from toolproof.reports.kept_runs import row_texts
+
+    documents = []
+    for row in await KEPT.list_runs():
+        try:
+            documents.append((await KEPT.load_run(row["id"]), row_texts(row)["name"]))
+        except Exception as exc:       # a run the browser lost: the others are still ranked
+            js.console.warn(f"kept run {row['id']} could not be read: {exc}")
+    board.set_runs(documents)
+
+
 async def load_bundle(read: dict):
     """Check the documents; if a schema needs jsonschema (not bundled at start-up), fetch it
     and check again. Each schema is compiled once on the usual path."""
@@ -129,16 +163,23 @@ async def boot() -> None:
     mark("graded")
     view.render()
     mark("rendered")
-    board = BoardView(bundle)     # board.set_runs([(document, name), ...]) ranks kept runs
+    board = BoardView(bundle)     # ranks uploaded files, the live result and, on request, the kept runs
 
-    def shown_live(document: dict) -> None:     # Compare and the Leaderboard may both use it
-        remember_live(document)
-        board.remember_live(document)
+    def shown_live(doc: dict) -> None:     # Compare and the Leaderboard may both use it
+        remember_live(doc)
+        board.remember_live(doc)
 
-    live = LiveController(bundle, context, scorecard_view=scorecard_view, case_row=case_row,
-                          remember_live=shown_live)
-    OwnView(live, load_jsonschema, editor=CaseEditor)
-    CompareView(bundle)
+    form = RunForm(bundle)
+    compare = CompareView(bundle, KEPT)
+    runs = RunsView(KEPT, bundle, show_scorecard=kept_scorecard, case_row=case_row, on_change=compare.offer)
+    live = LiveController(bundle, context, form, scorecard_view=scorecard_view, case_row=case_row,
+                          remember_live=shown_live,
+                          keep_run=lambda doc, card: asyncio.ensure_future(runs.keep(doc, card)))
+    OwnView(_DraftTap(live, runs), load_jsonschema, editor=CaseEditor)
+    on(document.getElementById("board-use-kept"), "click",
+       lambda _e: asyncio.ensure_future(rank_kept_runs(board)))
+    fixture_fold()
+    asyncio.ensure_future(runs.start())      # IndexedDB opens beside the start-up, not on its path
     document.getElementById("boot").setAttribute("hidden", "")
     window.__readyMs = js.performance.now()      # read by benchmarks/page_load.py
     document.body.dataset.ready = "true"
@@ -147,6 +188,40 @@ async def boot() -> None:
     mark("diagnosis")
     if js.URLSearchParams.new(window.location.search).get("selftest") == "1":
         run_selftest(bundle)
+
+
+class _DraftTap:
+    """What the #own section is handed as its live controller: the draft suite goes to the run
+    form's scope, and to the kept runs (a run of "Your suite" reopens on the draft's cases)."""
+
+    def __init__(self, live, runs):
+        self.live, self.runs = live, runs
+
+    def set_own(self, cases, tools: dict, document: dict | None = None) -> None:
+        self.runs.draft = (cases, tools, document) if cases else None
+        self.live.set_own(cases, tools, document)
+
+
+FOLD_KEY = "toolproof.fixtures-open"
+
+
+def fixture_fold() -> None:
+    """The fixture scorecard folds; whether it is open is kept across a reload (localStorage)."""
+    from toolproof.page.dom import on
+
+    fold = document.getElementById("fixture-details")
+    try:
+        if js.localStorage.getItem(FOLD_KEY) == "false":
+            fold.open = False
+    except Exception:                    # noqa: BLE001 - storage refused: open, as it starts
+        pass
+
+    def keep(event) -> None:
+        try:
+            js.localStorage.setItem(FOLD_KEY, "true" if fold.open else "false")
+        except Exception:                # noqa: BLE001
+            pass
+    on(fold, "toggle", keep)
 
 
 def run_selftest(bundle) -> None:

@@ -8,8 +8,10 @@
   whose target it hides, and the turn fails saying a redirect was not followed. The key goes only
   to the origin the user named.
 - A body over 5 MB is refused ("too-large"): the grader's readers stop at 5 MB anyway.
-- A failure without any HTTP answer names the endpoint and lists what it may be, as possibilities:
-  the browser does not tell a page which one it was.
+- A failure without any HTTP answer is told apart where the browser allows it: a second, bodiless
+  `no-cors` GET to the same URL (no key, no headers of ours) resolves if the server answered at all,
+  so the POST was blocked by CORS (with the fix for the usual local servers), and fails if nothing
+  answered (refused, down, offline).
 """
 from __future__ import annotations
 
@@ -25,12 +27,45 @@ from toolproof.running.transport import HttpReply, TransportError
 MAX_BODY_CHARS = 5 * 1024 * 1024
 
 
-def network_failure(url: str) -> str:
-    """The line for a fetch that got no HTTP answer: where, what kind, and the possible causes."""
+CORS_FIX = ("Ollama: set OLLAMA_ORIGINS to this page's origin (or *) and restart ollama serve; LM Studio: "
+            "turn on CORS in the server settings (lms server start --cors); llama.cpp llama-server: "
+            "--cors-origins with this page's origin")
+
+
+def network_failure(url: str, answered: bool | None = None) -> str:
+    """The line for a fetch that got no readable HTTP answer: where, and what it was where the
+    probe could tell (True: the server answered but CORS blocked it; False: nothing answered)."""
     # url is the endpoint built from a parsed base URL: no user:pass@, no query, nothing secret
+    page = str(js.location.origin)
+    if answered:
+        return (f"network error: {url} answered, but the browser blocked the answer: the server does not "
+                f"allow CORS from this page ({page}). {CORS_FIX}")
+    if answered is False:
+        return (f"network error: no HTTP answer from {url}: the connection was refused or the server is "
+                "down or unreachable (is it running, on that port?), or the browser is offline")
     return (f"network error: no HTTP answer from {url} (possible causes: the server is down, "
             "crashed or unreachable; it does not allow CORS from this page; the page's security policy "
             "blocks it; the browser is offline)")
+
+
+async def answers_at_all(url: str, timeout: float) -> bool | None:
+    """Does anything answer at `url`? A `no-cors` GET (no key, no body, no credentials) resolves
+    with an opaque response whatever the server's CORS headers, and fails when nothing answers.
+    None when the probe itself could not tell (its own deadline)."""
+    controller = js.AbortController.new()
+    timer = js.setTimeout(create_once_callable(lambda: controller.abort()), int(min(timeout, 5) * 1000))
+    # no-cors refuses redirect "manual" (checked in Chromium): a redirect is followed, but only where
+    # the page's Content-Security-Policy lets it go, and this request carries nothing of the user's
+    options = to_js({"method": "GET", "mode": "no-cors", "signal": controller.signal, "credentials": "omit",
+                     "cache": "no-store", "referrerPolicy": "no-referrer"},
+                    dict_converter=js.Object.fromEntries)
+    try:
+        await js.fetch(url, options)
+        return True
+    except JsException:
+        return None if controller.signal.aborted else False
+    finally:
+        js.clearTimeout(timer)
 
 
 async def fetch_transport(url: str, headers: dict, body: dict, timeout: float) -> HttpReply:
@@ -63,7 +98,8 @@ async def fetch_transport(url: str, headers: dict, body: dict, timeout: float) -
         elapsed = js.performance.now() - started
         if expired["yes"]:
             raise TransportError("timeout", f"no complete answer within {timeout:g} s", elapsed) from None
-        raise TransportError("network", network_failure(url), elapsed) from None
+        answered = await answers_at_all(url, timeout)
+        raise TransportError("network", network_failure(url, answered), elapsed) from None
     finally:
         js.clearTimeout(timer)
     retry_after = response.headers.get("retry-after")      # JS null when absent (or not exposed)

@@ -34,8 +34,9 @@ VERDICTS = ("PASS", "PARTIAL", "FAIL", "ERROR")
 
 
 def id_prefix(kind: str) -> str:
-    """How a scorecard's element ids start: "fixture-" for the fixtures, "live-" for any other."""
-    return "fixture" if kind == "fixture" else "live"
+    """How a scorecard's element ids start: "fixture-" for the fixtures, "kept-" for a reopened
+    run (page/runs.py), "live-" for any other."""
+    return kind if kind in ("fixture", "kept") else "live"
 
 
 def interval_text(bounds: dict | None) -> str:
@@ -163,10 +164,12 @@ def connect_allowed(url: str, csp: str) -> bool:
 
 
 def run_label(document: dict) -> str:
-    """'LIVE · openai · gpt-4.1-mini · 2026-11-29 17:40 UTC · scope all · 24 requests'."""
+    """'LIVE · openai · gpt-4.1-mini · 2026-11-29 17:40 UTC · scope all · 24 requests'; a run of the
+    draft suite says so ('Your suite (3 cases)') where the scope would be."""
     created = document.get("created", "").replace("T", " ").replace("+00:00", " UTC")
+    scope = str(document.get("label") or "") or f"scope {document.get('scope', 'all')}"
     parts = ["LIVE", document.get("provider", ""), document.get("model", ""), created,
-             f"scope {document.get('scope', 'all')}", f"{document.get('requests_used', 0)} requests"]
+             scope, f"{document.get('requests_used', 0)} requests"]
     if document.get("state") in ("aborted", "error"):
         parts.append(document["state"])
     return " · ".join(p for p in parts if p)
@@ -213,3 +216,87 @@ def sampling_from_form(temperature: str, seed: str, headers: str) -> tuple:
     except ToolProofError as exc:
         return None, None, (), f"Extra headers: {exc.line()}."
     return temp, int(seed) if seed else None, parsed, None
+
+
+# A key's usual prefix, per provider (their consoles issue them so): a hint, never a refusal, since
+# gateways and proxies take keys of their own shapes.
+KEY_PREFIXES = (("sk-ant-", "anthropic", "an Anthropic key"), ("AIza", "gemini", "a Google (Gemini) key"),
+                ("sk-", "openai", "an OpenAI key"))
+KEY_OWNER = {"openai": "openai", "openai-responses": "openai", "anthropic": "anthropic", "gemini": "gemini"}
+PROVIDER_NAMES = {"openai": "OpenAI", "openai-responses": "OpenAI", "anthropic": "Anthropic",
+                  "gemini": "Google Gemini"}
+
+
+def key_hint(provider: str, key: str) -> str:
+    """'' or one line saying the key's prefix belongs to another provider (e.g. sk-ant- for OpenAI).
+    Never quotes more of the key than its public prefix."""
+    owner = KEY_OWNER.get(provider)
+    if owner is None or not key:           # compatible servers take any key
+        return ""
+    for prefix, belongs, name in KEY_PREFIXES:
+        if key.startswith(prefix):
+            if belongs == owner:
+                return ""
+            return (f"This key starts with {prefix}, which is how {name} starts, but the provider is "
+                    f"{PROVIDER_NAMES[provider]}: check the provider or the key (it is sent as it is).")
+    return ""
+
+
+def feed_tag(raw: dict, repeats: int, pad_levels: int) -> str:
+    """'repeat 2 of 3 · pad 8' for a live feed row ('' for a run of one repeat and no sweep)."""
+    parts = []
+    repeat = raw.get("repeat")
+    if repeats > 1 and isinstance(repeat, int):
+        parts.append(f"repeat {repeat + 1} of {repeats}")
+    pad = raw.get("pad")
+    if pad_levels and isinstance(pad, int):
+        parts.append(f"pad {pad}")
+    return " · ".join(parts)
+
+
+def clock(ms: float) -> str:
+    """'0:07', '12:30', '1:02:03'."""
+    seconds = max(0, int(ms // 1000))
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+def clock_texts(elapsed_ms: float, done: int, total: int, *, running: bool) -> tuple[str, str]:
+    """('Elapsed 0:12', 'about 0:30 left (from 4 of 16 cases so far)'): the estimate is the mean
+    time per finished case times the cases left; none before the first case, none once stopped."""
+    elapsed = f"Elapsed {clock(elapsed_ms)}"
+    if not running:
+        return elapsed, ""
+    if done <= 0 or total <= done:
+        return elapsed, "· estimating the time left after the first case…" if total > done else ""
+    left = elapsed_ms / done * (total - done)
+    return elapsed, f"· about {clock(left)} left (from {done} of {total} cases so far)"
+
+
+def tally(verdicts) -> dict[str, int]:
+    """How many of each verdict so far, in the fixed order (every verdict listed, zeros too)."""
+    counts = dict.fromkeys(VERDICTS, 0)
+    for verdict in verdicts:
+        if verdict in counts:
+            counts[verdict] += 1
+    return counts
+
+
+FORM_VALUE_CHARS = 4000
+
+
+def kept_form(raw: str | None, names: tuple) -> dict[str, str]:
+    """The run form's fields as kept in localStorage: only known names with string values of
+    bounded length; anything else (not JSON, not an object, a huge value) is dropped."""
+    from toolproof.limits import ReadError, read_json
+
+    if not raw:
+        return {}
+    try:                                 # bounded depth and size: storage is input like any other
+        values = read_json(raw, what="kept form", max_bytes=64 * FORM_VALUE_CHARS)
+    except ReadError:
+        return {}
+    if not isinstance(values, dict):
+        return {}
+    return {name: values[name] for name in names
+            if isinstance(values.get(name), str) and len(values[name]) <= FORM_VALUE_CHARS}

@@ -1,0 +1,109 @@
+"""The kept runs as data (issue 23 item 4): an opened file's kind, a run's row, what to drop when
+the space set aside is full, and a run graded again exactly as the terminal grades it."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from toolproof.cli.main import run as cli
+from toolproof.datafiles import format_schema, load_bundle
+from toolproof.errors import ToolProofError
+from toolproof.reports.kept_runs import (MAX_LABEL_CHARS, clean_label, kind_of, listed, regraded, row_of,
+                                         row_texts, size_text, to_drop)
+from toolproof.scoring.evaluate import card_of
+
+BUNDLE = load_bundle()
+FIXTURES = BUNDLE.documents["transcripts"]
+
+
+def grade_json() -> dict:
+    out, err = io.StringIO(), io.StringIO()
+    assert cli(["grade", "--format", "json"], out, err) == 0
+    return json.loads(out.getvalue())
+
+
+def test_results_files_and_scorecards_are_told_apart():
+    assert kind_of(FIXTURES, "f.json") == "results"
+    assert kind_of({**FIXTURES, "scorecard": {}}, "export.json") == "results"      # the page's export
+    assert kind_of(grade_json(), "card.json") == "scorecard"
+
+
+@pytest.mark.parametrize("doc,message", [
+    ([1], "x.json: not a results file: the JSON is an array, not an object"),
+    ("text", "x.json: not a results file: the JSON is a string, not an object"),
+    (None, "x.json: not a results file: the JSON is null, not an object"),
+    ({"format": "toolproof.suite"}, "x.json: not a results file: its format is 'toolproof.suite', expected "
+                                    "'toolproof.transcripts'"),
+    ({"format": "\x1b[31m" + "a" * 500}, None),
+    ({"cases": [{"id": "a"}], "source": {}, "score": 1}, "x.json: not a scorecard: $.cases[0] needs an id and a verdict"),
+    ({"hello": 1}, "x.json: not a results file: expected a results file (\"format\": \"toolproof.transcripts\") "
+                   "or a scorecard (grade --format json)"),
+])
+def test_a_file_that_is_neither_is_refused_in_one_line(doc, message):
+    with pytest.raises(ToolProofError) as caught:
+        kind_of(doc, "x.json")
+    line = caught.value.line()
+    assert "\n" not in line and "\x1b" not in line and len(line) < 300
+    if message is not None:
+        assert line == message
+
+
+def test_a_row_summarises_a_graded_run_and_its_plan():
+    graded = regraded(FIXTURES, BUNDLE.cases, BUNDLE.tools, format_schema("transcripts"), "fixtures.json")
+    card = card_of(graded.results, source=graded.source, intervals_now=False)
+    row = row_of(FIXTURES, card, run_id="r1", kept="2026-12-01T10:00:00Z", size=1234)
+    # the fixtures: 72 cases in their base phrasing and 151 other phrasings, one base answer an HTTP 500
+    assert (row["graded"], row["planned"], row["score"]) == (222, 223, card["score"])
+    assert row["kind"] == "results" and row["provider"] == "mixed" and row["bytes"] == 1234
+    texts = row_texts(row)
+    assert texts["graded"] == "222 of 223 graded" and texts["score"] == f"{card['score']:.1f}"
+    # the same card the terminal prints for the same file
+    assert card["score"] == grade_json()["score"]
+
+
+def test_a_scorecard_file_is_its_own_card():
+    card = grade_json()
+    row = row_of(card, card, run_id="r2", kept="2026-12-01T10:00:00Z", size=10)
+    assert row["kind"] == "scorecard" and (row["graded"], row["planned"]) == (222, 223)
+    assert "scorecard only" in row_texts(row)["meta"]
+
+
+def test_hostile_fields_are_cleaned_and_bounded():
+    doc = {"format": "toolproof.transcripts", "label": "a\u202eb\x00c  d\n", "model": "<b>" + "m" * 1000,
+           "provider": None}
+    card = {"score": float("nan"), "coverage": {"planned": -3, "graded": True}, "cases": "oops"}
+    row = row_of(doc, card, run_id="r", kept="k", size=1)
+    assert row["label"] == "abc d" and len(row["model"]) == 200 and row["model"].startswith("<b>")
+    assert row["score"] is None and (row["graded"], row["planned"]) == (0, 0)
+    assert row_texts(row)["score"] == "no score"
+    assert len(clean_label("x" * 1000)) == MAX_LABEL_CHARS
+
+
+def rows(*sizes):
+    return [{"id": f"r{i}", "kept": f"2026-12-01T10:00:{i:02d}Z", "bytes": size} for i, size in enumerate(sizes)]
+
+
+def test_the_oldest_runs_are_dropped_first_to_make_room():
+    kept = rows(10, 20, 30)
+    assert to_drop(kept, 5, max_bytes=100, max_runs=10) == []
+    assert to_drop(kept, 50, max_bytes=100, max_runs=10) == ["r0"]          # 60 + 50 > 100: drop 10
+    assert to_drop(kept, 80, max_bytes=100, max_runs=10) == ["r0", "r1", "r2"]
+    assert to_drop(kept, 1, max_bytes=100, max_runs=3) == ["r0"]            # the count bound
+    assert to_drop([], 1, max_bytes=100, max_runs=3) == []
+
+
+def test_listed_newest_first_and_the_size_line():
+    kept = rows(1_500_000, 2_000_000)
+    assert [r["id"] for r in listed(kept)] == ["r1", "r0"]
+    assert size_text(kept, 40_000_000) == "2 runs kept · 3.5 MB of 40 MB"
+    assert size_text([], 40_000_000) == "0 runs kept · 0.0 MB of 40 MB"
+
+
+def test_a_results_file_of_another_suite_is_refused_by_name():
+    doc = json.loads(json.dumps(FIXTURES))
+    doc["transcripts"][0]["case_id"] = "no-such-case"
+    with pytest.raises(ToolProofError) as caught:
+        regraded(doc, BUNDLE.cases, BUNDLE.tools, format_schema("transcripts"), "other.json")
+    assert caught.value.line().startswith("other.json")

@@ -1,0 +1,358 @@
+"""The page's run form: its fields, the key in sessionStorage, the other settings kept across a
+reload in localStorage (never the key), the scope and cap, and the form read as RunSettings.
+
+The live controller (page/live.py) is handed this form by page/main.py and runs what it reads; this
+module never imports another panel. An edge module (DOM, storage).
+"""
+from __future__ import annotations
+
+import json
+import math
+
+import js
+from pyscript import window
+
+from .dom import byid, el, on
+
+KEY_PREFIX = "toolproof.key."          # sessionStorage only: never localStorage, cookies or the URL
+FORM_KEY = "toolproof.form"           # localStorage: every field below, never the key
+KEPT_FIELDS = ("model", "base-url", "scope", "cap", "max-tokens", "timeout", "pad", "pad-seed", "repeats",
+               "phrasings", "concurrency", "temperature", "seed", "headers", "price-in", "price-out")
+ADVANCED = KEPT_FIELDS[4:]             # inside <details id="advanced">
+PROVIDERS_UI = ("openai", "openai-responses", "anthropic", "gemini", "openai-compatible")
+PLACEHOLDERS = {"openai": "e.g. gpt-4.1-mini", "openai-responses": "e.g. gpt-5-mini",
+                "anthropic": "e.g. claude-sonnet-4-5", "gemini": "e.g. gemini-2.5-flash",
+                "openai-compatible": "e.g. qwen2.5:7b"}
+# The base URL is required for compatible servers, optional (a gateway) for these, fixed for openai.
+BASE_HINTS = {"openai-compatible": "http://localhost:11434/v1",
+              "openai-responses": "optional: default https://api.openai.com/v1",
+              "anthropic": "optional gateway: default https://api.anthropic.com",
+              "gemini": "optional: default https://generativelanguage.googleapis.com/v1beta"}
+
+
+def url_timeout() -> str | None:
+    """?timeout=SECONDS in the page's URL pre-fills the #timeout field (the browser tests use it)."""
+    raw = js.URLSearchParams.new(window.location.search).get("timeout")
+    return raw if isinstance(raw, str) else None
+
+
+def number_field(name: str, low: float, high: float, *, whole: bool) -> float | None:
+    """A form number within [low, high], or None (the caller says what is wrong)."""
+    try:
+        value = float(str(byid(name).value).strip())
+    except ValueError:
+        return None
+    if not math.isfinite(value) or not low <= value <= high or whole and value != int(value):
+        return None
+    return int(value) if whole else value
+
+
+def form_prices() -> tuple[dict | None, str | None]:
+    """(#price-in and #price-out as cost prices, None) or (None, what is wrong): both or neither."""
+    from toolproof.scoring.cost import check_prices
+    from toolproof.errors import ToolProofError
+
+    raw = [str(byid(name).value).strip() for name in ("price-in", "price-out")]
+    if not any(raw):
+        return None, None
+    values = [number_field(name, 0, 1e9, whole=False) for name in ("price-in", "price-out")]
+    if None in values:
+        return None, "Give both prices as numbers from 0 (USD per million tokens), or leave both empty."
+    try:
+        return check_prices(*values), None
+    except ToolProofError as exc:
+        return None, str(exc)
+
+
+class RunForm:
+    """The run form. Reads itself as RunSettings; the run is the live controller's."""
+
+    def __init__(self, bundle):
+        from toolproof.reports.page_view import scope_options
+
+        self.bundle = bundle
+        self.own = None                # (cases, tools) of "Your suite", set by the #own section
+        self.own_option = None
+        self.own_document = None       # the draft suite as its export writes it (for suite_sha256)
+        self.options = {value: need for value, _, need in scope_options(bundle.cases)}
+        scope = byid("scope")
+        for value, label, need in scope_options(bundle.cases):
+            scope.appendChild(el("option", f"{label}: {need} requests", value=value))
+        on(byid("provider"), "change", lambda e: self.provider_changed())
+        on(scope, "change", lambda e: self.scope_changed())
+        on(byid("cap"), "input", lambda e: self.show_need())
+        on(byid("pad"), "input", lambda e: self.scope_changed())
+        on(byid("repeats"), "input", lambda e: self.scope_changed())
+        on(byid("phrasings"), "change", lambda e: self.scope_changed())
+        on(byid("api-key"), "input", lambda e: self.store_key())
+        on(byid("forget-key"), "click", lambda e: self.forget_key())
+        on(byid("run-form"), "change", lambda e: self.keep_fields())
+        on(byid("run-form"), "input", lambda e: self.keep_fields())
+        self.pending_scope = self.restore()
+        if url_timeout() is not None:
+            byid("timeout").value = url_timeout()
+
+    # -- kept across a reload (never the key)
+    def keep_fields(self) -> None:
+        values = {name: str(byid(name).value) for name in KEPT_FIELDS}
+        values["provider"] = self.provider()
+        try:
+            js.localStorage.setItem(FORM_KEY, json.dumps(values))
+        except Exception:                # noqa: BLE001 - storage refused (private mode, quota): not kept
+            pass
+
+    def restore(self) -> str | None:
+        """Put back the fields kept by keep_fields; returns a kept scope that is not offered yet
+        ("own": the draft suite arrives later). Anything odd in storage is ignored."""
+        from toolproof.reports.page_view import kept_form
+
+        try:
+            raw = js.localStorage.getItem(FORM_KEY)
+        except Exception:                # noqa: BLE001 - storage refused: a fresh form
+            raw = None
+        values = kept_form(raw if isinstance(raw, str) else None, ("provider",) + KEPT_FIELDS)
+        if values.get("provider") in PROVIDERS_UI:
+            byid("provider").value = values["provider"]
+        self.provider_changed()
+        pending = None
+        for name in KEPT_FIELDS:
+            if name in values and name not in ("scope", "cap"):
+                byid(name).value = values[name]
+        if values.get("scope") in self.options:
+            byid("scope").value = values["scope"]
+        elif values.get("scope") == "own":
+            pending = "own"
+        self.scope_changed()
+        if values.get("cap", "").isdigit() and 1 <= int(values["cap"]) <= self.most():
+            byid("cap").value = values["cap"]
+        self.show_need()
+        if any(values.get(name, "") != str(byid(name).getAttribute("value") or "") for name in ADVANCED
+               if name in values):
+            byid("advanced").open = True          # a kept setting out of sight would surprise
+        return pending
+
+    # -- the form
+    def provider(self) -> str:
+        return str(byid("provider").value)
+
+    def provider_changed(self) -> None:
+        provider = self.provider()
+        byid("base-url-field").hidden = provider not in BASE_HINTS
+        # A base URL typed for one provider must never carry another provider's key elsewhere.
+        byid("base-url").value = ""
+        byid("base-url").setAttribute("placeholder", BASE_HINTS.get(provider, ""))
+        byid("model").setAttribute("placeholder", PLACEHOLDERS[provider])
+        stored = js.sessionStorage.getItem(KEY_PREFIX + provider)      # JS null when absent
+        byid("api-key").value = stored if isinstance(stored, str) else ""
+        byid("api-key").setAttribute("placeholder", "optional for local servers" if provider == "openai-compatible"
+                                     else "kept in this tab's sessionStorage only")
+        self.key_changed()
+
+    def key_changed(self) -> None:
+        """A hint, never a refusal, when the key's prefix belongs to another provider."""
+        from toolproof.reports.page_view import key_hint
+
+        hint = key_hint(self.provider(), str(byid("api-key").value).strip())
+        byid("key-hint").textContent = hint
+        byid("key-hint").hidden = not hint
+
+    def store_key(self) -> None:
+        self.key_changed()
+        value = str(byid("api-key").value)
+        if value:
+            js.sessionStorage.setItem(KEY_PREFIX + self.provider(), value)
+        else:
+            js.sessionStorage.removeItem(KEY_PREFIX + self.provider())
+
+    def forget_key(self) -> None:
+        for provider in PROVIDERS_UI:
+            js.sessionStorage.removeItem(KEY_PREFIX + provider)
+        byid("api-key").value = ""
+        self.key_changed()
+        self.message("Key forgotten: removed from this tab's storage and the form.")
+
+    def pad_levels(self) -> tuple:
+        """#pad as levels ((): no sweep); raises ToolProofError with the reason."""
+        from toolproof.running.sweep import parse_levels
+
+        text = str(byid("pad").value).strip()
+        return parse_levels(text, flag="Pad levels") if text else ()
+
+    def set_own(self, cases, tools: dict, document: dict | None = None) -> None:
+        """Offer (or withdraw) the #own section's draft suite as the scope "Your suite"."""
+        self.own_document = document
+        from toolproof.suite.model import requests_needed
+
+        scope = byid("scope")
+        if not cases:
+            self.own = None
+            self.options.pop("own", None)
+            if self.own_option is not None:
+                if str(scope.value) == "own":
+                    scope.value = "all"
+                self.own_option.remove()
+                self.own_option = None
+            self.scope_changed()
+            return
+        self.own = (cases, tools)
+        self.options["own"] = requests_needed(cases)
+        if self.own_option is None:
+            self.own_option = el("option", value="own")
+            scope.appendChild(self.own_option)
+        self.own_option.textContent = f"Your suite ({len(cases)} cases): {self.options['own']} requests"
+        if self.pending_scope == "own":
+            scope.value, self.pending_scope = "own", None
+        self.scope_changed()
+
+    def repeats(self) -> int:
+        """The #repeats field, 1 while it is not a whole number from 1 to 20 (Run says so)."""
+        value = number_field("repeats", 1, 20, whole=True)
+        return value if value is not None else 1
+
+    def phrasings(self) -> str | int:   # #phrasings: "base", "all" or N
+        from toolproof.suite.model import phrasing_choice
+
+        return phrasing_choice(str(byid("phrasings").value))
+
+    def scope_need(self) -> int:
+        """Requests one pass over the scope needs, each chosen phrasing its own conversation."""
+        from toolproof.suite.model import requests_needed, scoped
+
+        scope, choice = str(byid("scope").value), self.phrasings()
+        return self.options[scope] if choice == "base" else requests_needed(
+            self.own[0] if scope == "own" else scoped(self.bundle.cases, scope), choice)
+
+    def need(self) -> int:
+        """Requests the chosen scope needs at most, every repeat and pad level counted (a pad level
+        that cannot be read counts once): the cap's maximum."""
+        from toolproof.errors import ToolProofError
+        from toolproof.running.sweep import sweep_need
+
+        try:
+            levels = self.pad_levels()
+        except ToolProofError:
+            levels = ()
+        return sweep_need(self.scope_need(), levels, self.repeats())
+
+    def most(self) -> int:
+        """The cap's maximum: the need plus every retry the runner may make (RunSettings.retries
+        more per request), so a run at the maximum never leaves a case unstarted."""
+        from toolproof.running.runner import RunSettings
+
+        return self.need() * (1 + RunSettings.retries)
+
+    def scope_changed(self) -> None:
+        need, most = self.need(), self.most()
+        cap = byid("cap")
+        cap.setAttribute("max", str(most))
+        # A run asked for in full completes in full: a new scope (or repeat count, or pad levels)
+        # sets the cap to what it needs; the user may then lower it, or raise it up to `most`.
+        cap.value = str(need)
+        self.show_need()
+
+    def show_need(self) -> None:
+        need, most, repeats = self.need(), self.most(), self.repeats()
+        levels = need // max(self.scope_need() * repeats, 1)
+        sweep = f" ({levels} pad levels, the scope once per level)" if levels > 1 else ""
+        times = f", each case {repeats} times" if repeats > 1 else ""
+        byid("need").textContent = (f"This scope needs at most {need} requests{sweep}{times}: one per turn (multi-step, "
+                                    "injection and result-use cases take two) plus one per counterfactual "
+                                    f"variant. The cap starts there and can be 1 to {most}: retries count "
+                                    "against it, and at the maximum every retry is allowed for; a case is "
+                                    "only started if all its requests fit, and the result says how many "
+                                    "were left out.")
+
+    def lock(self, running: bool) -> None:
+        """Every field read-only while a run goes (what it runs was read when it started)."""
+        for name in ("provider", "api-key") + KEPT_FIELDS:
+            byid(name).disabled = running
+
+    def message(self, text: str, bad: bool = False) -> None:
+        node = byid("run-message")
+        node.textContent = text
+        node.className = "run-message bad" if bad else "run-message"
+
+    def settings(self):
+        """The form as RunSettings, or None after saying what is wrong."""
+        from toolproof.providers.dispatch import base_url_problem
+        from toolproof.running.runner import RunSettings
+        from toolproof.reports.page_view import connect_allowed, sampling_from_form
+
+        provider, model = self.provider(), str(byid("model").value).strip()
+        key, base_url = str(byid("api-key").value).strip(), str(byid("base-url").value).strip()
+        scope, need = str(byid("scope").value), self.need()
+        try:
+            cap = int(str(byid("cap").value))
+        except ValueError:
+            cap = 0
+        timeout = number_field("timeout", 0.1, 3600, whole=False)
+        max_tokens = number_field("max-tokens", 1, 1_000_000, whole=True)
+        levels, seed, pad_problem = self.pad_settings(scope)
+        repeats = number_field("repeats", 1, 20, whole=True)
+        concurrency = number_field("concurrency", 1, 16, whole=True)
+        prices, price_problem = form_prices()
+        temperature, sampling_seed, headers, sampling_problem = sampling_from_form(
+            str(byid("temperature").value), str(byid("seed").value), str(byid("headers").value))
+        problem = pad_problem or sampling_problem       # the sweep's own reason, said first
+        if not problem and levels and self.phrasings() != "base":
+            problem = "A sweep runs the base phrasing only: set Phrasings to base."
+        if problem:
+            pass
+        elif not model:
+            problem = "Enter a model name."
+        elif provider != "openai-compatible" and not key:
+            problem = "Paste your API key (it stays in this tab and goes only to the provider)."
+        elif provider == "openai-compatible" and not base_url:
+            problem = "Enter the server's base URL, e.g. http://localhost:11434/v1."
+        elif not 1 <= cap <= self.most():
+            problem = f"The request cap must be between 1 and {self.most()} for this scope (its need, {need}, with every retry allowed for)."
+        elif timeout is None:
+            problem = "The timeout must be a number of seconds from 0.1 to 3600."
+        elif max_tokens is None:
+            problem = "Max tokens must be a whole number from 1 to 1000000."
+        elif repeats is None:
+            problem = "Repeats must be a whole number from 1 to 20."
+        elif concurrency is None:
+            problem = "Concurrency must be a whole number from 1 to 16."
+        elif price_problem:
+            problem = price_problem
+        elif base_url and provider in BASE_HINTS and (refused := base_url_problem(base_url)):
+            problem = refused[0].upper() + refused[1:] + "."
+        elif base_url and provider in BASE_HINTS:
+            csp = byid("csp").getAttribute("content")
+            if not connect_allowed(base_url, csp):
+                problem = (f"{base_url} is not allowed by this page's Content-Security-Policy. Local "
+                           "servers (localhost, 127.0.0.1) are; for another host start the page with "
+                           "python serve.py --connect <origin> (see docs/security.md).")
+        if problem:
+            self.message(problem, bad=True)
+            basic = ("Enter", "Paste", "The request cap") + ((base_url,) if base_url else ())
+            if not problem.startswith(basic):        # not one of the fields always in view
+                byid("advanced").open = True         # the field at fault is in the folded part
+            return None
+        base_url = base_url if provider in BASE_HINTS else ""        # openai's endpoint is fixed
+        # "Your suite" runs every case of the draft suite: the results file says scope "all" and
+        # re-grades with `grade --suite S --tools T` on the exported files.
+        return RunSettings(provider, model, key, base_url, "all" if scope == "own" else scope, cap,
+                           timeout_s=timeout, max_tokens=max_tokens, pad_levels=levels, pad_seed=seed,
+                           repeats=repeats, concurrency=concurrency, prices=prices, phrasings=self.phrasings(),
+                           temperature=temperature, seed=sampling_seed, headers=headers)
+
+    def pad_settings(self, scope: str) -> tuple:
+        """(levels, seed, problem): #pad and #pad-seed read, and a level some case in scope cannot
+        be padded to refused before the run."""
+        from toolproof.errors import ToolProofError
+        from toolproof.suite.model import scoped
+        from toolproof.running.sweep import check_levels
+
+        seed = number_field("pad-seed", 0, 2 ** 53, whole=True)
+        try:
+            levels = self.pad_levels()
+            cases, tools = self.own if scope == "own" and self.own else (self.bundle.cases, self.bundle.tools)
+            check_levels(scoped(cases, "all" if scope == "own" else scope), tools, levels, flag="Pad level")
+        except ToolProofError as exc:
+            return (), 0, exc.line()
+        if seed is None:
+            return (), 0, "The pad seed must be a whole number from 0."
+        return levels, seed, None
+

@@ -1,0 +1,388 @@
+"""The page's kept runs: every finished or stopped run, and every results file opened, kept in this
+browser's IndexedDB (results and settings, never the key: the results file has none), listed in
+#runs, reopened as a scorecard, renamed, deleted, and handed to Compare.
+
+`KeptRuns` is the storage (IndexedDB, or memory where the browser refuses it) with a small API other
+panels are handed by page/main.py: `list_runs()` -> rows (reports/kept_runs.row_of), `load_run(id)`
+-> the results document. What to keep, drop and show is decided in toolproof/reports/kept_runs.py.
+An edge module (DOM, IndexedDB, files).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import js
+from pyodide.ffi import create_proxy, to_js
+
+from .dom import byid, clear, el, on
+
+DB_NAME, DB_VERSION = "toolproof", 1
+
+
+def _obj(value: dict):
+    return to_js(value, dict_converter=js.Object.fromEntries)
+
+
+def _wait(request, *, events=("success", "error")):
+    """A future for an IndexedDB request (or, with complete/error/abort, a transaction)."""
+    future = asyncio.get_event_loop().create_future()
+    proxies = []
+
+    def settle(ok: bool):
+        def handler(event):
+            if not future.done():
+                if ok:
+                    future.set_result(getattr(request, "result", None))
+                else:
+                    error = getattr(request, "error", None)
+                    future.set_exception(RuntimeError(str(getattr(error, "name", None) or "IndexedDB failed")))
+            for proxy in proxies:
+                proxy.destroy()
+            proxies.clear()
+        proxies.append(create_proxy(handler))
+        return proxies[-1]
+    ok_event, *bad_events = events
+    setattr(request, "on" + ok_event, settle(True))
+    for event in bad_events:
+        setattr(request, "on" + event, settle(False))
+    return future
+
+
+class KeptRuns:
+    """The kept runs' storage: rows (small, listed) and documents (the results files' JSON text)."""
+
+    def __init__(self):
+        self.db = None
+        self.memory: dict = {"rows": {}, "docs": {}}    # where IndexedDB is refused (a private window)
+        self.problem = ""
+        self.opened = asyncio.Event()    # every call waits for open(): nothing goes to memory by mistake
+
+    async def open(self) -> None:
+        try:
+            await self._open()
+        finally:
+            self.opened.set()
+
+    async def _open(self) -> None:
+        try:
+            request = js.indexedDB.open(DB_NAME, DB_VERSION)
+
+            def upgrade(event):
+                db = request.result
+                for store in ("rows", "docs"):
+                    if not db.objectStoreNames.contains(store):
+                        db.createObjectStore(store, _obj({"keyPath": "id"}))
+            upgrade_proxy = create_proxy(upgrade)
+            request.onupgradeneeded = upgrade_proxy
+            self.db = await _wait(request)
+        except Exception as exc:         # noqa: BLE001 - no IndexedDB here: kept for this visit only
+            self.db, self.problem = None, f"runs are kept for this visit only (IndexedDB: {exc})"
+
+    async def _tx(self, stores: list, mode: str, work):
+        await self.opened.wait()
+        tx = self.db.transaction(to_js(stores), mode)
+        result = work(tx)
+        await _wait(tx, events=("complete", "error", "abort"))
+        return result
+
+    async def list_runs(self) -> list[dict]:
+        """Every kept run's row, newest first."""
+        from toolproof.reports.kept_runs import listed
+
+        await self.opened.wait()
+        if self.db is None:
+            return listed(list(self.memory["rows"].values()))
+        request = self.db.transaction("rows", "readonly").objectStore("rows").getAll()
+        items = await _wait(request)
+        return listed([json.loads(str(item.json)) for item in items])
+
+    async def load_run(self, run_id: str) -> dict:
+        """The results document (or scorecard) of a kept run; KeyError if it is gone."""
+        await self.opened.wait()
+        if self.db is None:
+            return json.loads(self.memory["docs"][run_id])
+        item = await _wait(self.db.transaction("docs", "readonly").objectStore("docs").get(run_id))
+        if item is None or not hasattr(item, "text"):
+            raise KeyError(run_id)
+        return json.loads(str(item.text))
+
+    async def put(self, row: dict, text: str | None, drop: list[str]) -> None:
+        """Store a row (and its document's text, unless only the row changed); delete `drop` first."""
+        await self.opened.wait()
+        if self.db is None:
+            for gone in drop:
+                self.memory["rows"].pop(gone, None)
+                self.memory["docs"].pop(gone, None)
+            self.memory["rows"][row["id"]] = row
+            if text is not None:
+                self.memory["docs"][row["id"]] = text
+            return
+
+        def work(tx):
+            rows, docs = tx.objectStore("rows"), tx.objectStore("docs")
+            for gone in drop:
+                rows.delete(gone)
+                docs.delete(gone)
+            rows.put(_obj({"id": row["id"], "json": json.dumps(row)}))
+            if text is not None:
+                docs.put(_obj({"id": row["id"], "text": text}))
+        await self._tx(["rows", "docs"], "readwrite", work)
+
+    async def delete(self, run_id: str) -> None:
+        await self.opened.wait()
+        if self.db is None:
+            self.memory["rows"].pop(run_id, None)
+            self.memory["docs"].pop(run_id, None)
+            return
+        await self._tx(["rows", "docs"], "readwrite",
+                       lambda tx: (tx.objectStore("rows").delete(run_id), tx.objectStore("docs").delete(run_id)))
+
+
+class RunsView:
+    """The #kept section: the list, the open-file input, the reopened scorecard."""
+
+    def __init__(self, store: KeptRuns, bundle, *, show_scorecard, case_row, on_change):
+        self.store, self.bundle = store, bundle
+        # handed in by page/main.py: (root, doc, regraded, cases, tools) -> draws a results file's
+        # scorecard; (case entry, expandable=) -> a case row; (rows) -> None after every change
+        self.show_scorecard, self.case_row, self.on_change = show_scorecard, case_row, on_change
+        self.rows: list[dict] = []
+        self.count = 0
+        self.draft = None              # (cases, tools, suite document) of "Your suite", for its runs
+        on(byid("open-results"), "change", lambda e: asyncio.ensure_future(self.open_file(e.target.files)))
+
+    async def start(self) -> None:
+        await self.store.open()
+        await self.refresh(self.store.problem)
+
+    def message(self, text: str, *, bad: bool = False) -> None:
+        node = byid("runs-message")
+        node.textContent = text
+        node.className = "run-message bad" if bad else "run-message"
+
+    # -- keeping
+    async def keep(self, doc: dict, card: dict, *, label: str = "", say: bool = False) -> str | None:
+        """Keep a run (its results file, or a scorecard file); returns its id, None if refused."""
+        from toolproof.reports.kept_runs import MAX_TOTAL_BYTES, row_of, to_drop
+        from toolproof.reports.scorecard import to_json
+
+        if "scorecard" in doc and "format" in doc:     # a page export: the card is graded again anyway
+            doc = {k: v for k, v in doc.items() if k != "scorecard"}
+        text = to_json(doc)
+        size = len(text.encode("utf-8"))
+        if size > MAX_TOTAL_BYTES:
+            self.message(f"Not kept: this run's file is {size / 1e6:.1f} MB, more than the "
+                         f"{MAX_TOTAL_BYTES // 1_000_000} MB set aside for kept runs.", bad=True)
+            return None
+        self.count += 1
+        now = str(js.Date.new().toISOString())
+        run_id = f"run-{int(js.Date.now())}-{self.count}"
+        row = row_of(doc, card, run_id=run_id, kept=now[:19] + "Z", size=size, label=label)
+        try:
+            self.rows = await self.store.list_runs()
+        except Exception:                # noqa: BLE001 - said by refresh below
+            pass
+        drop = to_drop(self.rows, size)
+        try:
+            await self.store.put(row, text, drop)
+        except Exception as exc:         # noqa: BLE001 - a full or refused store: said, never raised
+            self.message(f"Not kept: the browser refused to store it ({exc}).", bad=True)
+            return None
+        note = f" The oldest {len(drop)} run(s) were dropped to make room." if drop else ""
+        await self.refresh(("Kept in this browser." if say else "") + note)
+        return run_id
+
+    async def keep_live(self, doc: dict, card: dict) -> None:
+        await self.keep(doc, card)
+
+    # -- the list
+    async def refresh(self, note: str = "") -> None:
+        from toolproof.reports.kept_runs import size_text
+
+        try:
+            self.rows = await self.store.list_runs()
+        except Exception as exc:         # noqa: BLE001 - storage failed after opening
+            self.rows, note = [], f"The kept runs cannot be read ({exc})."
+        root = byid("runs")
+        clear(root)
+        for row in self.rows:
+            root.appendChild(self.row_node(row))
+        if not self.rows:
+            root.appendChild(el("p", "No run kept yet: finish a run above, or open a results file.", cls="empty"))
+        byid("runs-size").textContent = size_text(self.rows)
+        if note:
+            self.message(note.strip())
+        root.dataset.count = str(len(self.rows))
+        root.setAttribute("data-version", str(int(root.getAttribute("data-version") or 0) + 1))
+        self.on_change(self.rows)
+
+    def row_node(self, row: dict):
+        from toolproof.reports.kept_runs import row_texts
+
+        texts = row_texts(row)
+        name = el("span", texts["name"], cls="run-name")
+        buttons = [el("button", "Open", type="button", cls="button run-open"),
+                   el("button", "Rename", type="button", cls="button secondary run-rename"),
+                   el("button", "Delete", type="button", cls="button secondary run-delete")]
+        node = el("div", cls="run-row", data_run_id=row["id"], children=[
+            el("div", children=[name]), el("span", texts["meta"], cls="run-meta"),
+            el("span", texts["score"], cls="run-score"), el("span", texts["graded"], cls="run-graded"),
+            el("div", cls="run-row-actions", children=buttons)])
+        for button in buttons:
+            button.setAttribute("aria-label", f"{button.textContent} {texts['name']}")
+        on(buttons[0], "click", lambda e: asyncio.ensure_future(self.reopen(row["id"])))
+        on(buttons[1], "click", lambda e: self.start_rename(node, row))
+        on(buttons[2], "click", lambda e: asyncio.ensure_future(self.delete(row["id"])))
+        return node
+
+    def start_rename(self, node, row: dict) -> None:
+        holder = node.children[0]
+        clear(holder)
+        field = el("input", type="text", cls="run-name-input", maxlength="120")
+        field.value = row["label"] or row_texts_name(row)
+        field.setAttribute("aria-label", "New name of the run")
+        save = el("button", "Save", type="button", cls="button run-save")
+        holder.appendChild(field)
+        holder.appendChild(save)
+        on(save, "click", lambda e: asyncio.ensure_future(self.rename(row, str(field.value))))
+        on(field, "keydown", lambda e: asyncio.ensure_future(self.rename(row, str(field.value)))
+           if e.key == "Enter" else None)
+        field.focus()
+
+    async def rename(self, row: dict, text: str) -> None:
+        from toolproof.reports.kept_runs import clean_label
+
+        renamed = {**row, "label": clean_label(text)}
+        try:
+            await self.store.put(renamed, None, [])
+        except Exception as exc:         # noqa: BLE001
+            self.message(f"Not renamed: the browser refused to store it ({exc}).", bad=True)
+            return
+        await self.refresh("Renamed.")
+
+    async def delete(self, run_id: str) -> None:
+        try:
+            await self.store.delete(run_id)
+        except Exception as exc:         # noqa: BLE001
+            self.message(f"Not deleted: the browser refused ({exc}).", bad=True)
+            return
+        if byid("run-card").getAttribute("data-run-id") == run_id:
+            clear(byid("run-card"))
+            byid("run-card").removeAttribute("data-run-id")
+        await self.refresh("Deleted.")
+
+    # -- reopening
+    async def reopen(self, run_id: str) -> None:
+        card_root = byid("run-card")
+        card_root.dataset.state = "loading"
+        try:
+            doc = await self.store.load_run(run_id)
+        except Exception as exc:         # noqa: BLE001 - deleted in another tab, or storage failed
+            self.message(f"This run cannot be read back ({exc.__class__.__name__}).", bad=True)
+            card_root.dataset.state = "error"
+            return
+        row = next((r for r in self.rows if r["id"] == run_id), None)
+        self.draw(doc, run_id, row)
+
+    def draw(self, doc: dict, run_id: str, row: dict | None) -> None:
+        from toolproof.errors import ToolProofError
+        from toolproof.reports.kept_runs import kind_of, row_texts
+
+        card_root = byid("run-card")
+        clear(card_root)
+        card_root.setAttribute("data-run-id", run_id)
+        for node in byid("runs").querySelectorAll(".run-row"):
+            node.classList.toggle("open", node.getAttribute("data-run-id") == run_id)
+        title = row_texts(row)["name"] if row else run_id
+        card_root.appendChild(el("h3", f"Reopened: {title}", cls="run-card-title"))
+        try:
+            if kind_of(doc, title) == "scorecard":
+                self.draw_scorecard_file(card_root, doc)
+            else:
+                cases, tools = self.suite_for(doc)
+                self.show_scorecard(el_into(card_root), doc, self.regrade(doc, cases, tools, title), cases, tools)
+        except ToolProofError as exc:
+            card_root.appendChild(el("p", exc.line(), cls="run-message bad"))
+            card_root.dataset.state = "error"
+            return
+        card_root.dataset.state = "ready"
+        card_root.scrollIntoView()
+
+    def draw_scorecard_file(self, root, card: dict) -> None:
+        """A scorecard without its transcripts (grade --format json): the figures and the verdicts;
+        the case detail needs the transcripts, which this file does not have."""
+        from toolproof.reports.kept_runs import row_of, row_texts
+
+        texts = row_texts(row_of(card, card, run_id="", kept="", size=0))
+        root.appendChild(el("p", f"Score {texts['score']} · {texts['graded']} · {texts['meta']}", cls="live-label"))
+        root.appendChild(el("p", "A scorecard file (grade --format json): the verdicts and reasons as "
+                                 "graded then; open a results file to see each exchange.", cls="muted small"))
+        cases = el("div", cls="case-list")
+        for entry in card["cases"][:2000]:
+            try:
+                cases.appendChild(self.case_row(entry, expandable=False))
+            except Exception:            # noqa: BLE001 - a hand-edited entry: shown by id only
+                cases.appendChild(el("p", f"{entry['id']}: {entry['verdict']}", cls="case-row"))
+        root.appendChild(cases)
+
+    def suite_for(self, doc: dict):
+        """The suite a results file was run on: ours, or the draft's when its fingerprint matches."""
+        from toolproof.suite.fingerprint import suite_sha256
+
+        if self.draft is not None and doc.get("suite_sha256") and self.draft[2] is not None \
+                and doc.get("suite_sha256") == suite_sha256(self.draft[2]):
+            return self.draft[0], self.draft[1]
+        return self.bundle.cases, self.bundle.tools
+
+    def regrade(self, doc: dict, cases, tools, source: str):
+        from toolproof.datafiles import format_schema
+        from toolproof.reports.kept_runs import regraded
+
+        return regraded(doc, cases, tools, format_schema("transcripts"), source)
+
+    # -- opening a file
+    async def open_file(self, files) -> None:
+        from toolproof.datafiles import json_from_text
+        from toolproof.errors import ToolProofError
+        from toolproof.limits import MAX_FILE_BYTES
+        from toolproof.reports.kept_runs import kind_of
+        from toolproof.scoring.evaluate import card_of
+
+        if not files.length:
+            return
+        file = files.item(0)
+        name = str(file.name)[:200]
+        byid("kept").dataset.open = "reading"
+        try:
+            if int(file.size) > MAX_FILE_BYTES:          # the terminal's bound on input files
+                raise ToolProofError(f"file larger than {MAX_FILE_BYTES // 1_000_000} MB", source=name)
+            doc = json_from_text(str(await file.text()), name)
+            if kind_of(doc, name) == "scorecard":
+                card = doc
+            else:
+                cases, tools = self.suite_for(doc)
+                graded = self.regrade(doc, cases, tools, name)
+                card = card_of(graded.results, source=graded.source, intervals_now=False)
+        except ToolProofError as exc:
+            self.message(exc.line(), bad=True)
+            byid("kept").dataset.open = "error"
+            return
+        byid("open-results").value = ""
+        run_id = await self.keep(doc, card, label=str(doc.get("label") or "") or name)
+        if run_id is not None:
+            self.message(f"Opened {name} and kept it in this browser.")
+            self.draw(doc, run_id, next((r for r in self.rows if r["id"] == run_id), None))
+        byid("kept").dataset.open = "done" if run_id is not None else "error"
+
+
+def el_into(root):
+    body = el("div")
+    root.appendChild(body)
+    return body
+
+
+def row_texts_name(row: dict) -> str:
+    from toolproof.reports.kept_runs import row_texts
+
+    return row_texts(row)["name"]
