@@ -88,7 +88,7 @@ def test_an_existing_target_is_refused_before_anything_is_sent(fake, tmp_path):
     mine.write_text("not mine to replace", encoding="utf-8")
     code, out, err = models(fake, "--model", "alpha,beta", "--out-dir", str(tmp_path))
     assert (code, out) == (2, "")
-    assert err == (f"toolproof: {mine}: --out-dir: the file exists; choose a new path, or add --force to replace it\n")
+    assert err == (f"toolproof: {mine}: --out-dir: the file exists; choose a new path (run has no --force: a results file is never replaced)\n")
     assert fake.requests == [] and mine.read_text(encoding="utf-8") == "not mine to replace"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["openai-compatible-beta.json"]
 

@@ -45,7 +45,7 @@ def guarded_data_folders() -> list[Path]:
                    if p.is_dir()})
 
 
-def check_writable(paths: Iterable[str | Path], *, force: bool, flag: str = "--out") -> None:
+def check_writable(paths: Iterable[str | Path], *, force: bool | None, flag: str = "--out") -> None:
     """Refuse to write any of `paths` inside ToolProof's own data/ (whatever the flags), or over
     an existing file (without --force), or over something that is not a regular file; one line
     naming the path and the fix."""
@@ -58,9 +58,9 @@ def check_writable(paths: Iterable[str | Path], *, force: bool, flag: str = "--o
         if path.is_symlink() or (path.exists() and not path.is_file()):
             raise ToolProofError(f"{flag}: exists and is not a regular file; choose another path",
                                  source=str(path))
-        if path.exists() and not force:
-            raise ToolProofError(f"{flag}: the file exists; choose a new path, or add --force to "
-                                 "replace it", source=str(path))
+        if path.exists() and not force:     # force None: the command has no --force to offer
+            fix = "choose a new path (run has no --force: a results file is never replaced)" if force is None else "choose a new path, or add --force to replace it"
+            raise ToolProofError(f"{flag}: the file exists; {fix}", source=str(path))
 
 
 class ResultsText:

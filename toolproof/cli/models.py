@@ -90,7 +90,7 @@ def run_models(args: argparse.Namespace, chosen: list, stdout: TextIO, stderr: T
         raise ToolProofError("--out-dir: exists and is not a folder", source=str(folder))
     taken: set = set()
     paths = [folder / file_name(p, m, taken) for p, m, _ in chosen]
-    check_writable(paths, force=False, flag="--out-dir")      # refuse before anything is sent
+    check_writable(paths, force=None, flag="--out-dir")      # refuse before anything is sent
     bundle = load_suite_files(suite=args.suite, tools=args.tools)
     prepared = []
     for (provider, model, url), path in zip(chosen, paths):

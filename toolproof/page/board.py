@@ -141,7 +141,8 @@ class BoardView:
         root.appendChild(el("ul", cls="compare-summary", children=[el("li", line) for line in top]))
         if self.board["suite"]["mixed"]:
             root.appendChild(el("p", self.board["suite"]["note"], cls="board-mixed-note"))
-        root.appendChild(self._table())
+        root.appendChild(el("div", cls="table-scroll", tabindex="0", role="region", aria_label="Leaderboard",
+                            children=[self._table()]))
         if self.board["pairs"]:
             root.appendChild(self._grid())
         for name in ("json", "md", "html"):
@@ -211,7 +212,9 @@ class BoardView:
                        "stays significant after Holm's correction over every pair.", cls="muted small")
         return el("div", cls="board-grid", children=[
             el("h3", "Pairwise: which differences are real"),
-            el("table", cls="board-pairs", children=[el("thead", children=[head]), el("tbody", children=body)]), note])
+            el("div", cls="table-scroll", tabindex="0", role="region", aria_label="Pairwise differences", children=[
+                el("table", cls="board-pairs", children=[el("thead", children=[head]), el("tbody", children=body)])]),
+            note])
 
     def export(self, form: str) -> None:
         from toolproof.reports.board import board_json, render_board_markdown

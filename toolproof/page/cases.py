@@ -167,7 +167,8 @@ def calls_block(rows: list[dict], forbidden: list[str], action: str):
                                     children=[el("td", f["field"]), el("td", f["expected"]), el("td", f["actual"]),
                                               el("td", STATUS_WORDS.get(f["status"], f["status"]))]))
             table.appendChild(body)
-            fields = el("div", cls="table-scroll", children=[table])
+            fields = el("div", cls="table-scroll", tabindex="0", role="region",      # keyboard-scrollable
+                        aria_label="Expected and actual arguments, field by field", children=[table])
         else:
             fields = None
             for side, key in ((expected, "expected"), (actual, "actual")):

@@ -113,16 +113,32 @@ KEPT = KeptRuns()
 
 
 async def rank_kept_runs(board) -> None:
-    """The Leaderboard's "Rank the kept runs": every run kept in this browser, newest first."""
+    """The Leaderboard's "Rank the kept runs": the kept runs of the bundled suite, newest first. A
+    scorecard alone (no transcripts) or a run of another suite ("Your suite") cannot be graded
+    here; those are left out and counted, never allowed to sink the ranking of the others."""
     from toolproof.reports.kept_runs import row_texts
+    from toolproof.suite.fingerprint import suite_sha256
 
-    documents = []
+    ours = suite_sha256(board.bundle.documents["suite"])
+    documents, scorecards, other_suite = [], 0, 0
     for row in await KEPT.list_runs():
+        if row.get("kind") == "scorecard":
+            scorecards += 1
+            continue
+        if row.get("suite_sha256") and row["suite_sha256"] != ours:
+            other_suite += 1
+            continue
         try:
             documents.append((await KEPT.load_run(row["id"]), row_texts(row)["name"]))
         except Exception as exc:       # a run the browser lost: the others are still ranked
             js.console.warn(f"kept run {row['id']} could not be read: {exc}")
     board.set_runs(documents)
+    left = [f"{n} {what}" for n, what in ((scorecards, "scorecard-only file(s), which hold no transcripts"),
+                                          (other_suite, "run(s) of another suite, e.g. Your suite")) if n]
+    if left and document.getElementById("board").dataset.board != "error":
+        note = "Left out of the kept runs: " + "; ".join(left) + "."
+        line = document.getElementById("board-message")
+        line.textContent = f"{line.textContent} {note}".strip()
 
 
 async def load_bundle(read: dict):

@@ -51,6 +51,7 @@ def _table(found: dict, prefix: str):
     dependent = sum(row["consistent"] is False for row in rows)
     caption = el("caption", f"{dependent} case(s) whose verdict depends on the wording, listed first",
                  cls="small muted")
-    return el("div", cls="table-scroll", children=[el("table", cls="phrasing-table", id=f"{prefix}-phrasings-table",
+    return el("div", cls="table-scroll", tabindex="0", role="region", aria_label="Each case's phrasings side by side",
+              children=[el("table", cls="phrasing-table", id=f"{prefix}-phrasings-table",
                                                       children=[caption, el("thead", children=[head]),
                                                                 el("tbody", children=body)])])
