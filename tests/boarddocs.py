@@ -35,3 +35,17 @@ def write_runs(folder, docs: dict) -> list[str]:
         path.write_text(json.dumps(doc), encoding="utf-8")
         paths.append(str(path))
     return paths
+
+
+def partial_doc(model: str, keep: int = 10, **extra) -> dict:
+    """A live run that states its plan (the whole suite) but holds only its first `keep`
+    transcripts, every one passing: a copy of a full results file cut short."""
+    doc = run_doc(model, settings={"repeats": 1}, **extra)
+    doc["transcripts"] = doc["transcripts"][:keep]
+    return doc
+
+
+def scoped_doc(model: str, scope: str, fail_every: int = 0, **extra) -> dict:
+    """A live run of one category (`--scope`), stating that scope as its plan."""
+    ids = [c["id"] for c in SUITE["cases"] if c["category"] == scope and c["id"] in BY_ID]
+    return run_doc(model, fail_every, ids=ids, scope=scope, settings={"repeats": 1, "scope": scope}, **extra)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from boarddocs import HOSTILE, run_doc, write_runs
+from boarddocs import HOSTILE, partial_doc, run_doc, scoped_doc, write_runs
 from htmlcheck import assert_inert
 from toolproof.cli.main import run
 
@@ -108,3 +108,28 @@ def test_grade_and_compare_write_html(paths, tmp_path):
     code, _, _ = cli("compare", paths[0], paths[1], "--html", str(tmp_path / "c.html"))
     assert code == 0
     assert "ToolProof comparison (B − A)" in "".join(assert_inert((tmp_path / "c.html").read_text(encoding="utf-8")).text)
+
+
+def test_runs_of_different_scopes_rank_on_shared_cases_without_allow_mixed(paths, tmp_path):
+    calls, other = write_runs(tmp_path, {"calls": scoped_doc("calls", "should_call"),
+                                         "nocall": scoped_doc("nocall", "should_not_call")})
+    code, out, err = cli("board", paths[0], calls, "--format", "json")
+    assert (code, err) == (0, "")
+    suite = json.loads(out)["suite"]
+    assert (suite["same"], suite["mixed"], suite["shared_only"], suite["cases"]) == (True, False, True, 9)
+    assert "9 of 72 cases all 2 runs share" in suite["note"]
+    code, out, err = cli("board", paths[0], calls)
+    assert code == 0 and "SHARED CASES ONLY" in out.splitlines()[0]
+    code, out, err = cli("board", calls, other)
+    assert (code, out) == (2, "")
+    assert err == (f"toolproof: the runs share no case to rank them on: {calls}, {other} "
+                   "(different scopes, plans or suites)\n")
+
+
+def test_a_run_cut_short_ranks_last_with_no_score(paths, tmp_path):
+    cut = write_runs(tmp_path, {"cut": partial_doc("cut")})[0]
+    code, out, err = cli("board", cut, *paths, "--format", "json")
+    assert (code, err) == (0, "")
+    last = json.loads(out)["runs"][-1]
+    assert (last["model"], last["score"], last["rank"]["label"]) == ("cut", None, "4")
+    assert last["no_score"] == "10 of 72 graded: below half, no score"

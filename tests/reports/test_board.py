@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from boarddocs import HOSTILE, run_doc
+from boarddocs import HOSTILE, partial_doc, run_doc, scoped_doc
 from htmlcheck import assert_inert
 from toolproof.datafiles import format_schema
 from toolproof.reports.board import board_json, md_text, render_board_markdown, render_board_text
@@ -59,3 +59,44 @@ def test_html_is_inert_and_shows_the_name_as_text(hostile_board):
     assert "svg" in found.tags and "line" in found.tags     # interval whiskers
     cells = [(a, v) for t, a, v in found.attributes if a == "data-significant"]
     assert len(cells) == 3 * 2
+
+
+@pytest.fixture(scope="module")
+def partial_board(bundle):
+    docs = [run_doc("a", 3, settings={"repeats": 1}), partial_doc("cut"), run_doc("b", 5, settings={"repeats": 1})]
+    return build_board([(d, f"{i}.json") for i, d in enumerate(docs)], bundle.cases, bundle.tools,
+                       format_schema("transcripts"))
+
+
+@pytest.fixture(scope="module")
+def scoped_board(bundle):
+    docs = [run_doc("whole", 2), scoped_doc("calls", "should_call")]
+    return build_board([(d, f"{i}.json") for i, d in enumerate(docs)], bundle.cases, bundle.tools,
+                       format_schema("transcripts"))
+
+
+def test_a_run_below_half_says_why_in_every_format_and_no_score(partial_board):
+    why = "10 of 72 graded: below half, no score"
+    text, md = render_board_text(partial_board), render_board_markdown(partial_board)
+    html = "".join(assert_inert(board_html(partial_board)).text)
+    for out in (text, md, html):
+        assert why in out
+    last = next(line for line in text.splitlines() if "run-2" in line and why in line)
+    assert last.split()[0] == "3" and "62.96" not in text
+    pairs = [line.split() for line in text.splitlines() if line.split()[:1] != [] and
+             all(w.startswith("run-") for w in line.split()[:2]) and "run-2" in line.split()[:2]]
+    assert len(pairs) == 2 and all(cells[-4:] == ["n/a", "n/a", "n/a", "n/a"] for cells in pairs)
+    categories = next(line for line in text.splitlines()[text.splitlines().index("Category scores (%)"):]
+                      if line.split()[:1] == ["run-2"])
+    assert categories.split()[1:] == ["n/a"] * 8             # no score, not even a category's
+    assert json.loads(board_json(partial_board))["runs"][-1]["no_score"] == why
+
+
+def test_a_board_on_shared_cases_says_so_in_every_format(scoped_board):
+    note = "different scopes or plans: every run graded on the 9 of 72 cases all 2 runs share, not on its own plan"
+    assert scoped_board["suite"]["note"] == note
+    text, md = render_board_text(scoped_board), render_board_markdown(scoped_board)
+    html = "".join(assert_inert(board_html(scoped_board)).text)
+    assert text.splitlines()[0].endswith(f"SHARED CASES ONLY: {note}") and "72 cases" not in text.splitlines()[0].split(":")[1]
+    assert note in md and note in html
+    assert json.loads(board_json(scoped_board))["suite"]["note"] == note

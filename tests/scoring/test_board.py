@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from boarddocs import IDS, run_doc
+from boarddocs import IDS, partial_doc, run_doc, scoped_doc
 from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
-from toolproof.scoring.board import build_board, holm
+from toolproof.scoring.board import build_board, holm, parse_run
+from toolproof.scoring.evaluate import evaluate
 from toolproof.scoring.comparison import compare_runs, graded_run
 
 SCHEMA = format_schema("transcripts")
@@ -126,3 +127,68 @@ def test_a_label_that_is_not_text_is_refused_naming_the_file(bundle):
     with pytest.raises(ToolProofError) as caught:
         board(bundle, [run_doc("a"), run_doc("b", label=["not", "text"])])
     assert caught.value.line() == "1.json: at $.label: ['not', 'text'] is not of type 'string'"
+
+
+def test_a_run_below_half_of_its_plan_has_no_score_and_ranks_last(bundle):
+    # a copy of a full results file keeping only its first 10 of 72 transcripts, every one passing:
+    # scored on those 10 it would rank first, with an interval 80 points wide
+    docs = [run_doc("a", 3, settings={"repeats": 1}), partial_doc("cut"), run_doc("b", 5, settings={"repeats": 1}),
+            run_doc("c", 2, settings={"repeats": 1})]
+    b = board(bundle, docs)
+    rows = {r["model"]: r for r in b["runs"]}
+    cut = rows["cut"]
+    assert b["runs"][-1] is cut
+    assert (cut["score"], cut["interval"], cut["graded"], cut["planned"]) == (None, None, 10, 72)
+    assert cut["no_score"] == "10 of 72 graded: below half, no score"
+    assert cut["partial_score"] is not None              # what the scorecard's JSON keeps
+    assert cut["rank"] == {"best": 4, "worst": 4, "label": "4"}
+    assert all(r["rank"]["worst"] <= 3 and r["no_score"] is None for r in b["runs"][:3])
+    for pair in b["pairs"]:
+        if "run-2" in (pair["a"], pair["b"]):
+            assert (pair["delta"], pair["low"], pair["p_value"], pair["mcnemar_p"], pair["p_holm"]) == (None,) * 5
+            assert not pair["significant"] and pair["note"] == "not tested: run-2 below half of its plan graded"
+        else:
+            assert pair["p_value"] is not None and pair["note"] is None
+    # Holm counts only the pairs tested: 3, not 6
+    tested = [p for p in b["pairs"] if p["p_value"] is not None]
+    assert len(tested) == 3
+
+
+def test_a_pair_with_no_case_graded_in_both_is_not_tested(bundle):
+    # each run planned the whole suite and graded exactly half of it (so each has a score), but not the same half
+    # (the second answers every case with text, so no fixture's failed request leaves it below half)
+    first, second = partial_doc("first", 36), run_doc("second", 1, settings={"repeats": 1})
+    second["transcripts"] = second["transcripts"][36:]
+    b = board(bundle, [first, second])
+    assert all(r["score"] is not None for r in b["runs"])
+    pair = b["pairs"][0]
+    assert pair["cases"] == 0
+    assert (pair["p_value"], pair["mcnemar_p"], pair["delta"]) == (None, None, None)
+    assert pair["note"] == "not tested: no case graded in both runs" and not pair["significant"]
+
+
+def test_runs_of_different_scopes_are_ranked_on_the_cases_they_share(bundle):
+    # one run of should_call alone (9 cases), one of the whole suite: the same suite, not mixed
+    docs = [run_doc("whole", 2, settings={"repeats": 1}), scoped_doc("calls", "should_call")]
+    b = board(bundle, docs)
+    s = b["suite"]
+    assert (s["same"], s["mixed"], s["shared_only"], s["cases"]) == (True, False, True, 9)
+    assert s["suite_sha256"] and "every run graded on the 9 of 72 cases all 2 runs share" in s["note"]
+    assert all((r["graded"], r["planned"]) == (9, 9) for r in b["runs"])
+    whole = next(r for r in b["runs"] if r["model"] == "whole")
+    calls = [c for c in bundle.cases if c.category == "should_call"]
+    alone = evaluate(calls, bundle.tools, parse_run(docs[0], SCHEMA, bundle.cases, "0.json"))
+    assert whole["score"] == alone["score"]               # the score is over the 9 shared cases
+    assert b["pairs"][0]["cases"] == 9
+
+
+def test_one_scope_is_not_a_narrowed_board(bundle):
+    s = board(bundle, [run_doc("a"), run_doc("b", 3)])["suite"]
+    assert s["shared_only"] is False and "note" not in s and s["cases"] == 72
+
+
+def test_runs_that_share_no_case_are_refused_naming_the_files(bundle):
+    with pytest.raises(ToolProofError) as caught:
+        board(bundle, [scoped_doc("a", "should_call"), scoped_doc("b", "should_not_call")])
+    assert caught.value.line() == ("the runs share no case to rank them on: 0.json, 1.json "
+                                   "(different scopes, plans or suites)")

@@ -139,7 +139,7 @@ class BoardView:
         clear(root)
         top = headline(self.board)
         root.appendChild(el("ul", cls="compare-summary", children=[el("li", line) for line in top]))
-        if self.board["suite"]["mixed"]:
+        if self.board["suite"].get("note"):
             root.appendChild(el("p", self.board["suite"]["note"], cls="board-mixed-note"))
         root.appendChild(el("div", cls="table-scroll", tabindex="0", role="region", aria_label="Leaderboard",
                             children=[self._table()]))
@@ -152,7 +152,7 @@ class BoardView:
         self.message(f"Ranked {n} run(s). The exports are exactly what python -m toolproof board ... prints.")
 
     def _table(self):
-        from toolproof.reports.board import interval, num, pass_k, pct, run_name, usd
+        from toolproof.reports.board import interval, num, pass_k, pct, run_name, score_cell, usd
         from toolproof.errors import clip
         from toolproof.safe_text import printable
 
@@ -170,7 +170,7 @@ class BoardView:
                 el("td", r["rank"]["label"], cls="num board-rank"), el("td", cls="board-name", children=[
                     el("code", r["id"], cls="board-id"), el("span", printable(clip(r["_name"], 200)))]),
                 el("td", str(r.get("created") or "")[:10]), el("td", f"{r['graded']} of {r['planned']}", cls="num"),
-                el("td", num(r["score"], 2), cls="num board-score"), el("td", pct(r["error_rate"]) + "%", cls="num"),
+                el("td", score_cell(r), cls="num board-score"), el("td", pct(r["error_rate"]) + "%", cls="num"),
                 el("td", usd(r["cost"]["usd"]), cls="num"), el("td", num(r["cost"]["latency_p50_ms"]), cls="num"),
                 el("td", interval(r), cls="num"), el("td", children=[whisker(r["score"], i.get("low"), i.get("high"))]),
                 el("td", pass_k(r), cls="num"), el("td", str(r["cost"]["requests"]), cls="num")]))

@@ -64,6 +64,17 @@ def interval(row: dict) -> str:
     return "n/a" if not i else f"{i['low']:.1f}–{i['high']:.1f}"
 
 
+def score_cell(row: dict) -> str:
+    """The score, or why there is none ('10 of 72 graded: below half, no score')."""
+    return row.get("no_score") or num(row["score"], 2)
+
+
+def significant_cell(pair: dict) -> str:
+    """'yes', 'no', or 'n/a' for a pair that was not tested (a run below half of its plan, no
+    case graded in both)."""
+    return "n/a" if pair.get("note") else "yes" if pair["significant"] else "no"
+
+
 def pass_k(row: dict) -> str:
     found = row.get("pass_hat_k")
     if not found:
@@ -75,8 +86,12 @@ def pass_k(row: dict) -> str:
 def headline(board: dict) -> list[str]:
     """The lines above every table: what was ranked, on what, and how pairs were tested."""
     s, m, n = board["suite"], board["method"], len(board["runs"])
-    scope = (f"same suite (sha256 {s['suite_sha256'][:12]}), {s['cases']} cases" if s["same"]
-             else f"MIXED SUITES: {s['note']}")
+    if not s["same"]:
+        scope = f"MIXED SUITES: {s['note']}"
+    elif s.get("note"):
+        scope = f"same suite (sha256 {s['suite_sha256'][:12]}), SHARED CASES ONLY: {s['note']}"
+    else:
+        scope = f"same suite (sha256 {s['suite_sha256'][:12]}), {s['cases']} cases"
     return [f"ToolProof leaderboard: {n} run(s), {scope}",
             f"Ranked by score; {int(100 * m['level'])}% intervals {m['intervals']}",
             f"Pairs ({m['pairs']}): {m['pairwise']}; significant when the Holm-adjusted p < {m['alpha']:g}. "
@@ -94,9 +109,10 @@ def tables(board: dict, cell) -> dict:
     runs = board["runs"]
     main = [["rank", "run", "name", "date", "graded", "score", "95% CI", "pass^k", "error"]] + [
         [r["rank"]["label"], r["id"], cell(clip(run_name(r), 48)), cell(_date(r)), f"{r['graded']} of {r['planned']}",
-         num(r["score"], 2), interval(r), pass_k(r), pct(r["error_rate"]) + "%"] for r in runs]
+         score_cell(r), interval(r), pass_k(r), pct(r["error_rate"]) + "%"] for r in runs]
     categories = [["run"] + [CATEGORY_SHORT[c] for c in CATEGORIES]] + [
-        [r["id"]] + [pct(r["categories"][c]["score"]) if c in r["categories"] else "n/a" for c in CATEGORIES]
+        [r["id"]] + [pct(r["categories"][c]["score"]) if c in r["categories"] and not r.get("no_score") else "n/a"
+                     for c in CATEGORIES]
         for r in runs]
     rates = [["run"] + [RATE_SHORT[k] for k in RATES]] + [
         [r["id"]] + [pct(r["metrics"].get(k)) for k in RATES] for r in runs]
@@ -107,7 +123,7 @@ def tables(board: dict, cell) -> dict:
     pairs = [["A", "B", "delta B-A", "95% CI", "cases", "p", "p (Holm)", "McNemar p", "significant"]] + [
         [p["a"], p["b"], num(p["delta"], 2), "n/a" if p["low"] is None else f"{p['low']:+.1f} to {p['high']:+.1f}",
          str(p["cases"]), num(p["p_value"], 4), num(p["p_holm"], 4), num(p["mcnemar_p"], 4),
-         "yes" if p["significant"] else "no"] for p in board["pairs"]]
+         significant_cell(p)] for p in board["pairs"]]
     return {"Runs": main, "Category scores (%)": categories, "Rates (%)": rates,
             "Cost and latency": cost, "Pairs (B - A, B ranked lower)": pairs}
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from toolproof.errors import clip
 
-from .board import headline, interval, num, pass_k, pct, run_name, tables
+from .board import headline, interval, num, pass_k, pct, run_name, score_cell, significant_cell, tables
 from .html import Raw, esc, lines, page, section, table, whisker
 
 
@@ -17,7 +17,7 @@ def _runs_table(board: dict) -> str:
     for r in board["runs"]:
         i = r.get("interval") or {}
         rows.append([r["rank"]["label"], r["id"], clip(run_name(r), 120), str(r.get("created") or "")[:10],
-                     f"{r['graded']} of {r['planned']}", num(r["score"], 2), interval(r),
+                     f"{r['graded']} of {r['planned']}", score_cell(r), interval(r),
                      whisker(r["score"], i.get("low"), i.get("high")), pass_k(r), pct(r["error_rate"]) + "%"])
         attrs.append(f" data-run-id=\"{esc(r['id'])}\"")
     head = ["Rank", "Run", "Name", "Date", "Graded", "Score", "95% CI", "Interval (0–100)", "pass^k", "Error"]
@@ -59,7 +59,7 @@ def _pairs_table(board: dict) -> str:
                      "n/a" if p["low"] is None else f"{p['low']:+.1f} to {p['high']:+.1f}",
                      whisker(p["delta"], p["low"], p["high"], lo=-100, hi=100, zero=0), str(p["cases"]),
                      num(p["p_value"], 4), num(p["p_holm"], 4), num(p["mcnemar_p"], 4),
-                     "yes" if p["significant"] else "no"])
+                     significant_cell(p)])
     head = ["A", "B", "Δ B − A", "95% CI", "Interval (−100 to 100)", "Cases", "p", "p (Holm)", "McNemar p", "Significant"]
     return table(head, rows, right={2, 5, 6, 7, 8})
 
@@ -68,7 +68,7 @@ def board_html(board: dict) -> str:
     """The whole HTML file for a board."""
     top = headline(board)
     parts = [f"<h1>{esc(top[0])}</h1>", lines(top[1:], "lines muted")]
-    if board["suite"]["mixed"]:
+    if board["suite"].get("note"):
         parts.append(f"<p class=\"note\"><strong>{esc(board['suite']['note'])}</strong></p>")
     parts.append(section("Runs, ranked by score", [_runs_table(board)]))
     titles = {"Category scores (%)": "Category scores (%)", "Rates (%)": "Rates (%)",

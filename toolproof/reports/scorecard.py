@@ -112,8 +112,9 @@ def coverage_line(card: dict) -> str:
 
 def too_partial(card: dict) -> bool:
     """Below half of the plan graded: the headline shows no score and no interval."""
-    cov = card.get("coverage")
-    return bool(cov) and 2 * cov["graded"] < cov["planned"]
+    from toolproof.scoring.coverage import below_half
+
+    return below_half(card.get("coverage"))
 
 
 def partial_score_line(card: dict) -> str:

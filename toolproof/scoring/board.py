@@ -7,7 +7,18 @@ Rules (docs/statistics.md "The leaderboard" says the same for users):
 - the runs must record one and the same `suite_sha256`; otherwise they are refused with one
   line naming the files, unless `allow_mixed`: then every run is graded on the case ids all
   runs hold, and the board says so (`suite.mixed`, `suite.note`);
-- one row per run, ranked by score (a run with no score last, ties in the order given);
+- runs of one suite but different scopes or plans (one run `--scope should_call`, one of the
+  whole suite; a file holding part of the suite and stating no plan) would be ranked on scores
+  over different cases while their pairs are tested on the cases both hold: so when the case
+  sets the runs planned differ, every run is graded on the cases all runs share, as with
+  `allow_mixed`, and the board says so (`suite.shared_only`, `suite.note`); no case shared is
+  refused with one line naming the files;
+- a run with below half of its plan graded (coverage.below_half, the scorecard's rule) shows no
+  score and no interval (`score`, `interval` null, `no_score` says why, `partial_score` keeps
+  what the scorecard's JSON keeps), ranks last with the runs that have no score, and takes part
+  in no pairwise test (its pairs' delta, interval and p-values are null);
+- one row per run, ranked by score (a run with no score last, ties in the order given); the
+  runs with a score rank among themselves (1..k), those without share k+1..n;
 - each pair is compared exactly as `compare A B` compares two runs (scoring/comparison.py:
   `compare_runs` for the delta and its 95% interval over the cases graded in both, McNemar on
   flips as the second test), and `paired_p_value` gives the p-value of that same interval's
@@ -25,6 +36,7 @@ from toolproof.grading.transcripts import known_ids, parse_transcripts
 from toolproof.suite.model import Case, Tool
 from .comparison import compare_runs, paired_p_value, run_summary
 from .cost import check_prices
+from .coverage import below_half, plan_case_ids
 from .evaluate import evaluate
 from .intervals import LEVEL, METHOD
 
@@ -78,6 +90,11 @@ def _label(document: dict) -> dict:
     return out
 
 
+def _no_score(cov: dict) -> str:
+    """Why a row below half of its plan has no score: '10 of 72 graded: below half, no score'."""
+    return f"{cov['graded']} of {cov['planned']} graded: {'nothing graded' if not cov['graded'] else 'below half'}, no score"
+
+
 def _row(index: int, document: dict, card: dict) -> dict:
     cov, cost, intervals = card["coverage"], card.get("cost") or {}, card.get("intervals") or {}
     latency = cost.get("latency_ms") or {}
@@ -88,7 +105,10 @@ def _row(index: int, document: dict, card: dict) -> dict:
     return {
         "id": f"run-{index + 1}", **_label(document), "repeats": repeats,
         "graded": cov["graded"], "planned": cov["planned"], "coverage": cov,
-        "score": card["score"], "interval": intervals.get("score"),
+        "score": None if below_half(cov) else card["score"],
+        "interval": None if below_half(cov) else intervals.get("score"),
+        "no_score": _no_score(cov) if below_half(cov) else None,
+        "partial_score": card["score"] if below_half(cov) else None,
         "categories": {c: {"score": row["score"], **(intervals.get("categories") or {}).get(c, {})}
                        for c, row in card["categories"].items() if row["score"] is not None},
         "metrics": card["metrics"],
@@ -114,10 +134,18 @@ def holm(p_values: list[float | None]) -> list[float | None]:
 
 def _pair(a_row: dict, b_row: dict, a: dict, b: dict, mixed: bool, weights: dict | None) -> dict:
     c = compare_runs(a, b, allow_mixed=mixed, weights=weights)["comparison"]
-    s = c["score"]
-    return {"a": a_row["id"], "b": b_row["id"], "delta": s["delta"], "low": s["low"], "high": s["high"],
-            "cases": c["suite"]["shared_cases"] - len(c["errored"]), "p_value": paired_p_value(a, b, weights=weights),
-            "mcnemar_p": c["mcnemar"]["p_value"]}
+    s, cases = c["score"], c["suite"]["shared_cases"] - len(c["errored"])
+    out = {"a": a_row["id"], "b": b_row["id"], "delta": s["delta"], "low": s["low"], "high": s["high"],
+           "cases": cases, "p_value": paired_p_value(a, b, weights=weights), "mcnemar_p": c["mcnemar"]["p_value"]}
+    untested = [r["id"] for r in (a_row, b_row) if r["no_score"]]
+    if untested or cases <= 0:
+        # nothing to test on: no p-value of 1.0 that would read as "tested, no difference"
+        out.update(delta=None, low=None, high=None, p_value=None, mcnemar_p=None)
+        out["note"] = (f"not tested: {', '.join(untested)} below half of its plan graded" if untested
+                       else "not tested: no case graded in both runs")
+    else:
+        out["note"] = None
+    return out
 
 
 def _ranks(rows: list[dict], pairs: list[dict]) -> None:
@@ -128,9 +156,12 @@ def _ranks(rows: list[dict], pairs: list[dict]) -> None:
             worse, better = (pair["a"], pair["b"]) if pair["delta"] > 0 else (pair["b"], pair["a"])
             above[worse] += 1
             below[better] += 1
-    n = len(rows)
+    n, scored = len(rows), sum(r["score"] is not None for r in rows)
     for row in rows:
-        best, worst = 1 + above[row["id"]], n - below[row["id"]]
+        if row["score"] is None:        # below every run with a score, beside the others without
+            best, worst = scored + 1, n
+        else:
+            best, worst = 1 + above[row["id"]], scored - below[row["id"]]
         row["rank"] = {"best": best, "worst": worst, "label": str(best) if best == worst else f"{best}–{worst}"}
 
 
@@ -147,8 +178,13 @@ def build_board(runs: list[tuple], cases: list[Case], tools: dict[str, Tool], fo
     docs = [p.raw for p in parsed]
     same = _check_suites(docs, sources, allow_mixed)
     used = cases
-    if not same:
-        shared = set.intersection(*(set(p.all_repeats()) for p in parsed))
+    held = [set(p.all_repeats()) if not same else plan_case_ids(p.raw, cases, p.all_repeats()) for p in parsed]
+    narrowed = not same or any(h != held[0] for h in held)
+    if narrowed:
+        shared = set.intersection(*held)
+        if not shared:
+            raise ToolProofError(f"the runs share no case to rank them on: {', '.join(sources)} "
+                                 "(different scopes, plans or suites)")
         used = [c for c in cases if c.id in shared]
     rows, summaries = [], {}
     for index, (doc, transcripts) in enumerate(zip(docs, parsed)):
@@ -165,10 +201,13 @@ def build_board(runs: list[tuple], cases: list[Case], tools: dict[str, Tool], fo
         pair["significant"] = adjusted is not None and adjusted < ALPHA
     _ranks(rows, pairs)
     suite = {"same": same, "mixed": not same, "suite_sha256": docs[0].get("suite_sha256") if same else None,
-             "cases": len(used)}
+             "cases": len(used), "shared_only": narrowed}
     if not same:
         suite["note"] = (f"mixed suites (--allow-mixed): every run graded on the {len(used)} case ids all "
                          f"{len(rows)} runs share, not on its whole suite")
+    elif narrowed:
+        suite["note"] = (f"different scopes or plans: every run graded on the {len(used)} of {len(cases)} cases "
+                         f"all {len(rows)} runs share, not on its own plan")
     return {"format": FORMAT, "version": VERSION, "suite": suite,
             "method": {"intervals": METHOD, "pairwise": PAIR_METHOD, "level": LEVEL, "pairs": len(pairs),
                        "alpha": ALPHA},

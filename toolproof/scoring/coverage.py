@@ -85,6 +85,21 @@ def coverage(per_case: list[list[CaseResult]], planned: int | None = None) -> di
     return {"planned": planned, "graded": present - error, "error": error, "not_started": planned - present}
 
 
+def below_half(cov: dict | None) -> bool:
+    """Below half of the plan graded: views show no score and no interval (the scorecard's
+    headline, the board's rows and rank)."""
+    return bool(cov) and 2 * cov["graded"] < cov["planned"]
+
+
+def plan_case_ids(raw: dict, cases: list[Case], held) -> set:
+    """The case ids a run set out to grade: those of its stated scope when it states a plan
+    (plan_of), else the ids it holds (a file that states no plan planned what it holds)."""
+    if plan_of(raw, cases) is None:
+        return set(held)
+    scope = raw.get("scope", (raw.get("settings") or {}).get("scope", "all"))
+    return {c.id for c in scoped(cases, scope)}
+
+
 def add_coverage(total: dict, more: dict) -> dict:
     """Two coverages of disjoint plans (two pad levels) as one."""
     return {key: total[key] + more[key] for key in ("planned", "graded", "error", "not_started")}
