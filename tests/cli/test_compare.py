@@ -128,8 +128,10 @@ def test_compare_escapes_a_hostile_model_and_label_in_text_and_markdown(tmp_path
     md = tmp_path / "s.md"
     code, out, err = cli("compare", a, a, "--markdown", str(md))
     assert (code, err) == (0, "")
-    for text in (out, md.read_text(encoding="utf-8")):
-        assert "m\\x00\\x1b[31mRED\\x08\\u202e" in text and "anthropic\\x1b[2J" in text
+    markdown = md.read_text(encoding="utf-8")
+    assert "m\\x00\\x1b[31mRED\\x08\\u202e" in out and "anthropic\\x1b[2J" in out
+    assert "m\\x00\\x1b\\[31mRED\\x08\\u202e" in markdown and "anthropic\\x1b\\[2J" in markdown  # [ inert too
+    for text in (out, markdown):
         assert not any(ch in text for ch in "\x00\x1b\x08\x07\u202e")
 
 

@@ -112,6 +112,15 @@ def test_render_markdown_escapes_the_source():
     assert "<img" not in md and "<b>" not in md
 
 
+def test_a_label_or_model_cannot_make_a_link_an_image_or_code_in_markdown():
+    # Found by review: a label "![pixel](https://evil.example/t.png)" rendered as an image (a
+    # tracking pixel in a CI summary) and a model "[m](https://evil.example)" as a link.
+    md = render_markdown(scorecard([], source={"label": "![pixel](https://evil.example/t.png) `x`",
+                                               "model": "[m](https://evil.example/m)"}))
+    assert "![pixel](" not in md and "[m](" not in md and "`x`" not in md
+    assert "!\\[pixel\\](https://evil.example/t.png) \\`x\\`" in md and "\\[m\\](https://evil.example/m)" in md
+
+
 # ---- control characters from a file or a model are shown escaped, never obeyed ----------------
 
 # ESC [2J clears a terminal; CR overwrites the line; C1 CSI; DEL; RLO and LRI reorder text;

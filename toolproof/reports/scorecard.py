@@ -302,9 +302,14 @@ def render_text(card: dict) -> str:
 
 
 def _md_cell(text: str) -> str:
-    # Model text is hostile until proven otherwise: no raw HTML reaches a Markdown renderer.
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace("|", "\\|").replace("\r\n", " ").replace("\n", " "))
+    # Model text (and a run's label or model name) is hostile until proven otherwise: no raw HTML,
+    # no link or image (`[x](url)`, `![x](url)` would load a tracking pixel in a CI summary) and no
+    # code span reaches a Markdown renderer.
+    text = str(text).replace("\\", "\\\\")
+    for mark in "[]`|":
+        text = text.replace(mark, "\\" + mark)
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace("\r\n", " ").replace("\n", " "))
 
 
 def diagnosis_markdown(card: dict) -> list[str]:
