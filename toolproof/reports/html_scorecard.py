@@ -15,6 +15,7 @@ from .page_view import CATEGORY_LABELS, METRIC_LABELS, chart_bars
 from .scorecard import (LOWER_IS_BETTER, METRIC_HELP, coverage_line, diagnosis_lines, headline, percent,
                         score_with_interval, statistics_lines)
 from .sweep import sweep_text
+from .robustness import case_wording
 
 MAX_SHOWN = 4000        # characters of one value (arguments, final text) shown in a case
 
@@ -63,6 +64,7 @@ def _case(row: dict, case: Case | None) -> str:
             f"<span class=\"muted\">{esc(CATEGORY_LABELS.get(row['category'], row['category']))}"
             + (f" · {esc(case.title)}" if case is not None else "")
             + (f" · repeats {esc(' '.join(row['repeats']))}" if len(row.get("repeats", [])) > 1 else "")
+            + (f" · by phrasing: {esc(case_wording(row))}" if row.get("phrasings") else "")
             + "</span></summary>")
     parts = [head]
     if row["reasons"]:

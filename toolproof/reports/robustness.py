@@ -62,6 +62,19 @@ def dependent_text(found: dict) -> list[str]:
     return out
 
 
+def case_wording(case: dict) -> str:
+    """A scorecard case entry's phrasings: 'base PASS · chatty FAIL (depends on the wording)', or ''
+    for a case run in one phrasing. Phrasings are not repeats: their disagreement is never "flaky"."""
+    from toolproof.scoring.repeats import majority
+
+    found = case.get("phrasings")
+    if not found:
+        return ""
+    verdicts = {majority(list(vs)) for vs in found.values()} - {"ERROR"}
+    return (" · ".join(f"{p} {' '.join(vs)}" for p, vs in found.items())
+            + (" (depends on the wording)" if len(verdicts) > 1 else ""))
+
+
 def robustness_text(card: dict) -> list[str]:
     """The terminal block (after the statistics); [] for a card of one phrasing."""
     found = card.get("robustness")

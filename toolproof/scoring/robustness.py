@@ -79,17 +79,25 @@ def _mean(values: list) -> float | None:
 
 def merge_phrasings(results: list[CaseResult]) -> CaseResult:
     """One case's tries over several phrasings (and repeats) as its one row: credit the mean over
-    phrasings, verdict the majority of the phrasings' verdicts (a tie to the worse)."""
+    phrasings, verdict the majority of the phrasings' verdicts (a tie to the worse). A phrasing is
+    never a repeat: `repeat_verdicts` holds, per repeat, the majority over the phrasings' verdicts
+    in that repeat, and `phrasing_repeats` each phrasing's own repeats. Reasons shown from a
+    phrasing other than the base one are labelled with its id ("[chatty] ...")."""
     merged = by_phrasing(results)
     if len(merged) == 1:
         return next(iter(merged.values()))
     rows = list(merged.values())
     verdict = majority([r.verdict for r in rows])
     shown = next((r for r in rows if r.verdict == verdict), rows[0])
-    every = tuple(v for r in rows for v in (r.repeat_verdicts or (r.verdict,)))
-    return replace(shown, verdict=verdict, credit=_mean([r.credit for r in rows]),
+    per = [(p, tuple(r.repeat_verdicts or (r.verdict,))) for p, r in merged.items()]
+    depth = max(len(vs) for _, vs in per)
+    each = tuple(majority([vs[i] for _, vs in per if i < len(vs)]) for i in range(depth))
+    reasons = (list(shown.reasons) if shown.phrasing == BASE
+               else [f"[{shown.phrasing}] {reason}" for reason in shown.reasons])
+    return replace(shown, verdict=verdict, credit=_mean([r.credit for r in rows]), reasons=reasons,
                    lenient_verdict=majority([r.lenient_verdict for r in rows]),
-                   lenient_credit=_mean([r.lenient_credit for r in rows]), repeat_verdicts=every)
+                   lenient_credit=_mean([r.lenient_credit for r in rows]), repeat_verdicts=each,
+                   phrasing_repeats=tuple(per))
 
 
 def _score(rows: list[tuple[str, float]], weights: dict) -> float | None:
