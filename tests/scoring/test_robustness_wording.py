@@ -69,3 +69,54 @@ def test_a_base_only_run_has_no_phrasing_fields_in_its_cases():
     c = card([transcript(cid) for cid in ("call", "nocall", "two")])
     assert not any("phrasings" in r for r in c["cases"])
     assert "by phrasing" not in render_markdown(c) and "by phrasing" not in scorecard_html(c)
+
+
+def _fixture_card():
+    from toolproof.datafiles import DATA, read_json
+
+    tools = parse_tools(read_json(DATA / "tools.json"), format_schema("tools"))
+    cases = parse_suite(read_json(DATA / "suite.json"), tools, format_schema("suite"))
+    return evaluate(cases, tools, parse_transcripts(read_json(DATA / "fixtures.json"), format_schema("transcripts")))
+
+
+def test_intervals_stay_inside_the_range_and_few_cases_get_none():
+    found = _fixture_card()["robustness"]
+    for row in found["per_phrasing"] + [found["worst"]]:
+        if row.get("interval"):
+            assert 0 <= row["interval"]["low"] <= row["score"] <= row["interval"]["high"] <= 100, row
+    per = {p["phrasing"]: p for p in found["per_phrasing"]}
+    assert per["extra-context"]["cases"] == 5 and per["extra-context"]["interval"]["high"] <= 100
+    assert per["numeric-date"]["interval"] is None and "too few cases" in per["numeric-date"]["interval_note"]
+    assert (per["base"]["cases"], per["base"]["planned"]) == (71, 72)
+    text = render_text(_fixture_card())
+    assert "CI -" not in text and "108" not in text and "0–0)" not in text and "100–100)" not in text
+    assert "numeric-date: 0.00 (too few cases for an interval), 1 of 1 case" in text
+    assert "base: 62.63 (95% CI 52–73), 71 of 72 cases" in text
+
+
+def test_per_phrasing_counts_against_the_plan():
+    # a live run of all 9 cases in every phrasing: base was planned for 9, chatty for 1
+    settings = {"repeats": 1, "phrasings": "all", "scope": "all"}
+    items = [t for t in every_phrasing() if t.get("phrasing") != "terse"]
+    per = {p["phrasing"]: p for p in card(items, settings=settings)["robustness"]["per_phrasing"]}
+    assert (per["base"]["cases"], per["base"]["planned"]) == (3, 9)
+    assert "terse" not in per and (per["chatty"]["cases"], per["chatty"]["planned"]) == (1, 1)
+    # no stated plan: the cases the file holds that have the phrasing
+    items = [t for t in every_phrasing() if t["case_id"] != "two" or t.get("phrasing")]
+    per = {p["phrasing"]: p for p in card(items)["robustness"]["per_phrasing"]}
+    assert (per["base"]["cases"], per["base"]["planned"]) == (2, 3)
+    assert "base: 100.00 (too few cases for an interval), 2 of 3 cases" in render_text(card(items))
+
+
+def test_compare_shows_no_interval_for_a_phrasing_on_few_cases():
+    from toolproof.reports.comparison import render_comparison_text
+    from toolproof.scoring.comparison import compare_runs, graded_run
+
+    def summary(items):
+        doc = transcripts_doc(items, suite_sha256="a" * 64)
+        return graded_run(doc, CASES, TOOLS, format_schema("transcripts"), "run.json")
+
+    out = compare_runs(summary(every_phrasing()), summary(every_phrasing()))
+    per = {p["phrasing"]: p for p in out["comparison"]["robustness"]["per_phrasing"]}
+    assert per["base"]["low"] is None and "too few cases" in per["base"]["interval_note"]
+    assert "too few cases" in render_comparison_text(out)
