@@ -120,3 +120,29 @@ def test_compare_shows_no_interval_for_a_phrasing_on_few_cases():
     per = {p["phrasing"]: p for p in out["comparison"]["robustness"]["per_phrasing"]}
     assert per["base"]["low"] is None and "too few cases" in per["base"]["interval_note"]
     assert "too few cases" in render_comparison_text(out)
+
+
+def test_the_html_reports_carry_the_wording_section():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from htmlcheck import assert_inert
+    from toolproof.reports.html_comparison import comparison_html
+    from toolproof.scoring.comparison import compare_runs, graded_run
+
+    c = card(every_phrasing())
+    text = "".join(assert_inert(scorecard_html(c)).text)
+    assert "Wording sensitivity" in text and "1 of 3 cases consistent across phrasings" in text
+    assert "worst-phrasing score 20.00 / 100" in text and "too few cases for an interval" in text
+    assert "Verdict depends on the wording (2)" in text and "PASS in base, terse; FAIL in chatty" in text
+    assert "Wording sensitivity" not in scorecard_html(card([transcript(cid) for cid in ("call", "nocall", "two")]))
+
+    def summary(items):
+        return graded_run(transcripts_doc(items, suite_sha256="a" * 64), CASES, TOOLS, format_schema("transcripts"), "r")
+
+    fixed = [transcript(t["case_id"], t.get("phrasing", "base"), turns=transcript(t["case_id"])["turns"])
+             for t in every_phrasing()]
+    text = "".join(assert_inert(comparison_html(compare_runs(summary(every_phrasing()), summary(fixed)))).text)
+    assert "Wording (B − A per phrasing both runs used, points)" in text
+    assert "worst phrasing" in text and "too few cases" in text and "+80.00" in text
