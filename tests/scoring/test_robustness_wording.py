@@ -146,3 +146,23 @@ def test_the_html_reports_carry_the_wording_section():
     text = "".join(assert_inert(comparison_html(compare_runs(summary(every_phrasing()), summary(fixed)))).text)
     assert "Wording (B − A per phrasing both runs used, points)" in text
     assert "worst phrasing" in text and "too few cases" in text and "+80.00" in text
+
+
+def test_compare_of_a_run_with_phrasings_against_a_base_run_compares_the_base_phrasing():
+    from toolproof.reports.comparison import render_comparison_text
+    from toolproof.scoring.comparison import compare_runs, graded_run
+
+    def summary(items):
+        return graded_run(transcripts_doc(items, suite_sha256="a" * 64), CASES, TOOLS, format_schema("transcripts"), "r")
+
+    base = summary([transcript(cid) for cid in ("call", "nocall", "two")])
+    for a, b, several in ((summary(every_phrasing()), base, "A"), (base, summary(every_phrasing()), "B")):
+        out = compare_runs(a, b)
+        c = out["comparison"]
+        # the base answers are the same on both sides: no flip, no change, McNemar tested on all 3
+        assert c["score"]["delta"] == 0.0 and c["flips"] == {"regressed": [], "improved": []}
+        assert c["mcnemar"]["cases"] == 3 and c["mcnemar"]["left_out"] == 0 and "note" not in c["mcnemar"]
+        assert c["phrasings_note"].startswith(f"run {several} holds 5 phrasings (its score is a mean over them)")
+        text = render_comparison_text(out)
+        assert "same --repeats" not in text and "compare the base phrasing of both" in text
+    assert "phrasings_note" not in compare_runs(base, base)["comparison"]

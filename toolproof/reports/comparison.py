@@ -43,7 +43,7 @@ def _summary(c: dict) -> list[str]:
             f"({_ci(c)} {_signed(s['low'], 1)} to {_signed(s['high'], 1)}, {c['intervals']['method']})",
             f"Flips (verdict PASS in one run only): {len(c['flips']['regressed'])} regressed, "
             f"{len(c['flips']['improved'])} improved; " + _flip_test(m),
-            "Verdict: " + overall_verdict(c)]
+            "Verdict: " + overall_verdict(c)] + ([f"Phrasings: {c['phrasings_note']}"] if c.get("phrasings_note") else [])
 
 
 def _ci(c: dict) -> str:
