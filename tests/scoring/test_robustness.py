@@ -62,7 +62,7 @@ def test_the_main_score_is_the_mean_over_each_cases_phrasings():
     c = card(every_phrasing())
     rows = {r["id"]: r for r in c["cases"]}
     assert rows["call"]["credit"] == round(2 / 3, 4)        # PASS, PASS, FAIL
-    assert rows["call"]["verdict"] == "PASS" and rows["call"]["repeats"] == ["PASS", "PASS", "FAIL"]
+    assert rows["call"]["verdict"] == "PASS" and rows["call"]["repeats"] == ["PASS"]  # a phrasing is no repeat
     assert rows["two"]["credit"] == 0.5
     assert c["robustness"]["main_score"].startswith("the mean over each case's phrasings")
 

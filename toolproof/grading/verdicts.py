@@ -50,6 +50,7 @@ class CaseResult:
     repeat: int = 0                  # which repeat of the case this grades
     repeat_verdicts: tuple | None = None   # set on a case merged over its repeats
     phrasing: str = "base"           # which phrasing of the case's prompt was sent
+    phrasing_repeats: tuple | None = None  # ((phrasing, verdicts), ...) on a case merged over phrasings
 
     def to_json(self) -> dict:
         return {
@@ -66,8 +67,15 @@ class CaseResult:
 
     def _repeats_json(self) -> dict:
         verdicts = list(self.repeat_verdicts) if self.repeat_verdicts is not None else [self.verdict]
-        graded = {v for v in verdicts if v != ERROR}
-        return {"repeats": verdicts, "passes": verdicts.count(PASS), "flaky": len(graded) > 1}
+        if self.phrasing_repeats is None:
+            graded = {v for v in verdicts if v != ERROR}
+            return {"repeats": verdicts, "passes": verdicts.count(PASS), "flaky": len(graded) > 1}
+        # Over several phrasings: a phrasing is never a repeat. `repeats` holds the case's verdict
+        # per repeat (over its phrasings), `flaky` is a phrasing's own repeats disagreeing, and
+        # `phrasings` keeps every phrasing's repeats apart.
+        flaky = any(len({v for v in vs if v != ERROR}) > 1 for _, vs in self.phrasing_repeats)
+        return {"repeats": verdicts, "passes": verdicts.count(PASS), "flaky": flaky,
+                "phrasings": {p: list(vs) for p, vs in self.phrasing_repeats}}
 
 
 def blank_facts(*, expects_call: bool = False) -> dict:

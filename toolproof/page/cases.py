@@ -208,6 +208,11 @@ def case_row(case: dict, *, expandable: bool):
     if len(repeats) > 1:
         reasons.appendChild(el("li", f"repeats: {' '.join(repeats)} ({case['passes']} of {len(repeats)} pass"
                                      + (", flaky)" if case.get("flaky") else ")"), cls="repeats-note"))
+    from toolproof.reports.robustness import case_wording
+
+    wording = case_wording(case)
+    if wording:
+        reasons.appendChild(el("li", f"by phrasing: {wording}", cls="repeats-note"))
     toggle = el("button", "Details", type="button", cls="link toggle", aria_expanded="false",
                 aria_label=f"Details of case {case['id']}: calls, conversation, raw JSON") if expandable else None
     detail = el("div", cls="case-detail", hidden="") if expandable else None

@@ -43,7 +43,7 @@ def _summary(c: dict) -> list[str]:
             f"({_ci(c)} {_signed(s['low'], 1)} to {_signed(s['high'], 1)}, {c['intervals']['method']})",
             f"Flips (verdict PASS in one run only): {len(c['flips']['regressed'])} regressed, "
             f"{len(c['flips']['improved'])} improved; " + _flip_test(m),
-            "Verdict: " + overall_verdict(c)]
+            "Verdict: " + overall_verdict(c)] + ([f"Phrasings: {c['phrasings_note']}"] if c.get("phrasings_note") else [])
 
 
 def _ci(c: dict) -> str:
@@ -101,7 +101,8 @@ def wording_lines(c: dict) -> list[str]:
              f"  {'phrasing':<16} {'A':>7} {'B':>7} {'delta':>8}  interval         cases"]
     for row in found["per_phrasing"] + [{**found["worst"], "phrasing": "(worst)"}]:
         lines.append(f"  {clip(row['phrasing']):<16} {_num(row['a']):>7} {_num(row['b']):>7} {_signed(row['delta']):>8}  "
-                     f"{_signed(row['low'], 1)} to {_signed(row['high'], 1):<8} {row['cases']:>5}"
+                     + (f"{'too few cases':<16}" if row.get("interval_note") else
+                        f"{_signed(row['low'], 1)} to {_signed(row['high'], 1):<8}") + f" {row['cases']:>5}"
                      + ("  REGRESSION" if row.get("regression") else ""))
     return lines
 

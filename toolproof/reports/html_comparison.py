@@ -33,6 +33,29 @@ def _flips(c: dict) -> str:
     return section(f"Flipped cases ({len(rows)})", [body])
 
 
+def _wording(c: dict) -> str:
+    """Two runs of several phrasings: B − A per phrasing both used and on the worst-phrasing score."""
+    found = c.get("robustness")
+    if not found:
+        return ""
+    ci = f"{level_label(c['intervals']['level'])} CI over cases"
+    rows = []
+    for row in found["per_phrasing"] + [{**found["worst"], "phrasing": "worst phrasing"}]:
+        few = row.get("interval_note")
+        interval = ("too few cases" if few else "n/a" if row["low"] is None
+                    else f"{row['low']:+.1f} to {row['high']:+.1f}")
+        rows.append([row["phrasing"], "n/a" if row["a"] is None else f"{row['a']:.2f}",
+                     "n/a" if row["b"] is None else f"{row['b']:.2f}",
+                     "n/a" if row["delta"] is None else f"{row['delta']:+.2f}", interval, str(row["cases"]),
+                     whisker(row["delta"], None if few else row["low"], None if few else row["high"],
+                             lo=-100, hi=100, zero=0), "REGRESSION" if row.get("regression") else ""])
+    return section("Wording (B − A per phrasing both runs used, points)",
+                   [table(["Phrasing", "A", "B", "Δ", ci, "Cases", "Interval (−100 to 100)", ""], rows,
+                          right={1, 2, 3, 5}),
+                    "<p class=\"muted\">The worst-phrasing row takes each case at its worst over the shared "
+                    "phrasings. These rows inform; the gate reads the main score.</p>"])
+
+
 def comparison_html(comparison: dict) -> str:
     """The whole HTML file for a comparison."""
     c = comparison["comparison"]
@@ -47,6 +70,9 @@ def comparison_html(comparison: dict) -> str:
     parts.append(_flips(c))
     if c["errored"]:
         parts.append(section("Not graded in both runs (ERROR)", [lines(c["errored"])]))
+    wording = _wording(c)
+    if wording:
+        parts.append(wording)
     sweep = [line for line in sweep_lines(c) if line]
     if sweep:
         parts.append(section("Tool-count sweep, level by level", [pre("\n".join(sweep[1:]))]))

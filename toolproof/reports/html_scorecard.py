@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 
 from toolproof.suite.model import Case
-from .html import bar_chart, esc, lines, page, pre, section, table
+from .html import bar_chart, esc, lines, page, pre, section, table, whisker
 from .page_view import CATEGORY_LABELS, METRIC_LABELS, chart_bars
 from .scorecard import (LOWER_IS_BETTER, METRIC_HELP, coverage_line, diagnosis_lines, headline, percent,
                         score_with_interval, statistics_lines)
 from .sweep import sweep_text
+from .robustness import (case_wording, consistency_text, dependent_text, phrasing_cases, phrasing_interval,
+                         worst_text)
 
 MAX_SHOWN = 4000        # characters of one value (arguments, final text) shown in a case
 
@@ -43,6 +45,30 @@ def _rates(card: dict) -> str:
     return section("Rates", [table(["Rate", "Value", "What it counts"], rows, right={1})])
 
 
+def _wording(card: dict) -> str:
+    """The wording section (a run of several phrasings): what text and Markdown say, as HTML."""
+    found = card.get("robustness")
+    if not found:
+        return ""
+    method = found["interval_method"]
+    rows = [[p["phrasing"], "n/a" if p["score"] is None else f"{p['score']:.2f}",
+             phrasing_interval(p).strip(" ()") or "n/a", phrasing_cases(p),
+             whisker(p["score"], *((p["interval"]["low"], p["interval"]["high"]) if p.get("interval") else (None, None)))]
+            for p in found["per_phrasing"]]
+    parts = [lines([consistency_text(found), worst_text(found), f"The score is {found['main_score']}.",
+                    f"Intervals: {method['method']} ({method['resamples']} resamples, seed {method['seed']})."]),
+             table(["Phrasing", "Score", "95% CI", "Cases", "Interval (0 to 100)"], rows, right={1}, cls="wording")]
+    dependent = [row for row in found["cases"] if row["consistent"] is False]
+    if dependent:
+        parts.append(f"<p><strong>Verdict depends on the wording ({len(dependent)})</strong></p>")
+        parts.append(table(["Case", "Verdicts", "Worse in"],
+                           [[row["id"], text.split(": ", 1)[1], ", ".join(row["worse_in"])]
+                            for row, text in zip(dependent, dependent_text(found))]))
+    else:
+        parts.append("<p class=\"muted\">No case's verdict depends on the wording.</p>")
+    return section("Wording sensitivity", parts)
+
+
 def _expected(case: Case | None) -> list[str]:
     if case is None:
         return []
@@ -63,6 +89,7 @@ def _case(row: dict, case: Case | None) -> str:
             f"<span class=\"muted\">{esc(CATEGORY_LABELS.get(row['category'], row['category']))}"
             + (f" · {esc(case.title)}" if case is not None else "")
             + (f" · repeats {esc(' '.join(row['repeats']))}" if len(row.get("repeats", [])) > 1 else "")
+            + (f" · by phrasing: {esc(case_wording(row))}" if row.get("phrasings") else "")
             + "</span></summary>")
     parts = [head]
     if row["reasons"]:
@@ -97,6 +124,9 @@ def scorecard_html(card: dict, cases: list[Case] | None = None) -> str:
     stats = statistics_lines(card) + sweep_text(card)
     if stats:
         parts.append(section("Reliability, cost and intervals", [lines([s for s in stats if s])]))
+    wording = _wording(card)
+    if wording:
+        parts.append(wording)
     diagnosis = [line for line in diagnosis_lines(card) if line]
     if diagnosis:
         parts.append(section("Diagnosis", [pre("\n".join(diagnosis[1:]) or diagnosis[0])]))

@@ -39,8 +39,21 @@ def headline_line(card: dict) -> str:
             f"({len(found['phrasings'])} phrasings: {', '.join(found['phrasings'])}).")
 
 
+def phrasing_interval(row: dict) -> str:
+    """' (95% CI 52–73)', ' (too few cases for an interval)' under 5 cases, or ''."""
+    if row.get("interval_note"):
+        return " (too few cases for an interval)"
+    return _ci(row.get("interval"))
+
+
+def phrasing_cases(row: dict) -> str:
+    """'5 of 7 cases' (graded in the phrasing, of the cases the run planned in it), or '5 cases'."""
+    planned = row.get("planned")
+    return _cases(row["cases"]) if planned is None else f"{row['cases']} of {_cases(planned)}"
+
+
 def per_phrasing_text(found: dict) -> list[str]:
-    return [f"{p['phrasing']}: {score_text(p['score'])}{_ci(p.get('interval'))}, {_cases(p['cases'])}"
+    return [f"{p['phrasing']}: {score_text(p['score'])}{phrasing_interval(p)}, {phrasing_cases(p)}"
             for p in found["per_phrasing"]]
 
 
@@ -60,6 +73,19 @@ def dependent_text(found: dict) -> list[str]:
                 groups.setdefault(verdict, []).append(phrasing)
         out.append(f"{row['id']}: " + "; ".join(f"{v} in {', '.join(ps)}" for v, ps in groups.items()))
     return out
+
+
+def case_wording(case: dict) -> str:
+    """A scorecard case entry's phrasings: 'base PASS · chatty FAIL (depends on the wording)', or ''
+    for a case run in one phrasing. Phrasings are not repeats: their disagreement is never "flaky"."""
+    from toolproof.scoring.repeats import majority
+
+    found = case.get("phrasings")
+    if not found:
+        return ""
+    verdicts = {majority(list(vs)) for vs in found.values()} - {"ERROR"}
+    return (" · ".join(f"{p} {' '.join(vs)}" for p, vs in found.items())
+            + (" (depends on the wording)" if len(verdicts) > 1 else ""))
 
 
 def robustness_text(card: dict) -> list[str]:
@@ -86,7 +112,7 @@ def robustness_markdown(card: dict, cell) -> list[str]:
              f"- the score is {cell(found['main_score'])}", "",
              "| phrasing | score | cases |", "|---|---:|---:|"]
     for p in found["per_phrasing"]:
-        lines.append(f"| {cell(p['phrasing'])} | {score_text(p['score'])}{_ci(p.get('interval'))} | {p['cases']} |")
+        lines.append(f"| {cell(p['phrasing'])} | {score_text(p['score'])}{phrasing_interval(p)} | {phrasing_cases(p)} |")
     phrasings = found["phrasings"]
     dependent = [row for row in found["cases"] if row["consistent"] is False]
     if dependent:

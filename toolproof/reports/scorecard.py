@@ -387,9 +387,13 @@ def render_markdown(card: dict) -> str:
         lines.append(f"| {category} | {percent(row['score'])} | {ci_text} | {row['weight']} | {row['count']} | "
                      f"{row['pass']} | {row['partial']} | {row['fail']} | {row.get('error', 0)} |")
     lines += diagnosis_markdown(card)
+    from .robustness import case_wording
+
     lines += ["", "## Cases", "", "| case | category | verdict | repeats | reasons |", "|---|---|---|---|---|"]
     for case in card["cases"]:
         repeats = " ".join(case.get("repeats", [case["verdict"]])) + (" (flaky)" if case.get("flaky") else "")
+        wording = case_wording(case)
+        repeats += f"; by phrasing: {_md_cell(wording)}" if wording else ""
         lines.append(f"| {_md_cell(case['id'])} | {case['category']} | {case['verdict']} | {repeats} | "
                      f"{_md_cell('; '.join(case['reasons']))} |")
     return _lines(lines)

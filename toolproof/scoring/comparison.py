@@ -16,6 +16,9 @@ Rules (docs/statistics.md "Comparing runs" says the same for users):
 - scores: the scorecard's formula over the compared cases (mean credit per category, rounded,
   then the weighted mean); `delta` = B - A; its interval a stratified paired t interval over
   cases (scoring/intervals.py);
+- one run of several phrasings against one of the base phrasing alone is compared on the base
+  phrasing of both (`phrasings_note` says so): the first run's case credit is a mean over its
+  phrasings, which set against base-only credits would mix wording into the model's change;
 - two runs of several phrasings are also compared per phrasing both used and on the
   worst-phrasing score (`robustness`, scoring/robustness.compare_wording), by the same paired
   interval; informative, not part of the gate;
@@ -32,11 +35,11 @@ from __future__ import annotations
 from toolproof.errors import ToolProofError
 from .evaluate import grade_transcripts
 from toolproof.grading.verdicts import ERROR, PASS
-from .repeats import repeats_summary
+from .repeats import merge_repeats, repeats_summary
 from .scorecard import check_weights, weighted_score
 from .intervals import LEVEL, delta_p_value, paired_intervals
 from .stats import mcnemar
-from toolproof.suite.model import CATEGORIES, Case, Tool
+from toolproof.suite.model import BASE, CATEGORIES, Case, Tool
 from .coverage import add_coverage, plan_of
 from .robustness import compare_wording, phrasing_credits, phrasing_groups
 from .sweep import at_level, levels_in, main_level
@@ -73,8 +76,12 @@ def _summary_of(document: dict, cases: list[Case], tools: dict[str, Tool], trans
     graded = grade_transcripts(cases, tools, transcripts, planned)
     count, _ = repeats_summary(phrasing_groups(graded.per_case))
     wording = phrasing_credits(graded.per_case)
-    return {**run_summary(document, [r.to_json() for r in graded.rows], count), "coverage": graded.coverage,
-            **({"phrasings": wording} if wording else {})}
+    out = {**run_summary(document, [r.to_json() for r in graded.rows], count), "coverage": graded.coverage}
+    if wording:
+        # the base phrasing on its own, for a comparison against a run of the base phrasing alone
+        base = [merge_repeats(rs) for rs in ([r for r in rs if r.phrasing == BASE] for rs in graded.per_case) if rs]
+        out.update(phrasings=wording, base_cases=run_summary(document, [r.to_json() for r in base], count)["cases"])
+    return out
 
 
 def run_summary(document: dict, card_cases: list[dict], repeats: int) -> dict:
@@ -150,7 +157,24 @@ def _level_row(pad: int, comparison: dict) -> dict:
             "regression": c["regression"], "errored": c["errored"]}
 
 
+def on_base(a: dict, b: dict) -> tuple[dict, dict, str | None]:
+    """When one run holds several phrasings and the other the base one alone, both as their base
+    phrasing (the one both ran), with the note that says so; else the runs unchanged. A case's
+    score in a run of several phrasings is a mean over them, so set against a base-only run it
+    would mix a wording effect into the model's."""
+    if ("phrasings" in a) == ("phrasings" in b):
+        return a, b, None
+    several = "A" if "phrasings" in a else "B"
+    other = "B" if several == "A" else "A"
+    count = len(a.get("phrasings") or b.get("phrasings"))
+    note = (f"run {several} holds {count} phrasings (its score is a mean over them) and run {other} the base "
+            f"phrasing alone: the score, the flips and McNemar compare the base phrasing of both")
+    pick = lambda run: {**run, "cases": run["base_cases"]} if "phrasings" in run else run   # noqa: E731
+    return pick(a), pick(b), note
+
+
 def _compare_one(a: dict, b: dict, allow_mixed: bool, weights: dict | None, level: float) -> dict:
+    a, b, wording_note = on_base(a, b)
     same = check_same_suite(a, b, allow_mixed)
     weights = check_weights(weights or {})
     shared = [cid for cid in a["cases"] if cid in b["cases"]]
@@ -184,6 +208,7 @@ def _compare_one(a: dict, b: dict, allow_mixed: bool, weights: dict | None, leve
         "errored": errored,
         "cases": rows,
         "coverage": _coverage(a, b),
+        **({"phrasings_note": wording_note} if wording_note else {}),
         **({"robustness": wording} if (wording := compare_wording(a.get("phrasings"), b.get("phrasings"),
                                                                    weights, level)) else {}),
     }}

@@ -76,6 +76,23 @@ def plan_of(raw: dict, cases: list[Case]) -> Plan | None:
     return Plan(sum(len(chosen_phrasings(c, choice)) for c in in_scope), repeats, levels)
 
 
+def phrasing_plan(raw: dict, cases: list[Case], present) -> dict:
+    """{phrasing: how many cases the run planned in it}: the cases of its scope whose chosen
+    phrasings include it when the file states a plan, else the cases it holds that have it
+    (what the per-phrasing score's "N of M cases" counts against)."""
+    out: dict[str, int] = {}
+    if plan_of(raw, cases) is not None:
+        settings = raw["settings"]
+        choice = settings.get("phrasings", "base")
+        planned = [(c, chosen_phrasings(c, choice)) for c in scoped(cases, raw.get("scope", settings.get("scope", "all")))]
+    else:
+        planned = [(c, c.phrasing_ids) for c in cases if c.id in present]
+    for _, ids in planned:
+        for p in ids:
+            out[p] = out.get(p, 0) + 1
+    return out
+
+
 def coverage(per_case: list[list[CaseResult]], planned: int | None = None) -> dict:
     """{planned, graded, error, not_started} over every repeat present; `planned` None: what is
     present was the plan (and a plan smaller than what is present grows to hold it)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cost import cost
-from .coverage import Plan, add_coverage, coverage, plan_of
+from .coverage import Plan, add_coverage, coverage, phrasing_plan, plan_of
 from .diagnose import diagnosis, transcript_key
 from toolproof.errors import ToolProofError
 from toolproof.grading.verdicts import ERROR, FAIL, PASS, CaseResult, blank_facts
@@ -46,12 +46,14 @@ class Graded:
     graded: list            # every repeat's result that is not ERROR (rates, diagnosis)
     transcripts: list       # every Transcript of every repeat (cost)
     planned: int | None = None   # items the run planned (None: what is present was the plan)
+    phrasing_plan: dict | None = None   # {phrasing: cases planned in it} (None: those run in it)
 
     @classmethod
     def of(cls, per_case: list[list[CaseResult]], transcripts: list[Transcript],
-           planned: int | None = None) -> "Graded":
+           planned: int | None = None, phrasing_plan: dict | None = None) -> "Graded":
         return cls(per_case, [merge_phrasings(rs) for rs in per_case],
-                   [r for rs in per_case for r in rs if r.verdict != ERROR], transcripts, planned=planned)
+                   [r for rs in per_case for r in rs if r.verdict != ERROR], transcripts, planned=planned,
+                   phrasing_plan=phrasing_plan)
 
     @property
     def coverage(self) -> dict:
@@ -75,7 +77,8 @@ def grade_transcripts(cases: list[Case], tools: dict[str, Tool], transcripts: Tr
     if planned == -1:
         plan = plan_of(transcripts.raw, cases)
         planned = None if plan is None else plan.items
-    return Graded.of(per_case, [t for ts in every.values() for t in ts], planned)
+    return Graded.of(per_case, [t for ts in every.values() for t in ts], planned,
+                     phrasing_plan(transcripts.raw, cases, every))
 
 
 def diagnose(graded: Graded, cases: list[Case], tools: dict[str, Tool]) -> dict:
@@ -139,7 +142,8 @@ def extras(graded: Graded, weights: dict, prices: dict | None, intervals_now: bo
         out["repeats_note"] = note
     out = {**out, "reliability": found, "intervals": intervals(graded, weights) if intervals_now else None,
            "cost": cost(graded.transcripts, passes, prices)}
-    wording = robustness(graded.per_case, check_weights(weights), intervals=intervals_now)
+    wording = robustness(graded.per_case, check_weights(weights), intervals=intervals_now,
+                         planned=graded.phrasing_plan)
     return out if wording is None else {**out, "robustness": wording}
 
 

@@ -36,6 +36,7 @@ from .stats import BOOTSTRAP_LEVEL, BOOTSTRAP_SEED, SeededDraws, quantile, weigh
 
 METHOD = ("percentile bootstrap over cases, stratified by category, each category's deviation scaled by "
           "sqrt(n / (n - 1)); each drawn case brings all its phrasings (nested); seeded")
+FEWEST = 5              # a per-phrasing score on fewer cases gets no interval ("too few cases")
 RESAMPLES = 1000        # the page draws one section in about a second (benchmarks/phrasing_coverage.py)
 MAIN_SCORE = "the mean over each case's phrasings of its credit, then the usual weighted score"
 
@@ -79,17 +80,25 @@ def _mean(values: list) -> float | None:
 
 def merge_phrasings(results: list[CaseResult]) -> CaseResult:
     """One case's tries over several phrasings (and repeats) as its one row: credit the mean over
-    phrasings, verdict the majority of the phrasings' verdicts (a tie to the worse)."""
+    phrasings, verdict the majority of the phrasings' verdicts (a tie to the worse). A phrasing is
+    never a repeat: `repeat_verdicts` holds, per repeat, the majority over the phrasings' verdicts
+    in that repeat, and `phrasing_repeats` each phrasing's own repeats. Reasons shown from a
+    phrasing other than the base one are labelled with its id ("[chatty] ...")."""
     merged = by_phrasing(results)
     if len(merged) == 1:
         return next(iter(merged.values()))
     rows = list(merged.values())
     verdict = majority([r.verdict for r in rows])
     shown = next((r for r in rows if r.verdict == verdict), rows[0])
-    every = tuple(v for r in rows for v in (r.repeat_verdicts or (r.verdict,)))
-    return replace(shown, verdict=verdict, credit=_mean([r.credit for r in rows]),
+    per = [(p, tuple(r.repeat_verdicts or (r.verdict,))) for p, r in merged.items()]
+    depth = max(len(vs) for _, vs in per)
+    each = tuple(majority([vs[i] for _, vs in per if i < len(vs)]) for i in range(depth))
+    reasons = (list(shown.reasons) if shown.phrasing == BASE
+               else [f"[{shown.phrasing}] {reason}" for reason in shown.reasons])
+    return replace(shown, verdict=verdict, credit=_mean([r.credit for r in rows]), reasons=reasons,
                    lenient_verdict=majority([r.lenient_verdict for r in rows]),
-                   lenient_credit=_mean([r.lenient_credit for r in rows]), repeat_verdicts=every)
+                   lenient_credit=_mean([r.lenient_credit for r in rows]), repeat_verdicts=each,
+                   phrasing_repeats=tuple(per))
 
 
 def _score(rows: list[tuple[str, float]], weights: dict) -> float | None:
@@ -124,11 +133,15 @@ def _resampled(table: tuple, resamples: int, seed: int) -> tuple:
     return tuple(out)
 
 
-def _bounds(values: list[float], places: int) -> dict | None:
+def _bounds(values: list[float], places: int, top: float) -> dict | None:
+    """The percentile bounds, clamped to the measure's range [0, top]: the rescaling can move a
+    resampled mean past 0 or past the top (e.g. 5 cases: -8 to 108), which no score can be; the
+    true value lies in the range, so clamping never loses coverage."""
     if not values:
         return None
     values.sort()
     low, high = quantile(values, (1 - BOOTSTRAP_LEVEL) / 2), quantile(values, (1 + BOOTSTRAP_LEVEL) / 2)
+    low, high = min(top, max(0.0, low)), min(top, max(0.0, high))
     return {"low": round(low, places) + 0.0, "high": round(high, places) + 0.0}
 
 
@@ -163,7 +176,7 @@ def _intervals(table: tuple, weights: dict, resamples: int) -> list | None:
     for m in range(measures - 1):
         observed = _observed(table, m)
         scores = [weighted(_rescaled(row[m], observed), weights) for row in draws]
-        out.append(_bounds([x for x in scores if x is not None], 2))
+        out.append(_bounds([x for x in scores if x is not None], 2, 100.0))
     observed = _observed(table, measures - 1)
     pooled = []
     for row in draws:
@@ -171,7 +184,7 @@ def _intervals(table: tuple, weights: dict, resamples: int) -> list | None:
         if size:
             means = _rescaled(row[-1], observed)
             pooled.append(min(1.0, max(0.0, sum(means[c] * n for c, (_, n) in row[-1].items()) / size)))
-    return out + [_bounds(pooled, 4)]
+    return out + [_bounds(pooled, 4, 1.0)]
 
 
 def case_table(per_case: list[list[CaseResult]], phrasings: list[str]) -> list[dict]:
@@ -193,9 +206,10 @@ def case_table(per_case: list[list[CaseResult]], phrasings: list[str]) -> list[d
 
 
 def robustness(per_case: list[list[CaseResult]], weights: dict, *, intervals: bool = True,
-               resamples: int = RESAMPLES) -> dict | None:
+               resamples: int = RESAMPLES, planned: dict | None = None) -> dict | None:
     """The scorecard's `robustness` section, or None for a run of one phrasing. `weights` are the
-    checked category weights; `intervals` False leaves them null (the page draws them later)."""
+    checked category weights; `intervals` False leaves them null (the page draws them later);
+    `planned` {phrasing: cases planned in it} (None: the cases run in it)."""
     phrasings = phrasings_of(per_case)
     if len(phrasings) < 2:
         return None
@@ -209,10 +223,15 @@ def robustness(per_case: list[list[CaseResult]], weights: dict, *, intervals: bo
     table = tuple((k, tuple(c.get(p) for p in phrasings) + (min(c.values()) if c else None, flag))
                   for k, c, flag in zip(categories, credits, flags))
     bounds = _intervals(table, weights, resamples if intervals else 0) or [None] * (len(phrasings) + 2)
+    run_in = {p: sum(any(r.phrasing == p for r in rs) for rs in per_case) for p in phrasings}
     per_phrasing = []
     for n, p in enumerate(phrasings):
         rows = [(k, c[p]) for k, c in zip(categories, credits) if p in c]
-        per_phrasing.append({"phrasing": p, "cases": len(rows), "score": _score(rows, weights), "interval": bounds[n]})
+        few = len(rows) < FEWEST
+        per_phrasing.append({"phrasing": p, "cases": len(rows),
+                             "planned": max(len(rows), (planned or run_in).get(p, run_in[p])),
+                             "score": _score(rows, weights), "interval": None if few else bounds[n],
+                             **({"interval_note": f"too few cases (fewer than {FEWEST})"} if few else {})})
     worst_rows = [(k, min(c.values())) for k, c in zip(categories, credits) if c]
     return {
         "phrasings": phrasings,
@@ -278,6 +297,13 @@ def _worst_of(credits: dict, phrasings: list[str]) -> dict:
     return out
 
 
+def _few(row: dict) -> dict:
+    """A per-phrasing row on fewer than FEWEST shared cases: no interval, said why."""
+    if row["cases"] >= FEWEST:
+        return row
+    return {**row, "low": None, "high": None, "interval_note": f"too few cases (fewer than {FEWEST})"}
+
+
 def compare_wording(a: dict | None, b: dict | None, weights: dict, level: float) -> dict | None:
     """A comparison's `robustness`: B - A per phrasing both runs used, and on the worst-phrasing
     score (each case at its worst over those shared phrasings), each with the paired interval.
@@ -289,5 +315,5 @@ def compare_wording(a: dict | None, b: dict | None, weights: dict, level: float)
         return None
     worst = _paired(_worst_of(a, shared), _worst_of(b, shared), weights, level)
     return {"phrasings": shared,
-            "per_phrasing": [{"phrasing": p, **_paired(a[p], b[p], weights, level)} for p in shared],
+            "per_phrasing": [_few({"phrasing": p, **_paired(a[p], b[p], weights, level)}) for p in shared],
             "worst": {**worst, "regression": worst["high"] is not None and worst["high"] < 0}}
