@@ -1,4 +1,4 @@
-"""Write docs/images/page.png: the top of the real page, as the README shows it.
+"""Write docs/images/page.png: the real page's fixture scorecard, as the README shows it.
 
 Run from a checkout: `python docs/screenshot.py` (needs the `playwright` package and Debian's
 Chromium at /usr/bin/chromium, as the browser tests do). The page is served exactly as the
@@ -42,6 +42,8 @@ def main() -> int:
                 # the intervals and the diagnosis are drawn just after ready: wait for them too,
                 # so the picture does not show "working it out"
                 page.wait_for_selector('#fixture-card[data-diagnosis="ready"]', timeout=READY_TIMEOUT_MS)
+                # the run form comes first on the page now; the picture shows the fixture scorecard
+                page.evaluate("document.getElementById('fixture').scrollIntoView()")
                 OUT.parent.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(OUT), full_page=False)
             finally:

@@ -14,7 +14,7 @@ from .dom import el
 def robustness_section(card: dict, kind: str):
     """#<prefix>-robustness: present only when the card holds several phrasings."""
     from toolproof.reports.page_view import id_prefix
-    from toolproof.reports.robustness import consistency_text, per_phrasing_text, worst_text
+    from toolproof.reports.robustness import consistency_text, worst_text
 
     found = card.get("robustness")
     if not found:
@@ -29,9 +29,26 @@ def robustness_section(card: dict, kind: str):
     method = found["interval_method"]
     notes = el("p", f"The score above is {found['main_score']}. Intervals: {method['method']} "
                     f"({method['resamples']} resamples, seed {method['seed']}).", cls="muted small")
-    per = el("p", "Per phrasing: " + " · ".join(per_phrasing_text(found)), cls="small robustness-per-phrasing")
+    per = _per_phrasing(found)
     return el("section", cls="block robustness", id=f"{prefix}-robustness", children=[
         el("h3", f"Wording: {len(found['phrasings'])} phrasings"), headline, per, _table(found, prefix), notes])
+
+
+def _per_phrasing(found: dict):
+    """The score per phrasing as a small table, the phrasings resting on most cases first (the
+    text views list the same rows in one line)."""
+    from toolproof.reports.robustness import phrasing_cases, phrasing_interval
+    from toolproof.reports.scorecard import score_text
+
+    rows = sorted(found["per_phrasing"], key=lambda p: (p["phrasing"] != "base", -p["cases"]))
+    body = [el("tr", data_phrasing=p["phrasing"], children=[
+        el("td", p["phrasing"]), el("td", score_text(p["score"]), cls="num"),
+        el("td", phrasing_interval(p).strip(" ()") or "–"), el("td", phrasing_cases(p))]) for p in rows]
+    head = el("tr", children=[el("th", t, scope="col") for t in ("phrasing", "score", "95% CI", "cases")])
+    table = el("table", cls="phrasing-scores", children=[el("thead", children=[head]), el("tbody", children=body)])
+    return el("details", cls="small robustness-per-phrasing", children=[
+        el("summary", f"Score per phrasing ({len(rows)})"),
+        el("div", cls="table-scroll", tabindex="0", role="region", aria_label="Score per phrasing", children=[table])])
 
 
 def _table(found: dict, prefix: str):
