@@ -231,7 +231,7 @@ class RunsView:
             el("div", cls="run-row-actions", children=buttons)])
         for button in buttons:
             button.setAttribute("aria-label", f"{button.textContent} {texts['name']}")
-        on(buttons[0], "click", lambda e: asyncio.ensure_future(self.reopen(row["id"])))
+        on(buttons[0], "click", lambda e: self.start_reopen(row["id"]))
         on(buttons[1], "click", lambda e: self.start_rename(node, row))
         on(buttons[2], "click", lambda e: asyncio.ensure_future(self.delete(row["id"])))
         return node
@@ -273,6 +273,12 @@ class RunsView:
         await self.refresh("Deleted.")
 
     # -- reopening
+    def start_reopen(self, run_id: str) -> None:
+        """The card says "loading" at once, in the click itself: the reading runs as a task, and a
+        card left "ready" by the last reopen must not pass for this one until it is drawn."""
+        byid("run-card").dataset.state = "loading"
+        asyncio.ensure_future(self.reopen(run_id))
+
     async def reopen(self, run_id: str) -> None:
         card_root = byid("run-card")
         card_root.dataset.state = "loading"
