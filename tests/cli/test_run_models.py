@@ -93,6 +93,22 @@ def test_an_existing_target_is_refused_before_anything_is_sent(fake, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["openai-compatible-beta.json"]
 
 
+@pytest.mark.parametrize("where", ["home", "parent", "root"])
+def test_the_home_folder_its_parents_and_the_root_are_refused(fake, tmp_path, where):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "notes.txt").write_text("mine", encoding="utf-8")
+    folder = {"home": home, "parent": tmp_path, "root": tmp_path.anchor}[where]
+    fake.requests.clear()
+    stdout, stderr = io.StringIO(), io.StringIO()
+    argv = ["run", "--provider", "openai-compatible", "--base-url", fake.base + "/v1", "--scope", "should_call",
+            "--model", "a,b", "--out-dir", str(folder)]
+    code = run(argv, stdout=stdout, stderr=stderr, environ={**ENV, "HOME": str(home)})
+    assert code == 2 and "is the home folder, one of its parents or the file-system root" in stderr.getvalue()
+    assert fake.requests == [] and sorted(p.name for p in home.iterdir()) == ["notes.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--model", "a,b"], "several models need --out-dir DIR (one results file per model)"),
     (["--model", "a,,b", "--out-dir", "x"], "--model 'a,,b': an empty model name (write --model a,b,c)"),

@@ -77,6 +77,14 @@ def _check_flags(args: argparse.Namespace) -> None:
                                  "(grade or board them afterwards)")
 
 
+def _too_broad(folder: Path, home: str | None) -> bool:
+    """Results files scattered into the home folder (or above it) mix with everything else there:
+    refused, as serve.py --bundle refuses them."""
+    target = folder.resolve()
+    guarded = [Path(home).resolve()] if home else []
+    return target == Path(target.anchor) or any(target == g or target in g.parents for g in guarded)
+
+
 def run_models(args: argparse.Namespace, chosen: list, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
     from toolproof.datafiles import load_suite_files
     from .board import board_of, render
@@ -88,6 +96,9 @@ def run_models(args: argparse.Namespace, chosen: list, stdout: TextIO, stderr: T
     folder = Path(args.out_dir)
     if folder.exists() and not folder.is_dir():
         raise ToolProofError("--out-dir: exists and is not a folder", source=str(folder))
+    if _too_broad(folder, environ.get("HOME")):
+        raise ToolProofError("--out-dir: is the home folder, one of its parents or the file-system root; "
+                             "choose a folder of its own, e.g. runs/", source=str(folder))
     taken: set = set()
     paths = [folder / file_name(p, m, taken) for p, m, _ in chosen]
     check_writable(paths, force=None, flag="--out-dir")      # refuse before anything is sent
