@@ -196,6 +196,13 @@ def test_files_from_the_page_and_the_terminal_open_as_scorecards(page, tmp_path)
     assert page.locator("#run-card .case-row").count() == len(expected["cases"])
     first = page.locator("#runs .run-row").first.text_content()
     assert f"{expected['score']:.1f}" in first and "222 of 223 graded" in first and "scorecard only" in first
+    # the Leaderboard ranks the kept runs it can grade and says which it left out (found by review:
+    # one scorecard-only file refused the whole ranking)
+    page.click("#board-use-kept")
+    page.wait_for_function("document.getElementById('board-message').textContent.includes('Left out')")
+    line = page.text_content("#board-message")
+    assert page.get_attribute("#board", "data-board") in ("ready", "empty"), line
+    assert "1 scorecard-only file(s)" in line and "record no suite fingerprint, e.g. the fixtures" in line
 
 
 @pytest.mark.parametrize("name,text,message", [

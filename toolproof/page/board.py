@@ -58,10 +58,14 @@ class BoardView:
         on(byid("export-board-md"), "click", lambda e: self.export("markdown"))
         on(byid("export-board-html"), "click", lambda e: self.export("html"))
 
-    def set_runs(self, documents: list) -> None:
-        """The runs kept in this browser (page/main.py feeds them): [(document, name), ...]."""
+    def set_runs(self, documents: list, note: str = "") -> None:
+        """The runs kept in this browser (page/main.py feeds them): [(document, name), ...]; `note`
+        (what was left out of them) follows the ranking's own line unless ranking failed."""
         self.kept = [(doc, str(name)) for doc, name in documents]
         self.update()
+        if note and byid("board").dataset.board != "error":
+            line = byid("board-message")
+            line.textContent = f"{line.textContent} {note}".strip()
 
     def remember_live(self, document: dict) -> None:
         """Called when a live result is shown, so "Add the live result" can rank it."""

@@ -114,31 +114,33 @@ KEPT = KeptRuns()
 
 async def rank_kept_runs(board) -> None:
     """The Leaderboard's "Rank the kept runs": the kept runs of the bundled suite, newest first. A
-    scorecard alone (no transcripts) or a run of another suite ("Your suite") cannot be graded
-    here; those are left out and counted, never allowed to sink the ranking of the others."""
+    scorecard alone (no transcripts), a run of another suite ("Your suite") or one that records no
+    suite fingerprint cannot be ranked here; those are left out and counted, never allowed to sink
+    the ranking of the others."""
     from toolproof.reports.kept_runs import row_texts
     from toolproof.suite.fingerprint import suite_sha256
 
     ours = suite_sha256(board.bundle.documents["suite"])
-    documents, scorecards, other_suite = [], 0, 0
+    documents, scorecards, other_suite, unknown = [], 0, 0, 0
     for row in await KEPT.list_runs():
         if row.get("kind") == "scorecard":
             scorecards += 1
             continue
-        if row.get("suite_sha256") and row["suite_sha256"] != ours:
+        if not row.get("suite_sha256"):    # the board cannot show it used the same suite
+            unknown += 1
+            continue
+        if row["suite_sha256"] != ours:
             other_suite += 1
             continue
         try:
             documents.append((await KEPT.load_run(row["id"]), row_texts(row)["name"]))
         except Exception as exc:       # a run the browser lost: the others are still ranked
             js.console.warn(f"kept run {row['id']} could not be read: {exc}")
-    board.set_runs(documents)
     left = [f"{n} {what}" for n, what in ((scorecards, "scorecard-only file(s), which hold no transcripts"),
-                                          (other_suite, "run(s) of another suite, e.g. Your suite")) if n]
-    if left and document.getElementById("board").dataset.board != "error":
-        note = "Left out of the kept runs: " + "; ".join(left) + "."
-        line = document.getElementById("board-message")
-        line.textContent = f"{line.textContent} {note}".strip()
+                                          (other_suite, "run(s) of another suite, e.g. Your suite"),
+                                          (unknown, "run(s) that record no suite fingerprint, e.g. the fixtures"))
+            if n]
+    board.set_runs(documents, note="Left out of the kept runs: " + "; ".join(left) + "." if left else "")
 
 
 async def load_bundle(read: dict):
