@@ -26,3 +26,47 @@ window.addEventListener("unhandledrejection", (event) => {
   if (!reason) return;
   fail(reason + (reason.includes("/vendor/") ? `.${HINT}` : ""));
 });
+
+// The page's Python runs in a worker (toolproof/page/dom.py). It sends each new piece of the page
+// here as one JSON message, and this builds it with createElement, setAttribute and textContent:
+// never HTML. Attribute names starting with "on" and any property outside PROPS are refused, so
+// no text can become script.
+const PROPS = new Set(["className", "id", "value", "hidden", "disabled", "checked", "selected", "title", "open"]);
+const made = new Map();                     // a built node's id -> WeakRef, while the node lives
+const forget = new FinalizationRegistry((id) => made.delete(id));
+
+// body[data-pending]: how many Python handlers are still running (tests wait for "0" after an
+// action, since the worker answers an event after the browser has dispatched it).
+let pending = 0;
+function listen(node, type, handler) {
+  node.addEventListener(type, (event) => {
+    document.body.dataset.pending = String(++pending);
+    Promise.resolve(window.toolproofDispatch(handler, event)).finally(() => {
+      document.body.dataset.pending = String(--pending);
+    });
+  });
+}
+
+function build(spec) {
+  if (typeof spec === "string") return document.createTextNode(spec);
+  if (!Array.isArray(spec)) return made.get(spec.ref)?.deref();     // built before: moved here
+  const [id, tag, ns, props, attrs, kids, events] = spec;
+  const node = ns ? document.createElementNS(ns, tag) : document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (/^on/i.test(name)) throw new Error(`refused attribute ${JSON.stringify(name)}`);
+    node.setAttribute(name, value);
+  }
+  for (const [name, value] of Object.entries(props)) {
+    if (!PROPS.has(name)) throw new Error(`refused property ${JSON.stringify(name)}`);
+    node[name] = value;
+  }
+  for (const kid of kids) node.appendChild(build(kid));
+  for (const [type, handler] of events) listen(node, type, handler);
+  made.set(id, new WeakRef(node));
+  forget.register(node, id);
+  return node;
+}
+
+window.toolproofBuild = (text) => build(JSON.parse(text));
+window.toolproofFind = (id) => made.get(id)?.deref() ?? null;
+window.toolproofListen = listen;

@@ -10,10 +10,10 @@ from __future__ import annotations
 import asyncio
 import math
 
-import js
-from pyscript import document, window
+from pyscript import window
 
-from .dom import byid, clear, el, on
+from .dom import byid, clear, document, el, on
+from .dom import page_js as js      # the page's globals: sessionStorage, URL, clock (dom.py)
 
 KEY_PREFIX = "toolproof.key."          # sessionStorage only: never localStorage, cookies or the URL
 PROVIDERS_UI = ("openai", "openai-responses", "anthropic", "gemini", "openai-compatible")

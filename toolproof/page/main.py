@@ -12,23 +12,21 @@ import importlib.util
 import json
 import sys
 
-import js
+from pyscript import window
 
-_SCRIPT_START = js.performance.now()      # before our own imports (benchmarks/page_load.py)
-
-from pyscript import document, window  # noqa: E402
+_SCRIPT_START = window.performance.now()      # before our own imports (benchmarks/page_load.py)
 
 from toolproof.page.cases import CaseList, case_row
 from toolproof.page.compare import CompareView, remember_live
 from toolproof.page.diagnosis import diagnosis_section
-from toolproof.page.dom import paint, set_stage
+from toolproof.page.dom import document, page_js, page_now, paint, set_stage
 from toolproof.page.live import LiveController
 from toolproof.page.own import OwnView
 from toolproof.page.scorecard import ScorecardView, Sections
 from toolproof.page.sweep import sweep_chart
 
 
-_STAGES = js.Object.new()
+_STAGES = page_js.Object.new()
 window.__stages = _STAGES
 
 
@@ -37,7 +35,7 @@ setattr(_STAGES, "script", _SCRIPT_START)
 
 def mark(stage: str) -> None:
     """Record when a start-up stage ended (benchmarks/page_load.py prints the breakdown)."""
-    setattr(_STAGES, stage, js.performance.now())
+    setattr(_STAGES, stage, page_now())
 
 
 class _RpdsAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -61,16 +59,19 @@ async def load_jsonschema() -> None:
     import io
     import site
     import zipfile
+    from urllib.parse import urljoin
 
     from pyscript import fetch
 
     set_stage("packages", "Loading jsonschema: a schema uses keywords beyond the built-in checker…")
     await paint()
-    lock = json.loads(await fetch("./vendor.lock.json").text())
+    # the worker's fetch: relative URLs are resolved against the page, not the worker's blob: URL
+    base = str(window.location.href)
+    lock = json.loads(await fetch(urljoin(base, "./vendor.lock.json")).text())
     target = site.getsitepackages()[0]
     for artifact in lock["artifacts"]:
         if artifact["source"] == "pip":
-            response = await fetch(f"./vendor/wheels/{artifact['file']}")
+            response = await fetch(urljoin(base, f"./vendor/wheels/{artifact['file']}"))
             if not response.ok:
                 raise RuntimeError(f"could not load vendor/wheels/{artifact['file']} (HTTP {response.status})")
             zipfile.ZipFile(io.BytesIO(await response.bytearray())).extractall(target)
@@ -131,12 +132,12 @@ async def boot() -> None:
     OwnView(live, load_jsonschema)
     CompareView(bundle)
     document.getElementById("boot").setAttribute("hidden", "")
-    window.__readyMs = js.performance.now()      # read by benchmarks/page_load.py
+    window.__readyMs = page_now()      # read by benchmarks/page_load.py
     document.body.dataset.ready = "true"
     await paint()
     view.add_diagnosis()
     mark("diagnosis")
-    if js.URLSearchParams.new(window.location.search).get("selftest") == "1":
+    if page_js.URLSearchParams.new(window.location.search).get("selftest") == "1":
         run_selftest(bundle)
 
 
@@ -147,8 +148,8 @@ def run_selftest(bundle) -> None:
     schemas = {name: format_schema(name) for name in ("tools", "suite", "transcripts")}
     report = selftest(bundle.documents, schemas)
     for failure in report.failures:
-        js.console.error(f"FAIL {failure}")
-    js.console.log(report.summary())
+        page_js.console.error(f"FAIL {failure}")
+    page_js.console.log(report.summary())
     out = document.getElementById("selftest-result")
     out.textContent = json.dumps(report.to_json())
     panel = document.getElementById("selftest-panel")
@@ -165,7 +166,7 @@ def show_boot_error(exc: BaseException) -> None:
     box.textContent = f"ToolProof could not start: {message}"
     box.removeAttribute("hidden")
     document.body.dataset.ready = "error"
-    js.console.error(message)
+    page_js.console.error(message)
 
 
 async def main() -> None:
