@@ -70,3 +70,37 @@ function build(spec) {
 window.toolproofBuild = (text) => build(JSON.parse(text));
 window.toolproofFind = (id) => made.get(id)?.deref() ?? null;
 window.toolproofListen = listen;
+window.toolproofAppend = (parent, text) => {
+  for (const spec of JSON.parse(text)) parent.appendChild(build(spec));
+};
+
+// The page's Python needs cross-origin isolation (SharedArrayBuffer) to reach the page from its
+// worker. `python serve.py` sends the headers; on a static host ../sw.js adds them, from the
+// page's next load: register it, reload once, and only then start PyScript.
+const RELOADED = "toolproof.isolation-reload";      // sessionStorage: one reload per tab, no loop
+
+async function isolate() {
+  if (crossOriginIsolated) {
+    sessionStorage.removeItem(RELOADED);
+    await import("../vendor/pyscript/core.js");
+    return;
+  }
+  if (!("serviceWorker" in navigator) || !isSecureContext) {
+    fail("this browser cannot run the page's Python off the main thread here: it needs a secure " +
+         "address (https:// or http://localhost) with service workers, or a server that sends the " +
+         `cross-origin isolation headers as "python serve.py" does.${HINT}`);
+    return;
+  }
+  if (sessionStorage.getItem(RELOADED)) {
+    sessionStorage.removeItem(RELOADED);
+    fail("the page is still not cross-origin isolated after installing its service worker (sw.js); " +
+         `the host may block it, or the browser may have service workers turned off.${HINT}`);
+    return;
+  }
+  await navigator.serviceWorker.register(new URL("../sw.js", import.meta.url));
+  await navigator.serviceWorker.ready;
+  sessionStorage.setItem(RELOADED, "1");
+  location.reload();
+}
+
+isolate().catch((error) => fail(`could not start: ${error.message || error}.${HINT}`));

@@ -89,6 +89,7 @@ def test_load_author_export_reload_and_run(page, server, tmp_path):
     page.fill("#own-paste", json.dumps(HOSTILE))
     page.click("#own-paste-load")
     page.wait_for_selector(".lint-finding")
+    page.wait_for_function("document.querySelector('#own-message').textContent.length > 0")   # the load has ended
     codes = {(c, t) for c, t in page.eval_on_selector_all(
         ".lint-finding", "els => els.map(e => [e.dataset.code, e.dataset.tool])")}
     assert ("instruction-in-description", HOSTILE[0]["name"]) in codes

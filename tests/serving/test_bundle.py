@@ -371,3 +371,56 @@ def test_page_loads_is_exactly_what_the_page_requests(loads, published):
     assert vendor(loads["plain"]) == set(listed["boot"]), message
     assert vendor(loads["selftest"]) == set(listed["boot"]), message
     assert vendor(loads["jsonschema"]) == set(listed["boot"]) | set(listed["on_demand"]), message
+
+
+KEY = "sk-bundle-secret-4242"
+STORED = """async () => {
+    const found = [];
+    for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) {
+            const response = await cache.match(request);
+            found.push(request.url + JSON.stringify([...request.headers]) + JSON.stringify([...response.headers])
+                       + await response.text());
+        }
+    }
+    return {cached: found, databases: (await indexedDB.databases()).map(d => d.name),
+            session: JSON.stringify(Object.entries(sessionStorage)), local: JSON.stringify(Object.entries(localStorage)),
+            isolated: crossOriginIsolated, controlled: !!navigator.serviceWorker.controller};
+}"""
+
+
+@pytest.mark.browser
+def test_the_key_stays_in_the_pages_session_storage_only(browser, published):
+    """On a static host the page is isolated by its service worker (sw.js) and works offline from
+    its cache; a live run's key is in the page's sessionStorage and the provider's header, never
+    in the service worker's cache, in any IndexedDB (a worker's storage) or in localStorage."""
+    from routed import RoutedProvider, origin_pattern
+
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(published)
+    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    provider = RoutedProvider(page, origin_pattern("https://api.openai.com/v1/chat/completions"))
+    page.select_option("#provider", "openai")
+    page.fill("#model", "gpt-test")
+    page.fill("#api-key", KEY)
+    page.select_option("#scope", "should_call")
+    page.fill("#cap", "2")
+    page.wait_for_function("document.body.dataset.pending === '0'", timeout=READY_TIMEOUT_MS)
+    page.click("#run-live")
+    page.wait_for_function("['done', 'aborted', 'error'].includes(document.body.dataset.run)",
+                           timeout=READY_TIMEOUT_MS)
+    assert provider.posts and all(p["headers"]["authorization"] == f"Bearer {KEY}" for p in provider.posts)
+    stored = page.evaluate(STORED)
+    assert stored["isolated"] and stored["controlled"]
+    assert stored["cached"] and not [entry for entry in stored["cached"] if KEY in entry]
+    assert stored["databases"] == []
+    assert KEY in stored["session"] and KEY not in stored["local"]
+    provider.close()
+    context.set_offline(True)                 # offline after the first load: from the worker's cache
+    page.reload()
+    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    context.close()

@@ -31,6 +31,7 @@ SVG = "http://www.w3.org/2000/svg"
 _proxies: list = []          # event handlers must outlive this module's frames
 _handlers: dict = {}         # listener id -> Python handler (web/boot.mjs calls back with the id)
 _ids = itertools.count(1)
+_queue: list = []            # (page element, Node): appends not sent yet, one message per parent
 # Properties a built node may carry: the page's builder (web/boot.mjs) allows the same set and
 # nothing else, so no innerHTML, outerHTML or event-handler property can reach it.
 PROPS = frozenset({"className", "id", "value", "hidden", "disabled", "checked", "selected", "title", "open"})
@@ -53,33 +54,59 @@ def _wrapped(value):
     return value
 
 
+def _flush() -> None:
+    """Send the queued appends: consecutive ones into the same element go in one message."""
+    while _queue:
+        parent, batch = _queue[0][0], []
+        while _queue and _queue[0][0] is parent:
+            batch.append(_queue.pop(0)[1].spec())
+        page_js.toolproofAppend(parent, json.dumps(batch))
+
+
 class Live:
-    """A real object of the page (an element, the document, an event), reached through the proxy."""
+    """A real object of the page (an element, the document, an event), reached through the proxy.
+    Nodes appended to it are queued and sent together before anything else reaches the page (and
+    as soon as the running Python code yields), so a list of 10,000 options is one message."""
 
     __slots__ = ("_js",)
 
     def __init__(self, js_object):
         object.__setattr__(self, "_js", js_object)
 
+    def appendChild(self, child):
+        if isinstance(child, Node) and child._building():
+            if not _queue:
+                asyncio.get_event_loop().call_soon(_flush)
+            _queue.append((self._js, child))
+            return child
+        _flush()
+        return _wrapped(self._js.appendChild(_real(child)))
+
     def __getattr__(self, name: str):
+        _flush()
         value = getattr(self._js, name)
         if callable(value) and isinstance(value, JsProxy) and getattr(value, "typeof", "") == "function":
             return lambda *args: _wrapped(value(*(_real(a) for a in args)))
         return _wrapped(value)
 
     def __setattr__(self, name: str, value) -> None:
+        _flush()
         setattr(self._js, name, _real(value))
 
     def __bool__(self) -> bool:
+        _flush()
         return bool(self._js)
 
     def __iter__(self):
+        _flush()
         return (_wrapped(item) for item in self._js)
 
     def __len__(self) -> int:
+        _flush()
         return int(self._js.length)
 
     def __getitem__(self, index):
+        _flush()
         return _wrapped(self._js[index])
 
     def __eq__(self, other) -> bool:
@@ -91,6 +118,7 @@ class Live:
         return self._js.__await__()
 
     def listen(self, event: str, handler) -> None:
+        _flush()
         page_js.toolproofListen(self._js, event, _handler_id(handler))
 
 
@@ -198,6 +226,7 @@ class Node:
         """The page's element: built there in one message, or looked up once if an ancestor's
         message built it."""
         if self._live is None:
+            _flush()                  # this node may be waiting in the queue
             if self._sent:
                 found = page_js.toolproofFind(self._id)
             else:
@@ -219,7 +248,10 @@ class Text:
 
 
 def _dispatch(handler_id, event) -> None:
-    _handlers[int(handler_id)](Live(event))
+    try:
+        _handlers[int(handler_id)](Live(event))
+    finally:
+        _flush()
 
 
 def _handler_id(handler) -> int:
@@ -311,6 +343,7 @@ def set_stage(stage: str, text: str) -> None:
 
 async def paint() -> None:
     """Give the browser a chance to draw the progress before more Python runs."""
+    _flush()
     await asyncio.sleep(0.01)
 
 
