@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from browser import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, start_server  # noqa: E402
+from browser import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, SETTLED, start_server  # noqa: E402
 from routed import RoutedProvider, origin_pattern  # noqa: E402
 from serving.server import make_server, server_url  # noqa: E402
 
@@ -80,10 +80,10 @@ def one_round(browser, url: str, *, bundle: bool = False) -> dict:
     boot_long = [d for s, d in page.evaluate("window.__long") if fcp <= s <= ready]
     provider = RoutedProvider(page, origin_pattern("https://api.openai.com/v1/chat/completions"))
     page.evaluate("window.__phase = 'live'; window.__long = []")
-    page.select_option("#provider", "openai")
-    page.fill("#api-key", "sk-bench-key")
-    page.select_option("#scope", "should_call")
-    page.fill("#cap", "100")
+    for action, selector, value in (("select_option", "#provider", "openai"), ("fill", "#api-key", "sk-bench-key"),
+                                    ("select_option", "#scope", "should_call"), ("fill", "#cap", "100")):
+        getattr(page, action)(selector, value)
+        page.wait_for_function(SETTLED, timeout=READY_TIMEOUT_MS)      # the worker answered (main: at once)
     page.click("#run-live")
     page.focus("#model")
     type_until(page, "['done', 'aborted', 'error'].includes(document.body.dataset.run)")
