@@ -7,9 +7,11 @@ revision (by default `main`) side by side.
 Method. Each round loads the page in a fresh Chromium context (no HTTP cache carried over). An
 init script, in place before the page's own scripts, records:
 - every main-thread task over 50 ms (Long Tasks API, PerformanceObserver `longtask`), and
-- for every key typed into the Model field, the delay from the key event's time stamp (when the
-  browser took the key) to its handler on the page (`input delay`), and to the next animation
-  frame after it (`echo`: when the typed character can be on screen).
+- for every key typed into the Model field, the delay from the key event's time stamp to its
+  handler on the page, and to the next animation frame after it (`echo`: when the typed character
+  can be on screen). Chromium stamps a key from the driver when it dispatches it in the page, so
+  these two miss the time a key waited for a blocked main thread; the driver's own wait for each
+  key (`key wait`: the browser acknowledges a key once the page has dispatched it) includes it.
 The driver types one character every 50 ms from the first paint until the page is ready (boot),
 then starts a live run of the should_call scope against the routed fake provider
 (tests/routed.py, the committed fixtures replayed: no network) and types until the run's card is
@@ -31,6 +33,7 @@ import sys
 import tarfile
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -54,13 +57,19 @@ addEventListener('input', event => {
 GRACE_KEYS = 2000          # a hang guard on the typing loops (about 100 s of typing), not a time bound
 
 
-def type_until(page, done: str, keys: int = GRACE_KEYS) -> None:
-    """Type into #model every 50 ms until the page-side condition `done` holds."""
+def type_until(page, done: str, keys: int = GRACE_KEYS) -> list[float]:
+    """Type into #model every 50 ms until the page-side condition `done` holds; return how long
+    each key took from the driver's side (the browser acknowledges a key once the page's main
+    thread has dispatched it: a blocked main thread shows here, before the key reaches the page)."""
+    waits = []
     for n in range(keys):
+        started = time.perf_counter()
         page.keyboard.type("x")
+        waits.append((time.perf_counter() - started) * 1000)
         if n % 4 == 3 and page.evaluate(done):
-            return
+            break
         page.wait_for_timeout(50)
+    return waits
 
 
 def one_round(browser, url: str, *, bundle: bool = False) -> dict:
@@ -73,20 +82,21 @@ def one_round(browser, url: str, *, bundle: bool = False) -> dict:
                                timeout=READY_TIMEOUT_MS)
     page.wait_for_selector("#model", state="visible", timeout=READY_TIMEOUT_MS)
     page.focus("#model")
-    type_until(page, "document.body.dataset.ready !== 'false'")
+    boot_waits = type_until(page, "document.body.dataset.ready !== 'false'")
     page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
     ready = page.evaluate("window.__readyMs")
     fcp = page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime || 0")
     boot_long = [d for s, d in page.evaluate("window.__long") if fcp <= s <= ready]
+    boot_at = [(round(s), round(d)) for s, d in page.evaluate("window.__long") if fcp <= s <= ready and d > 200]
     provider = RoutedProvider(page, origin_pattern("https://api.openai.com/v1/chat/completions"))
     page.evaluate("window.__phase = 'live'; window.__long = []")
     for action, selector, value in (("select_option", "#provider", "openai"), ("fill", "#api-key", "sk-bench-key"),
-                                    ("select_option", "#scope", "should_call"), ("fill", "#cap", "100")):
+                                    ("select_option", "#scope", "should_call"), ("fill", "#cap", "20")):
         getattr(page, action)(selector, value)
         page.wait_for_function(SETTLED, timeout=READY_TIMEOUT_MS)      # the worker answered (main: at once)
     page.click("#run-live")
     page.focus("#model")
-    type_until(page, "['done', 'aborted', 'error'].includes(document.body.dataset.run)")
+    live_waits = type_until(page, "['done', 'aborted', 'error'].includes(document.body.dataset.run)")
     page.wait_for_function("['done', 'aborted', 'error'].includes(document.body.dataset.run)",
                            timeout=READY_TIMEOUT_MS)
     state = page.evaluate("document.body.dataset.run")
@@ -94,7 +104,8 @@ def one_round(browser, url: str, *, bundle: bool = False) -> dict:
     keys = page.evaluate("window.__keys")
     provider.close()
     context.close()
-    return {"ready": ready, "run": state, "requests": len(provider.posts),
+    return {"ready": ready, "run": state, "requests": len(provider.posts), "boot_at": boot_at,
+            "boot_waits": boot_waits, "live_waits": live_waits,
             "boot_long": boot_long, "live_long": live_long,
             "boot_keys": [k for k in keys if k["phase"] == "boot"],
             "live_keys": [k for k in keys if k["phase"] == "live"]}
@@ -155,10 +166,12 @@ def summary(rounds: list[dict], phase: str) -> str:
     over = sum(sum(1 for d in r[f"{phase}_long"] if d > 200) for r in rounds)
     delays = [max((k["delay"] for k in r[f"{phase}_keys"]), default=0.0) for r in rounds]
     echoes = [max((k["echo"] for k in r[f"{phase}_keys"]), default=0.0) for r in rounds]
-    keys = sum(len(r[f"{phase}_keys"]) for r in rounds)
-    return (f"longest task {max(longs):6.0f} ms (median of rounds {statistics.median(longs):5.0f}), "
-            f"tasks > 200 ms: {over}; worst input delay {max(delays):6.0f} ms "
-            f"(median {statistics.median(delays):5.0f}), worst echo {max(echoes):6.0f} ms; N = {keys} keys")
+    waits = [max(r[f"{phase}_waits"], default=0.0) for r in rounds]
+    keys = sum(len(r[f"{phase}_waits"]) for r in rounds)
+    return (f"longest task {max(longs):5.0f} ms (median of rounds {statistics.median(longs):5.0f}), "
+            f"tasks > 200 ms: {over}; worst key wait (driver) {max(waits):5.0f} ms "
+            f"(median {statistics.median(waits):5.0f}); in the page: worst handler delay {max(delays):4.0f} ms, "
+            f"echo {max(echoes):4.0f} ms; N = {keys} keys")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -185,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         runs = ", ".join(sorted({f"{r['run']} ({r['requests']} requests)" for r in rounds}))
         print(f"{label}: ready at median {ready:.2f} s; live runs: {runs}")
         print(f"  boot (first paint to ready): {summary(rounds, 'boot')}")
+        print(f"    tasks > 200 ms at (ms from navigation, duration): {[r['boot_at'] for r in rounds]}")
         print(f"  live run (to its card drawn): {summary(rounds, 'live')}")
     return 0
 
