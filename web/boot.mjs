@@ -69,7 +69,9 @@ function build(spec) {
 
 window.toolproofBuild = (text) => build(JSON.parse(text));
 window.toolproofFind = (id) => made.get(id)?.deref() ?? null;
-window.toolproofListen = listen;
+window.toolproofListenAll = (...triples) => {
+  for (let i = 0; i + 2 < triples.length; i += 3) listen(triples[i], triples[i + 1], triples[i + 2]);
+};
 window.toolproofAppend = (parent, text) => {
   for (const spec of JSON.parse(text)) parent.appendChild(build(spec));
 };

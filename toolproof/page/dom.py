@@ -32,6 +32,7 @@ _proxies: list = []          # event handlers must outlive this module's frames
 _handlers: dict = {}         # listener id -> Python handler (web/boot.mjs calls back with the id)
 _ids = itertools.count(1)
 _queue: list = []            # (page element, Node): appends not sent yet, one message per parent
+_listens: list = []          # page element, event name, listener id, ...: sent in one message
 # Properties a built node may carry: the page's builder (web/boot.mjs) allows the same set and
 # nothing else, so no innerHTML, outerHTML or event-handler property can reach it.
 PROPS = frozenset({"className", "id", "value", "hidden", "disabled", "checked", "selected", "title", "open"})
@@ -55,12 +56,22 @@ def _wrapped(value):
 
 
 def _flush() -> None:
-    """Send the queued appends: consecutive ones into the same element go in one message."""
+    """Send the queued appends (consecutive ones into the same element go in one message), then
+    the queued listeners, all in one message."""
     while _queue:
         parent, batch = _queue[0][0], []
         while _queue and _queue[0][0] is parent:
             batch.append(_queue.pop(0)[1].spec())
         page_js.toolproofAppend(parent, json.dumps(batch))
+    if _listens:
+        batch = _listens[:]
+        _listens.clear()
+        page_js.toolproofListenAll(*batch)
+
+
+def _soon() -> None:
+    if not _queue and not _listens:
+        asyncio.get_event_loop().call_soon(_flush)
 
 
 class Live:
@@ -75,8 +86,7 @@ class Live:
 
     def appendChild(self, child):
         if isinstance(child, Node) and child._building():
-            if not _queue:
-                asyncio.get_event_loop().call_soon(_flush)
+            _soon()
             _queue.append((self._js, child))
             return child
         _flush()
@@ -118,8 +128,9 @@ class Live:
         return self._js.__await__()
 
     def listen(self, event: str, handler) -> None:
-        _flush()
-        page_js.toolproofListen(self._js, event, _handler_id(handler))
+        handler_id = _handler_id(handler)
+        _soon()
+        _listens.extend((self._js, event, handler_id))
 
 
 class _Data:

@@ -129,8 +129,11 @@ async def boot() -> None:
     mark("rendered")
     live = LiveController(bundle, context, scorecard_view=scorecard_view, case_row=case_row,
                           remember_live=remember_live)
+    mark("live")
     OwnView(live, load_jsonschema)
+    mark("own")
     CompareView(bundle)
+    mark("compare")
     document.getElementById("boot").setAttribute("hidden", "")
     window.__readyMs = page_now()      # read by benchmarks/page_load.py
     document.body.dataset.ready = "true"
