@@ -50,7 +50,7 @@ def repo(tmp_path: Path) -> tuple[Path, dict, dict[str, str]]:
     return root, lock, vendor
 
 
-EXPECTED = [".nojekyll", "data/schemas/tools.schema.json", "data/tools.json", "index.html",
+EXPECTED = [".nojekyll", "data/schemas/tools.schema.json", "data/tools.json", "index.html", "sw.js",
             "toolproof/__init__.py", "toolproof/web.py", "vendor.lock.json",
             "vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/pyodide.mjs",
             "vendor/wheels/a-1-py3-none-any.whl", "web/boot.mjs", "web/pyscript.json", "web/style.css"]
