@@ -72,6 +72,15 @@ window.toolproofFind = (id) => made.get(id)?.deref() ?? null;
 window.toolproofListenAll = (...triples) => {
   for (let i = 0; i + 2 < triples.length; i += 3) listen(triples[i], triples[i + 1], triples[i + 2]);
 };
+const STAGES = ["runtime", "packages", "suite", "grade"];
+window.toolproofStage = (stage, text) => {
+  document.body.dataset.stage = stage;
+  document.getElementById("boot-stage").textContent = text;
+  for (const item of document.querySelectorAll("#boot .stages li")) {
+    const mine = STAGES.indexOf(item.dataset.stage), now = STAGES.indexOf(stage);
+    item.className = mine < now ? "done" : mine === now ? "active" : "";
+  }
+};
 window.toolproofAppend = (parent, text) => {
   for (const spec of JSON.parse(text)) parent.appendChild(build(spec));
 };

@@ -73,7 +73,7 @@ def test_the_long_task_observer_sees_main_thread_tasks(browser, server):
     page.goto(server)
     page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
     before = page.evaluate("window.__long.length")
-    page.evaluate("() => { const end = performance.now() + 120; while (performance.now() < end) {} }")
+    page.evaluate("() => setTimeout(() => { const end = performance.now() + 150; while (performance.now() < end) {} })")
     page.wait_for_function(f"window.__long.length > {before}", timeout=READY_TIMEOUT_MS)
     context.close()
 

@@ -343,13 +343,9 @@ def clear(node) -> None:
 
 
 def set_stage(stage: str, text: str) -> None:
-    document.body.dataset.stage = stage
-    document.getElementById("boot-stage").textContent = text
-    for item in document.querySelectorAll("#boot .stages li"):
-        order = ["runtime", "packages", "suite", "grade"]
-        mine = item.dataset.stage
-        item.className = "done" if order.index(mine) < order.index(stage) else (
-            "active" if mine == stage else "")
+    """The boot progress (body[data-stage], the line, the list of stages), in one message."""
+    _flush()
+    page_js.toolproofStage(stage, text)
 
 
 async def paint() -> None:
