@@ -4,7 +4,9 @@ In one Chromium, alternately loads index.html until `body[data-ready="true"]` an
 benchmarks/bare_pyodide.html (the same vendored Pyodide, running `1+1`), each in a fresh browser
 context (no HTTP cache carried over), and prints both medians and their ratio. Times are
 `performance.now()` at ready, i.e. from navigation start; the page's own stages (Python
-running, our imports, suite loaded, fixtures graded, scorecard rendered) are printed too.
+running, our imports, suite loaded, fixtures graded, scorecard rendered) are printed too, and a
+second visit in the same profile (HTTP cache kept: vendor files revalidate by ETag with serve.py;
+with --bundle, the service worker is installed on the first visit).
 
     python benchmarks/page_load.py [--rounds 7]
     python benchmarks/page_load.py --bundle   # the page from `serve.py --bundle`, served by
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import re
 import shutil
 import statistics
@@ -36,7 +39,7 @@ from browser import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, start_server  # n
 STAGES = ("python", "imports", "suite", "graded", "rendered")   # then ready; "diagnosis" comes after
 
 
-def load(browser, url: str, marker: str, stages: list | None = None) -> float:
+def load(browser, url: str, marker: str, stages: list | None = None, second: list | None = None) -> float:
     context = browser.new_context()
     page = context.new_page()
     page.goto(url)
@@ -44,6 +47,10 @@ def load(browser, url: str, marker: str, stages: list | None = None) -> float:
     ms = page.evaluate(marker)
     if stages is not None:
         stages.append(page.evaluate("Object.assign({}, window.__stages)"))
+    if second is not None:        # a second visit in the same browser profile: its HTTP cache kept
+        page.goto(url)
+        page.wait_for_function("document.body.dataset.ready === 'true'", timeout=READY_TIMEOUT_MS)
+        second.append(page.evaluate(marker))
     context.close()
     return ms
 
@@ -88,13 +95,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    page_ms, bare_ms, stages = [], [], []
+    page_ms, bare_ms, stages, second_ms = [], [], [], []
     with (bundle_site() if args.bundle else repository_site()) as (url, bare_url), \
             sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         load(browser, url, "window.__readyMs")          # warm-up: OS file cache, JIT of the driver
         for _ in range(args.rounds):
-            page_ms.append(load(browser, url, "window.__readyMs", stages))
+            page_ms.append(load(browser, url, "window.__readyMs", stages, second_ms))
             bare_ms.append(load(browser, bare_url, "window.__bootMs"))
         browser.close()
     print(f"served from: {url} ({'bundle, python -m http.server' if args.bundle else 'serve.py'})")
@@ -104,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bare Pyodide boot (1+1):      median {bare_median / 1000:.2f} s  "
           f"[{', '.join(f'{m / 1000:.2f}' for m in bare_ms)}]")
     print(f"ratio page / bare: {page_median / bare_median:.2f}")
+    print(f"second visit (same profile): median {statistics.median(second_ms) / 1000:.2f} s  "
+          f"[{', '.join(f'{m / 1000:.2f}' for m in second_ms)}]")
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print("page start-up, median ms at the end of each stage (from navigation start):")
     previous = 0.0
     for stage in STAGES:

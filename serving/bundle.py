@@ -45,7 +45,7 @@ def bundle_vendor_files(lock: Lock) -> list[str]:
 
 def site_sources(root: Path, lock: Lock, vendor_files: dict[str, str]) -> dict[str, Path]:
     """Every file of the bundle but bundle.json, by its path in the bundle."""
-    candidates = ["index.html", LOCK_NAME, *sorted(page_modules(root))]
+    candidates = ["index.html", LOCK_NAME, "sw.js", *sorted(page_modules(root))]
     for folder in ("web", "data"):
         candidates += sorted(p.relative_to(root).as_posix() for p in (root / folder).rglob("*")
                              if not p.is_dir())

@@ -3,8 +3,10 @@ and the browser tests.
 
 For: make_server (a threading server for a root whose vendor/ passed its check, on host:port;
 port 0 picks a free one) and server_url. Handler sends the MIME types Pyodide needs (.mjs as
-text/javascript, .wasm as application/wasm), no caching, and index.html with the --connect
-origins in its CSP; it logs only errors unless verbose.
+text/javascript, .wasm as application/wasm), no caching but an ETag (the file's pinned sha256) on
+vendor files so a second visit revalidates instead of downloading, the cross-origin isolation
+headers (COOP, COEP) the page's worker needs, and index.html with the --connect origins in its
+CSP; it logs only errors unless verbose.
 Must not: answer anything outside the allow-list (404), any method but GET and HEAD (501), a
 request whose Host header names another server (421: a DNS-rebinding page would send its own
 name; see host_allowed),
@@ -73,6 +75,7 @@ class Handler(SimpleHTTPRequestHandler):
     root: Path                       # the site's folder: make_server sets it
     vendor_files: Collection[str] = frozenset()
     connect: tuple[str, ...] = ()    # extra origins for the page's connect-src (--connect)
+    vendor_tags: dict[str, str] = {}   # vendor path -> sha256: its ETag (a second visit revalidates)
 
     def guess_type(self, path: str | os.PathLike[str]) -> str:
         suffix = Path(os.fspath(path)).suffix.lower()
@@ -90,6 +93,13 @@ class Handler(SimpleHTTPRequestHandler):
             return None
         if rel == "index.html" and self.connect:
             return self.send_bytes(page_with_connect(target, self.connect), MIME_TYPES[".html"])
+        tag = self.vendor_tags.get(rel.split("/", 1)[1]) if rel.startswith(VENDOR_NAME + "/") else None
+        etag = f'"{tag}"' if tag else None
+        if etag and self.headers.get("If-None-Match") == etag:
+            self.send_response(304)          # the browser's copy is the pinned file: not sent again
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return None
         try:
             handle = target.open("rb")
         except OSError:
@@ -98,6 +108,8 @@ class Handler(SimpleHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", self.guess_type(target))
         self.send_header("Content-Length", str(os.fstat(handle.fileno()).st_size))
+        if etag:
+            self.send_header("ETag", etag)
         self.end_headers()
         return handle
 
@@ -110,6 +122,11 @@ class Handler(SimpleHTTPRequestHandler):
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")
+        # Cross-origin isolation: the page's Python runs in a worker that reaches the page through
+        # SharedArrayBuffer (docs/page.md#responsiveness). Provider requests are CORS requests,
+        # which require-corp allows; a static host gets the same headers from sw.js.
+        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
         super().end_headers()
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
@@ -148,6 +165,7 @@ def make_server(root: Path, host: str = "127.0.0.1", port: int = 8000, *, verbos
         vendor_files = manifest["files"]
     handler = type("RootHandler", (Handler,), {
         "verbose": verbose, "root": root, "vendor_files": frozenset(vendor_files),
+        "vendor_tags": dict(vendor_files) if isinstance(vendor_files, dict) else {},
         "connect": tuple(check_origin(o) for o in connect)})
     try:
         return Server((host, port), partial(handler, directory=str(root)))

@@ -71,7 +71,8 @@ def site_allows(root: Path, rel: str, vendor_files: Collection[str]) -> bool:
     top, _, rest = rel.partition("/")
     suffix = PurePosixPath(rel).suffix
     if not rest:
-        return rel in ("index.html", LOCK_NAME)      # the page reads the lock for its wheels
+        # the page reads the lock for its wheels; sw.js must sit beside index.html to cover it
+        return rel in ("index.html", LOCK_NAME, "sw.js")
     if top == "web":
         return suffix in WEB_SUFFIXES
     if top == "data":

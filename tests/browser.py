@@ -32,3 +32,26 @@ def start_server():
 
 def is_local(url: str, base: str) -> bool:
     return url.startswith(base) or url.startswith(("data:", "blob:"))
+
+
+SETTLED = "(document.body.dataset.pending || '0') === '0'"
+
+
+def settled(page) -> None:
+    """Wait until the page's Python has answered every event so far (body[data-pending] is "0").
+    The page's Python runs in a worker, so it answers an event after the browser has dispatched it."""
+    page.wait_for_function(SETTLED, timeout=READY_TIMEOUT_MS)
+
+
+def settling(page):
+    """The page, its form actions (fill, select_option, click, check, set_input_files, press, type)
+    each followed by `settled`, as when the page's handlers ran on the main thread."""
+    for name in ("fill", "select_option", "click", "check", "uncheck", "set_input_files", "press", "type"):
+        action = getattr(page, name)
+
+        def then_settle(*args, _action=action, **kwargs):
+            result = _action(*args, **kwargs)
+            settled(page)
+            return result
+        setattr(page, name, then_settle)
+    return page

@@ -17,7 +17,7 @@ PAGE_CONFIG = {"files": {"../toolproof/__init__.py": "./toolproof/__init__.py",
                          "../data/schemas/tools.schema.json": "./data/schemas/tools.schema.json"}}
 FILES = {
     "index.html": "<meta content=\"connect-src 'self' https://api.openai.com\">",
-    "web/boot.mjs": "// boot", "web/style.css": "body{}", "web/pyscript_config.py": "# build",
+    "sw.js": "// service worker", "web/boot.mjs": "// boot", "web/style.css": "body{}", "web/pyscript_config.py": "# build",
     "web/pyscript.json": json.dumps(PAGE_CONFIG),
     "toolproof/__init__.py": "", "toolproof/web.py": "# page", "toolproof/cli.py": "# not loaded",
     "toolproof/_version.py": '__version__ = "9.8.7"\n',

@@ -117,7 +117,7 @@ def test_the_sdist_holds_the_data_and_the_project(dist):
         for rel, content in data_files().items():
             assert tar.extractfile(f"{dist.top}/data/{rel}").read() == content, rel
     assert package_modules() <= names
-    assert {"pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "index.html", "serve.py",
+    assert {"pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "index.html", "sw.js", "serve.py",
             "vendor.lock.json", "web/pyscript.json", "tests/conftest.py", "tests/fakeprovider.py",
             "tests/test_wheel.py"} <= names
     serving = {p.relative_to(ROOT).as_posix() for p in (ROOT / "serving").glob("*.py")}

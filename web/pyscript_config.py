@@ -41,9 +41,10 @@ def config() -> dict:
     # PyScript's optional plugins (editor, terminal, game, error overlay, ...) are not used by the
     # page; not loading them keeps them off the start-up path. Errors go to our own #boot-error.
     plugins = ["!error", "!py-editor", "!py-terminal", "!py-game", "!deprecations-manager", "!donkey"]
-    # PyScript resolves "interpreter" against the page's address (not this file's), and "files"
-    # against this file's: both stay relative, so the page works from any sub-path.
-    return {"interpreter": "./vendor/pyodide/pyodide.mjs", "plugins": plugins, "files": files}
+    # The page's Python runs in a worker (index.html: `<script type="py" worker>`), where PyScript
+    # resolves "interpreter", like "files", against this file's address (web/): both stay
+    # relative, so the page works from any sub-path.
+    return {"interpreter": "../vendor/pyodide/pyodide.mjs", "plugins": plugins, "files": files}
 
 
 def text() -> str:

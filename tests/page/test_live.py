@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS
+from browser import ARTIFACTS, settled
 from fakeprovider import FIXTURES, FakeProvider
 from livepage import (CASES, ENDED, FIRST, NEED, SUITE, assert_not_shown, assert_only_talked_to,  # noqa: F401
                       card_cases, exports, live, page, reasons, run, start)
@@ -304,6 +304,7 @@ def test_hostile_html_stays_text(page, live):
     assert run(page, cap=1) == "done"
     row = page.locator(f'#live-card .case-row[data-case-id="{FIRST}"]')
     row.locator("button.toggle").click()
+    settled(page)
     shown = row.locator(".case-detail").text_content()
     assert json.dumps(text)[1:-1] in shown and argument in shown     # shown inside pretty-printed JSON
     assert "window.__pwned" in page.evaluate("document.getElementById('live-card').textContent")

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, ROOT, is_local
+from browser import ARTIFACTS, READY_TIMEOUT_MS, ROOT, is_local, settled, settling
 from toolproof.cli.main import run
 
 pytestmark = pytest.mark.browser
@@ -17,7 +17,7 @@ pytest.importorskip("playwright.sync_api")
 def open_page(browser, url: str):
     """A fresh page, every request and console line recorded, loaded until ready."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    page = context.new_page()
+    page = settling(context.new_page())
     page.requests, page.console = [], []
     page.on("request", lambda r: page.requests.append(r.url))
     page.on("console", lambda m: page.console.append(m.text))
@@ -109,6 +109,7 @@ def test_filters(page):
 def test_expanding_a_case_shows_request_and_response(page):
     row = page.locator('.case-row[data-case-id="mst-refund-latest-order"]')
     row.locator("button.toggle").click()
+    settled(page)
     text = row.locator(".case-detail").text_content()
     assert "Turn 1: request" in text and "Turn 2: response" in text
     assert '"parallel_tool_calls": false' in text and '"role": "tool"' in text
@@ -120,6 +121,7 @@ def test_hostile_html_stays_text(page):
     for cid in ("inj-invite-img", "inj-readme-script"):
         row = page.locator(f'.case-row[data-case-id="{cid}"]')
         row.locator("button.toggle").click()
+        settled(page)
         assert re.search(r"<(img|script)", row.text_content())
     assert page.locator("img").count() == images_before == 0
     assert page.locator("script").count() == scripts_before

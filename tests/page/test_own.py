@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, is_local
+from browser import ARTIFACTS, READY_TIMEOUT_MS, is_local, settling
 from routed import OPENAI, RoutedProvider, origin_pattern
 from toolproof.cli.main import run as cli_run
 from toolproof.datafiles import format_schema
@@ -48,7 +48,7 @@ def tool_call(name: str, args: dict) -> str:
 @pytest.fixture(scope="module")
 def page(browser, server):
     context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    page = context.new_page()
+    page = settling(context.new_page())
     page.requests, page.errors = [], []
     page.on("request", lambda r: page.requests.append(r.url))
     page.on("pageerror", lambda e: page.errors.append(str(e)))
@@ -89,6 +89,7 @@ def test_load_author_export_reload_and_run(page, server, tmp_path):
     page.fill("#own-paste", json.dumps(HOSTILE))
     page.click("#own-paste-load")
     page.wait_for_selector(".lint-finding")
+    page.wait_for_function("document.querySelector('#own-message').textContent.length > 0")   # the load has ended
     codes = {(c, t) for c, t in page.eval_on_selector_all(
         ".lint-finding", "els => els.map(e => [e.dataset.code, e.dataset.tool])")}
     assert ("instruction-in-description", HOSTILE[0]["name"]) in codes

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import serve
-from browser import READY_TIMEOUT_MS, ROOT
+from browser import READY_TIMEOUT_MS, ROOT, settling
 from fakesite import fake_repo, sha
 from serving.bundle import bundle_vendor_files, size_text, write_bundle
 from serving.errors import VendorError
@@ -49,7 +50,7 @@ def repo(tmp_path: Path) -> tuple[Path, dict, dict[str, str]]:
     return root, lock, vendor
 
 
-EXPECTED = [".nojekyll", "data/schemas/tools.schema.json", "data/tools.json", "index.html",
+EXPECTED = [".nojekyll", "data/schemas/tools.schema.json", "data/tools.json", "index.html", "sw.js",
             "toolproof/__init__.py", "toolproof/web.py", "vendor.lock.json",
             "vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/pyodide.mjs",
             "vendor/wheels/a-1-py3-none-any.whl", "web/boot.mjs", "web/pyscript.json", "web/style.css"]
@@ -274,35 +275,42 @@ def cli(*argv: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def published(tmp_path_factory):
-    """A bundle at /team/toolproof/ of a parent folder that `python -m http.server` serves."""
+def host(tmp_path_factory):
+    """A bundle at /team/toolproof/ of a parent folder that `python -m http.server` serves, and a
+    copy at /team/toolproof-own/ whose tools.json has a schema that needs jsonschema (the page's
+    service worker answers its same-origin requests, so a test cannot route them)."""
     parent = tmp_path_factory.mktemp("host")
     (parent / "secret.txt").write_text("outside the bundle")
     folder = parent / "team" / "toolproof"
     assert serve.main(["--bundle", str(folder)]) == 0
-    host = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
-                            cwd=parent, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    own = parent / "team" / "toolproof-own"
+    shutil.copytree(folder, own)
+    (own / "data" / "tools.json").write_text(json.dumps(tools_needing_jsonschema()))
+    server = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
+                              cwd=parent, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
-        port = re.search(r" port (\d+)", host.stdout.readline()).group(1)
-        yield f"http://127.0.0.1:{port}/team/toolproof/"
+        port = re.search(r" port (\d+)", server.stdout.readline()).group(1)
+        yield f"http://127.0.0.1:{port}/team/"
     finally:
-        host.terminate()
-        host.wait(10)
+        server.terminate()
+        server.wait(10)
 
 
-def load(browser, url: str, *, tools: dict | None = None, selftest: bool = False) -> dict:
+@pytest.fixture(scope="module")
+def published(host):
+    return host + "toolproof/"
+
+
+def load(browser, url: str, *, selftest: bool = False) -> dict:
     """Open url until ready; return what the page showed and every request with its status."""
     context = browser.new_context()
     page = context.new_page()
     seen: list[tuple[str, int | None]] = []
     page.on("requestfinished", lambda r: seen.append((r.url, r.response().status if r.response() else None)))
     page.on("requestfailed", lambda r: seen.append((r.url, None)))
-    if tools is not None:
-        page.route("**/data/tools.json", lambda route: route.fulfill(
-            status=200, content_type="application/json", body=json.dumps(tools)))
     page.goto(url + ("?selftest=1" if selftest else ""))
     page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-    result = {"ready": page.evaluate("document.body.dataset.ready"), "error": page.text_content("#boot-error"),
+    result = {"base": url, "ready": page.evaluate("document.body.dataset.ready"), "error": page.text_content("#boot-error"),
               "verdicts": page.eval_on_selector_all(
                   ".case-row", "rows => rows.map(r => [r.dataset.caseId, r.dataset.verdict])"),
               "score": page.evaluate("document.querySelector('#fixture .score-value')?.textContent")}
@@ -325,9 +333,9 @@ def tools_needing_jsonschema() -> dict:
 
 
 @pytest.fixture(scope="module")
-def loads(browser, published):
+def loads(browser, published, host):
     return {"plain": load(browser, published), "selftest": load(browser, published, selftest=True),
-            "jsonschema": load(browser, published, tools=tools_needing_jsonschema())}
+            "jsonschema": load(browser, host + "toolproof-own/")}
 
 
 @pytest.mark.browser
@@ -350,9 +358,9 @@ def test_the_published_selftest_matches_the_terminal(loads):
 def test_every_request_stays_in_the_bundle_folder_and_succeeds(loads, published):
     for name, result in loads.items():
         assert result["requests"], name
-        outside = [u for u, _ in result["requests"] if not u.startswith((published, "data:", "blob:"))]
+        outside = [u for u, _ in result["requests"] if not u.startswith((result["base"], "data:", "blob:"))]
         assert outside == [], name
-        failed = [(u, s) for u, s in result["requests"] if u.startswith(published) and (s is None or s >= 400)]
+        failed = [(u, s) for u, s in result["requests"] if u.startswith(result["base"]) and (s is None or s >= 400)]
         assert failed == [], name
 
 
@@ -362,7 +370,7 @@ def test_page_loads_is_exactly_what_the_page_requests(loads, published):
     page needs but the list lacks would 404 on a static host; a listed file the page never
     requests is dead weight in every bundle."""
     def vendor(result):
-        prefix = published + "vendor/"
+        prefix = result["base"] + "vendor/"
         return {u[len(prefix):].split("?")[0] for u, _ in result["requests"] if u.startswith(prefix)}
     listed = LOCK["page_loads"]
     message = "update page_loads in vendor.lock.json to: " + json.dumps(
@@ -371,3 +379,66 @@ def test_page_loads_is_exactly_what_the_page_requests(loads, published):
     assert vendor(loads["plain"]) == set(listed["boot"]), message
     assert vendor(loads["selftest"]) == set(listed["boot"]), message
     assert vendor(loads["jsonschema"]) == set(listed["boot"]) | set(listed["on_demand"]), message
+
+
+KEY = "sk-bundle-secret-4242"
+STORED = """async () => {
+    const found = [];
+    for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) {
+            const response = await cache.match(request);
+            found.push(request.url + JSON.stringify([...request.headers]) + JSON.stringify([...response.headers])
+                       + await response.text());
+        }
+    }
+    const text = v => (v instanceof ArrayBuffer || ArrayBuffer.isView(v)) ? new TextDecoder().decode(v) : v;
+    const stored = [];
+    for (const {name} of await indexedDB.databases()) {
+        const db = await new Promise((ok, no) => { const r = indexedDB.open(name); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
+        for (const store of db.objectStoreNames) {
+            const all = await new Promise((ok, no) => {
+                const r = db.transaction(store).objectStore(store).getAll(); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
+            stored.push(name + JSON.stringify(all, (k, v) => text(v)));
+        }
+        db.close();
+    }
+    return {cached: found, databases: stored,
+            session: JSON.stringify(Object.entries(sessionStorage)), local: JSON.stringify(Object.entries(localStorage)),
+            isolated: crossOriginIsolated, controlled: !!navigator.serviceWorker.controller};
+}"""
+
+
+@pytest.mark.browser
+def test_the_key_stays_in_the_pages_session_storage_only(browser, published):
+    """On a static host the page is isolated by its service worker (sw.js) and works offline from
+    its cache; a live run's key is in the page's sessionStorage and the provider's header, never
+    in the service worker's cache, in any IndexedDB (a worker's storage) or in localStorage."""
+    from routed import RoutedProvider, origin_pattern
+
+    context = browser.new_context()
+    page = settling(context.new_page())
+    page.goto(published)
+    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    provider = RoutedProvider(page, origin_pattern("https://api.openai.com/v1/chat/completions"))
+    page.select_option("#provider", "openai")
+    page.fill("#model", "gpt-test")
+    page.fill("#api-key", KEY)
+    page.select_option("#scope", "should_call")
+    page.fill("#cap", "2")
+    page.click("#run-live")
+    page.wait_for_function("['done', 'aborted', 'error'].includes(document.body.dataset.run)",
+                           timeout=READY_TIMEOUT_MS)
+    assert provider.posts and all(p["headers"]["authorization"] == f"Bearer {KEY}" for p in provider.posts)
+    stored = page.evaluate(STORED)
+    assert stored["isolated"] and stored["controlled"]
+    assert stored["cached"] and not [entry for entry in stored["cached"] if KEY in entry]
+    assert not [entry for entry in stored["databases"] if KEY in entry]       # PyScript's own IndexedDB
+    assert KEY in stored["session"] and KEY not in stored["local"]
+    provider.close()
+    context.set_offline(True)                 # offline after the first load: from the worker's cache
+    page.reload()
+    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    context.close()

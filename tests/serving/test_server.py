@@ -108,6 +108,36 @@ def test_server_sends_right_type_and_no_cache(site: str, name: str, mime: str) -
         assert response.headers["Cache-Control"] == "no-cache"
 
 
+def test_every_answer_carries_the_isolation_headers(site: str) -> None:
+    for name in ("index.html", "web/boot.mjs", "vendor/pyodide/pyodide.mjs", "data/tools.json"):
+        with urllib.request.urlopen(site + name, timeout=5) as response:
+            assert response.headers["Cross-Origin-Opener-Policy"] == "same-origin"
+            assert response.headers["Cross-Origin-Embedder-Policy"] == "require-corp"
+
+
+def revalidate(site: str, path: str, tag: str) -> tuple[int, str | None, bytes]:
+    host, port = site[len("http://"):].rstrip("/").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=5)
+    try:
+        conn.request("GET", path, headers={"If-None-Match": tag})
+        response = conn.getresponse()
+        return response.status, response.headers.get("ETag"), response.read()
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("tag", ['"nope"', "", "*", '"' + "a" * 5000 + '"', "\u00e9\x7f", 'W/"x", "y"'])
+def test_a_vendor_file_is_sent_again_unless_its_own_etag_comes_back(site: str, tag: str) -> None:
+    status, etag, body = revalidate(site, "/vendor/pyodide/pyodide.mjs", tag.encode("latin-1", "replace").decode("latin-1"))
+    assert (status, body) == (200, b"export {}") and etag and etag.startswith('"')
+    assert revalidate(site, "/vendor/pyodide/pyodide.mjs", etag) == (304, etag, b"")   # the pinned sha256 matches
+
+
+def test_only_vendor_files_have_an_etag(site: str) -> None:
+    status, etag, body = revalidate(site, "/index.html", '"anything"')
+    assert status == 200 and etag is None and body
+
+
 def test_server_refuses_other_methods(site: str) -> None:
     assert fetch_raw(site, "/index.html", "POST")[0] == 501
     assert fetch_raw(site, "/index.html", "PUT")[0] == 501

@@ -7,11 +7,10 @@ the Compare section's hook and the kept runs' `keep` are handed in by page/main.
 """
 from __future__ import annotations
 
-import js
+import js        # the worker's own globals: its clock and timers (page/dom.py has the page's)
 from pyodide.ffi import create_proxy
-from pyscript import document
 
-from .dom import byid, clear, el, on
+from .dom import byid, clear, document, el, on
 
 
 class LiveController:

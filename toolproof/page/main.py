@@ -12,17 +12,15 @@ import importlib.util
 import json
 import sys
 
-import js
+from pyscript import window
 
-_SCRIPT_START = js.performance.now()      # before our own imports (benchmarks/page_load.py)
-
-from pyscript import document, window  # noqa: E402
+_SCRIPT_START = window.performance.now()      # before our own imports (benchmarks/page_load.py)
 
 from toolproof.page.board import BoardView
 from toolproof.page.cases import CaseList, case_row
 from toolproof.page.compare import CompareView, remember_live
 from toolproof.page.diagnosis import diagnosis_section
-from toolproof.page.dom import on, paint, set_stage
+from toolproof.page.dom import document, on, page_js, page_now, paint, set_stage
 from toolproof.page.editor import CaseEditor
 from toolproof.page.live import LiveController
 from toolproof.page.own import OwnView
@@ -33,7 +31,7 @@ from toolproof.page.sweep import sweep_chart
 from toolproof.page.robustness import robustness_section
 
 
-_STAGES = js.Object.new()
+_STAGES = page_js.Object.new()
 window.__stages = _STAGES
 
 
@@ -42,7 +40,7 @@ setattr(_STAGES, "script", _SCRIPT_START)
 
 def mark(stage: str) -> None:
     """Record when a start-up stage ended (benchmarks/page_load.py prints the breakdown)."""
-    setattr(_STAGES, stage, js.performance.now())
+    setattr(_STAGES, stage, page_now())
 
 
 class _RpdsAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -67,15 +65,19 @@ async def load_jsonschema() -> None:
     import site
     import zipfile
 
+    from urllib.parse import urljoin
+
     from pyscript import fetch
 
     set_stage("packages", "Loading jsonschema: a schema uses keywords beyond the built-in checker…")
     await paint()
-    lock = json.loads(await fetch("./vendor.lock.json").text())
+    # the worker's fetch: relative URLs are resolved against the page, not the worker's blob: URL
+    base = str(window.location.href)
+    lock = json.loads(await fetch(urljoin(base, "./vendor.lock.json")).text())
     target = site.getsitepackages()[0]
     for artifact in lock["artifacts"]:
         if artifact["source"] == "pip":
-            response = await fetch(f"./vendor/wheels/{artifact['file']}")
+            response = await fetch(urljoin(base, f"./vendor/wheels/{artifact['file']}"))
             if not response.ok:
                 raise RuntimeError(f"could not load vendor/wheels/{artifact['file']} (HTTP {response.status})")
             zipfile.ZipFile(io.BytesIO(await response.bytearray())).extractall(target)
@@ -135,7 +137,7 @@ async def rank_kept_runs(board) -> None:
         try:
             documents.append((await KEPT.load_run(row["id"]), row_texts(row)["name"]))
         except Exception as exc:       # a run the browser lost: the others are still ranked
-            js.console.warn(f"kept run {row['id']} could not be read: {exc}")
+            page_js.console.warn(f"kept run {row['id']} could not be read: {exc}")
     left = [f"{n} {what}" for n, what in ((scorecards, "scorecard-only file(s), which hold no transcripts"),
                                           (other_suite, "run(s) of another suite, e.g. Your suite"),
                                           (unknown, "run(s) that record no suite fingerprint, e.g. the fixtures"))
@@ -199,12 +201,12 @@ async def boot() -> None:
     fixture_fold()
     asyncio.ensure_future(runs.start())      # IndexedDB opens beside the start-up, not on its path
     document.getElementById("boot").setAttribute("hidden", "")
-    window.__readyMs = js.performance.now()      # read by benchmarks/page_load.py
+    window.__readyMs = page_now()      # read by benchmarks/page_load.py
     document.body.dataset.ready = "true"
     await paint()
     view.add_diagnosis()
     mark("diagnosis")
-    if js.URLSearchParams.new(window.location.search).get("selftest") == "1":
+    if page_js.URLSearchParams.new(window.location.search).get("selftest") == "1":
         run_selftest(bundle)
 
 
@@ -225,18 +227,16 @@ FOLD_KEY = "toolproof.fixtures-open"
 
 def fixture_fold() -> None:
     """The fixture scorecard folds; whether it is open is kept across a reload (localStorage)."""
-    from toolproof.page.dom import on
-
     fold = document.getElementById("fixture-details")
     try:
-        if js.localStorage.getItem(FOLD_KEY) == "false":
+        if page_js.localStorage.getItem(FOLD_KEY) == "false":
             fold.open = False
     except Exception:                    # noqa: BLE001 - storage refused: open, as it starts
         pass
 
     def keep(event) -> None:
         try:
-            js.localStorage.setItem(FOLD_KEY, "true" if fold.open else "false")
+            page_js.localStorage.setItem(FOLD_KEY, "true" if fold.open else "false")
         except Exception:                # noqa: BLE001
             pass
     on(fold, "toggle", keep)
@@ -249,8 +249,8 @@ def run_selftest(bundle) -> None:
     schemas = {name: format_schema(name) for name in ("tools", "suite", "transcripts")}
     report = selftest(bundle.documents, schemas)
     for failure in report.failures:
-        js.console.error(f"FAIL {failure}")
-    js.console.log(report.summary())
+        page_js.console.error(f"FAIL {failure}")
+    page_js.console.log(report.summary())
     out = document.getElementById("selftest-result")
     out.textContent = json.dumps(report.to_json())
     panel = document.getElementById("selftest-panel")
@@ -267,7 +267,7 @@ def show_boot_error(exc: BaseException) -> None:
     box.textContent = f"ToolProof could not start: {message}"
     box.removeAttribute("hidden")
     document.body.dataset.ready = "error"
-    js.console.error(message)
+    page_js.console.error(message)
 
 
 async def main() -> None:

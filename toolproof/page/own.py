@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import asyncio
 
-import js
-
 from .dom import byid, clear, download, el, on
+from .dom import page_js as js      # the page's globals: localStorage (dom.py)
 
 DRAFT_KEY = "toolproof.own.draft"      # localStorage: tools and cases only, never a key
 SHOWN_FINDINGS = 200

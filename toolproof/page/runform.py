@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import math
 
-import js
 from pyscript import window
 
 from .dom import byid, el, on
+from .dom import page_js as js      # the page's globals: sessionStorage, localStorage, URL (dom.py)
 
 KEY_PREFIX = "toolproof.key."          # sessionStorage only: never localStorage, cookies or the URL
 FORM_KEY = "toolproof.form"           # localStorage: every field below, never the key

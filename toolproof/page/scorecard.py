@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple
 
-from pyscript import document
-
-from .dom import breakable, clear, download, el, on, svg
+from .dom import breakable, clear, document, download, el, on, svg
 
 
 def graded_of(results, context: dict):

