@@ -337,7 +337,7 @@ class Run:
 
     async def _send(self, url: str, headers: dict, body: dict) -> HttpReply:
         """The transport call, abandoned the moment abort is pressed."""
-        request = asyncio.ensure_future(self.transport(url, headers, body, self.settings.timeout_s))
+        request = asyncio.ensure_future(self._gated(url, headers, body))
         stop = asyncio.ensure_future(self._abort.wait())
         done, _ = await asyncio.wait({request, stop}, return_when=asyncio.FIRST_COMPLETED)
         if request not in done:
@@ -347,6 +347,11 @@ class Run:
             raise _Aborted
         stop.cancel()
         return request.result()
+
+    async def _gated(self, url: str, headers: dict, body: dict) -> HttpReply:
+        # The task starts on the loop's next turn: a 429 that arrived in between holds it too.
+        await self._open.wait()
+        return await self.transport(url, headers, body, self.settings.timeout_s)
 
     async def _sleep(self, seconds: float) -> None:
         """Wait, unless abort is pressed first."""
