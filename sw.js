@@ -9,6 +9,10 @@
 // touched: no respondWith, nothing read, nothing cached. web/boot.mjs registers this file when the
 // page is not isolated yet, then reloads once.
 const CACHE = "toolproof-site";
+// "credentialless" where the browser supports it (the page's no-cors probe can then tell a CORS
+// block from a server that is down); web/boot.mjs registers "sw.js?coep=require-corp" for a
+// browser that stays unisolated with it (Safari), and the probe then says it cannot tell.
+const COEP = new URL(self.location.href).searchParams.get("coep") === "require-corp" ? "require-corp" : "credentialless";
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
@@ -36,7 +40,7 @@ function isolated(response) {
   if (response.status === 0) return response;         // opaque: nothing to add to
   const headers = new Headers(response.headers);
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
-  headers.set("Cross-Origin-Embedder-Policy", "require-corp");
+  headers.set("Cross-Origin-Embedder-Policy", COEP);
   headers.set("Cross-Origin-Resource-Policy", "same-origin");
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

@@ -123,10 +123,12 @@ class Handler(SimpleHTTPRequestHandler):
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")
         # Cross-origin isolation: the page's Python runs in a worker that reaches the page through
-        # SharedArrayBuffer (docs/page.md#responsiveness). Provider requests are CORS requests,
-        # which require-corp allows; a static host gets the same headers from sw.js.
+        # SharedArrayBuffer (docs/page.md#responsiveness). "credentialless" rather than
+        # "require-corp": provider requests are CORS requests, which both allow, but only
+        # credentialless lets the transport's bodiless no-cors probe tell "blocked by CORS" from
+        # "nothing answered" (page/transport.py). A static host gets the same headers from sw.js.
         self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        self.send_header("Cross-Origin-Embedder-Policy", "credentialless")
         super().end_headers()
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:

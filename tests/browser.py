@@ -35,6 +35,8 @@ def is_local(url: str, base: str) -> bool:
 
 
 SETTLED = "(document.body.dataset.pending || '0') === '0'"
+ACTIONS = ("fill", "select_option", "click", "dblclick", "check", "uncheck", "set_checked", "set_input_files",
+           "press", "type", "press_sequentially", "clear", "tap", "dispatch_event", "focus", "hover", "blur")
 
 
 def settled(page) -> None:
@@ -43,15 +45,27 @@ def settled(page) -> None:
     page.wait_for_function(SETTLED, timeout=READY_TIMEOUT_MS)
 
 
-def settling(page):
-    """The page, its form actions (fill, select_option, click, check, set_input_files, press, type)
-    each followed by `settled`, as when the page's handlers ran on the main thread."""
-    for name in ("fill", "select_option", "click", "check", "uncheck", "set_input_files", "press", "type"):
-        action = getattr(page, name)
+def _settle_after_actions() -> None:
+    """Every form action of a Page or a Locator (fill, click, check, ...) returns once the page's
+    Python has answered it, as when the page's handlers ran on the main thread. Installed once, for
+    every browser test: a test cannot forget it."""
+    from playwright.sync_api import Locator, Page
 
-        def then_settle(*args, _action=action, **kwargs):
-            result = _action(*args, **kwargs)
-            settled(page)
-            return result
-        setattr(page, name, then_settle)
-    return page
+    for cls, page_of in ((Page, lambda self: self), (Locator, lambda self: self.page)):
+        for name in ACTIONS:
+            action = getattr(cls, name, None)
+            if action is None or getattr(action, "settles", False):
+                continue
+
+            def then_settle(self, *args, _action=action, _page_of=page_of, **kwargs):
+                result = _action(self, *args, **kwargs)
+                settled(_page_of(self))
+                return result
+            then_settle.settles = True
+            setattr(cls, name, then_settle)
+
+
+try:
+    _settle_after_actions()
+except ImportError:         # no Playwright: the browser tests are skipped anyway
+    pass

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from browser import READY_TIMEOUT_MS, ROOT, is_local, settling
+from browser import READY_TIMEOUT_MS, ROOT, is_local
 from routed import RoutedProvider, origin_pattern
 from toolproof.datafiles import load_bundle
 from toolproof.suite.model import requests_needed, scoped
@@ -27,7 +27,7 @@ ENDED = "['done', 'aborted', 'error'].includes(document.body.dataset.run)"
 def open_page(browser, server: str, *, height: int = 900):
     """A page at `server?timeout=1`, loaded until ready, recording requests, failures and console."""
     context = browser.new_context(viewport={"width": 1280, "height": height}, accept_downloads=True)
-    page = settling(context.new_page())
+    page = context.new_page()
     page.requests, page.console, page.failed = [], [], []
     page.on("request", lambda r: page.requests.append(r.url))
     page.on("requestfailed", lambda r: page.failed.append((r.url, r.failure)))

@@ -27,11 +27,15 @@ window.addEventListener("unhandledrejection", (event) => {
   fail(reason + (reason.includes("/vendor/") ? `.${HINT}` : ""));
 });
 
-// The page's Python runs in a worker (toolproof/page/dom.py). It sends each new piece of the page
-// here as one JSON message, and this builds it with createElement, setAttribute and textContent:
-// never HTML. Attribute names starting with "on" and any property outside PROPS are refused, so
-// no text can become script.
+// The page's Python runs in a worker (toolproof/page/dom.py). It queues its writes to the page and
+// sends them here as one JSON message (window.toolproofOps), with at most one read at the end: new
+// pieces are built with createElement, setAttribute and textContent, never HTML. Attribute names
+// starting with "on", and properties or methods outside the lists below, are refused, so no text
+// can become script.
 const PROPS = new Set(["className", "id", "value", "hidden", "disabled", "checked", "selected", "title", "open"]);
+const WRITABLE = new Set([...PROPS, "textContent", "selectedIndex", "scrollTop", "scrollLeft", "indeterminate"]);
+const METHODS = new Set(["focus", "blur", "click", "scrollIntoView", "getAttribute", "hasAttribute",
+                         "closest", "querySelector", "item", "select"]);
 const made = new Map();                     // a built node's id -> WeakRef, while the node lives
 const forget = new FinalizationRegistry((id) => made.delete(id));
 
@@ -47,48 +51,112 @@ function listen(node, type, handler) {
   });
 }
 
-function build(spec) {
+// A page object named by a message: by id, a node built here before, one passed beside the
+// message, the body or the document.
+function target(where, args) {
+  if (where.id !== undefined) return document.getElementById(where.id);
+  if (where.ref !== undefined) return made.get(where.ref)?.deref() ?? null;
+  if (where.arg !== undefined) return args[where.arg] ?? null;
+  if (where.body) return document.body;
+  if (where.doc) return document;
+  return null;
+}
+
+function refuse(what, name) {
+  throw new Error(`refused ${what} ${JSON.stringify(name)}`);
+}
+
+function build(spec, args) {
   if (typeof spec === "string") return document.createTextNode(spec);
-  if (!Array.isArray(spec)) return made.get(spec.ref)?.deref();     // built before: moved here
+  if (!Array.isArray(spec)) return target(spec, args);     // built before (or found): moved here
   const [id, tag, ns, props, attrs, kids, events] = spec;
   const node = ns ? document.createElementNS(ns, tag) : document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
-    if (/^on/i.test(name)) throw new Error(`refused attribute ${JSON.stringify(name)}`);
+    if (/^on/i.test(name)) refuse("attribute", name);
     node.setAttribute(name, value);
   }
-  for (const [name, value] of Object.entries(props)) {
-    if (!PROPS.has(name)) throw new Error(`refused property ${JSON.stringify(name)}`);
+  for (const kid of kids) node.appendChild(build(kid, args));
+  for (const [name, value] of Object.entries(props)) {      // after the children: a select's value
+    if (!PROPS.has(name)) refuse("property", name);        // names one of its options
     node[name] = value;
   }
-  for (const kid of kids) node.appendChild(build(kid));
   for (const [type, handler] of events) listen(node, type, handler);
   made.set(id, new WeakRef(node));
   forget.register(node, id);
   return node;
 }
 
-window.toolproofBuild = (text) => build(JSON.parse(text));
-window.toolproofFind = (id) => made.get(id)?.deref() ?? null;
-window.toolproofListenAll = (...triples) => {
-  for (let i = 0; i + 2 < triples.length; i += 3) listen(triples[i], triples[i + 1], triples[i + 2]);
-};
 const STAGES = ["runtime", "packages", "suite", "grade"];
-window.toolproofStage = (stage, text) => {
-  document.body.dataset.stage = stage;
+function stage(name, text) {
+  document.body.dataset.stage = name;
   document.getElementById("boot-stage").textContent = text;
   for (const item of document.querySelectorAll("#boot .stages li")) {
-    const mine = STAGES.indexOf(item.dataset.stage), now = STAGES.indexOf(stage);
+    const mine = STAGES.indexOf(item.dataset.stage), now = STAGES.indexOf(name);
     item.className = mine < now ? "done" : mine === now ? "active" : "";
   }
-};
-window.toolproofAppend = (parent, text) => {
-  for (const spec of JSON.parse(text)) parent.appendChild(build(spec));
+}
+
+window.__stages = {};                       // start-up marks (benchmarks/page_load.py)
+
+function apply(op, args) {
+  const [kind, where] = op;
+  if (kind === "stage") return stage(op[1], op[2]);
+  if (kind === "mark") return void (window.__stages[op[1]] = performance.now());
+  if (kind === "now") return performance.now();
+  if (kind === "build") return build(op[1], args);
+  const node = target(where, args);
+  if (!node) {
+    if (["node", "get", "call"].includes(kind)) return null;
+    throw new Error(`no page element ${JSON.stringify(where)} for ${kind}`);
+  }
+  switch (kind) {
+    case "append": for (const spec of op[2]) node.appendChild(build(spec, args)); return;
+    case "set": if (!WRITABLE.has(op[2])) refuse("property", op[2]); node[op[2]] = op[3]; return;
+    case "attr": if (/^on/i.test(op[2])) refuse("attribute", op[2]); node.setAttribute(op[2], op[3]); return;
+    case "unattr": node.removeAttribute(op[2]); return;
+    case "clear": node.replaceChildren(); return;
+    case "remove": node.remove(); return;
+    case "listen": listen(node, op[2], op[3]); return;
+    case "node": return node;
+    case "get": { const value = node[op[2]]; return typeof value === "function" ? value.bind(node) : value; }
+    case "call": if (!METHODS.has(op[2])) refuse("method", op[2]); return node[op[2]](...op[3]);
+    default: throw new Error(`unknown page operation ${JSON.stringify(kind)}`);
+  }
+}
+
+// Every op is tried, in order, even when one fails (a page element gone): the first failure is
+// then raised in the worker, where the Python that queued it reports it.
+window.toolproofOps = (text, ...args) => {
+  let answer = null, failure = null;
+  for (const op of JSON.parse(text)) {
+    try {
+      answer = apply(op, args) ?? null;
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (failure) throw failure;
+  return answer;
 };
 
 // The page's Python needs cross-origin isolation (SharedArrayBuffer) to reach the page from its
 // worker. `python serve.py` sends the headers; on a static host ../sw.js adds them, from the
 // page's next load: register it, reload once, and only then start PyScript.
-const RELOADED = "toolproof.isolation-reload";      // sessionStorage: one reload per tab, no loop
+const RELOADED = "toolproof.isolation-reload";      // sessionStorage: the tries so far in this tab
+// Each try registers ../sw.js with the embedder policy it adds: "credentialless" first (it lets
+// page/transport.py's probe tell a CORS block from a server that is down), then "require-corp"
+// for a browser that does not know credentialless (Safari). One reload per try, then a message.
+const TRIES = ["credentialless", "require-corp"];
+
+async function activated(registration) {
+  const worker = registration.installing || registration.waiting;
+  if (!worker) return;
+  await new Promise((resolve) => {
+    const check = () => { if (["activated", "redundant"].includes(worker.state)) resolve(); };
+    worker.addEventListener("statechange", check);
+    check();
+  });
+}
 
 async function isolate() {
   if (crossOriginIsolated) {
@@ -102,15 +170,18 @@ async function isolate() {
          `cross-origin isolation headers as "python serve.py" does.${HINT}`);
     return;
   }
-  if (sessionStorage.getItem(RELOADED)) {
+  const tried = Number(sessionStorage.getItem(RELOADED) || 0);
+  if (tried >= TRIES.length) {
     sessionStorage.removeItem(RELOADED);
     fail("the page is still not cross-origin isolated after installing its service worker (sw.js); " +
          `the host may block it, or the browser may have service workers turned off.${HINT}`);
     return;
   }
-  await navigator.serviceWorker.register(new URL("../sw.js", import.meta.url));
+  const script = new URL("../sw.js", import.meta.url);
+  if (TRIES[tried] !== "credentialless") script.searchParams.set("coep", TRIES[tried]);
+  await activated(await navigator.serviceWorker.register(script));
   await navigator.serviceWorker.ready;
-  sessionStorage.setItem(RELOADED, "1");
+  sessionStorage.setItem(RELOADED, String(tried + 1));
   location.reload();
 }
 

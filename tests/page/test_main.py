@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, ROOT, is_local, settled, settling
+from browser import ARTIFACTS, READY_TIMEOUT_MS, ROOT, is_local, settled
 from toolproof.cli.main import run
 
 pytestmark = pytest.mark.browser
@@ -17,7 +17,7 @@ pytest.importorskip("playwright.sync_api")
 def open_page(browser, url: str):
     """A fresh page, every request and console line recorded, loaded until ready."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    page = settling(context.new_page())
+    page = context.new_page()
     page.requests, page.console = [], []
     page.on("request", lambda r: page.requests.append(r.url))
     page.on("console", lambda m: page.console.append(m.text))

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, is_local, settling
+from browser import ARTIFACTS, READY_TIMEOUT_MS, is_local
 from routed import OPENAI, RoutedProvider, origin_pattern
 from toolproof.cli.main import run as cli_run
 from toolproof.datafiles import format_schema
@@ -48,7 +48,7 @@ def tool_call(name: str, args: dict) -> str:
 @pytest.fixture(scope="module")
 def page(browser, server):
     context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    page = settling(context.new_page())
+    page = context.new_page()
     page.requests, page.errors = [], []
     page.on("request", lambda r: page.requests.append(r.url))
     page.on("pageerror", lambda e: page.errors.append(str(e)))

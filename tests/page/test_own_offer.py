@@ -158,7 +158,8 @@ def test_clearing_the_draft_can_be_undone(page):
     page.fill("#own-paste", json.dumps([GOOD]))
     page.click("#own-paste-load")            # any change ends the undo
     page.wait_for_function("document.querySelector('#own-message').textContent.startsWith('1 tool(s)')")
-    assert page.is_hidden("#own-undo") and page.errors == []
+    page.wait_for_selector("#own-undo", state="hidden")      # the load's last step (the worker's writes land in turn)
+    assert page.errors == []
 
 
 @pytest.mark.parametrize("name, tools", [

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, settling
+from browser import ARTIFACTS, READY_TIMEOUT_MS
 from repeatdocs import CALL_A, CALL_B, FIXTURES, SUITE, document, repeat
 from toolproof.cli.main import run
 from toolproof.suite.fingerprint import suite_sha256
@@ -42,7 +42,7 @@ def repeated(tmp_path_factory):
 @pytest.fixture(scope="module")
 def page(browser, server, repeated):
     context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    page = settling(context.new_page())
+    page = context.new_page()
     # the page grades whatever data/fixtures.json holds: here, a file with repeats
     page.route("**/data/fixtures.json", lambda route: route.fulfill(
         status=200, content_type="application/json", body=repeated.read_text(encoding="utf-8")))

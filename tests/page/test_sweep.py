@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, is_local, settling
+from browser import ARTIFACTS, READY_TIMEOUT_MS, is_local
 from fakeprovider import fixture_answer
 from livepage import open_advanced
 from routed import OPENAI, RoutedProvider, origin_pattern
@@ -52,7 +52,7 @@ def distracted(case_id: str | None, turn: int, body: dict) -> tuple[int, dict, s
 @pytest.fixture(scope="module")
 def page(browser, server):
     context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    page = settling(context.new_page())
+    page = context.new_page()
     page.requests = []
     page.on("request", lambda r: page.requests.append(r.url))
     page.goto(server + "?timeout=5")

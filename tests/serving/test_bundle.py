@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import serve
-from browser import READY_TIMEOUT_MS, ROOT, settling
+from browser import READY_TIMEOUT_MS, ROOT
 from fakesite import fake_repo, sha
 from serving.bundle import bundle_vendor_files, size_text, write_bundle
 from serving.errors import VendorError
@@ -417,7 +417,7 @@ def test_the_key_stays_in_the_pages_session_storage_only(browser, published):
     from routed import RoutedProvider, origin_pattern
 
     context = browser.new_context()
-    page = settling(context.new_page())
+    page = context.new_page()
     page.goto(published)
     page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
     assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")

@@ -8,14 +8,16 @@ answers input while Pyodide starts, grades and runs (docs/page.md#responsiveness
 the page's one door:
 - `document` and `page_js` (the page's own global object: storage, URL, clock, console) reach the
   main thread through PyScript's synchronous proxies. The worker's own `js` has no DOM and no
-  sessionStorage or localStorage; it stays for what belongs in the worker (fetch and timers, in
-  page/transport.py).
-- Each proxied access is one round trip to the main thread, so elements are first built in the
-  worker (`Node`: tag, text, attributes, children, listeners) and sent to the page as one JSON
-  message when they first meet the real DOM; web/boot.mjs builds them with createElement,
-  textContent and setAttribute only (never HTML). After that a node is the real element.
-- Every real node a panel touches is a `Live`: calls that take nodes accept built ones, and what
-  comes back is a `Live` again, so panels use the DOM as they always did.
+  sessionStorage or localStorage; it stays for what belongs in the worker (fetch, timers,
+  IndexedDB).
+- A trip to the main thread costs milliseconds (tens on a busy machine), so writes never wait for
+  one. Elements are built in the worker (`Node`: tag, text, attributes, children, listeners), and
+  every write to the page (append, set a property or attribute, clear, listen) is queued; the
+  queue goes to the page as one JSON message (`toolproofOps` in web/boot.mjs, which uses
+  createElement, textContent and setAttribute only, never HTML) when Python yields, at the end of
+  an event handler, or just before a read. A read is one trip, carrying the queued writes with it.
+- Every page element a panel touches is a `Live`: `byid` names it by its id and costs nothing
+  until something is read from it, so panels use the DOM as they always did.
 """
 from __future__ import annotations
 
@@ -24,117 +26,189 @@ import itertools
 import json
 
 from pyodide.ffi import JsProxy, create_proxy, to_js
-from pyscript import document as _page_document
 from pyscript import window as page_js
 
 SVG = "http://www.w3.org/2000/svg"
 _proxies: list = []          # event handlers must outlive this module's frames
 _handlers: dict = {}         # listener id -> Python handler (web/boot.mjs calls back with the id)
 _ids = itertools.count(1)
-_queue: list = []            # (page element, Node): appends not sent yet, one message per parent
-_listens: list = []          # page element, event name, listener id, ...: sent in one message
-# Properties a built node may carry: the page's builder (web/boot.mjs) allows the same set and
-# nothing else, so no innerHTML, outerHTML or event-handler property can reach it.
+_ops: list = []              # writes to the page not sent yet, in order
+_args: list = []             # page objects those writes name ({"arg": i}), sent beside the JSON
+# Properties a built node may carry, and that a queued write may set: the page's builder
+# (web/boot.mjs) allows the same sets and nothing else, so no innerHTML, outerHTML or
+# event-handler property can reach it.
 PROPS = frozenset({"className", "id", "value", "hidden", "disabled", "checked", "selected", "title", "open"})
+WRITABLE = PROPS | {"textContent", "selectedIndex", "scrollTop", "scrollLeft", "indeterminate"}
+# Methods that take and return plain values: called on the page in the same trip as the writes.
+METHODS = frozenset({"focus", "blur", "click", "scrollIntoView", "getAttribute", "hasAttribute",
+                     "closest", "querySelector", "item", "select"})
 
 
-def _real(value):
-    """What a call to the page gets for an argument: the page's object behind a Node or a Live."""
-    if isinstance(value, Node):
-        return value.live()._js
-    if isinstance(value, Live):
-        return value._js
-    if isinstance(value, Text):
-        return _page_document.createTextNode(value.text)
-    return value
+def _plain(value) -> bool:
+    return value is None or isinstance(value, (str, bool, int, float))
+
+
+def _where(target) -> dict:
+    """How a queued write names a page object: by id, by the id of a node built here, as the body,
+    or passed beside the message."""
+    if isinstance(target, Node):
+        return {"ref": target._id}
+    if target._at is not None:
+        return target._at
+    _args.append(target._js)
+    return {"arg": len(_args) - 1}
+
+
+def _push(op: list) -> None:
+    if not _ops:
+        asyncio.get_event_loop().call_soon(_flush)
+    _ops.append(op)
+
+
+def _flush(read: list | None = None):
+    """Send the queued writes, and `read` after them (its answer is returned): one trip, or
+    none when there is nothing to send."""
+    if read is None and not _ops:
+        return None
+    ops = _ops[:] + ([read] if read is not None else [])
+    args = _args[:]
+    _ops.clear()
+    _args.clear()
+    return page_js.toolproofOps(json.dumps(ops), *args)
 
 
 def _wrapped(value):
-    if isinstance(value, JsProxy) and type(value).__name__ != "JsNull":
-        return Live(value)
+    if isinstance(value, JsProxy):
+        return None if type(value).__name__ == "JsNull" else Live(value)
     return value
 
 
-def _flush() -> None:
-    """Send the queued appends (consecutive ones into the same element go in one message), then
-    the queued listeners, all in one message."""
-    while _queue:
-        parent, batch = _queue[0][0], []
-        while _queue and _queue[0][0] is parent:
-            batch.append(_queue.pop(0)[1].spec())
-        page_js.toolproofAppend(parent, json.dumps(batch))
-    if _listens:
-        batch = _listens[:]
-        _listens.clear()
-        page_js.toolproofListenAll(*batch)
-
-
-def _soon() -> None:
-    if not _queue and not _listens:
-        asyncio.get_event_loop().call_soon(_flush)
+def _real(value):
+    """What a direct call to the page gets for an argument: the page's object itself."""
+    if isinstance(value, Node):
+        return value.live()._node()
+    if isinstance(value, Live):
+        return value._node()
+    if isinstance(value, Text):
+        return page_js.document.createTextNode(value.text)
+    return value
 
 
 class Live:
-    """A real object of the page (an element, the document, an event), reached through the proxy.
-    Nodes appended to it are queued and sent together before anything else reaches the page (and
-    as soon as the running Python code yields), so a list of 10,000 options is one message."""
+    """An object of the page: an element named by its id (or the body, or a node built here), or
+    one the page handed over (an event, its target). Writes are queued; a read is one trip."""
 
-    __slots__ = ("_js",)
+    __slots__ = ("_js", "_at")
 
-    def __init__(self, js_object):
+    def __init__(self, js_object=None, at: dict | None = None):
         object.__setattr__(self, "_js", js_object)
+        object.__setattr__(self, "_at", at)
 
+    def _node(self):
+        """The page's object itself (found once, in one trip with the queued writes)."""
+        if self._js is None:
+            object.__setattr__(self, "_js", _flush(["node", self._at]))
+        else:
+            _flush()
+        return self._js
+
+    # -- writes: queued
     def appendChild(self, child):
-        if isinstance(child, Node) and child._building():
-            _soon()
-            _queue.append((self._js, child))
+        if isinstance(child, Text) or isinstance(child, Node) and child._building():
+            spec = child.spec()
+            last = _ops[-1] if _ops else None
+            if last is not None and last[0] == "append" and last[1] == self._at and self._at is not None:
+                last[2].append(spec)
+            else:
+                _push(["append", _where(self), [spec]])
             return child
-        _flush()
-        return _wrapped(self._js.appendChild(_real(child)))
+        if isinstance(child, (Node, Live)) and (isinstance(child, Node) or child._at is not None):
+            _push(["append", _where(self), [_where(child)]])
+            return child
+        return _wrapped(self._node().appendChild(_real(child)))
 
-    def __getattr__(self, name: str):
-        _flush()
-        value = getattr(self._js, name)
-        if callable(value) and isinstance(value, JsProxy) and getattr(value, "typeof", "") == "function":
-            return lambda *args: _wrapped(value(*(_real(a) for a in args)))
-        return _wrapped(value)
+    def setAttribute(self, name: str, value) -> None:
+        _push(["attr", _where(self), str(name), str(value)])
+
+    def removeAttribute(self, name: str) -> None:
+        _push(["unattr", _where(self), str(name)])
+
+    def remove(self) -> None:
+        _push(["remove", _where(self)])
+
+    def replaceChildren(self, *children) -> None:
+        _push(["clear", _where(self)])
+        for child in children:
+            self.appendChild(child)
+
+    def listen(self, event: str, handler) -> None:
+        _push(["listen", _where(self), str(event), _handler_id(handler)])
+
+    @property
+    def dataset(self):
+        return _Data(self)
 
     def __setattr__(self, name: str, value) -> None:
-        _flush()
-        setattr(self._js, name, _real(value))
+        if name in WRITABLE and _plain(value):
+            _push(["set", _where(self), name, value])
+        else:
+            setattr(self._node(), name, _real(value))
+
+    # -- reads: one trip each
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in METHODS:
+            return lambda *args: self._call(name, args)
+        if self._js is not None:
+            _flush()
+            value = getattr(self._js, name)
+        else:
+            value = _flush(["get", _where(self), name])
+        if isinstance(value, JsProxy) and getattr(value, "typeof", "") == "function":
+            return lambda *args: _wrapped(getattr(self._node(), name)(*(_real(a) for a in args)))
+        return _wrapped(value)
+
+    def _call(self, name: str, args: tuple):
+        if all(_plain(a) for a in args):
+            return _wrapped(_flush(["call", _where(self), name, list(args)]))
+        return _wrapped(getattr(self._node(), name)(*(_real(a) for a in args)))
+
+    def getAttribute(self, name: str):
+        return self._call("getAttribute", (str(name),))
+
+    def hasAttribute(self, name: str) -> bool:
+        return bool(self._call("hasAttribute", (str(name),)))
 
     def __bool__(self) -> bool:
-        _flush()
-        return bool(self._js)
+        return True
 
     def __iter__(self):
-        _flush()
-        return (_wrapped(item) for item in self._js)
+        return (_wrapped(item) for item in self._node())
 
     def __len__(self) -> int:
-        _flush()
-        return int(self._js.length)
+        return int(self._node().length)
 
     def __getitem__(self, index):
-        _flush()
-        return _wrapped(self._js[index])
+        return _wrapped(self._node()[index])
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, (Live, Node)) and self._js == _real(other)
+        if isinstance(other, (Live, Node)) and self._at is not None and self._at == _at_of(other):
+            return True
+        return isinstance(other, (Live, Node)) and self._node() == _real(other)
 
     __hash__ = object.__hash__
 
     def __await__(self):
-        return self._js.__await__()
+        return self._node().__await__()
 
-    def listen(self, event: str, handler) -> None:
-        handler_id = _handler_id(handler)
-        _soon()
-        _listens.extend((self._js, event, handler_id))
+
+def _at_of(target) -> dict | None:
+    return {"ref": target._id} if isinstance(target, Node) else target._at
 
 
 class _Data:
-    """`node.dataset` of a node still being built: `data-*` attributes."""
+    """`node.dataset`: `data-*` attributes, written as attributes (queued or built)."""
 
     __slots__ = ("_node",)
 
@@ -142,17 +216,19 @@ class _Data:
         object.__setattr__(self, "_node", node)
 
     def __setattr__(self, name: str, value) -> None:
-        kebab = "".join(f"-{c.lower()}" if c.isupper() else c for c in name)
-        self._node.setAttribute(f"data-{kebab}", str(value))
+        self._node.setAttribute(_data_name(name), str(value))
 
     def __getattr__(self, name: str):
-        kebab = "".join(f"-{c.lower()}" if c.isupper() else c for c in name)
-        return self._node.getAttribute(f"data-{kebab}")
+        return self._node.getAttribute(_data_name(name))
+
+
+def _data_name(name: str) -> str:
+    return "data-" + "".join(f"-{c.lower()}" if c.isupper() else c for c in name)
 
 
 class Node:
-    """An element being built in the worker; it becomes the page's element (a `Live`) when it is
-    attached to the page or when anything beyond building is asked of it."""
+    """An element being built in the worker. It goes to the page inside its parent's append; after
+    that, writes to it are queued by its id and reads ask the page."""
 
     __slots__ = ("_id", "_tag", "_ns", "_props", "_attrs", "_kids", "_events", "_live", "_sent")
 
@@ -193,13 +269,24 @@ class Node:
 
     @property
     def dataset(self):
-        return _Data(self) if self._building() else self.live().dataset
+        return _Data(self)
 
     def listen(self, event: str, handler) -> None:
         if self._building():
             self._events.append([event, _handler_id(handler)])
         else:
             self.live().listen(event, handler)
+
+    def remove(self) -> None:
+        if not self._building():
+            self.live().remove()
+
+    def replaceChildren(self, *children) -> None:
+        if self._building():
+            self._kids.clear()
+            self.append(*children)
+        else:
+            self.live().replaceChildren(*children)
 
     def __setattr__(self, name: str, value) -> None:
         if not self._building():
@@ -212,6 +299,8 @@ class Node:
             setattr(self.live(), name, value)
 
     def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
         if name == "textContent" and self._building():
             return "".join(k.text if isinstance(k, Text) else k.textContent for k in self._kids)
         if name in PROPS and self._building() and name in self._props:
@@ -220,6 +309,13 @@ class Node:
 
     def __bool__(self) -> bool:
         return True
+
+    def __eq__(self, other) -> bool:
+        if other is self:
+            return True
+        return isinstance(other, (Live, Node)) and not self._building() and self.live() == other
+
+    __hash__ = object.__hash__
 
     # -- handing over to the page
     def _building(self) -> bool:
@@ -234,15 +330,15 @@ class Node:
         return [self._id, self._tag, self._ns, self._props, self._attrs, kids, self._events]
 
     def live(self) -> Live:
-        """The page's element: built there in one message, or looked up once if an ancestor's
-        message built it."""
+        """The page's element: named by id once a message carries it; a node asked for before
+        any parent took it is built on the page at once (one trip) and held here."""
         if self._live is None:
-            _flush()                  # this node may be waiting in the queue
             if self._sent:
-                found = page_js.toolproofFind(self._id)
+                live = Live(at={"ref": self._id})
             else:
-                found = page_js.toolproofBuild(json.dumps(self.spec()))
-            object.__setattr__(self, "_live", Live(found))
+                spec = self.spec()
+                live = Live(_flush(["build", spec]), at={"ref": self._id})
+            object.__setattr__(self, "_live", live)
         return self._live
 
 
@@ -275,7 +371,8 @@ def _handler_id(handler) -> int:
 
 
 class _Document(Live):
-    """The page's document: new elements start as `Node`s in the worker."""
+    """The page's document: new elements start as `Node`s in the worker; elements found by id
+    cost no trip until read."""
 
     __slots__ = ()
 
@@ -288,8 +385,15 @@ class _Document(Live):
     def createTextNode(self, text: str) -> Text:
         return Text(text)
 
+    def getElementById(self, name: str) -> Live:
+        return Live(at={"id": str(name)})
 
-document = _Document(_page_document)
+    @property
+    def body(self) -> Live:
+        return Live(at={"body": 1})
+
+
+document = _Document(at={"doc": 1})
 
 
 def el(tag: str, text: str | None = None, *, cls: str | None = None, children=(), **attrs):
@@ -336,16 +440,18 @@ def on(node, event: str, handler) -> None:
 
 
 def clear(node) -> None:
-    if isinstance(node, Node) and node._building():
-        node._kids.clear()
-    else:
-        node.replaceChildren()          # one call to the page, however many children
+    node.replaceChildren()          # queued: one op, however many children
 
 
 def set_stage(stage: str, text: str) -> None:
-    """The boot progress (body[data-stage], the line, the list of stages), in one message."""
-    _flush()
-    page_js.toolproofStage(stage, text)
+    """The boot progress (body[data-stage], the line, the list of stages): a queued write."""
+    _push(["stage", str(stage), str(text)])
+
+
+def mark(stage: str) -> None:
+    """Record on the page's clock when a start-up stage ended (window.__stages, read by
+    benchmarks/page_load.py): a queued write, stamped when the page applies it."""
+    _push(["mark", str(stage)])
 
 
 async def paint() -> None:
@@ -368,8 +474,8 @@ def download(filename: str, text: str, mime: str) -> None:
 def page_now() -> float:
     """The page's clock (ms since navigation start): the worker's own `performance` counts from
     the worker's start, so marks the benchmarks read come from here."""
-    return float(page_js.performance.now())
+    return float(_flush(["now"]))
 
 
-def byid(name: str):
+def byid(name: str) -> Live:
     return document.getElementById(name)

@@ -14,13 +14,15 @@ import sys
 
 from pyscript import window
 
-_SCRIPT_START = window.performance.now()      # before our own imports (benchmarks/page_load.py)
+from toolproof.page.dom import mark
+
+mark("script")                 # before our own imports (benchmarks/page_load.py)
 
 from toolproof.page.board import BoardView
 from toolproof.page.cases import CaseList, case_row
 from toolproof.page.compare import CompareView, remember_live
 from toolproof.page.diagnosis import diagnosis_section
-from toolproof.page.dom import document, on, page_js, page_now, paint, set_stage
+from toolproof.page.dom import document, on, page_js, page_now, paint, set_stage  # noqa: E402
 from toolproof.page.editor import CaseEditor
 from toolproof.page.live import LiveController
 from toolproof.page.own import OwnView
@@ -29,18 +31,6 @@ from toolproof.page.runs import KeptRuns, RunsView
 from toolproof.page.scorecard import ScorecardView, Sections
 from toolproof.page.sweep import sweep_chart
 from toolproof.page.robustness import robustness_section
-
-
-_STAGES = page_js.Object.new()
-window.__stages = _STAGES
-
-
-setattr(_STAGES, "script", _SCRIPT_START)
-
-
-def mark(stage: str) -> None:
-    """Record when a start-up stage ended (benchmarks/page_load.py prints the breakdown)."""
-    setattr(_STAGES, stage, page_now())
 
 
 class _RpdsAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):

@@ -48,10 +48,28 @@ def network_failure(url: str, answered: bool | None = None) -> str:
             "blocks it; the browser is offline)")
 
 
+async def probe_can_tell() -> bool:
+    """Can a no-cors probe see a server that answers without CORS headers? Only under the embedder
+    policy "credentialless" (python serve.py, and sw.js where the browser knows it); under
+    "require-corp" the opaque answer is blocked just like a refused connection. The policy is read
+    from an answer of the page's own origin (a HEAD of the page: the service worker adds its
+    headers there too)."""
+    from .dom import page_js
+
+    try:
+        response = await js.fetch(str(page_js.location.href), to_js(
+            {"method": "HEAD", "cache": "no-store"}, dict_converter=js.Object.fromEntries))
+        return str(response.headers.get("Cross-Origin-Embedder-Policy") or "").strip() == "credentialless"
+    except JsException:
+        return False
+
+
 async def answers_at_all(url: str, timeout: float) -> bool | None:
     """Does anything answer at `url`? A `no-cors` GET (no key, no body, no credentials) resolves
     with an opaque response whatever the server's CORS headers, and fails when nothing answers.
-    None when the probe itself could not tell (its own deadline)."""
+    None when the probe cannot tell (its own deadline, or an embedder policy that blocks it)."""
+    if not await probe_can_tell():
+        return None
     controller = js.AbortController.new()
     timer = js.setTimeout(create_once_callable(lambda: controller.abort()), int(min(timeout, 5) * 1000))
     # no-cors refuses redirect "manual" (checked in Chromium): a redirect is followed, but only where
