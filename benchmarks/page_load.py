@@ -36,7 +36,7 @@ import serve  # noqa: E402
 from browser import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, start_server  # noqa: E402
 
 
-STAGES = ("python", "imports", "suite", "graded", "rendered")   # then ready; "diagnosis" comes after
+STAGES = ("script", "python", "imports", "suite", "graded", "rendered", "panels")   # then ready; "diagnosis" comes after
 
 
 def load(browser, url: str, marker: str, stages: list | None = None, second: list | None = None) -> float:

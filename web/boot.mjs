@@ -54,6 +54,9 @@ function listen(node, type, handler) {
 // A page object named by a message: by id, a node built here before, one passed beside the
 // message, the body or the document.
 function target(where, args) {
+  if (where.closest !== undefined) {
+    return target({ ...where, closest: undefined }, args)?.closest(where.closest) ?? null;
+  }
   if (where.id !== undefined) return document.getElementById(where.id);
   if (where.ref !== undefined) return made.get(where.ref)?.deref() ?? null;
   if (where.arg !== undefined) return args[where.arg] ?? null;
@@ -104,6 +107,10 @@ function apply(op, args) {
   if (kind === "mark") return void (window.__stages[op[1]] = performance.now());
   if (kind === "now") return performance.now();
   if (kind === "build") return build(op[1], args);
+  if (kind === "values") {
+    const read = (node) => (op[2] ? node?.getAttribute(op[2]) : node?.value) ?? null;
+    return JSON.stringify(Object.fromEntries(op[1].map((id) => [id, read(document.getElementById(id))])));
+  }
   const node = target(where, args);
   if (!node) {
     if (["node", "get", "call"].includes(kind)) return null;

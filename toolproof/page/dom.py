@@ -158,6 +158,9 @@ class Live:
     def __getattr__(self, name: str):
         if name.startswith("_"):
             raise AttributeError(name)
+        if name == "closest" and self._at is not None and "closest" not in self._at:
+            # an ancestor of an element named by id is named the same way: no trip until read
+            return lambda selector: Live(at={**self._at, "closest": str(selector)})
         if name in METHODS:
             return lambda *args: self._call(name, args)
         if self._js is not None:
@@ -475,6 +478,12 @@ def page_now() -> float:
     """The page's clock (ms since navigation start): the worker's own `performance` counts from
     the worker's start, so marks the benchmarks read come from here."""
     return float(_flush(["now"]))
+
+
+def values(names, attribute: str = "") -> dict:
+    """The `value` (or the given attribute) of each element named by id, None where there is
+    none: one trip for them all."""
+    return json.loads(_flush(["values", [str(n) for n in names], str(attribute)]))
 
 
 def byid(name: str) -> Live:

@@ -189,6 +189,7 @@ async def boot() -> None:
     on(document.getElementById("board-use-kept"), "click",
        lambda _e: asyncio.ensure_future(rank_kept_runs(board)))
     fixture_fold()
+    mark("panels")
     asyncio.ensure_future(runs.start())      # IndexedDB opens beside the start-up, not on its path
     document.getElementById("boot").setAttribute("hidden", "")
     window.__readyMs = page_now()      # read by benchmarks/page_load.py

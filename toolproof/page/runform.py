@@ -6,19 +6,40 @@ module never imports another panel. An edge module (DOM, storage).
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 
 from pyscript import window
 
 from .dom import byid, el, on
+from .dom import values as dom_values
 from .dom import page_js as js      # the page's globals: sessionStorage, localStorage, URL (dom.py)
+
+_fields: dict = {}        # the form's values, read in one trip and kept for this turn of the loop
+
+
+def field(name: str) -> str:
+    """A form field's value. The first read in a turn of the event loop reads every field of the
+    form in one trip to the page (page/dom.py); the rest of the turn reads that copy."""
+    if not _fields:
+        _fields.update({k: v if isinstance(v, str) else "" for k, v in dom_values(FIELDS).items()})
+        asyncio.get_event_loop().call_soon(_fields.clear)
+    return _fields[name]
+
+
+def set_field(name: str, value: str) -> None:
+    byid(name).value = value
+    if _fields:
+        _fields[name] = str(value)
+
 
 KEY_PREFIX = "toolproof.key."          # sessionStorage only: never localStorage, cookies or the URL
 FORM_KEY = "toolproof.form"           # localStorage: every field below, never the key
 KEPT_FIELDS = ("model", "base-url", "scope", "cap", "max-tokens", "timeout", "pad", "pad-seed", "repeats",
                "phrasings", "concurrency", "temperature", "seed", "headers", "price-in", "price-out")
 ADVANCED = KEPT_FIELDS[4:]             # inside <details id="advanced">
+FIELDS = ("provider", "api-key") + KEPT_FIELDS
 PROVIDERS_UI = ("openai", "openai-responses", "anthropic", "gemini", "openai-compatible")
 PLACEHOLDERS = {"openai": "e.g. gpt-4.1-mini", "openai-responses": "e.g. gpt-5-mini",
                 "anthropic": "e.g. claude-sonnet-4-5", "gemini": "e.g. gemini-2.5-flash",
@@ -39,7 +60,7 @@ def url_timeout() -> str | None:
 def number_field(name: str, low: float, high: float, *, whole: bool) -> float | None:
     """A form number within [low, high], or None (the caller says what is wrong)."""
     try:
-        value = float(str(byid(name).value).strip())
+        value = float(field(name).strip())
     except ValueError:
         return None
     if not math.isfinite(value) or not low <= value <= high or whole and value != int(value):
@@ -52,7 +73,7 @@ def form_prices() -> tuple[dict | None, str | None]:
     from toolproof.scoring.cost import check_prices
     from toolproof.errors import ToolProofError
 
-    raw = [str(byid(name).value).strip() for name in ("price-in", "price-out")]
+    raw = [field(name).strip() for name in ("price-in", "price-out")]
     if not any(raw):
         return None, None
     values = [number_field(name, 0, 1e9, whole=False) for name in ("price-in", "price-out")]
@@ -90,11 +111,11 @@ class RunForm:
         on(byid("run-form"), "input", lambda e: self.keep_fields())
         self.pending_scope = self.restore()
         if url_timeout() is not None:
-            byid("timeout").value = url_timeout()
+            set_field("timeout", url_timeout())
 
     # -- kept across a reload (never the key)
     def keep_fields(self) -> None:
-        values = {name: str(byid(name).value) for name in KEPT_FIELDS}
+        values = {name: field(name) for name in KEPT_FIELDS}
         values["provider"] = self.provider()
         try:
             js.localStorage.setItem(FORM_KEY, json.dumps(values))
@@ -112,38 +133,39 @@ class RunForm:
             raw = None
         values = kept_form(raw if isinstance(raw, str) else None, ("provider",) + KEPT_FIELDS)
         if values.get("provider") in PROVIDERS_UI:
-            byid("provider").value = values["provider"]
+            set_field("provider", values["provider"])
         self.provider_changed()
         pending = None
         for name in KEPT_FIELDS:
             if name in values and name not in ("scope", "cap"):
-                byid(name).value = values[name]
+                set_field(name, values[name])
         if values.get("scope") in self.options:
-            byid("scope").value = values["scope"]
+            set_field("scope", values["scope"])
         elif values.get("scope") == "own":
             pending = "own"
         self.scope_changed()
         if values.get("cap", "").isdigit() and 1 <= int(values["cap"]) <= self.most():
-            byid("cap").value = values["cap"]
+            set_field("cap", values["cap"])
         self.show_need()
-        if any(values.get(name, "") != str(byid(name).getAttribute("value") or "") for name in ADVANCED
+        defaults = dom_values(ADVANCED, "value")      # the page's own defaults, in one trip
+        if any(values.get(name, "") != str(defaults.get(name) or "") for name in ADVANCED
                if name in values):
             byid("advanced").open = True          # a kept setting out of sight would surprise
         return pending
 
     # -- the form
     def provider(self) -> str:
-        return str(byid("provider").value)
+        return field("provider")
 
     def provider_changed(self) -> None:
         provider = self.provider()
         byid("base-url-field").hidden = provider not in BASE_HINTS
         # A base URL typed for one provider must never carry another provider's key elsewhere.
-        byid("base-url").value = ""
+        set_field("base-url", "")
         byid("base-url").setAttribute("placeholder", BASE_HINTS.get(provider, ""))
         byid("model").setAttribute("placeholder", PLACEHOLDERS[provider])
         stored = js.sessionStorage.getItem(KEY_PREFIX + provider)      # JS null when absent
-        byid("api-key").value = stored if isinstance(stored, str) else ""
+        set_field("api-key", stored if isinstance(stored, str) else "")
         byid("api-key").setAttribute("placeholder", "optional for local servers" if provider == "openai-compatible"
                                      else "kept in this tab's sessionStorage only")
         self.key_changed()
@@ -152,13 +174,13 @@ class RunForm:
         """A hint, never a refusal, when the key's prefix belongs to another provider."""
         from toolproof.reports.page_view import key_hint
 
-        hint = key_hint(self.provider(), str(byid("api-key").value).strip())
+        hint = key_hint(self.provider(), field("api-key").strip())
         byid("key-hint").textContent = hint
         byid("key-hint").hidden = not hint
 
     def store_key(self) -> None:
         self.key_changed()
-        value = str(byid("api-key").value)
+        value = field("api-key")
         if value:
             js.sessionStorage.setItem(KEY_PREFIX + self.provider(), value)
         else:
@@ -167,7 +189,7 @@ class RunForm:
     def forget_key(self) -> None:
         for provider in PROVIDERS_UI:
             js.sessionStorage.removeItem(KEY_PREFIX + provider)
-        byid("api-key").value = ""
+        set_field("api-key", "")
         self.key_changed()
         self.message("Key forgotten: removed from this tab's storage and the form.")
 
@@ -175,7 +197,7 @@ class RunForm:
         """#pad as levels ((): no sweep); raises ToolProofError with the reason."""
         from toolproof.running.sweep import parse_levels
 
-        text = str(byid("pad").value).strip()
+        text = field("pad").strip()
         return parse_levels(text, flag="Pad levels") if text else ()
 
     def set_own(self, cases, tools: dict, document: dict | None = None) -> None:
@@ -188,8 +210,8 @@ class RunForm:
             self.own = None
             self.options.pop("own", None)
             if self.own_option is not None:
-                if str(scope.value) == "own":
-                    scope.value = "all"
+                if field("scope") == "own":
+                    set_field("scope", "all")
                 self.own_option.remove()
                 self.own_option = None
             self.scope_changed()
@@ -201,7 +223,8 @@ class RunForm:
             scope.appendChild(self.own_option)
         self.own_option.textContent = f"Your suite ({len(cases)} cases): {self.options['own']} requests"
         if self.pending_scope == "own":
-            scope.value, self.pending_scope = "own", None
+            set_field("scope", "own")
+            self.pending_scope = None
         self.scope_changed()
 
     def repeats(self) -> int:
@@ -212,13 +235,13 @@ class RunForm:
     def phrasings(self) -> str | int:   # #phrasings: "base", "all" or N
         from toolproof.suite.model import phrasing_choice
 
-        return phrasing_choice(str(byid("phrasings").value))
+        return phrasing_choice(field("phrasings"))
 
     def scope_need(self) -> int:
         """Requests one pass over the scope needs, each chosen phrasing its own conversation."""
         from toolproof.suite.model import requests_needed, scoped
 
-        scope, choice = str(byid("scope").value), self.phrasings()
+        scope, choice = field("scope"), self.phrasings()
         return self.options[scope] if choice == "base" else requests_needed(
             self.own[0] if scope == "own" else scoped(self.bundle.cases, scope), choice)
 
@@ -247,7 +270,7 @@ class RunForm:
         cap.setAttribute("max", str(most))
         # A run asked for in full completes in full: a new scope (or repeat count, or pad levels)
         # sets the cap to what it needs; the user may then lower it, or raise it up to `most`.
-        cap.value = str(need)
+        set_field("cap", str(need))
         self.show_need()
 
     def show_need(self) -> None:
@@ -278,11 +301,11 @@ class RunForm:
         from toolproof.running.runner import RunSettings
         from toolproof.reports.page_view import connect_allowed, sampling_from_form
 
-        provider, model = self.provider(), str(byid("model").value).strip()
-        key, base_url = str(byid("api-key").value).strip(), str(byid("base-url").value).strip()
-        scope, need = str(byid("scope").value), self.need()
+        provider, model = self.provider(), field("model").strip()
+        key, base_url = field("api-key").strip(), field("base-url").strip()
+        scope, need = field("scope"), self.need()
         try:
-            cap = int(str(byid("cap").value))
+            cap = int(field("cap"))
         except ValueError:
             cap = 0
         timeout = number_field("timeout", 0.1, 3600, whole=False)
@@ -292,7 +315,7 @@ class RunForm:
         concurrency = number_field("concurrency", 1, 16, whole=True)
         prices, price_problem = form_prices()
         temperature, sampling_seed, headers, sampling_problem = sampling_from_form(
-            str(byid("temperature").value), str(byid("seed").value), str(byid("headers").value))
+            field("temperature"), field("seed"), field("headers"))
         problem = pad_problem or sampling_problem       # the sweep's own reason, said first
         if not problem and levels and self.phrasings() != "base":
             problem = "A sweep runs the base phrasing only: set Phrasings to base."
