@@ -2,7 +2,10 @@
 
 In one Chromium, alternately loads index.html until `body[data-ready="true"]` and
 benchmarks/bare_pyodide.html (the same vendored Pyodide, running `1+1`), each in a fresh browser
-context (no HTTP cache carried over), and prints both medians and their ratio. Times are
+context (no HTTP cache carried over), and prints both medians and their ratio. With serve.py it
+also loads benchmarks/pyscript_worker.html (the vendored PyScript starting Pyodide in a worker and
+reaching the page once, nothing of ours), which splits the page's extra time into PyScript's
+worker and our own. Times are
 `performance.now()` at ready, i.e. from navigation start; the page's own stages (Python
 running, our imports, suite loaded, fixtures graded, scorecard rendered) are printed too, and a
 second visit in the same profile (HTTP cache kept: vendor files revalidate by ETag with serve.py;
@@ -57,10 +60,10 @@ def load(browser, url: str, marker: str, stages: list | None = None, second: lis
 
 @contextlib.contextmanager
 def repository_site() -> Iterator[tuple[str, str]]:
-    """serve.py on the repository: (page URL, bare-Pyodide page URL)."""
+    """serve.py on the repository: (page URL, bare-Pyodide page URL, PyScript-worker page URL)."""
     server, url = start_server()
     try:
-        yield url, url + "benchmarks/bare_pyodide.html"
+        yield url, url + "benchmarks/bare_pyodide.html", url + "benchmarks/pyscript_worker.html"
     finally:
         server.shutdown()
 
@@ -81,7 +84,8 @@ def bundle_site() -> Iterator[tuple[str, str]]:
         try:
             port = re.search(r" port (\d+)", host.stdout.readline()).group(1)
             url = f"http://127.0.0.1:{port}/team/toolproof/"
-            yield url, url + "benchmarks/bare_pyodide.html"
+            # no PyScript-worker baseline here: it needs the isolation headers sw.js adds to the page only
+            yield url, url + "benchmarks/bare_pyodide.html", None
         finally:
             host.terminate()
             host.wait(10)
@@ -95,14 +99,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    page_ms, bare_ms, stages, second_ms = [], [], [], []
-    with (bundle_site() if args.bundle else repository_site()) as (url, bare_url), \
+    page_ms, bare_ms, worker_ms, stages, second_ms = [], [], [], [], []
+    with (bundle_site() if args.bundle else repository_site()) as (url, bare_url, worker_url), \
             sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         load(browser, url, "window.__readyMs")          # warm-up: OS file cache, JIT of the driver
         for _ in range(args.rounds):
             page_ms.append(load(browser, url, "window.__readyMs", stages, second_ms))
             bare_ms.append(load(browser, bare_url, "window.__bootMs"))
+            if worker_url:
+                worker_ms.append(load(browser, worker_url, "window.__bootMs"))
         browser.close()
     print(f"served from: {url} ({'bundle, python -m http.server' if args.bundle else 'serve.py'})")
     page_median, bare_median = statistics.median(page_ms), statistics.median(bare_ms)
@@ -111,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bare Pyodide boot (1+1):      median {bare_median / 1000:.2f} s  "
           f"[{', '.join(f'{m / 1000:.2f}' for m in bare_ms)}]")
     print(f"ratio page / bare: {page_median / bare_median:.2f}")
+    if worker_ms:
+        worker_median = statistics.median(worker_ms)
+        print(f"PyScript worker, nothing of ours: median {worker_median / 1000:.2f} s  "
+              f"[{', '.join(f'{m / 1000:.2f}' for m in worker_ms)}]  (ratio to bare {worker_median / bare_median:.2f})")
     print(f"second visit (same profile): median {statistics.median(second_ms) / 1000:.2f} s  "
           f"[{', '.join(f'{m / 1000:.2f}' for m in second_ms)}]")
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
