@@ -13,15 +13,16 @@ import math
 from pyscript import window
 
 from .dom import byid, el, on
-from .dom import values as dom_values
 from .dom import page_js as js      # the page's globals: sessionStorage, localStorage, URL (dom.py)
+from .dom import turn_cache
+from .dom import values as dom_values
 
-_fields: dict = {}        # the form's values, read in one trip and kept for this turn of the loop
+_fields = turn_cache()    # the form's values, read in one trip, kept while the page cannot change them
 
 
 def field(name: str) -> str:
-    """A form field's value. The first read in a turn of the event loop reads every field of the
-    form in one trip to the page (page/dom.py); the rest of the turn reads that copy."""
+    """A form field's value. The first read reads every field of the form in one trip to the page
+    (page/dom.py); later reads use that copy until the next event or the loop's next turn."""
     if not _fields:
         _fields.update({k: v if isinstance(v, str) else "" for k, v in dom_values(FIELDS).items()})
         asyncio.get_event_loop().call_soon(_fields.clear)
