@@ -216,7 +216,7 @@ def test_arrows_run_one_way(path):
 
 # The page's panels never import each other: page/main.py wires them. A panel may use the DOM
 # helpers (page/dom.py, on page/bridge.py) and the one module that touches js.fetch (page/transport.py).
-PAGE_SHARED = {"toolproof.page.dom", "toolproof.page.bridge", "toolproof.page.transport"}
+PAGE_SHARED = {"toolproof.page.dom", "toolproof.page.bridge", "toolproof.page.batches", "toolproof.page.transport"}
 
 
 @pytest.mark.parametrize("path", sorted((PACKAGE / "page").glob("*.py")), ids=lambda p: p.name)

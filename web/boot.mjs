@@ -73,16 +73,13 @@ function build(spec, args) {
   if (typeof spec === "string") return document.createTextNode(spec);
   if (!Array.isArray(spec)) return target(spec, args);     // built before (or found): moved here
   const [id, tag, ns, props, attrs, kids, events] = spec;
+  for (const name of Object.keys(attrs)) if (/^on/i.test(name)) refuse("attribute", name);
+  for (const name of Object.keys(props)) if (!PROPS.has(name)) refuse("property", name);
   const node = ns ? document.createElementNS(ns, tag) : document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (/^on/i.test(name)) refuse("attribute", name);
-    node.setAttribute(name, value);
-  }
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
   for (const kid of kids) node.appendChild(build(kid, args));
-  for (const [name, value] of Object.entries(props)) {      // after the children: a select's value
-    if (!PROPS.has(name)) refuse("property", name);        // names one of its options
-    node[name] = value;
-  }
+  // props after the children: a select's value names one of its options
+  for (const [name, value] of Object.entries(props)) node[name] = value;
   for (const [type, handler] of events) listen(node, type, handler);
   made.set(id, new WeakRef(node));
   forget.register(node, id);

@@ -116,3 +116,55 @@ def test_the_worker_is_held_to_the_pages_security_policy(browser, server):
         status=200, headers={"access-control-allow-origin": "*"}, body="{}"))
     assert worker.evaluate(VIOLATION, "https://api.openai.com/v1/chat/completions") == "sent"
     context.close()
+
+
+HOSTILE_OPS = """() => {
+    const tries = {
+        property: ["set", {id: "model"}, "innerHTML", "<img src=x onerror=window.__pwned=1>"],
+        outer: ["set", {id: "model"}, "outerHTML", "<script>window.__pwned=1</script>"],
+        handler: ["attr", {id: "model"}, "onfocus", "window.__pwned=1"],
+        handlerCase: ["attr", {id: "model"}, "ONclick", "window.__pwned=1"],
+        method: ["call", {id: "run-message"}, "insertAdjacentHTML", ["beforeend", "<img src=x onerror=window.__pwned=1>"]],
+        built: ["append", {id: "run-message"}, [[900001, "img", "", {}, {src: "x", onerror: "window.__pwned=1"}, [], []]]],
+        builtProp: ["append", {id: "run-message"}, [[900002, "div", "", {innerHTML: "<img src=x onerror=window.__pwned=1>"}, {}, [], []]]],
+        unknown: ["eval", {id: "model"}, "window.__pwned=1"],
+    };
+    const said = {};
+    for (const [name, op] of Object.entries(tries)) {
+        try { window.toolproofOps(JSON.stringify([op])); said[name] = "applied"; }
+        catch (error) { said[name] = error.message; }
+    }
+    // a refused write does not stop the others in its message, and the failure is still raised
+    let mixed;
+    try {
+        window.toolproofOps(JSON.stringify([["attr", {id: "model"}, "onblur", "x"],
+                                            ["attr", {id: "model"}, "data-after", "<b>kept as text</b>"],
+                                            ["set", {id: "run-message"}, "textContent", "<script>window.__pwned=1</script>"]]));
+        mixed = "applied";
+    } catch (error) { mixed = error.message; }
+    return {said, mixed, pwned: window.__pwned || 0, after: document.getElementById("model").dataset.after,
+            message: document.getElementById("run-message").textContent,
+            scripts: document.querySelectorAll("#run-message script, #run-message img").length};
+}"""
+
+
+def test_the_pages_builder_refuses_html_and_handlers(browser, server):
+    """web/boot.mjs applies the worker's messages with createElement, setAttribute and textContent
+    only: a hostile message (an innerHTML or outerHTML write, an on* attribute in any case, a
+    method outside its short list, an unknown operation) is refused by name, the rest of its
+    message still applies, and a string written as text stays text."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server)
+    page.wait_for_function("document.body.dataset.ready === 'true'", timeout=READY_TIMEOUT_MS)
+    out = page.evaluate(HOSTILE_OPS)
+    said = out["said"]
+    assert said["property"] == 'refused property "innerHTML"' and said["outer"] == 'refused property "outerHTML"'
+    assert said["handler"] == 'refused attribute "onfocus"' and said["handlerCase"] == 'refused attribute "ONclick"'
+    assert said["method"] == 'refused method "insertAdjacentHTML"'
+    assert said["built"] == 'refused attribute "onerror"' and said["builtProp"] == 'refused property "innerHTML"'
+    assert said["unknown"] == 'unknown page operation "eval"'
+    assert out["mixed"] == 'refused attribute "onblur"'
+    assert out["after"] == "<b>kept as text</b>" and out["message"] == "<script>window.__pwned=1</script>"
+    assert out["pwned"] == 0 and out["scripts"] == 0
+    context.close()

@@ -25,6 +25,8 @@ import math
 from pyodide.ffi import JsProxy, create_proxy
 from pyscript import window as page_js
 
+from .batches import messages
+
 _proxies: list = []          # event handlers must outlive this module's frames
 _handlers: dict = {}         # listener id -> Python handler (web/boot.mjs calls back with the id)
 _ids = itertools.count(1)
@@ -66,15 +68,18 @@ def push(op: list) -> None:
 
 
 def flush(read: list | None = None):
-    """Send the queued writes, and `read` after them (its answer is returned): one trip, or
-    none when there is nothing to send."""
+    """Send the queued writes, and `read` after them (its answer is returned): one trip (a few for
+    a big piece of page, see `messages`), or none when there is nothing to send."""
     if read is None and not _ops:
         return None
     ops = _ops[:] + ([read] if read is not None else [])
     args = _args[:]
     _ops.clear()
     _args.clear()
-    return page_js.toolproofOps(json.dumps(ops), *args)
+    answer = None
+    for message in messages(ops):
+        answer = page_js.toolproofOps(json.dumps(message), *args)
+    return answer
 
 
 def _wrapped(value):
