@@ -7,7 +7,7 @@ names it; an "append" op carries node specs: [id, tag, ns, props, attrs, kids, e
 """
 from __future__ import annotations
 
-MESSAGE_NODES = 300      # nodes the page builds in one task at most, about 30 ms on a slow machine
+MESSAGE_NODES = 2000     # nodes the page builds in one task at most (the fixture scorecard is several thousand)
 
 
 def _size(spec) -> int:
