@@ -23,10 +23,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -36,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import serve  # noqa: E402
-from browser import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, start_server  # noqa: E402
+from browser import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, start_server, static_host  # noqa: E402
 
 
 STAGES = ("script", "python", "imports", "suite", "graded", "rendered", "panels")   # then ready; "diagnosis" comes after
@@ -79,16 +77,10 @@ def bundle_site() -> Iterator[tuple[str, str]]:
         (folder / "benchmarks").mkdir()
         for name in ("bare_pyodide.html", "bare_pyodide.mjs"):
             shutil.copy(ROOT / "benchmarks" / name, folder / "benchmarks" / name)
-        host = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
-                                cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        try:
-            port = re.search(r" port (\d+)", host.stdout.readline()).group(1)
-            url = f"http://127.0.0.1:{port}/team/toolproof/"
+        with static_host(Path(tmp)) as base:
+            url = base + "team/toolproof/"
             # no PyScript-worker baseline here: it needs the isolation headers sw.js adds to the page only
             yield url, url + "benchmarks/bare_pyodide.html", None
-        finally:
-            host.terminate()
-            host.wait(10)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -40,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from browser import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, SETTLED, start_server  # noqa: E402
+from browser import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, SETTLED, start_server, static_host  # noqa: E402
 from routed import RoutedProvider, origin_pattern  # noqa: E402
 from serving.server import make_server, server_url  # noqa: E402
 
@@ -151,14 +150,8 @@ def this_site(bundle: bool) -> Iterator[str]:
         folder = Path(tmp) / "team" / "toolproof"
         if serve.main(["--bundle", str(folder)]) != 0:
             raise SystemExit("could not write the bundle")
-        host = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
-                                cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        try:
-            port = re.search(r" port (\d+)", host.stdout.readline()).group(1)
-            yield f"http://127.0.0.1:{port}/team/toolproof/"
-        finally:
-            host.terminate()
-            host.wait(10)
+        with static_host(Path(tmp)) as base:
+            yield base + "team/toolproof/"
 
 
 def summary(rounds: list[dict], phase: str) -> str:

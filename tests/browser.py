@@ -5,6 +5,9 @@ serve.py's own (serving/server.py), on an ephemeral 127.0.0.1 port, after making
 """
 from __future__ import annotations
 
+import contextlib
+import re
+import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -28,6 +31,20 @@ def start_server():
     server = make_server(ROOT, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, server_url(server)
+
+
+@contextlib.contextmanager
+def static_host(folder: Path):
+    """`python -m http.server` serving `folder` on a free 127.0.0.1 port: a static host, with none
+    of serve.py's headers (the bundle's own service worker must do). Yields its base URL."""
+    host = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
+                            cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        port = re.search(r" port (\d+)", host.stdout.readline()).group(1)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        host.terminate()
+        host.wait(10)
 
 
 def is_local(url: str, base: str) -> bool:

@@ -6,7 +6,10 @@ It sets up what the tests need, then runs pytest:
    `chromium` package; otherwise it says what to install and stops;
 3. fetches the pinned browser runtime into vendor/ (`python serve.py --fetch-only`);
 4. fetches axe-core for the accessibility tests into tests/.axe/ (`npm pack`, pinned; tests/axe.py);
-5. runs `python -m pytest` with any arguments given here (e.g. `-k page`, `-x`).
+5. runs `python -m pytest` with any arguments given here (e.g. `-k page`, `-x`). With none, the
+   whole suite runs as two pytest processes side by side: the browser tests (most of their time
+   is spent waiting on the page's worker, a fake provider or a held request) and the rest (pure
+   CPU). The rest's output is printed when it ends; the exit status is the worse of the two.
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,7 +48,27 @@ def main(argv: list[str]) -> int:
     ensure_chromium()
     step("fetching the pinned browser runtime", [sys.executable, "serve.py", "--fetch-only"])
     step("fetching axe-core for the accessibility tests", [sys.executable, str(ROOT / "tests" / "axe.py")])
-    return subprocess.run([sys.executable, "-m", "pytest", *argv], cwd=ROOT).returncode
+    if argv:
+        return subprocess.run([sys.executable, "-m", "pytest", *argv], cwd=ROOT).returncode
+    return whole_suite()
+
+
+def whole_suite() -> int:
+    """The browser tests and the others at once, as two pytest processes; both must pass."""
+    pytest = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"]
+    print("tests/run.py: running the browser tests and the other tests side by side", flush=True)
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as rest_out:
+        rest = subprocess.Popen([*pytest, "-m", "not browser"], cwd=ROOT, stdout=rest_out,
+                                stderr=subprocess.STDOUT, text=True)
+        try:
+            browser = subprocess.run([*pytest, "-m", "browser"], cwd=ROOT).returncode
+        finally:
+            rest_code = rest.wait()
+        rest_out.seek(0)
+        print("tests/run.py: the tests outside the browser:", flush=True)
+        print(rest_out.read(), flush=True)
+    print(f"tests/run.py: browser tests exit {browser}, the others exit {rest_code}", flush=True)
+    return max(browser, rest_code)
 
 
 if __name__ == "__main__":

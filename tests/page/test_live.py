@@ -152,6 +152,7 @@ def test_abort_stops_at_once_and_keeps_graded_cases(page, live):
     sent = len(openai.posts)
     assert page.text_content("#requests-text").startswith(f"{sent} / ")     # the page counted no more
     assert len(openai.posts) == sent
+    wait_until(page, lambda: page.failed, "the held request's cancellation reported")   # from the worker
     assert [url for url, _ in page.failed] == [OPENAI]        # the request in flight was cancelled
     assert card_cases(page) == {ids[0]: FIXTURES[ids[0]]["intended_verdict"]}
     # issue 20: aborting after one case showed "0.00 · 95% CI 0.0–0.0"

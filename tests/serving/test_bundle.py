@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import serve
-from browser import READY_TIMEOUT_MS, ROOT
+from browser import READY_TIMEOUT_MS, ROOT, static_host
 from fakesite import fake_repo, sha
 from serving.bundle import bundle_vendor_files, size_text, write_bundle
 from serving.errors import VendorError
@@ -286,14 +286,8 @@ def host(tmp_path_factory):
     own = parent / "team" / "toolproof-own"
     shutil.copytree(folder, own)
     (own / "data" / "tools.json").write_text(json.dumps(tools_needing_jsonschema()))
-    server = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"],
-                              cwd=parent, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        port = re.search(r" port (\d+)", server.stdout.readline()).group(1)
-        yield f"http://127.0.0.1:{port}/team/"
-    finally:
-        server.terminate()
-        server.wait(10)
+    with static_host(parent) as base:
+        yield base + "team/"
 
 
 @pytest.fixture(scope="module")
