@@ -436,3 +436,42 @@ def test_the_key_stays_in_the_pages_session_storage_only(browser, published):
     page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
     assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
     context.close()
+
+
+@pytest.mark.browser
+def test_on_a_static_host_a_server_without_cors_is_told_from_one_that_is_down(browser, published):
+    """Under the service worker's embedder policy ("credentialless" where the browser knows it) the
+    page still tells a local server that answers without CORS headers (with the fix) from one that
+    does not answer at all, as it does under python serve.py."""
+    from fakeprovider import FakeProvider
+
+    fake = FakeProvider()             # answers, with no CORS headers
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(published + "?timeout=2")
+    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    assert page.evaluate("!!navigator.serviceWorker.controller")
+
+    def run_against(base: str) -> str:
+        page.select_option("#provider", "openai-compatible")
+        page.fill("#model", "qwen-test")
+        page.fill("#base-url", base)
+        page.select_option("#scope", "should_call")
+        page.fill("#cap", "1")
+        page.click("#run-live")
+        # this run's card, not the last one's: its reason names this base URL
+        page.wait_for_function("url => ['done', 'aborted', 'error'].includes(document.body.dataset.run) && "
+                               "document.querySelector('#live-card').textContent.includes(url)",
+                               arg=base + "/chat/completions", timeout=READY_TIMEOUT_MS)
+        return page.text_content("#live-card")
+
+    base = f"{fake.base}/v1"
+    assert f"{base}/chat/completions answered, but the browser blocked the answer" in run_against(base)
+    fake.close()
+    import socket
+    with socket.socket() as free:             # a port nothing listens on
+        free.bind(("127.0.0.1", 0))
+        down = f"http://127.0.0.1:{free.getsockname()[1]}/v1"
+    assert f"no HTTP answer from {down}/chat/completions: the connection was refused" in run_against(down)
+    context.close()

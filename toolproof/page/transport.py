@@ -50,17 +50,20 @@ def network_failure(url: str, answered: bool | None = None) -> str:
 
 async def probe_can_tell() -> bool:
     """Can a no-cors probe see a server that answers without CORS headers? Only under the embedder
-    policy "credentialless" (python serve.py, and sw.js where the browser knows it); under
-    "require-corp" the opaque answer is blocked just like a refused connection. The policy is read
-    from an answer of the page's own origin (a HEAD of the page: the service worker adds its
-    headers there too)."""
+    policy "credentialless"; under "require-corp" the opaque answer is blocked just like a refused
+    connection. A page our service worker controls has the policy sw.js adds: credentialless
+    unless it was registered as sw.js?coep=require-corp (web/boot.mjs). Otherwise it is the
+    server's (python serve.py: credentialless), read from a HEAD of the page."""
     from .dom import page_js
 
     try:
+        controller = page_js.navigator.serviceWorker.controller
+        if controller:
+            return "coep=require-corp" not in str(controller.scriptURL)
         response = await js.fetch(str(page_js.location.href), to_js(
             {"method": "HEAD", "cache": "no-store"}, dict_converter=js.Object.fromEntries))
         return str(response.headers.get("Cross-Origin-Embedder-Policy") or "").strip() == "credentialless"
-    except JsException:
+    except Exception:        # noqa: BLE001 - anything odd: the probe cannot tell, and says so
         return False
 
 
