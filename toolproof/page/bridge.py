@@ -33,8 +33,8 @@ _ids = itertools.count(1)
 _ops: list = []              # writes to the page not sent yet, in order
 _args: list = []             # page objects those writes name ({"arg": i}), sent beside the JSON
 # Properties a built node may carry, and that a queued write may set: the page's builder
-# (web/boot.mjs) allows the same sets and nothing else, so no innerHTML, outerHTML or
-# event-handler property can reach it.
+# (web/boot.mjs) allows the same sets and nothing else, so no property that parses markup and
+# no event-handler property can reach it.
 PROPS = frozenset({"className", "id", "value", "hidden", "disabled", "checked", "selected", "title", "open"})
 WRITABLE = PROPS | {"textContent", "selectedIndex", "scrollTop", "scrollLeft", "indeterminate"}
 # Methods that take and return plain values: called on the page in the same trip as the writes.
