@@ -12,8 +12,6 @@ import importlib.util
 import json
 import sys
 
-from pyscript import window
-
 from toolproof.page.dom import mark
 
 mark("script")                 # before our own imports (benchmarks/page_load.py)
@@ -54,7 +52,6 @@ async def load_jsonschema() -> None:
     import io
     import site
     import zipfile
-
     from urllib.parse import urljoin
 
     from pyscript import fetch
@@ -62,7 +59,7 @@ async def load_jsonschema() -> None:
     set_stage("packages", "Loading jsonschema: a schema uses keywords beyond the built-in checker…")
     await paint()
     # the worker's fetch: relative URLs are resolved against the page, not the worker's blob: URL
-    base = str(window.location.href)
+    base = str(page_js.location.href)
     lock = json.loads(await fetch(urljoin(base, "./vendor.lock.json")).text())
     target = site.getsitepackages()[0]
     for artifact in lock["artifacts"]:
@@ -192,12 +189,12 @@ async def boot() -> None:
     mark("panels")
     asyncio.ensure_future(runs.start())      # IndexedDB opens beside the start-up, not on its path
     document.getElementById("boot").setAttribute("hidden", "")
-    window.__readyMs = page_now()      # read by benchmarks/page_load.py
+    page_js.__readyMs = page_now()      # read by benchmarks/page_load.py
     document.body.dataset.ready = "true"
     await paint()
     view.add_diagnosis()
     mark("diagnosis")
-    if page_js.URLSearchParams.new(window.location.search).get("selftest") == "1":
+    if page_js.URLSearchParams.new(page_js.location.search).get("selftest") == "1":
         run_selftest(bundle)
 
 

@@ -10,8 +10,6 @@ import asyncio
 import json
 import math
 
-from pyscript import window
-
 from .dom import byid, el, on
 from .dom import page_js as js      # the page's globals: sessionStorage, localStorage, URL (dom.py)
 from .dom import turn_cache
@@ -54,7 +52,7 @@ BASE_HINTS = {"openai-compatible": "http://localhost:11434/v1",
 
 def url_timeout() -> str | None:
     """?timeout=SECONDS in the page's URL pre-fills the #timeout field (the browser tests use it)."""
-    raw = js.URLSearchParams.new(window.location.search).get("timeout")
+    raw = js.URLSearchParams.new(js.location.search).get("timeout")
     return raw if isinstance(raw, str) else None
 
 
