@@ -120,12 +120,7 @@ class Live:
     # -- writes: queued
     def appendChild(self, child):
         if isinstance(child, Text) or isinstance(child, Node) and child._building():
-            spec = child.spec()
-            last = _ops[-1] if _ops else None
-            if last is not None and last[0] == "append" and last[1] == self._at and self._at is not None:
-                last[2].append(spec)
-            else:
-                push(["append", _where(self), [spec]])
+            push(["append", _where(self), [child.spec()]])     # page/batches.py merges a run of these
             return child
         if isinstance(child, (Node, Live)) and (isinstance(child, Node) or child._at is not None):
             push(["append", _where(self), [_where(child)]])
