@@ -1,10 +1,12 @@
 """`--bundle DIR`: the site as plain files for any static host, from any sub-path.
 
-For: write_bundle copies what serving/site.py's allow-list lets through, with only the vendor
-files the page requests (the lock's "page_loads", recorded in Chromium and held to the page by
-tests/serving/test_bundle.py), each re-checked against vendor/'s verified manifest as it is
-read, plus bundle.json (every file's sha256 and size) and .nojekyll. It is built in a staging
-folder beside DIR and moved in at the end, so a failure leaves no half-written site.
+For: write_bundle copies what serving/site.py's allow-list lets through that the page requests:
+index.html, sw.js, the lock, web/ assets, the page's Python entry point, its package and data
+files as one archive (serving/archive.py), and only the vendor files the lock's "page_loads" names (recorded in
+Chromium and held to the page by tests/serving/test_bundle.py), each re-checked against
+vendor/'s verified manifest as it is read, plus bundle.json (every file's sha256 and size) and
+.nojekyll. It is built in a staging folder beside DIR and moved in at the end, so a failure
+leaves no half-written site.
 Must not: delete anything but a bundle an earlier --bundle wrote (with --force, DIR must hold
 its bundle.json and nothing it does not list), and never (whatever the flags) `/`, the home
 folder or its parents, the repository or its parents, its sources or vendor/; take a symbolic
@@ -22,15 +24,16 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from serving.archive import ARCHIVE, archive_bytes
 from serving.errors import VendorError
 from serving.lock import LOCK_NAME, Lock
-from serving.site import (check_origin, page_modules, page_with_connect, request_path, site_allows,
-                          site_file)
+from serving.site import PAGE_SCRIPT, check_origin, page_with_connect, request_path, site_allows, site_file
 from serving.vendor import REPAIR, VENDOR_NAME
 
 BUNDLE_MANIFEST = "bundle.json"
-# GitHub Pages' branch publishing runs Jekyll, which drops files starting with "_" (our
-# toolproof/__init__.py); this empty file turns that off. Other hosts ignore it.
+# GitHub Pages' branch publishing runs Jekyll, which drops files and folders starting with "_";
+# none of ours does now (toolproof/__init__.py travels in the archive), but a site must reach the
+# browser as written: this empty file turns Jekyll off. Other hosts ignore it.
 NO_JEKYLL = ".nojekyll"
 
 
@@ -44,11 +47,10 @@ def bundle_vendor_files(lock: Lock) -> list[str]:
 
 
 def site_sources(root: Path, lock: Lock, vendor_files: dict[str, str]) -> dict[str, Path]:
-    """Every file of the bundle but bundle.json, by its path in the bundle."""
-    candidates = ["index.html", LOCK_NAME, "sw.js", *sorted(page_modules(root))]
-    for folder in ("web", "data"):
-        candidates += sorted(p.relative_to(root).as_posix() for p in (root / folder).rglob("*")
-                             if not p.is_dir())
+    """Every file of the bundle but bundle.json and the page's archive (write_bundle packs it),
+    by its path in the bundle."""
+    candidates = ["index.html", LOCK_NAME, "sw.js", PAGE_SCRIPT]
+    candidates += sorted(p.relative_to(root).as_posix() for p in (root / "web").rglob("*") if not p.is_dir())
     wanted = [f"{VENDOR_NAME}/{rel}" for rel in bundle_vendor_files(lock)]
     for rel in wanted:
         if rel.split("/", 1)[1] not in vendor_files:
@@ -149,8 +151,9 @@ def write_bundle(root: Path, dest: Path, lock: Lock, vendor_files: dict[str, str
     staging = Path(tempfile.mkdtemp(prefix=".toolproof-bundle-", dir=dest.parent))
     try:
         entries = []
-        for rel, source in sorted({**sources, NO_JEKYLL: None}.items()):
-            data = b"" if source is None else bundle_bytes(rel, source, vendor_files, connect)
+        made = {NO_JEKYLL: b"", ARCHIVE: archive_bytes(root)}
+        for rel, source in sorted({**sources, **dict.fromkeys(made)}.items()):
+            data = made[rel] if source is None else bundle_bytes(rel, source, vendor_files, connect)
             target = staging.joinpath(*rel.split("/"))
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)

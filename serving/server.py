@@ -4,7 +4,9 @@ and the browser tests.
 For: make_server (a threading server for a root whose vendor/ passed its check, on host:port;
 port 0 picks a free one) and server_url. Handler sends the MIME types Pyodide needs (.mjs as
 text/javascript, .wasm as application/wasm), no caching but an ETag (the file's pinned sha256) on
-vendor files so a second visit revalidates instead of downloading, the cross-origin isolation
+vendor files so a second visit revalidates instead of downloading, the page's files as one
+archive built from the repository as it is now (web/page-files.zip, serving/archive.py; it too
+has an ETag), the cross-origin isolation
 headers (COOP, COEP) the page's worker needs, and index.html with the --connect origins in its
 CSP; it logs only errors unless verbose.
 Must not: answer anything outside the allow-list (404), any method but GET and HEAD (501), a
@@ -25,6 +27,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from serving.archive import ARCHIVE, ArchiveCache
 from serving.errors import ListenError, VendorError
 from serving.site import check_origin, page_with_connect, request_path, site_file
 from serving.vendor import MANIFEST_NAME, VENDOR_NAME, read_manifest, verify_vendor
@@ -76,6 +79,7 @@ class Handler(SimpleHTTPRequestHandler):
     vendor_files: Collection[str] = frozenset()
     connect: tuple[str, ...] = ()    # extra origins for the page's connect-src (--connect)
     vendor_tags: dict[str, str] = {}   # vendor path -> sha256: its ETag (a second visit revalidates)
+    archive: ArchiveCache            # web/page-files.zip: make_server sets it
 
     def guess_type(self, path: str | os.PathLike[str]) -> str:
         suffix = Path(os.fspath(path)).suffix.lower()
@@ -87,6 +91,8 @@ class Handler(SimpleHTTPRequestHandler):
             self.send_error(421, "Misdirected Request: the Host header does not name this server")
             return None
         rel = request_path(self.path)
+        if rel == ARCHIVE:
+            return self.send_archive()
         target = None if rel is None else site_file(self.root, rel, self.vendor_files)
         if target is None:
             self.send_error(404, "File not found")
@@ -112,6 +118,27 @@ class Handler(SimpleHTTPRequestHandler):
             self.send_header("ETag", etag)
         self.end_headers()
         return handle
+
+    def send_archive(self) -> io.BytesIO | None:
+        """The page's files as one archive (serving/archive.py), built from the repository as it
+        is now; a second visit revalidates it by its ETag."""
+        try:
+            data, etag = self.archive.get()
+        except VendorError as exc:
+            self.send_error(500, "The page's files could not be packed")
+            sys.stderr.write(f"ToolProof: {exc}\n")
+            return None
+        if self.headers.get("If-None-Match") == etag:
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return None
+        self.send_response(200)
+        self.send_header("Content-Type", "application/zip")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("ETag", etag)
+        self.end_headers()
+        return io.BytesIO(data)
 
     def send_bytes(self, data: bytes, mime: str) -> io.BytesIO:
         self.send_response(200)
@@ -168,7 +195,7 @@ def make_server(root: Path, host: str = "127.0.0.1", port: int = 8000, *, verbos
     handler = type("RootHandler", (Handler,), {
         "verbose": verbose, "root": root, "vendor_files": frozenset(vendor_files),
         "vendor_tags": dict(vendor_files) if isinstance(vendor_files, dict) else {},
-        "connect": tuple(check_origin(o) for o in connect)})
+        "connect": tuple(check_origin(o) for o in connect), "archive": ArchiveCache(root)})
     try:
         return Server((host, port), partial(handler, directory=str(root)))
     except OSError as exc:

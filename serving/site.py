@@ -2,8 +2,9 @@
 
 For: one allow-list (site_allows, site_file) that both the local server (per request) and
 --bundle (every file) use: index.html, the lock, web/ assets, the toolproof/ modules and the
-data/ files (suite, tools, fixtures, the format schemas) web/pyscript.json has PyScript fetch, the vendor files vendor/'s manifest lists, and
-the bare-Pyodide benchmark page. request_path turns a request line into a plain site path;
+data/ files (suite, tools, fixtures, the format schemas) web/pyscript.json lists for the page's
+archive (serving/archive.py), the vendor files vendor/'s manifest lists, and the bare-Pyodide
+benchmark page. request_path turns a request line into a plain site path;
 check_origin and page_with_connect add the --connect origins to the page's CSP.
 Must not: serve or bundle anything else of the repository (.git/, tests/, serve.py, dotfiles,
 build scripts, any other file under data/: a results file saved there stays private), follow a symbolic link below the root, or import the toolproof package (it
@@ -12,7 +13,6 @@ reads web/pyscript.json and lists toolproof/ files; it never runs them).
 from __future__ import annotations
 
 import json
-import posixpath
 import re
 import urllib.parse
 from collections.abc import Collection, Sequence
@@ -22,6 +22,9 @@ from serving.errors import VendorError
 from serving.lock import LOCK_NAME
 from serving.vendor import VENDOR_NAME
 
+# The page's Python entry point (index.html: <script type="py" worker src=...>): PyScript fetches
+# it on its own, beside the archive of the package that holds it too (serving/archive.py).
+PAGE_SCRIPT = "toolproof/page/main.py"
 WEB_SUFFIXES = frozenset({".html", ".mjs", ".js", ".css", ".json", ".svg", ".png", ".ico"})
 BENCHMARK_SUFFIXES = frozenset({".html", ".mjs"})      # the bare-Pyodide page benchmarks load
 BAD_CHARACTERS = re.compile(r"[\x00-\x1f\x7f\\:]")
@@ -47,22 +50,25 @@ def request_path(raw: str) -> str | None:
 
 
 def page_files(root: Path) -> set[str]:
-    """Every file web/pyscript.json has PyScript fetch, as paths from the root."""
+    """Every file of the page's archive (web/pyscript.json, "page_files"), as paths from the root;
+    anything but a plain path below the root is left out."""
     try:
         config = json.loads((root / "web" / "pyscript.json").read_text(encoding="utf-8"))
-        sources = list(config["files"])
+        listed = config["page_files"]
     except (OSError, ValueError, KeyError, TypeError):
         return set()
-    return {posixpath.normpath(posixpath.join("web", str(s))) for s in sources}
+    if not isinstance(listed, list):
+        return set()
+    return {rel for rel in listed if isinstance(rel, str) and request_path("/" + rel) == rel}
 
 
 def page_modules(root: Path) -> set[str]:
-    """The toolproof/ files web/pyscript.json has PyScript fetch, as paths from the root."""
+    """The toolproof/ files of the page's archive, as paths from the root."""
     return {rel for rel in page_files(root) if rel.startswith("toolproof/") and rel.endswith(".py")}
 
 
 def page_data(root: Path) -> set[str]:
-    """The data/ files the page loads (web/pyscript.json): nothing else under data/ is served."""
+    """The data/ files the page loads (its archive): nothing else under data/ is served."""
     return {rel for rel in page_files(root) if rel.startswith("data/") and rel.endswith(".json")}
 
 

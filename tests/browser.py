@@ -6,10 +6,12 @@ serve.py's own (serving/server.py), on an ephemeral 127.0.0.1 port, after making
 from __future__ import annotations
 
 import contextlib
+import io
 import re
 import subprocess
 import sys
 import threading
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,6 +47,32 @@ def static_host(folder: Path):
     finally:
         host.terminate()
         host.wait(10)
+
+
+# The page's package and data files reach it as one archive (serving/archive.py); a test that
+# gives the page other data routes this URL.
+PAGE_FILES = "**/web/page-files.zip"
+
+
+def repacked(data: bytes, replaced: dict[str, str]) -> bytes:
+    """The page's archive with the members named by their repository path (e.g.
+    "data/tools.json") holding other text."""
+    source = zipfile.ZipFile(io.BytesIO(data))
+    missing = set(replaced) - set(source.namelist())
+    assert not missing, f"the page's archive holds no {sorted(missing)}"
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for info in source.infolist():
+            archive.writestr(info, replaced[info.filename] if info.filename in replaced else source.read(info))
+    return out.getvalue()
+
+
+def page_files_with(replaced: dict[str, str]):
+    """A route handler for PAGE_FILES: the archive as the server sends it, repacked."""
+    def answer(route) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, body=repacked(response.body(), replaced))
+    return answer
 
 
 def is_local(url: str, base: str) -> bool:

@@ -11,15 +11,14 @@ from pathlib import Path
 from serving.lock import LOCK_NAME
 from serving.vendor import write_manifest
 
-PAGE_CONFIG = {"files": {"../toolproof/__init__.py": "./toolproof/__init__.py",
-                         "../toolproof/web.py": "./toolproof/web.py",
-                         "../data/tools.json": "./data/tools.json",
-                         "../data/schemas/tools.schema.json": "./data/schemas/tools.schema.json"}}
+PAGE_CONFIG = {"files": {"./page-files.zip": "./*"},
+               "page_files": ["toolproof/__init__.py", "toolproof/page/main.py", "toolproof/web.py",
+                              "data/tools.json", "data/schemas/tools.schema.json"]}
 FILES = {
     "index.html": "<meta content=\"connect-src 'self' https://api.openai.com\">",
     "sw.js": "// service worker", "web/boot.mjs": "// boot", "web/style.css": "body{}", "web/pyscript_config.py": "# build",
     "web/pyscript.json": json.dumps(PAGE_CONFIG),
-    "toolproof/__init__.py": "", "toolproof/web.py": "# page", "toolproof/cli.py": "# not loaded",
+    "toolproof/__init__.py": "", "toolproof/web.py": "# page", "toolproof/page/main.py": "# the page's entry", "toolproof/cli.py": "# not loaded",
     "toolproof/_version.py": '__version__ = "9.8.7"\n',
     "data/tools.json": "{}", "data/schemas/tools.schema.json": "{}", "data/notes.txt": "no",
     "data/results.json": '{"model": "a results file saved here stays private"}',

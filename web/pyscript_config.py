@@ -1,8 +1,9 @@
-"""Write web/pyscript.json: the files PyScript copies into the page's virtual file system.
+"""Write web/pyscript.json: the files PyScript puts into the page's virtual file system.
 
     python web/pyscript_config.py          # after adding or removing a module in toolproof/
 
-Sources are relative to web/ (where the config lives), destinations to Pyodide's working
+"page_files" lists them by their path in the repository; serve.py and --bundle pack them into one
+archive, web/page-files.zip (serving/archive.py), which PyScript unpacks into Pyodide's working
 directory, so the page sees the same `toolproof/` and `data/` tree as the terminal. The
 jsonschema wheels are not listed: the page fetches them only if a schema needs them
 (toolproof/page/main.py, load_jsonschema), which the committed data never does.
@@ -18,8 +19,8 @@ DATA = ["data/tools.json", "data/suite.json", "data/fixtures.json", "data/schema
         "data/schemas/suite.schema.json", "data/schemas/transcripts.schema.json"]
 
 
-# Package files the page does not load. Every listed file is one more fetch before Python starts,
-# so the terminal's edge stays out: toolproof/cli/ (argv, files, urllib, and mcp_stdio, which starts
+# Package files the page does not load. Every listed file makes the archive fetched before Python
+# starts bigger, so the terminal's edge stays out: toolproof/cli/ (argv, files, urllib, and mcp_stdio, which starts
 # a process, as a page cannot) and __main__.py, which only starts the CLI. The importers and lint
 # serve the page's "Your tools and cases" section; they are fetched with the rest (about 60 kB from
 # the page's own origin) but imported only when that section is used.
@@ -31,20 +32,17 @@ def in_page(rel: str) -> bool:
 
 
 def config() -> dict:
-    files = {}
-    for path in sorted((ROOT / "toolproof").rglob("*.py")):
-        rel = path.relative_to(ROOT).as_posix()
-        if in_page(rel):
-            files[f"../{rel}"] = f"./{rel}"
-    for rel in DATA:
-        files[f"../{rel}"] = f"./{rel}"
+    files = [path.relative_to(ROOT).as_posix() for path in sorted((ROOT / "toolproof").rglob("*.py"))]
+    files = [rel for rel in files if in_page(rel)] + DATA
     # PyScript's optional plugins (editor, terminal, game, error overlay, ...) are not used by the
     # page; not loading them keeps them off the start-up path. Errors go to our own #boot-error.
     plugins = ["!error", "!py-editor", "!py-terminal", "!py-game", "!deprecations-manager", "!donkey"]
     # The page's Python runs in a worker (index.html: `<script type="py" worker>`), where PyScript
     # resolves "interpreter", like "files", against this file's address (web/): both stay
-    # relative, so the page works from any sub-path.
-    return {"interpreter": "../vendor/pyodide/pyodide.mjs", "plugins": plugins, "files": files}
+    # relative, so the page works from any sub-path. "files": one archive of the package and data
+    # files (serving/archive.py builds it from "page_files"), unpacked into the working directory.
+    return {"interpreter": "../vendor/pyodide/pyodide.mjs", "plugins": plugins,
+            "files": {"./page-files.zip": "./*"}, "page_files": files}
 
 
 def text() -> str:

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, ROOT, is_local, settled
+from browser import ARTIFACTS, PAGE_FILES, READY_TIMEOUT_MS, ROOT, is_local, page_files_with, settled
 from toolproof.cli.main import run
 
 pytestmark = pytest.mark.browser
@@ -155,9 +155,11 @@ def test_pyscript_config_lists_exactly_the_package():
     spec.loader.exec_module(module)
     committed = (ROOT / "web" / "pyscript.json").read_text()
     assert committed == module.text(), "run: python web/pyscript_config.py"
-    listed = {dest for dest in json.loads(committed)["files"].values() if dest.startswith("./toolproof/")}
+    config = json.loads(committed)
+    assert config["files"] == {"./page-files.zip": "./*"}      # one archive, unpacked where Python runs
+    listed = {rel for rel in config["page_files"] if rel.startswith("toolproof/")}
     package = {p.relative_to(ROOT).as_posix() for p in (ROOT / "toolproof").rglob("*.py")}
-    assert listed == {"./" + rel for rel in package if module.in_page(rel)}
+    assert listed == {rel for rel in package if module.in_page(rel)}
     # what stays out is only what the page cannot or does not yet use (see NOT_IN_PAGE)
     assert {rel for rel in package if not module.in_page(rel)} >= {"toolproof/cli/mcp_stdio.py", "toolproof/cli/tools.py", "toolproof/cli/main.py"}
 
@@ -196,8 +198,7 @@ def test_jsonschema_is_fetched_only_when_a_schema_needs_it(browser, server, page
     other = context.new_page()
     requests = []
     other.on("request", lambda r: requests.append(r.url))
-    other.route("**/data/tools.json", lambda route: route.fulfill(
-        status=200, content_type="application/json", body=json.dumps(tools)))
+    other.route(PAGE_FILES, page_files_with({"data/tools.json": json.dumps(tools)}))
     other.goto(server)
     other.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
     assert other.evaluate("document.body.dataset.ready") == "true", other.text_content("#boot-error")

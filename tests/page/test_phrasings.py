@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from browser import READY_TIMEOUT_MS
+from browser import PAGE_FILES, READY_TIMEOUT_MS, page_files_with
 from livepage import open_advanced
 from phrasingdocs import data_with_phrasings
 from toolproof.cli.main import run as cli_run
@@ -30,18 +30,13 @@ def documents() -> dict:
     return docs
 
 
-def serve(body: str):
-    return lambda route, request: route.fulfill(status=200, body=body, headers={"content-type": "application/json"})
-
-
 @pytest.fixture(scope="module")
 def worded(browser, server, tmp_path_factory):
     docs = documents()
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    for name, key in (("suite", "suite"), ("fixtures", "transcripts")):
-        body = json.dumps(docs[key])
-        page.route(f"**/data/{name}.json", serve(body))
+    page.route(PAGE_FILES, page_files_with({"data/suite.json": json.dumps(docs["suite"]),
+                                            "data/fixtures.json": json.dumps(docs["transcripts"])}))
     page.goto(server)
     page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
     assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")

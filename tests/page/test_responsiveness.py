@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser import READY_TIMEOUT_MS
+from browser import PAGE_FILES, READY_TIMEOUT_MS
 from routed import wait_until
 
 pytestmark = pytest.mark.browser
@@ -23,12 +23,13 @@ new PerformanceObserver(list => { for (const e of list.getEntries()) window.__lo
 
 
 def held_page(browser, server):
-    """A page whose fixtures request is held: it stays booting (data-ready "false") until released."""
+    """A page whose files request (the archive) is held: it stays booting (data-ready "false")
+    until released."""
     context = browser.new_context()
     page = context.new_page()
     page.add_init_script(PROBE)
     held = []
-    page.route("**/data/fixtures.json", lambda route: held.append(route))
+    page.route(PAGE_FILES, lambda route: held.append(route))
     page.goto(server, wait_until="commit")
     return page, held
 
@@ -42,7 +43,7 @@ def test_typing_echoes_while_the_page_boots(browser, server):
             "[document.getElementById('model').value, document.body.dataset.ready, document.body.dataset.stage]")
         assert value == 'gpt-<b>4</b>"\u00e9' and ready == "false" and stage != ""
     finally:
-        wait_until(page, lambda: held, "the worker asking for data/fixtures.json")
+        wait_until(page, lambda: held, "the worker asking for the page's files")
         for route in held:
             route.continue_()
     page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)

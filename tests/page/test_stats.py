@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS
+from browser import ARTIFACTS, PAGE_FILES, READY_TIMEOUT_MS, page_files_with
 from repeatdocs import CALL_A, CALL_B, FIXTURES, SUITE, document, repeat
 from toolproof.cli.main import run
 from toolproof.suite.fingerprint import suite_sha256
@@ -44,8 +44,7 @@ def page(browser, server, repeated):
     context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
     page = context.new_page()
     # the page grades whatever data/fixtures.json holds: here, a file with repeats
-    page.route("**/data/fixtures.json", lambda route: route.fulfill(
-        status=200, content_type="application/json", body=repeated.read_text(encoding="utf-8")))
+    page.route(PAGE_FILES, page_files_with({"data/fixtures.json": repeated.read_text(encoding="utf-8")}))
     page.goto(server)
     page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
     assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")

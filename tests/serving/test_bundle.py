@@ -14,17 +14,18 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 
 import serve
-from browser import READY_TIMEOUT_MS, ROOT, static_host
-from fakesite import fake_repo, sha
+from browser import READY_TIMEOUT_MS, ROOT, repacked, static_host
+from fakesite import PAGE_CONFIG, fake_repo, sha
 from serving.bundle import bundle_vendor_files, size_text, write_bundle
 from serving.errors import VendorError
 from serving.lock import LOCK_NAME, load_lock
-from serving.site import page_modules, site_file
+from serving.site import PAGE_SCRIPT, page_modules, site_file
 from serving.vendor import REPAIR, read_manifest
 
 
@@ -50,10 +51,10 @@ def repo(tmp_path: Path) -> tuple[Path, dict, dict[str, str]]:
     return root, lock, vendor
 
 
-EXPECTED = [".nojekyll", "data/schemas/tools.schema.json", "data/tools.json", "index.html", "sw.js",
-            "toolproof/__init__.py", "toolproof/web.py", "vendor.lock.json",
+EXPECTED = [".nojekyll", "index.html", "sw.js", "toolproof/page/main.py", "vendor.lock.json",
             "vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/pyodide.mjs",
-            "vendor/wheels/a-1-py3-none-any.whl", "web/boot.mjs", "web/pyscript.json", "web/style.css"]
+            "vendor/wheels/a-1-py3-none-any.whl", "web/boot.mjs", "web/page-files.zip", "web/pyscript.json",
+            "web/style.css"]
 
 
 def test_bundle_holds_the_site_and_nothing_else(repo, tmp_path):
@@ -70,6 +71,10 @@ def test_bundle_holds_the_site_and_nothing_else(repo, tmp_path):
         data = (dest / entry["path"]).read_bytes()
         assert entry["sha256"] == sha(data) and entry["size"] == len(data)
     assert done["total_size"] == sum(e["size"] for e in done["files"])
+    # The page's package and data files travel in one archive, each under its repository path.
+    with zipfile.ZipFile(dest / "web" / "page-files.zip") as archive:
+        assert archive.namelist() == sorted(PAGE_CONFIG["page_files"])
+        assert all(archive.read(name) == (root / name).read_bytes() for name in archive.namelist())
     # Nothing is left beside the bundle (it is built in a staging folder, then moved).
     assert [p.name for p in dest.parent.iterdir()] == ["site"]
 
@@ -251,7 +256,13 @@ def test_main_bundles_the_real_site_and_prints_its_size(tmp_path, capsys):
     modules = {f"toolproof/{p.relative_to(ROOT / 'toolproof').as_posix()}" for p in (ROOT / "toolproof").rglob("*.py")}
     modules = {m for m in modules if _page_config_module().in_page(m)}
     assert "toolproof/grading/grade.py" in modules and modules == page_modules(ROOT)
-    assert {p for p in paths if p.startswith("toolproof/")} == modules
+    with zipfile.ZipFile(dest / "web" / "page-files.zip") as archive:
+        packed = set(archive.namelist())
+    assert {p for p in packed if p.startswith("toolproof/")} == modules
+    assert {p for p in packed if p.startswith("data/")} == set(_page_config_module().DATA)
+    # only in the archive, but for the entry point PyScript fetches itself (index.html names it)
+    assert {p for p in paths if p.startswith(("toolproof/", "data/"))} == {PAGE_SCRIPT}
+    assert f'<script type="py" worker src="./{PAGE_SCRIPT}"' in (ROOT / "index.html").read_text()
     assert not any(p.startswith(("tests/", "benchmarks/", ".git")) or p.endswith(("serve.py", ".toml", ".md"))
                    for p in paths)
     assert serve.main(["--bundle", str(dest)]) == 1
@@ -285,7 +296,8 @@ def host(tmp_path_factory):
     assert serve.main(["--bundle", str(folder)]) == 0
     own = parent / "team" / "toolproof-own"
     shutil.copytree(folder, own)
-    (own / "data" / "tools.json").write_text(json.dumps(tools_needing_jsonschema()))
+    archive = own / "web" / "page-files.zip"
+    archive.write_bytes(repacked(archive.read_bytes(), {"data/tools.json": json.dumps(tools_needing_jsonschema())}))
     with static_host(parent) as base:
         yield base + "team/"
 

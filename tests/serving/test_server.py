@@ -6,16 +6,18 @@ to the served CSP."""
 from __future__ import annotations
 
 import http.client
+import io
 import socket
 import threading
 import urllib.request
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import serve
-from fakesite import FILES, fake_repo
+from fakesite import FILES, PAGE_CONFIG, fake_repo
 from serving.errors import ListenError, VendorError
 from serving.server import make_server, server_url
 
@@ -136,6 +138,41 @@ def test_a_vendor_file_is_sent_again_unless_its_own_etag_comes_back(site: str, t
 def test_only_vendor_files_have_an_etag(site: str) -> None:
     status, etag, body = revalidate(site, "/index.html", '"anything"')
     assert status == 200 and etag is None and body
+
+
+def test_the_pages_files_come_as_one_archive_with_its_own_etag(site: str) -> None:
+    status, etag, body = revalidate(site, "/web/page-files.zip", '"nope"')
+    assert status == 200 and etag and etag.startswith('"')
+    with zipfile.ZipFile(io.BytesIO(body)) as archive:
+        assert archive.namelist() == sorted(PAGE_CONFIG["page_files"])
+        assert {name: archive.read(name).decode() for name in archive.namelist()} == \
+            {name: FILES[name] for name in PAGE_CONFIG["page_files"]}
+    assert revalidate(site, "/web/page-files.zip", etag) == (304, etag, b"")
+    assert fetch_raw(site, "/web/page-files.zip?v=2")[:2] == (200, "application/zip")
+    assert fetch_raw(site, "/web/page-files.zip", "HEAD")[:2] == (200, "application/zip")
+    assert fetch_raw(site, "/web/other.zip")[0] == 404
+
+
+def test_the_archive_follows_an_edit_and_a_missing_file_is_a_500_and_a_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    _, vendor = fake_repo(tmp_path)
+    server = make_server(tmp_path, "127.0.0.1", 0, vendor_files=vendor)
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    site = server_url(server)
+    try:
+        first = revalidate(site, "/web/page-files.zip", "")[1]
+        (tmp_path / "toolproof" / "web.py").write_text("# edited, a longer line than before")
+        status, second, body = revalidate(site, "/web/page-files.zip", first)
+        assert status == 200 and second != first     # the old copy is not sent as current
+        assert zipfile.ZipFile(io.BytesIO(body)).read("toolproof/web.py") == b"# edited, a longer line than before"
+        (tmp_path / "data" / "tools.json").unlink()
+        assert fetch_raw(site, "/web/page-files.zip")[0] == 500
+        err = capsys.readouterr().err
+        assert "ToolProof: data/tools.json is missing or a symbolic link" in err and "Traceback" not in err
+        assert fetch_raw(site, "/index.html")[0] == 200            # the rest of the site is served
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def test_server_refuses_other_methods(site: str) -> None:
