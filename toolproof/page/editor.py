@@ -31,14 +31,14 @@ class CaseEditor:
         for name in ("case-args", "case-tool"):
             on(byid(name), "input", lambda e: self.check_args())
             on(byid(name), "change", lambda e: self.check_args())
-        self.category_changed()
+        self.category_changed(EDITOR_CATEGORIES[0])     # the select's first option: no trip to ask
 
     # -- which fields show
-    def category_changed(self) -> None:
+    def category_changed(self, category: str | None = None) -> None:
         """The category sets the action and shows only the fields it uses."""
         from toolproof.authoring.case_form import ACTION_OF, fields_for
 
-        category = str(byid("case-category").value)
+        category = str(byid("case-category").value) if category is None else category
         used = fields_for(category)
         byid("case-action").value = ACTION_OF.get(category, "call")
         byid("case-calls").hidden = "tool" not in used
@@ -47,7 +47,7 @@ class CaseEditor:
         byid("case-form").dataset.category = category
         for box in byid("case-more").querySelectorAll(".call-mock-field"):
             box.hidden = "mock" not in used
-        self.check_args()
+        self.check_args(category)
 
     def tools_changed(self) -> None:
         """New tools loaded: every call row offers them (a row whose tool is gone keeps none)."""
@@ -117,13 +117,14 @@ class CaseEditor:
                         for row in byid("case-more").querySelectorAll(".case-call")]
         return form
 
-    def check_args(self) -> None:
+    def check_args(self, category: str | None = None) -> None:
         """The live check: the grader's compiled checker on the first call's arguments as typed."""
         from toolproof.authoring.case_form import ACTION_OF, args_findings, args_from_text
         from toolproof.errors import ToolProofError
 
         node = byid("case-args-check")
-        category, tool = str(byid("case-category").value), str(byid("case-tool").value)
+        category = str(byid("case-category").value) if category is None else category
+        tool = str(byid("case-tool").value) if self.own.tools and ACTION_OF.get(category) == "call" else ""
         if ACTION_OF.get(category) != "call" or tool not in self.own.tools:
             node.textContent, node.className = "", "args-check small"
             return

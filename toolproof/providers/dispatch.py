@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import urlsplit
 
 from toolproof.errors import ToolProofError
 from toolproof.secrets import redact_text
@@ -20,6 +19,14 @@ from .anthropic import ANTHROPIC_VERSION, MAX_TOKENS, anthropic_request, reply_f
 from .gemini import gemini_request, reply_from_gemini
 from .openai import openai_request, reply_from_openai
 from .responses import reply_from_responses, responses_request
+
+
+def urlsplit(url: str):
+    """urllib.parse.urlsplit, imported when first needed: the page grades its fixtures without
+    it, and urllib.parse (with ipaddress) is a tenth of a second of the page's start-up."""
+    from urllib.parse import urlsplit as split
+
+    return split(url)
 
 PROVIDERS = ("openai", "anthropic", "openai-compatible", "openai-responses", "gemini")
 READERS = {"anthropic": reply_from_anthropic, "openai-responses": reply_from_responses,

@@ -8,7 +8,6 @@ Pure: no clock, no I/O. Must not sleep: the runner waits.
 from __future__ import annotations
 
 import math
-from urllib.parse import urljoin
 
 from toolproof.limits import ReadError, read_json
 from toolproof.providers.dispatch import origin_of
@@ -81,6 +80,8 @@ def failure_message(url: str, reply: HttpReply | None, failure: TransportError |
         return failure.message
     message = status_message(reply.status)
     if 300 <= reply.status < 400:
+        from urllib.parse import urljoin       # only here: not on the page's start-up path
+
         location = str(reply.headers.get("location", "")).strip()
         target = origin_of(urljoin(url, location)) if location else "an unnamed location"
         message = f"redirect to {target} not followed"

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from functools import lru_cache
 from re import _constants as C   # noqa: N812 (the opcode names read best qualified)
 from re import _parser
 
@@ -47,8 +48,11 @@ class Unsafe(Exception):
     """Why a pattern was refused (the message ends the sentence "pattern '…' …")."""
 
 
+@lru_cache(maxsize=512)
 def unsafe_reason(pattern: str) -> str | None:
-    """None when `pattern` is safe to search with on untrusted text, else why it is not."""
+    """None when `pattern` is safe to search with on untrusted text, else why it is not.
+    Remembered per pattern text: tools files repeat the same few (the bundled one names 21
+    patterns 66 times), and the answer depends on the text alone."""
     if len(pattern) > MAX_PATTERN:
         return f"is longer than {MAX_PATTERN} characters"
     try:
@@ -101,6 +105,8 @@ class _Walk:
         for node in nodes:
             key = (node[0], id(node[1]) if isinstance(node[1], list) else node[1])
             hit = self.cache.get(key)
+            if hit is None and node[0] is C.LITERAL and not self.fold:
+                hit = self.cache[key] = frozenset({chr(node[1])}) & self.probes    # one character
             if hit is None:
                 hit = self.cache[key] = frozenset(ch for ch in self.probes if self.matches(node, ch))
             out |= hit
