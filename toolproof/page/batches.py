@@ -10,8 +10,15 @@ from __future__ import annotations
 MESSAGE_NODES = 2000     # nodes the page builds in one task at most (the fixture scorecard is several thousand)
 
 
-def _size(spec) -> int:
-    return 1 if not isinstance(spec, list) else 1 + sum(_size(kid) for kid in spec[5])
+def _size(spec, known: dict) -> int:
+    """Nodes in a spec; `known` remembers each built node's count by its id, so cutting a big
+    piece into its children never counts the same subtree twice."""
+    if not isinstance(spec, list):
+        return 1
+    size = known.get(spec[0])
+    if size is None:
+        size = known[spec[0]] = 1 + sum(_size(kid, known) for kid in spec[5])
+    return size
 
 
 def messages(ops: list, most: int = MESSAGE_NODES) -> list:
@@ -19,7 +26,7 @@ def messages(ops: list, most: int = MESSAGE_NODES) -> list:
     one task and takes input between them, so a big piece (the fixture scorecard: thousands of
     nodes) is sent as its element first and its children in later messages, in order. A select
     keeps its options in its own message (its value names one of them)."""
-    out, current, count = [], [], 0
+    out, current, count, known = [], [], 0, {}
     work = list(ops)
     while work:
         op = work.pop(0)
@@ -27,7 +34,7 @@ def messages(ops: list, most: int = MESSAGE_NODES) -> list:
             current.append(op)
             continue
         for position, spec in enumerate(op[2]):
-            size = _size(spec)
+            size = _size(spec, known)
             if count and count + size > most:
                 out.append(current)
                 current, count = [], 0
