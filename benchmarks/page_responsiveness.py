@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
+import posixpath
 import statistics
 import subprocess
 import sys
@@ -123,12 +125,23 @@ def revision_site(ref: str) -> Iterator[str]:
         with tarfile.open(archive) as tar:
             tar.extractall(site, filter="data")
         os.symlink((ROOT / "vendor").resolve(), site / "vendor")
+        older_page_list(site / "web" / "pyscript.json")
         server = make_server(site, "127.0.0.1", 0)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
             yield server_url(server)
         finally:
             server.shutdown()
+
+
+def older_page_list(config_path: Path) -> None:
+    """A revision from before the page's archive (serving/archive.py) lists its files under
+    "files" for PyScript to fetch one by one; this checkout's server allows what "page_files"
+    lists, so the same files are listed there too (the page still fetches them one by one)."""
+    config = json.loads(config_path.read_text(encoding="utf-8"))
+    if "page_files" not in config:
+        config["page_files"] = [posixpath.normpath(posixpath.join("web", src)) for src in config["files"]]
+        config_path.write_text(json.dumps(config), encoding="utf-8")
 
 
 def has_sw(ref: str) -> bool:
