@@ -55,7 +55,7 @@ def page_files(root: Path) -> set[str]:
     try:
         config = json.loads((root / "web" / "pyscript.json").read_text(encoding="utf-8"))
         listed = config["page_files"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return set()
     if not isinstance(listed, list):
         return set()

@@ -58,7 +58,10 @@ def test_a_listed_file_outside_the_page_is_refused_by_name(tmp_path: Path, name:
 
 
 @pytest.mark.parametrize("config", ["", "{", "[]", '{"page_files": []}', '{"page_files": "toolproof"}',
-                                    '{"page_files": null}', '{"files": {}}'])
+                                    '{"page_files": null}', '{"files": {}}', '{"page_files": NaN}',
+                                    '{"page_files": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                                    '{"page_files": ["\u0000toolproof/web.py", "toolproof/web.py\n"]}'],
+                         ids=lambda config: ascii(config[:40]))
 def test_a_config_without_a_list_of_files_is_one_line(tmp_path: Path, config: str) -> None:
     fake_repo(tmp_path)
     (tmp_path / "web" / "pyscript.json").write_text(config)

@@ -148,6 +148,8 @@ def test_the_pages_files_come_as_one_archive_with_its_own_etag(site: str) -> Non
         assert {name: archive.read(name).decode() for name in archive.namelist()} == \
             {name: FILES[name] for name in PAGE_CONFIG["page_files"]}
     assert revalidate(site, "/web/page-files.zip", etag) == (304, etag, b"")
+    for hostile in ('"' + "a" * 5000 + '"', "\u00e9\x7f", etag[:-1], etag + ", " + etag, "*"):
+        assert revalidate(site, "/web/page-files.zip", hostile)[:2] == (200, etag)
     assert fetch_raw(site, "/web/page-files.zip?v=2")[:2] == (200, "application/zip")
     assert fetch_raw(site, "/web/page-files.zip", "HEAD")[:2] == (200, "application/zip")
     assert fetch_raw(site, "/web/other.zip")[0] == 404
