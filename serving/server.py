@@ -101,10 +101,7 @@ class Handler(SimpleHTTPRequestHandler):
             return self.send_bytes(page_with_connect(target, self.connect), MIME_TYPES[".html"])
         tag = self.vendor_tags.get(rel.split("/", 1)[1]) if rel.startswith(VENDOR_NAME + "/") else None
         etag = f'"{tag}"' if tag else None
-        if etag and self.headers.get("If-None-Match") == etag:
-            self.send_response(304)          # the browser's copy is the pinned file: not sent again
-            self.send_header("ETag", etag)
-            self.end_headers()
+        if etag and self.not_modified(etag):     # the browser's copy is the pinned file
             return None
         try:
             handle = target.open("rb")
@@ -128,10 +125,7 @@ class Handler(SimpleHTTPRequestHandler):
             self.send_error(500, "The page's files could not be packed")
             sys.stderr.write(f"ToolProof: {exc}\n")
             return None
-        if self.headers.get("If-None-Match") == etag:
-            self.send_response(304)
-            self.send_header("ETag", etag)
-            self.end_headers()
+        if self.not_modified(etag):
             return None
         self.send_response(200)
         self.send_header("Content-Type", "application/zip")
@@ -139,6 +133,15 @@ class Handler(SimpleHTTPRequestHandler):
         self.send_header("ETag", etag)
         self.end_headers()
         return io.BytesIO(data)
+
+    def not_modified(self, etag: str) -> bool:
+        """Answer 304 when the browser's copy has this ETag: it is not sent again."""
+        if self.headers.get("If-None-Match") != etag:
+            return False
+        self.send_response(304)
+        self.send_header("ETag", etag)
+        self.end_headers()
+        return True
 
     def send_bytes(self, data: bytes, mime: str) -> io.BytesIO:
         self.send_response(200)

@@ -124,8 +124,9 @@ class CaseEditor:
 
         node = byid("case-args-check")
         category = str(byid("case-category").value) if category is None else category
-        tool = str(byid("case-tool").value) if self.own.tools and ACTION_OF.get(category) == "call" else ""
-        if ACTION_OF.get(category) != "call" or tool not in self.own.tools:
+        # no trip for the tool when there is none to check (the editor's start: no tools yet)
+        tool = str(byid("case-tool").value) if ACTION_OF.get(category) == "call" and self.own.tools else None
+        if tool not in self.own.tools:
             node.textContent, node.className = "", "args-check small"
             return
         try:
