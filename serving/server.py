@@ -122,8 +122,8 @@ class Handler(SimpleHTTPRequestHandler):
         try:
             data, etag = self.archive.get()
         except VendorError as exc:
+            sys.stderr.write(f"ToolProof: {exc}\n")     # before the answer: said by the time it arrives
             self.send_error(500, "The page's files could not be packed")
-            sys.stderr.write(f"ToolProof: {exc}\n")
             return None
         if self.not_modified(etag):
             return None
