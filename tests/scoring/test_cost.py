@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import random
 
 from scripted import Transport
 from toolproof.datafiles import format_schema
 from toolproof.grading.transcripts import parse_transcripts
 from toolproof.running.runner import Run, RunSettings
-from toolproof.scoring.cost import check_prices
+from toolproof.scoring.cost import check_prices, cost
 from toolproof.scoring.evaluate import evaluate
 
 SCHEMA = format_schema("transcripts")
@@ -70,3 +71,23 @@ def test_usd_per_passing_run_is_named_for_what_it_divides_by(bundle):
                     prices=check_prices(2.0, 4.0))["cost"]
     assert "usd_per_pass" not in cost
     assert cost["usd_per_passing_run"] == round(cost["usd"] / cost["passing_runs"], 6)
+
+
+
+def test_the_latency_mean_does_not_depend_on_the_order_the_transcripts_come_in(bundle):
+    # A sweep's page card said mean 15.4 ms and the terminal's re-grade of its export 15.5: the
+    # same latencies, summed in another order, rounded to another last digit.
+    _, doc = live_run(bundle, "should_call")
+    turns = [turn for t in doc["transcripts"] for turn in t["turns"] if "response" in turn]
+    draw = random.Random(7)
+    means = set()
+    for _ in range(200):
+        for turn in turns:
+            turn["elapsed_ms"] = round(draw.uniform(5, 60), 1)
+        transcripts = list(parse_transcripts(doc, SCHEMA).transcripts.values())[:8]   # an even count: means on a .x5 tie
+        forward = cost(transcripts, 0)["latency_ms"]
+        for seed in range(5):
+            random.Random(seed).shuffle(transcripts)
+            assert cost(transcripts, 0)["latency_ms"] == forward
+        means.add(forward["mean"])
+    assert len(means) > 100         # the values really varied

@@ -25,7 +25,7 @@ Pure: no I/O, no randomness.
 from __future__ import annotations
 
 from functools import lru_cache
-from math import sqrt
+from math import fsum, sqrt
 from typing import Sequence
 
 LEVEL = 0.95
@@ -113,8 +113,8 @@ def score_intervals(credits: Sequence[float], categories: Sequence[str], weights
     shares = _shares(strata, weights)
     if not strata or shares is None:
         return None, per
-    score = sum(shares[c] * sum(v) / len(v) for c, v in strata.items())
-    var = sum(shares[c] ** 2 * _smoothed_var(v, 0.0, 1.0, SMOOTH) / len(v) for c, v in strata.items())
+    score = fsum(shares[c] * fsum(v) / len(v) for c, v in strata.items())
+    var = fsum(shares[c] ** 2 * _smoothed_var(v, 0.0, 1.0, SMOOTH) / len(v) for c, v in strata.items())
     half = z * sqrt(var)
     return {"low": max(0.0, score - half), "high": min(100.0, score + half)}, per
 
@@ -141,14 +141,14 @@ def delta_intervals(credits_a: Sequence[float], credits_b: Sequence[float], cate
     shares = _shares(strata, weights)
     if not strata or shares is None:
         return None, per
-    delta = sum(shares[c] * parts[c][0] for c in strata)
+    delta = fsum(shares[c] * parts[c][0] for c in strata)
     if any(parts[c][1] is None and shares[c] > 0 for c in strata):
         return {"low": -100.0, "high": 100.0}, per
     v = {c: shares[c] ** 2 * parts[c][1] for c in strata if parts[c][1] is not None}
-    total = sum(v.values())
+    total = fsum(v.values())
     if total == 0:
         return {"low": delta, "high": delta}, per
-    df = total ** 2 / sum(x ** 2 / parts[c][2] for c, x in v.items() if x > 0)
+    df = total ** 2 / fsum(x ** 2 / parts[c][2] for c, x in v.items() if x > 0)
     half = t_value(level, df) * sqrt(total)
     return {"low": max(-100.0, delta - half), "high": min(100.0, delta + half)}, per
 

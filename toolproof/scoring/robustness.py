@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
+from math import fsum
 
 from toolproof.grading.verdicts import ERROR, VERDICT_ORDER, CaseResult
 from toolproof.suite.model import BASE
@@ -75,7 +76,7 @@ def by_phrasing(results: list[CaseResult]) -> dict[str, CaseResult]:
 
 def _mean(values: list) -> float | None:
     values = [v for v in values if v is not None]
-    return round(sum(values) / len(values), 4) if values else None
+    return round(fsum(values) / len(values), 4) if values else None
 
 
 def merge_phrasings(results: list[CaseResult]) -> CaseResult:

@@ -74,7 +74,7 @@ def weighted_score(category_scores: dict, weights: dict) -> float | None:
     total = sum(weights[c] for c in scored)
     if total == 0:
         return None
-    return round(100 * sum(weights[c] * s for c, s in scored.items()) / total, 2)
+    return round(100 * math.fsum(weights[c] * s for c, s in scored.items()) / total, 2)
 
 
 def category_table(results: list[CaseResult], weights: dict, lenient: bool = False) -> dict:

@@ -23,7 +23,7 @@ Pure: no I/O, no clock, no `random`.
 """
 from __future__ import annotations
 
-from math import comb
+from math import comb, fsum
 from typing import Callable, Sequence
 
 MASK64 = (1 << 64) - 1
@@ -100,7 +100,7 @@ def reliability(counts: Sequence[tuple[int, int]]) -> dict:
         return {"pass_hat_k": {}, "pass_at_k": {}}
     top = min(n for _, n in counts)
     return {
-        name: {str(k): round(sum(f(c, n, k) for c, n in counts) / len(counts), 4)
+        name: {str(k): round(fsum(f(c, n, k) for c, n in counts) / len(counts), 4)
                for k in range(1, top + 1)}
         for name, f in (("pass_hat_k", pass_hat_k), ("pass_at_k", pass_at_k))
     }
@@ -135,7 +135,7 @@ def weighted(means: dict[str, float], weights: dict[str, float]) -> float | None
     total = sum(weights.get(c, 0) for c in means)
     if total == 0:
         return None
-    return 100 * sum(weights.get(c, 0) * s for c, s in means.items()) / total
+    return 100 * fsum(weights.get(c, 0) * s for c, s in means.items()) / total
 
 
 def _resample(strata: dict[str, list[int]], draws: SeededDraws) -> dict[str, list[int]]:
