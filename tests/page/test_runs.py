@@ -12,7 +12,7 @@ import socket
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, ROOT
+from browser import ARTIFACTS, READY_TIMEOUT_MS, ROOT, booted
 from livepage import FIRST, ENDED, card_cases, live, open_page, reasons, run, start  # noqa: F401
 from routed import OPENAI
 
@@ -34,8 +34,7 @@ def fresh(browser, server, context=None):
     context = context or browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
     page = context.new_page()
     page.goto(server + "?timeout=1")
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    booted(page)
     page.wait_for_selector("#runs[data-count]")
     return page
 
@@ -97,6 +96,9 @@ def test_the_header_reaches_every_section_in_the_journeys_order(browser, server)
     assert page.evaluate("document.getElementById('fixture-details').open") is True
     page.click("#fixture-details > summary")
     assert page.evaluate("document.getElementById('fixture-details').open") is False
+    # "toggle" is dispatched in a task after the click's, so it may reach the page's Python after
+    # the click has settled: wait for the state it keeps, not for the click (CI reloaded too soon)
+    page.wait_for_function("localStorage.getItem('toolproof.fixtures-open') === 'false'")
     page.reload()
     page.wait_for_function("document.body.dataset.ready === 'true'", timeout=READY_TIMEOUT_MS)
     assert page.evaluate("document.getElementById('fixture-details').open") is False
