@@ -8,7 +8,7 @@ import pytest
 
 from toolproof.authoring.draft_suite import draft_from_text, draft_text, import_tools
 from toolproof.authoring.lint import lint_tools
-from toolproof.authoring.tool_offer import kept_tools, left_out_by_default, offered_draft
+from toolproof.authoring.tool_offer import export_note, kept_tools, left_out_by_default, offered_draft, skipped_note
 from toolproof.datafiles import format_schema
 from toolproof.importers import tools_from_any
 
@@ -71,6 +71,29 @@ def test_the_offered_draft_drops_left_out_tools_and_skips_the_cases_that_need_th
     assert offered_draft(doc, CASES, []).cases == CASES
     assert offered_draft(doc, CASES, ["good", "poison"]) == (None, [], ["a", "b", "c", "d"])
 
+
+
+def test_an_export_says_what_it_holds_and_what_it_leaves_out():
+    # before: the suite export dropped b, c, d without a word, and with every case skipped it
+    # downloaded nothing and said nothing
+    doc = import_tools(json.dumps([GOOD, POISON]), TOOLS_SCHEMA).document
+    some = offered_draft(doc, CASES, ["poison"])
+    assert export_note("suite", some, ["poison"]) == (
+        True, "Exported suite.json: 1 case(s). Not in it: 3 case(s) that need a tool you left out: b, c, d.")
+    assert export_note("tools", some, ["poison"]) == (True, "Exported tools.json: 1 tool(s); left out (unticked): poison.")
+    assert skipped_note(some) == "3 case(s) need a tool you left out and are not run: b, c, d"
+    whole = offered_draft(doc, CASES, [])
+    assert export_note("suite", whole, []) == (True, "Exported suite.json: 4 case(s).")
+    assert export_note("tools", whole, []) == (True, "Exported tools.json: 2 tool(s).") and skipped_note(whole) == ""
+    none_runs = offered_draft(doc, CASES[1:3], ["poison"])
+    assert export_note("suite", none_runs, ["poison"]) == (
+        False, "Not exported: each of the 2 case(s) needs a tool you left out (b, c); tick the tools they need.")
+    assert export_note("tools", none_runs, ["poison"])[0]          # the tools file still exports
+    for kind in ("suite", "tools"):
+        assert export_note(kind, offered_draft(doc, CASES, ["good", "poison"]), ["good", "poison"]) == (
+            False, "Not exported: every tool is left out; tick the tools to offer.")
+    many = offered_draft(doc, [dict(CASES[1], id=f"x{i}") for i in range(12)] + CASES[:1], ["poison"])
+    assert export_note("suite", many, ["poison"])[1].endswith("x7, x8, x9….")
 
 def test_left_out_round_trips_through_the_stored_draft_and_a_hostile_one_is_refused():
     doc = import_tools(json.dumps([GOOD, POISON]), TOOLS_SCHEMA).document

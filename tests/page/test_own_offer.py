@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS
+from browser import ARTIFACTS, READY_TIMEOUT_MS, booted
 from routed import OPENAI, RoutedProvider, openai_body, origin_pattern
 from toolproof.cli.main import run as cli_run
 
@@ -54,8 +54,7 @@ def open_page(browser, server, *, block_wheels: bool = False):
     if block_wheels:
         page.route("**/vendor/wheels/**", lambda route: route.fulfill(status=404, body="gone"))
     page.goto(server)
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    booted(page)
     page.evaluate("localStorage.clear()")
     return context, page
 
@@ -126,10 +125,15 @@ def test_a_partly_bad_file_keeps_its_good_tools_and_lists_what_lint_prints(page,
                            timeout=READY_TIMEOUT_MS)
     assert page.eval_on_selector_all(".tool-offer", "b => b.map(x => [x.dataset.tool, x.checked])") == \
         [["good_tool", True], ["poison_tool", False]]
+    # the lint is back after the reload (it was gone): the terminal's lint of the saved tools
+    saved = json.loads(page.evaluate("localStorage.getItem('toolproof.own.draft')"))["tools"]
+    assert page_findings(page) == cli_findings(tmp_path, saved) != []
+    assert page.text_content("#own-lint h3") == "Lint: 1 error(s), 0 warning(s)"      # bad_tool was not loaded
+    assert page.text_content("#own-lint .lint-note").startswith("Restored draft: the lint of its tools as saved")
     assert page.errors == []
 
 
-def test_a_case_that_needs_a_left_out_tool_is_skipped_and_said(page):
+def test_a_case_that_needs_a_left_out_tool_is_skipped_and_said(page, tmp_path):
     page.fill("#case-id", "p1")
     page.fill("#case-prompt", "List my files.")
     page.select_option("#case-category", "should_call")
@@ -141,6 +145,12 @@ def test_a_case_that_needs_a_left_out_tool_is_skipped_and_said(page):
     page.uncheck('.tool-offer[data-tool="poison_tool"]')
     assert page.text_content("#own-offer-note") == "1 case(s) need a tool you left out and are not run: p1"
     assert page.eval_on_selector("#scope option[value=own]", "o => o.textContent").startswith("Your suite (1 cases)")
+    # the export leaves it out too, and says so (it used to drop it without a word)
+    assert [c["id"] for c in exported(page, tmp_path, "suite")["cases"]] == ["g1"]
+    assert page.text_content("#own-message") == \
+        "Exported suite.json: 1 case(s). Not in it: 1 case(s) that need a tool you left out: p1."
+    assert [t["name"] for t in exported(page, tmp_path, "tools")["tools"]] == ["good_tool"]
+    assert page.text_content("#own-message") == "Exported tools.json: 1 tool(s); left out (unticked): poison_tool."
 
 
 def test_clearing_the_draft_can_be_undone(page):

@@ -93,3 +93,31 @@ def offered_draft(tools_doc: dict | None, cases: list[dict], left_out: Iterable[
             continue
         runnable.append({**case, "tools": offered})
     return Offered({**tools_doc, "tools": kept_tools}, runnable, skipped)
+
+
+def _ids(ids: list, shown: int = 10) -> str:
+    return ", ".join(str(i) for i in ids[:shown]) + ("…" if len(ids) > shown else "")
+
+
+def skipped_note(offered: Offered) -> str:
+    """The line under the tool list: the cases a run (and an export) leaves out, or ""."""
+    if not offered.skipped:
+        return ""
+    return f"{len(offered.skipped)} case(s) need a tool you left out and are not run: {_ids(offered.skipped)}"
+
+
+def export_note(kind: str, offered: Offered, left_out: Iterable[str]) -> tuple[bool, str]:
+    """(whether `kind` ("suite" or "tools") can be exported, the line the page shows either way):
+    what the file holds and what it leaves out, so a case or a tool never goes missing unsaid."""
+    if offered.tools_doc is None:
+        return False, "Not exported: every tool is left out; tick the tools to offer."
+    if kind == "tools":
+        gone = [name for name in left_out if name]
+        tail = f"; left out (unticked): {_ids(gone)}" if gone else ""
+        return True, f"Exported tools.json: {len(offered.tools_doc['tools'])} tool(s){tail}."
+    if not offered.cases:
+        return False, (f"Not exported: each of the {len(offered.skipped)} case(s) needs a tool you left out "
+                       f"({_ids(offered.skipped)}); tick the tools they need.")
+    tail = (f" Not in it: {len(offered.skipped)} case(s) that need a tool you left out: {_ids(offered.skipped)}."
+            if offered.skipped else "")
+    return True, f"Exported suite.json: {len(offered.cases)} case(s).{tail}"

@@ -9,6 +9,7 @@ names and descriptions are hostile input and only ever reach the page as textCon
 from __future__ import annotations
 
 import asyncio
+import json
 
 from .dom import byid, clear, download, el, on
 from .dom import page_js as js      # the page's globals: localStorage (dom.py)
@@ -183,10 +184,24 @@ class OwnView:
             self.changed(save=False)
             return
         self.cases = draft.cases
+        if draft.tools_doc is not None:
+            self.relint(draft.tools_doc)
         dropped = bool(draft.dropped_tools or draft.dropped_cases)
         if self.tools:      # what failed is dropped alone (and the stored draft rewritten without it)
             self.message(restored_line(draft, len(self.tools)), bad=dropped)
         self.changed(save=dropped)
+
+    def relint(self, tools_doc: dict) -> None:
+        """After a reload, the lint of the draft's tools as saved: what `tools lint` prints for the
+        exported tools.json (the first file's paths and its refused tools are not kept)."""
+        try:
+            _, findings = self.import_and_lint(json.dumps(tools_doc), "tools.json")
+        except Exception:            # noqa: BLE001 - the draft loaded; a lint that fails only goes unshown
+            return
+        self.render_lint(findings, "Restored draft: the lint of its tools as saved, in ToolProof's tools.json form "
+                                   "(python -m toolproof tools lint prints the same for a tools.json exported with "
+                                   "every tool ticked). Paths point into that file; tools the first file could not "
+                                   "load are not in the draft.")
 
     def save(self) -> None:
         from toolproof.authoring.draft_suite import draft_text
@@ -236,7 +251,7 @@ class OwnView:
         """After any change to tools or cases: store, redraw, tell the live panel (the draft as
         offered: tools left out are in no request, cases that need them are skipped)."""
         from toolproof.authoring.draft_suite import suite_document
-        from toolproof.authoring.tool_offer import offered_draft
+        from toolproof.authoring.tool_offer import offered_draft, skipped_note
         from toolproof.suite.load import parse_suite
 
         if not keep_undo:
@@ -255,10 +270,7 @@ class OwnView:
                 suite = parse_suite(suite_document(offered.cases), tools, self.schemas()[1], "your suite")
             except Exception as exc:    # noqa: BLE001 - shown, and the suite is not offered for a run
                 self.message(f"Your suite cannot run: {exc}", bad=True)
-        byid("own-offer-note").textContent = (
-            f"{len(offered.skipped)} case(s) need a tool you left out and are not run: "
-            + ", ".join(str(i) for i in offered.skipped[:10]) + ("…" if len(offered.skipped) > 10 else "")
-            if offered.skipped else "")
+        byid("own-offer-note").textContent = skipped_note(offered)
         # the document too: a run of the draft records the fingerprint its export will have
         self.live.set_own(suite, tools, suite_document(offered.cases) if suite else None)
         byid("own").dataset.state = "ready" if self.tools else "empty"
@@ -304,13 +316,15 @@ class OwnView:
         self.render_tools()
         self.changed()
 
-    def render_lint(self, findings: list) -> None:
+    def render_lint(self, findings: list, note: str = "") -> None:
         from toolproof.authoring.draft_suite import visible
 
         root = byid("own-lint")
         clear(root)
         errors = sum(f.severity == "error" for f in findings)
         root.appendChild(el("h3", f"Lint: {errors} error(s), {len(findings) - errors} warning(s)"))
+        if note:
+            root.appendChild(el("p", note, cls="muted lint-note"))
         if not findings:
             root.appendChild(el("p", "No findings: nothing here should confuse a model or be refused.", cls="muted"))
         rows = [el("li", cls=f"lint-finding lint-{f.severity}", data_code=f.code, data_tool=f.tool,
@@ -362,11 +376,12 @@ class OwnView:
 
         if self.tools_doc is None or kind == "suite" and not self.cases:
             return
-        from toolproof.authoring.tool_offer import offered_draft
+        from toolproof.authoring.tool_offer import export_note, offered_draft
 
         offered = offered_draft(self.tools_doc, self.cases, self.left_out)
-        if offered.tools_doc is None:
-            self.message("Not exported: every tool is left out; tick the tools to offer.", bad=True)
+        ok, note = export_note(kind, offered, self.left_out)
+        if not ok:
+            self.message(note, bad=True)
             return
         tools_schema, suite_schema = self.schemas()
         try:     # what is exported is what a run offers: no tool left out, no case that needs one
@@ -374,8 +389,9 @@ class OwnView:
         except ToolProofError as exc:
             self.message(f"Not exported: {exc.line()}", bad=True)
             return
-        if kind == "suite" and suite_text is not None:
+        if kind == "suite":
             download("suite.json", suite_text, "application/json")
-        elif kind == "tools":
+        else:
             download("tools.json", tools_text, "application/json")
+        self.message(note)
 
