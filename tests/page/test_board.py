@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from browser import ARTIFACTS
 from boarddocs import HOSTILE, run_doc, write_runs
 from livepage import export, live, page, run  # noqa: F401  (fixtures)
 from toolproof.cli.main import run as cli_run
@@ -66,8 +67,20 @@ def test_a_hostile_name_is_text_and_columns_sort(page, files):
     page.wait_for_function("document.getElementById('board').dataset.sort === 'name'")
     sorted_names = page.eval_on_selector_all("#board .board-name span", "cells => cells.map(c => c.textContent)")
     assert sorted_names == sorted(names, key=str.lower)
+    aria = "Array.from(document.querySelectorAll('#board th[aria-sort]'), th => [th.querySelector('button').dataset.key, th.getAttribute('aria-sort')])"
+    assert page.evaluate(aria) == [["name", "ascending"]]
+    page.click("#board .board-sort[data-key='name']")          # again: the other way round
+    page.wait_for_function("document.getElementById('board').dataset.order === 'descending'")
+    assert page.eval_on_selector_all("#board .board-name span", "cells => cells.map(c => c.textContent)") == \
+        sorted(names, key=str.lower, reverse=True)
+    assert page.evaluate(aria) == [["name", "descending"]]
+    page.locator("#board").screenshot(path=str(ARTIFACTS / "board-sorted-1280.png"))
+    page.click("#board .board-sort[data-key='score']")         # a new column starts its own way: best first
+    page.wait_for_function("document.getElementById('board').dataset.sort === 'score'")
+    assert page.evaluate(aria) == [["score", "descending"]]
     page.click("#board .board-sort[data-key='rank']")
     page.wait_for_function("document.getElementById('board').dataset.sort === 'rank'")
+    assert page.evaluate(aria) == [["rank", "ascending"]]
 
 
 def test_bad_and_mixed_files_are_one_line(page, files, tmp_path):

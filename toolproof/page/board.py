@@ -49,6 +49,7 @@ class BoardView:
         self.live_added = False
         self.board: dict | None = None
         self.sort = "rank"
+        self.flipped = False          # the active column clicked again: the other direction
         on(byid("board-files"), "change", lambda e: asyncio.ensure_future(self.load(e.target.files)))
         on(byid("board-mixed"), "change", lambda e: self.update())
         on(byid("board-use-live"), "click", lambda e: self.add_live())
@@ -160,13 +161,22 @@ class BoardView:
         from toolproof.errors import clip
         from toolproof.safe_text import printable
 
-        head = el("tr", children=[el("th", scope="col", children=[
-            el("button", label, type="button", cls="board-sort" + (" active" if key == self.sort else ""),
-               data_key=key)]) for key, (label, _, _) in SORTS.items()] + [
+        _, key, high_first = SORTS[self.sort]
+        descending = high_first != self.flipped
+        order = "descending" if descending else "ascending"
+
+        def header(column: str, label: str):
+            if column != self.sort:
+                return el("th", scope="col", children=[el("button", label, type="button", cls="board-sort", data_key=column)])
+            return el("th", scope="col", aria_sort=order, children=[el(
+                "button", type="button", cls="board-sort active", data_key=column,
+                title="Sorted " + order + "; click again to reverse",
+                children=[el("span", label), el("span", " ▼" if descending else " ▲", aria_hidden="true")])])
+
+        head = el("tr", children=[header(column, label) for column, (label, _, _) in SORTS.items()] + [
             el("th", t, scope="col") for t in ("95% CI", "Interval (0–100)", "pass^k", "Requests")])
         rows = [dict(r, _name=run_name(r)) for r in self.board["runs"]]
-        _, key, high_first = SORTS[self.sort]
-        rows.sort(key=key, reverse=high_first)
+        rows.sort(key=key, reverse=descending)
         body = []
         for r in rows:
             i = r.get("interval") or {}
@@ -179,6 +189,7 @@ class BoardView:
                 el("td", interval(r), cls="num"), el("td", children=[whisker(r["score"], i.get("low"), i.get("high"))]),
                 el("td", pass_k(r), cls="num"), el("td", str(r["cost"]["requests"]), cls="num")]))
         byid("board").dataset.sort = self.sort
+        byid("board").dataset.order = order
         return el("table", cls="board-table", children=[el("thead", children=[head]), el("tbody", children=body)])
 
     def clicked(self, event) -> None:
@@ -187,7 +198,9 @@ class BoardView:
             self.sort_by(str(button.dataset.key))
 
     def sort_by(self, key: str) -> None:
+        """Sort by a column; the active one again reverses its direction."""
         if key in SORTS and self.board is not None:
+            self.flipped = not self.flipped if key == self.sort else False
             self.sort = key
             self.render()
 
