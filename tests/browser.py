@@ -79,6 +79,13 @@ def is_local(url: str, base: str) -> bool:
     return url.startswith(base) or url.startswith(("data:", "blob:"))
 
 
+def booted(page) -> None:
+    """Wait until the page has started or failed to (body[data-ready] leaves "false"), and fail
+    with the page's own boot error unless it started."""
+    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+
+
 SETTLED = "(document.body.dataset.pending || '0') === '0'"
 ACTIONS = ("fill", "select_option", "click", "dblclick", "check", "uncheck", "set_checked", "set_input_files",
            "press", "type", "press_sequentially", "clear", "tap", "dispatch_event", "focus", "hover", "blur")

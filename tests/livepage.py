@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from browser import READY_TIMEOUT_MS, ROOT, is_local
+from browser import ROOT, booted, is_local
 from routed import RoutedProvider, origin_pattern
 from toolproof.datafiles import load_bundle
 from toolproof.suite.model import requests_needed, scoped
@@ -33,8 +33,7 @@ def open_page(browser, server: str, *, height: int = 900):
     page.on("requestfailed", lambda r: page.failed.append((r.url, r.failure)))
     page.on("console", lambda m: page.console.append(m.text))
     page.goto(server + "?timeout=1")
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    booted(page)
     open_advanced(page)
     return page
 

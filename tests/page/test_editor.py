@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS
+from browser import ARTIFACTS, booted
 from routed import OPENAI, RoutedProvider, openai_body, origin_pattern
 from toolproof.cli.main import run as cli_run
 
@@ -63,8 +63,7 @@ def page(browser, server):
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.goto(server)
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    booted(page)
     page.evaluate("localStorage.clear()")
     page.fill("#own-paste", json.dumps(SHOP))
     page.click("#own-paste-load")

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from axe import axe_violations, serious
-from browser import ARTIFACTS, READY_TIMEOUT_MS
+from browser import ARTIFACTS, READY_TIMEOUT_MS, booted
 from routed import OPENAI, RoutedProvider, origin_pattern
 
 pytestmark = pytest.mark.browser
@@ -40,8 +40,7 @@ def pages(browser, server):
         page.on("pageerror", lambda e, p=page: p.errors.append(str(e)))
         page.on("request", lambda r, p=page: p.requests.append(r.url))
         page.goto(server + "?timeout=1")
-        page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-        assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+        booted(page)
         page.wait_for_selector('#fixture-card[data-diagnosis="ready"]', state="attached", timeout=READY_TIMEOUT_MS)
         page.evaluate("localStorage.clear()")
         out[width] = page

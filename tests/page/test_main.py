@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from browser import ARTIFACTS, PAGE_FILES, READY_TIMEOUT_MS, ROOT, is_local, page_files_with, settled
+from browser import ARTIFACTS, PAGE_FILES, READY_TIMEOUT_MS, ROOT, booted, is_local, page_files_with, settled
 from toolproof.cli.main import run
 
 pytestmark = pytest.mark.browser
@@ -22,8 +22,7 @@ def open_page(browser, url: str):
     page.on("request", lambda r: page.requests.append(r.url))
     page.on("console", lambda m: page.console.append(m.text))
     page.goto(url)
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    booted(page)
     return page
 
 

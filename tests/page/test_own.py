@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, is_local
+from browser import ARTIFACTS, READY_TIMEOUT_MS, booted, is_local
 from routed import OPENAI, RoutedProvider, origin_pattern
 from toolproof.cli.main import run as cli_run
 from toolproof.datafiles import format_schema
@@ -54,8 +54,7 @@ def page(browser, server):
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
     page.goto(server)
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    booted(page)
     page.evaluate("localStorage.clear()")
     yield page
     context.close()

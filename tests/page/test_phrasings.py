@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from browser import PAGE_FILES, READY_TIMEOUT_MS, page_files_with
+from browser import PAGE_FILES, booted, page_files_with
 from livepage import open_advanced
 from phrasingdocs import data_with_phrasings
 from toolproof.cli.main import run as cli_run
@@ -38,8 +38,7 @@ def worded(browser, server, tmp_path_factory):
     page.route(PAGE_FILES, page_files_with({"data/suite.json": json.dumps(docs["suite"]),
                                             "data/fixtures.json": json.dumps(docs["transcripts"])}))
     page.goto(server)
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    booted(page)
     folder = tmp_path_factory.mktemp("worded")
     for key in ("suite", "transcripts"):
         (folder / f"{key}.json").write_text(json.dumps(docs[key]))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser import PAGE_FILES, READY_TIMEOUT_MS
+from browser import PAGE_FILES, READY_TIMEOUT_MS, booted
 from routed import wait_until
 
 pytestmark = pytest.mark.browser
@@ -46,8 +46,7 @@ def test_typing_echoes_while_the_page_boots(browser, server):
         wait_until(page, lambda: held, "the worker asking for the page's files")
         for route in held:
             route.continue_()
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    booted(page)
     assert page.input_value("#model") == 'gpt-<b>4</b>"\u00e9'       # the page kept what was typed
     page.context.close()
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, PAGE_FILES, READY_TIMEOUT_MS, page_files_with
+from browser import ARTIFACTS, PAGE_FILES, READY_TIMEOUT_MS, booted, page_files_with
 from repeatdocs import CALL_A, CALL_B, FIXTURES, SUITE, document, repeat
 from toolproof.cli.main import run
 from toolproof.suite.fingerprint import suite_sha256
@@ -46,8 +46,7 @@ def page(browser, server, repeated):
     # the page grades whatever data/fixtures.json holds: here, a file with repeats
     page.route(PAGE_FILES, page_files_with({"data/fixtures.json": repeated.read_text(encoding="utf-8")}))
     page.goto(server)
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    booted(page)
     # the intervals are drawn with the diagnosis, just after the page is ready
     page.wait_for_selector('#fixture-card[data-diagnosis="ready"]', timeout=READY_TIMEOUT_MS)
     yield page

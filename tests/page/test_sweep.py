@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, is_local
+from browser import ARTIFACTS, booted, is_local
 from fakeprovider import fixture_answer
 from livepage import open_advanced
 from routed import OPENAI, RoutedProvider, origin_pattern
@@ -56,8 +56,7 @@ def page(browser, server):
     page.requests = []
     page.on("request", lambda r: page.requests.append(r.url))
     page.goto(server + "?timeout=5")
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    booted(page)
     open_advanced(page)
     openai = RoutedProvider(page, origin_pattern(OPENAI), answer=distracted)
     yield page

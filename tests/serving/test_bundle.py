@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import serve
-from browser import READY_TIMEOUT_MS, ROOT, repacked, static_host
+from browser import READY_TIMEOUT_MS, ROOT, booted, repacked, static_host
 from fakesite import PAGE_CONFIG, fake_repo, sha
 from serving.bundle import bundle_vendor_files, size_text, write_bundle
 from serving.errors import VendorError
@@ -425,8 +425,7 @@ def test_the_key_stays_in_the_pages_session_storage_only(browser, published):
     context = browser.new_context()
     page = context.new_page()
     page.goto(published)
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    booted(page)
     provider = RoutedProvider(page, origin_pattern("https://api.openai.com/v1/chat/completions"))
     page.select_option("#provider", "openai")
     page.fill("#model", "gpt-test")
@@ -445,8 +444,7 @@ def test_the_key_stays_in_the_pages_session_storage_only(browser, published):
     provider.close()
     context.set_offline(True)                 # offline after the first load: from the worker's cache
     page.reload()
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    booted(page)
     context.close()
 
 
@@ -461,8 +459,7 @@ def test_on_a_static_host_a_server_without_cors_is_told_from_one_that_is_down(br
     context = browser.new_context()
     page = context.new_page()
     page.goto(published + "?timeout=2")
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
-    assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
+    booted(page)
     assert page.evaluate("!!navigator.serviceWorker.controller")
 
     def run_against(base: str) -> str:
