@@ -2,10 +2,10 @@
 
 For: write_bundle copies what serving/site.py's allow-list lets through that the page requests:
 index.html, sw.js, the lock, web/ assets, the page's Python entry point, its package and data
-files as one archive (serving/archive.py), and only the vendor files the lock's "page_loads" names (recorded in
-Chromium and held to the page by tests/serving/test_bundle.py), each re-checked against
-vendor/'s verified manifest as it is read, plus bundle.json (every file's sha256 and size) and
-.nojekyll. It is built in a staging folder beside DIR and moved in at the end, so a failure
+files as one archive (serving/archive.py), and only the vendor files the lock's "page_loads"
+names (recorded in Chromium and held to the page by tests/serving/test_bundle.py), each
+re-checked against vendor/'s verified manifest as it is read, plus bundle.json (every file's
+sha256 and size) and .nojekyll. It is built in a staging folder beside DIR and moved in at the end, so a failure
 leaves no half-written site.
 Must not: delete anything but a bundle an earlier --bundle wrote (with --force, DIR must hold
 its bundle.json and nothing it does not list), and never (whatever the flags) `/`, the home

@@ -112,7 +112,7 @@ def export_note(kind: str, offered: Offered, left_out: Iterable[str]) -> tuple[b
     if offered.tools_doc is None:
         return False, "Not exported: every tool is left out; tick the tools to offer."
     if kind == "tools":
-        gone = [name for name in left_out if name]
+        gone = list(left_out)
         tail = f"; left out (unticked): {_ids(gone)}" if gone else ""
         return True, f"Exported tools.json: {len(offered.tools_doc['tools'])} tool(s){tail}."
     if not offered.cases:

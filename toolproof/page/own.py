@@ -9,7 +9,6 @@ names and descriptions are hostile input and only ever reach the page as textCon
 from __future__ import annotations
 
 import asyncio
-import json
 
 from .dom import byid, clear, download, el, on
 from .dom import page_js as js      # the page's globals: localStorage (dom.py)
@@ -194,8 +193,11 @@ class OwnView:
     def relint(self, tools_doc: dict) -> None:
         """After a reload, the lint of the draft's tools as saved: what `tools lint` prints for the
         exported tools.json (the first file's paths and its refused tools are not kept)."""
-        try:
-            _, findings = self.import_and_lint(json.dumps(tools_doc), "tools.json")
+        from toolproof.authoring.lint import lint_tools
+        from toolproof.importers import tools_from_any
+
+        try:            # as `tools lint` does: the records of the file, linted (set_tools parsed it)
+            findings = lint_tools(tools_from_any(tools_doc)[1])
         except Exception:            # noqa: BLE001 - the draft loaded; a lint that fails only goes unshown
             return
         self.render_lint(findings, "Restored draft: the lint of its tools as saved, in ToolProof's tools.json form "

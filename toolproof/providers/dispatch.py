@@ -28,6 +28,7 @@ def urlsplit(url: str):
 
     return split(url)
 
+
 PROVIDERS = ("openai", "anthropic", "openai-compatible", "openai-responses", "gemini")
 READERS = {"anthropic": reply_from_anthropic, "openai-responses": reply_from_responses,
            "gemini": reply_from_gemini}

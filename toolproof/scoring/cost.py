@@ -3,11 +3,12 @@
 Computed from the transcripts alone (every repeat, every turn, every variant), so a re-grade of a
 results file gives the same figures. Each request is counted once: a counterfactual variant
 stores the first turn it reused (the runner never sends it again), so a variant's first turn is
-counted only when it differs from the case's own first turn. Tokens are the provider's reported usage in each response
-body; latency is each answered turn's `elapsed_ms`, its mean an exactly rounded sum (`math.fsum`)
-so the order the transcripts come in (the page's, a results file's) never moves the last digit. Requests that failed count as requests but
-have no latency; a turn's `attempts` (retries included, as the runner records them) is the number
-of requests it took (1 when absent). Prices are USD per million tokens, given by the user (never guessed).
+counted only when it differs from the case's own first turn. Tokens are the provider's reported
+usage in each response body; latency is each answered turn's `elapsed_ms`, its mean taken over an
+exactly rounded sum (`math.fsum`), so the order the transcripts come in (the page's, a results
+file's) never moves the last digit. Requests that failed count as requests but have no latency; a
+turn's `attempts` (retries included, as the runner records them) is the number of requests it took
+(1 when absent). Prices are USD per million tokens, given by the user (never guessed).
 
 Pure: no I/O.
 """
