@@ -43,7 +43,8 @@ def test_a_hostile_answer_fails_with_its_reason_and_the_run_ends_with_a_scorecar
     # an unreadable body is no answer: with it the only request, no request succeeded and the
     # run ends in the error state (issue 14), still with its graded case, scorecard and exports
     unreadable_body = reason.startswith("request failed")
-    assert run(page, cap=1) == ("error" if unreadable_body else "done")
+    # answered at once: a long timeout, so only the body decides (a busy machine timed out at 1 s)
+    assert run(page, cap=1, timeout="30") == ("error" if unreadable_body else "done")
     # an unreadable body is a failed request (ERROR, issue 9); hostile arguments the model's FAIL
     verdict = "ERROR" if unreadable_body else "FAIL"
     assert card_cases(page) == {FIRST: verdict}

@@ -139,7 +139,7 @@ def test_abort_stops_at_once_and_keeps_graded_cases(page, live):
     ids = [c for c, s in SUITE.items() if s["category"] == "injection"]
     for case_id in ids[1:]:
         openai.script[case_id] = [("hold",)]          # everything after the first case stays in flight
-    start(page, scope="injection", cap=NEED["injection"])
+    start(page, scope="injection", cap=NEED["injection"], timeout="60")     # the abort ends the hold, not a timeout
     page.wait_for_function("window.__feed.length >= 1", timeout=15_000)
     page.wait_for_function("document.querySelectorAll('#live-feed .case-row').length >= 1")
     wait_until(page, lambda: openai.held, "the second case's request in flight")

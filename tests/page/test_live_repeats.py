@@ -55,7 +55,8 @@ def test_repeats_and_concurrency_regrade_as_the_cli(page, openai, tmp_path):
     openai.script = {SHOULD_CALL[0]: [("hold",), ("hold",)], SHOULD_CALL[1]: [("hold",)]}
     form(page, repeats="2", concurrency="3", price_in="0.4", price_out="1.6")
     assert page.get_attribute("#cap", "max") == "54" and "at most 18 requests" in page.text_content("#need")
-    start(page, scope="should_call", cap=18)
+    # held until the test answers them: a timeout long enough that a busy machine never beats it
+    start(page, scope="should_call", cap=18, timeout="60")
     wait_until(page, lambda: len(openai.held) == 3, "three requests in flight")
     assert page.evaluate("document.body.dataset.run") == "running"
     held = list(openai.held)

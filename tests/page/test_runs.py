@@ -148,7 +148,7 @@ def test_an_aborted_run_is_kept_too(page, live):
     provider = live(OPENAI)
     provider.script = {FIRST: [("hold",)]}
     before = kept_count(page)
-    start(page, scope="should_call", cap=9)
+    start(page, scope="should_call", cap=9, timeout="60")      # the abort ends the hold, not a timeout
     page.wait_for_function("document.body.dataset.run === 'running'")
     from routed import wait_until
     wait_until(page, lambda: provider.held, "the first request in flight")
@@ -293,7 +293,7 @@ def test_progress_shows_time_tally_and_each_repeat(page, live):
     page.fill("#repeats", "2")
     page.dispatch_event("#repeats", "input")
     try:
-        start(page, scope="should_call", cap=18)
+        start(page, scope="should_call", cap=18, timeout="60")     # the test releases the hold
         from routed import wait_until
         wait_until(page, lambda: provider.held, "the first request held")
         page.wait_for_selector("#run-elapsed")
