@@ -5,6 +5,7 @@ Editor fields to a v1 case, the field a refusal names, the exports read back, th
 """
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -158,6 +159,25 @@ def test_exports_read_back_and_a_suite_loads(imported, tools):
     with pytest.raises(ToolProofError) as info:
         checked_exports(imported.document, bad, TOOLS_SCHEMA, SUITE_SCHEMA)
     assert info.value.line() == "suite.json: at $.cases[0].tools[0]: unknown tool 'ghost' (not in tools.json)"
+
+
+def test_an_export_the_terminal_would_not_read_is_refused(tmp_path):
+    # a stored draft can hold a schema nested deeper than a file may be: before, the page exported
+    # a tools.json that `tools lint` / `run --tools` refuse ("nested deeper than 64 levels")
+    from toolproof.cli.main import run as cli_run
+
+    deep: dict = {"type": "string"}
+    for _ in range(30):
+        deep = {"type": "object", "properties": {"k": deep}}
+    doc = {"format": "toolproof.tools", "version": 1, "tools": [
+        {"name": "deep_tool", "description": "A tool with a deep schema.",
+         "parameters": {"type": "object", "properties": {"deep": deep}}}]}
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(doc))
+    assert cli_run(["tools", "lint", str(path)], io.StringIO(), io.StringIO()) != 0      # the terminal refuses it
+    with pytest.raises(ToolProofError) as info:
+        checked_exports(doc, [], TOOLS_SCHEMA, SUITE_SCHEMA)
+    assert info.value.line().startswith("tools.json: it would not load (file nested deeper than 64 levels)")
 
 
 def test_new_tools_drop_the_cases_they_no_longer_serve(tools):

@@ -119,12 +119,25 @@ def checked_exports(tools_doc: dict, cases: list[dict], tools_schema: dict,
     parse_tools/parse_suite first: what the page downloads is what the terminal's
     `run/grade --suite --tools` accepts."""
     tools = parse_tools(tools_doc, tools_schema, "tools.json")
-    dump = lambda doc: json.dumps(doc, ensure_ascii=False, indent=2) + "\n"  # noqa: E731
+    tools_text = _read_back(tools_doc, "tools.json")
     if not cases:
-        return dump(tools_doc), None
+        return tools_text, None
     suite = suite_document(cases)
     parse_suite(suite, tools, suite_schema, "suite.json")
-    return dump(tools_doc), dump(suite)
+    return tools_text, _read_back(suite, "suite.json")
+
+
+def _read_back(doc: dict, name: str) -> str:
+    """The file's text, once the terminal's reader takes it (a stored draft may hold a schema
+    nested deeper than a file may be)."""
+    from toolproof import limits
+
+    text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    try:       # the reader and the bounds datafiles.json_from_text gives the terminal's input files
+        limits.read_json(text, what="file", max_bytes=limits.MAX_FILE_BYTES)
+    except limits.ReadError as exc:
+        raise ToolProofError(f"it would not load ({exc.reason}); simplify the schema", source=name) from None
+    return text
 
 
 def loaded_suite(doc: Any, tools: dict[str, Tool], suite_schema: dict, source: str) -> list[dict]:
