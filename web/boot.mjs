@@ -103,6 +103,8 @@ function apply(op, args) {
   if (kind === "stage") return stage(op[1], op[2]);
   if (kind === "mark") return void (window.__stages[op[1]] = performance.now());
   if (kind === "now") return performance.now();
+  if (kind === "param") return new URLSearchParams(location.search).get(String(op[1]));
+  if (kind === "applied") return applied;
   if (kind === "build") return build(op[1], args);
   if (kind === "values") {
     const read = (node) => (op[2] ? node?.getAttribute(op[2]) : node?.value) ?? null;
@@ -130,18 +132,52 @@ function apply(op, args) {
 
 // Every op is tried, in order, even when one fails (a page element gone): the first failure is
 // then raised in the worker, where the Python that queued it reports it.
-window.toolproofOps = (text, ...args) => {
+function run(text, args) {
   let answer = null, failure = null;
   for (const op of JSON.parse(text)) {
     try {
-      answer = apply(op, args) ?? null;
+      answer = op[0] === "posted" ? catchUp(op[1]) : apply(op, args) ?? null;
     } catch (error) {
       failure ??= error;
     }
   }
   if (failure) throw failure;
   return answer;
+}
+
+// While the page starts, the worker posts the writes nobody waits for on this tab's own channel
+// (toolproof/page/bridge.py, post_writes), numbered. Its next trip carries them again: each is
+// applied once, in order, whichever way it comes first. A failure in one posted is raised by the
+// next trip.
+let applied = 0, late = null;
+function catchUp(posted) {
+  for (const [number, text] of posted) {
+    if (number <= applied) continue;
+    applied = number;
+    try {
+      run(text, []);
+    } catch (error) {
+      late ??= error;
+    }
+  }
+  const failure = late;
+  late = null;
+  if (failure) throw failure;
+  return null;
+}
+window.toolproofChannel = `toolproof-writes-${crypto.randomUUID()}`;
+new BroadcastChannel(window.toolproofChannel).onmessage = (event) => {
+  const [number, text] = event.data;
+  if (number <= applied) return;
+  applied = number;
+  try {
+    run(text, []);
+  } catch (error) {
+    late ??= error;
+  }
 };
+
+window.toolproofOps = (text, ...args) => run(text, args);
 
 // The page's Python needs cross-origin isolation (SharedArrayBuffer) to reach the page from its
 // worker. `python serve.py` sends the headers; on a static host ../sw.js adds them, from the

@@ -168,3 +168,74 @@ def test_the_pages_builder_refuses_html_and_handlers(browser, server):
     assert out["after"] == "<b>kept as text</b>" and out["message"] == "<script>window.__pwned=1</script>"
     assert out["pwned"] == 0 and out["scripts"] == 0
     context.close()
+
+
+
+POSTED = """async () => {
+    const other = new BroadcastChannel(window.toolproofChannel);   // as the worker posts while the page starts
+    const text = ops => JSON.stringify(ops);
+    const append = text([["append", {id: "run-message"}, ["posted once"]]]);
+    const marker = (n) => text([["attr", {id: "run-message"}, "data-marker", String(n)]]);
+    const count = () => [...document.getElementById("run-message").childNodes]
+        .filter(n => n.textContent === "posted once").length;
+    // waits on the page's state, never on a delay: the channel keeps its order, so once a marker
+    // posted after a message shows, that message has been dealt with
+    const until = (check) => new Promise((done, fail) => {
+        const end = Date.now() + 30000;
+        const poll = () => check() ? done() : Date.now() > end ? fail(new Error("never settled")) : setTimeout(poll, 0);
+        poll();
+    });
+    const marked = (n) => until(() => document.getElementById("run-message").dataset.marker === String(n));
+    document.getElementById("run-message").replaceChildren();
+    // 1. posted, then carried again by the next trip: applied once
+    other.postMessage([1000001, append]);
+    await until(() => count() === 1);
+    window.toolproofOps(text([["posted", [[1000001, append]]]]));
+    const afterBoth = count();
+    // 2. carried by a trip first, then arriving on the channel: still once
+    window.toolproofOps(text([["posted", [[1000002, append]]]]));
+    other.postMessage([1000002, append]);
+    other.postMessage([1000003, marker(3)]);
+    await marked(3);
+    const afterLate = count();
+    // 3. a hostile posted message is refused by name; the refusal is raised by the next trip, once
+    other.postMessage([1000004, text([["attr", {id: "model"}, "onclick", "window.__pwned=1"],
+                                      ["set", {id: "model"}, "innerHTML", "<img src=x onerror=window.__pwned=1>"],
+                                      ["attr", {id: "model"}, "data-after", "<b>kept</b>"]])]);
+    await until(() => document.getElementById("model").dataset.after !== undefined);
+    let raised = "";
+    try { window.toolproofOps(text([["posted", [[1000004, "[]"]]]])); } catch (e) { raised = e.message; }
+    let again = "";
+    try { window.toolproofOps(text([["now"]])); } catch (e) { again = e.message; }
+    // 4. an older number (a message from before) is never applied again
+    other.postMessage([5, append]);
+    other.postMessage([1000006, marker(6)]);
+    await marked(6);
+    other.close();
+    const model = document.getElementById("model");
+    return {afterBoth, afterLate, raised, again, last: count(), onclick: model.getAttribute("onclick"),
+            after: model.dataset.after, pwned: window.__pwned || 0, imgs: document.querySelectorAll("#model img").length};
+}"""
+
+
+def test_writes_posted_while_the_page_starts_apply_once_in_order_and_refuse_markup(browser, server):
+    """While the page starts, the worker posts its writes on the page's own channel and its next
+    trip carries them again (toolproof/page/bridge.py, post_writes): each is applied exactly once,
+    whichever way it comes first; an older one never again; a posted message goes through the same
+    builder as any other (markup and handlers refused), and its refusal is raised by the next trip,
+    where the worker's Python reports it."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server)
+    booted(page)
+    first = page.evaluate("window.toolproofChannel")
+    out = page.evaluate(POSTED)
+    assert out["afterBoth"] == 1 and out["afterLate"] == 2 and out["last"] == 2
+    assert out["raised"] == 'refused attribute "onclick"' and out["again"] == ""   # raised once
+    assert out["onclick"] is None and out["pwned"] == 0 and out["imgs"] == 0
+    assert out["after"] == "<b>kept</b>"            # the rest of the message still applied, as text
+    page.reload()
+    booted(page)
+    second = page.evaluate("window.toolproofChannel")
+    assert first.startswith("toolproof-writes-") and second != first       # a fresh, unguessable name per load
+    context.close()

@@ -22,7 +22,7 @@ import itertools
 import json
 import math
 
-from pyodide.ffi import JsProxy, create_proxy
+from pyodide.ffi import JsProxy, create_proxy, to_js
 from pyscript import window as page_js
 
 from .batches import messages
@@ -32,6 +32,9 @@ _handlers: dict = {}         # listener id -> Python handler (web/boot.mjs calls
 _ids = itertools.count(1)
 _ops: list = []              # writes to the page not sent yet, in order
 _args: list = []             # page objects those writes name ({"arg": i}), sent beside the JSON
+_channel: list = []          # the BroadcastChannel while writes are posted (post_writes)
+_posted: list = []           # [number, message] posted since the last trip, in order
+_numbers = itertools.count(1)
 # Properties a built node may carry, and that a queued write may set: the page's builder
 # (web/boot.mjs) allows the same sets and nothing else, so no property that parses markup and
 # no event-handler property can reach it.
@@ -63,19 +66,47 @@ def _where(target) -> dict:
 def push(op: list) -> None:
     """Queue one write to the page (sent on the loop's next turn at the latest)."""
     if not _ops:
-        asyncio.get_event_loop().call_soon(flush)
+        asyncio.get_event_loop().call_soon(flush, None, False)
     _ops.append(op)
 
 
-def flush(read: list | None = None):
+def post_writes(channel_name: str | None) -> None:
+    """While the page starts, writes nobody waits for are posted to the page on a BroadcastChannel
+    (its name is the page's own, random: web/boot.mjs), so the worker goes on with Python while
+    the page builds and lays them out; `None` goes back to a trip per flush. The first flush that
+    waits (a read, a page object used directly, the end of an event handler) carries again those
+    the page has not applied yet, and the page applies them, in order, before its own: what waits
+    always sees every write queued before it."""
+    import js
+
+    if _channel:
+        _channel.pop().close()
+    if channel_name:
+        _channel.append(js.BroadcastChannel.new(channel_name))
+
+
+def flush(read: list | None = None, wait: bool = True):
     """Send the queued writes, and `read` after them (its answer is returned): one trip (a few for
-    a big piece of page, see `messages`), or none when there is nothing to send."""
-    if read is None and not _ops:
+    a big piece of page, see `messages`), or none when there is nothing to send. With
+    `wait=False`, while the page starts (post_writes), the writes are posted without a trip."""
+    if read is None and not _ops and (not wait or not _posted):
         return None
     ops = _ops[:] + ([read] if read is not None else [])
     args = _args[:]
     _ops.clear()
     _args.clear()
+    if not wait and _channel and not args:
+        for message in messages(ops):
+            entry = [next(_numbers), json.dumps(message)]
+            _channel[0].postMessage(to_js(entry))
+            _posted.append(entry)
+        return None
+    if _posted:
+        # one small trip first: what the page has applied from the channel need not travel again
+        applied = page_js.toolproofOps(json.dumps([["applied"]]))
+        late = [entry for entry in _posted if entry[0] > applied]
+        _posted.clear()
+        ops.insert(0, ["posted", late])
     answer = None
     for message in messages(ops):
         answer = page_js.toolproofOps(json.dumps(message), *args)

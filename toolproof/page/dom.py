@@ -76,9 +76,10 @@ def mark(stage: str) -> None:
 
 
 async def paint() -> None:
-    """Give the browser a chance to draw the progress before more Python runs."""
-    flush()
-    await asyncio.sleep(0.01)
+    """Send the progress so far (posted, while the page starts: bridge.post_writes) and let the
+    worker's loop take what is waiting. The page draws on its own thread."""
+    flush(wait=False)
+    await asyncio.sleep(0)
 
 
 def download(filename: str, text: str, mime: str) -> None:

@@ -31,11 +31,12 @@ class CaseEditor:
         for name in ("case-args", "case-tool"):
             on(byid(name), "input", lambda e: self.check_args())
             on(byid(name), "change", lambda e: self.check_args())
-        self.category_changed(EDITOR_CATEGORIES[0])     # the select's first option: no trip to ask
+        self.category_changed(EDITOR_CATEGORIES[0], rows=False)   # the select's first option; no rows yet
 
     # -- which fields show
-    def category_changed(self, category: str | None = None) -> None:
-        """The category sets the action and shows only the fields it uses."""
+    def category_changed(self, category: str | None = None, rows: bool = True) -> None:
+        """The category sets the action and shows only the fields it uses (`rows=False`: there are
+        no added call rows yet, so no trip to look for them)."""
         from toolproof.authoring.case_form import ACTION_OF, fields_for
 
         category = str(byid("case-category").value) if category is None else category
@@ -45,7 +46,7 @@ class CaseEditor:
         for name in _OWN_LABEL:
             byid(f"case-{name}").closest("label").hidden = name not in used
         byid("case-form").dataset.category = category
-        for box in byid("case-more").querySelectorAll(".call-mock-field"):
+        for box in byid("case-more").querySelectorAll(".call-mock-field") if rows else ():
             box.hidden = "mock" not in used
         self.check_args(category)
 

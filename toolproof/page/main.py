@@ -17,10 +17,11 @@ from toolproof.page.dom import mark
 mark("script")                 # before our own imports (benchmarks/page_load.py)
 
 from toolproof.page.board import BoardView
+from toolproof.page.bridge import post_writes
 from toolproof.page.cases import CaseList, case_row
 from toolproof.page.compare import CompareView, remember_live
 from toolproof.page.diagnosis import diagnosis_section
-from toolproof.page.dom import document, on, page_js, page_now, paint, set_stage  # noqa: E402
+from toolproof.page.dom import document, flush, on, page_js, page_now, paint, set_stage  # noqa: E402
 from toolproof.page.editor import CaseEditor
 from toolproof.page.live import LiveController
 from toolproof.page.own import OwnView
@@ -168,8 +169,6 @@ async def boot() -> None:
     view = scorecard_view(document.getElementById("fixture-card"), results, kind="fixture",
                           source=source_of(bundle.transcripts), context=context, diagnose_now=False)
     mark("graded")
-    view.render()
-    mark("rendered")
     board = BoardView(bundle)     # ranks uploaded files, the live result and, on request, the kept runs
 
     def shown_live(doc: dict) -> None:     # Compare and the Leaderboard may both use it
@@ -187,8 +186,15 @@ async def boot() -> None:
        lambda _e: asyncio.ensure_future(rank_kept_runs(board)))
     fixture_fold()
     mark("panels")
+    # The panels first: what they read from the page (the form's restored values) is answered
+    # before the big card is on its way. The card is then posted (bridge.post_writes): the page
+    # builds it while the worker finishes.
+    view.render()
+    mark("rendered")
+    flush(wait=False)        # not paint(): no task may run before ready (the draft's restore waits)
     asyncio.ensure_future(runs.start())      # IndexedDB opens beside the start-up, not on its path
     document.getElementById("boot").setAttribute("hidden", "")
+    post_writes(None)                   # from here, each flush is one trip, as handlers expect
     page_js.__readyMs = page_now()      # read by benchmarks/page_load.py
     document.body.dataset.ready = "true"
     await paint()
@@ -259,9 +265,14 @@ def show_boot_error(exc: BaseException) -> None:
 
 
 async def main() -> None:
+    # While the page starts, the writes are posted, not waited for (bridge.post_writes): the
+    # worker grades and builds the next piece while the page lays out the last one.
+    channel = getattr(page_js, "toolproofChannel", None)      # web/boot.mjs names it
+    post_writes(channel if isinstance(channel, str) else None)
     try:
         await boot()
     except Exception as exc:  # shown to the user in one line, and in the console
+        post_writes(None)
         show_boot_error(exc)
 
 

@@ -10,7 +10,7 @@ import asyncio
 import json
 import math
 
-from .dom import byid, el, on
+from .dom import byid, el, flush, on
 from .dom import page_js as js      # the page's globals: sessionStorage, localStorage, URL (dom.py)
 from .dom import turn_cache
 from .dom import values as dom_values
@@ -52,7 +52,7 @@ BASE_HINTS = {"openai-compatible": "http://localhost:11434/v1",
 
 def url_timeout() -> str | None:
     """?timeout=SECONDS in the page's URL pre-fills the #timeout field (the browser tests use it)."""
-    raw = js.URLSearchParams.new(js.location.search).get("timeout")
+    raw = flush(["param", "timeout"])             # one trip (web/boot.mjs reads the query)
     return raw if isinstance(raw, str) else None
 
 
@@ -109,8 +109,9 @@ class RunForm:
         on(byid("run-form"), "change", lambda e: self.keep_fields())
         on(byid("run-form"), "input", lambda e: self.keep_fields())
         self.pending_scope = self.restore()
-        if url_timeout() is not None:
-            set_field("timeout", url_timeout())
+        timeout = url_timeout()
+        if timeout is not None:
+            set_field("timeout", timeout)
 
     # -- kept across a reload (never the key)
     def keep_fields(self) -> None:
@@ -259,7 +260,7 @@ class RunForm:
     def most(self) -> int:
         """The cap's maximum: the need plus every retry the runner may make (RunSettings.retries
         more per request), so a run at the maximum never leaves a case unstarted."""
-        from toolproof.running.runner import RunSettings
+        from toolproof.running.settings import RunSettings     # not the runner: not needed until a run
 
         return self.need() * (1 + RunSettings.retries)
 

@@ -142,13 +142,11 @@ class ScorecardView:
             document.createTextNode("Lenient score "), self.lenient_node,
             document.createTextNode(f" · {card['lenient']['rescued']} case(s) rescued by casting "
                                     "strings to the schema's type")])
-        exports = el("div", cls="exports", children=[
-            el("button", "Export JSON", id="export-json" if self.kind == "fixture" else "export-live-json",
-               type="button", cls="button"),
-            el("button", "Export Markdown", id="export-md" if self.kind == "fixture" else "export-live-md",
-               type="button", cls="button secondary"),
-        ])
-        json_button, md_button = exports.children[0], exports.children[1]
+        json_button = el("button", "Export JSON", id="export-json" if self.kind == "fixture" else "export-live-json",
+                         type="button", cls="button")
+        md_button = el("button", "Export Markdown", id="export-md" if self.kind == "fixture" else "export-live-md",
+                       type="button", cls="button secondary")
+        exports = el("div", cls="exports", children=[json_button, md_button])
         on(json_button, "click", lambda e: self.export("json"))
         on(md_button, "click", lambda e: self.export("md"))
         score = el("div", cls="score", children=[
@@ -222,8 +220,10 @@ class ScorecardView:
                                    "Weight")])
         self.chart_node = self._chart()
         rows = []
+        self.interval_cells = {}         # category -> its interval cell (kept: no trip to find them)
         bounds = (self.card["intervals"] or {}).get("categories", {})
         for category, row in self.card["categories"].items():
+            self.interval_cells[category] = el("td", "…", cls="num cat-ci", data_category=category)
             weight = el("input", type="number", min="0", step="1", value=row["weight"],
                         cls="weight", data_category=category,
                         aria_label=f"Weight of {CATEGORY_LABELS[category]}")
@@ -231,7 +231,7 @@ class ScorecardView:
             rows.append(el("tr", data_category=category, children=[
                 el("th", CATEGORY_LABELS[category], scope="row"),
                 el("td", percent(row["score"]), cls="num", title=interval_text(bounds.get(category))),
-                el("td", "…", cls="num cat-ci", data_category=category),
+                self.interval_cells[category],
                 el("td", str(row["count"]), cls="num"),
                 el("td", str(row["pass"]), cls="num"), el("td", str(row["partial"]), cls="num"),
                 el("td", str(row["fail"]), cls="num"),
@@ -241,7 +241,6 @@ class ScorecardView:
             ]))
         table = el("table", cls="categories", children=[el("thead", children=[head]),
                                                        el("tbody", children=rows)])
-        self.category_table = table
         self._refresh_category_intervals()
         note = el("p", "Score = 100 × Σ(weight × category score) / Σ(weight), over the categories "
                        "in this run. Change a weight to see its effect; exports use the weights shown. "
@@ -318,11 +317,11 @@ class ScorecardView:
         from toolproof.reports.page_view import interval_text
 
         bounds = (self.card["intervals"] or {}).get("categories") if self.card["intervals"] is not None else None
-        for cell in self.category_table.querySelectorAll("td.cat-ci"):
+        for category, cell in self.interval_cells.items():
             if bounds is None:
                 cell.textContent = "…"
                 continue
-            text = interval_text(bounds.get(str(cell.dataset.category)))
+            text = interval_text(bounds.get(category))
             cell.textContent = text.removeprefix("95% CI ").removesuffix(" over cases") if text else "n/a"
 
     def _refresh_statistics(self) -> None:
