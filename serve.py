@@ -43,10 +43,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from serving.bundle import size_text, write_bundle
+from serving.bytecode import note as bytecode_note
 from serving.errors import ServingError
 from serving.fetch import update_lock
 from serving.lock import LOCK_NAME, load_lock
-from serving.server import make_server, server_url
+from serving.server import make_server, server_url, warm_archive
 from serving.site import check_origin
 from serving.vendor import ensure_vendor
 
@@ -100,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"ToolProof: wrote {len(done['files'])} files, {size_text(done['total_size'])},"
                   f" to {args.bundle}; publish that folder as it is (docs/publishing.md)",
                   flush=True)
+            if bytecode_note(ROOT):
+                stderr_line(f"serve.py: {bytecode_note(ROOT)}")
             return 0
         server = make_server(ROOT, args.host, args.port, verbose=args.verbose, connect=connect,
                              vendor_files=vendor_files)
@@ -116,6 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with server:
         print(f"ToolProof: serving the site in {ROOT} at {server_url(server)} (Ctrl-C to stop)",
               flush=True)
+        warm_archive(server, ROOT, stderr_line)
         try:
             server.serve_forever()
         except KeyboardInterrupt:

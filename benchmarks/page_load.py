@@ -5,8 +5,8 @@ benchmarks/bare_pyodide.html (the same vendored Pyodide, running `1+1`), each in
 context (no HTTP cache carried over), and prints both medians and their ratio. With serve.py it
 also loads benchmarks/pyscript_worker.html (the vendored PyScript starting Pyodide in a worker and
 reaching the page once, nothing of ours), which splits the page's extra time into PyScript's
-worker and our own. Times are
-`performance.now()` at ready, i.e. from navigation start; the page's own stages (Python
+worker and our own. It says how many of the page's modules came precompiled (serving/bytecode.py,
+which needs Node.js). Times are `performance.now()` at ready, i.e. from navigation start; the page's own stages (Python
 running, our imports, suite loaded, fixtures graded, scorecard rendered) are printed too, and a
 second visit in the same profile (HTTP cache kept: vendor files revalidate by ETag with serve.py;
 with --bundle, the service worker is installed on the first visit).
@@ -37,7 +37,7 @@ import serve  # noqa: E402
 from browser import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, start_server, static_host  # noqa: E402
 
 
-STAGES = ("script", "python", "imports", "suite", "graded", "rendered", "panels")   # then ready; "diagnosis" comes after
+STAGES = ("script", "python", "imports", "suite", "graded", "panels", "rendered")   # then ready; "diagnosis" comes after
 
 
 def load(browser, url: str, marker: str, stages: list | None = None, second: list | None = None) -> float:
@@ -83,6 +83,21 @@ def bundle_site() -> Iterator[tuple[str, str]]:
             yield url, url + "benchmarks/bare_pyodide.html", None
 
 
+def precompiled() -> str:
+    """How many of the page's modules the archive carries precompiled (serving/bytecode.py):
+    without Node.js the page compiles them all, which the figures then include."""
+    import io
+    import zipfile
+
+    from serving.archive import archive_bytes, page_sources
+    from serving.bytecode import ensure
+
+    why = ensure(ROOT, page_sources(ROOT))
+    names = zipfile.ZipFile(io.BytesIO(archive_bytes(ROOT))).namelist()
+    modules, pycs = sum(n.endswith(".py") for n in names), sum(n.endswith(".pyc") for n in names)
+    return f"precompiled Python in the page's archive: {pycs} of {modules} modules" + (f" ({why})" if why else "")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
@@ -103,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                 worker_ms.append(load(browser, worker_url, "window.__bootMs"))
         browser.close()
     print(f"served from: {url} ({'bundle, python -m http.server' if args.bundle else 'serve.py'})")
+    print(precompiled())
     page_median, bare_median = statistics.median(page_ms), statistics.median(bare_ms)
     print(f"page ready (graded fixtures): median {page_median / 1000:.2f} s  "
           f"[{', '.join(f'{m / 1000:.2f}' for m in page_ms)}]")

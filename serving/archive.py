@@ -19,6 +19,7 @@ import threading
 import zipfile
 from pathlib import Path
 
+from serving.bytecode import ensure, key_of, made, pyodide_pin
 from serving.errors import VendorError
 from serving.site import page_files, site_file
 
@@ -27,8 +28,10 @@ FIXED_TIME = (1980, 1, 1, 0, 0, 0)       # zip's earliest date: the bytes never 
 
 
 def archive_bytes(root: Path) -> bytes:
-    """The archive of every file web/pyscript.json lists under "page_files"."""
+    """The archive of every file web/pyscript.json lists under "page_files", and beside each
+    module its precompiled .pyc when serving/bytecode.py has made one for this very source."""
     members = sorted(page_files(root))
+    pin, compiled = pyodide_pin(root), made(root)
     if not members:
         raise VendorError("web/pyscript.json lists no page files (\"page_files\"); run "
                           "`python web/pyscript_config.py`")
@@ -46,8 +49,26 @@ def archive_bytes(root: Path) -> bytes:
             info = zipfile.ZipInfo(rel, FIXED_TIME)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            archive.writestr(info, source.read_bytes())
+            data = source.read_bytes()
+            archive.writestr(info, data)
+            pyc = compiled.get(key_of(data, pin)) if pin and rel.endswith(".py") else None
+            if pyc is not None:
+                folder, _, name = rel.rpartition("/")
+                info = zipfile.ZipInfo(f"{folder}/__pycache__/{name[:-3]}.{pyc[0]}.pyc", FIXED_TIME)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                archive.writestr(info, pyc[1].read_bytes())
     return out.getvalue()
+
+
+def page_sources(root: Path) -> dict[str, bytes]:
+    """The page's modules as they are now (path -> bytes): what serving/bytecode.py compiles."""
+    out = {}
+    for rel in page_files(root):
+        source = site_file(root, rel, ()) if rel.endswith(".py") else None
+        if source is not None:
+            out[rel] = source.read_bytes()
+    return out
 
 
 def _stamps(root: Path) -> tuple:
@@ -77,6 +98,7 @@ class ArchiveCache:
         with self._lock:
             key = _stamps(self.root)
             if key != self._key or self._value is None:
+                ensure(self.root, page_sources(self.root))     # Node.js makes what is missing, if it can
                 data = archive_bytes(self.root)
                 self._key, self._value = key, (data, f'"{hashlib.sha256(data).hexdigest()}"')
             return self._value

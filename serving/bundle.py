@@ -24,7 +24,8 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from serving.archive import ARCHIVE, archive_bytes
+from serving.archive import ARCHIVE, archive_bytes, page_sources
+from serving.bytecode import ensure
 from serving.errors import VendorError
 from serving.lock import LOCK_NAME, Lock
 from serving.site import PAGE_SCRIPT, check_origin, page_with_connect, request_path, site_allows, site_file
@@ -151,6 +152,7 @@ def write_bundle(root: Path, dest: Path, lock: Lock, vendor_files: dict[str, str
     staging = Path(tempfile.mkdtemp(prefix=".toolproof-bundle-", dir=dest.parent))
     try:
         entries = []
+        ensure(root, page_sources(root))         # precompiled Python, when Node.js can make it
         made = {NO_JEKYLL: b"", ARCHIVE: archive_bytes(root)}
         for rel, source in sorted({**sources, **dict.fromkeys(made)}.items()):
             data = made[rel] if source is None else bundle_bytes(rel, source, vendor_files, connect)

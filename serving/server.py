@@ -21,14 +21,16 @@ import io
 import os
 import re
 import sys
-from collections.abc import Collection, Sequence
+import threading
+from collections.abc import Callable, Collection, Sequence
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from serving.archive import ARCHIVE, ArchiveCache
-from serving.errors import ListenError, VendorError
+from serving.bytecode import note
+from serving.errors import ListenError, ServingError, VendorError
 from serving.site import check_origin, page_with_connect, request_path, site_file
 from serving.vendor import MANIFEST_NAME, VENDOR_NAME, read_manifest, verify_vendor
 
@@ -200,7 +202,9 @@ def make_server(root: Path, host: str = "127.0.0.1", port: int = 8000, *, verbos
         "vendor_tags": dict(vendor_files) if isinstance(vendor_files, dict) else {},
         "connect": tuple(check_origin(o) for o in connect), "archive": ArchiveCache(root)})
     try:
-        return Server((host, port), partial(handler, directory=str(root)))
+        server = Server((host, port), partial(handler, directory=str(root)))
+        server.archive = handler.archive
+        return server
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             raise ListenError(f"port {port} on {host} is already in use; stop the other "
@@ -212,3 +216,18 @@ def server_url(server: ThreadingHTTPServer) -> str:
     host, port = server.server_address[:2]
     shown = f"[{host}]" if ":" in str(host) else host
     return f"http://{shown}:{port}/"
+
+
+def warm_archive(server: ThreadingHTTPServer, root: Path, log: Callable[[str], None]) -> None:
+    """Build the page's archive now, in the background: Node.js precompiling the page's Python
+    (serving/bytecode.py) takes seconds, which the first visit then does not wait for. Says once
+    when the archive carries source only, and why."""
+    def work() -> None:
+        try:
+            server.archive.get()
+        except ServingError as exc:
+            log(f"serve.py: {exc}")
+            return
+        if note(root):
+            log(f"serve.py: {note(root)}")
+    threading.Thread(target=work, name="toolproof-archive", daemon=True).start()

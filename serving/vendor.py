@@ -80,10 +80,18 @@ def write_manifest(vendor: Path, lock: Lock, hashes: dict[str, str]) -> None:
     os.replace(partial_file, vendor / MANIFEST_NAME)
 
 
+# vendor/bytecode/: the page's modules precompiled by serving/bytecode.py, not fetched and never
+# served as a file; each is named by the hash of its source and checked against it in the page.
+BYTECODE_SUBDIR = "bytecode"
+
+
 def files_on_disk(vendor: Path) -> set[str]:
-    """Every regular file below vendor/ (paths relative to it); refuse links and special files."""
+    """Every regular file below vendor/ (paths relative to it) but vendor/bytecode/; refuse links
+    and special files."""
     found: set[str] = set()
     for folder, dirs, names in os.walk(vendor):
+        if Path(folder) == vendor and BYTECODE_SUBDIR in dirs and not (vendor / BYTECODE_SUBDIR).is_symlink():
+            dirs.remove(BYTECODE_SUBDIR)
         for name in sorted(dirs) + sorted(names):
             full = Path(folder, name)
             rel = full.relative_to(vendor).as_posix()

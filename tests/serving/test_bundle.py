@@ -23,6 +23,7 @@ import serve
 from browser import READY_TIMEOUT_MS, ROOT, booted, repacked, static_host
 from fakesite import PAGE_CONFIG, fake_repo, sha
 from serving.bundle import bundle_vendor_files, size_text, write_bundle
+from serving.bytecode import note as bytecode_note
 from serving.errors import VendorError
 from serving.lock import LOCK_NAME, load_lock
 from serving.site import PAGE_SCRIPT, page_modules, site_file
@@ -258,7 +259,11 @@ def test_main_bundles_the_real_site_and_prints_its_size(tmp_path, capsys):
     assert "toolproof/grading/grade.py" in modules and modules == page_modules(ROOT)
     with zipfile.ZipFile(dest / "web" / "page-files.zip") as archive:
         packed = set(archive.namelist())
-    assert {p for p in packed if p.startswith("toolproof/")} == modules
+    assert {p for p in packed if p.startswith("toolproof/") and not p.endswith(".pyc")} == modules
+    # beside each module its precompiled form, when Node.js could make it (serving/bytecode.py)
+    beside = {f"{m.rpartition('/')[0]}/__pycache__/{m.rpartition('/')[2][:-3]}.cpython-314.pyc" for m in modules}
+    compiled = {p for p in packed if p.endswith(".pyc")}
+    assert compiled <= beside and (compiled == beside or bytecode_note(ROOT))
     assert {p for p in packed if p.startswith("data/")} == set(_page_config_module().DATA)
     # only in the archive, but for the entry point PyScript fetches itself (index.html names it)
     assert {p for p in paths if p.startswith(("toolproof/", "data/"))} == {PAGE_SCRIPT}
