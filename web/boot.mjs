@@ -150,16 +150,17 @@ function run(text, args) {
 // applied once, in order, whichever way it comes first. A failure in one posted is raised by the
 // next trip.
 let applied = 0, late = null;
-function catchUp(posted) {
-  for (const [number, text] of posted) {
-    if (number <= applied) continue;
-    applied = number;
-    try {
-      run(text, []);
-    } catch (error) {
-      late ??= error;
-    }
+function applyPosted(number, text) {
+  if (typeof number !== "number" || !(number > applied) || typeof text !== "string") return;  // seen, or not ours
+  applied = number;
+  try {
+    run(text, []);
+  } catch (error) {
+    late ??= error;
   }
+}
+function catchUp(posted) {
+  for (const [number, text] of posted) applyPosted(number, text);
   const failure = late;
   late = null;
   if (failure) throw failure;
@@ -167,14 +168,7 @@ function catchUp(posted) {
 }
 window.toolproofChannel = `toolproof-writes-${crypto.randomUUID()}`;
 new BroadcastChannel(window.toolproofChannel).onmessage = (event) => {
-  const [number, text] = event.data;
-  if (number <= applied) return;
-  applied = number;
-  try {
-    run(text, []);
-  } catch (error) {
-    late ??= error;
-  }
+  if (Array.isArray(event.data)) applyPosted(event.data[0], event.data[1]);
 };
 
 window.toolproofOps = (text, ...args) => run(text, args);

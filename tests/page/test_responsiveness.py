@@ -207,7 +207,10 @@ POSTED = """async () => {
     try { window.toolproofOps(text([["posted", [[1000004, "[]"]]]])); } catch (e) { raised = e.message; }
     let again = "";
     try { window.toolproofOps(text([["now"]])); } catch (e) { again = e.message; }
-    // 4. an older number (a message from before) is never applied again
+    // 4. an older number (a message from before) is never applied again; what is not a numbered
+    // message is ignored (a string, an object, a number as text, NaN, a huge text as the number)
+    for (const odd of ["x", {0: 2000000, 1: append}, ["2000001", append], [NaN, append], [null, append],
+                       [2000002, 7], [append, 2000003], []]) other.postMessage(odd);
     other.postMessage([5, append]);
     other.postMessage([1000006, marker(6)]);
     await marked(6);
