@@ -28,7 +28,8 @@ from pathlib import Path
 from serving.vendor import BYTECODE_SUBDIR, VENDOR_NAME
 
 BYTECODE_DIR = f"{VENDOR_NAME}/{BYTECODE_SUBDIR}"
-NODE_SECONDS = 180                   # Node boots Pyodide (a few seconds) and compiles every module
+# Node boots Pyodide (3-8 s here) and compiles every module; a hung Node must not hold the page long
+NODE_SECONDS = 60
 
 # Run by `node --input-type=module -e`: the vendored Pyodide compiles every .py below the work
 # folder into checked-hash .pyc files beside them and prints Python's cache tag. A module that

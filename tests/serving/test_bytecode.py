@@ -101,6 +101,19 @@ def test_a_node_that_fails_is_named_and_not_run_again_for_the_same_sources(tmp_p
     assert not [n for n in members(tmp_path) if n.endswith(".pyc")]
 
 
+def test_a_node_that_hangs_is_stopped_and_named(tmp_path: Path, monkeypatch) -> None:
+    fake_repo(tmp_path)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "node").write_text("#!/bin/sh\nexec sleep 30\n")
+    (bin_dir / "node").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    monkeypatch.setattr(bytecode, "NODE_SECONDS", 1)
+    why = bytecode.ensure(tmp_path, page_sources(tmp_path))
+    assert why == "no precompiled Python: Node.js could not run the vendored Pyodide (TimeoutExpired)"
+    assert not [n for n in members(tmp_path) if n.endswith(".pyc")]
+
+
 def test_the_vendor_check_leaves_the_store_alone_but_refuses_a_link_in_its_place(tmp_path: Path) -> None:
     _, vendor = fake_repo(tmp_path)
     stored(tmp_path, b"x = 1\n", b"PYC")
