@@ -48,6 +48,7 @@ from serving.errors import ServingError
 from serving.fetch import update_lock
 from serving.lock import LOCK_NAME, load_lock
 from serving.server import make_server, server_url, warm_archive
+from serving.snapshot import note as snapshot_note
 from serving.site import check_origin
 from serving.vendor import ensure_vendor
 
@@ -101,8 +102,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"ToolProof: wrote {len(done['files'])} files, {size_text(done['total_size'])},"
                   f" to {args.bundle}; publish that folder as it is (docs/publishing.md)",
                   flush=True)
-            if bytecode_note(ROOT):
-                stderr_line(f"serve.py: {bytecode_note(ROOT)}")
+            for why in (snapshot_note(ROOT), bytecode_note(ROOT)):
+                if why:
+                    stderr_line(f"serve.py: {why}")
             return 0
         server = make_server(ROOT, args.host, args.port, verbose=args.verbose, connect=connect,
                              vendor_files=vendor_files)

@@ -6,7 +6,10 @@ context (no HTTP cache carried over), and prints both medians and their ratio. W
 also loads benchmarks/pyscript_worker.html (the vendored PyScript starting Pyodide in a worker and
 reaching the page once, nothing of ours), which splits the page's extra time into PyScript's
 worker and our own. It says how many of the page's modules came precompiled (serving/bytecode.py,
-which needs Node.js). Times are `performance.now()` at ready, i.e. from navigation start; the page's own stages (Python
+which needs Node.js), and how Pyodide started in the page: restored from serve.py's snapshot
+(serving/snapshot.py, also Node.js) or in full. With serve.py it also loads the page with the
+snapshot's request answered 404, as a machine without Node.js would serve it, and prints that
+median and ratio too. Times are `performance.now()` at ready, i.e. from navigation start; the page's own stages (Python
 running, our imports, suite loaded, fixtures graded, scorecard rendered) are printed too, and a
 second visit in the same profile (HTTP cache kept: vendor files revalidate by ETag with serve.py;
 with --bundle, the service worker is installed on the first visit).
@@ -40,14 +43,19 @@ from browser import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, start_server, sta
 STAGES = ("script", "python", "imports", "suite", "graded", "panels", "rendered")   # then ready; "diagnosis" comes after
 
 
-def load(browser, url: str, marker: str, stages: list | None = None, second: list | None = None) -> float:
+def load(browser, url: str, marker: str, stages: list | None = None, second: list | None = None,
+         runtimes: list | None = None, snapshot: bool = True) -> float:
     context = browser.new_context()
+    if not snapshot:             # as served without Node.js: no snapshot, Pyodide starts in full
+        context.route("**/web/pyodide-snapshot.gz", lambda route: route.fulfill(status=404, body=""))
     page = context.new_page()
     page.goto(url)
     page.wait_for_function("document.body.dataset.ready === 'true'", timeout=READY_TIMEOUT_MS)
     ms = page.evaluate(marker)
     if stages is not None:
         stages.append(page.evaluate("Object.assign({}, window.__stages)"))
+    if runtimes is not None:
+        runtimes.append(page.evaluate("window.__runtime"))
     if second is not None:        # a second visit in the same browser profile: its HTTP cache kept
         page.goto(url)
         page.wait_for_function("document.body.dataset.ready === 'true'", timeout=READY_TIMEOUT_MS)
@@ -106,16 +114,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    page_ms, bare_ms, worker_ms, stages, second_ms = [], [], [], [], []
+    page_ms, bare_ms, worker_ms, stages, second_ms, runtimes, full_ms = [], [], [], [], [], [], []
     with (bundle_site() if args.bundle else repository_site()) as (url, bare_url, worker_url), \
             sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         load(browser, url, "window.__readyMs")          # warm-up: OS file cache, JIT of the driver
         for _ in range(args.rounds):
-            page_ms.append(load(browser, url, "window.__readyMs", stages, second_ms))
+            page_ms.append(load(browser, url, "window.__readyMs", stages, second_ms, runtimes))
             bare_ms.append(load(browser, bare_url, "window.__bootMs"))
             if worker_url:
                 worker_ms.append(load(browser, worker_url, "window.__bootMs"))
+                full_ms.append(load(browser, url, "window.__readyMs", snapshot=False))
         browser.close()
     print(f"served from: {url} ({'bundle, python -m http.server' if args.bundle else 'serve.py'})")
     print(precompiled())
@@ -125,6 +134,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bare Pyodide boot (1+1):      median {bare_median / 1000:.2f} s  "
           f"[{', '.join(f'{m / 1000:.2f}' for m in bare_ms)}]")
     print(f"ratio page / bare: {page_median / bare_median:.2f}")
+    restored = sum(r == "restored from its snapshot" for r in runtimes)
+    print(f"Pyodide in the page: restored from its snapshot in {restored} of {len(runtimes)} loads"
+          + ("" if restored == len(runtimes) else f" (else: {sorted(set(runtimes) - {'restored from its snapshot'})})"))
+    if full_ms:
+        full_median = statistics.median(full_ms)
+        print(f"page ready, no snapshot (as without Node.js): median {full_median / 1000:.2f} s  "
+              f"[{', '.join(f'{m / 1000:.2f}' for m in full_ms)}]  (ratio to bare {full_median / bare_median:.2f})")
     if worker_ms:
         worker_median = statistics.median(worker_ms)
         print(f"PyScript worker, nothing of ours: median {worker_median / 1000:.2f} s  "

@@ -6,7 +6,9 @@ bundle the site. serve.py itself keeps only the flags and main; each part is a m
     fetch    npm pack / pip download into a temporary folder, each file against its sha256
     unpack   npm tarballs into vendor/, refusing members that could land outside it
     vendor   vendor/ and its manifest: fetch once, check every file on every start
-    bytecode the page's modules precompiled by the vendored Pyodide under Node.js, when there is one
+    node     the vendored Pyodide run under Node.js, for what serve.py makes from it, when there is one
+    bytecode the page's modules precompiled that way
+    snapshot Pyodide's memory right after start-up, taken that way, which the page restores
     site     the allow-list of what a browser may load, and the page's CSP as served
     archive  web/page-files.zip: the page's package and data files (and bytecode) in one request
     server   the local HTTP server for the site

@@ -2,7 +2,8 @@
 
 For: write_bundle copies what serving/site.py's allow-list lets through that the page requests:
 index.html, sw.js, the lock, web/ assets, the page's Python entry point, its package and data
-files as one archive (serving/archive.py), and only the vendor files the lock's "page_loads"
+files as one archive (serving/archive.py), Pyodide's snapshot when Node.js could make it
+(serving/snapshot.py), and only the vendor files the lock's "page_loads"
 names (recorded in Chromium and held to the page by tests/serving/test_bundle.py), each
 re-checked against vendor/'s verified manifest as it is read, plus bundle.json (every file's
 sha256 and size) and .nojekyll. It is built in a staging folder beside DIR and moved in at the end, so a failure
@@ -28,6 +29,7 @@ from serving.archive import ARCHIVE, archive_bytes, page_sources
 from serving.bytecode import ensure
 from serving.errors import VendorError
 from serving.lock import LOCK_NAME, Lock
+from serving.snapshot import SNAPSHOT, ensure as ensure_snapshot
 from serving.site import PAGE_SCRIPT, check_origin, page_with_connect, request_path, site_allows, site_file
 from serving.vendor import REPAIR, VENDOR_NAME
 
@@ -154,6 +156,9 @@ def write_bundle(root: Path, dest: Path, lock: Lock, vendor_files: dict[str, str
         entries = []
         ensure(root, page_sources(root))         # precompiled Python, when Node.js can make it
         made = {NO_JEKYLL: b"", ARCHIVE: archive_bytes(root)}
+        snapshot = ensure_snapshot(root)          # Pyodide's memory, when Node.js can take it
+        if snapshot is not None:
+            made[SNAPSHOT] = snapshot.read_bytes()
         for rel, source in sorted({**sources, **dict.fromkeys(made)}.items()):
             data = made[rel] if source is None else bundle_bytes(rel, source, vendor_files, connect)
             target = staging.joinpath(*rel.split("/"))

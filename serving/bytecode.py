@@ -17,26 +17,22 @@ Must not: import toolproof.
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 import shutil
-import subprocess
 import tempfile
 import threading
 from pathlib import Path
 
+from serving.node import NodeFailed, NodeMissing, add_file, pyodide_pin, run_pyodide
 from serving.vendor import BYTECODE_SUBDIR, VENDOR_NAME
 
 BYTECODE_DIR = f"{VENDOR_NAME}/{BYTECODE_SUBDIR}"
-# Node boots Pyodide (3-8 s here) and compiles every module; a hung Node must not hold the page long
-NODE_SECONDS = 60
 
 # Run by `node --input-type=module -e`: the vendored Pyodide compiles every .py below the work
 # folder into checked-hash .pyc files beside them and prints Python's cache tag. A module that
 # does not compile (a syntax error) gets none: the page then reports that error as before.
 NODE_SCRIPT = r"""
 import { pathToFileURL } from "node:url";
-const [pyodideDir, work] = process.argv.slice(1);
+const [pyodideDir, work] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(pyodideDir + "/pyodide.mjs").href);
 const py = await loadPyodide({ indexURL: pyodideDir + "/" });
 py.FS.mkdirTree("/work");
@@ -49,18 +45,11 @@ sys.implementation.cache_tag
 `));
 """
 
+WITHOUT = ", so the page compiles its modules at start-up (about 0.2-0.5 s more)"
+
 _lock = threading.Lock()
 _notes: dict[str, str] = {}          # root -> why the last try made no bytecode ("" when it did)
 _tried: set = set()                  # (root, node, the missing sources' keys) Node was run for
-
-
-def pyodide_pin(root: Path) -> str:
-    """What the bytecode depends on besides the source: the pinned Pyodide (vendor.lock.json)."""
-    try:
-        lock = json.loads((root / "vendor.lock.json").read_text(encoding="utf-8"))
-        return next(f"{a['name']} {a['version']} {a['sha256']}" for a in lock["artifacts"] if a["name"] == "pyodide")
-    except (OSError, ValueError, KeyError, TypeError, StopIteration):
-        return ""
 
 
 def key_of(source: bytes, pin: str) -> str:
@@ -106,13 +95,6 @@ def ensure(root: Path, sources: dict[str, bytes]) -> str:
 
 
 def _compile(root: Path, missing: dict[str, bytes], pin: str) -> str:
-    node = shutil.which("node")
-    pyodide = root / "vendor" / "pyodide"
-    if not pin or not (pyodide / "pyodide.mjs").is_file():
-        return "no precompiled Python: vendor/pyodide is not fetched yet"
-    if node is None:
-        return ("no precompiled Python: Node.js is not on PATH, so the page compiles its modules at "
-                "start-up (about 0.2-0.5 s more)")
     with tempfile.TemporaryDirectory(prefix="toolproof-bytecode-") as tmp:
         work = Path(tmp)
         names = {}
@@ -121,27 +103,15 @@ def _compile(root: Path, missing: dict[str, bytes], pin: str) -> str:
             (work / name).write_bytes(data)
             names[name] = data
         try:
-            done = subprocess.run([node, "--input-type=module", "-e", NODE_SCRIPT, "--", str(pyodide), tmp],
-                                  capture_output=True, text=True, timeout=NODE_SECONDS)
-        except (OSError, subprocess.SubprocessError) as exc:
-            return f"no precompiled Python: Node.js could not run the vendored Pyodide ({exc.__class__.__name__})"
-        tag = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
-        if done.returncode != 0 or not tag.startswith("cpython-"):
-            last = (done.stderr.strip().splitlines() or ["no output"])[-1][:200]
-            return f"no precompiled Python: Node.js exited {done.returncode} ({last})"
+            tag = run_pyodide(root, NODE_SCRIPT, tmp)
+        except NodeFailed as exc:
+            return f"no precompiled Python: {exc}" + (WITHOUT if isinstance(exc, NodeMissing) else "")
+        if not tag.startswith("cpython-"):
+            return f"no precompiled Python: Node.js printed no cache tag ({tag[:200]})"
         store = root / BYTECODE_DIR
         store.mkdir(parents=True, exist_ok=True)
         for name, data in names.items():
             made = work / "__pycache__" / f"{name[:-3]}.{tag}.pyc"
             if made.is_file():
-                _add(store / f"{tag}-{key_of(data, pin)}.pyc", made.read_bytes())
+                add_file(store / f"{tag}-{key_of(data, pin)}.pyc", made.read_bytes())
     return ""
-
-
-def _add(path: Path, data: bytes) -> None:
-    """A new file, written whole (a temporary file, then renamed); an existing one is kept."""
-    if path.exists():
-        return
-    part = path.with_name(f"{path.name}.{os.getpid()}.part")
-    part.write_bytes(data)
-    part.replace(path)

@@ -6,7 +6,8 @@ port 0 picks a free one) and server_url. Handler sends the MIME types Pyodide ne
 text/javascript, .wasm as application/wasm), no caching but an ETag (the file's pinned sha256) on
 vendor files so a second visit revalidates instead of downloading, the page's files as one
 archive built from the repository as it is now (web/page-files.zip, serving/archive.py; it too
-has an ETag), the cross-origin isolation
+has an ETag), Pyodide's snapshot (web/pyodide-snapshot.gz, serving/snapshot.py; 404 when none
+could be made: the page then starts Pyodide in full), the cross-origin isolation
 headers (COOP, COEP) the page's worker needs, and index.html with the --connect origins in its
 CSP; it logs only errors unless verbose.
 Must not: answer anything outside the allow-list (404), any method but GET and HEAD (501), a
@@ -30,6 +31,7 @@ from typing import Any, BinaryIO
 
 from serving.archive import ARCHIVE, ArchiveCache
 from serving.bytecode import note
+from serving.snapshot import SNAPSHOT, ensure as ensure_snapshot, note as snapshot_note
 from serving.errors import ListenError, ServingError, VendorError
 from serving.site import check_origin, page_with_connect, request_path, site_file
 from serving.vendor import MANIFEST_NAME, VENDOR_NAME, read_manifest, verify_vendor
@@ -95,6 +97,8 @@ class Handler(SimpleHTTPRequestHandler):
         rel = request_path(self.path)
         if rel == ARCHIVE:
             return self.send_archive()
+        if rel == SNAPSHOT:
+            return self.send_snapshot()
         target = None if rel is None else site_file(self.root, rel, self.vendor_files)
         if target is None:
             self.send_error(404, "File not found")
@@ -135,6 +139,30 @@ class Handler(SimpleHTTPRequestHandler):
         self.send_header("ETag", etag)
         self.end_headers()
         return io.BytesIO(data)
+
+    def send_snapshot(self) -> BinaryIO | None:
+        """Pyodide's memory after start-up, made once per pin (serving/snapshot.py; the first
+        request after a fetch waits for Node.js); 404 when there is none, and the page starts
+        Pyodide in full."""
+        found = ensure_snapshot(self.root)
+        try:
+            handle = found.open("rb") if found else None
+        except OSError:
+            handle = None
+        if handle is None:
+            self.send_error(404, "No Pyodide snapshot here")
+            return None
+        size = os.fstat(handle.fileno()).st_size
+        etag = f'"{found.stem[:32]}-{size}-{os.fstat(handle.fileno()).st_mtime_ns}"'
+        if self.not_modified(etag):
+            handle.close()
+            return None
+        self.send_response(200)
+        self.send_header("Content-Type", "application/gzip")
+        self.send_header("Content-Length", str(size))
+        self.send_header("ETag", etag)
+        self.end_headers()
+        return handle
 
     def not_modified(self, etag: str) -> bool:
         """Answer 304 when the browser's copy has this ETag: it is not sent again."""
@@ -219,10 +247,13 @@ def server_url(server: ThreadingHTTPServer) -> str:
 
 
 def warm_archive(server: ThreadingHTTPServer, root: Path, log: Callable[[str], None]) -> None:
-    """Build the page's archive now, in the background: Node.js precompiling the page's Python
-    (serving/bytecode.py) takes seconds, which the first visit then does not wait for. Says once
-    when the archive carries source only, and why."""
+    """Make Pyodide's snapshot and the page's archive now, in the background (in the order the
+    page asks for them): Node.js taking the snapshot (serving/snapshot.py) and precompiling the
+    page's Python (serving/bytecode.py) takes seconds, which the first visit then does not wait
+    for. Says once when either could not be made, and why."""
     def work() -> None:
+        if ensure_snapshot(root) is None and snapshot_note(root):
+            log(f"serve.py: {snapshot_note(root)}")
         try:
             server.archive.get()
         except ServingError as exc:

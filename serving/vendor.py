@@ -80,18 +80,23 @@ def write_manifest(vendor: Path, lock: Lock, hashes: dict[str, str]) -> None:
     os.replace(partial_file, vendor / MANIFEST_NAME)
 
 
-# vendor/bytecode/: the page's modules precompiled by serving/bytecode.py, not fetched and never
-# served as a file; each is named by the hash of its source and checked against it in the page.
+# What serve.py makes from the pinned files, not fetched: vendor/bytecode/ (the page's modules
+# precompiled by serving/bytecode.py, each named by the hash of its source and checked against it
+# in the page) and vendor/snapshot/ (Pyodide's memory after start-up, serving/snapshot.py, named
+# by the pin). Neither is served as a file, and neither is in the manifest.
 BYTECODE_SUBDIR = "bytecode"
+SNAPSHOT_SUBDIR = "snapshot"
+MADE_SUBDIRS = (BYTECODE_SUBDIR, SNAPSHOT_SUBDIR)
 
 
 def files_on_disk(vendor: Path) -> set[str]:
-    """Every regular file below vendor/ (paths relative to it) but vendor/bytecode/; refuse links
-    and special files."""
+    """Every regular file below vendor/ (paths relative to it) but the folders serve.py makes
+    (MADE_SUBDIRS); refuse links and special files."""
     found: set[str] = set()
     for folder, dirs, names in os.walk(vendor):
-        if Path(folder) == vendor and BYTECODE_SUBDIR in dirs and not (vendor / BYTECODE_SUBDIR).is_symlink():
-            dirs.remove(BYTECODE_SUBDIR)
+        for made in MADE_SUBDIRS:
+            if Path(folder) == vendor and made in dirs and not (vendor / made).is_symlink():
+                dirs.remove(made)
         for name in sorted(dirs) + sorted(names):
             full = Path(folder, name)
             rel = full.relative_to(vendor).as_posix()

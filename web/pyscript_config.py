@@ -39,9 +39,10 @@ def config() -> dict:
     plugins = ["!error", "!py-editor", "!py-terminal", "!py-game", "!deprecations-manager", "!donkey"]
     # The page's Python runs in a worker (index.html: `<script type="py" worker>`), where PyScript
     # resolves "interpreter", like "files", against this file's address (web/): both stay
-    # relative, so the page works from any sub-path. "files": one archive of the package and data
+    # relative, so the page works from any sub-path. "interpreter" is web/runtime.mjs, the vendored
+    # Pyodide restored from serve.py's snapshot of its memory when there is one. "files": one archive of the package and data
     # files (serving/archive.py builds it from "page_files"), unpacked into the working directory.
-    return {"interpreter": "../vendor/pyodide/pyodide.mjs", "plugins": plugins,
+    return {"interpreter": "./runtime.mjs", "plugins": plugins,
             "files": {"./page-files.zip": "./*"}, "page_files": files}
 
 

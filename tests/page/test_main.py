@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import shutil
 
 import pytest
 
@@ -231,4 +232,24 @@ def test_a_module_whose_source_changed_runs_its_new_source_not_its_old_bytecode(
     page.goto(server)
     booted(page)
     assert page.text_content('#fixture-card tr[data-category="injection"] th') == "Injection (edited source)"
+    context.close()
+
+
+def test_pyodide_is_restored_from_its_snapshot_and_a_spoiled_one_is_refused(browser, server, page):
+    """serve.py serves Pyodide's memory after start-up (serving/snapshot.py, made by Node.js as
+    the bytecode is) and the page restores it (web/runtime.mjs). A damaged copy is refused and
+    Pyodide starts in full: the same card, only later."""
+    if shutil.which("node") is None:
+        pytest.skip("serve.py makes the snapshot with Node.js, which is not on PATH")
+    assert page.evaluate("window.__runtime") == "restored from its snapshot"
+    context = browser.new_context()
+    other = context.new_page()
+    damaged = b"\x1f\x8b\x08\x00" + bytes(range(256)) * 4          # a gzip header, then nonsense
+    other.route("**/web/pyodide-snapshot.gz",
+                lambda route: route.fulfill(status=200, body=damaged, content_type="application/gzip"))
+    other.goto(server)
+    booted(other)
+    assert other.evaluate("window.__runtime").startswith("started in full (no snapshot: it was refused: ")
+    assert other.text_content("#fixture .score-value") == page.text_content("#fixture .score-value")
+    assert other.locator(".case-row").count() == page.locator(".case-row").count()
     context.close()

@@ -324,7 +324,8 @@ def load(browser, url: str, *, selftest: bool = False) -> dict:
     result = {"base": url, "ready": page.evaluate("document.body.dataset.ready"), "error": page.text_content("#boot-error"),
               "verdicts": page.eval_on_selector_all(
                   ".case-row", "rows => rows.map(r => [r.dataset.caseId, r.dataset.verdict])"),
-              "score": page.evaluate("document.querySelector('#fixture .score-value')?.textContent")}
+              "score": page.evaluate("document.querySelector('#fixture .score-value')?.textContent"),
+              "runtime": page.evaluate("window.__runtime")}
     if selftest:
         page.wait_for_function("document.getElementById('selftest-result').textContent !== ''",
                                timeout=READY_TIMEOUT_MS)
@@ -356,6 +357,9 @@ def test_the_published_page_is_ready_and_grades_the_fixtures(loads):
         assert loads[name]["ready"] == "true", loads[name]["error"]
         assert loads[name]["verdicts"] == [[c["id"], c["verdict"]] for c in card["cases"]]
         assert loads[name]["score"] == f"{card['score']:.2f}"
+        # --bundle wrote Pyodide's snapshot (Node.js made it) and the page restored it
+        if shutil.which("node"):
+            assert loads[name]["runtime"] == "restored from its snapshot", loads[name]["runtime"]
 
 
 @pytest.mark.browser
@@ -450,6 +454,8 @@ def test_the_key_stays_in_the_pages_session_storage_only(browser, published):
     context.set_offline(True)                 # offline after the first load: from the worker's cache
     page.reload()
     booted(page)
+    if shutil.which("node"):                  # the snapshot too comes from the cache
+        assert page.evaluate("window.__runtime") == "restored from its snapshot"
     context.close()
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from fakesite import fake_repo
-from serving import bytecode
+from serving import bytecode, node as serving_node
 from serving.archive import archive_bytes, page_sources
 from serving.errors import VendorError
 from serving.vendor import verify_vendor
@@ -108,7 +108,7 @@ def test_a_node_that_hangs_is_stopped_and_named(tmp_path: Path, monkeypatch) -> 
     (bin_dir / "node").write_text("#!/bin/sh\nexec sleep 30\n")
     (bin_dir / "node").chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
-    monkeypatch.setattr(bytecode, "NODE_SECONDS", 1)
+    monkeypatch.setattr(serving_node, "NODE_SECONDS", 1)
     why = bytecode.ensure(tmp_path, page_sources(tmp_path))
     assert why == "no precompiled Python: Node.js could not run the vendored Pyodide (TimeoutExpired)"
     assert not [n for n in members(tmp_path) if n.endswith(".pyc")]

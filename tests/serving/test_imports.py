@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 # serving/__init__.py's list: a module may import only those before it.
-ORDER = ["errors", "lock", "fetch", "unpack", "vendor", "bytecode", "site", "archive", "server", "bundle"]
+ORDER = ["errors", "lock", "fetch", "unpack", "vendor", "node", "bytecode", "snapshot", "site", "archive", "server", "bundle"]
 MODULES = sorted((ROOT / "serving").glob("*.py"))
 MAX_LINES = 300
 

@@ -196,6 +196,8 @@ async def boot() -> None:
     document.getElementById("boot").setAttribute("hidden", "")
     post_writes(None)                   # from here, each flush is one trip, as handlers expect
     page_js.__readyMs = page_now()      # read by benchmarks/page_load.py
+    import js                           # the worker's own globals: how web/runtime.mjs started Pyodide
+    page_js.__runtime = str(getattr(js, "toolproofRuntime", "unknown"))
     document.body.dataset.ready = "true"
     await paint()
     view.add_diagnosis()
