@@ -3,8 +3,8 @@
 In one Chromium, alternately loads index.html until `body[data-ready="true"]` and
 benchmarks/bare_pyodide.html (the same vendored Pyodide, running `1+1`), each in a fresh browser
 context (no HTTP cache carried over), and prints both medians and their ratio. With serve.py it
-also loads benchmarks/pyscript_worker.html (the vendored PyScript starting Pyodide in a worker and
-reaching the page once, nothing of ours), which splits the page's extra time into PyScript's
+also loads benchmarks/pyscript_worker.html (the vendored PyScript starting Pyodide in a worker
+through web/runtime.mjs, as the page does, and reaching the page once, nothing of ours), which splits the page's extra time into PyScript's
 worker and our own. It says how many of the page's modules came precompiled (serving/bytecode.py,
 which needs Node.js), and how Pyodide started in the page: restored from serve.py's snapshot
 (serving/snapshot.py, also Node.js) or in full. With serve.py it also loads the page with the

@@ -12,6 +12,7 @@ import subprocess
 import threading
 import urllib.error
 import urllib.request
+import zlib
 from pathlib import Path
 
 import pytest
@@ -161,11 +162,23 @@ def test_the_bundle_carries_the_snapshot_only_when_one_was_made(tmp_path: Path, 
 HARNESS = r"""
 import { pathToFileURL } from "node:url";
 import { readFileSync } from "node:fs";
-const [web, file] = process.argv.slice(1);
-globalThis.fetch = async () => file ? new Response(readFileSync(file)) : new Response("", { status: 404 });
+const [web, file, how] = process.argv.slice(1);
+const started = performance.now();
+globalThis.fetch = async () => {
+  if (how === "silent") return new Promise(() => {});                  // no answer, ever
+  if (!file) return new Response("", { status: 404 });
+  const data = readFileSync(file);
+  if (how !== "stall") return new Response(data);
+  let sent = false;                                                      // 4 kB, then nothing
+  return new Response(new ReadableStream({ pull(c) {
+    if (sent) return new Promise(() => {});
+    sent = true;
+    c.enqueue(data.subarray(0, 4096));
+  } }));
+};
 const { loadPyodide } = await import(pathToFileURL(web + "/runtime.mjs").href);
 const py = await loadPyodide({});
-console.log(JSON.stringify({ runtime: globalThis.toolproofRuntime,
+console.log(JSON.stringify({ runtime: globalThis.toolproofRuntime, seconds: (performance.now() - started) / 1000,
   random: py.runPython("import random; random.random()"), sum: py.runPython("1 + 1") }));
 """
 
@@ -185,11 +198,19 @@ def real_snapshot(tmp_path_factory) -> tuple[Path, Path]:
     return repo / "web", made
 
 
-def restore(web: Path, file: Path | None) -> dict:
-    done = subprocess.run(["node", "--input-type=module", "-e", HARNESS, str(web), str(file or "")],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+def start(web: Path, file: Path | None, how: str = "") -> subprocess.Popen:
+    return subprocess.Popen(["node", "--input-type=module", "-e", HARNESS, str(web), str(file or ""), how],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def outcome(run: subprocess.Popen) -> dict:
+    out, err = run.communicate(timeout=180)
+    assert run.returncode == 0, err[-2000:]
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def restore(web: Path, file: Path | None, how: str = "") -> dict:
+    return outcome(start(web, file, how))
 
 
 @NEEDS_NODE
@@ -215,6 +236,7 @@ def test_node_makes_a_snapshot_the_runtime_restores_each_time_with_fresh_random_
     ("version", "it was made by Pyodide 0.0.1, this is"),
     ("short", "it holds"),
     ("plain", "it was refused"),                     # not gzip at all
+    ("bomb", "it unpacks to more than 256 MB"),      # 300 MB of zeros in 0.3 MB
 ])
 def test_a_missing_or_spoiled_snapshot_is_refused_and_pyodide_starts_in_full(real_snapshot, tmp_path: Path,
                                                                              spoil: str, why: str) -> None:
@@ -233,6 +255,10 @@ def test_a_missing_or_spoiled_snapshot_is_refused_and_pyodide_starts_in_full(rea
         file.write_bytes(gzip.compress(header + b"\n" + memory[:-4096], 1))
     elif spoil == "plain":
         file.write_bytes(b"<html>not found</html>")
+    elif spoil == "bomb":
+        packer, zeros = zlib.compressobj(9, zlib.DEFLATED, 31), bytes(2 ** 20)
+        file.write_bytes(packer.compress(header + b"\n") + b"".join(packer.compress(zeros) for _ in range(300))
+                         + packer.flush())
     got = restore(web, None if spoil == "none" else file)
     assert got["runtime"].startswith("started in full (no snapshot: ")
     assert why in got["runtime"], got["runtime"]
@@ -244,3 +270,16 @@ def test_the_bundle_and_the_server_agree_on_where_the_snapshot_lives() -> None:
     assert f'"./{snapshot.SNAPSHOT.split("/")[-1]}"' in runtime and snapshot.SNAPSHOT.startswith("web/")
     assert f'"{snapshot.FORMAT}"' in runtime
     assert json.loads((ROOT / "web" / "pyscript.json").read_text())["interpreter"] == "./runtime.mjs"
+
+
+@NEEDS_NODE
+def test_a_server_that_goes_silent_is_not_waited_for_past_its_patience(real_snapshot) -> None:
+    """No answer at all, or an answer whose body stops: after 30 s without a byte, Pyodide starts
+    in full (the two run side by side: each waits out the real patience)."""
+    web, made = real_snapshot
+    silent, stalled = start(web, made, "silent"), start(web, made, "stall")
+    for run, why in ((silent, "it could not be fetched (the server sent no answer for 30 s)"),
+                     (stalled, "it was refused: it stalled for 30 s")):
+        got = outcome(run)
+        assert got["runtime"] == f"started in full (no snapshot: {why})"
+        assert got["sum"] == 2 and 30 <= got["seconds"] < 150
