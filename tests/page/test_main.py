@@ -253,3 +253,16 @@ def test_pyodide_is_restored_from_its_snapshot_and_a_spoiled_one_is_refused(brow
     assert other.text_content("#fixture .score-value") == page.text_content("#fixture .score-value")
     assert other.locator(".case-row").count() == page.locator(".case-row").count()
     context.close()
+    # redirected: to another origin (no CORS there, so no answer to read), and within the site to
+    # a path that is not there
+    for elsewhere, why in (("http://localhost:9/pyodide-snapshot.gz", "it could not be fetched ("),
+                           (server + "web/no-such-snapshot.gz", "none is served here")):
+        context = browser.new_context()
+        other = context.new_page()
+        other.route("**/web/pyodide-snapshot.gz",
+                    lambda route, _request, to=elsewhere: route.fulfill(status=302, headers={"Location": to}))
+        other.goto(server)
+        booted(other)
+        assert other.evaluate("window.__runtime").startswith(f"started in full (no snapshot: {why}")
+        assert other.text_content("#fixture .score-value") == page.text_content("#fixture .score-value")
+        context.close()

