@@ -47,7 +47,7 @@ from serving.bytecode import note as bytecode_note
 from serving.errors import ServingError
 from serving.fetch import update_lock
 from serving.lock import LOCK_NAME, load_lock
-from serving.server import make_server, server_url, warm_archive
+from serving.server import make_server, server_url, warm_up
 from serving.snapshot import note as snapshot_note
 from serving.site import check_origin
 from serving.vendor import ensure_vendor
@@ -121,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with server:
         print(f"ToolProof: serving the site in {ROOT} at {server_url(server)} (Ctrl-C to stop)",
               flush=True)
-        warm_archive(server, ROOT, stderr_line)
+        warm_up(server, ROOT, stderr_line)
         try:
             server.serve_forever()
         except KeyboardInterrupt:

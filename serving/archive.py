@@ -19,7 +19,8 @@ import threading
 import zipfile
 from pathlib import Path
 
-from serving.bytecode import ensure, key_of, made, pyodide_pin
+from serving.bytecode import ensure, key_of, made
+from serving.node import pyodide_pin
 from serving.errors import VendorError
 from serving.site import page_files, site_file
 

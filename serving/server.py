@@ -31,9 +31,9 @@ from typing import Any, BinaryIO
 
 from serving.archive import ARCHIVE, ArchiveCache
 from serving.bytecode import note
-from serving.snapshot import SNAPSHOT, ensure as ensure_snapshot, note as snapshot_note
 from serving.errors import ListenError, ServingError, VendorError
 from serving.site import check_origin, page_with_connect, request_path, site_file
+from serving.snapshot import SNAPSHOT, ensure as ensure_snapshot, note as snapshot_note
 from serving.vendor import MANIFEST_NAME, VENDOR_NAME, read_manifest, verify_vendor
 
 MIME_TYPES = {
@@ -152,8 +152,9 @@ class Handler(SimpleHTTPRequestHandler):
         if handle is None:
             self.send_error(404, "No Pyodide snapshot here")
             return None
-        size = os.fstat(handle.fileno()).st_size
-        etag = f'"{found.stem[:32]}-{size}-{os.fstat(handle.fileno()).st_mtime_ns}"'
+        stat = os.fstat(handle.fileno())
+        size = stat.st_size
+        etag = f'"{found.stem[:32]}-{size}-{stat.st_mtime_ns}"'
         if self.not_modified(etag):
             handle.close()
             return None
@@ -246,7 +247,7 @@ def server_url(server: ThreadingHTTPServer) -> str:
     return f"http://{shown}:{port}/"
 
 
-def warm_archive(server: ThreadingHTTPServer, root: Path, log: Callable[[str], None]) -> None:
+def warm_up(server: ThreadingHTTPServer, root: Path, log: Callable[[str], None]) -> None:
     """Make Pyodide's snapshot and the page's archive now, in the background (in the order the
     page asks for them): Node.js taking the snapshot (serving/snapshot.py) and precompiling the
     page's Python (serving/bytecode.py) takes seconds, which the first visit then does not wait
@@ -261,4 +262,4 @@ def warm_archive(server: ThreadingHTTPServer, root: Path, log: Callable[[str], N
             return
         if note(root):
             log(f"serve.py: {note(root)}")
-    threading.Thread(target=work, name="toolproof-archive", daemon=True).start()
+    threading.Thread(target=work, name="toolproof-warm-up", daemon=True).start()

@@ -89,6 +89,8 @@ def ensure(root: Path) -> Path | None:
 
 def _make(root: Path) -> str:
     store = root / SNAPSHOT_DIR
+    if store.is_symlink():
+        return f"no Pyodide snapshot: {SNAPSHOT_DIR} is a symbolic link, which serve.py does not write into"
     with tempfile.TemporaryDirectory(prefix="toolproof-snapshot-") as tmp:
         out = Path(tmp) / "snapshot.gz"
         try:
@@ -99,8 +101,6 @@ def _make(root: Path) -> str:
             return f"no Pyodide snapshot: {exc}{then}"
         if not size.isdigit() or not out.is_file():
             return f"no Pyodide snapshot: Node.js wrote no snapshot ({size[:200]})"
-        if store.is_symlink():
-            return f"no Pyodide snapshot: {SNAPSHOT_DIR} is a symbolic link, which serve.py does not write into"
         store.mkdir(parents=True, exist_ok=True)
         add_file(store / f"{key_of(root)}.gz", out.read_bytes())
     return ""
