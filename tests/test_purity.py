@@ -215,17 +215,33 @@ def test_arrows_run_one_way(path):
 
 
 # The page's panels never import each other: page/main.py wires them. A panel may use the DOM
-# helpers (page/dom.py, on page/bridge.py) and the one module that touches js.fetch (page/transport.py).
+# helpers (page/dom.py, on page/bridge.py), the one module that touches js.fetch (page/transport.py)
+# and the scorecard's parts (page/card/, which import each other and those helpers, never a panel).
 PAGE_SHARED = {"toolproof.page.dom", "toolproof.page.bridge", "toolproof.page.batches", "toolproof.page.transport"}
+PAGE_CARD = "toolproof.page.card"
 
 
-@pytest.mark.parametrize("path", sorted((PACKAGE / "page").glob("*.py")), ids=lambda p: p.name)
+def page_shared(target: str) -> bool:
+    return target in PAGE_SHARED or target == PAGE_CARD or target.startswith(PAGE_CARD + ".")
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "page").rglob("*.py")),
+                         ids=lambda p: p.relative_to(PACKAGE / "page").as_posix())
 def test_panels_do_not_import_each_other(path):
-    if path.name in {"main.py", "__init__.py"}:
+    rel = path.relative_to(PACKAGE / "page").as_posix()
+    if rel in {"main.py", "__init__.py"}:
         return
-    others = [f"{path.name}:{line}: imports {target}" for line, target in own_imports(path)
-              if target.startswith("toolproof.page") and target not in PAGE_SHARED]
+    others = [f"{rel}:{line}: imports {target}" for line, target in own_imports(path)
+              if target.startswith("toolproof.page") and not page_shared(target)]
     assert others == []
+
+
+@pytest.mark.parametrize("target, shared", [
+    ("toolproof.page.dom", True), ("toolproof.page.card", True), ("toolproof.page.card.cases", True),
+    ("toolproof.page.runs", False), ("toolproof.page.cardinal", False), ("toolproof.page.main", False),
+])
+def test_what_a_panel_may_import(target, shared):
+    assert page_shared(target) is shared
 
 
 def test_no_module_is_too_long_and_the_top_stays_small():

@@ -2,30 +2,31 @@
 result's scorecard, kept with the other runs.
 
 The loop, the cap, retries and grading are the shared runner's (`toolproof.running.runner`); the form
-is page/runform.py's. This module never imports another panel: the form, the scorecard, the case row,
-the Compare section's hook and the kept runs' `keep` are handed in by page/main.py. An edge module (DOM).
+is page/runform.py's; the scorecard and the feed's case rows are the card's (page/card/). This module
+never imports another panel: the form, the Compare section's hook and the kept runs' `keep` are handed
+in by page/main.py. An edge module (DOM).
 """
 from __future__ import annotations
 
 import js        # the worker's own globals: its clock and timers (page/dom.py has the page's)
 from pyodide.ffi import create_proxy
 
+from .card.cases import case_row
+from .card.scorecard import ScorecardView
 from .dom import byid, clear, document, el, on
 
 
 class LiveController:
     """The run, its progress and its scorecard. Grading and the loop are the runner's."""
 
-    def __init__(self, bundle, context: dict, form, *, scorecard_view, case_row, remember_live, keep_run):
+    def __init__(self, bundle, context: dict, form, *, remember_live, keep_run):
         import asyncio
 
         self.bundle, self.context, self.form = bundle, context, form
         # handed in by page/main.py (panels never import each other): the run form (page/runform.py);
-        # (root, results, **options) -> a ScorecardView to render; (case entry, expandable=) -> the
-        # row the scorecard shows; (results file) -> None, which gives the Compare section its "use
-        # the live result"; and (results file, card) -> None, which keeps the run in this browser
-        self.scorecard_view, self.case_row, self.remember_live = scorecard_view, case_row, remember_live
-        self.keep_run = keep_run
+        # (results file) -> None, which gives the Compare section its "use the live result"; and
+        # (results file, card) -> None, which keeps the run in this browser
+        self.remember_live, self.keep_run = remember_live, keep_run
         self.run = None
         self.label = ""                # "Your suite (N cases)" for a run of the draft suite
         self.started, self.ticker = 0.0, None
@@ -96,7 +97,7 @@ class LiveController:
         # scorecard shows once the run ends
         from toolproof.reports.page_view import feed_tag
 
-        row = self.case_row(redact(result.to_json(), self.run.settings.secrets()), expandable=False)
+        row = case_row(redact(result.to_json(), self.run.settings.secrets()), expandable=False)
         tag = feed_tag(raw, self.run.settings.repeats, len(self.run.settings.pad_levels))
         if tag:                          # which repeat, which pad level: identical rows told apart
             row.insertBefore(el("span", tag, cls="feed-tag"), row.children[1] if row.children.length > 1 else None)
@@ -202,8 +203,8 @@ class LiveController:
             cases, tools = self.active
             context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": by_case}
             self.remember_live(doc)
-            view = self.scorecard_view(body, results, kind="live", source=source, context=context,
-                                       document=doc, notes=notes, sweep=sweep, prices=run.settings.prices)
+            view = ScorecardView(body, results, kind="live", source=source, context=context,
+                                 document=doc, notes=notes, sweep=sweep, prices=run.settings.prices)
             view.render()
             self.keep_run(doc, view.card)
         except Exception as exc:                 # noqa: BLE001 - never "Run complete." without a scorecard

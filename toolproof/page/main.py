@@ -18,18 +18,14 @@ mark("script")                 # before our own imports (benchmarks/page_load.py
 
 from toolproof.page.board import BoardView
 from toolproof.page.bridge import post_writes
-from toolproof.page.cases import CaseList, case_row
+from toolproof.page.card.scorecard import ScorecardView
 from toolproof.page.compare import CompareView, remember_live
-from toolproof.page.diagnosis import diagnosis_section
 from toolproof.page.dom import document, flush, on, page_js, page_now, paint, set_stage  # noqa: E402
 from toolproof.page.editor import CaseEditor
 from toolproof.page.live import LiveController
 from toolproof.page.own import OwnView
 from toolproof.page.runform import RunForm
 from toolproof.page.runs import KeptRuns, RunsView
-from toolproof.page.scorecard import ScorecardView, Sections
-from toolproof.page.sweep import sweep_chart
-from toolproof.page.robustness import robustness_section
 
 
 class _RpdsAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -72,30 +68,10 @@ async def load_jsonschema() -> None:
     importlib.invalidate_caches()
 
 
-# The panels never import each other; this module wires them. The scorecard view is handed the
-# sections other panels draw (diagnosis, sweep chart, case list); the live controller is handed
-# `scorecard_view`, `case_row` for its feed and the Compare section's `remember_live`.
-SECTIONS = Sections(diagnosis=diagnosis_section, sweep=sweep_chart, cases=CaseList, robustness=robustness_section)
-
-
-def scorecard_view(root, results, **options) -> ScorecardView:
-    """A scorecard view (not yet rendered) with its sections: the fixtures', and each live run's."""
-    return ScorecardView(root, results, sections=SECTIONS, **options)
-
-
-def kept_scorecard(root, doc: dict, regraded, cases, tools) -> None:
-    """A kept run (or an opened results file) drawn as the page draws a result: the same view."""
-    context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": regraded.by_case}
-    settings = doc.get("settings") if isinstance(doc.get("settings"), dict) else {}
-    prices = settings.get("prices") if isinstance(settings.get("prices"), dict) else None
-    view = scorecard_view(root, regraded.results, kind="kept", source=regraded.source, context=context,
-                          document=doc, notes=list(regraded.notes), sweep=regraded.sweep, prices=prices)
-    view.render()
-    for name in ("json", "md"):          # the live card's export ids stay the live card's
-        button = root.querySelector(f"#export-live-{name}")
-        if button is not None:
-            button.id = f"export-kept-{name}"
-
+# The panels never import each other; this module wires them, and hands each only what another
+# panel does: the live result to Compare and the Leaderboard, a finished run to the kept runs, the
+# kept runs' changes to Compare, the draft suite to the run form and the kept runs. What draws a
+# scorecard (page/card/) is no panel: every panel imports it.
 
 # The kept runs' storage: list_runs() -> rows, load_run(id) -> the results document. Other panels
 # (Compare, a leaderboard) are handed this object, never the view.
@@ -166,8 +142,8 @@ async def boot() -> None:
     results = grade_transcripts(bundle.cases, bundle.tools, bundle.transcripts)   # every repeat
     context = {"cases": {c.id: c for c in bundle.cases}, "tools": bundle.tools,
                "transcripts": bundle.transcripts.transcripts}
-    view = scorecard_view(document.getElementById("fixture-card"), results, kind="fixture",
-                          source=source_of(bundle.transcripts), context=context, diagnose_now=False)
+    view = ScorecardView(document.getElementById("fixture-card"), results, kind="fixture",
+                         source=source_of(bundle.transcripts), context=context, diagnose_now=False)
     mark("graded")
     board = BoardView(bundle)     # ranks uploaded files, the live result and, on request, the kept runs
 
@@ -177,9 +153,8 @@ async def boot() -> None:
 
     form = RunForm(bundle)
     compare = CompareView(bundle, KEPT)
-    runs = RunsView(KEPT, bundle, show_scorecard=kept_scorecard, case_row=case_row, on_change=compare.offer)
-    live = LiveController(bundle, context, form, scorecard_view=scorecard_view, case_row=case_row,
-                          remember_live=shown_live,
+    runs = RunsView(KEPT, bundle, on_change=compare.offer)
+    live = LiveController(bundle, context, form, remember_live=shown_live,
                           keep_run=lambda doc, card: asyncio.ensure_future(runs.keep(doc, card)))
     OwnView(_DraftTap(live, runs), load_jsonschema, editor=CaseEditor)
     on(document.getElementById("board-use-kept"), "click",

@@ -15,6 +15,8 @@ import json
 import js
 from pyodide.ffi import create_proxy, to_js
 
+from .card.cases import case_row
+from .card.scorecard import kept_scorecard
 from .dom import byid, clear, el, on
 
 DB_NAME, DB_VERSION = "toolproof", 1
@@ -142,11 +144,10 @@ class KeptRuns:
 class RunsView:
     """The #kept section: the list, the open-file input, the reopened scorecard."""
 
-    def __init__(self, store: KeptRuns, bundle, *, show_scorecard, case_row, on_change):
+    def __init__(self, store: KeptRuns, bundle, *, on_change):
         self.store, self.bundle = store, bundle
-        # handed in by page/main.py: (root, doc, regraded, cases, tools) -> draws a results file's
-        # scorecard; (case entry, expandable=) -> a case row; (rows) -> None after every change
-        self.show_scorecard, self.case_row, self.on_change = show_scorecard, case_row, on_change
+        # handed in by page/main.py (the Compare section's offer): (rows) -> None after every change
+        self.on_change = on_change
         self.rows: list[dict] = []
         self.count = 0
         self.draft = None              # (cases, tools, suite document) of "Your suite", for its runs
@@ -307,7 +308,7 @@ class RunsView:
                 self.draw_scorecard_file(card_root, doc)
             else:
                 cases, tools = self.suite_for(doc)
-                self.show_scorecard(el_into(card_root), doc, self.regrade(doc, cases, tools, title), cases, tools)
+                kept_scorecard(el_into(card_root), doc, self.regrade(doc, cases, tools, title), cases, tools)
         except ToolProofError as exc:
             card_root.appendChild(el("p", exc.line(), cls="run-message bad"))
             card_root.dataset.state = "error"
@@ -327,7 +328,7 @@ class RunsView:
         cases = el("div", cls="case-list")
         for entry in card["cases"][:2000]:
             try:
-                cases.appendChild(self.case_row(entry, expandable=False))
+                cases.appendChild(case_row(entry, expandable=False))
             except Exception:            # noqa: BLE001 - a hand-edited entry: shown by id only
                 cases.appendChild(el("p", f"{entry['id']}: {entry['verdict']}", cls="case-row"))
         root.appendChild(cases)

@@ -2,7 +2,7 @@
 the grader compares them, and the exchange as a conversation (system, user, the assistant's
 calls and text, the tool results it was sent, a failed request's own words).
 
-Pure: data in, plain dicts out, for the page's case detail (page/cases.py renders them as
+Pure: data in, plain dicts out, for the page's case detail (page/card/cases.py renders them as
 text). The field comparison is the grader's own (grading/values.compare_arguments) and the tool
 results are what the runner sends (providers/conversation.tool_result_for), never a second copy.
 """

@@ -1,12 +1,12 @@
 """The scorecard's Diagnosis section: decide, select (the confusion heatmap), fill, use, trace, safety.
 
 Drawn from a scorecard's "diagnosis" (toolproof.scoring.diagnose) as it is: it computes nothing and
-grades nothing, and it never imports another panel (page/main.py hands it to the scorecard view).
-An edge module (DOM).
+grades nothing. A part of the card (page/card/), drawn by the scorecard view; it never imports a
+panel. An edge module (DOM).
 """
 from __future__ import annotations
 
-from .dom import breakable, el, on
+from ..dom import breakable, el, on
 
 
 def diagnosis_section(card: dict, kind: str):

@@ -3,12 +3,12 @@ the headline, the score per phrasing, and each case's phrasings side by side wit
 
 Every figure is `card["robustness"]`'s (scoring/robustness.py) and every sentence
 reports/robustness.py's, so the page says what the terminal says. Hidden for a run of one phrasing.
-It never imports another panel (page/main.py hands it to the scorecard view). An edge module (DOM);
-case ids and phrasing ids reach the page as textContent only.
+A part of the card (page/card/), drawn by the scorecard view; it never imports a panel. An edge
+module (DOM); case ids and phrasing ids reach the page as textContent only.
 """
 from __future__ import annotations
 
-from .dom import el
+from ..dom import el
 
 
 def robustness_section(card: dict, kind: str):

@@ -1,12 +1,12 @@
 """The scorecard's tool-count sweep: #sweep-chart, the score at each padding level with its interval.
 
 Drawn as SVG from `toolproof.reports.sweep.sweep_geometry`, which does every computation; this
-module only makes the nodes. It never imports another panel (page/main.py hands it to the
-scorecard view). An edge module (DOM).
+module only makes the nodes. A part of the card (page/card/), drawn by the scorecard view; it never
+imports a panel. An edge module (DOM).
 """
 from __future__ import annotations
 
-from .dom import el, svg
+from ..dom import el, svg
 
 
 def sweep_chart(card: dict, kind: str):

@@ -4,15 +4,17 @@ or the diagnosis arrives.
 
 Used for the fixtures and for a live run. It renders what `toolproof.scoring.evaluate.card_of`
 returns and recomputes it (same function, same JSON) when a weight changes; no grading logic lives
-here. The diagnosis, the sweep chart and the case list are other panels' (page/diagnosis.py,
-page/sweep.py, page/cases.py), handed in by page/main.py as `Sections`: this module never imports
-another panel. An edge module (DOM).
+here. The card's other parts, the diagnosis, wording section, sweep chart and case list, sit beside
+it in page/card/; every panel that shows a scorecard (the fixtures, a live run, a kept run) builds
+this view itself. It never imports a panel. An edge module (DOM).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
-
-from .dom import breakable, clear, document, download, el, on, svg
+from ..dom import breakable, clear, document, download, el, on, svg
+from .cases import CaseList
+from .diagnosis import diagnosis_section
+from .robustness import robustness_section
+from .sweep import sweep_chart
 
 
 def graded_of(results, context: dict):
@@ -26,19 +28,10 @@ def graded_of(results, context: dict):
     return Graded.of([[r] for r in results], [transcripts[r.case_id] for r in results if r.case_id in transcripts])
 
 
-class Sections(NamedTuple):
-    """The scorecard's sections that other panels draw, handed in by page/main.py (panels never
-    import each other). Each is called again with the new card when the card changes."""
-    diagnosis: Callable[[dict, str], Any]      # (card, kind) -> the Diagnosis section
-    sweep: Callable[[dict, str], Any]          # (card, kind) -> the tool-count sweep (hidden without one)
-    cases: Callable[..., Any]                  # (card now, context, kind) -> a list whose .section() draws it
-    robustness: Callable[[dict, str], Any] = lambda card, kind: None   # (card, kind) -> the wording section
-
-
 class ScorecardView:
-    """One rendered scorecard (the fixtures now, a live run later) and its controls."""
+    """One rendered scorecard (the fixtures, a live run or a kept run) and its controls."""
 
-    def __init__(self, root, results, *, sections: Sections, kind: str, source: dict, context: dict,
+    def __init__(self, root, results, *, kind: str, source: dict, context: dict,
                  document: dict | None = None, diagnose_now: bool = True, prices: dict | None = None,
                  notes: list | None = None, sweep=None):
         from toolproof.scoring.scorecard import DEFAULT_WEIGHTS
@@ -47,7 +40,6 @@ class ScorecardView:
         self.graded = sweep.main_graded if sweep is not None else graded_of(results, context)
         self.results = self.graded.rows
         self.root, self.kind, self.source, self.prices = root, kind, source, prices
-        self.sections = sections
         self.diagnosis = None          # computed after the page is ready (see add_diagnosis)
         self.notes = list(notes or [])  # steps that failed and were left out (toolproof.scoring.evaluate)
         self._diagnosed = False
@@ -57,7 +49,7 @@ class ScorecardView:
         if diagnose_now:
             self.diagnose()
         self.card = self._card()
-        self.case_list = sections.cases(lambda: self.card, context, kind)
+        self.case_list = CaseList(lambda: self.card, context, kind)
 
     def _card(self) -> dict:
         from toolproof.scoring.evaluate import card_of
@@ -84,7 +76,7 @@ class ScorecardView:
     def add_diagnosis(self) -> None:
         """Compute and show the diagnosis (kept off the start-up path: the page is ready first)."""
         self.diagnose()
-        section = self.sections.diagnosis(self.card, self.kind)
+        section = diagnosis_section(self.card, self.kind)
         self.diagnosis_slot.replaceWith(section)
         self.diagnosis_slot = section
         self._refresh_statistics()
@@ -103,12 +95,12 @@ class ScorecardView:
     def render(self) -> None:
         clear(self.root)
         if self.diagnosis is not None or self._diagnosed:
-            self.diagnosis_slot = self.sections.diagnosis(self.card, self.kind)
+            self.diagnosis_slot = diagnosis_section(self.card, self.kind)
         else:
             self.diagnosis_slot = el("section", "Working out the diagnosis…", cls="block muted",
                                      id=f"{self.prefix()}-diagnosis-pending")
-        self.sweep_node = self.sections.sweep(self.card, self.kind)
-        self.wording_node = self.sections.robustness(self.card, self.kind)     # beside the headline
+        self.sweep_node = sweep_chart(self.card, self.kind)
+        self.wording_node = robustness_section(self.card, self.kind)     # beside the headline
         for part in (self._summary(), self.wording_node, self.sweep_node, self._rates(), self._cost(), self._categories(),
                      self.diagnosis_slot, self.case_list.section()):
             self.root.appendChild(part)
@@ -284,12 +276,12 @@ class ScorecardView:
 
     def _refresh_sweep(self) -> None:
         if getattr(self, "wording_node", None) is not None and "robustness" in self.card:   # its intervals, weights
-            node = self.sections.robustness(self.card, self.kind)
+            node = robustness_section(self.card, self.kind)
             self.wording_node.replaceWith(node)
             self.wording_node = node
         if getattr(self, "sweep_node", None) is None or "sweep" not in self.card:
             return
-        node = self.sections.sweep(self.card, self.kind)
+        node = sweep_chart(self.card, self.kind)
         self.sweep_node.replaceWith(node)
         self.sweep_node = node
 
@@ -353,3 +345,17 @@ class ScorecardView:
             download(f"{stem}.json", to_json(self.card), "application/json")
         else:
             download(f"{stem}.md", render_markdown(self.card), "text/markdown")
+
+
+def kept_scorecard(root, doc: dict, regraded, cases, tools) -> None:
+    """A kept run (or an opened results file) drawn as the page draws a result: the same view."""
+    context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": regraded.by_case}
+    settings = doc.get("settings") if isinstance(doc.get("settings"), dict) else {}
+    prices = settings.get("prices") if isinstance(settings.get("prices"), dict) else None
+    view = ScorecardView(root, regraded.results, kind="kept", source=regraded.source, context=context,
+                         document=doc, notes=list(regraded.notes), sweep=regraded.sweep, prices=prices)
+    view.render()
+    for name in ("json", "md"):          # the live card's export ids stay the live card's
+        button = root.querySelector(f"#export-live-{name}")
+        if button is not None:
+            button.id = f"export-kept-{name}"

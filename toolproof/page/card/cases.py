@@ -2,15 +2,15 @@
 calls beside the actual ones, the conversation, and the raw request/response JSON one click away.
 
 A row shows a scorecard "cases" entry (already graded and redacted); its detail is built on first
-open from the case, the tools and the transcript (reports/case_view.py builds what it shows). The live feed shows the same rows (`case_row`),
-handed to the live controller by page/main.py. Nothing here grades, and it never imports another
-panel. An edge module (DOM).
+open from the case, the tools and the transcript (reports/case_view.py builds what it shows). The live feed and the
+kept runs show the same rows (`case_row`). A part of the card (page/card/): nothing here grades,
+and it never imports a panel. An edge module (DOM).
 """
 from __future__ import annotations
 
 from typing import Callable
 
-from .dom import breakable, el, on
+from ..dom import breakable, el, on
 
 
 class CaseList:
