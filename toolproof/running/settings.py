@@ -169,34 +169,22 @@ def check_value(name: str, raw: object, *, high: int | float | None = None) -> t
     return (int(value) if bound.whole else float(value)), None
 
 
-def _parsed(raw: object, whole: bool):
-    """A finite number (a Decimal for a whole-number text, exact at any size), or None."""
+def _parsed(raw: object, whole: bool) -> int | float | None:
+    """A finite number, or None. A text is read as the terminal's argparse reads the flag (int() or
+    float()), so a value typed in the page and on the command line gets one verdict."""
     if isinstance(raw, bool):
         return None
     if isinstance(raw, int):
         return raw                # compared exactly, at any size; made a float only once in bounds
     if isinstance(raw, float):
         return raw if math.isfinite(raw) and (not whole or raw.is_integer()) else None
-    if not isinstance(raw, str) or len(raw) > 100:
+    if not isinstance(raw, str) or len(raw) > 100:      # longer: out of every bound, or not a number
         return None
-    text = raw.strip()
-    if not text.isascii():        # the page's number fields send ASCII; no other digits are taken
-        return None
-    if text and text.isdigit() and len(text) <= 18:
-        return int(text)          # the usual case, without importing decimal at the page's start
-    if not whole:
-        try:
-            value = float(text)
-        except ValueError:
-            return None
-        return value if math.isfinite(value) else None
-    from decimal import Decimal, InvalidOperation      # "1e1", "2.0", "9"*40: exact, never a float
-
     try:
-        value = Decimal(text)
-    except InvalidOperation:
+        value = int(raw) if whole else float(raw)
+    except ValueError:
         return None
-    return value if value.is_finite() and value == value.to_integral_value() else None
+    return value if whole or math.isfinite(value) else None
 
 
 def checked(raws: dict, *, high: dict | None = None) -> tuple[dict, Problem | None]:
