@@ -141,3 +141,19 @@ def test_the_cap_gets_one_verdict_below_its_need():
     # above the need the page refuses (its field has a maximum) and the terminal lowers the cap
     for text in ("-1", "0", "1", "2.0", "nan", "ten"):
         assert terminal_refuses("cap", text) == page_refuses("cap", text), text
+
+
+def test_the_pages_number_fields_state_the_tables_edges():
+    # index.html writes each field's min and max for the browser's spinner: they must be the table's
+    import re
+    from pathlib import Path
+
+    html = (Path(__file__).resolve().parents[2] / "index.html").read_text(encoding="utf-8")
+    for name, field_id in FIELD_IDS.items():
+        tag = re.search(rf'<input id="{field_id}"[^>]*>', html).group(0)
+        attrs = dict(re.findall(r'(\w+)="([^"]*)"', tag))
+        bound = BOUNDS[name]
+        assert float(attrs["min"]) == bound.low, name
+        assert ("max" in attrs) == (name in ("timeout_s", "max_tokens", "repeats", "concurrency", "temperature")), name
+        if "max" in attrs:                     # the cap's is set from the scope; the seeds' would be long
+            assert float(attrs["max"]) == bound.high, name
