@@ -109,6 +109,8 @@ BOUNDS: dict[str, Bound] = {
     "headers": Bound("count", 0, 32),               # how many extra headers
     "pause_s": Bound("float", 0, 60, "seconds"),    # the terminal's hidden --pause only
 }
+# Not numbers, so not here, but one rule each that both edges call: pad levels (sweep.parse_levels),
+# phrasings (suite.model.phrasing_choice), prices (scoring.cost.check_prices, grade's and board's too).
 
 
 def _number(value: int | float) -> str:
