@@ -156,8 +156,9 @@ def test_a_base_url_is_parsed_and_refused_before_anything_is_sent(server, tmp_pa
 
 
 @pytest.mark.parametrize("flag, value, reason", [
-    ("--timeout", "0", "--timeout must be a number of seconds above 0 and at most 3600, got 0"),
-    ("--timeout", "nan", "--timeout must be a number of seconds above 0 and at most 3600, got nan"),
+    ("--timeout", "0", "--timeout must be between 0.1 and 3600 seconds, got 0"),
+    ("--timeout", "0.09", "--timeout must be between 0.1 and 3600 seconds, got 0.09"),
+    ("--timeout", "nan", "--timeout must be between 0.1 and 3600 seconds, got nan"),
     ("--max-tokens", "0", "--max-tokens must be between 1 and 1000000, got 0"),
 ])
 def test_bad_limits_are_usage_errors(tmp_path, flag, value, reason):

@@ -442,8 +442,8 @@ def test_max_tokens_and_timeout_are_sent_and_recorded(page, live):
 
 
 @pytest.mark.parametrize("field, value, message", [
-    ("#timeout", "0", "The timeout must be a number of seconds from 0.1 to 3600."),
-    ("#max-tokens", "2.5", "Max tokens must be a whole number from 1 to 1000000."),
+    ("#timeout", "0", "The timeout must be a number between 0.1 and 3600 seconds."),
+    ("#max-tokens", "2.5", "Max tokens must be a whole number between 1 and 1000000."),
 ])
 def test_bad_limits_are_refused_before_any_request(page, live, field, value, message):
     openai = live(OPENAI)

@@ -274,8 +274,8 @@ def test_the_run_message_names_the_resolved_endpoint(page, routes):
 
 
 @pytest.mark.parametrize("temperature, seed, headers, message", [
-    ("5", "", "", "The temperature must be a number from 0 to 2 (blank: not sent)."),
-    ("", "-3", "", "The seed must be a whole number from 0 to 2147483647 (blank: not sent)."),
+    ("5", "", "", "The temperature must be a number between 0 and 2 (blank: not sent)."),
+    ("", "-3", "", "The seed must be a whole number between 0 and 2147483647 (blank: not sent)."),
     ("", "", "no colon here", "Extra headers: a header must be NAME:VALUE, with a name of letters, digits and -."),
     ("", "", "Authorization: Bearer x", "Extra headers: header 'Authorization' is set by ToolProof itself (give the key as the API key)."),
 ])

@@ -47,6 +47,7 @@ def form(page, *, repeats="1", concurrency="1", price_in="", price_out="") -> No
     page.fill("#concurrency", concurrency)
     page.fill("#price-in", price_in)
     page.fill("#price-out", price_out)
+    page.fill("#pad-seed", "0")
 
 
 def test_repeats_and_concurrency_regrade_as_the_cli(page, openai, tmp_path):
@@ -105,10 +106,12 @@ def test_a_provider_that_never_answers_stops_the_run(page, openai):
 
 
 @pytest.mark.parametrize("field, value, line", [
-    ("repeats", "0", "Repeats must be a whole number from 1 to 20."),
-    ("repeats", "2.5", "Repeats must be a whole number from 1 to 20."),
-    ("repeats", "1e309", "Repeats must be a whole number from 1 to 20."),
-    ("concurrency", "17", "Concurrency must be a whole number from 1 to 16."),
+    ("repeats", "0", "Repeats must be a whole number between 1 and 20."),
+    ("repeats", "2.5", "Repeats must be a whole number between 1 and 20."),
+    ("repeats", "1e309", "Repeats must be a whole number between 1 and 20."),
+    ("concurrency", "17", "Concurrency must be a whole number between 1 and 16."),
+    # the bound JavaScript reads exactly; the terminal's --pad-seed has the same (running/settings.py)
+    ("pad-seed", str(2 ** 53), "The pad seed must be a whole number between 0 and 9007199254740991."),
     ("price-in", "0.5", "Give both prices as numbers from 0 (USD per million tokens), or leave both empty."),
     ("price-out", "-1", "Give both prices as numbers from 0 (USD per million tokens), or leave both empty."),
 ])

@@ -113,7 +113,7 @@ def test_a_problem_in_a_folded_field_unfolds_it(browser, server):
     page.evaluate("document.getElementById('timeout').value = '0'")
     page.click("#run-live")             # the handler runs as a task: wait for what it says
     page.wait_for_function("document.getElementById('run-message').textContent !== ''")
-    assert page.text_content("#run-message") == "The timeout must be a number of seconds from 0.1 to 3600."
+    assert page.text_content("#run-message") == "The timeout must be a number between 0.1 and 3600 seconds."
     assert page.evaluate("document.getElementById('advanced').open") is True and page.is_visible("#timeout")
     page.context.close()
 

@@ -362,7 +362,8 @@ def test_cli_sweep_runs_records_and_regrades_to_the_same_sweep(fake, tmp_path):
 @pytest.mark.parametrize("argv, message", [
     (["--pad", "0,40"], "is more than case"),
     (["--pad", "x"], "--pad wants comma-separated whole numbers"),
-    (["--pad", "0", "--pad-seed", "-1"], "--pad-seed must be a whole number"),
+    (["--pad", "0", "--pad-seed", "-1"], "--pad-seed must be between 0 and 9007199254740991, got -1"),
+    (["--pad", "0", "--pad-seed", str(2 ** 53)], f"--pad-seed must be between 0 and 9007199254740991, got {2 ** 53}"),
     (["--pad", "0", "--pad-seed", "nan"], "usage error"),
 ])
 def test_cli_refuses_bad_sweeps_before_any_request(fake, argv, message):

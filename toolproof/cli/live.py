@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import math
 import re
 from typing import TextIO
 
@@ -24,6 +23,7 @@ from toolproof.reports.scorecard import render_text, to_json
 from toolproof.safe_text import printable
 from toolproof.providers.dispatch import (BASES, PROVIDERS, base_url_problem, endpoint, parse_header,
                                          shown_headers)
+from toolproof.running.settings import checked
 from toolproof.suite.model import CATEGORIES
 
 
@@ -143,36 +143,35 @@ def _check_run_flags(args: argparse.Namespace) -> None:
     if args.api_key_env is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,99}", args.api_key_env):
         raise ToolProofError("--api-key-env wants an environment variable name (letters, digits, _; "
                              "at most 100 characters)")
-    if args.cap < 1:
-        raise ToolProofError(f"--cap must be at least 1, got {args.cap}")
-    if not (math.isfinite(args.timeout) and 0 < args.timeout <= 3600):
-        raise ToolProofError(f"--timeout must be a number of seconds above 0 and at most 3600, got {args.timeout:g}")
-    if not 1 <= args.max_tokens <= 1_000_000:
-        raise ToolProofError(f"--max-tokens must be between 1 and 1000000, got {args.max_tokens}")
-    if not 1 <= args.repeats <= 20:
-        raise ToolProofError(f"--repeats must be between 1 and 20, got {args.repeats}")
+    _check_bounds(cap=args.cap, timeout_s=args.timeout, max_tokens=args.max_tokens, repeats=args.repeats)
     args.phrasings = phrasings_choice(args.phrasings)
     if args.phrasings != "base" and args.pad:
         raise ToolProofError("--phrasings with --pad is not supported: run the sweep on the base phrasing")
-    if not 1 <= args.concurrency <= 16:
-        raise ToolProofError(f"--concurrency must be between 1 and 16, got {args.concurrency}")
-    if args.temperature is not None and not (math.isfinite(args.temperature) and 0 <= args.temperature <= 2):
-        raise ToolProofError(f"--temperature must be between 0 and 2, got {args.temperature:g}")
-    if args.seed is not None and not 0 <= args.seed < 2 ** 31:
-        raise ToolProofError(f"--seed must be between 0 and 2147483647, got {args.seed}")
-    if len(args.header) > 32:
-        raise ToolProofError(f"at most 32 --header flags, got {len(args.header)}")
-    if not (math.isfinite(args.pause) and 0 <= args.pause <= 60):
-        raise ToolProofError(f"--pause must be between 0 and 60 seconds, got {args.pause:g}")
+    _check_bounds(concurrency=args.concurrency, temperature=args.temperature, seed=args.seed,
+                  headers=len(args.header), pause_s=args.pause)
+
+
+# How the terminal names each run setting; the bounds and their phrase are running.settings'.
+FLAGS = {"cap": "--cap", "timeout_s": "--timeout", "max_tokens": "--max-tokens", "repeats": "--repeats",
+         "concurrency": "--concurrency", "temperature": "--temperature", "seed": "--seed",
+         "pad_seed": "--pad-seed", "headers": "--header flags", "pause_s": "--pause"}
+
+
+def _check_bounds(**raws) -> None:
+    """These settings (by running.settings' names) within their bounds, or a ToolProofError naming
+    the flag and the bound. The cap has no upper edge here: a cap above the run's need is lowered."""
+    _, problem = checked(raws)
+    if problem:
+        raise ToolProofError(problem.terminal(FLAGS[problem.name]))
 
 
 def _pad_levels(args: argparse.Namespace, bundle) -> tuple:
     """--pad and --pad-seed checked, and every level refused before the run that some case in
     scope cannot be padded to."""
     from toolproof.suite.model import scoped
-    from toolproof.running.sweep import check_levels, check_seed, parse_levels
+    from toolproof.running.sweep import check_levels, parse_levels
 
-    check_seed(args.pad_seed)
+    _check_bounds(pad_seed=args.pad_seed)
     if args.pad is None:
         return ()
     levels = parse_levels(args.pad)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 
 from .dom import byid, el, flush, on
 from .dom import page_js as js      # the page's globals: sessionStorage, localStorage, URL (dom.py)
@@ -56,34 +55,6 @@ def url_timeout() -> str | None:
     return raw if isinstance(raw, str) else None
 
 
-def number_field(name: str, low: float, high: float, *, whole: bool) -> float | None:
-    """A form number within [low, high], or None (the caller says what is wrong)."""
-    try:
-        value = float(field(name).strip())
-    except ValueError:
-        return None
-    if not math.isfinite(value) or not low <= value <= high or whole and value != int(value):
-        return None
-    return int(value) if whole else value
-
-
-def form_prices() -> tuple[dict | None, str | None]:
-    """(#price-in and #price-out as cost prices, None) or (None, what is wrong): both or neither."""
-    from toolproof.scoring.cost import check_prices
-    from toolproof.errors import ToolProofError
-
-    raw = [field(name).strip() for name in ("price-in", "price-out")]
-    if not any(raw):
-        return None, None
-    values = [number_field(name, 0, 1e9, whole=False) for name in ("price-in", "price-out")]
-    if None in values:
-        return None, "Give both prices as numbers from 0 (USD per million tokens), or leave both empty."
-    try:
-        return check_prices(*values), None
-    except ToolProofError as exc:
-        return None, str(exc)
-
-
 class RunForm:
     """The run form. Reads itself as RunSettings; the run is the live controller's."""
 
@@ -126,6 +97,7 @@ class RunForm:
         """Put back the fields kept by keep_fields; returns a kept scope that is not offered yet
         ("own": the draft suite arrives later). Anything odd in storage is ignored."""
         from toolproof.reports.page_view import kept_form
+        from toolproof.running.settings import check_value
 
         try:
             raw = js.localStorage.getItem(FORM_KEY)
@@ -144,7 +116,7 @@ class RunForm:
         elif values.get("scope") == "own":
             pending = "own"
         self.scope_changed()
-        if values.get("cap", "").isdigit() and 1 <= int(values["cap"]) <= self.most():
+        if check_value("cap", values.get("cap", ""), high=self.most())[0] is not None:
             set_field("cap", values["cap"])
         self.show_need()
         defaults = dom_values(ADVANCED, "value")      # the page's own defaults, in one trip
@@ -228,9 +200,11 @@ class RunForm:
         self.scope_changed()
 
     def repeats(self) -> int:
-        """The #repeats field, 1 while it is not a whole number from 1 to 20 (Run says so)."""
-        value = number_field("repeats", 1, 20, whole=True)
-        return value if value is not None else 1
+        """The #repeats field, 1 while it is out of bounds (Run says so)."""
+        from toolproof.running.settings import check_value
+
+        value, _ = check_value("repeats", field("repeats"))
+        return 1 if value is None else value
 
     def phrasings(self) -> str | int:   # #phrasings: "base", "all" or N
         from toolproof.suite.model import phrasing_choice
@@ -299,21 +273,17 @@ class RunForm:
         """The form as RunSettings, or None after saying what is wrong."""
         from toolproof.providers.dispatch import base_url_problem
         from toolproof.running.runner import RunSettings
-        from toolproof.reports.page_view import connect_allowed, sampling_from_form
+        from toolproof.reports.page_view import connect_allowed
+        from toolproof.running.settings_form import FIELD_IDS, form_numbers, prices_from_form, sampling_from_form
 
         provider, model = self.provider(), field("model").strip()
         key, base_url = field("api-key").strip(), field("base-url").strip()
         scope, need = field("scope"), self.need()
-        try:
-            cap = int(field("cap"))
-        except ValueError:
-            cap = 0
-        timeout = number_field("timeout", 0.1, 3600, whole=False)
-        max_tokens = number_field("max-tokens", 1, 1_000_000, whole=True)
+        numbers, number_problem = form_numbers(
+            {name: field(FIELD_IDS[name]) for name in ("cap", "timeout_s", "max_tokens", "repeats", "concurrency")},
+            most=self.most(), need=need)
         levels, seed, pad_problem = self.pad_settings(scope)
-        repeats = number_field("repeats", 1, 20, whole=True)
-        concurrency = number_field("concurrency", 1, 16, whole=True)
-        prices, price_problem = form_prices()
+        prices, price_problem = prices_from_form(field("price-in"), field("price-out"))
         temperature, sampling_seed, headers, sampling_problem = sampling_from_form(
             field("temperature"), field("seed"), field("headers"))
         problem = pad_problem or sampling_problem       # the sweep's own reason, said first
@@ -327,16 +297,8 @@ class RunForm:
             problem = "Paste your API key (it stays in this tab and goes only to the provider)."
         elif provider == "openai-compatible" and not base_url:
             problem = "Enter the server's base URL, e.g. http://localhost:11434/v1."
-        elif not 1 <= cap <= self.most():
-            problem = f"The request cap must be between 1 and {self.most()} for this scope (its need, {need}, with every retry allowed for)."
-        elif timeout is None:
-            problem = "The timeout must be a number of seconds from 0.1 to 3600."
-        elif max_tokens is None:
-            problem = "Max tokens must be a whole number from 1 to 1000000."
-        elif repeats is None:
-            problem = "Repeats must be a whole number from 1 to 20."
-        elif concurrency is None:
-            problem = "Concurrency must be a whole number from 1 to 16."
+        elif number_problem:                        # the cap, timeout, max tokens, repeats, concurrency
+            problem = number_problem
         elif price_problem:
             problem = price_problem
         elif base_url and provider in BASE_HINTS and (refused := base_url_problem(base_url)):
@@ -356,9 +318,10 @@ class RunForm:
         base_url = base_url if provider in BASE_HINTS else ""        # openai's endpoint is fixed
         # "Your suite" runs every case of the draft suite: the results file says scope "all" and
         # re-grades with `grade --suite S --tools T` on the exported files.
-        return RunSettings(provider, model, key, base_url, "all" if scope == "own" else scope, cap,
-                           timeout_s=timeout, max_tokens=max_tokens, pad_levels=levels, pad_seed=seed,
-                           repeats=repeats, concurrency=concurrency, prices=prices, phrasings=self.phrasings(),
+        return RunSettings(provider, model, key, base_url, "all" if scope == "own" else scope, numbers["cap"],
+                           timeout_s=numbers["timeout_s"], max_tokens=numbers["max_tokens"], pad_levels=levels,
+                           pad_seed=seed, repeats=numbers["repeats"], concurrency=numbers["concurrency"],
+                           prices=prices, phrasings=self.phrasings(),
                            temperature=temperature, seed=sampling_seed, headers=headers)
 
     def pad_settings(self, scope: str) -> tuple:
@@ -367,15 +330,16 @@ class RunForm:
         from toolproof.errors import ToolProofError
         from toolproof.suite.model import scoped
         from toolproof.running.sweep import check_levels
+        from toolproof.running.settings_form import pad_seed
 
-        seed = number_field("pad-seed", 0, 2 ** 53, whole=True)
+        seed, seed_problem = pad_seed(field("pad-seed"))
         try:
             levels = self.pad_levels()
             cases, tools = self.own if scope == "own" and self.own else (self.bundle.cases, self.bundle.tools)
             check_levels(scoped(cases, "all" if scope == "own" else scope), tools, levels, flag="Pad level")
         except ToolProofError as exc:
             return (), 0, exc.line()
-        if seed is None:
-            return (), 0, "The pad seed must be a whole number from 0."
+        if seed_problem:
+            return (), 0, seed_problem
         return levels, seed, None
 

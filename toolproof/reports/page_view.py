@@ -8,7 +8,6 @@ Pure: no I/O.
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 from toolproof.providers.conversation import case_mocks
@@ -190,32 +189,6 @@ def heat_level(count: int, biggest: int) -> int:
     if count <= 0 or biggest <= 0:
         return 0
     return max(1, min(4, round(4 * count / biggest)))
-
-
-def sampling_from_form(temperature: str, seed: str, headers: str) -> tuple:
-    """The run form's #temperature, #seed and #headers (one `NAME: VALUE` a line) as
-    (temperature or None, seed or None, ((name, value), ...), problem or None): blank means not
-    sent, as `run` without --temperature / --seed / --header."""
-    from toolproof.errors import ToolProofError
-    from toolproof.providers.dispatch import parse_header
-
-    temperature, seed = temperature.strip(), seed.strip()
-    try:
-        temp = float(temperature) if temperature else None
-    except ValueError:
-        temp = float("nan")
-    if temp is not None and not (math.isfinite(temp) and 0 <= temp <= 2):
-        return None, None, (), "The temperature must be a number from 0 to 2 (blank: not sent)."
-    if seed and not (seed.isdigit() and int(seed) < 2 ** 31):
-        return None, None, (), "The seed must be a whole number from 0 to 2147483647 (blank: not sent)."
-    lines = [line for line in headers.splitlines() if line.strip()]
-    if len(lines) > 32:
-        return None, None, (), "At most 32 extra headers."
-    try:
-        parsed = tuple(parse_header(line) for line in lines)
-    except ToolProofError as exc:
-        return None, None, (), f"Extra headers: {exc.line()}."
-    return temp, int(seed) if seed else None, parsed, None
 
 
 # A key's usual prefix, per provider (their consoles issue them so): a hint, never a refusal, since
