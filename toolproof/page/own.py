@@ -252,7 +252,7 @@ class OwnView:
     def changed(self, *, save: bool = True, keep_undo: bool = False) -> None:
         """After any change to tools or cases: store, redraw, tell the live panel (the draft as
         offered: tools left out are in no request, cases that need them are skipped)."""
-        from toolproof.authoring.draft_suite import suite_document
+        from toolproof.authoring.suite_text import suite_document
         from toolproof.authoring.tool_offer import offered_draft, skipped_note
         from toolproof.suite.load import parse_suite
 
@@ -343,7 +343,8 @@ class OwnView:
 
     def render_cases(self) -> None:
         from toolproof.authoring.case_form import form_of
-        from toolproof.authoring.draft_suite import V2_CALL_KEYS, visible
+        from toolproof.authoring.draft_suite import visible
+        from toolproof.authoring.suite_text import V2_CALL_KEYS
 
         root = byid("own-cases")
         clear(root)
