@@ -16,7 +16,8 @@ from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
 from toolproof.authoring.case_form import CaseProblem, args_findings, case_from_form, check_case, field_of, form_of
 from toolproof.authoring.draft_suite import (MAX_DRAFT_CHARS, cases_for_tools, checked_exports, draft_from_text,
-                                             draft_text, import_tools, loaded_suite, restored_line, visible)
+                                             draft_text, import_tools, loaded_suite, restored_line)
+from toolproof.authoring.draft_view import visible
 from toolproof.authoring.suite_text import suite_document, uses_v2
 from toolproof.suite.load import parse_tools
 

@@ -17,6 +17,8 @@ from typing import Any, NamedTuple
 
 from toolproof import limits
 from toolproof.errors import ToolProofError
+from toolproof.importers import LABELS, tools_from_any
+from toolproof.importers.toolproof import tools_document
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.suite.model import Tool
 from .case_form import check_case, readable_offer
@@ -40,10 +42,6 @@ def import_tools(text: str, tools_schema: dict, source: str = "tools") -> Import
     """Tool text of any importable shape: records for lint, and the tools.json a run uses: every
     tool that loads, the others refused one by one (tool_offer.kept_tools). Raises ToolProofError
     only when the text is not tool definitions at all."""
-    # every shape's reader, imported when tools are loaded: a restored draft never needs them
-    from toolproof.importers import LABELS, tools_from_any
-    from toolproof.importers.toolproof import tools_document
-
     doc = read_text(text, source)
     try:
         shape, records = tools_from_any(doc)
@@ -120,7 +118,7 @@ def draft_text(tools_doc: dict | None, cases: list[dict], left_out: list[str] = 
     return text if len(text) <= MAX_DRAFT_CHARS else None
 
 
-class Draft(NamedTuple):
+class StoredDraft(NamedTuple):
     """A stored draft read back: what still loads, and how much did not."""
     tools_doc: dict | None
     cases: list
@@ -130,7 +128,7 @@ class Draft(NamedTuple):
     left_out: tuple = ()        # loaded tools the user chose not to offer
 
 
-def draft_from_text(text: Any, tools_schema: dict, suite_schema: dict) -> Draft:
+def draft_from_text(text: Any, tools_schema: dict, suite_schema: dict) -> StoredDraft:
     """A stored draft read back, or ToolProofError when nothing of it can be kept (then it is
     discarded). Read through the one total reader (size, depth, NaN) and the same
     parse_tools/parse_suite; a tool or a case that no longer loads (an older format, a tool
@@ -152,12 +150,12 @@ def draft_from_text(text: Any, tools_schema: dict, suite_schema: dict) -> Draft:
     if tools_doc is None:
         if cases:
             raise ToolProofError("cases without tools", source=source)
-        return Draft(None, [])
+        return StoredDraft(None, [])
     tools_doc, dropped_tools, problem = _kept_tools(tools_doc, tools_schema, source)
     tools = parse_tools(tools_doc, tools_schema, source)
     kept, case_problem = _kept_cases(cases, tools, suite_schema, source)
     left_out = tuple(name for name in dict.fromkeys(doc.get("left_out", [])) if name in tools)
-    return Draft(tools_doc, kept, dropped_tools, len(cases) - len(kept), problem or case_problem, left_out)
+    return StoredDraft(tools_doc, kept, dropped_tools, len(cases) - len(kept), problem or case_problem, left_out)
 
 
 def _kept_tools(tools_doc: Any, tools_schema: dict, source: str) -> tuple[dict, int, str]:
@@ -212,7 +210,7 @@ def _kept_cases(cases: list, tools: dict[str, Tool], suite_schema: dict, source:
     return kept, first
 
 
-def restored_line(draft: Draft, tool_count: int) -> str:
+def restored_line(draft: StoredDraft, tool_count: int) -> str:
     """What the page says after reading a stored draft back."""
     line = f"Draft restored: {tool_count} tool(s), {len(draft.cases)} case(s)."
     if draft.dropped_tools or draft.dropped_cases:
@@ -220,9 +218,3 @@ def restored_line(draft: Draft, tool_count: int) -> str:
                  f"load (the first: {draft.problem[:200]}).")
     return line
 
-
-def visible(text: str, limit: int = 300) -> str:
-    """A tool's name or description for display: hidden and control characters shown as escapes
-    (a zero-width or bidi character must not pass for a plain one), cut at `limit` characters."""
-    shown = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text[:limit])
-    return shown + ("…" if len(text) > limit else "")
