@@ -221,6 +221,7 @@ def no_room(draft: Draft, index: int | None) -> str:
 
 
 def delete_case(draft: Draft, index: int) -> Step:
+    """Case `index` removed (the page resets the editor's form if it was editing one)."""
     cases = list(draft.cases)
     gone = cases.pop(index)
     return Step(replace(draft, cases=tuple(cases), undo=None), f"Case {gone['id']!r} deleted.", changed=True)
@@ -236,6 +237,7 @@ class RunOffer(NamedTuple):
 
 
 def run_offer(draft: Draft, suite_schema: dict) -> RunOffer:
+    """What the live panel's scope "Your suite" runs after each change, checked as a run will."""
     offered = offered_draft(draft.tools_doc, list(draft.cases), draft.left_out)
     tools = {name: tool for name, tool in draft.tools.items() if name not in set(draft.left_out)}
     suite, problem = None, ""
