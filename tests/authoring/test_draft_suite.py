@@ -16,8 +16,8 @@ from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
 from toolproof.authoring.case_form import CaseProblem, args_findings, case_from_form, check_case, field_of, form_of
 from toolproof.authoring.draft_suite import (MAX_DRAFT_CHARS, cases_for_tools, checked_exports, draft_from_text,
-                                             draft_text, import_tools, loaded_suite, restored_line, suite_document,
-                                             uses_v2, visible)
+                                             draft_text, import_tools, loaded_suite, restored_line)
+from toolproof.authoring.suite_text import suite_document, uses_v2
 from toolproof.suite.load import parse_tools
 
 TOOLS_SCHEMA, SUITE_SCHEMA = format_schema("tools"), format_schema("suite")
@@ -221,11 +221,6 @@ def test_any_stored_text_is_a_draft_or_one_refusal(text):
         draft_from_text(text, TOOLS_SCHEMA, SUITE_SCHEMA)
     except ToolProofError:
         pass
-
-
-def test_visible_shows_hidden_characters():
-    assert visible("a\u200bb\u202e\x00<i>") == "a\\u200bb\\u202e\\x00<i>"
-    assert visible("x" * 10, 4) == "xxxx…"
 
 
 def test_suite_document_is_v1_without_v2_rules():

@@ -276,6 +276,13 @@ def test_a_stored_draft_keeps_what_loads_and_drops_only_the_stale_case(page):
     assert page.eval_on_selector_all(".own-case", "r => r.map(x => x.dataset.caseId)") == ["w1"]
     stored = json.loads(page.evaluate("localStorage.getItem('toolproof.own.draft')"))
     assert [c["id"] for c in stored["cases"]] == ["w1"] and page.errors == []
+    # Delete removes the case, says so and stores the draft without it (since the editor moved to
+    # page/editor.py the button called a method that no longer existed)
+    page.click('.own-case[data-case-id="w1"] .case-delete')
+    page.wait_for_function("document.querySelector('#own').dataset.cases === '0'")
+    assert page.text_content("#own-message") == "Case 'w1' deleted."
+    assert json.loads(page.evaluate("localStorage.getItem('toolproof.own.draft')"))["cases"] == []
+    assert page.errors == []
     page.click("#own-clear")
 
 

@@ -199,7 +199,8 @@ def test_jsonschema_that_cannot_load_is_one_line_not_a_hang(browser, server):
 def test_a_hostile_stored_draft_gets_its_lint_back_as_text(page, tmp_path):
     # a draft that loads but whose tool is hostile: the restored lint names it in escapes, runs no
     # markup, and equals the terminal's lint of the same tools, deep schema included
-    from toolproof.authoring.draft_suite import draft_text, visible
+    from toolproof.authoring.draft_suite import draft_text
+    from toolproof.authoring.draft_view import visible
 
     deep: dict = {"type": "string"}
     for _ in range(12):             # as deep as a tools file may be (the terminal's reader refuses deeper)

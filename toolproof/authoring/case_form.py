@@ -11,6 +11,7 @@ Pure: no I/O, no DOM. Every check is suite.parse_suite's, never a second copy.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from toolproof.errors import ToolProofError
@@ -18,6 +19,7 @@ from toolproof.suite.load import parse_suite
 from toolproof.suite.model import CATEGORIES, SECOND_TURN_CATEGORIES, Case, Tool
 from toolproof.suite.toolnames import wire_name
 from .phrasings import editable as phrasings_editable, phrasings_from_text, phrasings_text
+from .suite_text import MAX_OFFERED, read_text, suite_document
 
 ACTIONS = ("call", "no_call", "ask")
 ACTION_OF = {category: {"should_not_call": "no_call", "must_ask": "ask"}.get(category, "call")
@@ -35,7 +37,6 @@ SECOND_TURN_FIELDS = ("mock", "include", "exclude", "variants")
 LISTS = ("critical", "optional", "absent", "loose")    # comma-separated field names (dotted allowed)
 _FIRST_CALL_KEYS = {"tool", "args", "critical", "optional", "absent", "loose", "exact", "accept"}
 _EDITABLE_KEYS = {"id", "category", "tools", "system", "prompt", "phrasings", "expect", "title", "why", "mock_results", "variants"}
-MAX_OFFERED = 128                 # OpenAI refuses a request offering more tools than this
 MAX_CALLS = 64                    # the suite format's bound on one sequence of expected calls
 
 
@@ -230,8 +231,6 @@ _EMPTY = {dict: dict, list: list, object: lambda: None}
 
 
 def _value_from_text(text: str, field: str, what: str, kind: type, prefix: int = 0) -> Any:
-    from .draft_suite import read_text
-
     label = f"call {prefix + 1}: " if field == "calls" else ""
     if not isinstance(text, str) or not text.strip():
         return _EMPTY[kind]()
@@ -253,8 +252,6 @@ def args_findings(tool: Tool, args: dict) -> list:
 
 def check_case(case: dict, others: list[dict], tools: dict[str, Tool], suite_schema: dict) -> Case:
     """The case as suite.parse_suite reads it, or CaseProblem naming the editor field."""
-    from .draft_suite import suite_document
-
     if any(o.get("id") == case.get("id") for o in others):
         raise CaseProblem("id", f"another case already has the id {case.get('id')!r}")
     try:
@@ -274,8 +271,6 @@ _PREFIXES = ((".id", "id"), (".category", "category"), (".prompt", "prompt"), ("
 def field_of(path: str) -> str:
     """The editor field a suite path inside case 0 belongs to ('$.cases[0].expect.calls[0].args'
     -> 'args', a later call's path -> 'calls')."""
-    import re
-
     rest = re.sub(r"^\$\.cases\[0\]", "", path)
     call = re.match(r"\.expect\.calls\[0\]\.([a-z]+)", rest)
     if call and call.group(1) in FIELDS:

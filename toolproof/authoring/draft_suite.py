@@ -5,7 +5,8 @@ The page's "Your tools and cases" section (page/own.py) keeps a draft: a tools.j
 list of raw cases (v1, or v2 when a case uses a v2 option: optional, absent, loose, exact, accept).
 This module imports the tools, builds the two export documents, and writes and reads the stored
 draft (which holds tools, cases and the tools left out, never a key), refusing a corrupt or hostile
-one with one line. The editor's fields become a case in case_form.py.
+one with one line. The editor's fields become a case in case_form.py; the suite file of a list of
+cases and the reader of typed text are suite_text.py's (both modules use them).
 
 Pure: no I/O, no DOM. Every check is suite.parse_tools / suite.parse_suite, never a second copy.
 """
@@ -14,16 +15,19 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
+from toolproof import limits
 from toolproof.errors import ToolProofError
+from toolproof.importers import LABELS, tools_from_any
+from toolproof.importers.toolproof import tools_document
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.suite.model import Tool
+from .case_form import check_case, readable_offer
+from .suite_text import MAX_OFFERED, read_text, suite_document
+from .tool_offer import kept_tools
 
-V2_CALL_KEYS = ("optional", "absent", "exact", "loose")
 MAX_CASES = 1000
-MAX_OFFERED = 128                 # OpenAI refuses a request offering more tools than this
 MAX_DRAFT_CHARS = 2_000_000       # localStorage holds about 5 MB per origin; leave room
 DRAFT_FORMAT = "toolproof.draft"
-SUITE_DESCRIPTION = "Written in the ToolProof page (Your tools and cases)."
 
 
 class ImportedTools(NamedTuple):
@@ -38,11 +42,6 @@ def import_tools(text: str, tools_schema: dict, source: str = "tools") -> Import
     """Tool text of any importable shape: records for lint, and the tools.json a run uses: every
     tool that loads, the others refused one by one (tool_offer.kept_tools). Raises ToolProofError
     only when the text is not tool definitions at all."""
-    from toolproof.importers import LABELS, tools_from_any
-    from toolproof.importers.toolproof import tools_document
-
-    from .tool_offer import kept_tools
-
     doc = read_text(text, source)
     try:
         shape, records = tools_from_any(doc)
@@ -58,18 +57,6 @@ def import_tools(text: str, tools_schema: dict, source: str = "tools") -> Import
     return ImportedTools(LABELS[shape], records, document, "")
 
 
-def read_text(text: str, source: str | None) -> Any:
-    """Text from a file, a paste or a text box as JSON, through the one total reader (size, depth
-    without recursion, NaN refused): Pyodide's stack is smaller than CPython's, so deep nesting
-    must never reach a recursive parser."""
-    from toolproof import limits
-
-    try:
-        return limits.read_json(text, what="text", max_bytes=limits.MAX_FILE_BYTES)
-    except limits.ReadError as exc:
-        raise ToolProofError(exc.reason, source=source) from None
-
-
 def cases_for_tools(cases: list[dict], names: list[str], *, by_id: dict | None = None) -> list[dict]:
     """The cases that still make sense after new tools are loaded: a case expecting a tool that
     is gone is dropped; the others offer the tools they offered that are still there (`by_id`,
@@ -82,35 +69,10 @@ def cases_for_tools(cases: list[dict], names: list[str], *, by_id: dict | None =
             continue
         offered = [t for t in case["tools"] if t in names] or names[:MAX_OFFERED]
         if by_id:
-            from .case_form import readable_offer
-
             offered = readable_offer(offered, [c["tool"] for c in calls] +
                                      [f["tool"] for f in case["expect"].get("forbidden", [])], by_id)
         kept.append({**case, "tools": offered})
     return kept
-
-
-def suite_document(cases: list[dict]) -> dict:
-    """The suite file of the draft's cases: version 2 when a case uses a v2 rule, else 1."""
-    version = 2 if any(uses_v2(case) for case in cases) else 1
-    return {"format": "toolproof.suite", "version": version, "description": SUITE_DESCRIPTION, "cases": list(cases)}
-
-
-def uses_v2(case: Any) -> bool:
-    """Does a raw case use a suite v2 rule (optional, absent, exact, loose, a dotted accept key,
-    order)? Only marks the file's version: a reader of either version accepts both."""
-    if not isinstance(case, dict) or not isinstance(case.get("expect"), dict):
-        return False
-    expect = case["expect"]
-    sequences = [expect.get("calls")] + (expect["alternatives"] if isinstance(expect.get("alternatives"), list) else [])
-    calls = [c for seq in sequences if isinstance(seq, list) for c in seq if isinstance(c, dict)]
-    return "order" in expect or any(_call_uses_v2(call) for call in calls)
-
-
-def _call_uses_v2(call: dict) -> bool:
-    accept = call.get("accept")
-    return any(key in call for key in V2_CALL_KEYS) or \
-        isinstance(accept, dict) and any("." in key for key in accept)
 
 
 def checked_exports(tools_doc: dict, cases: list[dict], tools_schema: dict,
@@ -130,8 +92,6 @@ def checked_exports(tools_doc: dict, cases: list[dict], tools_schema: dict,
 def _read_back(doc: dict, name: str) -> str:
     """The file's text, once the terminal's reader takes it (a stored draft may hold a schema
     nested deeper than a file may be)."""
-    from toolproof import limits
-
     text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
     try:       # the reader and the bounds datafiles.json_from_text gives the terminal's input files
         limits.read_json(text, what="file", max_bytes=limits.MAX_FILE_BYTES)
@@ -158,7 +118,7 @@ def draft_text(tools_doc: dict | None, cases: list[dict], left_out: list[str] = 
     return text if len(text) <= MAX_DRAFT_CHARS else None
 
 
-class Draft(NamedTuple):
+class StoredDraft(NamedTuple):
     """A stored draft read back: what still loads, and how much did not."""
     tools_doc: dict | None
     cases: list
@@ -168,13 +128,11 @@ class Draft(NamedTuple):
     left_out: tuple = ()        # loaded tools the user chose not to offer
 
 
-def draft_from_text(text: Any, tools_schema: dict, suite_schema: dict) -> Draft:
+def draft_from_text(text: Any, tools_schema: dict, suite_schema: dict) -> StoredDraft:
     """A stored draft read back, or ToolProofError when nothing of it can be kept (then it is
     discarded). Read through the one total reader (size, depth, NaN) and the same
     parse_tools/parse_suite; a tool or a case that no longer loads (an older format, a tool
     since removed) is dropped alone, counted, and the rest is kept."""
-    from toolproof import limits
-
     source = "the saved draft"
     if not isinstance(text, str):
         raise ToolProofError("not text", source=source)
@@ -192,12 +150,12 @@ def draft_from_text(text: Any, tools_schema: dict, suite_schema: dict) -> Draft:
     if tools_doc is None:
         if cases:
             raise ToolProofError("cases without tools", source=source)
-        return Draft(None, [])
+        return StoredDraft(None, [])
     tools_doc, dropped_tools, problem = _kept_tools(tools_doc, tools_schema, source)
     tools = parse_tools(tools_doc, tools_schema, source)
     kept, case_problem = _kept_cases(cases, tools, suite_schema, source)
     left_out = tuple(name for name in dict.fromkeys(doc.get("left_out", [])) if name in tools)
-    return Draft(tools_doc, kept, dropped_tools, len(cases) - len(kept), problem or case_problem, left_out)
+    return StoredDraft(tools_doc, kept, dropped_tools, len(cases) - len(kept), problem or case_problem, left_out)
 
 
 def _kept_tools(tools_doc: Any, tools_schema: dict, source: str) -> tuple[dict, int, str]:
@@ -232,8 +190,6 @@ def _kept_tools(tools_doc: Any, tools_schema: dict, source: str) -> tuple[dict, 
 def _kept_cases(cases: list, tools: dict[str, Tool], suite_schema: dict, source: str) -> tuple[list, str]:
     """(the cases that load against `tools`, in order, at most MAX_CASES, why the first dropped
     one did not ("" when none was))."""
-    from .case_form import check_case
-
     if not cases:
         return [], ""
     try:
@@ -254,7 +210,7 @@ def _kept_cases(cases: list, tools: dict[str, Tool], suite_schema: dict, source:
     return kept, first
 
 
-def restored_line(draft: Draft, tool_count: int) -> str:
+def restored_line(draft: StoredDraft, tool_count: int) -> str:
     """What the page says after reading a stored draft back."""
     line = f"Draft restored: {tool_count} tool(s), {len(draft.cases)} case(s)."
     if draft.dropped_tools or draft.dropped_cases:
@@ -262,9 +218,3 @@ def restored_line(draft: Draft, tool_count: int) -> str:
                  f"load (the first: {draft.problem[:200]}).")
     return line
 
-
-def visible(text: str, limit: int = 300) -> str:
-    """A tool's name or description for display: hidden and control characters shown as escapes
-    (a zero-width or bidi character must not pass for a plain one), cut at `limit` characters."""
-    shown = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text[:limit])
-    return shown + ("…" if len(text) > limit else "")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Iterable, NamedTuple
 
 from toolproof.errors import ToolProofError
+from toolproof.importers.toolproof import map_to_source, tools_document
 from toolproof.suite.load import parse_tools
 
 MAX_REFUSED_SHOWN = 50
@@ -25,8 +26,6 @@ def kept_tools(records: list[dict], shape_label: str, tools_schema: dict,
     """(our tools.json holding every record that loads on its own, or None when none does; the
     records refused, each with its line). A duplicate name keeps the first tool and refuses the
     rest, as a provider would refuse the request."""
-    from toolproof.importers.toolproof import map_to_source, tools_document
-
     kept: list[dict] = []
     names: set[str] = set()
     refused: list[Refused] = []

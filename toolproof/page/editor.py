@@ -52,7 +52,7 @@ class CaseEditor:
 
     def tools_changed(self) -> None:
         """New tools loaded: every call row offers them (a row whose tool is gone keeps none)."""
-        from toolproof.authoring.draft_suite import visible
+        from toolproof.authoring.draft_view import visible
 
         select = byid("case-tool")
         clear(select)
@@ -64,7 +64,7 @@ class CaseEditor:
         self.check_args()
 
     def fill_tools(self, select, chosen: str = "") -> None:
-        from toolproof.authoring.draft_suite import visible
+        from toolproof.authoring.draft_view import visible
 
         clear(select)
         for name, tool in self.own.tools.items():
@@ -143,27 +143,22 @@ class CaseEditor:
 
     def add_case(self) -> None:
         from toolproof.authoring.case_form import CaseProblem, case_from_form, check_case
-        from toolproof.authoring.draft_suite import MAX_CASES
+        from toolproof.authoring.draft import no_room, save_case
 
-        cases, tools = self.own.cases, self.own.tools
-        previous = cases[self.editing] if self.editing is not None else None
-        others = [c for i, c in enumerate(cases) if i != self.editing]
+        draft, index = self.own.draft, self.editing
+        cases, tools = draft.cases, dict(draft.tools)
+        previous = cases[index] if index is not None else None
+        others = [c for i, c in enumerate(cases) if i != index]
         _, suite_schema = self.own.schemas()
         try:
-            if previous is None and len(cases) >= MAX_CASES:
-                raise CaseProblem("case", f"the page keeps at most {MAX_CASES} cases")
+            if no_room(draft, index):
+                raise CaseProblem("case", no_room(draft, index))
             case = case_from_form(self.form(), list(tools), previous, names={i: t.name for i, t in tools.items()})
             check_case(case, others, tools, suite_schema)
         except CaseProblem as exc:
             self.refuse(exc.field, exc.reason)
             return
-        if self.editing is None:
-            cases.append(case)
-        else:
-            cases[self.editing] = case
-        self.reset_form()
-        self.own.message(f"Case {case['id']!r} saved ({len(cases)} in the draft).")
-        self.own.changed()
+        self.own.apply(save_case(draft, case, index))      # resets this form, then says so
 
     def refuse(self, field: str, reason: str) -> None:
         node = byid("case-error")
