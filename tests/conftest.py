@@ -1,4 +1,5 @@
-"""Shared helpers: a small hand-made suite and transcript builders for provider bodies."""
+"""Shared helpers: the fake provider's fixtures, a small hand-made suite and transcript builders
+for provider bodies. (The command line run in-process is tests/clirun.py's `cli`.)"""
 from __future__ import annotations
 
 import json
@@ -9,6 +10,30 @@ from toolproof.datafiles import format_schema, load_bundle
 from toolproof.grading.grade import grade_case
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.grading.transcripts import parse_transcripts
+
+
+# ---- the fake provider (tests/fakeprovider.py): one server per test module ---------------------
+
+@pytest.fixture(scope="module")
+def fake_provider():
+    """Started once per module (a server start per test would be most of the run)."""
+    from fakeprovider import FakeProvider      # here, not above: it reads data/ when imported
+
+    provider = FakeProvider()
+    yield provider
+    provider.close()
+
+
+@pytest.fixture
+def fake(fake_provider):
+    """The module's fake provider with no request recorded and no answer scripted by an earlier
+    test (what a test scripts and the fake does not use up is gone after it too). What a module
+    adds to `prompts` stays: its suite's wordings hold for all its tests."""
+    fake_provider.requests.clear()
+    fake_provider.script.clear()
+    yield fake_provider
+    fake_provider.script.clear()
+
 
 ORDER = {
     "type": "object",
