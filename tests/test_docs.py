@@ -59,3 +59,98 @@ def test_every_relative_link_leads_somewhere(doc):
         if not (doc.parent / target).exists():
             broken.append(target)
     assert broken == []
+
+
+def layout_tree() -> dict[str, set[str]]:
+    """The ```toolproof/``` block of docs/architecture.md: folder ("" for the package root) -> the
+    words of its line and the lines under it."""
+    block = ARCHITECTURE.split("```\ntoolproof/\n", 1)[1].split("```", 1)[0]
+    tree: dict[str, set[str]] = {}
+    folder = ""
+    for line in block.splitlines():
+        head = re.match(r"  ([a-z_]+(?:/[a-z_]+)*/)\s", line)
+        if head:
+            folder = head.group(1)
+        elif not line.startswith("   "):      # a line of its own, not a folder's continuation
+            folder = ""
+        tree.setdefault(folder, set()).update(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", line))
+    return tree
+
+
+def package_folders() -> dict[str, list[str]]:
+    """Every folder of the package that holds modules -> their names, as the tree writes them."""
+    found: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "toolproof").rglob("*.py")):
+        folder = path.parent.relative_to(ROOT / "toolproof").as_posix()
+        folder = "" if folder == "." else folder + "/"
+        if path.stem != "__init__" or not folder:
+            found.setdefault(folder, []).append(path.stem)
+    return found
+
+
+@pytest.mark.parametrize("folder", package_folders(), ids=lambda f: f or "toolproof/")
+def test_the_layout_tree_lists_every_module_of_each_folder(folder):
+    tree = layout_tree()
+    assert folder in tree, f"the toolproof/ tree in docs/architecture.md has no line for {folder}"
+    missing = [m for m in package_folders()[folder] if m not in tree[folder]]
+    assert missing == [], f"the toolproof/ tree's {folder or 'root'} line does not name {missing}"
+
+
+def test_the_helper_table_lists_every_helper_module_in_tests():
+    helpers = sorted(p.name for p in (ROOT / "tests").glob("*.py") if not p.name.startswith("test_"))
+    section = ARCHITECTURE.split("\n## Tests\n", 1)[1].split("\n## ", 1)[0]
+    assert [h for h in helpers if f"`tests/{h}`" not in section] == []
+
+
+def _constant(module: str, name: str):
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
+
+# A figure a doc quotes, tied to the code that decides it: (file in docs/, the sentence with {} for the
+# figure, the module and name holding it, how the sentence writes it).
+FIGURES = [
+    ("architecture.md", "messages of at most {} new nodes (`MESSAGE_NODES`", "toolproof.page.batches",
+     "MESSAGE_NODES", "{:,}"),
+    ("architecture.md", "keeps a reply's first `MAX_CALLS` ({}) calls", "toolproof.providers.reply", "MAX_CALLS", "{}"),
+    ("architecture.md", "read up to `MAX_CALLS`, {}, in `providers/reply.py`", "toolproof.providers.reply",
+     "MAX_CALLS", "{}"),
+    ("architecture.md", "the {} rates", "toolproof.scoring.scorecard", "METRIC_KEYS", "words"),
+    ("architecture.md", "which of the {} shapes a document is", "toolproof.importers.detect", "SHAPES", "words"),
+    ("own-tools.md", "in any of the {} shapes", "toolproof.importers.detect", "SHAPES", "words"),
+    ("README.md", "its {} categories", "toolproof.suite.model", "CATEGORIES", "words"),
+    ("statistics.md", "The {} rates", "toolproof.scoring.scorecard", "METRIC_KEYS", "words"),
+    ("security.md", "| nesting depth (arrays and objects) | {} levels |", "toolproof.limits", "MAX_DEPTH", "{}"),
+    ("security.md", "| integer size | {} digits |", "toolproof.limits", "MAX_DIGITS", "{}"),
+    ("security.md", "| response body | {} MB |", "toolproof.limits", "MAX_BYTES", "MB"),
+    ("security.md", "a regular file of at most {} MB", "toolproof.limits", "MAX_FILE_BYTES", "MB"),
+    ("formats.md", "At most {} phrasings a case", "toolproof.limits", "MAX_PHRASINGS", "{}"),
+    ("formats.md", "each prompt at most {} characters", "toolproof.limits", "MAX_PHRASING_CHARS", "{:,}"),
+    ("formats.md", "A sequence lists at most {} expected calls", "toolproof.authoring.case_form", "MAX_CALLS", "{}"),
+    ("formats.md", "only the first {} calls", "toolproof.grading.grade", "MAX_PAIRED", "{}"),
+    ("providers.md", "A `Retry-After` above {} s is not slept", "toolproof.running.retries", "MAX_RETRY_WAIT_S",
+     "{:.0f}"),
+    ("providers.md", "When the run's first {} requests", "toolproof.running.runner", "SAME_STATUS_STOP", "{}"),
+    ("sweeps.md", "levels are whole numbers 0-{}", "toolproof.running.sweep", "MAX_PAD", "{}"),
+    ("sweeps.md", "0-500, at most {};", "toolproof.scoring.sweep", "MAX_LEVELS", "{}"),
+    ("cli.md", "At most {} files.", "toolproof.scoring.board", "MAX_RUNS", "{}"),
+    ("page.md", "at most {} runs and", "toolproof.reports.kept_runs", "MAX_RUNS", "{}"),
+    ("page.md", "runs and {} MB together", "toolproof.reports.kept_runs", "MAX_TOTAL_BYTES", "MB"),
+]
+WORDS = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten", 12: "twelve"}
+
+
+@pytest.mark.parametrize("doc, sentence, module, name, written", FIGURES,
+                         ids=[f"{f[0]}:{f[3]}" for f in FIGURES])
+def test_a_figure_the_docs_quote_is_the_codes(doc, sentence, module, name, written):
+    value = _constant(module, name)
+    if written == "words":          # a count of a table's entries, in words
+        figure = WORDS[len(value)]
+    elif written == "MB":
+        figure = f"{value / 1_000_000:g}"
+    else:
+        figure = written.format(value)
+    text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
+    text = re.sub(r"\s+", " ", text)         # a sentence may wrap
+    assert sentence.format(figure) in text, f"{doc} should say {sentence.format(figure)!r} ({module}.{name})"

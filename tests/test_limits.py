@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clirun import cli
 from toolproof.limits import MAX_BYTES, MAX_DEPTH, ReadError, check_value, read_json
 
 
@@ -216,15 +217,6 @@ def test_a_hostile_body_errs_its_case_and_the_run_goes_on(bundle, text, message)
     # an unreadable body is a failed request, kept apart from model failures (ERROR, issue 9)
     assert run.results[0].verdict == "ERROR"
     assert run.results[0].reasons == [f"turn 1: request failed (HTTP 200: {message})"]
-
-
-def cli(*argv):
-    import io
-
-    from toolproof.cli.main import run
-
-    out, err = io.StringIO(), io.StringIO()
-    return run(list(argv), stdout=out, stderr=err), out.getvalue(), err.getvalue()
 
 
 @pytest.mark.parametrize("flag", ["--tools", "--suite", "--transcripts"])

@@ -2,23 +2,17 @@
 from __future__ import annotations
 
 import importlib
-import io
 import re
 import tomllib
 from pathlib import Path
 
 import pytest
 
+from clirun import cli
 import toolproof
 from toolproof._version import __version__
-from toolproof.cli.main import run
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def cli(*argv: str) -> tuple[int, str, str]:
-    stdout, stderr = io.StringIO(), io.StringIO()
-    return run(list(argv), stdout=stdout, stderr=stderr), stdout.getvalue(), stderr.getvalue()
 
 
 def test_the_version_is_a_release_number():

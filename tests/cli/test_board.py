@@ -1,20 +1,13 @@
 """`board RESULTS...` and `--html` on grade and compare, in-process, with malformed and hostile files."""
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
 
 from boarddocs import HOSTILE, partial_doc, run_doc, scoped_doc, write_runs
 from htmlcheck import assert_inert
-from toolproof.cli.main import run
-
-
-def cli(*argv: str) -> tuple[int, str, str]:
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=stdout, stderr=stderr)
-    return code, stdout.getvalue(), stderr.getvalue()
+from clirun import cli
 
 
 @pytest.fixture(scope="module")

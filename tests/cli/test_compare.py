@@ -1,24 +1,17 @@
 """`grade --junit/--markdown/--price-*` and `compare`, in-process, with hostile files."""
 from __future__ import annotations
 
-import io
 import json
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from repeatdocs import CALL_A, CALL_B, SUITE, document
-from toolproof.cli.main import run
+from clirun import cli
 from toolproof.suite.fingerprint import suite_sha256
 from toolproof.reports.scorecard import results_json
 
 SHA = suite_sha256(SUITE)
-
-
-def cli(*argv: str) -> tuple[int, str, str]:
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=stdout, stderr=stderr)
-    return code, stdout.getvalue(), stderr.getvalue()
 
 
 def write(tmp_path, name, doc) -> str:

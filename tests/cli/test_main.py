@@ -5,7 +5,6 @@ checked against the scorecard's own category scores instead.
 """
 from __future__ import annotations
 
-import io
 import json
 import re
 import subprocess
@@ -14,17 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from toolproof.cli.main import run
+from clirun import cli
 from toolproof.scoring.scorecard import METRIC_KEYS
 from toolproof.suite.model import CATEGORIES
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def cli(*argv: str) -> tuple[int, str, str]:
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=stdout, stderr=stderr)
-    return code, stdout.getvalue(), stderr.getvalue()
 
 
 def grade_json(*argv: str) -> dict:

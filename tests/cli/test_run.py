@@ -6,15 +6,14 @@ The key travels only in request headers: never in stdout, stderr or the results 
 """
 from __future__ import annotations
 
-import io
 import json
 import re
 
 import pytest
 
-from fakeprovider import FIXTURES, FakeProvider
+from fakeprovider import FIXTURES
+from clirun import cli_with
 from toolproof.cli.live import api_key
-from toolproof.cli.main import run
 from toolproof.datafiles import load_bundle
 from toolproof.errors import ToolProofError
 from toolproof.limits import ReadError, read_json
@@ -26,25 +25,7 @@ CASES = load_bundle().cases
 NOW = {"retry-after": "0"}      # retry at once: the runner's default backoff is 1 s, then 2 s
 
 
-@pytest.fixture(scope="module")
-def server():
-    fake = FakeProvider()
-    yield fake
-    fake.close()
-
-
-@pytest.fixture
-def fake(server):
-    server.requests.clear()
-    server.script.clear()
-    yield server
-    server.script.clear()
-
-
-def cli(*argv: str, environ: dict | None = None) -> tuple[int, str, str]:
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=stdout, stderr=stderr, environ=ENV if environ is None else environ)
-    return code, stdout.getvalue(), stderr.getvalue()
+cli = cli_with(ENV)
 
 
 BASES = {"openai-compatible": "/v1", "anthropic": "", "openai-responses": "/v1", "gemini": "/v1beta"}

@@ -8,14 +8,12 @@ answering 500 to everything used up the whole cap.
 """
 from __future__ import annotations
 
-import io
 
 import pytest
 
-from fakeprovider import FakeProvider
 from misbehaving import MisbehavingServer
+from clirun import cli_with
 from toolproof.cli.live import incomplete_line, key_variables
-from toolproof.cli.main import run
 
 KEY = "sk-incomplete-secret-7"
 
@@ -27,18 +25,7 @@ def bad():
     server.close()
 
 
-@pytest.fixture(scope="module")
-def fake():
-    server = FakeProvider()
-    yield server
-    server.close()
-
-
-def cli(*argv: str, environ: dict | None = None) -> tuple[int, str, str]:
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=stdout, stderr=stderr,
-               environ={"TOOLPROOF_API_KEY": KEY} if environ is None else environ)
-    return code, stdout.getvalue(), stderr.getvalue()
+cli = cli_with({"TOOLPROOF_API_KEY": KEY})
 
 
 def compatible(base: str, *argv: str, environ: dict | None = None):

@@ -8,7 +8,6 @@ that `grade --transcripts` re-grades, and the key nowhere but the auth header.
 """
 from __future__ import annotations
 
-import io
 import json
 import os
 import signal
@@ -21,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from misbehaving import MisbehavingServer
-from toolproof.cli.main import run
+from clirun import cli_with
 
 KEY = "local-key-7Qx9-no-known-format"        # matches no pattern in secrets.py: only value redaction hides it
 ENV = {"TOOLPROOF_API_KEY": KEY}
@@ -36,10 +35,7 @@ def server():
     bad.close()
 
 
-def cli(*argv: str) -> tuple[int, str, str]:
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=stdout, stderr=stderr, environ=ENV)
-    return code, stdout.getvalue(), stderr.getvalue()
+cli = cli_with(ENV)
 
 
 def live(base_url: str, out: Path, *argv: str) -> tuple[int, str, str]:

@@ -9,20 +9,13 @@ import json
 
 import pytest
 
-from fakeprovider import FakeProvider
 from htmlcheck import assert_inert
 from misbehaving import MisbehavingServer
+from clirun import cli_with
 from toolproof.cli.main import run
 
 KEY = "sk-models-secret-7"
 ENV = {"TOOLPROOF_API_KEY": KEY}
-
-
-@pytest.fixture(scope="module")
-def fake():
-    server = FakeProvider()
-    yield server
-    server.close()
 
 
 @pytest.fixture(scope="module")
@@ -32,10 +25,7 @@ def broken():
     server.close()
 
 
-def cli(*argv: str) -> tuple[int, str, str]:
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=stdout, stderr=stderr, environ=ENV)
-    return code, stdout.getvalue(), stderr.getvalue()
+cli = cli_with(ENV)
 
 
 def models(fake, *argv: str):

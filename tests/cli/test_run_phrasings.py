@@ -3,13 +3,11 @@ conversation, its transcript says which, the need and the cap count them, the re
 byte for byte, repeats and phrasings multiply, and a bad value is refused in one line."""
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
 
-from fakeprovider import FakeProvider
-from toolproof.cli.main import run
+from clirun import cli_with
 from toolproof.datafiles import DATA, load_suite_files, read_json
 
 KEY = "sk-cli-phrasings-31"
@@ -18,13 +16,6 @@ ENV = {"TOOLPROOF_API_KEY": KEY}
 WORDINGS = {"sc-reminder-prescription": ['thu 17:30 reminder: "Pick up prescription at Halsted pharmacy"',
                                  'Could you remind me on Thursday at half past five to "Pick up prescription at Halsted pharmacy"?'],
             "sc-order-shipped-yet": ["ORD-482913 shipped yet?"]}
-
-
-@pytest.fixture(scope="module")
-def fake():
-    server = FakeProvider()
-    yield server
-    server.close()
 
 
 @pytest.fixture(scope="module")
@@ -49,10 +40,7 @@ def prompts(fake):
     fake.prompts.update({p: cid for cid, ps in WORDINGS.items() for p in ps})
 
 
-def cli(*argv: str) -> tuple[int, str, str]:
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=stdout, stderr=stderr, environ=ENV)
-    return code, stdout.getvalue(), stderr.getvalue()
+cli = cli_with(ENV)
 
 
 def live(fake, suite, *argv: str) -> tuple[int, str, str]:

@@ -4,7 +4,6 @@ new flags refuse bad values in one line.
 """
 from __future__ import annotations
 
-import io
 import json
 import os
 import signal
@@ -14,8 +13,8 @@ import time
 
 import pytest
 
-from fakeprovider import FIXTURES, FakeProvider
-from toolproof.cli.main import run
+from fakeprovider import FIXTURES
+from clirun import cli_with
 from toolproof.datafiles import load_bundle
 from toolproof.suite.fingerprint import suite_sha256
 from toolproof.suite.model import requests_needed
@@ -26,25 +25,7 @@ NOW = {"retry-after": "0"}
 BUNDLE = load_bundle()
 
 
-@pytest.fixture(scope="module")
-def fake():
-    server = FakeProvider()
-    yield server
-    server.close()
-
-
-@pytest.fixture(autouse=True)
-def fresh(fake):
-    fake.requests.clear()
-    fake.script.clear()
-    yield
-    fake.script.clear()
-
-
-def cli(*argv: str) -> tuple[int, str, str]:
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=stdout, stderr=stderr, environ=ENV)
-    return code, stdout.getvalue(), stderr.getvalue()
+cli = cli_with(ENV)
 
 
 def live(base: str, *argv: str) -> tuple[int, str, str]:

@@ -4,30 +4,18 @@ without their version segment, and the resolved endpoint printed before anything
 Against the fake provider of tests/fakeprovider.py, in-process."""
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
 
-from fakeprovider import FakeProvider
-from toolproof.cli.main import run
+from clirun import cli_with
 
 KEY = "sk-cli-settings-77"
 ENV = {"TOOLPROOF_API_KEY": KEY}
 SECRET = "gw-token-5f1c2a9e77"
 
 
-@pytest.fixture(scope="module")
-def fake():
-    server = FakeProvider()
-    yield server
-    server.close()
-
-
-def cli(*argv: str) -> tuple[int, str, str]:
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=stdout, stderr=stderr, environ=ENV)
-    return code, stdout.getvalue(), stderr.getvalue()
+cli = cli_with(ENV)
 
 
 def live(fake, provider: str, base: str, *argv: str):

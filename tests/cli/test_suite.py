@@ -4,20 +4,13 @@ called in-process. The BFCL files are a small sample in BFCL's shape written by 
 id/ground_truth): never BFCL's own data."""
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import pytest
 
-from toolproof.cli.main import run
+from clirun import cli
 from toolproof.datafiles import DATA
-
-
-def cli(*argv: str) -> tuple[int, str, str]:
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=stdout, stderr=stderr)
-    return code, stdout.getvalue(), stderr.getvalue()
 
 
 def lines(path: Path, rows: list) -> None:
@@ -252,9 +245,7 @@ def test_run_takes_a_suite_of_ones_own(bfcl, tmp_path):
     assert code == 2 and "nope.json" in err
 
 
-def test_a_live_run_of_an_imported_parallel_case_maps_names_both_ways(bfcl, tmp_path):
-    from fakeprovider import FakeProvider
-
+def test_a_live_run_of_an_imported_parallel_case_maps_names_both_ways(bfcl, fake, tmp_path):
     out = tmp_path / "out"
     assert cli("suite", "import-bfcl", str(bfcl), "--category", "parallel", "--out", str(out))[0] == 0
     reply = {"id": "r1", "object": "chat.completion", "model": "fake", "choices": [{"index": 0, "finish_reason": "tool_calls",
@@ -263,19 +254,14 @@ def test_a_live_run_of_an_imported_parallel_case_maps_names_both_ways(bfcl, tmp_
                                                               "arguments": '{"artist": "Maroon 5", "duration": 15}'}},
                  {"id": "b", "type": "function", "function": {"name": "spotify_play",
                                                               "arguments": '{"artist": "Taylor Swift", "duration": 20}'}}]}}]}
-    fake = FakeProvider()
-    try:
-        fake.script[None] = [(200, {}, json.dumps(reply))]      # the fake knows no imported prompt: scripted
-        stdout, stderr = io.StringIO(), io.StringIO()
-        code = run(["run", "--provider", "openai-compatible", "--base-url", fake.base + "/v1", "--model", "fake",
-                    "--pause", "0", "--suite", str(out / "suite.json"), "--tools", str(out / "tools.json"),
-                    "--format", "json"], stdout=stdout, stderr=stderr, environ={})
-        sent = fake.requests[0]["body"]
-    finally:
-        fake.close()
-    assert code == 0, stderr.getvalue()
+    fake.script[None] = [(200, {}, json.dumps(reply))]      # the fake knows no imported prompt: scripted
+    code, stdout, stderr = cli("run", "--provider", "openai-compatible", "--base-url", fake.base + "/v1", "--model",
+                               "fake", "--pause", "0", "--suite", str(out / "suite.json"), "--tools",
+                               str(out / "tools.json"), "--format", "json", environ={})
+    sent = fake.requests[0]["body"]
+    assert code == 0, stderr
     assert [t["function"]["name"] for t in sent["tools"]] == ["spotify_play"] and sent["parallel_tool_calls"] is True
-    case = json.loads(stdout.getvalue())["cases"][0]
+    case = json.loads(stdout)["cases"][0]
     assert (case["id"], case["verdict"]) == ("parallel_0", "PASS")
     assert [c["tool"] for c in case["calls"]] == ["spotify.play", "spotify.play"]
 

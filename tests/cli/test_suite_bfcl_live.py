@@ -4,19 +4,12 @@ skipped for a clash no case has; the live_* categories; one line per skipped ent
 a small sample in BFCL's shape written by this test, never BFCL's own data."""
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import pytest
 
-from toolproof.cli.main import run
-
-
-def cli(*argv: str) -> tuple[int, str, str]:
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=stdout, stderr=stderr)
-    return code, stdout.getvalue(), stderr.getvalue()
+from clirun import cli
 
 
 def lines(path: Path, rows: list) -> None:

@@ -2,26 +2,19 @@
 refusals, and hostile files (huge, deep, NaN, control characters, 10,000 tools)."""
 from __future__ import annotations
 
-import io
 import json
 import shutil
 from pathlib import Path
 
 import pytest
 
+from clirun import cli
 from fakemcp import fake_server
-from toolproof.cli.main import run
 from toolproof.datafiles import DATA, load_bundle
 from toolproof.importers import SHAPES
 from toolshapes import REAL, TOOLS, as_shape
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def cli(*argv: str) -> tuple[int, str, str]:
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=stdout, stderr=stderr)
-    return code, stdout.getvalue(), stderr.getvalue()
 
 
 def write(tmp_path: Path, doc, name="in.json") -> str:

@@ -3,23 +3,16 @@ different sources are kept apart by an id derived from the source, never refused
 distinct names import exactly as before; a bad source is refused naming its file."""
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import pytest
 
 from fakemcp import fake_server
-from toolproof.cli.main import run
+from clirun import cli
 from toolproof.datafiles import format_schema
 from toolproof.importers.merge import source_label, unique_labels
 from toolproof.suite.load import parse_tools
-
-
-def cli(*argv: str) -> tuple[int, str, str]:
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code = run(list(argv), stdout=stdout, stderr=stderr)
-    return code, stdout.getvalue(), stderr.getvalue()
 
 
 def mcp_list(*tools: tuple) -> dict:

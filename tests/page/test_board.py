@@ -4,7 +4,6 @@ same files, sorting, the pairwise grid, a hostile model name inert, bad files on
 page's own live result added."""
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
@@ -12,17 +11,11 @@ import pytest
 from browser import ARTIFACTS
 from boarddocs import HOSTILE, run_doc, write_runs
 from livepage import export, live, page, run  # noqa: F401  (fixtures)
-from toolproof.cli.main import run as cli_run
+from clirun import cli_output as cli
 
 pytestmark = pytest.mark.browser
 OPENAI = "https://api.openai.com/v1/chat/completions"
 READY = "['ready', 'error'].includes(document.getElementById('board').dataset.board)"
-
-
-def cli(*argv: str) -> str:
-    out, err = io.StringIO(), io.StringIO()
-    assert cli_run(list(argv), stdout=out, stderr=err) == 0, err.getvalue()
-    return out.getvalue()
 
 
 def upload(page, paths: list[str]) -> str:

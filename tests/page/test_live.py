@@ -14,7 +14,7 @@ import json
 import pytest
 
 from browser import ARTIFACTS, settled
-from fakeprovider import FIXTURES, FakeProvider
+from fakeprovider import FIXTURES
 from livepage import (CASES, ENDED, FIRST, NEED, SUITE, assert_not_shown, assert_only_talked_to,  # noqa: F401
                       card_cases, exports, live, page, reasons, run, start)
 from misbehaving import MisbehavingServer
@@ -315,13 +315,6 @@ def test_hostile_html_stays_text(page, live):
 
 
 # ---------------------------------------------------------------- OpenAI-compatible
-
-@pytest.fixture(scope="module")
-def fake():
-    provider = FakeProvider()
-    yield provider
-    provider.close()
-
 
 def test_openai_compatible_through_the_fake_provider(page, live, fake):
     fake.requests.clear()

@@ -1,7 +1,6 @@
 """The real page in real Chromium: boots offline, grades the fixtures, matches the terminal."""
 from __future__ import annotations
 
-import io
 import json
 import re
 import shutil
@@ -9,7 +8,7 @@ import shutil
 import pytest
 
 from browser import ARTIFACTS, PAGE_FILES, READY_TIMEOUT_MS, ROOT, booted, is_local, page_files_with, settled
-from toolproof.cli.main import run
+from clirun import cli_output as cli
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")
@@ -32,12 +31,6 @@ def page(browser, server):
     page = open_page(browser, server)
     yield page
     page.context.close()
-
-
-def cli(*argv: str) -> str:
-    out, err = io.StringIO(), io.StringIO()
-    assert run(list(argv), stdout=out, stderr=err) == 0, err.getvalue()
-    return out.getvalue()
 
 
 def test_page_is_ready_and_graded(page):

@@ -3,14 +3,13 @@ flaky filters, cost tiles, and the Compare section whose export equals `compare 
 from __future__ import annotations
 
 import copy
-import io
 import json
 
 import pytest
 
 from browser import ARTIFACTS, PAGE_FILES, READY_TIMEOUT_MS, booted, page_files_with
+from clirun import cli_output
 from repeatdocs import CALL_A, CALL_B, FIXTURES, SUITE, document, repeat
-from toolproof.cli.main import run
 from toolproof.suite.fingerprint import suite_sha256
 from toolproof.reports.scorecard import pass_k_line, results_json, score_with_interval
 
@@ -20,9 +19,7 @@ SHA = suite_sha256(SUITE)
 
 
 def cli(*argv: str) -> str:
-    out, err = io.StringIO(), io.StringIO()
-    assert run(list(argv), stdout=out, stderr=err) in (0, 1), err.getvalue()
-    return out.getvalue()
+    return cli_output(*argv, codes=(0, 1))      # a failing run's card is still a card
 
 
 def repeated_fixtures() -> dict:

@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import io
 import json
 
 import pytest
 
 from conftest import SUITE_DOC, TOOLS_DOC, openai
-from fakeprovider import FakeProvider
 from scripted import Transport
-from toolproof.cli.main import run as cli_run
+from clirun import cli_with
 from toolproof.datafiles import format_schema, load_bundle
 from toolproof.errors import ToolProofError
 from toolproof.scoring.evaluate import evaluate
@@ -322,17 +320,7 @@ def test_compare_two_sweeps_level_by_level():
 
 # ---- the CLI ----------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def fake():
-    server = FakeProvider()
-    yield server
-    server.close()
-
-
-def cli(*argv):
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code = cli_run(list(argv), stdout=stdout, stderr=stderr, environ={"TOOLPROOF_API_KEY": KEY})
-    return code, stdout.getvalue(), stderr.getvalue()
+cli = cli_with({"TOOLPROOF_API_KEY": KEY})
 
 
 def live(fake, *argv):

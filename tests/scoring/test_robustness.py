@@ -153,7 +153,7 @@ def test_compare_of_base_runs_has_no_robustness():
     assert "robustness" not in compare_runs(summary(base), summary(base))["comparison"]
 
 
-@pytest.mark.parametrize("choice, items", [("all", 3 + 2 + 2 + 6), (2, 2 + 2 + 2 + 6), ("base", 9), (1, 9)])
+@pytest.mark.parametrize("choice, items", [("all", 3 + 2 + 2 + 7), (2, 2 + 2 + 2 + 7), ("base", 10), (1, 10)])
 def test_the_plan_counts_each_chosen_phrasing(choice, items):
     from toolproof.scoring.coverage import plan_of
 

@@ -8,7 +8,6 @@ watch every request the page makes in Chromium.
 """
 from __future__ import annotations
 
-import io
 import json
 import re
 import shutil
@@ -22,6 +21,7 @@ import pytest
 import serve
 from browser import READY_TIMEOUT_MS, ROOT, booted, repacked, static_host
 from fakesite import PAGE_CONFIG, fake_repo, sha
+from clirun import cli_output as cli
 from serving.bundle import bundle_vendor_files, size_text, write_bundle
 from serving.bytecode import note as bytecode_note
 from serving.errors import VendorError
@@ -37,7 +37,6 @@ def _page_config_module():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-from toolproof.cli.main import run
 
 LOCK = load_lock(ROOT / LOCK_NAME)
 
@@ -282,12 +281,6 @@ def test_an_unwritable_destination_is_one_line(tmp_path, capsys):
 
 
 # --------------------------------------------------------------------------- in Chromium
-
-
-def cli(*argv: str) -> str:
-    out, err = io.StringIO(), io.StringIO()
-    assert run(list(argv), stdout=out, stderr=err) == 0, err.getvalue()
-    return out.getvalue()
 
 
 @pytest.fixture(scope="module")

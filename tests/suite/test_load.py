@@ -19,11 +19,11 @@ from toolproof.suite.model import CATEGORIES, resolve_result
 TOOLS_SCHEMA, SUITE_SCHEMA = format_schema("tools"), format_schema("suite")
 TOOLS = parse_tools(TOOLS_DOC, TOOLS_SCHEMA)
 # SUITE_DOC case indices: 0 call, 1 noncrit, 2 nocall, 3 ask, 4 alt, 5 accept, 6 two (multi_step),
-# 7 inj, 8 use (result_use)
+# 7 inj, 8 use (result_use), 9 gift (should_call)
 
 
 def fresh(doc: dict) -> dict:
-    # a JSON round trip, not deepcopy: conftest shares call dicts between cases, and deepcopy
+    # a JSON round trip, not deepcopy: the mini suite shares call dicts between cases, and deepcopy
     # would keep them shared, so breaking one would break several
     return json.loads(json.dumps(doc))
 
@@ -37,7 +37,7 @@ def broken(doc: dict, breaks) -> dict:
 def test_the_unbroken_documents_load():
     assert list(TOOLS) == ["place_order", "lookup", "refund", "send_mail"]
     assert [c.id for c in parse_suite(fresh(SUITE_DOC), TOOLS, SUITE_SCHEMA)] == [
-        "call", "noncrit", "nocall", "ask", "alt", "accept", "two", "inj", "use"]
+        "call", "noncrit", "nocall", "ask", "alt", "accept", "two", "inj", "use", "gift"]
 
 
 BAD_TOOLS = [

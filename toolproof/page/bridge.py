@@ -6,7 +6,8 @@ through PyScript's synchronous proxies, and a trip to the main thread costs mill
 a busy machine), so writes never make one of their own:
 - Elements are built in the worker (`Node`: tag, text, attributes, children, listeners).
 - Every write to the page (append, set a property or an attribute, clear, listen) is queued; the
-  queue goes to the page as one JSON message (`toolproofOps` in web/boot.mjs, which uses
+  queue goes to the page as one JSON message (its kinds of op: page/batches.py's `KINDS`;
+  `toolproofOps` in web/boot.mjs, which uses
   createElement, textContent and setAttribute only, never HTML) when Python yields, at the end of
   an event handler, or together with the next read, which is answered in the same trip.
 - Every page object a panel touches is a `Live`: one named by its id (`document.getElementById`)
@@ -25,7 +26,7 @@ import math
 from pyodide.ffi import JsProxy, create_proxy, to_js
 from pyscript import window as page_js
 
-from .batches import messages
+from .batches import KINDS, METHODS, PROPS, WRITABLE, messages
 
 _proxies: list = []          # event handlers must outlive this module's frames
 _handlers: dict = {}         # listener id -> Python handler (web/boot.mjs calls back with the id)
@@ -35,14 +36,6 @@ _args: list = []             # page objects those writes name ({"arg": i}), sent
 _channel: list = []          # the BroadcastChannel while writes are posted (post_writes)
 _posted: list = []           # [number, message] posted since the last trip, in order
 _numbers = itertools.count(1)
-# Properties a built node may carry, and that a queued write may set: the page's builder
-# (web/boot.mjs) allows the same sets and nothing else, so no property that parses markup and
-# no event-handler property can reach it.
-PROPS = frozenset({"className", "id", "value", "hidden", "disabled", "checked", "selected", "title", "open"})
-WRITABLE = PROPS | {"textContent", "selectedIndex", "scrollTop", "scrollLeft", "indeterminate"}
-# Methods that take and return plain values: called on the page in the same trip as the writes.
-METHODS = frozenset({"focus", "blur", "click", "scrollIntoView", "getAttribute", "hasAttribute",
-                     "closest", "querySelector", "item", "select"})
 
 
 def _plain(value) -> bool:
@@ -65,6 +58,8 @@ def _where(target) -> dict:
 
 def push(op: list) -> None:
     """Queue one write to the page (sent on the loop's next turn at the latest)."""
+    if KINDS[op[0]].sent != "queued":
+        raise ValueError(f"not a write the page queues: {op[0]!r}")
     if not _ops:
         asyncio.get_event_loop().call_soon(flush, None, False)
     _ops.append(op)
@@ -91,6 +86,8 @@ def flush(read: list | None = None, wait: bool = True):
     `wait=False`, while the page starts (post_writes), the writes are posted without a trip."""
     if read is None and not _ops and (not wait or not _posted):
         return None
+    if read is not None and KINDS[read[0]].sent != "read":
+        raise ValueError(f"not a read the page answers: {read[0]!r}")
     ops = _ops[:] + ([read] if read is not None else [])
     args = _args[:]
     _ops.clear()
