@@ -67,10 +67,14 @@ def layout_tree() -> dict[str, set[str]]:
     block = ARCHITECTURE.split("```\ntoolproof/\n", 1)[1].split("```", 1)[0]
     tree: dict[str, set[str]] = {}
     folder = ""
+    parents: list[str] = []       # the folders above the current one, by depth (a sub-folder is indented 2 more)
     for line in block.splitlines():
-        head = re.match(r"  ([a-z_]+(?:/[a-z_]+)*/)\s", line)
+        head = re.match(r"(  +)([a-z_]+/)\s", line)
         if head:
-            folder = head.group(1)
+            depth = len(head.group(1)) // 2 - 1
+            parents = parents[:depth]
+            folder = "".join(parents) + head.group(2)
+            parents.append(head.group(2))
         elif not line.startswith("   "):      # a line of its own, not a folder's continuation
             folder = ""
         tree.setdefault(folder, set()).update(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", line))
