@@ -41,6 +41,7 @@ from .intervals import LEVEL, delta_p_value, paired_intervals
 from .stats import mcnemar
 from toolproof.suite.model import BASE, CATEGORIES, Case, Tool
 from .coverage import add_coverage, plan_of
+from .results_doc import refuse_scorecard
 from .robustness import compare_wording, phrasing_credits, phrasing_groups
 from .sweep import at_level, levels_in, main_level
 from toolproof.grading.transcripts import parse_transcripts
@@ -51,9 +52,7 @@ def graded_run(document, cases: list[Case], tools: dict[str, Tool], format_schem
     """A results file or page export (results plus its scorecard), graded afresh and summarised.
     The embedded scorecard is ignored: the transcripts are the evidence, so both files are graded
     the same way whatever weights or version produced them."""
-    if isinstance(document, dict) and "format" not in document and "cases" in document:
-        raise ToolProofError("this is a scorecard, not a results file: compare needs the transcripts "
-                             "(a results file, or the page's JSON export of a live run)", source=source)
+    refuse_scorecard(document, "compare", source)
     transcripts = parse_transcripts(document, format_schema, {c.id for c in cases}, source)
     levels = levels_in(transcripts)
     if not levels:
