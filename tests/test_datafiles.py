@@ -94,7 +94,7 @@ def test_non_utf8_bytes(tmp_path):
                              "byte 0xfc in position 11: invalid start byte)")
 
 
-@pytest.mark.parametrize("name", ["tools", "suite", "transcripts"])
+@pytest.mark.parametrize("name", ["tools", "suite", "transcripts", "scorecard"])
 def test_format_schemas_are_readable(name):
     schema = format_schema(name)
     assert schema["$id"] == f"toolproof.{name}.v1"

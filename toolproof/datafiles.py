@@ -122,7 +122,7 @@ def read_file_bytes(path: Path) -> bytes:
 
 
 def format_schema(name: str) -> dict:
-    """The JSON Schema of one of our file formats: "tools", "suite" or "transcripts"."""
+    """The JSON Schema of one of our formats: "tools", "suite", "transcripts" or "scorecard"."""
     return read_json(SCHEMAS / f"{name}.schema.json")
 
 
