@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from toolproof.errors import ToolProofError
 from .evaluate import grade_transcripts
-from toolproof.grading.verdicts import ERROR, PASS
+from toolproof.grading.verdicts import PASS, CaseEntry
 from .repeats import merge_repeats, repeats_summary
 from .scorecard import check_weights, weighted_score
 from .intervals import LEVEL, delta_p_value, paired_intervals
@@ -86,10 +86,9 @@ def _summary_of(document: dict, cases: list[Case], tools: dict[str, Tool], trans
 def run_summary(document: dict, card_cases: list[dict], repeats: int) -> dict:
     """What a comparison needs from one graded run: its label and, per case, the counts."""
     cases = {}
-    for c in card_cases:
-        graded = sum(v != ERROR for v in c["repeats"])
-        cases[c["id"]] = {"category": c["category"], "passes": c["passes"], "graded": graded,
-                          "repeats": len(c["repeats"]), "verdict": c["verdict"], "credit": c["credit"]}
+    for c in map(CaseEntry.of, card_cases):
+        cases[c.id] = {"category": c.category, "passes": c.passes, "graded": c.graded,
+                       "repeats": len(c.repeats), "verdict": c.verdict, "credit": c.credit}
     label = {k: document.get(k, "") for k in ("kind", "provider", "model", "created")}
     return {"label": {**label, "repeats": repeats}, "suite_sha256": document.get("suite_sha256"),
             "cases": cases}
