@@ -1,7 +1,8 @@
 """Verdicts and the results grading produces: PASS / PARTIAL / FAIL / ERROR with their credit,
 one judged call (`CheckedCall`), one graded case (`CaseResult`), a scorecard's case entry read
-back (`CaseEntry`) and the facts of a case of which nothing was observed. Kept apart from the rules (grade.py) so that scoring, reports and the page
-can read results without importing the grader.
+back (`CaseEntry`) and the facts of a case of which nothing was observed. Kept apart from the
+rules (grade.py) so that scoring, reports and the page can read results without importing the
+grader.
 
 Pure: no I/O. Must not decide a verdict: that is grade.py's.
 """
