@@ -123,3 +123,17 @@ def ctrl_c():
         yield
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+# ---- every scorecard a test makes matches data/schemas/scorecard.schema.json ----------------
+
+@pytest.fixture(autouse=True)
+def scorecards_match_their_schema(monkeypatch):
+    """Wraps the scorecard builders for the test (tests/scorecard_check.py); fails it at teardown
+    if any card it made departs from the schema."""
+    from scorecard_check import wrap_builders
+
+    seen: list[str] = []
+    wrap_builders(monkeypatch, seen)
+    yield
+    assert not seen, "a scorecard does not match data/schemas/scorecard.schema.json:\n" + "\n".join(seen[:10])

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from toolproof.datafiles import format_schema, read_json
+from toolproof.datafiles import format_schema, json_from_text, read_json, refuse_larger
 from toolproof.errors import ToolProofError
 
 
@@ -94,7 +94,7 @@ def test_non_utf8_bytes(tmp_path):
                              "byte 0xfc in position 11: invalid start byte)")
 
 
-@pytest.mark.parametrize("name", ["tools", "suite", "transcripts"])
+@pytest.mark.parametrize("name", ["tools", "suite", "transcripts", "scorecard"])
 def test_format_schemas_are_readable(name):
     schema = format_schema(name)
     assert schema["$id"] == f"toolproof.{name}.v1"
@@ -104,3 +104,34 @@ def test_unknown_format_schema_names_the_path():
     with pytest.raises(ToolProofError) as exc:
         format_schema("nope")
     assert exc.value.line().endswith("nope.schema.json: no such file")
+
+
+# Text, from a file or chosen in the page (and a tools paste before any importer runs): the one
+# file-JSON reader, json_from_text.
+@pytest.mark.parametrize("text, line", [
+    ('{"tools": [NaN]}', "t.json: NaN is not JSON"),
+    ('[{"name": "f", "input_schema": {"minimum": -Infinity}}]', "t.json: -Infinity is not JSON"),
+    ('[{"name": "f", "input_schema": {"maximum": 1e999}}]', "t.json: number 1e999 is out of range"),
+    ('[{"name": "f", "input_schema": {"maximum": ' + "9" * 5000 + '}}]', "t.json: integer with more than 300 digits"),
+    ("[" * 100_000 + "]" * 100_000, "t.json: file nested deeper than 64 levels"),
+    ("[" * 70 + "]" * 70, "t.json: file nested deeper than 64 levels"),
+    ('{"tools": [', "t.json: not valid JSON: Expecting value (line 1, column 12)"),
+    ("", "t.json: not valid JSON: Expecting value (line 1, column 1)"),
+])
+def test_hostile_text_is_refused(text, line):
+    with pytest.raises(ToolProofError) as exc:
+        json_from_text(text, "t.json")
+    assert exc.value.line() == line
+
+
+def test_huge_text_is_refused_before_parsing():
+    with pytest.raises(ToolProofError) as exc:
+        json_from_text(" " * (20_000_000 + 1), "t.json")
+    assert exc.value.line() == "t.json: file larger than 20 MB"
+
+
+def test_a_chosen_file_is_refused_by_its_size_before_its_text_is_read():
+    refuse_larger(20_000_000, "big.json")                 # at the bound: taken
+    with pytest.raises(ToolProofError) as exc:
+        refuse_larger(20_000_001, "big.json")
+    assert exc.value.line() == "big.json: file larger than 20 MB"

@@ -145,7 +145,7 @@ def test_checker_allows(snippet):
 def test_importers_and_lint_are_in_the_core_set():
     names = {p.relative_to(PACKAGE).as_posix() for p in core_modules()}
     assert {"authoring/lint.py", "authoring/lint_text.py", "authoring/lint_schema.py", "authoring/lint_similar.py",
-            "importers/mcp.py", "importers/detect.py", "importers/text.py", "importers/gemini.py"} <= names
+            "importers/mcp.py", "importers/detect.py", "importers/openai.py", "importers/gemini.py"} <= names
     assert not names & {"cli/tools.py", "cli/mcp_stdio.py"}
 
 

@@ -78,6 +78,13 @@ def json_from_text(text: str, source: str) -> Any:
         raise ToolProofError(reason, source=source) from None
 
 
+def refuse_larger(size: int, source: str) -> None:
+    """Refuse a file over the input bound (limits.MAX_FILE_BYTES) by its size, before its text is
+    parsed: the terminal's files, and the files chosen in the page (whose size is known first)."""
+    if size > limits.MAX_FILE_BYTES:
+        raise ToolProofError(f"file larger than {limits.MAX_FILE_BYTES // 1_000_000} MB", source=source)
+
+
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
           (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
 
@@ -98,8 +105,7 @@ def read_file_bytes(path: Path) -> bytes:
             kind = next((name for test, name in _KINDS if test(info.st_mode)), "not a file")
             raise ToolProofError(f"not a regular file ({kind})", source=str(path))
         limit = limits.MAX_FILE_BYTES
-        if info.st_size > limit:
-            raise ToolProofError(f"file larger than {limit // 1_000_000} MB", source=str(path))
+        refuse_larger(info.st_size, str(path))
         chunks, size = [], 0
         while size <= limit:                 # the file may grow after fstat: read one byte past
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))
@@ -107,8 +113,7 @@ def read_file_bytes(path: Path) -> bytes:
                 break
             chunks.append(chunk)
             size += len(chunk)
-        if size > limit:
-            raise ToolProofError(f"file larger than {limit // 1_000_000} MB", source=str(path))
+        refuse_larger(size, str(path))
         return b"".join(chunks)
     except OSError as exc:
         raise ToolProofError(f"cannot read file ({exc.__class__.__name__}: {exc})", source=str(path)) from None
@@ -117,7 +122,7 @@ def read_file_bytes(path: Path) -> bytes:
 
 
 def format_schema(name: str) -> dict:
-    """The JSON Schema of one of our file formats: "tools", "suite" or "transcripts"."""
+    """The JSON Schema of one of our formats: "tools", "suite", "transcripts" or "scorecard"."""
     return read_json(SCHEMAS / f"{name}.schema.json")
 
 

@@ -1,18 +1,14 @@
-"""The kept runs as data (issue 23 item 4): an opened file's kind, a run's row, what to drop when
-the space set aside is full, and a run graded again exactly as the terminal grades it."""
+"""The kept runs as data (issue 23 item 4): a run's row and what to drop when the space set aside
+is full. (An opened file's kind and a run graded again are the door's: tests/scoring/test_results_doc.py.)"""
 from __future__ import annotations
 
 import io
 import json
 
-import pytest
-
 from toolproof.cli.main import run as cli
 from toolproof.datafiles import format_schema, load_bundle
-from toolproof.errors import ToolProofError
-from toolproof.reports.kept_runs import (MAX_LABEL_CHARS, clean_label, kind_of, listed, regraded, row_of,
-                                         row_texts, size_text, to_drop)
-from toolproof.scoring.evaluate import card_of
+from toolproof.reports.kept_runs import MAX_LABEL_CHARS, clean_label, listed, row_of, row_texts, size_text, to_drop
+from toolproof.scoring.results_doc import card_of_results
 
 BUNDLE = load_bundle()
 FIXTURES = BUNDLE.documents["transcripts"]
@@ -24,35 +20,8 @@ def grade_json() -> dict:
     return json.loads(out.getvalue())
 
 
-def test_results_files_and_scorecards_are_told_apart():
-    assert kind_of(FIXTURES, "f.json") == "results"
-    assert kind_of({**FIXTURES, "scorecard": {}}, "export.json") == "results"      # the page's export
-    assert kind_of(grade_json(), "card.json") == "scorecard"
-
-
-@pytest.mark.parametrize("doc,message", [
-    ([1], "x.json: not a results file: the JSON is an array, not an object"),
-    ("text", "x.json: not a results file: the JSON is a string, not an object"),
-    (None, "x.json: not a results file: the JSON is null, not an object"),
-    ({"format": "toolproof.suite"}, "x.json: not a results file: its format is 'toolproof.suite', expected "
-                                    "'toolproof.transcripts'"),
-    ({"format": "\x1b[31m" + "a" * 500}, None),
-    ({"cases": [{"id": "a"}], "source": {}, "score": 1}, "x.json: not a scorecard: $.cases[0] needs an id and a verdict"),
-    ({"hello": 1}, "x.json: not a results file: expected a results file (\"format\": \"toolproof.transcripts\") "
-                   "or a scorecard (grade --format json)"),
-])
-def test_a_file_that_is_neither_is_refused_in_one_line(doc, message):
-    with pytest.raises(ToolProofError) as caught:
-        kind_of(doc, "x.json")
-    line = caught.value.line()
-    assert "\n" not in line and "\x1b" not in line and len(line) < 300
-    if message is not None:
-        assert line == message
-
-
 def test_a_row_summarises_a_graded_run_and_its_plan():
-    graded = regraded(FIXTURES, BUNDLE.cases, BUNDLE.tools, format_schema("transcripts"), "fixtures.json")
-    card = card_of(graded.results, source=graded.source, intervals_now=False)
+    card = card_of_results(FIXTURES, BUNDLE.cases, BUNDLE.tools, format_schema("transcripts"), "fixtures.json")
     row = row_of(FIXTURES, card, run_id="r1", kept="2026-12-01T10:00:00Z", size=1234)
     # the fixtures: 72 cases in their base phrasing and 151 other phrasings, one base answer an HTTP 500
     assert (row["graded"], row["planned"], row["score"]) == (222, 223, card["score"])
@@ -99,11 +68,3 @@ def test_listed_newest_first_and_the_size_line():
     assert [r["id"] for r in listed(kept)] == ["r1", "r0"]
     assert size_text(kept, 40_000_000) == "2 runs kept · 3.5 MB of 40 MB"
     assert size_text([], 40_000_000) == "0 runs kept · 0.0 MB of 40 MB"
-
-
-def test_a_results_file_of_another_suite_is_refused_by_name():
-    doc = json.loads(json.dumps(FIXTURES))
-    doc["transcripts"][0]["case_id"] = "no-such-case"
-    with pytest.raises(ToolProofError) as caught:
-        regraded(doc, BUNDLE.cases, BUNDLE.tools, format_schema("transcripts"), "other.json")
-    assert caught.value.line().startswith("other.json")

@@ -7,7 +7,8 @@ from toolproof.scoring.gates import score_gate
 
 
 def card(score, *repeats):
-    cases = [{"verdict": r[0] if len(set(r)) == 1 else "PASS", "repeats": list(r)} for r in repeats]
+    cases = [{"id": f"c{i}", "category": "should_call", "verdict": r[0] if len(set(r)) == 1 else "PASS",
+              "credit": None, "repeats": list(r), "passes": r.count("PASS")} for i, r in enumerate(repeats)]
     return {"score": score, "counts": {"error": 0}, "cases": cases}
 
 

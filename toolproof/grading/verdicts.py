@@ -1,13 +1,15 @@
 """Verdicts and the results grading produces: PASS / PARTIAL / FAIL / ERROR with their credit,
-one judged call (`CheckedCall`), one graded case (`CaseResult`) and the facts of a case of which
-nothing was observed. Kept apart from the rules (grade.py) so that scoring, reports and the page
-can read results without importing the grader.
+one judged call (`CheckedCall`), one graded case (`CaseResult`), a scorecard's case entry read
+back (`CaseEntry`) and the facts of a case of which nothing was observed. Kept apart from the
+rules (grade.py) so that scoring, reports and the page can read results without importing the
+grader.
 
 Pure: no I/O. Must not decide a verdict: that is grade.py's.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from toolproof.providers.reply import Call
 
@@ -76,6 +78,31 @@ class CaseResult:
         flaky = any(len({v for v in vs if v != ERROR}) > 1 for _, vs in self.phrasing_repeats)
         return {"repeats": verdicts, "passes": verdicts.count(PASS), "flaky": flaky,
                 "phrasings": {p: list(vs) for p, vs in self.phrasing_repeats}}
+
+
+class CaseEntry(NamedTuple):
+    """A scorecard's case entry (what CaseResult.to_json writes) as the modules that read cards
+    read it: the keys in one place, beside the writer (data/schemas/scorecard.schema.json
+    requires each of them). `of` raises KeyError on an entry without them."""
+    id: str
+    category: str
+    verdict: str
+    credit: float | None
+    repeats: tuple          # the case's verdict per repeat (over its phrasings when it has several)
+    passes: int
+    tries: tuple            # every try: each phrasing's repeats when there are several, else `repeats`
+
+    @classmethod
+    def of(cls, entry: dict) -> "CaseEntry":
+        repeats = tuple(entry["repeats"])
+        phrasings = entry.get("phrasings")
+        tries = repeats if phrasings is None else tuple(v for verdicts in phrasings.values() for v in verdicts)
+        return cls(entry["id"], entry["category"], entry["verdict"], entry["credit"], repeats, entry["passes"], tries)
+
+    @property
+    def graded(self) -> int:
+        """Repeats graded (not ERROR)."""
+        return sum(v != ERROR for v in self.repeats)
 
 
 def blank_facts(*, expects_call: bool = False) -> dict:

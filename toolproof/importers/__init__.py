@@ -1,7 +1,7 @@
 """Tool definitions from any common shape, as plain records (see _record.py): one module per
-source, `tools_from_<source>(doc) -> list[dict]`, plus `detect` to pick the source and `text` to
-parse pasted or read text safely. Shared by the CLI (`tools import`, `tools lint`) and, later, the
-page. Pure: no I/O; the MCP stdio client that starts a server lives at the edge (mcp_stdio.py).
+source, `tools_from_<source>(doc) -> list[dict]`, plus `detect` to pick the source. Text becomes
+JSON before it reaches them, through datafiles.json_from_text (the one file-JSON reader). Shared
+by the CLI (`tools import`, `tools lint`) and the page. Pure: no I/O; the MCP stdio client that starts a server lives at the edge (mcp_stdio.py).
 """
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from .gemini import tools_from_gemini
 from .mcp import tools_from_mcp
 from .merge import merged_records, source_label, unique_labels
 from .openai import tools_from_openai_chat, tools_from_openai_responses
-from .text import parse_tool_text
 from .toolproof import tools_from_toolproof
 
 IMPORTERS = {"mcp": tools_from_mcp, "openai-chat": tools_from_openai_chat,
@@ -27,6 +26,6 @@ def tools_from_any(doc: Any) -> tuple[str, list[dict]]:
     return shape, IMPORTERS[shape](doc)
 
 
-__all__ = ["IMPORTERS", "LABELS", "SHAPES", "detect_shape", "merged_records", "source_label", "unique_labels", "parse_tool_text", "tools_from_any",
+__all__ = ["IMPORTERS", "LABELS", "SHAPES", "detect_shape", "merged_records", "source_label", "unique_labels", "tools_from_any",
            "tools_from_anthropic", "tools_from_gemini", "tools_from_mcp", "tools_from_openai_chat",
            "tools_from_openai_responses", "tools_from_toolproof"]

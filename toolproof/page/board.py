@@ -26,17 +26,6 @@ SORTS = {        # column key -> (header, sort key on a board row, highest first
 }
 
 
-def parse_upload(name: str, size: int, text: str):
-    """A chosen file's JSON, or a ToolProofError naming it (too big, not JSON, too deep)."""
-    from toolproof.datafiles import json_from_text
-    from toolproof.errors import ToolProofError
-    from toolproof.limits import MAX_FILE_BYTES
-
-    if size > MAX_FILE_BYTES:           # the same bound as the terminal's input files
-        raise ToolProofError(f"file larger than {MAX_FILE_BYTES // 1_000_000} MB", source=name)
-    return json_from_text(text, name)
-
-
 class BoardView:
     """The #board section. `set_runs` takes [(results document, name), ...] (the kept runs);
     uploads follow them, then the live result when added."""
@@ -90,13 +79,15 @@ class BoardView:
         node.className = "run-message bad" if bad else "run-message"
 
     async def load(self, files) -> None:
+        from toolproof.datafiles import json_from_text, refuse_larger
         from toolproof.errors import ToolProofError
 
         chosen = []
         for i in range(files.length):
             file = files.item(i)
             try:
-                chosen.append((parse_upload(str(file.name), int(file.size), str(await file.text())), str(file.name)))
+                refuse_larger(int(file.size), str(file.name))       # before its text is read
+                chosen.append((json_from_text(str(await file.text()), str(file.name)), str(file.name)))
             except ToolProofError as exc:
                 self.fail(exc.line())
                 return

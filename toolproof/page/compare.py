@@ -41,6 +41,7 @@ class CompareView:
         node.className = "run-message bad" if bad else "run-message"
 
     async def load(self, slot: str, files) -> None:
+        from toolproof.datafiles import json_from_text, refuse_larger
         from toolproof.errors import ToolProofError
 
         self.docs[slot] = None
@@ -48,7 +49,8 @@ class CompareView:
             file = files.item(0)
             self.names[slot] = str(file.name)
             try:
-                self.docs[slot] = parse_file(str(file.name), int(file.size), str(await file.text()))
+                refuse_larger(int(file.size), str(file.name))       # before its text is read
+                self.docs[slot] = json_from_text(str(await file.text()), str(file.name))
             except ToolProofError as exc:
                 self.fail(exc.line())
                 return
@@ -162,15 +164,3 @@ class CompareView:
 
         if self.comparison is not None:
             download("toolproof-compare.json", comparison_json(self.comparison), "application/json")
-
-
-def parse_file(name: str, size: int, text: str):
-    """A chosen file's JSON, or a ToolProofError naming it (too big, not JSON, too deep)."""
-    from toolproof.datafiles import json_from_text
-    from toolproof.errors import ToolProofError
-
-    from toolproof.limits import MAX_FILE_BYTES
-
-    if size > MAX_FILE_BYTES:           # the same bound as the terminal's input files
-        raise ToolProofError(f"file larger than {MAX_FILE_BYTES // 1_000_000} MB", source=name)
-    return json_from_text(text, name)

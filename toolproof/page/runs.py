@@ -167,9 +167,9 @@ class RunsView:
         """Keep a run (its results file, or a scorecard file); returns its id, None if refused."""
         from toolproof.reports.kept_runs import MAX_TOTAL_BYTES, row_of, to_drop
         from toolproof.reports.scorecard import to_json
+        from toolproof.scoring.results_doc import evidence
 
-        if "scorecard" in doc and "format" in doc:     # a page export: the card is graded again anyway
-            doc = {k: v for k, v in doc.items() if k != "scorecard"}
+        doc = evidence(doc)          # a page export: its card is graded again anyway
         text = to_json(doc)
         size = len(text.encode("utf-8"))
         if size > MAX_TOTAL_BYTES:
@@ -294,7 +294,8 @@ class RunsView:
 
     def draw(self, doc: dict, run_id: str, row: dict | None) -> None:
         from toolproof.errors import ToolProofError
-        from toolproof.reports.kept_runs import kind_of, row_texts
+        from toolproof.reports.kept_runs import row_texts
+        from toolproof.scoring.results_doc import SCORECARD, kept_kind
 
         card_root = byid("run-card")
         clear(card_root)
@@ -304,7 +305,7 @@ class RunsView:
         title = row_texts(row)["name"] if row else run_id
         card_root.appendChild(el("h3", f"Reopened: {title}", cls="run-card-title"))
         try:
-            if kind_of(doc, title) == "scorecard":
+            if kept_kind(doc, title) == SCORECARD:
                 self.draw_scorecard_file(card_root, doc)
             else:
                 cases, tools = self.suite_for(doc)
@@ -344,17 +345,15 @@ class RunsView:
 
     def regrade(self, doc: dict, cases, tools, source: str):
         from toolproof.datafiles import format_schema
-        from toolproof.reports.kept_runs import regraded
+        from toolproof.scoring.results_doc import regraded
 
         return regraded(doc, cases, tools, format_schema("transcripts"), source)
 
     # -- opening a file
     async def open_file(self, files) -> None:
-        from toolproof.datafiles import json_from_text
+        from toolproof.datafiles import format_schema, json_from_text, refuse_larger
         from toolproof.errors import ToolProofError
-        from toolproof.limits import MAX_FILE_BYTES
-        from toolproof.reports.kept_runs import kind_of
-        from toolproof.scoring.evaluate import card_of
+        from toolproof.scoring.results_doc import SCORECARD, card_of_results, kept_kind
 
         if not files.length:
             return
@@ -362,15 +361,13 @@ class RunsView:
         name = str(file.name)[:200]
         byid("kept").dataset.open = "reading"
         try:
-            if int(file.size) > MAX_FILE_BYTES:          # the terminal's bound on input files
-                raise ToolProofError(f"file larger than {MAX_FILE_BYTES // 1_000_000} MB", source=name)
+            refuse_larger(int(file.size), name)          # the terminal's bound, before the text is read
             doc = json_from_text(str(await file.text()), name)
-            if kind_of(doc, name) == "scorecard":
+            if kept_kind(doc, name) == SCORECARD:
                 card = doc
             else:
                 cases, tools = self.suite_for(doc)
-                graded = self.regrade(doc, cases, tools, name)
-                card = card_of(graded.results, source=graded.source, intervals_now=False)
+                card = card_of_results(doc, cases, tools, format_schema("transcripts"), name)
         except ToolProofError as exc:
             self.message(exc.line(), bad=True)
             byid("kept").dataset.open = "error"

@@ -1,42 +1,20 @@
-"""The runs the page keeps in the browser, as data: which file an opened results file is, the row a
-run shows in the list, which runs to drop when the space set aside is full, a run graded again.
+"""The runs the page keeps in the browser, as data: the row a run shows in the list, which runs to
+drop when the space set aside is full. Which kind of file an opened document is, and a run graded
+again, are the results-document door's (scoring/results_doc.py), as for `compare` and `board`.
 
 The page's edge module (toolproof/page/runs.py) does the storage (IndexedDB) and the DOM; all it
-decides comes from here, so it is tested in CPython. Another panel (a leaderboard) reads the same
-rows. Pure: no I/O, no clock (the caller passes the time a run was kept).
+decides comes from here and from the door, so it is tested in CPython. Another panel (a
+leaderboard) reads the same rows. Pure: no I/O, no clock (the caller passes the time a run was kept).
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
-from toolproof.errors import ToolProofError
 from toolproof.safe_text import without_hidden
 
 MAX_RUNS = 60                      # runs kept at most; the oldest is dropped first
 MAX_TOTAL_BYTES = 40_000_000       # their results files together (UTF-8 JSON text)
 MAX_LABEL_CHARS = 120
-KINDS = ("results", "scorecard")   # a transcripts document (re-gradable), or a scorecard alone
-
-
-def kind_of(doc: Any, source: str) -> str:
-    """"results" for a results file (`run --out`, the page's Export JSON of a live run, a
-    fixtures file), "scorecard" for `grade --format json` (the figures without the transcripts);
-    else a ToolProofError naming `source` and what the file is not."""
-    if not isinstance(doc, dict):
-        raise ToolProofError(f"not a results file: the JSON is {_json_type(doc)}, not an object", source=source)
-    if "format" in doc:
-        if doc["format"] != "toolproof.transcripts":
-            raise ToolProofError(f"not a results file: its format is {_short(doc['format'])}, "
-                                 "expected 'toolproof.transcripts'", source=source)
-        return "results"
-    if isinstance(doc.get("cases"), list) and isinstance(doc.get("source"), dict) and "score" in doc:
-        for index, case in enumerate(doc["cases"]):
-            if not (isinstance(case, dict) and isinstance(case.get("id"), str)
-                    and isinstance(case.get("verdict"), str)):
-                raise ToolProofError(f"not a scorecard: $.cases[{index}] needs an id and a verdict", source=source)
-        return "scorecard"
-    raise ToolProofError("not a results file: expected a results file (\"format\": \"toolproof.transcripts\") "
-                         "or a scorecard (grade --format json)", source=source)
 
 
 def row_of(doc: dict, card: dict, *, run_id: str, kept: str, size: int, label: str = "") -> dict:
@@ -108,42 +86,8 @@ def clean_text(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-class Regraded(NamedTuple):
-    """A results file graded again, as the page draws it: every repeat, a sweep's levels."""
-    results: Any            # evaluate.Graded
-    source: dict
-    by_case: dict           # transcripts by case id (the case detail shows them)
-    sweep: Any              # evaluate.SweepLevels, or None
-    notes: list
-
-
-def regraded(doc: dict, cases: list, tools: dict, schema: dict, source: str) -> Regraded:
-    """A results file graded the way the terminal grades it (`grade --transcripts`), or a
-    ToolProofError naming `source` (a case the suite does not have, a malformed transcript)."""
-    from toolproof.grading.transcripts import parse_transcripts
-    from toolproof.scoring.evaluate import grade_sweep, grade_transcripts, source_of
-    from toolproof.scoring.sweep import levels_in
-
-    transcripts = parse_transcripts(doc, schema, {c.id for c in cases}, source)
-    levels = levels_in(transcripts)
-    if levels:
-        sweep = grade_sweep(cases, tools, transcripts, levels)
-        return Regraded(sweep.main_graded, source_of(transcripts), sweep.levels[sweep.main][1].transcripts,
-                        sweep, [sweep.note] if sweep.note else [])
-    return Regraded(grade_transcripts(cases, tools, transcripts), source_of(transcripts),
-                    transcripts.transcripts, None, [])
-
-
 def _count(value: Any, fallback: int) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else fallback
-
-
-def _json_type(value: Any) -> str:
-    return {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), "a number")
-
-
-def _short(value: Any) -> str:
-    return repr(clean_text(str(value), 60))
 
 
 def _mb(n: int) -> str:

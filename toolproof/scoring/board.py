@@ -39,6 +39,7 @@ from .cost import check_prices
 from .coverage import below_half, plan_case_ids
 from .evaluate import evaluate
 from .intervals import LEVEL, METHOD
+from .results_doc import refuse_scorecard
 
 FORMAT, VERSION = "toolproof.board", 1
 MAX_RUNS = 40           # 780 pairs: beyond this a table of pairs is no longer read
@@ -61,9 +62,7 @@ def _prices(document: dict) -> dict | None:
 
 def parse_run(document, format_schema: dict, cases: list[Case], source: str):
     """A results file (or page export) checked and parsed; a scorecard alone is refused."""
-    if isinstance(document, dict) and "format" not in document and "cases" in document:
-        raise ToolProofError("this is a scorecard, not a results file: the board needs the transcripts "
-                             "(a results file, or the page's JSON export of a live run)", source=source)
+    refuse_scorecard(document, "board", source)
     return parse_transcripts(document, format_schema, known_ids(cases), source)
 
 

@@ -34,13 +34,14 @@ from __future__ import annotations
 
 from toolproof.errors import ToolProofError
 from .evaluate import grade_transcripts
-from toolproof.grading.verdicts import ERROR, PASS
+from toolproof.grading.verdicts import PASS, CaseEntry
 from .repeats import merge_repeats, repeats_summary
 from .scorecard import check_weights, weighted_score
 from .intervals import LEVEL, delta_p_value, paired_intervals
 from .stats import mcnemar
 from toolproof.suite.model import BASE, CATEGORIES, Case, Tool
 from .coverage import add_coverage, plan_of
+from .results_doc import refuse_scorecard
 from .robustness import compare_wording, phrasing_credits, phrasing_groups
 from .sweep import at_level, levels_in, main_level
 from toolproof.grading.transcripts import parse_transcripts
@@ -51,9 +52,7 @@ def graded_run(document, cases: list[Case], tools: dict[str, Tool], format_schem
     """A results file or page export (results plus its scorecard), graded afresh and summarised.
     The embedded scorecard is ignored: the transcripts are the evidence, so both files are graded
     the same way whatever weights or version produced them."""
-    if isinstance(document, dict) and "format" not in document and "cases" in document:
-        raise ToolProofError("this is a scorecard, not a results file: compare needs the transcripts "
-                             "(a results file, or the page's JSON export of a live run)", source=source)
+    refuse_scorecard(document, "compare", source)
     transcripts = parse_transcripts(document, format_schema, {c.id for c in cases}, source)
     levels = levels_in(transcripts)
     if not levels:
@@ -87,10 +86,9 @@ def _summary_of(document: dict, cases: list[Case], tools: dict[str, Tool], trans
 def run_summary(document: dict, card_cases: list[dict], repeats: int) -> dict:
     """What a comparison needs from one graded run: its label and, per case, the counts."""
     cases = {}
-    for c in card_cases:
-        graded = sum(v != ERROR for v in c["repeats"])
-        cases[c["id"]] = {"category": c["category"], "passes": c["passes"], "graded": graded,
-                          "repeats": len(c["repeats"]), "verdict": c["verdict"], "credit": c["credit"]}
+    for c in map(CaseEntry.of, card_cases):
+        cases[c.id] = {"category": c.category, "passes": c.passes, "graded": c.graded,
+                       "repeats": len(c.repeats), "verdict": c.verdict, "credit": c.credit}
     label = {k: document.get(k, "") for k in ("kind", "provider", "model", "created")}
     return {"label": {**label, "repeats": repeats}, "suite_sha256": document.get("suite_sha256"),
             "cases": cases}

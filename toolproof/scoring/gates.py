@@ -4,23 +4,18 @@ Pure: returns the line to print, or None when the gate passes.
 """
 from __future__ import annotations
 
+from toolproof.grading.verdicts import ERROR, CaseEntry
+
 
 def score_gate(card: dict, fail_under: float | None) -> str | None:
     """--fail-under: fails when the score is below the threshold, missing, or when any case or
     repeat ended in ERROR (a failed request proves nothing about the model either way)."""
     if fail_under is None:
         return None
-    errors = sum(_tries(c).count("ERROR") for c in card["cases"])
+    errors = sum(CaseEntry.of(c).tries.count(ERROR) for c in card["cases"])
     if errors:
         return (f"{errors} case run(s) ended in ERROR (the request failed after its retries); "
                 f"--fail-under {fail_under} needs every case graded: re-run, or check the endpoint")
     if card["score"] is None or card["score"] < fail_under:
         return f"score {card['score']} is below --fail-under {fail_under}"
     return None
-
-
-def _tries(case: dict) -> list:
-    """Every try of a case: its repeats, or over several phrasings each phrasing's repeats."""
-    if "phrasings" in case:
-        return [v for verdicts in case["phrasings"].values() for v in verdicts]
-    return case.get("repeats", [case["verdict"]])

@@ -90,7 +90,8 @@ def stats_checks(t: Checker) -> None:
     t.check("score: a category whose cases all errored drops out of the score",
             weighted_score({"should_call": 1.0, "injection": None}, DEFAULT_WEIGHTS) == 100.0)
     t.check("gate: --fail-under fails a run with any ERROR", score_gate(
-        {"score": 99.0, "counts": {}, "cases": [{"verdict": "PASS", "repeats": ["PASS", "ERROR"]}]}, 1) is not None)
+        {"score": 99.0, "counts": {}, "cases": [{"id": "c", "category": "should_call", "verdict": "PASS", "credit": 1.0,
+                                                 "repeats": ["PASS", "ERROR"], "passes": 1}]}, 1) is not None)
     interval_checks(t)
 
 
