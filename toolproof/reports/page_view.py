@@ -16,15 +16,12 @@ from toolproof.reports.scorecard import percent
 from toolproof.providers.catalog import CATALOGUE, PROVIDER
 from toolproof.providers.dispatch import request_body
 from toolproof.secrets import redact
+from toolproof.suite.categories import CATEGORY
 from toolproof.suite.model import CATEGORIES, Case, Tool, requests_needed, scoped
 from toolproof.grading.transcripts import as_offered
 from toolproof.grading.transcripts import Transcript
 
-CATEGORY_LABELS = {
-    "should_call": "Should call", "should_not_call": "Should not call", "must_ask": "Must ask",
-    "distractor": "Distractor", "multi_step": "Multi-step", "enum_format": "Enum / format",
-    "injection": "Injection", "result_use": "Result use",
-}
+CATEGORY_LABELS = {c.id: c.label for c in CATEGORY.values()}
 METRIC_LABELS = {
     "schema_valid_rate": "Schema-valid calls", "correct_tool_rate": "Correct tool",
     "argument_accuracy": "Argument accuracy", "hallucinated_tool_rate": "Hallucinated tools",
