@@ -18,6 +18,7 @@ from toolproof.cli.main import run
 from toolproof.datafiles import load_bundle
 from toolproof.errors import ToolProofError
 from toolproof.limits import ReadError, read_json
+from toolproof.suite.categories import CATEGORIES
 from toolproof.suite.model import requests_needed, scoped
 
 KEY = "sk-cli-secret-42"
@@ -271,8 +272,8 @@ def test_fail_under_zero_passes(fake):
     (["run", "--provider", "openai-responses", "--base-url", "http://gw.example/\x00v1", "--model", "m"],
      "toolproof: base URL holds spaces or control characters"),
     (["run", "--provider", "openai", "--model", "m", "--scope", "bogus"],
-     "toolproof: usage error: argument --scope: invalid choice: 'bogus' (choose from 'all', 'should_call', "
-     "'should_not_call', 'must_ask', 'distractor', 'multi_step', 'enum_format', 'injection', 'result_use')"),
+     "toolproof: usage error: argument --scope: invalid choice: 'bogus' (choose from "
+     + ", ".join(repr(c) for c in ("all", *CATEGORIES)) + ")"),
     (["run", "--provider", "openai"], "toolproof: usage error: the following arguments are required: --model"),
 ])
 def test_usage_errors(fake, argv, line):
