@@ -18,6 +18,7 @@ from toolproof.cli.main import run
 from toolproof.datafiles import load_bundle
 from toolproof.errors import ToolProofError
 from toolproof.limits import ReadError, read_json
+from toolproof.providers.catalog import PROVIDERS
 from toolproof.suite.categories import CATEGORIES
 from toolproof.suite.model import requests_needed, scoped
 
@@ -260,7 +261,7 @@ def test_fail_under_zero_passes(fake):
     (["run", "--provider", "openai", "--model", "m", "--cap", "-3"], "toolproof: --cap must be at least 1, got -3"),
     (["run", "--provider", "mistral", "--model", "m"],
      "toolproof: usage error: argument --provider: invalid choice: 'mistral' "
-     "(choose from 'openai', 'anthropic', 'openai-compatible', 'openai-responses', 'gemini')"),
+     f"(choose from {', '.join(map(repr, PROVIDERS))})"),
     (["run", "--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"],
      "toolproof: --base-url does not apply to openai (its endpoint is fixed); "
      "use --provider openai-compatible for another server"),
