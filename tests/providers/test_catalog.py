@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from recordscan import strings_naming
 from toolproof.datafiles import load_suite_files
 from toolproof.providers import catalog
 from toolproof.providers.catalog import CATALOGUE, PROVIDER, PROVIDERS, Provider, takes_base_url
@@ -134,16 +135,9 @@ DERIVED = ("toolproof/providers/dispatch.py", "toolproof/cli/live.py", "toolproo
 NAME = re.compile(r"(?<![\w.-])(" + "|".join(map(re.escape, sorted(PROVIDERS, key=len, reverse=True))) + r")(?![\w.-])")
 
 
-def provider_strings(path: Path) -> list[tuple[int, str]]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
-    return [(n.lineno, n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant)
-            and isinstance(n.value, str) and id(n) not in docstrings and NAME.search(n.value)]
-
-
 @pytest.mark.parametrize("module", DERIVED)
 def test_tables_keyed_by_provider_are_derived_from_the_records(module):
-    assert provider_strings(ROOT / module) == []
+    assert strings_naming(ROOT / module, NAME) == []
 
 
 def test_the_scan_sees_a_provider_table(tmp_path):
@@ -151,7 +145,7 @@ def test_the_scan_sees_a_provider_table(tmp_path):
     path = tmp_path / "probe.py"
     path.write_text('"""doc: gemini"""\nKEYS = {"openai": "OPENAI_API_KEY", "x": "api.openai.com"}\n'
                     'HINT = f"use --provider openai-compatible {KEYS}"\n', encoding="utf-8")
-    assert [value for _, value in provider_strings(path)] == ["openai", "use --provider openai-compatible "]
+    assert strings_naming(path, NAME) == ["openai", "use --provider openai-compatible "]
 
 
 def test_the_catalogue_module_is_data_only():

@@ -2,7 +2,6 @@
 state, and every table keyed by category derived from them."""
 from __future__ import annotations
 
-import ast
 import dataclasses
 import json
 import re
@@ -10,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from recordscan import strings_naming
 from toolproof.authoring.case_form import ACTION_OF, ACTIONS, EDITOR_CATEGORIES
 from toolproof.reports.board import CATEGORY_SHORT
 from toolproof.reports.page_view import CATEGORY_LABELS
@@ -75,23 +75,16 @@ def test_the_docs_state_the_records_weights_and_order():
 # theirs now (rules about one category, such as the premature-call rate's must_ask, stay in code).
 DERIVED = ("toolproof/scoring/scorecard.py", "toolproof/reports/page_view.py", "toolproof/reports/board.py",
            "toolproof/suite/model.py", "toolproof/authoring/case_form.py")
-ID = re.compile("|".join(CATEGORIES))
-
-
-def category_tables(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    tables = [n.value for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None]
-    return [n.value for table in tables for n in ast.walk(table)
-            if isinstance(n, ast.Constant) and isinstance(n.value, str) and ID.fullmatch(n.value)]
+ID = re.compile(f"^({'|'.join(CATEGORIES)})$")
 
 
 @pytest.mark.parametrize("module", DERIVED)
 def test_no_table_of_category_ids_is_left(module):
-    assert category_tables(ROOT / module) == []
+    assert strings_naming(ROOT / module, ID, tables_only=True) == []
 
 
 def test_the_scan_sees_a_category_table(tmp_path):
     path = tmp_path / "probe.py"
     path.write_text('"""injection"""\nW = {"should_call": 20, "x": "the injection case"}\n'
                     'def f(r):\n    return r == "must_ask"\n', encoding="utf-8")
-    assert category_tables(path) == ["should_call"]
+    assert strings_naming(path, ID, tables_only=True) == ["should_call"]
