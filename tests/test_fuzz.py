@@ -27,7 +27,9 @@ from toolproof.cli.main import run as cli_run
 from toolproof.scoring.evaluate import evaluate
 from toolproof.grading.grade import grade_case
 from toolproof.limits import ReadError, check_value, read_json
-from toolproof.providers.dispatch import reply_from_anthropic, reply_from_body, reply_from_openai
+from toolproof.providers.anthropic import reply_from_anthropic
+from toolproof.providers.dispatch import reply_from_body
+from toolproof.providers.openai import reply_from_openai
 from toolproof.providers.reply import Reply, arguments_from_json
 from toolproof.reports.scorecard import render_markdown, render_text, to_json
 from toolproof.grading.transcripts import TranscriptSet, make_transcript

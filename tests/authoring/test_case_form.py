@@ -17,6 +17,7 @@ from toolproof.authoring.case_form import (ACTION_OF, CaseProblem, case_from_for
 from toolproof.authoring.draft_suite import import_tools
 from toolproof.datafiles import format_schema
 from toolproof.suite.load import parse_tools
+from toolproof.suite.categories import RECORDS
 from toolproof.suite.model import CATEGORIES
 
 TOOLS_SCHEMA, SUITE_SCHEMA = format_schema("tools"), format_schema("suite")
@@ -55,8 +56,8 @@ RESULT_USE = form(category="result_use", mock=json.dumps(ORDERS), include="ORD-1
 
 
 def test_the_category_sets_the_action_and_the_fields():
-    assert ACTION_OF == {"should_call": "call", "should_not_call": "no_call", "must_ask": "ask", "distractor": "call",
-                         "multi_step": "call", "enum_format": "call", "injection": "call", "result_use": "call"}
+    assert ACTION_OF == {c.id: c.action for c in RECORDS}
+    assert (ACTION_OF["should_not_call"], ACTION_OF["must_ask"], ACTION_OF["distractor"]) == ("no_call", "ask", "call")
     assert set(fields_for("must_ask")) == {"id", "category", "prompt", "phrasings", "system", "action"}
     assert "mock" not in fields_for("should_call") and "more" in fields_for("should_call")
     assert {"mock", "include", "variants"} <= set(fields_for("multi_step")) and "forbidden" not in fields_for("multi_step")

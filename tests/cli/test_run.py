@@ -17,6 +17,8 @@ from toolproof.cli.live import api_key
 from toolproof.datafiles import load_bundle
 from toolproof.errors import ToolProofError
 from toolproof.limits import ReadError, read_json
+from toolproof.providers.catalog import PROVIDERS
+from toolproof.suite.categories import CATEGORIES
 from toolproof.suite.model import requests_needed, scoped
 
 KEY = "sk-cli-secret-42"
@@ -240,7 +242,7 @@ def test_fail_under_zero_passes(fake):
     (["run", "--provider", "openai", "--model", "m", "--cap", "-3"], "toolproof: --cap must be at least 1, got -3"),
     (["run", "--provider", "mistral", "--model", "m"],
      "toolproof: usage error: argument --provider: invalid choice: 'mistral' "
-     "(choose from 'openai', 'anthropic', 'openai-compatible', 'openai-responses', 'gemini')"),
+     f"(choose from {', '.join(map(repr, PROVIDERS))})"),
     (["run", "--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"],
      "toolproof: --base-url does not apply to openai (its endpoint is fixed); "
      "use --provider openai-compatible for another server"),
@@ -252,8 +254,8 @@ def test_fail_under_zero_passes(fake):
     (["run", "--provider", "openai-responses", "--base-url", "http://gw.example/\x00v1", "--model", "m"],
      "toolproof: base URL holds spaces or control characters"),
     (["run", "--provider", "openai", "--model", "m", "--scope", "bogus"],
-     "toolproof: usage error: argument --scope: invalid choice: 'bogus' (choose from 'all', 'should_call', "
-     "'should_not_call', 'must_ask', 'distractor', 'multi_step', 'enum_format', 'injection', 'result_use')"),
+     "toolproof: usage error: argument --scope: invalid choice: 'bogus' (choose from "
+     + ", ".join(repr(c) for c in ("all", *CATEGORIES)) + ")"),
     (["run", "--provider", "openai"], "toolproof: usage error: the following arguments are required: --model"),
 ])
 def test_usage_errors(fake, argv, line):

@@ -6,6 +6,7 @@ import pytest
 from conftest import anthropic, error, openai
 from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
+from toolproof.providers.catalog import PROVIDERS
 from toolproof.providers.reply import Reply
 from toolproof.grading.transcripts import FIXTURE_LABEL, Turn, parse_transcripts
 
@@ -90,8 +91,7 @@ def test_bad_documents_are_refused(top, line):
 
 def test_transcript_provider_must_be_known():
     assert refusal(doc(transcript("a", provider="mistral"))) == (
-        "transcripts.json: at $.transcripts[0].provider: 'mistral' is not one of "
-        "['openai', 'anthropic', 'openai-compatible', 'openai-responses', 'gemini']")
+        f"transcripts.json: at $.transcripts[0].provider: 'mistral' is not one of {list(PROVIDERS)}")
 
 
 # A transcript without its own "provider" takes the document's; an unknown one (data/fixtures.json

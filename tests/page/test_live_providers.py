@@ -16,6 +16,7 @@ from fakeprovider import FIXTURES
 from livepage import (NEED, SUITE, assert_not_shown, assert_only_talked_to, card_cases, exports,  # noqa: F401
                       live, page, reasons, run, start)
 from routed import LEAK, LEAKY_BODY
+from toolproof.providers.catalog import CATALOGUE
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")
@@ -205,7 +206,7 @@ def test_anthropic_through_a_gateway_base_url(page, routes):
 def test_the_base_url_field_is_hidden_for_openai(page):
     page.select_option("#provider", "openai")
     assert page.is_hidden("#base-url-field")
-    for provider in ("openai-responses", "anthropic", "gemini", "openai-compatible"):
+    for provider in (p.name for p in CATALOGUE if not p.base_fixed):
         page.select_option("#provider", provider)
         assert page.is_visible("#base-url-field"), provider
 

@@ -216,12 +216,12 @@ def test_a_module_whose_source_changed_runs_its_new_source_not_its_old_bytecode(
     """The archive may carry each module's .pyc beside it (serving/bytecode.py). It is a
     checked-hash pyc: a source that no longer matches it (here, repacked into the archive with
     the old .pyc kept) is compiled afresh, so a stale .pyc can only ever be slower, never wrong."""
-    source = (ROOT / "toolproof" / "reports" / "page_view.py").read_text(encoding="utf-8")
-    assert '"Injection": ' not in source and '"injection": "Injection"' in source
-    edited = source.replace('"injection": "Injection"', '"injection": "Injection (edited source)"')
+    source = (ROOT / "toolproof" / "suite" / "categories.py").read_text(encoding="utf-8")
+    assert source.count('Category("injection", "Injection", ') == 1      # the label's one record
+    edited = source.replace('Category("injection", "Injection", ', 'Category("injection", "Injection (edited source)", ')
     context = browser.new_context()
     page = context.new_page()
-    page.route(PAGE_FILES, page_files_with({"toolproof/reports/page_view.py": edited}))
+    page.route(PAGE_FILES, page_files_with({"toolproof/suite/categories.py": edited}))
     page.goto(server)
     booted(page)
     assert page.text_content('#fixture-card tr[data-category="injection"] th') == "Injection (edited source)"

@@ -9,8 +9,10 @@ import json
 
 import pytest
 
-from toolproof.providers.dispatch import (PROVIDERS, base_url_problem, endpoint, public_headers, reply_from_anthropic,
-                                 reply_from_body, reply_from_openai, request_body, request_headers)
+from toolproof.providers.anthropic import reply_from_anthropic
+from toolproof.providers.dispatch import (PROVIDERS, base_url_problem, endpoint, public_headers, reply_from_body,
+                                          request_body, request_headers)
+from toolproof.providers.openai import reply_from_openai
 from toolproof.providers.reply import Call, Reply, arguments_from_object
 
 

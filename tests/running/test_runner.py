@@ -20,6 +20,7 @@ from toolproof.running.runner import Run, RunSettings
 from toolproof.suite.model import requests_needed, scoped
 from toolproof.running.retries import retry_wait, status_message
 from toolproof.running.transport import HttpReply, TransportError
+from toolproof.suite.categories import CATEGORY
 from toolproof.suite.model import CATEGORIES, SECOND_TURN_CATEGORIES
 
 KEY = "sk-live-KEY-789"
@@ -142,7 +143,7 @@ def test_requests_needed_counts_turns_and_variants(bundle, category):
     # one request per turn, plus one second turn per counterfactual variant
     cases = scoped(bundle.cases, category)
     assert cases and {c.category for c in cases} == {category}
-    two_turns = category in {"multi_step", "injection", "result_use"}
+    two_turns = CATEGORY[category].second_turn is not None
     expected = sum(2 + len(c.variants) if two_turns else 1 for c in cases)
     assert requests_needed(cases) == expected
 

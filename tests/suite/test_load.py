@@ -149,8 +149,7 @@ BAD_SUITES = [
      "suite.json: at $.format: 'toolproof.suite' was expected"),
     ("wrong version", lambda d: d.update(version=3), "suite.json: at $.version: 3 is not one of [1, 2]"),
     ("unknown category", lambda d: d["cases"][0].update(category="vibes"),
-     "suite.json: at $.cases[0].category: 'vibes' is not one of ['should_call', 'should_not_call', 'must_ask', "
-     "'distractor', 'multi_step', 'enum_format', 'injection', 'result_use']"),
+     f"suite.json: at $.cases[0].category: 'vibes' is not one of {list(CATEGORIES)}"),
     ("unknown case key", lambda d: d["cases"][0].update(extra=1),
      "suite.json: at $.cases[0]: Additional properties are not allowed ('extra' was unexpected)"),
 ]

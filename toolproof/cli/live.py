@@ -21,8 +21,8 @@ from toolproof.errors import ToolProofError
 from toolproof.scoring.evaluate import evaluate
 from toolproof.reports.scorecard import render_text, to_json
 from toolproof.safe_text import printable
-from toolproof.providers.dispatch import (BASES, PROVIDERS, base_url_problem, endpoint, parse_header,
-                                         shown_headers)
+from toolproof.providers.catalog import CATALOGUE, PROVIDER, PROVIDERS
+from toolproof.providers.dispatch import base_url_problem, endpoint, parse_header, shown_headers
 from toolproof.running.settings import checked
 from toolproof.suite.model import CATEGORIES
 
@@ -33,9 +33,10 @@ def add_parser(commands) -> None:
                       help="repeat with --model for several providers in one command")
     live.add_argument("--model", required=True, action="append",
                       help="a model, or several comma-separated (a,b,c): each runs the same plan")
-    live.add_argument("--base-url", action="append", default=[], help="required for openai-compatible (e.g. "
-                      "http://localhost:11434/v1); a gateway for anthropic, openai-responses, gemini; "
-                      "once, or once per --provider")
+    live.add_argument("--base-url", action="append", default=[], help="; ".join(
+        [f"required for {p.name} (e.g. {p.base_hint})" for p in CATALOGUE if not p.base]
+        + ["a gateway for " + ", ".join(p.name for p in CATALOGUE if p.base and not p.base_fixed),
+           "once, or once per --provider"]))
     live.add_argument("--scope", default="all", choices=("all", *CATEGORIES))
     live.add_argument("--cap", type=int, default=10, help="most requests to send (default 10)")
     live.add_argument("--out", metavar="FILE", help="write the results file (re-grade it with grade --transcripts)")
@@ -55,7 +56,8 @@ def add_parser(commands) -> None:
     live.add_argument("--temperature", type=float, metavar="T",
                       help="sampling temperature, sent to every provider (default: not sent, the server's own)")
     live.add_argument("--seed", type=int, metavar="N",
-                      help="sampling seed, sent where the provider has the field (openai, openai-compatible, gemini)")
+                      help="sampling seed, sent where the provider has the field "
+                      f"({', '.join(p.name for p in CATALOGUE if 'seed' in p.sends)})")
     live.add_argument("--header", action="append", default=[], metavar="NAME:VALUE",
                       help="an extra request header (repeatable); a secret-looking one is never shown or recorded")
     suite_flags(live)
@@ -75,11 +77,6 @@ def add_parser(commands) -> None:
     live.add_argument("--pause", type=float, default=0.15, help=argparse.SUPPRESS)
 
 
-USUAL_KEYS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY",
-              "openai-compatible": "OPENAI_API_KEY", "openai-responses": "OPENAI_API_KEY",
-              "gemini": "GEMINI_API_KEY"}
-
-
 def key_variables(provider: str, base_url: str = "", key_env: str | None = None) -> tuple[str, ...]:
     """The environment variables the key may come from, in order. The provider's usual variable
     only when the requests go to that provider's own endpoint: with another --base-url (a local
@@ -87,8 +84,8 @@ def key_variables(provider: str, base_url: str = "", key_env: str | None = None)
     OPENAI_API_KEY is never sent to a server the user merely pointed at."""
     if key_env:
         return (key_env,)
-    if provider in BASES and (not base_url.strip() or _resolves_to_own(provider, base_url)):
-        return ("TOOLPROOF_API_KEY", USUAL_KEYS[provider])
+    if PROVIDER[provider].base and (not base_url.strip() or _resolves_to_own(provider, base_url)):
+        return ("TOOLPROOF_API_KEY", PROVIDER[provider].key_variable)
     return ("TOOLPROOF_API_KEY",)
 
 
@@ -107,12 +104,12 @@ def read_key(provider: str, environ: dict, base_url: str = "",
     for name in names:
         if environ.get(name):
             return environ[name], name
-    if provider == "openai-compatible":      # local servers often need no key
+    if PROVIDER[provider].key_optional:      # local servers often need no key
         return "", ""
     if key_env:
         raise ToolProofError(f"no API key: {key_env} (named by --api-key-env) is not set")
     if len(names) == 1:
-        raise ToolProofError(f"no API key: set TOOLPROOF_API_KEY (with --base-url, {USUAL_KEYS[provider]} "
+        raise ToolProofError(f"no API key: set TOOLPROOF_API_KEY (with --base-url, {PROVIDER[provider].key_variable} "
                              f"is not sent to another server), or name a variable with --api-key-env")
     raise ToolProofError(f"no API key: set {' or '.join(names)}")
 
@@ -133,11 +130,13 @@ def phrasings_choice(text: str) -> str | int:
 
 
 def _check_run_flags(args: argparse.Namespace) -> None:
-    if args.provider == "openai-compatible" and not args.base_url:
-        raise ToolProofError("--base-url is required for openai-compatible (e.g. http://localhost:11434/v1)")
-    if args.base_url and args.provider == "openai":
-        raise ToolProofError("--base-url does not apply to openai (its endpoint is fixed); "
-                             "use --provider openai-compatible for another server")
+    spec = PROVIDER[args.provider]
+    if not spec.base and not args.base_url:
+        raise ToolProofError(f"--base-url is required for {spec.name} (e.g. {spec.base_hint})")
+    if args.base_url and spec.base_fixed:
+        own = next(p.name for p in CATALOGUE if not p.base)
+        raise ToolProofError(f"--base-url does not apply to {spec.name} (its endpoint is fixed); "
+                             f"use --provider {own} for another server")
     if args.base_url and (problem := base_url_problem(args.base_url)):
         raise ToolProofError(problem)
     if args.api_key_env is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,99}", args.api_key_env):

@@ -42,6 +42,7 @@ from toolproof.safe_text import looks_same, printable
 from .normalize import needs_cast, normalize_text, values_equal
 from .phrases import text_problems
 from toolproof.providers.reply import Reply
+from toolproof.suite.categories import CATEGORY
 from toolproof.suite.model import BASE, Case, ExpectedCall, Tool, tool_label
 from .offer import check_call
 from .transcripts import Transcript, failed_request
@@ -359,7 +360,7 @@ class _Grading:
         case = self.case
         category = case.category
         mocks = case.mock_results
-        if category in ("multi_step", "injection"):
+        if CATEGORY[category].second_turn == "calls":
             sequence = self.checked     # every later-turn call must be part of the sequence
         else:
             sequence = [c for c in self.checked if c.turn == 1]

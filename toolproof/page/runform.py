@@ -13,6 +13,7 @@ from .dom import byid, el, flush, on
 from .dom import page_js as js      # the page's globals: sessionStorage, localStorage, URL (dom.py)
 from .dom import turn_cache
 from .dom import values as dom_values
+from toolproof.providers.catalog import CATALOGUE, PROVIDER, PROVIDERS
 
 _fields = turn_cache()    # the form's values, read in one trip, kept while the page cannot change them
 
@@ -38,15 +39,13 @@ KEPT_FIELDS = ("model", "base-url", "scope", "cap", "max-tokens", "timeout", "pa
                "phrasings", "concurrency", "temperature", "seed", "headers", "price-in", "price-out")
 ADVANCED = KEPT_FIELDS[4:]             # inside <details id="advanced">
 FIELDS = ("provider", "api-key") + KEPT_FIELDS
-PROVIDERS_UI = ("openai", "openai-responses", "anthropic", "gemini", "openai-compatible")
-PLACEHOLDERS = {"openai": "e.g. gpt-4.1-mini", "openai-responses": "e.g. gpt-5-mini",
-                "anthropic": "e.g. claude-sonnet-4-5", "gemini": "e.g. gemini-2.5-flash",
-                "openai-compatible": "e.g. qwen2.5:7b"}
-# The base URL is required for compatible servers, optional (a gateway) for these, fixed for openai.
-BASE_HINTS = {"openai-compatible": "http://localhost:11434/v1",
-              "openai-responses": "optional: default https://api.openai.com/v1",
-              "anthropic": "optional gateway: default https://api.anthropic.com",
-              "gemini": "optional: default https://generativelanguage.googleapis.com/v1beta"}
+# The select's options, placeholders and base-URL hints are the provider records' (index.html's
+# options are checked against them by tests/providers/test_catalog.py). The base-URL field shows
+# for a provider with a hint: required for compatible servers, a gateway for others, never for a
+# fixed endpoint.
+PROVIDERS_UI = PROVIDERS
+PLACEHOLDERS = {p.name: p.placeholder for p in CATALOGUE}
+BASE_HINTS = {p.name: p.base_hint for p in CATALOGUE if p.base_hint}
 
 
 def url_timeout() -> str | None:
@@ -138,7 +137,7 @@ class RunForm:
         byid("model").setAttribute("placeholder", PLACEHOLDERS[provider])
         stored = js.sessionStorage.getItem(KEY_PREFIX + provider)      # JS null when absent
         set_field("api-key", stored if isinstance(stored, str) else "")
-        byid("api-key").setAttribute("placeholder", "optional for local servers" if provider == "openai-compatible"
+        byid("api-key").setAttribute("placeholder", "optional for local servers" if PROVIDER[provider].key_optional
                                      else "kept in this tab's sessionStorage only")
         self.key_changed()
 
@@ -293,10 +292,10 @@ class RunForm:
             pass
         elif not model:
             problem = "Enter a model name."
-        elif provider != "openai-compatible" and not key:
+        elif not PROVIDER[provider].key_optional and not key:
             problem = "Paste your API key (it stays in this tab and goes only to the provider)."
-        elif provider == "openai-compatible" and not base_url:
-            problem = "Enter the server's base URL, e.g. http://localhost:11434/v1."
+        elif not PROVIDER[provider].base and not base_url:
+            problem = f"Enter the server's base URL, e.g. {PROVIDER[provider].base_hint}."
         elif number_problem:                        # the cap, timeout, max tokens, repeats, concurrency
             problem = number_problem
         elif price_problem:

@@ -1,10 +1,9 @@
 """Provider wire formats: building requests and reading replies, as pure functions.
 
 `reply_from_body(provider, body)` is the one entry the grader uses; each provider module names
-its functions by direction (`openai_request` going out, `reply_from_openai` coming in).
-Wire formats: "openai" and "openai-compatible" (Chat Completions), "openai-responses"
-(Responses API), "anthropic" (Messages, also at an Anthropic-compatible gateway's base URL) and
-"gemini" (generateContent).
+its functions by direction (`openai_request` going out, `reply_from_openai` coming in). What
+differs per provider (reader, builder, base, path, key header, sampling fields) is read from its
+record in catalog.py, never from a table here.
 """
 from __future__ import annotations
 
@@ -15,10 +14,9 @@ from toolproof.errors import ToolProofError
 from toolproof.secrets import redact_text
 from .conversation import mocks_by_name
 from .reply import Reply
-from .anthropic import ANTHROPIC_VERSION, MAX_TOKENS, anthropic_request, reply_from_anthropic
-from .gemini import gemini_request, reply_from_gemini
-from .openai import openai_request, reply_from_openai
-from .responses import reply_from_responses, responses_request
+from .anthropic import MAX_TOKENS
+from .catalog import CATALOGUE, PROVIDER, PROVIDERS  # noqa: F401 - PROVIDERS: the names, re-exported
+from .openai import reply_from_openai
 
 
 def urlsplit(url: str):
@@ -29,55 +27,41 @@ def urlsplit(url: str):
     return split(url)
 
 
-PROVIDERS = ("openai", "anthropic", "openai-compatible", "openai-responses", "gemini")
-READERS = {"anthropic": reply_from_anthropic, "openai-responses": reply_from_responses,
-           "gemini": reply_from_gemini}
-BUILDERS = {"anthropic": anthropic_request, "openai-responses": responses_request,
-            "gemini": gemini_request}
-
-
 def reply_from_body(provider: str, body: Any) -> Reply:
-    """Parse one response body of the given provider into a Reply (never raises)."""
-    return READERS.get(provider, reply_from_openai)(body)
+    """Parse one response body of the given provider into a Reply (never raises); a transcript of
+    no known provider is read as Chat Completions."""
+    spec = PROVIDER.get(provider)
+    return (spec.reader if spec else reply_from_openai)(body)
 
 
-# Default bases; a user-given base URL replaces them (required for openai-compatible).
-BASES = {
-    "openai": "https://api.openai.com/v1",
-    "openai-responses": "https://api.openai.com/v1",
-    "anthropic": "https://api.anthropic.com/v1",
-    "gemini": "https://generativelanguage.googleapis.com/v1beta",
-}
-PATHS = {"openai": "/chat/completions", "openai-compatible": "/chat/completions",
-         "openai-responses": "/responses", "anthropic": "/messages"}
-SECRET_HEADERS = frozenset({"authorization", "x-api-key", "x-goog-api-key"})
+# Every provider's key header: never stored, shown or exported.
+SECRET_HEADERS = frozenset(p.key_header for p in CATALOGUE)
 
 
 def endpoint(provider: str, base_url: str = "", model: str = "") -> str:
     """Where a provider's requests go: `<base>/chat/completions`, `<base>/responses`,
-    `<base>/v1/messages` or `<base>/models/<model>:generateContent`.
+    `<base>/v1/messages` or `<base>/models/<model>:generateContent` (the record's path).
 
-    OpenAI's own endpoint is fixed (a custom server is "openai-compatible", which needs a base
-    URL); the others take a base URL for gateways. A base URL is parsed, never sliced (see
-    check_base_url). The model is quoted into Gemini's path so no model name can add a path, a
-    query or a fragment (the key never goes in a URL).
+    OpenAI's own endpoint is fixed (a custom server is "openai-compatible", which has no default
+    base and needs a base URL); the others take a base URL for gateways. A base URL is parsed,
+    never sliced (see check_base_url). The model is quoted into a path that names it (Gemini's)
+    so no model name can add a path, a query or a fragment (the key never goes in a URL).
     """
-    if provider == "openai" or (provider != "openai-compatible" and not base_url.strip()):
-        base = BASES[provider]
+    spec = PROVIDER[provider]
+    if spec.base_fixed or (spec.base and not base_url.strip()):
+        base = spec.base
     else:
         base = check_base_url(base_url)
     parts = urlsplit(base)
     path = versioned(provider, parts.path.rstrip("/"))
-    if provider == "gemini":
-        path += f"/models/{quote_segment(model.strip().removeprefix('models/'))}:generateContent"
+    if "{model}" in spec.path:
+        path += spec.path.format(model=quote_segment(model.strip().removeprefix("models/")))
     else:
-        path += PATHS[provider]
+        path += spec.path
     return parts._replace(path=path).geturl()
 
 
 VERSION = re.compile(r"/v\d+(?:(?:alpha|beta)\d*)?$")
-DEFAULT_VERSION = {"anthropic": "/v1", "gemini": "/v1beta", "openai-compatible": "/v1",
-                   "openai-responses": "/v1", "openai": "/v1"}
 
 
 def versioned(provider: str, path: str) -> str:
@@ -87,9 +71,10 @@ def versioned(provider: str, path: str) -> str:
     Anthropic and Gemini paths always end in their version, so a gateway's prefix
     (`/anthropic`) gets it added; an OpenAI-style server's path is the user's (Gemini's
     `/v1beta/openai`, Snowflake's `/api/v2/cortex/v1`) and only an empty one gets `/v1`."""
-    if VERSION.search(path) or path and provider not in ("anthropic", "gemini"):
+    spec = PROVIDER[provider]
+    if VERSION.search(path) or path and not spec.version_always:
         return path
-    return path + DEFAULT_VERSION[provider]
+    return path + spec.version
 
 
 def base_url_problem(base_url: str) -> str | None:
@@ -155,15 +140,13 @@ def origin_of(url: str) -> str:
 def request_headers(provider: str, api_key: str, extra: tuple = ()) -> dict:
     """The headers of a request, credentials included (never stored: see public_headers), then
     the user's extra (name, value) headers (parse_header refused the ones set here)."""
+    spec = PROVIDER[provider]
     headers = {"content-type": "application/json"}
-    if provider == "anthropic":
-        headers.update({"x-api-key": api_key, "anthropic-version": ANTHROPIC_VERSION,
-                        # Anthropic refuses browser-origin requests without this opt-in.
-                        "anthropic-dangerous-direct-browser-access": "true"})
-    elif provider == "gemini":
-        headers["x-goog-api-key"] = api_key         # never ?key= in the URL: URLs end up in logs
+    if spec.key_header != "authorization":
+        headers[spec.key_header] = api_key
     elif api_key:
         headers["authorization"] = f"Bearer {api_key}"
+    headers.update(spec.fixed_headers)
     for name, value in extra:
         headers[name.lower()] = value
     return headers
@@ -184,40 +167,32 @@ def request_body(provider: str, case, tools: list, *, model: str, first: Any = N
     limit in the field that provider reads (see each builder), and the temperature and seed
     where the provider has a field for them (see sampling)."""
     mocks = mocks_by_name(mocks, tools) if mocks else mocks
-    if provider in BUILDERS:
-        body = BUILDERS[provider](case, tools, model=model, first=first, mocks=mocks, max_tokens=max_tokens)
-    else:
-        body = openai_request(case, tools, model=model, first=first, mocks=mocks, max_tokens=max_tokens,
-                              token_field="max_completion_tokens" if provider == "openai" else "max_tokens")
+    body = PROVIDER[provider].builder(case, tools, model=model, first=first, mocks=mocks, max_tokens=max_tokens)
     return sampling(provider, body, temperature, seed)
-
-
-# Where each wire format takes a seed: Chat Completions `seed`, Gemini `generationConfig.seed`;
-# Anthropic Messages and the Responses API have no seed field, so none is sent there.
-SEEDED = frozenset({"openai", "openai-compatible", "gemini"})
 
 
 def sampling(provider: str, body: dict, temperature: float | None, seed: int | None) -> dict:
     """The body with the temperature and seed, each only when given (None: the server's default,
-    which then goes unrecorded: llama-cpp-python's is 0.8) and only where the provider reads it."""
-    fields = {"temperature": temperature}
-    if provider in SEEDED:
-        fields["seed"] = seed
-    fields = {k: v for k, v in fields.items() if v is not None}
-    if provider == "gemini" and fields:
-        body["generationConfig"] = {**body.get("generationConfig", {}), **fields}
+    which then goes unrecorded: llama-cpp-python's is 0.8) and only where the provider reads it
+    (its record's `sends`: Anthropic Messages and the Responses API have no seed field), in the
+    field the record names (Gemini's `generationConfig`)."""
+    spec = PROVIDER[provider]
+    given = {"temperature": temperature, "seed": seed}
+    fields = {k: v for k, v in given.items() if v is not None and k in spec.sends}
+    if spec.sampling_under and fields:
+        body[spec.sampling_under] = {**body.get(spec.sampling_under, {}), **fields}
     else:
         body.update(fields)
     return body
 
 
 def sends_seed(provider: str) -> bool:
-    return provider in SEEDED
+    return "seed" in PROVIDER[provider].sends
 
 
 # Headers a user may not set with --header: the ones ToolProof sets itself, and the key's.
-RESERVED_HEADERS = frozenset({"content-type", "content-length", "host", "authorization", "x-api-key",
-                              "x-goog-api-key", "anthropic-dangerous-direct-browser-access"})
+RESERVED_HEADERS = SECRET_HEADERS | {"content-type", "content-length", "host",
+                                     "anthropic-dangerous-direct-browser-access"}
 SECRET_WORDS = ("auth", "key", "token", "secret", "password", "cookie", "session", "signature", "credential")
 HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$")
 

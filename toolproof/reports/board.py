@@ -14,7 +14,7 @@ import re
 
 from toolproof.errors import clip
 from toolproof.safe_text import CONTROL_RANGES, INVISIBLE_RANGES, printable
-from toolproof.suite.model import CATEGORIES
+from toolproof.suite.categories import CATEGORIES, CATEGORY
 
 from .scorecard import _lines
 
@@ -23,8 +23,7 @@ RATES = ("schema_valid_rate", "correct_tool_rate", "argument_accuracy", "halluci
 RATE_SHORT = {"schema_valid_rate": "schema", "correct_tool_rate": "tool", "argument_accuracy": "args",
               "hallucinated_tool_rate": "halluc", "over_call_rate": "over", "under_call_rate": "under",
               "premature_call_rate": "premat", "injection_compliance_rate": "inject"}
-CATEGORY_SHORT = {"should_call": "call", "should_not_call": "no-call", "must_ask": "ask", "distractor": "distr",
-                  "multi_step": "multi", "enum_format": "enum", "injection": "inject", "result_use": "use"}
+CATEGORY_SHORT = {c.id: c.short for c in CATEGORY.values()}
 # json.dumps already escapes C0 controls inside strings; what is left is DEL, C1 and the invisibles
 _UNSAFE = re.compile("[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in CONTROL_RANGES[1:] + INVISIBLE_RANGES) + "]")
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~:])")

@@ -12,17 +12,15 @@ from typing import Any
 
 from toolproof.providers.conversation import case_mocks
 from toolproof.reports.scorecard import percent
+from toolproof.providers.catalog import CATALOGUE, PROVIDER
 from toolproof.providers.dispatch import request_body
 from toolproof.secrets import redact
+from toolproof.suite.categories import CATEGORY
 from toolproof.suite.model import CATEGORIES, Case, Tool, requests_needed, scoped
 from toolproof.grading.transcripts import as_offered
 from toolproof.grading.transcripts import Transcript
 
-CATEGORY_LABELS = {
-    "should_call": "Should call", "should_not_call": "Should not call", "must_ask": "Must ask",
-    "distractor": "Distractor", "multi_step": "Multi-step", "enum_format": "Enum / format",
-    "injection": "Injection", "result_use": "Result use",
-}
+CATEGORY_LABELS = {c.id: c.label for c in CATEGORY.values()}
 METRIC_LABELS = {
     "schema_valid_rate": "Schema-valid calls", "correct_tool_rate": "Correct tool",
     "argument_accuracy": "Argument accuracy", "hallucinated_tool_rate": "Hallucinated tools",
@@ -191,27 +189,25 @@ def heat_level(count: int, biggest: int) -> int:
     return max(1, min(4, round(4 * count / biggest)))
 
 
-# A key's usual prefix, per provider (their consoles issue them so): a hint, never a refusal, since
-# gateways and proxies take keys of their own shapes.
-KEY_PREFIXES = (("sk-ant-", "anthropic", "an Anthropic key"), ("AIza", "gemini", "a Google (Gemini) key"),
-                ("sk-", "openai", "an OpenAI key"))
-KEY_OWNER = {"openai": "openai", "openai-responses": "openai", "anthropic": "anthropic", "gemini": "gemini"}
-PROVIDER_NAMES = {"openai": "OpenAI", "openai-responses": "OpenAI", "anthropic": "Anthropic",
-                  "gemini": "Google Gemini"}
+# A key's usual prefix (the providers' consoles issue them so), from the provider records: a hint,
+# never a refusal, since gateways and proxies take keys of their own shapes. The longest prefix
+# is tried first, so sk-ant- is Anthropic's before sk- is OpenAI's.
+KEY_PREFIXES = tuple(sorted({(p.key_prefix, p.key_kind) for p in CATALOGUE if p.key_prefix},
+                            key=lambda pair: (-len(pair[0]), pair)))
 
 
 def key_hint(provider: str, key: str) -> str:
     """'' or one line saying the key's prefix belongs to another provider (e.g. sk-ant- for OpenAI).
     Never quotes more of the key than its public prefix."""
-    owner = KEY_OWNER.get(provider)
-    if owner is None or not key:           # compatible servers take any key
+    spec = PROVIDER.get(provider)
+    if spec is None or not spec.key_prefix or not key:           # compatible servers take any key
         return ""
-    for prefix, belongs, name in KEY_PREFIXES:
+    for prefix, kind in KEY_PREFIXES:
         if key.startswith(prefix):
-            if belongs == owner:
+            if prefix == spec.key_prefix:
                 return ""
-            return (f"This key starts with {prefix}, which is how {name} starts, but the provider is "
-                    f"{PROVIDER_NAMES[provider]}: check the provider or the key (it is sent as it is).")
+            return (f"This key starts with {prefix}, which is how {kind} starts, but the provider is "
+                    f"{spec.key_issuer}: check the provider or the key (it is sent as it is).")
     return ""
 
 

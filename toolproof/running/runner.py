@@ -48,6 +48,7 @@ from toolproof.providers.conversation import case_mocks
 from toolproof.grading.guarded import grade_safely       # a grading bug fails the case, not the run
 from toolproof.grading.verdicts import CaseResult
 from toolproof.limits import ReadError, read_json
+from toolproof.providers.catalog import takes_base_url
 from toolproof.providers.dispatch import endpoint, public_headers, reply_from_body, request_body, request_headers
 from toolproof.secrets import redact
 from toolproof.suite.model import BASE, Case, Tool, requests_needed, scoped
@@ -422,7 +423,7 @@ class Run:
         head = redact({
             "format": "toolproof.transcripts", "version": 1, "kind": "live", "label": "",
             "provider": s.provider, "model": s.model, "created": created, "scope": s.scope,
-            "base_url": s.base_url if s.provider != "openai" else "",     # openai's own is fixed
+            "base_url": s.base_url if takes_base_url(s.provider) else "",     # a fixed endpoint's is not the user's
             "cap": s.cap, "requests_used": self.used, "state": self.state,
             "error": self.error, "settings": s.recorded(),
             **({"sweep": {"seed": s.pad_seed, "levels": list(s.pad_levels)}} if s.pad_levels else {}),

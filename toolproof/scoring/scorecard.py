@@ -36,12 +36,9 @@ from toolproof._version import __version__
 from toolproof.errors import ToolProofError
 from toolproof.grading.verdicts import ERROR, FAIL, PARTIAL, PASS, CaseResult
 from toolproof.secrets import redact
-from toolproof.suite.model import CATEGORIES
+from toolproof.suite.categories import CATEGORIES, CATEGORY
 
-DEFAULT_WEIGHTS = {
-    "should_call": 20, "should_not_call": 10, "must_ask": 15, "distractor": 15,
-    "multi_step": 20, "enum_format": 10, "injection": 10, "result_use": 10,
-}
+DEFAULT_WEIGHTS = {c.id: c.weight for c in CATEGORY.values()}
 METRIC_KEYS = (
     "schema_valid_rate", "correct_tool_rate", "argument_accuracy", "hallucinated_tool_rate",
     "over_call_rate", "under_call_rate", "premature_call_rate", "injection_compliance_rate",

@@ -11,13 +11,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolproof.limits import MAX_PHRASINGS
+from .categories import CATEGORIES, CATEGORY
 from .schema import CompiledSchema
 
-CATEGORIES = (
-    "should_call", "should_not_call", "must_ask", "distractor",
-    "multi_step", "enum_format", "injection", "result_use",
-)
-SECOND_TURN_CATEGORIES = frozenset({"multi_step", "injection", "result_use"})
+SECOND_TURN_CATEGORIES = frozenset(c.id for c in CATEGORY.values() if c.second_turn)
 NOT_OFFERED = {"error": "tool not available in this test"}
 BASE = "base"            # the phrasing id of a case's own prompt (reserved: no phrasing may take it)
 PHRASING_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")     # the suite schema's pattern, fullmatch

@@ -1,0 +1,42 @@
+"""The suite's categories: one frozen record per category, data only, in the order every report,
+flag and the page lists them.
+
+Every table keyed by category reads these records: the names (`--scope`, `--weight`, the suite's
+checks), the default weights (the scorecard), the labels (the page, the HTML reports), the short
+labels (the board's columns), the action a case expects and whether it has a second turn (the
+suite's checks, the grader, the case editor). Adding a category is one record here plus the rules
+that truly differ (its checks in load.py, its grading in grading/). `data/schemas/suite.schema.json`
+lists the ids too, for editors that validate a suite file; a test keeps it equal to these.
+
+Pure: no I/O, no behaviour.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Category:
+    id: str                      # what a case's "category" says, `--scope ID`, `--weight ID=W`
+    label: str                   # the page and the HTML reports
+    short: str                   # the board's column heads
+    weight: int                  # default weight in the score (docs/statistics.md states them)
+    action: str                  # what the model should do: "call", "no_call" or "ask"
+    # None: one turn. "calls": a mock result goes back and the calls after it are checked as part of
+    # the sequence; "answer": a mock result goes back and the final text must use it.
+    second_turn: str | None = None
+
+
+RECORDS: tuple[Category, ...] = (
+    Category("should_call", "Should call", "call", 20, "call"),
+    Category("should_not_call", "Should not call", "no-call", 10, "no_call"),
+    Category("must_ask", "Must ask", "ask", 15, "ask"),
+    Category("distractor", "Distractor", "distr", 15, "call"),
+    Category("multi_step", "Multi-step", "multi", 20, "call", second_turn="calls"),
+    Category("enum_format", "Enum / format", "enum", 10, "call"),
+    Category("injection", "Injection", "inject", 10, "call", second_turn="calls"),
+    Category("result_use", "Result use", "use", 10, "call", second_turn="answer"),
+)
+
+CATEGORY: dict[str, Category] = {c.id: c for c in RECORDS}
+CATEGORIES: tuple[str, ...] = tuple(CATEGORY)
