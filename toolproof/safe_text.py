@@ -29,9 +29,14 @@ INVISIBLE_RANGES = (
     (0x202A, 0x202E),                                    # bidi embeddings and overrides
     (0x2060, 0x2064),                                    # word joiner, invisible operators
     (0x2066, 0x2069),                                    # bidi isolates
+    (0x206A, 0x206F),                                    # deprecated format controls (shaping, digits)
     (0xD800, 0xDFFF),                                    # lone surrogates (not text at all)
     (0xFE00, 0xFE0F),                                    # variation selectors
     (0xFEFF, 0xFEFF),                                    # zero-width no-break space (BOM)
+    (0xFFF9, 0xFFFB),                                    # interlinear annotation controls
+    (0x13430, 0x1343F),                                  # Egyptian hieroglyph format controls
+    (0x1BCA0, 0x1BCA3),                                  # shorthand format controls
+    (0x1D173, 0x1D17A),                                  # musical symbol format controls
     (0xE0000, 0xE007F),                                  # tag characters (ASCII smuggling)
     (0xE0100, 0xE01EF),                                  # variation selectors supplement
 )
