@@ -9,7 +9,9 @@ Pure: returns strings and lists.
 """
 from __future__ import annotations
 
-from .scorecard import interval_span, percent, score_text
+from toolproof.scoring.repeats import majority
+
+from .figures import interval_span, percent, score_text
 
 
 def _ci(bounds: dict | None, scale: float = 1, unit: str = "") -> str:
@@ -78,8 +80,6 @@ def dependent_text(found: dict) -> list[str]:
 def case_wording(case: dict) -> str:
     """A scorecard case entry's phrasings: 'base PASS · chatty FAIL (depends on the wording)', or ''
     for a case run in one phrasing. Phrasings are not repeats: their disagreement is never "flaky"."""
-    from toolproof.scoring.repeats import majority
-
     found = case.get("phrasings")
     if not found:
         return ""

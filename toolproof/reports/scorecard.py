@@ -13,7 +13,12 @@ import re
 from typing import Any
 
 from toolproof.safe_text import printable
+from toolproof.scoring.coverage import below_half
 from toolproof.scoring.scorecard import METRIC_KEYS
+
+from .figures import interval_span, percent, score_text
+from .robustness import case_wording, headline_line, robustness_markdown, robustness_text
+from .sweep import sweep_markdown, sweep_text
 
 METRIC_HELP = {
     "schema_valid_rate": "emitted calls whose arguments validate against the tool schema",
@@ -84,14 +89,6 @@ def _lines(lines: list[str]) -> str:
     return "\n".join(printable(line) for line in lines) + "\n"
 
 
-def percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{100 * value:.1f}%"
-
-
-def score_text(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.2f}"
-
-
 def plan_unit(card: dict) -> str:
     """What the plan counts: cases, or case runs when a case runs more than once (repeats, levels)."""
     repeats = card.get("repeats")
@@ -112,8 +109,6 @@ def coverage_line(card: dict) -> str:
 
 def too_partial(card: dict) -> bool:
     """Below half of the plan graded: the headline shows no score and no interval."""
-    from toolproof.scoring.coverage import below_half
-
     return below_half(card.get("coverage"))
 
 
@@ -156,18 +151,10 @@ def headline(card: dict) -> list[str]:
         lines.append(f"Score: {score_text(card['score'])} / 100 strict{ci}{covered}; "
                      f"{score_text(lenient['score'])} lenient "
                      f"({lenient['rescued']} case(s) rescued by casting strings to the schema type)")
-    from .robustness import headline_line
-
     lines += [line for line in [headline_line(card)] if line]
     lines += [f"Note: {note}" for note in card.get("notes", [])]
     lines += [f"Warning: {warning}" for warning in card.get("warnings", [])]
     return lines
-
-
-def interval_span(bounds: dict, scale: float = 1, unit: str = "") -> str:
-    """'52–73': bounds in whole points. The score's interval is about 20 points wide, so a tenth
-    would claim a precision the cases do not support."""
-    return f"{scale * bounds['low']:.0f}{unit}–{scale * bounds['high']:.0f}{unit}"
 
 
 def score_with_interval(card: dict) -> str:
@@ -229,6 +216,7 @@ def _ratio(value: float | None) -> str:
 
 def diagnosis_lines(card: dict) -> list[str]:
     """The four layers, trace metrics and safety findings, compactly, for the terminal."""
+    # lazy: scoring.diagnose, and the grading it pulls in, loads only to draw a diagnosis
     from toolproof.scoring.diagnose import confusion_focus
 
     d = card.get("diagnosis") or {}
@@ -279,9 +267,6 @@ def diagnosis_lines(card: dict) -> list[str]:
 
 def render_text(card: dict) -> str:
     """A readable terminal scorecard: score, the 8 rates, categories, failing cases."""
-    from .robustness import robustness_text
-    from .sweep import sweep_text
-
     lines = headline(card) + statistics_lines(card) + robustness_text(card) + sweep_text(card) + [
         "", "Rates (lower is better for the last five)"]
     for key in METRIC_KEYS:
@@ -314,6 +299,7 @@ def _md_cell(text: str) -> str:
 
 def diagnosis_markdown(card: dict) -> list[str]:
     """The diagnosis as Markdown sections, each with what to fix when it is bad."""
+    # lazy: scoring.diagnose, and the grading it pulls in, loads only to draw a diagnosis
     from toolproof.scoring.diagnose import confusion_focus
 
     d = card.get("diagnosis") or {}
@@ -370,9 +356,6 @@ def render_markdown(card: dict) -> str:
     lines += [f"> {_md_cell(line)}" for line in headline(card)[1:]]
     if "reliability" in card:
         lines += ["", "## Statistics", ""] + [f"- {_md_cell(line)}" for line in statistics_lines(card)]
-    from .robustness import robustness_markdown
-    from .sweep import sweep_markdown
-
     lines += robustness_markdown(card, _md_cell) + sweep_markdown(card)
     lines += ["", "## Rates", "",
                                                                "| metric | value | meaning |", "|---|---:|---|"]
@@ -387,8 +370,6 @@ def render_markdown(card: dict) -> str:
         lines.append(f"| {category} | {percent(row['score'])} | {ci_text} | {row['weight']} | {row['count']} | "
                      f"{row['pass']} | {row['partial']} | {row['fail']} | {row.get('error', 0)} |")
     lines += diagnosis_markdown(card)
-    from .robustness import case_wording
-
     lines += ["", "## Cases", "", "| case | category | verdict | repeats | reasons |", "|---|---|---|---|---|"]
     for case in card["cases"]:
         repeats = " ".join(case.get("repeats", [case["verdict"]])) + (" (flaky)" if case.get("flaky") else "")
