@@ -15,9 +15,13 @@ import re
 from pathlib import Path
 from typing import TextIO
 
+from toolproof.datafiles import load_suite_files
 from toolproof.errors import ToolProofError
 from toolproof.safe_text import printable
 
+from .board import board_of, render
+from .files import check_writable
+from .flags import write_text
 from .live import execute, prepare
 
 MAX_MODELS = 20
@@ -88,11 +92,6 @@ def _too_broad(folder: Path, home: str | None) -> bool:
 
 
 def run_models(args: argparse.Namespace, chosen: list, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
-    from toolproof.datafiles import load_suite_files
-    from .board import board_of, render
-    from .files import check_writable
-    from .flags import write_text
-
     _check_flags(args)
     folder = Path(args.out_dir)
     if folder.exists() and not folder.is_dir():

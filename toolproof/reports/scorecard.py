@@ -14,6 +14,7 @@ from typing import Any
 
 from toolproof.safe_text import printable
 from toolproof.scoring.coverage import below_half
+from toolproof.scoring.diagnose import confusion_focus
 from toolproof.scoring.scorecard import METRIC_KEYS
 
 from .figures import interval_span, percent, score_text
@@ -216,9 +217,6 @@ def _ratio(value: float | None) -> str:
 
 def diagnosis_lines(card: dict) -> list[str]:
     """The four layers, trace metrics and safety findings, compactly, for the terminal."""
-    # lazy: scoring.diagnose, and the grading it pulls in, loads only to draw a diagnosis
-    from toolproof.scoring.diagnose import confusion_focus
-
     d = card.get("diagnosis") or {}
     if not d:
         return ["", "Diagnosis: none, no case was graded"] if (card.get("coverage") or {}).get("graded") == 0 else []
@@ -299,9 +297,6 @@ def _md_cell(text: str) -> str:
 
 def diagnosis_markdown(card: dict) -> list[str]:
     """The diagnosis as Markdown sections, each with what to fix when it is bad."""
-    # lazy: scoring.diagnose, and the grading it pulls in, loads only to draw a diagnosis
-    from toolproof.scoring.diagnose import confusion_focus
-
     d = card.get("diagnosis") or {}
     if not d:
         return []
