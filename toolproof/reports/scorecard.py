@@ -18,6 +18,7 @@ from toolproof.scoring.diagnose import confusion_focus
 from toolproof.scoring.scorecard import METRIC_KEYS
 
 from .figures import interval_span, percent, score_text
+from .markdown import md_code, md_text
 from .robustness import case_wording, headline_line, robustness_markdown, robustness_text
 from .sweep import sweep_markdown, sweep_text
 
@@ -284,17 +285,6 @@ def render_text(card: dict) -> str:
     return _lines(lines)
 
 
-def _md_cell(text: str) -> str:
-    # Model text (and a run's label or model name) is hostile until proven otherwise: no raw HTML,
-    # no link or image (`[x](url)`, `![x](url)` would load a tracking pixel in a CI summary) and no
-    # code span reaches a Markdown renderer.
-    text = str(text).replace("\\", "\\\\")
-    for mark in "[]`|":
-        text = text.replace(mark, "\\" + mark)
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace("\r\n", " ").replace("\n", " "))
-
-
 def diagnosis_markdown(card: dict) -> list[str]:
     """The diagnosis as Markdown sections, each with what to fix when it is bad."""
     d = card.get("diagnosis") or {}
@@ -310,12 +300,13 @@ def diagnosis_markdown(card: dict) -> list[str]:
            "", "### Select: which tool", ""]
     focus = confusion_focus(sel)
     if focus["rows"]:
-        out += ["| expected \\ called | " + " | ".join(_md_cell(c) for c in focus["columns"]) + " |",
+        out += ["| expected \\ called | " + " | ".join(md_text(c) for c in focus["columns"]) + " |",
                 "|---|" + "---:|" * len(focus["columns"])]
-        out += [f"| {_md_cell(r)} | " + " | ".join(str(n or "") for n in row) + " |"
+        out += [f"| {md_text(r)} | " + " | ".join(str(n or "") for n in row) + " |"
                 for r, row in zip(focus["rows"], focus["matrix"])]
         out += ["", f"{focus['omitted']} tools that were always chosen right are not shown."]
-    pairs = ", ".join(f"`{p['expected']}` → `{p['called']}` ({p['count']})" for p in sel["confused_pairs"]) or "none"
+    pairs = ", ".join(f"{md_code(p['expected'])} → {md_code(p['called'])} ({p['count']})"
+                      for p in sel["confused_pairs"]) or "none"
     out += ["", f"Most-confused pairs: {pairs}. *{sel['advice']}*", "", "### Fill: which arguments", ""]
     fv = fil["field_verdicts"]
     out += ["| match | mismatch | missing | extra | schema-invalid |", "|---:|---:|---:|---:|---:|",
@@ -324,7 +315,7 @@ def diagnosis_markdown(card: dict) -> list[str]:
             f"({fil['critical_field_failures']} of {fil['critical_fields']}). Unsourced (guessed) values: "
             f"{fil['unsourced']['count']} of {fil['unsourced']['judged']} judged ({percent(fil['unsourced']['rate'])}).",
             "", "| tool | field | checked | errors | error rate |", "|---|---|---:|---:|---:|"]
-    out += [f"| {_md_cell(f['tool'])} | {_md_cell(f['field'])} | {f['checked']} | {f['errors']} | {percent(f['error_rate'])} |"
+    out += [f"| {md_text(f['tool'])} | {md_text(f['field'])} | {f['checked']} | {f['errors']} | {percent(f['error_rate'])} |"
             for f in fil["field_errors"] if f["errors"]]
     out += ["", f"*{fil['advice']}*", "", "### Use: the result", "",
             f"Result tracking {percent(use['result_tracking_rate'])} over {use['result_runs']} runs (each result-use "
@@ -338,20 +329,20 @@ def diagnosis_markdown(card: dict) -> list[str]:
             f"{percent(tr['identical_call_rate'])} | {percent(tr['required_call_recall'])} |",
             "", "### Safety", "",
             f"Credentials in arguments: {saf['credential_count']}"
-            + "".join(f"; {_md_cell(c['case'])} `{_md_cell(c['tool'])}.{_md_cell(c['field'])}` ({c['kind']})"
+            + "".join(f"; {md_text(c['case'])} {md_code(c['tool'] + '.' + c['field'])} ({c['kind']})"
                       for c in saf["credentials"])
             + f". Forbidden calls: {saf['forbidden_call_count']}"
-            + "".join(f"; {_md_cell(f['case'])} `{_md_cell(f['tool'])}`" for f in saf["forbidden_calls"]) + "."]
+            + "".join(f"; {md_text(f['case'])} {md_code(f['tool'])}" for f in saf["forbidden_calls"]) + "."]
     return out
 
 
 def render_markdown(card: dict) -> str:
     """The scorecard as Markdown, for pull requests and notes."""
-    lines = ["# " + _md_cell(headline(card)[0]), ""]
-    lines += [f"> {_md_cell(line)}" for line in headline(card)[1:]]
+    lines = ["# " + md_text(headline(card)[0]), ""]
+    lines += [f"> {md_text(line)}" for line in headline(card)[1:]]
     if "reliability" in card:
-        lines += ["", "## Statistics", ""] + [f"- {_md_cell(line)}" for line in statistics_lines(card)]
-    lines += robustness_markdown(card, _md_cell) + sweep_markdown(card)
+        lines += ["", "## Statistics", ""] + [f"- {md_text(line)}" for line in statistics_lines(card)]
+    lines += robustness_markdown(card) + sweep_markdown(card)
     lines += ["", "## Rates", "",
                                                                "| metric | value | meaning |", "|---|---:|---|"]
     for key in METRIC_KEYS:
@@ -369,7 +360,7 @@ def render_markdown(card: dict) -> str:
     for case in card["cases"]:
         repeats = " ".join(case.get("repeats", [case["verdict"]])) + (" (flaky)" if case.get("flaky") else "")
         wording = case_wording(case)
-        repeats += f"; by phrasing: {_md_cell(wording)}" if wording else ""
-        lines.append(f"| {_md_cell(case['id'])} | {case['category']} | {case['verdict']} | {repeats} | "
-                     f"{_md_cell('; '.join(case['reasons']))} |")
+        repeats += f"; by phrasing: {md_text(wording)}" if wording else ""
+        lines.append(f"| {md_text(case['id'])} | {case['category']} | {case['verdict']} | {repeats} | "
+                     f"{md_text('; '.join(case['reasons']))} |")
     return _lines(lines)
