@@ -214,6 +214,12 @@ def arrows_against_the_layers(path: Path) -> list[str]:
     return wrong
 
 
+def test_an_import_inside_a_function_is_an_arrow_too():
+    source = "import json\n\ndef f():\n    if x:\n        from toolproof.cli.main import run\n    from . import sweep"
+    assert sorted(imports_in(source, "reports/m.py")) == [(5, "toolproof.cli.main", ("run",)),
+                                                          (6, "toolproof.reports", ("sweep",))]
+
+
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_arrows_run_one_way(path):
     rel = path.relative_to(PACKAGE)
