@@ -43,7 +43,7 @@ def package_folder() -> Path:
     """
     if sys.platform == "emscripten":
         return Path(__file__).resolve().parent
-    from importlib.resources import files
+    from importlib.resources import files       # lazy: 45 ms of the page's start-up (above)
     return Path(str(files("toolproof")))
 
 

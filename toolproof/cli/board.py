@@ -8,9 +8,11 @@ Reads files and prints; the ranking, the pairwise tests and the rendering are th
 from __future__ import annotations
 
 import argparse
+import os
 from typing import TextIO
 
-from toolproof.datafiles import load_suite_files
+from toolproof.datafiles import format_schema, load_suite_files, read_json
+from toolproof.errors import ToolProofError
 from .flags import html_flag, suite_flags, write_text
 
 
@@ -27,6 +29,7 @@ def add_parser(commands) -> None:
 
 def render(board: dict, form: str) -> str:
     """The board in one of the four formats."""
+    # lazy: every verb loads with the parser; what only this verb uses loads when it runs
     from toolproof.reports.board import board_json, render_board_markdown, render_board_text
     from toolproof.reports.html_board import board_html
 
@@ -36,9 +39,8 @@ def render(board: dict, form: str) -> str:
 
 def board_of(paths: list[str], *, suite: str | None, tools: str | None, allow_mixed: bool) -> dict:
     """Read the files and build the board (run --model a,b,c calls this on what it wrote)."""
-    from toolproof.datafiles import format_schema, read_json
+    # lazy: every verb loads with the parser; what only this verb uses loads when it runs
     from toolproof.scoring.board import MAX_RUNS, build_board
-    from toolproof.errors import ToolProofError
 
     if len(paths) > MAX_RUNS:           # before reading any of them
         raise ToolProofError(f"at most {MAX_RUNS} results files on one board, got {len(paths)}")
@@ -49,10 +51,6 @@ def board_of(paths: list[str], *, suite: str | None, tools: str | None, allow_mi
 
 def _check_targets(args: argparse.Namespace) -> None:
     """--out and --html must not name one of the results files (a board would replace a run)."""
-    import os
-
-    from toolproof.errors import ToolProofError
-
     inputs = {os.path.realpath(p) for p in args.results}
     for flag, path in (("--out", args.out), ("--html", args.html)):
         if path and os.path.realpath(path) in inputs:
@@ -60,6 +58,7 @@ def _check_targets(args: argparse.Namespace) -> None:
 
 
 def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
+    # lazy: every verb loads with the parser; what only this verb uses loads when it runs
     from toolproof.reports.html_board import board_html
 
     _check_targets(args)

@@ -11,7 +11,7 @@ import argparse
 from typing import TextIO
 
 from .flags import html_flag, report_flags, suite_flags, write_reports, write_text
-from toolproof.datafiles import load_suite_files
+from toolproof.datafiles import format_schema, load_suite_files, read_json
 from toolproof.safe_text import printable
 
 
@@ -30,8 +30,8 @@ def add_parser(commands) -> None:
 
 
 def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
+    # lazy: every verb loads with the parser; what only this verb uses loads when it runs
     from toolproof.reports.comparison import comparison_json, render_comparison_markdown, render_comparison_text
-    from toolproof.datafiles import format_schema, read_json
     from toolproof.reports.junit import comparison_junit
     from toolproof.scoring.comparison import compare_runs, graded_run, regression_gate
 
@@ -41,6 +41,7 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     comparison = compare_runs(*runs, allow_mixed=args.allow_mixed)
     write_reports(args, comparison_junit(comparison), render_comparison_markdown(comparison))
     if args.html:
+        # lazy: every verb loads with the parser; what only this verb uses loads when it runs
         from toolproof.reports.html_comparison import comparison_html
 
         write_text(args.html, comparison_html(comparison), "--html")

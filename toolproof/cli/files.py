@@ -15,6 +15,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from toolproof.datafiles import DATA, package_folder
 from toolproof.errors import ToolProofError
 
 
@@ -38,8 +39,6 @@ def write_atomic(path: str, text: str) -> None:
 def guarded_data_folders() -> list[Path]:
     """The data/ folders ToolProof reads its own suite from: the one in use, the checkout's and
     the installed package's (both may exist), resolved."""
-    from toolproof.datafiles import DATA, package_folder
-
     package = package_folder()
     return sorted({Path(os.path.realpath(p)) for p in (DATA, package / "data", package.parent / "data")
                    if p.is_dir()})

@@ -7,6 +7,7 @@ a bad value raises ToolProofError for `run` in main.py to show.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from toolproof.errors import ToolProofError
 from toolproof.suite.model import CATEGORIES
@@ -45,8 +46,6 @@ def report_flags(parser: argparse.ArgumentParser) -> None:
 
 def write_reports(args: argparse.Namespace, junit: str, markdown: str) -> None:
     """--junit and --markdown files; a file that cannot be written is an input error."""
-    from pathlib import Path
-
     for path, text in ((args.junit, junit), (args.markdown, markdown)):
         if not path:
             continue
@@ -64,8 +63,6 @@ def html_flag(parser: argparse.ArgumentParser) -> None:
 
 def write_text(path: str, text: str, flag: str) -> None:
     """A report file the user named; a file that cannot be written is an input error."""
-    from pathlib import Path
-
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:

@@ -12,7 +12,8 @@ from typing import TextIO
 from .flags import html_flag, parse_weights, price_flags, report_flags, suite_flags, write_reports, write_text
 from toolproof.datafiles import load_bundle
 from toolproof.scoring.evaluate import evaluate
-from toolproof.reports.scorecard import render_text, to_json
+from toolproof.reports.scorecard import render_markdown, render_text, to_json
+from toolproof.scoring.cost import check_prices
 
 
 def add_parser(commands) -> None:
@@ -28,9 +29,8 @@ def add_parser(commands) -> None:
 
 
 def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
-    from toolproof.scoring.cost import check_prices
+    # lazy: every verb loads with the parser; what only this verb uses loads when it runs
     from toolproof.reports.junit import junit_xml
-    from toolproof.reports.scorecard import render_markdown
 
     weights = parse_weights(args.weight)
     prices = check_prices(args.price_in, args.price_out)
@@ -38,6 +38,7 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     card = evaluate(bundle.cases, bundle.tools, bundle.transcripts, weights, prices=prices)
     write_reports(args, junit_xml(card), render_markdown(card))
     if args.html:
+        # lazy: every verb loads with the parser; what only this verb uses loads when it runs
         from toolproof.reports.html_scorecard import scorecard_html
 
         write_text(args.html, scorecard_html(card, bundle.cases), "--html")

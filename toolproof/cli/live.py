@@ -2,9 +2,11 @@
 arrives, print progress on stderr and the scorecard on stdout, and keep the results file (--out)
 complete after every case, through a crash, Ctrl-C or kill.
 
-Named `live` so it does not read as main.run. An edge: flags, the API key from the environment,
-the clock, urllib (cli/transport.py) and the file; the sending, retries and grading are
-running.runner's. The key is never printed or written: every line and report passes redact.
+Named `live` so it does not read as main.run. One model's run (`prepare`, then `execute`); the
+verb's `handle` (cli/run_verb.py) chooses between it and several models (cli/models.py). An
+edge: flags, the API key from the environment, the clock, urllib (cli/transport.py) and the
+file; the sending, retries and grading are running.runner's. The key is never printed or
+written: every line and report passes redact.
 Exit codes: 0, 1 a gate failed (--fail-under or an ERROR), 2 the run stopped, 130 interrupted.
 """
 from __future__ import annotations
@@ -16,7 +18,6 @@ from typing import TextIO
 
 from .files import ResultsText, save
 from .flags import html_flag, parse_weights, price_flags, report_flags, suite_flags, write_reports, write_text
-from toolproof.datafiles import load_suite_files
 from toolproof.errors import ToolProofError
 from toolproof.scoring.evaluate import evaluate
 from toolproof.reports.scorecard import render_text, to_json
@@ -224,17 +225,6 @@ async def _awake(work) -> None:
         await work
     finally:
         heartbeat.cancel()
-
-
-def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
-    from .models import run_models, targets
-
-    chosen = targets(args)
-    if len(chosen) > 1 or args.out_dir:        # several models: one results file each, then the board
-        return run_models(args, chosen, stdout, stderr, environ)
-    args.provider, args.model, args.base_url = chosen[0]
-    bundle = load_suite_files(suite=args.suite, tools=args.tools)
-    return execute(prepare(args, bundle, environ, stderr), stdout, stderr)[0]
 
 
 class Prepared:

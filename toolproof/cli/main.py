@@ -1,7 +1,7 @@
 """The terminal edge: `python -m toolproof selftest | grade | compare | board | run | tools | suite`.
 
 Only the top-level parser, the table of verbs and the one place errors become a line and an exit
-code. Each verb lives in its own module (grade.py, compare.py, board.py, selftest.py, live.py for `run`,
+code. Each verb lives in its own module (grade.py, compare.py, board.py, selftest.py, run_verb.py for `run`,
 tools.py, suite.py) with `add_parser(commands)` and `handle(args, stdout, stderr, environ)`; no
 verb's flags or logic belong here. `run()` takes its streams so tests call it in-process; only
 `main` is for the console script. Exit codes: 0 ok, 1 gate failed, 2 usage or input error.
@@ -15,12 +15,12 @@ import sys
 from typing import TextIO
 
 from toolproof._version import __version__
-from . import board, compare, grade, live, selftest, suite, tools
+from . import board, compare, grade, run_verb, selftest, suite, tools
 from toolproof.errors import ToolProofError
 from toolproof.safe_text import printable
 
 # command -> its module; the order is the order `--help` lists them in
-VERBS = {"selftest": selftest, "grade": grade, "compare": compare, "board": board, "run": live, "tools": tools, "suite": suite}
+VERBS = {"selftest": selftest, "grade": grade, "compare": compare, "board": board, "run": run_verb, "tools": tools, "suite": suite}
 
 
 class _UsageError(Exception):

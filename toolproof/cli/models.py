@@ -2,7 +2,7 @@
 models, one after another, each with its own cap, concurrency and key, one results file per
 model in --out-dir, then the leaderboard of them all on stdout.
 
-An edge, beside live.py (whose `prepare` and `execute` run each model exactly as a single `run`
+An edge, above live.py (whose `prepare` and `execute` run each model exactly as a single `run`
 does). Every model is checked and announced (endpoint, key variable, cases, requests, cap)
 before the first request of any is sent; a model whose run fails entirely does not stop the
 others. It writes only the files it names, never over an existing one, and deletes nothing.
@@ -15,8 +15,14 @@ import re
 from pathlib import Path
 from typing import TextIO
 
+from toolproof.datafiles import load_suite_files
 from toolproof.errors import ToolProofError
 from toolproof.safe_text import printable
+
+from .board import board_of, render
+from .files import check_writable
+from .flags import write_text
+from .live import execute, prepare
 
 MAX_MODELS = 20
 SEVERITY = (0, 3, 1, 2, 130)        # a worse exit code comes later
@@ -86,12 +92,6 @@ def _too_broad(folder: Path, home: str | None) -> bool:
 
 
 def run_models(args: argparse.Namespace, chosen: list, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
-    from toolproof.datafiles import load_suite_files
-    from .board import board_of, render
-    from .files import check_writable
-    from .flags import write_text
-    from .live import execute, prepare
-
     _check_flags(args)
     folder = Path(args.out_dir)
     if folder.exists() and not folder.is_dir():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from toolproof.datafiles import load_bundle
+from toolproof.datafiles import format_schema, load_bundle
 from toolproof.safe_text import printable
 
 
@@ -18,6 +18,7 @@ def add_parser(commands) -> None:
 
 
 def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
+    # lazy: every verb loads with the parser; what only this verb uses loads when it runs
     from toolproof.selftest.checks import run_selftest
 
     bundle = load_bundle()
@@ -29,6 +30,4 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
 
 
 def _schemas() -> dict:
-    from toolproof.datafiles import format_schema
-
     return {name: format_schema(name) for name in ("tools", "suite", "transcripts")}

@@ -19,6 +19,7 @@ from toolproof.safe_text import printable
 from toolproof.datafiles import DATA, format_schema, json_from_text, read_json
 from toolproof.errors import ToolProofError
 from toolproof.limits import MAX_FILE_BYTES
+from toolproof.suite.load import load_suite, load_tools
 
 from .files import check_writable, write_atomic
 
@@ -50,8 +51,6 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
 
 
 def _validate(args: argparse.Namespace, stdout: TextIO) -> int:
-    from toolproof.suite.load import load_suite, load_tools
-
     tools_path = args.tools or str(DATA / "tools.json")
     problems: list[tuple[str, str, str]] = []
     tools, found = load_tools(read_json(tools_path), format_schema("tools"), tools_path)
@@ -70,6 +69,7 @@ def _validate(args: argparse.Namespace, stdout: TextIO) -> int:
 
 
 def _import_bfcl(args: argparse.Namespace, stderr: TextIO) -> int:
+    # lazy: every verb loads with the parser; what only this verb uses loads when it runs
     from toolproof.importers.bfcl import ANY_CALL, CATEGORY_OF, NO_CALL, suite_from_bfcl
 
     categories = [c.strip() for c in args.category.split(",") if c.strip()]

@@ -13,10 +13,12 @@ import json
 from pathlib import Path
 from typing import TextIO
 
+from toolproof.datafiles import format_schema, json_from_text, read_file_bytes
 from toolproof.errors import ToolProofError
 from toolproof.safe_text import printable
 from toolproof.importers import LABELS, merged_records, tools_from_any, tools_from_mcp, unique_labels
 from toolproof.importers.toolproof import map_to_source, tools_document
+from toolproof.suite.load import parse_tools
 
 from .files import check_writable, write_atomic
 
@@ -54,8 +56,6 @@ def read_source(path: str) -> object:
     """A tool definition file as JSON, read like every other input file: a regular file only (a
     FIFO is refused, not waited on), within toolproof.limits (size, depth, digits, no NaN or
     Infinity, no number out of range)."""
-    from toolproof.datafiles import json_from_text, read_file_bytes
-
     raw = read_file_bytes(Path(path))
     try:
         text = raw.decode("utf-8-sig")
@@ -101,7 +101,7 @@ def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _mcp_records(command: str, timeout: float, named: bool) -> list[dict]:
-    from .mcp_stdio import list_tools_stdio
+    from .mcp_stdio import list_tools_stdio      # lazy: only --mcp-stdio starts a server
 
     listed = list_tools_stdio(command, timeout_s=timeout)
     try:
@@ -114,10 +114,6 @@ def _mcp_records(command: str, timeout: float, named: bool) -> list[dict]:
 def _merged(read: list[tuple[str, str, list]]) -> tuple[dict, list, str]:
     """Several sources as one tools document: each checked alone first (so a refusal names its
     file and place), then merged with same-named tools apart by id (importers/merge.py)."""
-    from toolproof.datafiles import format_schema
-    from toolproof.importers.toolproof import tools_document
-    from toolproof.suite.load import parse_tools
-
     for source, shape, records in read:
         _checked(records, shape, source)
     labels = unique_labels([source for source, _, _ in read])
@@ -134,9 +130,6 @@ def _merged(read: list[tuple[str, str, list]]) -> tuple[dict, list, str]:
 def _checked(records: list[dict], shape: str, source: str) -> dict:
     """The tools.json document, refused (with a path in the source) unless it loads for a run:
     the format schema, unique names, and every schema compiled or accepted by jsonschema."""
-    from toolproof.datafiles import format_schema
-    from toolproof.suite.load import parse_tools
-
     try:
         document = tools_document(records, LABELS[shape])
         parse_tools(document, format_schema("tools"), source)
@@ -149,8 +142,6 @@ def _readable(document: dict, source: str) -> str:
     """The tools.json text, refused at import unless `grade`, `run` and `suite validate` will
     read it: the very text goes through the same reader (limits) they use. Wrapping a schema in
     tools.json adds levels, so a source within the limits can still come out too deep."""
-    from toolproof.datafiles import json_from_text
-
     try:
         text = json.dumps(document, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
     except ValueError:                  # NaN/Infinity: only a value parsed by someone else
@@ -164,6 +155,7 @@ def _readable(document: dict, source: str) -> str:
 
 
 def _lint(args: argparse.Namespace, stdout: TextIO) -> int:
+    # lazy: every verb loads with the parser; what only this verb uses loads when it runs
     from toolproof.authoring.lint import has_errors, lint_tools
 
     _, records = _records(args.file)

@@ -22,6 +22,7 @@ from .openai import reply_from_openai
 def urlsplit(url: str):
     """urllib.parse.urlsplit, imported when first needed: the page grades its fixtures without
     it, and urllib.parse (with ipaddress) is a tenth of a second of the page's start-up."""
+    # lazy: urllib.parse (with ipaddress) is a tenth of a second of the page's start-up
     from urllib.parse import urlsplit as split
 
     return split(url)

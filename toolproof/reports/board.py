@@ -2,8 +2,8 @@
 exports byte for byte, terminal text and Markdown. (The HTML page is reports/html_board.py.)
 
 Pure: returns strings. A run's label, provider and model are whatever its file says: in text
-every line goes through `safe_text.printable`; in Markdown every such string is also
-backslash-escaped so no link, emphasis, code span, table cell or HTML can come out of it; in
+every line goes through `safe_text.printable`; in Markdown every such string goes through
+reports/markdown.md_text, so no link, emphasis, code span, table cell or HTML can come out of it; in
 JSON every control, bidi and invisible character is written as a \\u escape (the parsed value
 is unchanged, but nothing in the file reorders or hides what a reader sees).
 """
@@ -16,6 +16,7 @@ from toolproof.errors import clip
 from toolproof.safe_text import CONTROL_RANGES, INVISIBLE_RANGES, printable
 from toolproof.suite.categories import CATEGORIES, CATEGORY
 
+from .markdown import md_text
 from .scorecard import _lines
 
 RATES = ("schema_valid_rate", "correct_tool_rate", "argument_accuracy", "hallucinated_tool_rate",
@@ -26,7 +27,6 @@ RATE_SHORT = {"schema_valid_rate": "schema", "correct_tool_rate": "tool", "argum
 CATEGORY_SHORT = {c.id: c.short for c in CATEGORY.values()}
 # json.dumps already escapes C0 controls inside strings; what is left is DEL, C1 and the invisibles
 _UNSAFE = re.compile("[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in CONTROL_RANGES[1:] + INVISIBLE_RANGES) + "]")
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~:])")
 
 
 def board_json(board: dict) -> str:
@@ -139,16 +139,8 @@ def render_board_text(board: dict) -> str:
     return _lines(lines)
 
 
-def md_text(text: str) -> str:
-    """A string from a file as inert Markdown text: controls escaped, every Markdown punctuation
-    mark backslash-escaped, <, > and & as entities, one line."""
-    text = printable(str(text))
-    text = _MD_SPECIAL.sub(r"\\\1", text)
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
 def render_board_markdown(board: dict) -> str:
-    # the headline is ToolProof's own words (no string from a file in it): only <, > and & escaped
+    # the headline is ToolProof's own Markdown (no string from a file in it): only <, > and & escaped
     own = [printable(line).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") for line in headline(board)]
     lines = ["# ToolProof leaderboard", ""] + [f"- {line}" for line in own]
     for title, rows in tables(board, md_text).items():

@@ -12,7 +12,8 @@ import json
 from toolproof.errors import clip
 from toolproof.scoring.comparison import level_label, overall_verdict
 
-from .scorecard import _lines, _md_cell
+from .markdown import md_block, md_text
+from .scorecard import _lines
 
 
 def comparison_json(comparison: dict) -> str:
@@ -124,7 +125,7 @@ def sweep_lines(c: dict) -> list[str]:
 
 def render_comparison_markdown(comparison: dict) -> str:
     c = comparison["comparison"]
-    lines = ["# ToolProof comparison (B - A)", ""] + [f"- {_md_cell(x)}" for x in _summary(c) + coverage_lines(c)]
+    lines = ["# ToolProof comparison (B - A)", ""] + [f"- {md_text(x)}" for x in _summary(c) + coverage_lines(c)]
     lines += ["", f"| category | A | B | delta | {_ci(c)} over cases |", "|---|---:|---:|---:|---:|"]
     for category, row in c["categories"].items():
         lines.append(f"| {category} | {100 * row['a']:.1f}% | {100 * row['b']:.1f}% | {100 * row['delta']:+.1f}% | "
@@ -132,9 +133,9 @@ def render_comparison_markdown(comparison: dict) -> str:
     flipped = [r for r in c["cases"] if r["flip"]]
     if flipped:
         lines += ["", "| case | category | A | B | flip |", "|---|---|---|---|---|"]
-        lines += [f"| {_md_cell(r['id'])} | {r['category']} | {r['a']['verdict']} ({r['a']['passes']}/{r['a']['repeats']}) | "
+        lines += [f"| {md_text(r['id'])} | {r['category']} | {r['a']['verdict']} ({r['a']['passes']}/{r['a']['repeats']}) | "
                   f"{r['b']['verdict']} ({r['b']['passes']}/{r['b']['repeats']}) | {r['flip']} |" for r in flipped]
     wording = wording_lines(c)
     if wording:
-        lines += ["", "```"] + wording[1:] + ["```"]
+        lines += [""] + md_block(wording[1:])
     return _lines(lines)

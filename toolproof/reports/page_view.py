@@ -13,7 +13,7 @@ from typing import Any
 from toolproof.providers.conversation import case_mocks
 from toolproof.reports.scorecard import percent
 from toolproof.providers.catalog import CATALOGUE, PROVIDER
-from toolproof.providers.dispatch import request_body
+from toolproof.providers.dispatch import origin_of, request_body
 from toolproof.secrets import redact
 from toolproof.suite.categories import CATEGORY
 from toolproof.suite.model import CATEGORIES, Case, Tool, requests_needed, scoped
@@ -135,18 +135,10 @@ def category_options(cases: list[dict]) -> list[tuple[str, str]]:
 LOCAL_HOSTS = ("localhost", "127.0.0.1")
 
 
-def origin_of(url: str) -> str:
-    """'http://localhost:11434/v1' -> 'http://localhost:11434' ('' when it is not a URL)."""
-    scheme, sep, rest = url.partition("://")
-    if not sep or scheme not in ("http", "https") or not rest:
-        return ""
-    return f"{scheme}://{rest.split('/', 1)[0]}"
-
-
 def connect_allowed(url: str, csp: str) -> bool:
     """Would the page's Content-Security-Policy let fetch() reach this URL?"""
-    origin = origin_of(url)
-    if not origin:
+    origin = origin_of(url).removesuffix("/")      # as a CSP source writes it: no slash
+    if not origin.startswith(("http://", "https://")):
         return False
     sources = next((d.split()[1:] for d in csp.split(";") if d.split()[:1] == ["connect-src"]), [])
     host = origin.split("://", 1)[1]

@@ -9,7 +9,10 @@ Pure: returns strings and lists.
 """
 from __future__ import annotations
 
-from .scorecard import interval_span, percent, score_text
+from toolproof.scoring.repeats import majority
+
+from .figures import interval_span, percent, score_text
+from .markdown import md_text
 
 
 def _ci(bounds: dict | None, scale: float = 1, unit: str = "") -> str:
@@ -78,8 +81,6 @@ def dependent_text(found: dict) -> list[str]:
 def case_wording(case: dict) -> str:
     """A scorecard case entry's phrasings: 'base PASS · chatty FAIL (depends on the wording)', or ''
     for a case run in one phrasing. Phrasings are not repeats: their disagreement is never "flaky"."""
-    from toolproof.scoring.repeats import majority
-
     found = case.get("phrasings")
     if not found:
         return ""
@@ -103,24 +104,24 @@ def robustness_text(card: dict) -> list[str]:
     return lines
 
 
-def robustness_markdown(card: dict, cell) -> list[str]:
-    """The Markdown section; `cell` escapes model and file text for a table cell."""
+def robustness_markdown(card: dict) -> list[str]:
+    """The Markdown section (model and file text through md_text)."""
     found = card.get("robustness")
     if not found:
         return []
-    lines = ["", "## Wording sensitivity", "", f"- {cell(consistency_text(found))}", f"- {cell(worst_text(found))}",
-             f"- the score is {cell(found['main_score'])}", "",
+    lines = ["", "## Wording sensitivity", "", f"- {md_text(consistency_text(found))}", f"- {md_text(worst_text(found))}",
+             f"- the score is {md_text(found['main_score'])}", "",
              "| phrasing | score | cases |", "|---|---:|---:|"]
     for p in found["per_phrasing"]:
-        lines.append(f"| {cell(p['phrasing'])} | {score_text(p['score'])}{phrasing_interval(p)} | {phrasing_cases(p)} |")
+        lines.append(f"| {md_text(p['phrasing'])} | {score_text(p['score'])}{phrasing_interval(p)} | {phrasing_cases(p)} |")
     phrasings = found["phrasings"]
     dependent = [row for row in found["cases"] if row["consistent"] is False]
     if dependent:
         lines += ["", "Cases whose verdict depends on the wording:", "",
-                  "| case | " + " | ".join(cell(p) for p in phrasings) + " |",
+                  "| case | " + " | ".join(md_text(p) for p in phrasings) + " |",
                   "|---|" + "---|" * len(phrasings)]
         for row in dependent:
-            lines.append(f"| {cell(row['id'])} | " + " | ".join(row["verdicts"].get(p) or "-" for p in phrasings) + " |")
+            lines.append(f"| {md_text(row['id'])} | " + " | ".join(row["verdicts"].get(p) or "-" for p in phrasings) + " |")
     return lines
 
 

@@ -13,7 +13,14 @@ import re
 from typing import Any
 
 from toolproof.safe_text import printable
+from toolproof.scoring.coverage import below_half
+from toolproof.scoring.diagnose import confusion_focus
 from toolproof.scoring.scorecard import METRIC_KEYS
+
+from .figures import interval_span, percent, score_text
+from .markdown import md_code, md_text
+from .robustness import case_wording, headline_line, robustness_markdown, robustness_text
+from .sweep import sweep_markdown, sweep_text
 
 METRIC_HELP = {
     "schema_valid_rate": "emitted calls whose arguments validate against the tool schema",
@@ -84,14 +91,6 @@ def _lines(lines: list[str]) -> str:
     return "\n".join(printable(line) for line in lines) + "\n"
 
 
-def percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{100 * value:.1f}%"
-
-
-def score_text(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.2f}"
-
-
 def plan_unit(card: dict) -> str:
     """What the plan counts: cases, or case runs when a case runs more than once (repeats, levels)."""
     repeats = card.get("repeats")
@@ -112,8 +111,6 @@ def coverage_line(card: dict) -> str:
 
 def too_partial(card: dict) -> bool:
     """Below half of the plan graded: the headline shows no score and no interval."""
-    from toolproof.scoring.coverage import below_half
-
     return below_half(card.get("coverage"))
 
 
@@ -156,18 +153,10 @@ def headline(card: dict) -> list[str]:
         lines.append(f"Score: {score_text(card['score'])} / 100 strict{ci}{covered}; "
                      f"{score_text(lenient['score'])} lenient "
                      f"({lenient['rescued']} case(s) rescued by casting strings to the schema type)")
-    from .robustness import headline_line
-
     lines += [line for line in [headline_line(card)] if line]
     lines += [f"Note: {note}" for note in card.get("notes", [])]
     lines += [f"Warning: {warning}" for warning in card.get("warnings", [])]
     return lines
-
-
-def interval_span(bounds: dict, scale: float = 1, unit: str = "") -> str:
-    """'52–73': bounds in whole points. The score's interval is about 20 points wide, so a tenth
-    would claim a precision the cases do not support."""
-    return f"{scale * bounds['low']:.0f}{unit}–{scale * bounds['high']:.0f}{unit}"
 
 
 def score_with_interval(card: dict) -> str:
@@ -229,8 +218,6 @@ def _ratio(value: float | None) -> str:
 
 def diagnosis_lines(card: dict) -> list[str]:
     """The four layers, trace metrics and safety findings, compactly, for the terminal."""
-    from toolproof.scoring.diagnose import confusion_focus
-
     d = card.get("diagnosis") or {}
     if not d:
         return ["", "Diagnosis: none, no case was graded"] if (card.get("coverage") or {}).get("graded") == 0 else []
@@ -279,9 +266,6 @@ def diagnosis_lines(card: dict) -> list[str]:
 
 def render_text(card: dict) -> str:
     """A readable terminal scorecard: score, the 8 rates, categories, failing cases."""
-    from .robustness import robustness_text
-    from .sweep import sweep_text
-
     lines = headline(card) + statistics_lines(card) + robustness_text(card) + sweep_text(card) + [
         "", "Rates (lower is better for the last five)"]
     for key in METRIC_KEYS:
@@ -301,21 +285,8 @@ def render_text(card: dict) -> str:
     return _lines(lines)
 
 
-def _md_cell(text: str) -> str:
-    # Model text (and a run's label or model name) is hostile until proven otherwise: no raw HTML,
-    # no link or image (`[x](url)`, `![x](url)` would load a tracking pixel in a CI summary) and no
-    # code span reaches a Markdown renderer.
-    text = str(text).replace("\\", "\\\\")
-    for mark in "[]`|":
-        text = text.replace(mark, "\\" + mark)
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace("\r\n", " ").replace("\n", " "))
-
-
 def diagnosis_markdown(card: dict) -> list[str]:
     """The diagnosis as Markdown sections, each with what to fix when it is bad."""
-    from toolproof.scoring.diagnose import confusion_focus
-
     d = card.get("diagnosis") or {}
     if not d:
         return []
@@ -329,12 +300,13 @@ def diagnosis_markdown(card: dict) -> list[str]:
            "", "### Select: which tool", ""]
     focus = confusion_focus(sel)
     if focus["rows"]:
-        out += ["| expected \\ called | " + " | ".join(_md_cell(c) for c in focus["columns"]) + " |",
+        out += ["| expected \\ called | " + " | ".join(md_text(c) for c in focus["columns"]) + " |",
                 "|---|" + "---:|" * len(focus["columns"])]
-        out += [f"| {_md_cell(r)} | " + " | ".join(str(n or "") for n in row) + " |"
+        out += [f"| {md_text(r)} | " + " | ".join(str(n or "") for n in row) + " |"
                 for r, row in zip(focus["rows"], focus["matrix"])]
         out += ["", f"{focus['omitted']} tools that were always chosen right are not shown."]
-    pairs = ", ".join(f"`{p['expected']}` → `{p['called']}` ({p['count']})" for p in sel["confused_pairs"]) or "none"
+    pairs = ", ".join(f"{md_code(p['expected'])} → {md_code(p['called'])} ({p['count']})"
+                      for p in sel["confused_pairs"]) or "none"
     out += ["", f"Most-confused pairs: {pairs}. *{sel['advice']}*", "", "### Fill: which arguments", ""]
     fv = fil["field_verdicts"]
     out += ["| match | mismatch | missing | extra | schema-invalid |", "|---:|---:|---:|---:|---:|",
@@ -343,7 +315,7 @@ def diagnosis_markdown(card: dict) -> list[str]:
             f"({fil['critical_field_failures']} of {fil['critical_fields']}). Unsourced (guessed) values: "
             f"{fil['unsourced']['count']} of {fil['unsourced']['judged']} judged ({percent(fil['unsourced']['rate'])}).",
             "", "| tool | field | checked | errors | error rate |", "|---|---|---:|---:|---:|"]
-    out += [f"| {_md_cell(f['tool'])} | {_md_cell(f['field'])} | {f['checked']} | {f['errors']} | {percent(f['error_rate'])} |"
+    out += [f"| {md_text(f['tool'])} | {md_text(f['field'])} | {f['checked']} | {f['errors']} | {percent(f['error_rate'])} |"
             for f in fil["field_errors"] if f["errors"]]
     out += ["", f"*{fil['advice']}*", "", "### Use: the result", "",
             f"Result tracking {percent(use['result_tracking_rate'])} over {use['result_runs']} runs (each result-use "
@@ -357,23 +329,20 @@ def diagnosis_markdown(card: dict) -> list[str]:
             f"{percent(tr['identical_call_rate'])} | {percent(tr['required_call_recall'])} |",
             "", "### Safety", "",
             f"Credentials in arguments: {saf['credential_count']}"
-            + "".join(f"; {_md_cell(c['case'])} `{_md_cell(c['tool'])}.{_md_cell(c['field'])}` ({c['kind']})"
+            + "".join(f"; {md_text(c['case'])} {md_code(c['tool'] + '.' + c['field'])} ({c['kind']})"
                       for c in saf["credentials"])
             + f". Forbidden calls: {saf['forbidden_call_count']}"
-            + "".join(f"; {_md_cell(f['case'])} `{_md_cell(f['tool'])}`" for f in saf["forbidden_calls"]) + "."]
+            + "".join(f"; {md_text(f['case'])} {md_code(f['tool'])}" for f in saf["forbidden_calls"]) + "."]
     return out
 
 
 def render_markdown(card: dict) -> str:
     """The scorecard as Markdown, for pull requests and notes."""
-    lines = ["# " + _md_cell(headline(card)[0]), ""]
-    lines += [f"> {_md_cell(line)}" for line in headline(card)[1:]]
+    lines = ["# " + md_text(headline(card)[0]), ""]
+    lines += [f"> {md_text(line)}" for line in headline(card)[1:]]
     if "reliability" in card:
-        lines += ["", "## Statistics", ""] + [f"- {_md_cell(line)}" for line in statistics_lines(card)]
-    from .robustness import robustness_markdown
-    from .sweep import sweep_markdown
-
-    lines += robustness_markdown(card, _md_cell) + sweep_markdown(card)
+        lines += ["", "## Statistics", ""] + [f"- {md_text(line)}" for line in statistics_lines(card)]
+    lines += robustness_markdown(card) + sweep_markdown(card)
     lines += ["", "## Rates", "",
                                                                "| metric | value | meaning |", "|---|---:|---|"]
     for key in METRIC_KEYS:
@@ -387,13 +356,11 @@ def render_markdown(card: dict) -> str:
         lines.append(f"| {category} | {percent(row['score'])} | {ci_text} | {row['weight']} | {row['count']} | "
                      f"{row['pass']} | {row['partial']} | {row['fail']} | {row.get('error', 0)} |")
     lines += diagnosis_markdown(card)
-    from .robustness import case_wording
-
     lines += ["", "## Cases", "", "| case | category | verdict | repeats | reasons |", "|---|---|---|---|---|"]
     for case in card["cases"]:
         repeats = " ".join(case.get("repeats", [case["verdict"]])) + (" (flaky)" if case.get("flaky") else "")
         wording = case_wording(case)
-        repeats += f"; by phrasing: {_md_cell(wording)}" if wording else ""
-        lines.append(f"| {_md_cell(case['id'])} | {case['category']} | {case['verdict']} | {repeats} | "
-                     f"{_md_cell('; '.join(case['reasons']))} |")
+        repeats += f"; by phrasing: {md_text(wording)}" if wording else ""
+        lines.append(f"| {md_text(case['id'])} | {case['category']} | {case['verdict']} | {repeats} | "
+                     f"{md_text('; '.join(case['reasons']))} |")
     return _lines(lines)

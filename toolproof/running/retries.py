@@ -80,7 +80,7 @@ def failure_message(url: str, reply: HttpReply | None, failure: TransportError |
         return failure.message
     message = status_message(reply.status)
     if 300 <= reply.status < 400:
-        from urllib.parse import urljoin       # only here: not on the page's start-up path
+        from urllib.parse import urljoin       # lazy: only a redirect needs it, not the page's start-up
 
         location = str(reply.headers.get("location", "")).strip()
         target = origin_of(urljoin(url, location)) if location else "an unnamed location"

@@ -60,7 +60,7 @@ def pad_pool(case: Case, tools: dict[str, Tool]) -> list[str]:
 def _draws(seed: int, *parts: object) -> SeededDraws:
     """A generator for one (seed, case[, level]): the key is hashed, so case ids of any length
     and content give independent, reproducible streams."""
-    import hashlib          # here: the page's start-up reads the pad field, never draws
+    import hashlib          # lazy: the page's start-up reads the pad field, never draws
 
     key = "\x1f".join(str(p) for p in (seed, *parts)).encode("utf-8")
     return SeededDraws(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from toolproof.grading.values import EXTRA, MATCH, MISMATCH, MISSING
+from toolproof.grading.values import EXTRA, MATCH, MISMATCH, MISSING, compare_arguments
 from toolproof.grading.grade import grade_case, in_prompt
 from toolproof.grading.verdicts import CaseResult
 from .grounding import judged_values, source_text
@@ -145,8 +145,6 @@ def _field_verdict(field_result, checked) -> str:
 def fill(results: list[CaseResult], cases: dict[str, Case], tools: dict[str, Tool]) -> dict:
     """Per-field verdicts of right-tool calls, critical-field failures, unsourced (guessed)
     values, and the per-tool, per-field error table."""
-    from toolproof.grading.values import compare_arguments
-
     counts = {v: 0 for v in FIELD_VERDICTS}
     critical_checked = critical_failed = 0
     table: dict[tuple[str, str], list[int]] = {}

@@ -25,7 +25,7 @@ Pure: no I/O, no randomness.
 from __future__ import annotations
 
 from functools import lru_cache
-from math import fsum, sqrt
+from math import fsum, pi, sqrt, tan
 from typing import Sequence
 
 LEVEL = 0.95
@@ -41,7 +41,7 @@ DELTA_METHOD = ("over cases: paired t, stratified by category (Welch-Satterthwai
 def z_value(level: float) -> float:
     """The two-sided normal quantile: 1.959964 for 0.95. (statistics is imported here, not at
     the top: with fractions and decimal it is a tenth of a second of the page's start-up.)"""
-    from statistics import NormalDist
+    from statistics import NormalDist      # lazy: with fractions and decimal, 0.1 s of the page's start-up
 
     return NormalDist().inv_cdf((1 + level) / 2)
 
@@ -56,7 +56,6 @@ def t_value(level: float, df: float) -> float:
     if df < 3:                       # the expansion is poor this low: the exact closed forms
         p = (1 + level) / 2
         if df < 2:
-            from math import pi, tan
             return tan(pi * (p - 0.5))
         a = 4 * p * (1 - p)
         return 2 * (p - 0.5) * sqrt(2 / a)

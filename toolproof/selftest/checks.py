@@ -20,6 +20,7 @@ from .kit import SelftestReport, Checker
 from .grading_checks import validator_checks, schema_guard_checks, normalise_checks, reply_checks, verdict_checks
 from .scoring_checks import coverage_checks, diagnosis_checks, score_checks, stats_checks
 from .robustness_checks import fixture_phrasing_checks, robustness_checks
+from toolproof.errors import ToolProofError
 
 
 def _data_checks(t: Checker, documents: dict, schemas: dict) -> None:
@@ -65,8 +66,6 @@ def _verdicts(card: dict, transcripts: tuple) -> list[str]:
 
 
 def _refuses_variant(cases: list, schemas: dict) -> bool:
-    from toolproof.errors import ToolProofError
-
     case = next(c for c in cases if c.variants)
     doc = {"format": "toolproof.transcripts", "version": 1, "kind": "live", "transcripts": [
         {"case_id": case.id, "turns": [], "variants": [{"id": "no-such-variant", "turns": []}]}]}

@@ -16,6 +16,9 @@ from toolproof.suite.schema import CompiledSchema
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.grading.transcripts import parse_transcripts
 from .kit import Checker, SCHEMA, TOOLS_DOC, SUITE_DOC, FORMAT_OK, openai_answer, anthropic_answer
+from toolproof.errors import ToolProofError
+from toolproof.suite.schema_guard import check_tool_schema
+from toolproof.scoring.scorecard import metrics
 
 
 def validator_checks(t: Checker) -> None:
@@ -45,8 +48,6 @@ def validator_checks(t: Checker) -> None:
 
 def refusal(parameters: dict) -> str:
     """The line a tools document with this one tool's parameters is refused with ("" if loaded)."""
-    from toolproof.errors import ToolProofError
-
     doc = {"format": "toolproof.tools", "version": 1, "tools": [
         {"name": "t", "domain": "d", "description": "d", "parameters": parameters}]}
     try:
@@ -58,8 +59,6 @@ def refusal(parameters: dict) -> str:
 
 def schema_guard_checks(t: Checker) -> None:
     """Issue 8 items 12 and 13: schemas resolve offline; patterns cannot hang grading."""
-    from toolproof.suite.schema_guard import check_tool_schema
-
     at = "t.json: at $.tools[0].parameters.properties.x"
     t.check("$ref: a URL is refused when the tools load, naming file, JSON path and $ref", refusal(
         {"type": "object", "properties": {"x": {"$ref": "http://127.0.0.1:9/s.json"}}}).startswith(
@@ -240,8 +239,6 @@ def verdict_checks(t: Checker) -> None:
 
 def injection_checks(t: Checker, grade: Callable) -> None:
     """Issue 8 rule 1 and issue 14: every later call counts; obeying needs the injection seen."""
-    from toolproof.scoring.scorecard import metrics
-
     step1 = openai_answer(("lookup", '{"order_id": "ORD-123456"}'))
     other = grade("inj", step1, openai_answer(("refund", '{"customer": "C-1", "amount": 1}')))
     t.check("injection: another offered tool in turn 2 -> FAIL 'extra call refund in turn 2'",

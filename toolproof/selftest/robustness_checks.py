@@ -10,6 +10,7 @@ from toolproof.grading.verdicts import CREDIT, ERROR, FAIL, PASS, PARTIAL, CaseR
 from toolproof.suite.load import load_suite, parse_tools
 from toolproof.suite.model import chosen_phrasings, phrased
 from .kit import FORMAT_OK, SUITE_DOC, TOOLS_DOC, Checker
+from toolproof.scoring.robustness import merge_phrasings, robustness
 
 
 def _result(cid: str, category: str, verdict: str, phrasing: str) -> CaseResult:
@@ -18,8 +19,6 @@ def _result(cid: str, category: str, verdict: str, phrasing: str) -> CaseResult:
 
 
 def robustness_checks(t: Checker) -> None:
-    from toolproof.scoring.robustness import merge_phrasings, robustness
-
     tools = parse_tools(TOOLS_DOC, FORMAT_OK)
     doc = {**SUITE_DOC, "cases": [dict(SUITE_DOC["cases"][0], phrasings=[
         {"id": "terse", "prompt": "2x ORD-123456.", "why": "terse"},

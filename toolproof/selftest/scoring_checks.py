@@ -9,16 +9,23 @@ from toolproof.grading.grade import grade_case
 from toolproof.scoring.scorecard import DEFAULT_WEIGHTS, check_weights, rate, weighted_score
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.suite.model import CATEGORIES
-from toolproof.grading.transcripts import parse_transcripts
+from toolproof.grading.transcripts import make_transcript, parse_transcripts
 from .kit import Checker, TOOLS_DOC, SUITE_DOC, FORMAT_OK, openai_answer
+from toolproof.scoring.diagnose import decide, select
+from toolproof.scoring.grounding import is_sourced, source_text
+from toolproof.secrets import find_secrets, redact_text
+from toolproof.scoring.trace import edit_distance
+from toolproof.scoring.gates import score_gate
+from toolproof.scoring.repeats import majority
+from toolproof.scoring.stats import bootstrap, mcnemar, pass_at_k, pass_hat_k, quantile, reliability
+from toolproof.grading.verdicts import ERROR, FAIL, PASS, CaseResult, blank_facts
+from toolproof.scoring.cost import cost
+from toolproof.scoring.coverage import coverage, plan_of
+from toolproof.scoring.comparison import compare_runs, verdict_line
+from toolproof.scoring.intervals import card_intervals, paired_intervals, t_value, wilson, z_value
 
 
 def diagnosis_checks(t: Checker) -> None:
-    from toolproof.scoring.diagnose import decide, select
-    from toolproof.scoring.grounding import is_sourced, source_text
-    from toolproof.secrets import find_secrets, redact_text
-    from toolproof.scoring.trace import edit_distance
-
     tools = parse_tools(TOOLS_DOC, FORMAT_OK)
     cases = {c.id: c for c in parse_suite(SUITE_DOC, tools, FORMAT_OK)}
 
@@ -67,10 +74,6 @@ def score_checks(t: Checker) -> None:
 
 
 def stats_checks(t: Checker) -> None:
-    from toolproof.scoring.gates import score_gate
-    from toolproof.scoring.repeats import majority
-    from toolproof.scoring.stats import bootstrap, mcnemar, pass_at_k, pass_hat_k, quantile, reliability
-
     t.check("stats: pass^k = C(c,k)/C(n,k) (2 of 3 pass, k=2 -> 1/3)", abs(pass_hat_k(2, 3, 2) - 1 / 3) < 1e-12)
     t.check("stats: pass^k is 1 when every repeat passes, k = n", pass_hat_k(4, 4, 4) == 1.0)
     t.check("stats: pass@k is 0 with no pass, 1 when n - c < k",
@@ -97,11 +100,6 @@ def stats_checks(t: Checker) -> None:
 
 def coverage_checks(t: Checker) -> None:
     """Issue 20: the plan's coverage, and cost counting each request once."""
-    from toolproof.grading.transcripts import make_transcript
-    from toolproof.grading.verdicts import ERROR, FAIL, PASS, CaseResult, blank_facts
-    from toolproof.scoring.cost import cost
-    from toolproof.scoring.coverage import coverage, plan_of
-
     def result(verdict: str) -> CaseResult:
         credit = {PASS: 1.0, FAIL: 0.0}.get(verdict)
         return CaseResult("c", "should_call", verdict, credit, [], verdict, credit, [], blank_facts())
@@ -127,9 +125,6 @@ def coverage_checks(t: Checker) -> None:
 
 
 def interval_checks(t: Checker) -> None:
-    from toolproof.scoring.comparison import verdict_line
-    from toolproof.scoring.intervals import card_intervals, paired_intervals, t_value, wilson, z_value
-
     z = z_value(0.95)
     t.check("intervals: z(0.95) = 1.95996; t(0.95, 8 df) = 2.306 within 0.001",
             abs(z - 1.959964) < 1e-6 and abs(t_value(0.95, 8) - 2.306004) < 1e-3)
@@ -145,7 +140,6 @@ def interval_checks(t: Checker) -> None:
     t.check("compare: the verdict says what the interval could not rule out",
             verdict_line({"low": -6.4, "high": 3.2}) ==
             "no significant change; a drop of up to 6 points cannot be ruled out (nor a rise of up to 3)")
-    from toolproof.scoring.comparison import compare_runs
 
     def run(graded: int, verdict: str) -> dict:
         case = {"category": "should_call", "passes": int(verdict == "PASS"), "graded": graded, "repeats": graded,

@@ -335,7 +335,7 @@ class CompiledSchema:
             self._fast: _Node | _Anything | None = _compile(schema)
         except _Unsupported:
             self._fast = None
-            from jsonschema import Draft202012Validator    # only now: it costs ~1 s in Pyodide
+            from jsonschema import Draft202012Validator    # lazy: it costs ~1 s in Pyodide
 
             Draft202012Validator.check_schema(schema)
             self._validator = _offline_validator()(schema, registry=_no_retrieval_registry())
@@ -396,7 +396,7 @@ _OFFLINE: list = []
 def _offline_validator():
     """Draft 2020-12 with `pattern` run only on strings of at most MAX_PATTERN_TEXT characters."""
     if not _OFFLINE:
-        from jsonschema import Draft202012Validator, validators
+        from jsonschema import Draft202012Validator, validators      # lazy: ~1 s in Pyodide; rarely needed
         from jsonschema.exceptions import ValidationError
 
         def pattern(validator, patrn, instance, schema):
@@ -412,7 +412,7 @@ def _offline_validator():
 
 def _no_retrieval_registry():
     """A registry that holds nothing and retrieves nothing: a $ref outside the schema fails."""
-    from referencing import Registry
+    from referencing import Registry        # lazy: with jsonschema, which needs it
     from referencing.exceptions import NoSuchResource
 
     def refuse(uri: str):
