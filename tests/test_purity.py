@@ -269,9 +269,6 @@ def test_no_module_is_too_long_and_the_top_stays_small():
 # by any path, imports A. Each such circle is one strongly connected set of modules in the graph.
 # A circle named here is known and awaited: the check fails both when another appears and when
 # this one is gone (then empty the set).
-KNOWN_CIRCLES = {
-    ("toolproof.authoring.case_form", "toolproof.authoring.draft_suite"),   # opened by the draft branch
-}
 
 
 def module_of(name: str) -> str:
@@ -330,13 +327,12 @@ FOLDERS = sorted({p.parent.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglo
 def test_no_circles_inside_a_folder(folder):
     graph = package_graph()
     inside = {module_of(p.relative_to(PACKAGE).as_posix()) for p in (PACKAGE / folder).glob("*.py")}
-    assert [c for c in circles({m: graph[m] & inside for m in inside}) if c not in KNOWN_CIRCLES] == []
+    assert [c for c in circles({m: graph[m] & inside for m in inside})] == []
 
 
 def test_no_circles_in_the_package():
     found = circles(package_graph())
-    assert [c for c in found if c not in KNOWN_CIRCLES] == []
-    assert [c for c in KNOWN_CIRCLES if c not in found] == [], "a known circle is gone: take it out of KNOWN_CIRCLES"
+    assert found == []
 
 
 @pytest.mark.parametrize("sources, found", [
@@ -358,14 +354,6 @@ def test_circle_checker_catches(sources, found):
 #     # lazy: jsonschema costs a second of the page's start-up; most schemas never need it
 #     from jsonschema import Draft202012Validator
 REASON = "# lazy:"
-# Files other branches of issue 34 rewrite: their late imports get a reason (or move to the top)
-# on merge, and this set empties; the test fails once a listed file has all its reasons.
-REASONS_TO_COME = {
-    "authoring/case_form.py", "authoring/draft_suite.py", "authoring/lint.py",      # the draft branch
-    "authoring/lint_schema.py", "authoring/tool_offer.py",
-    "cli/live.py", "reports/page_view.py",                                         # the settings branch
-    "reports/kept_runs.py",                                                        # the results-file branch
-}
 
 
 def _has_reason(line: str) -> bool:
@@ -405,11 +393,7 @@ def unreasoned_imports(source: str, name: str) -> list[str]:
                          ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_a_late_import_says_why(path):
     name = path.relative_to(PACKAGE).as_posix()
-    found = unreasoned_imports(path.read_text(encoding="utf-8"), name)
-    if name in REASONS_TO_COME:
-        assert found, f"{name} has its reasons now: take it out of REASONS_TO_COME"
-    else:
-        assert found == []
+    assert unreasoned_imports(path.read_text(encoding="utf-8"), name) == []
 
 
 @pytest.mark.parametrize("snippet, found", [

@@ -14,6 +14,8 @@ import math
 import re
 from typing import Iterator, NamedTuple
 
+from .lint_schema import metaschema_error, ref_problems, subschemas
+from .lint_similar import similar_pairs
 from .lint_text import instruction_phrase, name_key, word_set
 from toolproof.safe_text import hidden_characters
 
@@ -145,8 +147,6 @@ def _schema_validity(tool: dict) -> Iterator[LintFinding]:
         yield _finding("invalid-schema", tool, at,
                        f"parameters must be an object schema (\"type\": \"object\"), as OpenAI and "
                        f"Anthropic require; got type {params.get('type')!r}")
-    from .lint_schema import metaschema_error, ref_problems
-
     error = metaschema_error(params)
     if error is not None:
         yield _finding("invalid-schema", tool, at + error[0], f"not a valid Draft 2020-12 schema: {error[1]}")
@@ -155,8 +155,6 @@ def _schema_validity(tool: dict) -> Iterator[LintFinding]:
 
 
 def _schema_walk(tool: dict) -> Iterator[LintFinding]:
-    from .lint_schema import subschemas
-
     for path, schema in subschemas(tool["parameters"]):
         props = schema.get("properties")
         if not isinstance(props, dict):
@@ -220,8 +218,6 @@ def _duplicate_names(tools: list[dict]) -> Iterator[LintFinding]:
 
 
 def _similar_tools(tools: list[dict]) -> Iterator[LintFinding]:
-    from .lint_similar import similar_pairs
-
     for i, j, reason in similar_pairs([t["name"] for t in tools],
                                       [word_set(t.get("description") or "") for t in tools],
                                       SIMILAR_AT, MAX_CANDIDATES):

@@ -57,6 +57,7 @@ def metaschema_error(schema: Any) -> tuple[str, str] | None:
         raise
     except Exception:           # jsonschema's SchemaError (or a rule added to the compiler)
         pass
+    # lazy: jsonschema is needed only for a schema our own compiler refused (in the page, a wheel fetched on demand)
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
+from datetime import datetime, timezone
 from typing import TextIO
 
 from .files import ResultsText, save
@@ -122,6 +123,7 @@ def api_key(provider: str, environ: dict, base_url: str = "", key_env: str | Non
 
 def phrasings_choice(text: str) -> str | int:
     """--phrasings: "base", "all" or a whole number from 1 to MAX_PHRASINGS + 1 (1 is base)."""
+    # lazy: only a run needs these (the runner, the writers of its reports); other verbs start without them
     from toolproof.suite.model import phrasing_choice
 
     try:
@@ -168,6 +170,7 @@ def _check_bounds(**raws) -> None:
 def _pad_levels(args: argparse.Namespace, bundle) -> tuple:
     """--pad and --pad-seed checked, and every level refused before the run that some case in
     scope cannot be padded to."""
+    # lazy: only a run needs these (the runner, the writers of its reports); other verbs start without them
     from toolproof.suite.model import scoped
     from toolproof.running.sweep import check_levels, parse_levels
 
@@ -207,8 +210,6 @@ def sampling_line(settings) -> str:
 
 
 def _now() -> str:
-    from datetime import datetime, timezone
-
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
 
 
@@ -238,6 +239,7 @@ class Prepared:
 def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> Prepared:
     """Check the flags, read the key, build the run and say, before anything is sent, where the
     requests go, where the key came from and what the run needs (a ToolProofError stops here)."""
+    # lazy: only a run needs these (the runner, the writers of its reports); other verbs start without them
     from toolproof.scoring.cost import check_prices
     from toolproof.suite.fingerprint import suite_sha256
     from toolproof.running.runner import Run, RunSettings
@@ -283,6 +285,7 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
 def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bool = True) -> tuple[int, dict]:
     """Send the run, keep --out after every case, grade, write the reports, print the card (when
     `show_card`); (exit code, scorecard)."""
+    # lazy: only a run needs these (the runner, the writers of its reports); other verbs start without them
     from toolproof.datafiles import format_schema
     from toolproof.scoring.gates import score_gate
     from toolproof.reports.junit import junit_xml
@@ -330,6 +333,7 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
     if show_card:
         write_reports(args, redact_text(junit_xml(card), secrets), redact_text(render_markdown(card), secrets))
     if args.html and show_card:
+        # lazy: only a run needs these (the runner, the writers of its reports); other verbs start without them
         from toolproof.reports.html_scorecard import scorecard_html
 
         write_text(args.html, redact_text(scorecard_html(card, bundle.cases), secrets), "--html")

@@ -18,6 +18,7 @@ from toolproof.secrets import redact
 from toolproof.suite.categories import CATEGORY
 from toolproof.suite.model import CATEGORIES, Case, Tool, requests_needed, scoped
 from toolproof.grading.transcripts import as_offered
+from toolproof.limits import ReadError, read_json
 from toolproof.grading.transcripts import Transcript
 
 CATEGORY_LABELS = {c.id: c.label for c in CATEGORY.values()}
@@ -249,8 +250,6 @@ FORM_VALUE_CHARS = 4000
 def kept_form(raw: str | None, names: tuple) -> dict[str, str]:
     """The run form's fields as kept in localStorage: only known names with string values of
     bounded length; anything else (not JSON, not an object, a huge value) is dropped."""
-    from toolproof.limits import ReadError, read_json
-
     if not raw:
         return {}
     try:                                 # bounded depth and size: storage is input like any other
