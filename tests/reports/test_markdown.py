@@ -25,8 +25,8 @@ from toolproof.scoring.evaluate import evaluate
     ("x_. and snake_case", "x\\_. and snake_case"),
     ("~~gone~~", "\\~\\~gone\\~\\~"),
     # links, images, autolinks, code, HTML, table cells
-    ("![p](https://evil.example/p.png)", "!\\[p\\](https\\://evil.example/p.png)"),
-    ("see www.evil.example", "see www\\.evil.example"),
+    ("![p](https://evil.example/p.png)", "!\\[p\\](https://evil.example/p.png)"),
+    ("see www.evil.example", "see www.evil.example"),      # a bare address: a link only on a click
     ("`code` a|b \\n", "\\`code\\` a\\|b \\\\n"),
     ("<img src=x> & co", "&lt;img src=x&gt; &amp; co"),
     # what would start a block where the text starts a line

@@ -1,8 +1,8 @@
 """The one Markdown rule: text from a file or a model (a case id, a reason, a tool name, a run's
 label or model) as inert Markdown, for every Markdown line of every report.
 
-`md_text` is for running text and table cells: no emphasis, strikethrough, link, image, web
-autolink, code span, HTML, table cell, heading, list or quote can come out of it, and it stays one line.
+`md_text` is for running text and table cells: no emphasis, strikethrough, link, image,
+code span, HTML, table cell, heading, list or quote can come out of it, and it stays one line.
 `md_code` puts a name in a code span, and `md_block` lines in a fenced block, that nothing inside
 can close. ToolProof's own words
 (headings, advice, column names) are written as Markdown directly and never pass through here.
@@ -25,9 +25,9 @@ _UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 # at the start of the text (it may start a line): heading, list item, rule or setext line, and
 # the digits of an ordered item ("1. ", "2)"; not "83.6")
 _LEADING = re.compile(r"^(\s*)([#+\-=]|\d{1,9}(?=[.)](\s|$)))")
-# GFM autolinks to a web address: scheme://... and www.... (an e-mail address may still show as a
-# mailto link, which loads nothing; neither escaper before this one touched '@')
-_AUTOLINK = re.compile(r"(?<=[A-Za-z])(:)(?=//)|(?<=\bwww)(\.)")
+# A bare web address (scheme://..., www....) may still show as a GFM autolink, which loads nothing
+# until a reader clicks it: neither escaper before this one touched it, and reports that quote a
+# URL argument keep their bytes. Links, images and HTML, which can load on view, never pass.
 
 
 def md_text(text: object) -> str:
@@ -36,7 +36,6 @@ def md_text(text: object) -> str:
     as entities (no HTML)."""
     text = _ALWAYS.sub(r"\\\1", str(text).replace("\r\n", " ").replace("\n", " "))
     text = _UNDERSCORE.sub(r"\\_", text)
-    text = _AUTOLINK.sub(lambda m: "\\" + m.group(), text)
     text = _LEADING.sub(lambda m: m.group(1) + "\\" + m.group(2) if not m.group(2)[0].isdigit()
                         else m.group(1) + m.group(2) + "\\", text)
     # printable last: its escapes (a backslash and a letter) are plain text to Markdown
