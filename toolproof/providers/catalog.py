@@ -48,6 +48,8 @@ class Provider:
 _OPENAI_BASE = "https://api.openai.com/v1"
 _SAMPLING = frozenset({"temperature", "seed"})
 
+# The order is the page's provider list (and the terminal's --provider choices): OpenAI's two
+# APIs first, then by maker, and any OpenAI-compatible server last.
 CATALOGUE: tuple[Provider, ...] = (
     Provider(
         name="openai", label="OpenAI", reader=reply_from_openai,
@@ -57,6 +59,14 @@ CATALOGUE: tuple[Provider, ...] = (
         key_variable="OPENAI_API_KEY", key_optional=False, key_header="authorization", fixed_headers=(),
         key_prefix="sk-", key_issuer="OpenAI", key_kind="an OpenAI key",
         placeholder="e.g. gpt-4.1-mini", base_hint="", sends=_SAMPLING),
+    Provider(
+        name="openai-responses", label="OpenAI Responses API", reader=reply_from_responses,
+        builder=responses_request,
+        base=_OPENAI_BASE, base_fixed=False, path="/responses", version="/v1", version_always=False,
+        key_variable="OPENAI_API_KEY", key_optional=False, key_header="authorization", fixed_headers=(),
+        key_prefix="sk-", key_issuer="OpenAI", key_kind="an OpenAI key",
+        placeholder="e.g. gpt-5-mini", base_hint=f"optional: default {_OPENAI_BASE}",
+        sends=frozenset({"temperature"})),           # the Responses API has no seed field
     Provider(
         name="anthropic", label="Anthropic (or an Anthropic-compatible gateway)", reader=reply_from_anthropic,
         builder=anthropic_request,
@@ -68,21 +78,6 @@ CATALOGUE: tuple[Provider, ...] = (
         placeholder="e.g. claude-sonnet-4-5", base_hint="optional gateway: default https://api.anthropic.com",
         sends=frozenset({"temperature"})),           # Messages has no seed field
     Provider(
-        name="openai-compatible", label="OpenAI-compatible (Ollama, vLLM, llama.cpp, LM Studio)",
-        reader=reply_from_openai, builder=partial(openai_request, token_field="max_tokens"),
-        base="", base_fixed=False, path="/chat/completions", version="/v1", version_always=False,
-        key_variable="OPENAI_API_KEY", key_optional=True, key_header="authorization", fixed_headers=(),
-        key_prefix="", key_issuer="", key_kind="",
-        placeholder="e.g. qwen2.5:7b", base_hint="http://localhost:11434/v1", sends=_SAMPLING),
-    Provider(
-        name="openai-responses", label="OpenAI Responses API", reader=reply_from_responses,
-        builder=responses_request,
-        base=_OPENAI_BASE, base_fixed=False, path="/responses", version="/v1", version_always=False,
-        key_variable="OPENAI_API_KEY", key_optional=False, key_header="authorization", fixed_headers=(),
-        key_prefix="sk-", key_issuer="OpenAI", key_kind="an OpenAI key",
-        placeholder="e.g. gpt-5-mini", base_hint=f"optional: default {_OPENAI_BASE}",
-        sends=frozenset({"temperature"})),           # the Responses API has no seed field
-    Provider(
         name="gemini", label="Google Gemini", reader=reply_from_gemini, builder=gemini_request,
         base="https://generativelanguage.googleapis.com/v1beta", base_fixed=False,
         path="/models/{model}:generateContent", version="/v1beta", version_always=True,
@@ -92,6 +87,13 @@ CATALOGUE: tuple[Provider, ...] = (
         placeholder="e.g. gemini-2.5-flash",
         base_hint="optional: default https://generativelanguage.googleapis.com/v1beta",
         sends=_SAMPLING, sampling_under="generationConfig"),
+    Provider(
+        name="openai-compatible", label="OpenAI-compatible (Ollama, vLLM, llama.cpp, LM Studio)",
+        reader=reply_from_openai, builder=partial(openai_request, token_field="max_tokens"),
+        base="", base_fixed=False, path="/chat/completions", version="/v1", version_always=False,
+        key_variable="OPENAI_API_KEY", key_optional=True, key_header="authorization", fixed_headers=(),
+        key_prefix="", key_issuer="", key_kind="",
+        placeholder="e.g. qwen2.5:7b", base_hint="http://localhost:11434/v1", sends=_SAMPLING),
 )
 
 PROVIDER: dict[str, Provider] = {p.name: p for p in CATALOGUE}
