@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -120,6 +121,13 @@ class _Options(HTMLParser):
         if self._in is not None:
             self.options.append((self._in, data))
             self._in = None
+
+
+def test_the_transcripts_schema_names_the_records_in_their_order():
+    # a JSON Schema cannot read the records: this test is what keeps its list one with them
+    schema = json.loads((ROOT / "data" / "schemas" / "transcripts.schema.json").read_text(encoding="utf-8"))
+    provider = schema["properties"]["transcripts"]["items"]["properties"]["provider"]
+    assert provider["enum"] == list(PROVIDERS)
 
 
 def test_the_page_select_lists_the_records_in_their_order():
