@@ -187,7 +187,7 @@ def fake(tmp_path) -> str:
 
 def test_mcp_stdio_import(fake, tmp_path):
     out = tmp_path / "tools.json"
-    code, _, err = cli("tools", "import", "--mcp-stdio", f"{fake} ok", "--out", str(out))
+    code, _, err = cli("tools", "import", "--mcp-stdio", f"{fake} ok", "--out", str(out), "--timeout", "600")
     assert (code, err) == (0, f"toolproof: 3 tool(s) from MCP tools/list written to {out}\n")
     doc = json.loads(out.read_text())
     assert [t["name"] for t in doc["tools"]] == ["tool_0", "tool_1", "tool_2"]
@@ -200,7 +200,7 @@ def test_mcp_stdio_import(fake, tmp_path):
              "'ImportError: no module named fastmcp'\n"),
 ])
 def test_mcp_stdio_failures_are_one_line(fake, mode, line):
-    assert cli("tools", "import", "--mcp-stdio", f"{fake} {mode}") == (2, "", line)
+    assert cli("tools", "import", "--mcp-stdio", f"{fake} {mode}", "--timeout", "600") == (2, "", line)
 
 
 def test_mcp_stdio_timeout_flag(fake):
@@ -212,7 +212,7 @@ def test_mcp_stdio_real_time_server(tmp_path):
     if shutil.which("mcp-server-time") is None:
         pytest.skip("mcp-server-time is not installed (pip install mcp-server-time)")
     out = tmp_path / "tools.json"
-    code, _, err = cli("tools", "import", "--mcp-stdio", "mcp-server-time", "--out", str(out))
+    code, _, err = cli("tools", "import", "--mcp-stdio", "mcp-server-time", "--out", str(out), "--timeout", "600")
     assert code == 0, err
     tools = {t["name"]: t for t in json.loads(out.read_text())["tools"]}
     assert tools["get_current_time"]["annotations"]["readOnlyHint"] is True

@@ -61,7 +61,8 @@ def test_sources_of_one_stem_get_distinct_labels(tmp_path):
 
 def test_two_mcp_servers_over_stdio(tmp_path):
     fake = fake_server(tmp_path)
-    code, out, err = cli("tools", "import", "--mcp-stdio", f"{fake} ok", "--mcp-stdio", f"{fake} ok")
+    code, out, err = cli("tools", "import", "--mcp-stdio", f"{fake} ok", "--mcp-stdio", f"{fake} ok",
+                         "--timeout", "600")      # two Python servers starting on a busy machine
     assert code == 0, err
     assert [(t["id"], t["name"]) for t in json.loads(out)["tools"]] == [
         ("tool_0@fake_server", "tool_0"), ("tool_1@fake_server", "tool_1"), ("tool_2@fake_server", "tool_2"),
