@@ -129,7 +129,8 @@ def regraded(doc: dict, cases: list, tools: dict, schema: dict, source: str) -> 
 
 def card_of_results(doc: dict, cases: list, tools: dict, schema: dict, source: str) -> dict:
     """The scorecard of a results file or export (the kept runs' row reads it): graded again, as
-    the terminal grades it, its embedded card ignored. A scorecard document is its own card."""
+    the terminal grades it, its embedded card ignored. (A scorecard document needs no grading:
+    `kept_kind` tells the caller it is one, and it is shown as it is.)"""
     graded = regraded(doc, cases, tools, schema, source)
     return card_of(graded.results, source=graded.source, intervals_now=False)
 
