@@ -183,13 +183,12 @@ class ScorecardView:
 
     # -- rates
     def _rates(self):
-        from toolproof.reports.scorecard import LOWER_IS_BETTER, METRIC_HELP, percent
+        from toolproof.reports.scorecard import METRIC_HELP, better, percent
         from toolproof.reports.page_view import METRIC_LABELS
 
         tiles = []
         for key, value in self.card["metrics"].items():
-            direction = "lower is better" if key in LOWER_IS_BETTER else "higher is better"
-            arrow = "↓" if key in LOWER_IS_BETTER else "↑"
+            arrow, direction = better(key).split(" ", 1)
             tiles.append(el("div", cls="rate", data_metric=key, data_direction=direction.split()[0], children=[
                 el("div", METRIC_LABELS[key], cls="rate-name"),
                 el("div", cls="rate-value", children=[
