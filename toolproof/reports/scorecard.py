@@ -163,7 +163,18 @@ def headline(card: dict) -> list[str]:
     lines += [line for line in [headline_line(card)] if line]
     lines += [f"Note: {note}" for note in card.get("notes", [])]
     lines += [f"Warning: {warning}" for warning in card.get("warnings", [])]
-    return lines
+    return lines + errata_lines(card)
+
+
+def errata_lines(card: dict) -> list[str]:
+    """The errata that apply to the graded results file (card["errata"]), one line each after a
+    line saying what they mean; none when the card has none. The page shows the same lines."""
+    entries = card.get("errata") or []
+    if not entries:
+        return []
+    return [f"Errata: {len(entries)} change(s) to what these cases expect came after this results file "
+            "was made; their verdicts use the expectations as they are now:"] + \
+        [f"  {e['case']} ({e['date']}): {e['changed']}" for e in entries]
 
 
 def score_with_interval(card: dict) -> str:
