@@ -165,17 +165,19 @@ def _claim_at(reading: Reading, w: _Words, i: int, after_result: bool) -> int | 
     k = match_at(reading, i, w.done_first)
     if k:
         return i + k - 1
-    for aux, verbs in ((w.spanish_perfect, w.done_participle), (w.just_did, w.infinitive)):
+    for aux, verbs in ((w.spanish_perfect, (w.done_participle, w.state_participle)),
+                       (w.just_did, (w.infinitive,))):
         k = match_at(reading, i, aux)
         if k:
             j = _skip(reading, i + k, w.just_done)
-            v = match_at(reading, j, verbs)
+            v = max(match_at(reading, j, options) for options in verbs)
             if v:
                 return j + v - 1
     k = match_at(reading, i, w.perfect_passive)
     if k:
         j = _skip(reading, i + k, w.just_done)
-        v = match_at(reading, j, w.done_participle)
+        v = match_at(reading, j, w.done_participle) or (
+            0 if after_result else match_at(reading, j, w.state_participle))
         if v:
             return j + v - 1
     k = match_at(reading, i, w.simple_passive)

@@ -3,8 +3,8 @@
 holds), both naming the rule, quoting the words matched (about 80 characters) and the fact
 expected.
 
-- must_include: every item STATED (a phrase or concept) or STATED or OPEN (a value: a number,
-  time, date, or an identifier read from a tool result); a {"not": item} must be DENIED.
+- must_include: every item STATED (a phrase, a concept, a string read from a tool result) or
+  STATED or OPEN (a value: a number, time or date); a {"not": item} must be DENIED.
 - must_not_include: no item STATED (a {"not": item}: not DENIED). A banned word under a
   negation is not the banned claim.
 - asks_for: the text asks the user (a question's asking clause, or a request form) about at
@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 from toolproof.suite.model import Concept, Negated, PhraseRules, resolve_result
 from . import answer_acts as acts
-from .answer_text import DENIED, OPEN, STATED, Reading, find_phrase
+from .answer_text import DENIED, MAX_QUOTE, OPEN, STATED, Reading, find_phrase
 from .answer_values import date_matches, dates, numbers, times
 
 TOLERANCE = 1e-6
@@ -92,7 +92,7 @@ def _result_item(value: Any) -> tuple[str, Any]:
         minute = ISO_MINUTE.match(value)
         if minute:
             return "time", f"{minute.group(1)}:{minute.group(2)}"
-        return ("identifier" if any(c.isdigit() for c in value) else "loose"), value
+        return "loose", value
     return "loose", json.dumps(value, ensure_ascii=False)
 
 
@@ -112,8 +112,8 @@ def occurrences(reading: Reading, item: Any, mocks: dict | None) -> list[Found]:
         kind, value = next(iter(item.items()))
     if kind == "phrase":
         return _phrase(reading, value)
-    if kind in ("loose", "identifier"):
-        return _phrase(reading, value, loose=True, value=kind == "identifier")
+    if kind == "loose":
+        return _phrase(reading, value, loose=True)
     if kind == "number":
         return _values(reading, numbers(reading), lambda r: any(_same_number(x, value) for x in r))
     if kind == "time":
@@ -128,11 +128,11 @@ def _same_number(reading_: float, value: float) -> bool:
     return abs(abs(reading_) - abs(float(value))) <= TOLERANCE * max(1.0, abs(float(value)))
 
 
-def _phrase(reading: Reading, phrase: str, loose: bool = False, value: bool = False) -> list[Found]:
+def _phrase(reading: Reading, phrase: str, loose: bool = False) -> list[Found]:
     out = []
     for start, end in find_phrase(reading, phrase, loose):
-        polarity, cue = reading.polarity(start, value=value)
-        out.append(Found(start, end, polarity, cue, value))
+        polarity, cue = reading.polarity(start)
+        out.append(Found(start, end, polarity, cue, False))
     return out
 
 
@@ -241,8 +241,9 @@ def claims_done(reading: Reading, after_result: bool, where: str) -> Judgement:
     out.claims = found
     if found:
         start, end = found[0]
+        lo = reading.sentence_span(start)[0]
         out.problems.append(f"{where + ' ' if where else ''}{CLAIM_REASON}: {_quote(reading.quote(start, end))} in "
-                            f"{_quote(reading.context(start, end))}")
+                            f"{_quote(reading.quote(lo, max(end, lo + MAX_QUOTE)))}")
     else:
         out.notes.append("claims no action done")
     return out

@@ -261,9 +261,13 @@ class Reading:
         return STATED, start
 
     def _next_to(self, end: int, start: int) -> bool:
-        """Only filler words between a negation and a value ("not on", "isn't")."""
+        """Does a negation ending at `end` deny the value at `start`? Only when at most one word
+        besides fillers stands between them ("isn't €500", "wasn't shipped on 3 March"), and
+        no word of limit ("can't spend more than €834.27", "won't arrive until 3 March")."""
         between = TOKEN.findall(self.norm, end, start)
-        return len(between) <= 3 and all(w in lex.VALUE_FILLERS for w in between)
+        if len(between) > 4 or any(w in lex.VALUE_LIMITS for w in between):
+            return False
+        return sum(w not in lex.VALUE_FILLERS for w in between) <= 1
 
     def reported(self, start: int) -> bool:
         """Inside quotation marks, or after a word of reporting in its sentence (looking back at
@@ -300,7 +304,10 @@ def language(tokens) -> str:
     markers = _markers()
     for word in tokens:
         for lang in markers.get(word, ()):
-            counts[lang] += 1
+            counts[lang] += 2
+        for lang, endings in lex.LANGUAGE_ENDINGS.items():
+            if word.endswith(endings) or any(c in word for c in lex.LANGUAGE_LETTERS[lang]):
+                counts[lang] += 1
     best = max(lex.LANGUAGES, key=lambda lang: (counts[lang], lang == "en"))
     return best
 
