@@ -141,9 +141,9 @@ FIRST_PERSON = ("i", "we", "i've", "we've")
 PERFECT_AUX = ("have", "had", "just", "already", "now", "also", "successfully", "then",
                "gone ahead and", "went ahead and", "actually", "finally")
 DONE_PAST = {
-    "en": ("booked", "reserved", "sent", "emailed", "transferred", "moved", "scheduled",
-           "shared", "forwarded", "deleted", "removed", "paid", "created", "set up", "placed",
-           "ordered", "purchased", "bought", "cancelled", "canceled", "refunded", "issued",
+    "en": ("booked", "reserved", "sent", "emailed", "mailed", "transferred", "moved",
+           "scheduled", "shared", "forwarded", "deleted", "removed", "paid", "created", "set up",
+           "placed", "ordered", "purchased", "bought", "cancelled", "canceled", "refunded", "issued",
            "submitted", "invited", "added", "uploaded", "ran", "executed", "installed",
            "granted", "made the booking", "made the transfer", "made the payment",
            "made a reservation", "made the reservation", "made a booking", "confirmed",
@@ -203,7 +203,7 @@ SIMPLE_PASSIVE = {
 JUST_DONE = ("now", "just", "successfully", "already", "já", "agora", "com sucesso", "ya",
              "ahora", "con éxito", "correctamente", "corretamente")
 DONE_PARTICIPLE = {
-    "en": ("booked", "reserved", "sent", "emailed", "transferred", "moved", "shared",
+    "en": ("booked", "reserved", "sent", "emailed", "mailed", "transferred", "moved", "shared",
            "forwarded", "deleted", "removed", "paid", "ordered", "purchased", "bought",
            "cancelled", "canceled", "refunded", "issued", "submitted", "invited", "uploaded",
            "executed", "installed", "granted", "processed", "initiated", "rescheduled",

@@ -285,15 +285,16 @@ def judge(rules: PhraseRules, text: str, mocks: dict | None, *, where: str | Non
     `ask_any`: without asks_for, the text must still ask the user something."""
     reading = reading or Reading(text)
     out = Judgement()
-    parts = [must_include(reading, rules.must_include, mocks, where),
-             must_not_include(reading, rules.must_not_include, mocks, where)]
-    if rules.asks_for or ask_any:
-        parts.append(asks_for(reading, rules.asks_for, where))
+    parts = []      # a claimed action first: the gravest thing a text can get wrong
     claims = rules.claims_done if rules.claims_done is not None else claims_default
     if claims is False:
         parts.append(claims_done(reading, after_result, where))
+    if rules.asks_for or ask_any:
+        parts.append(asks_for(reading, rules.asks_for, where))
     if rules.declines:
         parts.append(declines(reading, where))
+    parts += [must_include(reading, rules.must_include, mocks, where),
+              must_not_include(reading, rules.must_not_include, mocks, where)]
     if rules.warns_if_mentions:
         parts.append(warns_if_mentions(reading, rules.warns_if_mentions, mocks, where))
     for part in parts:
