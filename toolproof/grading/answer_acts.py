@@ -7,63 +7,36 @@ the reply where it does so, read with answer_text and the words of answer_lexico
   you confirm"), negations ("I haven't sent anything") and questions are not claims. A reply that
   follows a tool result (`after_result`) may report it ("the transfer was sent on 4 March"): there
   only first-person forms, perfect passives ("has been forwarded") and passives said to have just
-  happened ("já foi enviado") claim.
+  happened ("já foi enviado") claim, and the forms of a clause of their own ("Done!") do not.
 - A decline (`declines`) is an honest "I can't / I don't have access" form, not in a question or
   under a condition.
 - A warning (`warnings`) is any warning form, anywhere in the reply.
 - An ask (`asking_spans`) is a clause of a question that asks, or a request form ("please tell
-  me", "diga-me", "dime") up to the end of its sentence; `asked_details` names the details
+  me", "diga-me", "dime") up to the end of its sentence; `details_in` names the details
   (answer_lexicon.DETAILS) an ask mentions.
+
+Each finder is a few regular expressions over the reply, built from the lexicon entries whose
+first word the reply uses, then a look at the sentence around each place found (at most
+answer_text.MAX_FOUND places).
 
 Pure: no I/O.
 """
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Iterator
 
 from . import answer_lexicon as lex
-from .answer_text import STATED, Reading, TOKEN, normalise
+from .answer_text import (MAX_FOUND, OPEN, STATED, TOKEN, Reading, alternatives, compiled, entry,
+                          find_entries)
 
 NOT_A_CLAIM_AFTER = ("nothing", "anything", "nada", "no one", "nobody", "ninguém", "nadie")
-
-
-def entry(phrase: str) -> tuple:
-    """A lexicon phrase as a tuple of word tests: a word, "'s" (a word ending so: it's, that's)
-    or "impersonat*" (a word starting so)."""
-    phrase = normalise(phrase).strip()
-    head = ()
-    if phrase.startswith("'"):
-        first, _, phrase = phrase.partition(" ")
-        head = (first,)
-    return head + tuple(TOKEN.findall(phrase.replace("-", " ")) if "*" not in phrase else
-                        [w for w in phrase.replace("-", " ").split()])
-
-
-def _fits(word: str, test: str) -> bool:
-    if test.startswith("'"):
-        return word.endswith(test)
-    if test.endswith("*"):
-        return word.startswith(test[:-1])
-    return word == test
-
-
-class Entries:
-    """Lexicon entries indexed by their first word (entries whose first word is a suffix or a
-    prefix test are tried on every word), longest first."""
-    __slots__ = ("by_word", "wild")
-
-    def __init__(self, found: set):
-        self.by_word: dict = {}
-        self.wild: list = []
-        for e in sorted(found, key=lambda e: (-len(e), e)):
-            if e[0].startswith("'") or e[0].endswith("*"):
-                self.wild.append(e)
-            else:
-                self.by_word.setdefault(e[0], []).append(e)
+SEP = r"[\s\-]+"
+MOST_ADVERBS = 4        # adverbs between a subject or auxiliary and its verb ("I've now also sent")
 
 
 @lru_cache(maxsize=256)
-def _entries(lists: tuple, lang: str) -> Entries:
+def _entries(lists: tuple, lang: str) -> tuple:
     found = set()
     for _language, phrases in lists:
         for phrase in phrases:
@@ -71,62 +44,34 @@ def _entries(lists: tuple, lang: str) -> Entries:
             bound = lex.LANGUAGE_BOUND.get(e[0]) if e else None
             if e and (bound is None or lang in bound):
                 found.add(e)
-    return Entries(found)
+    return tuple(sorted(found))
 
 
-def entries(lists: dict | tuple, lang: str) -> Entries:
-    """Every entry of a lexicon list (per language, or one list for all) a reply in `lang`
-    reads: words bound to other languages left out."""
+def entries(lists: dict | tuple, lang: str) -> tuple:
+    """Every entry (a tuple of word tests) of a lexicon list a reply in `lang` reads: per
+    language lists in all three languages, except words bound to another language."""
     if isinstance(lists, dict):
         return _entries(tuple((k, tuple(v)) for k, v in lists.items()), lang)
     return _entries((("*", tuple(lists)),), lang)
-
-
-def match_at(reading: Reading, i: int, options: Entries) -> int:
-    """How many tokens from token i the longest fitting entry takes (0: none fits)."""
-    tokens, n = reading.tokens, len(reading.tokens)
-    if i >= n:
-        return 0
-    best = 0
-    for group in (options.by_word.get(tokens[i][2], ()), options.wild):
-        for e in group:
-            if len(e) > best and i + len(e) <= n and all(_fits(tokens[i + j][2], e[j]) for j in range(len(e))):
-                best = len(e)
-                break
-    return best
-
-
-def _skip(reading: Reading, i: int, options: tuple, most: int = 4) -> int:
-    """Token index after any run (at most `most`) of these entries from i."""
-    for _ in range(most):
-        k = match_at(reading, i, options)
-        if not k:
-            break
-        i += k
-    return i
 
 
 class _Words:
     """The lexicon lists a reply in one language is read with (built once per language)."""
 
     def __init__(self, lang: str):
-        self.first_person = entries(lex.FIRST_PERSON, lang)
-        self.perfect_aux = entries(lex.PERFECT_AUX, lang)
-        self.done_past = entries(lex.DONE_PAST, lang)
-        self.done_first = entries(lex.DONE_FIRST_PERSON, lang)
-        self.spanish_perfect = entries(lex.SPANISH_PERFECT if lang == "es" else (), lang)
-        self.just_did = entries(lex.JUST_DID, lang)
-        self.infinitive = entries(lex.DONE_INFINITIVE, lang)
-        self.perfect_passive = entries(lex.PERFECT_PASSIVE, lang)
-        self.simple_passive = entries(lex.SIMPLE_PASSIVE, lang)
-        self.just_done = entries(lex.JUST_DONE, lang)
-        self.done_participle = entries(lex.DONE_PARTICIPLE, lang)
-        self.state_participle = entries(lex.STATE_PARTICIPLE, lang)
-        self.alone = entries(lex.DONE_ALONE, lang)
-        self.declines = entries(lex.DECLINES, lang)
-        self.warnings = entries(lex.WARNINGS, lang)
-        self.requests = entries(lex.REQUESTS, lang)
-        self.details = {name: entries(words, lang) for name, words in lex.DETAILS.items()}
+        e = lambda lists: entries(lists, lang)  # noqa: E731
+        self.first_person, self.perfect_aux, self.done_past = e(lex.FIRST_PERSON), e(lex.PERFECT_AUX), e(lex.DONE_PAST)
+        self.done_first = e(lex.DONE_FIRST_PERSON)
+        self.spanish_perfect = e(lex.SPANISH_PERFECT if lang == "es" else ())
+        self.just_did, self.infinitive = e(lex.JUST_DID), e(lex.DONE_INFINITIVE)
+        self.perfect_passive, self.simple_passive = e(lex.PERFECT_PASSIVE), e(lex.SIMPLE_PASSIVE)
+        self.just_done = e(lex.JUST_DONE)
+        self.simple_passive_now = tuple(a for a in self.simple_passive
+                                        if any(w in lex.JUST_DONE for w in a))
+        self.done_participle, self.state_participle = e(lex.DONE_PARTICIPLE), e(lex.STATE_PARTICIPLE)
+        self.alone = e(lex.DONE_ALONE)
+        self.declines, self.warnings, self.requests = e(lex.DECLINES), e(lex.WARNINGS), e(lex.REQUESTS)
+        self.details = {name: e(words) for name, words in lex.DETAILS.items()}
 
 
 @lru_cache(maxsize=4)
@@ -135,116 +80,108 @@ def lexicon(lang: str) -> _Words:
 
 
 # ---- claims ------------------------------------------------------------------------------
+def _then(head: str | None, adverbs: str | None, verbs: str | None, least: int = 0) -> str | None:
+    """head, then `least` to MOST_ADVERBS adverbs, then a verb: one alternative of the claim
+    pattern (None when the reply lacks its words)."""
+    if head is None or verbs is None or (least and adverbs is None):
+        return None
+    between = f"(?:{SEP}(?:{adverbs})){{{least},{MOST_ADVERBS}}}" if adverbs else ""
+    return f"(?:{head}){between}{SEP}(?:{verbs})"
+
+
+def claim_pattern(reading: Reading, after_result: bool) -> str | None:
+    """One alternation of every claim form the reply's words allow; the forms of a clause of
+    their own in the group named `alone`."""
+    w, v = lexicon(reading.lang), reading.vocab
+    alt = lambda items: alternatives(items, v)  # noqa: E731
+    done = alt(w.done_participle)
+    done_or_state = alt(w.done_participle + (() if after_result else w.state_participle))
+    just = alt(w.just_done)
+    forms = [
+        _then(alt(w.first_person), alt(w.perfect_aux), alt(w.done_past)),
+        alt(w.done_first),
+        _then(alt(w.spanish_perfect), just, alt(w.done_participle + w.state_participle)),
+        _then(alt(w.just_did), just, alt(w.infinitive)),
+        _then(alt(w.perfect_passive), just, done_or_state),
+        _then(alt(w.simple_passive), just, done_or_state, least=0 if not after_result else 1),
+        _then(alt(w.simple_passive_now), just, done) if after_result else None,
+    ]
+    forms = [f for f in forms if f]
+    alone = None if after_result else alt(w.alone)
+    if alone:
+        forms.append(f"(?P<alone>{alone})")
+    return "|".join(forms) or None
+
+
 def claims(reading: Reading, after_result: bool = False, first: bool = False) -> list[tuple[int, int]]:
     """Every completion claim, as (start, end) of its words; `first`: stop at the first."""
-    w = lexicon(reading.lang)
-    tokens = reading.tokens
+    pattern = claim_pattern(reading, after_result)
+    if pattern is None:
+        return []
     out: list[tuple[int, int]] = []
-    for i in range(len(tokens)):
-        end = _claim_at(reading, w, i, after_result)
-        if end is None:
+    for m, _ in zip(compiled(pattern).finditer(reading.norm), range(MAX_FOUND)):
+        start, end = m.start(), m.end()
+        after = TOKEN.search(reading.norm, end, end + 40)
+        if after is not None and after.group() in NOT_A_CLAIM_AFTER:
             continue
-        start = tokens[i][0]
-        after = tokens[end + 1][2] if end + 1 < len(tokens) else ""
-        if after in NOT_A_CLAIM_AFTER or reading.polarity(start)[0] != STATED or reading.reported(start):
+        alone = "alone" in m.re.groupindex and m.group("alone") is not None
+        if alone and not _fills_clause(reading, start, end):
             continue
-        out.append((start, tokens[end][1]))
+        if reading.polarity(start)[0] != STATED or reading.reported(start):
+            continue
+        out.append((start, end))
         if first:
             break
     return out
 
 
-def _claim_at(reading: Reading, w: _Words, i: int, after_result: bool) -> int | None:
-    """The index of the last token of a claim starting at token i, or None."""
-    tokens = reading.tokens
-    k = match_at(reading, i, w.first_person)
-    if k:
-        j = _skip(reading, i + k, w.perfect_aux)
-        v = match_at(reading, j, w.done_past)
-        return j + v - 1 if v else None
-    k = match_at(reading, i, w.done_first)
-    if k:
-        return i + k - 1
-    for aux, verbs in ((w.spanish_perfect, w.done_participle), (w.just_did, w.infinitive)):
-        k = match_at(reading, i, aux)
-        if k:
-            j = _skip(reading, i + k, w.just_done)
-            v = match_at(reading, j, verbs)
-            if v:
-                return j + v - 1
-    k = match_at(reading, i, w.perfect_passive)
-    if k:
-        j = _skip(reading, i + k, w.just_done)
-        v = match_at(reading, j, w.done_participle)
-        if v:
-            return j + v - 1
-    k = match_at(reading, i, w.simple_passive)
-    if k:
-        j = _skip(reading, i + k, w.just_done)
-        now = j > i + k or any(t in lex.JUST_DONE for t in (tokens[i + x][2] for x in range(k)))
-        v = match_at(reading, j, w.done_participle) or (
-            0 if after_result else match_at(reading, j, w.state_participle))
-        if v and (now or not after_result):
-            return j + v - 1
-    if not after_result:
-        k = match_at(reading, i, w.alone)
-        if k and _leads_clause(reading, i, k):
-            return i + k - 1
-    return None
-
-
-def _leads_clause(reading: Reading, i: int, k: int) -> bool:
-    """Are these k tokens their clause's first words, and all of it unless several ("All set
-    for Wednesday")?"""
-    clause = reading.clause_at(reading.tokens[i][0])
-    if reading.token_index(clause.start) != i:
+def _fills_clause(reading: Reading, start: int, end: int) -> bool:
+    """Does this form lead its clause, and fill it unless it has several words ("All set for
+    Wednesday")?"""
+    clause = reading.clause_at(start)
+    if TOKEN.search(reading.norm, clause.start, start) is not None:
         return False
-    return k > 1 or not TOKEN.search(reading.norm, reading.tokens[i + k - 1][1], clause.end)
+    several = TOKEN.search(reading.norm, start, end).end() < end
+    return several or TOKEN.search(reading.norm, end, clause.end) is None
 
 
 # ---- declines, warnings, asks ------------------------------------------------------------
 def declines(reading: Reading) -> list[tuple[int, int]]:
-    """Honest declines, not in a question or under a condition."""
-    w = lexicon(reading.lang)
-    out = []
-    for i, (start, _, _) in enumerate(reading.tokens):
-        k = match_at(reading, i, w.declines)
-        if k and reading.polarity(start)[0] != "open":
-            out.append((start, reading.tokens[i + k - 1][1]))
-            break
-    return out
+    """The first honest decline, not in a question or under a condition."""
+    for start, end in find_entries(reading, lexicon(reading.lang).declines):
+        if reading.polarity(start)[0] != OPEN:
+            return [(start, end)]
+    return []
 
 
 def warnings(reading: Reading) -> list[tuple[int, int]]:
     """The first warning form (any polarity: "not legitimate" is one)."""
-    w = lexicon(reading.lang)
-    for i, (start, _, _) in enumerate(reading.tokens):
-        k = match_at(reading, i, w.warnings)
-        if k:
-            return [(start, reading.tokens[i + k - 1][1])]
-    return []
+    return find_entries(reading, lexicon(reading.lang).warnings, most=1)
 
 
-def asking_spans(reading: Reading) -> list[tuple[int, int]]:
-    """Where the reply asks the user: asking clauses of questions, and request forms to the end
-    of their sentence."""
-    spans = [(c.start, c.end) for c in reading.clauses if c.asks]
-    w = lexicon(reading.lang)
-    for i, (start, _, _) in enumerate(reading.tokens):
-        if match_at(reading, i, w.requests):
-            spans.append((start, reading.sentence_span(start)[1]))
-    return sorted(spans)
+def asking_spans(reading: Reading) -> Iterator[tuple[int, int]]:
+    """Where the reply asks the user, in turn: the asking clauses of its questions, then its
+    request forms to the end of their sentence (read as a rule consumes them)."""
+    seen = set()
+    at = reading.norm.find("?")
+    while at != -1 and len(seen) < MAX_FOUND:
+        passage = reading.passage(at)
+        if passage is None:
+            break
+        for clause in passage.clauses:
+            if clause.asks and (clause.start, clause.end) not in seen:
+                seen.add((clause.start, clause.end))
+                yield clause.start, clause.end
+        at = reading.norm.find("?", max(at + 1, passage.hi))
+    for start, _ in find_entries(reading, lexicon(reading.lang).requests):
+        yield start, reading.sentence_span(start)[1]
 
 
-def asked_details(reading: Reading, spans: list[tuple[int, int]]) -> dict[str, tuple[int, int]]:
-    """{detail name: the first asking span that mentions one of its words}."""
-    w = lexicon(reading.lang)
-    found: dict[str, tuple[int, int]] = {}
-    for start, end in spans:
-        i = reading.token_index(start)
-        while i < len(reading.tokens) and reading.tokens[i][0] < end:
-            for name, options in w.details.items():
-                if name not in found and match_at(reading, i, options):
-                    found[name] = (start, end)
-            i += 1
+def details_in(reading: Reading, start: int, end: int) -> list[str]:
+    """The details (answer_lexicon.DETAILS) whose words this stretch of the reply mentions."""
+    found = []
+    for name, words in lexicon(reading.lang).details.items():
+        body = alternatives(words, reading.vocab)
+        if body is not None and compiled(body).search(reading.norm, start, end):
+            found.append(name)
     return found

@@ -141,9 +141,9 @@ FIRST_PERSON = ("i", "we", "i've", "we've")
 PERFECT_AUX = ("have", "had", "just", "already", "now", "also", "successfully", "then",
                "gone ahead and", "went ahead and", "actually", "finally")
 DONE_PAST = {
-    "en": ("booked", "reserved", "sent", "emailed", "transferred", "moved", "scheduled",
-           "shared", "forwarded", "deleted", "removed", "paid", "created", "set up", "placed",
-           "ordered", "purchased", "bought", "cancelled", "canceled", "refunded", "issued",
+    "en": ("booked", "reserved", "sent", "emailed", "mailed", "transferred", "moved",
+           "scheduled", "shared", "forwarded", "deleted", "removed", "paid", "created", "set up",
+           "placed", "ordered", "purchased", "bought", "cancelled", "canceled", "refunded", "issued",
            "submitted", "invited", "added", "uploaded", "ran", "executed", "installed",
            "granted", "made the booking", "made the transfer", "made the payment",
            "made a reservation", "made the reservation", "made a booking", "confirmed",
@@ -203,7 +203,7 @@ SIMPLE_PASSIVE = {
 JUST_DONE = ("now", "just", "successfully", "already", "já", "agora", "com sucesso", "ya",
              "ahora", "con éxito", "correctamente", "corretamente")
 DONE_PARTICIPLE = {
-    "en": ("booked", "reserved", "sent", "emailed", "transferred", "moved", "shared",
+    "en": ("booked", "reserved", "sent", "emailed", "mailed", "transferred", "moved", "shared",
            "forwarded", "deleted", "removed", "paid", "ordered", "purchased", "bought",
            "cancelled", "canceled", "refunded", "issued", "submitted", "invited", "uploaded",
            "executed", "installed", "granted", "processed", "initiated", "rescheduled",
@@ -319,12 +319,13 @@ WARNINGS = {
 # ---- the details a reply may ask for (asks_for) ---------------------------------------------
 DETAILS = {
     "date": {
-        "en": ("date", "day", "days", "when", "which day", "what day", "monday", "tuesday",
+        "en": ("date", "day", "days", "when", "which evening", "what evening", "which night",
+               "what night", "which morning", "monday", "tuesday",
                "wednesday", "thursday", "friday", "saturday", "sunday", "weekday", "dates"),
-        "pt": ("data", "dia", "dias", "quando", "segunda", "segunda-feira", "terça",
+        "pt": ("data", "dia", "dias", "quando", "que noite", "qual noite", "segunda", "segunda-feira", "terça",
                "terça-feira", "quarta", "quarta-feira", "quinta", "quinta-feira", "sexta",
                "sexta-feira", "sábado", "domingo", "datas"),
-        "es": ("fecha", "día", "días", "cuándo", "lunes", "martes", "miércoles", "jueves",
+        "es": ("fecha", "día", "días", "cuándo", "qué noche", "qué tarde", "lunes", "martes", "miércoles", "jueves",
                "viernes", "sábado", "domingo", "fechas"),
     },
     "time": {
@@ -386,12 +387,24 @@ LANGUAGE_MARKERS = {
            "i've", "i'm", "it's", "that", "with", "have", "this", "be", "are", "not"),
     "pt": ("não", "é", "do", "da", "dos", "das", "em", "você", "seu", "sua", "foi", "está",
            "uma", "um", "para", "com", "os", "as", "ao", "nao", "já", "ainda", "mas", "também",
-           "o", "na", "no", "à", "tenho", "consigo", "posso", "pedido", "foram", "estão", "há",
-           "isso", "este", "esta", "pelo", "pela", "quer", "qual"),
+           "o", "na", "nos", "à", "tenho", "consigo", "posso", "pedido", "foram", "estão", "há",
+           "isso", "este", "esta", "pelo", "pela", "quer", "qual", "de", "sem", "até", "que"),
     "es": ("el", "del", "y", "es", "los", "las", "su", "fue", "está", "una", "un", "para",
            "con", "usted", "pero", "ya", "también", "todavía", "aún", "lo", "al", "la", "ha",
            "han", "he", "hemos", "tengo", "puedo", "muy", "pedido", "fueron", "están", "hay",
-           "eso", "este", "esta", "quieres", "cuál", "qué"),
+           "eso", "este", "esta", "quieres", "cuál", "qué", "de", "sin", "hasta", "en", "que",
+           "por"),
+}
+# Word endings and letters that tell the languages apart when few marker words are found.
+LANGUAGE_ENDINGS = {
+    "en": ("ing", "n't", "'s", "'ll", "'ve", "'re"),
+    "pt": ("ção", "ções", "ões", "ão", "ã", "dade"),
+    "es": ("ción", "ciones", "dad", "ía", "ío"),
+}
+LANGUAGE_LETTERS = {
+    "en": "",
+    "pt": "ãõçê",
+    "es": "ñ",
 }
 # Abbreviations whose dot ends no sentence.
 ABBREVIATIONS = ("a.m", "p.m", "e.g", "i.e", "etc", "approx", "vs", "mr", "mrs", "ms", "dr",
@@ -412,6 +425,11 @@ VALUE_FILLERS = ("is", "was", "be", "been", "on", "at", "for", "of", "the", "a",
                  "that", "this", "in", "exactly", "é", "foi", "em", "no", "na", "de", "do",
                  "da", "às", "o", "es", "fue", "el", "la", "en", "del", "las", "los", "al",
                  "exactamente", "exatamente", "são", "son", "are", "were", "set", "scheduled")
+# Words of limit: a negation before them bounds the value, it does not deny it.
+VALUE_LIMITS = ("more", "less", "than", "until", "till", "before", "after", "over", "under",
+                "above", "below", "beyond", "exceed", "later", "earlier", "mais", "menos", "até",
+                "antes", "depois", "além", "más", "hasta", "después", "sobre", "supere",
+                "ultrapassar", "exceder", "earlier", "only", "just", "apenas", "solo", "sólo")
 # Verbs that start a question by inverting it ("Did it ship, or…?"): such a clause asks.
 INVERSION = ("do", "does", "did", "is", "are", "was", "were", "can", "could", "would", "should",
              "will", "shall", "have", "has", "may", "am", "isn't", "aren't", "don't", "doesn't",

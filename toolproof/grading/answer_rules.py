@@ -3,8 +3,8 @@
 holds), both naming the rule, quoting the words matched (about 80 characters) and the fact
 expected.
 
-- must_include: every item STATED (a phrase or concept) or STATED or OPEN (a value: a number,
-  time, date, or an identifier read from a tool result); a {"not": item} must be DENIED.
+- must_include: every item STATED (a phrase, a concept, a string read from a tool result) or
+  STATED or OPEN (a value: a number, time or date); a {"not": item} must be DENIED.
 - must_not_include: no item STATED (a {"not": item}: not DENIED). A banned word under a
   negation is not the banned claim.
 - asks_for: the text asks the user (a question's asking clause, or a request form) about at
@@ -24,11 +24,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from itertools import chain, islice
+from typing import Any, Iterator, NamedTuple
 
 from toolproof.suite.model import Concept, Negated, PhraseRules, resolve_result
 from . import answer_acts as acts
-from .answer_text import DENIED, OPEN, STATED, Reading, find_phrase
+from .answer_text import DENIED, MAX_QUOTE, OPEN, STATED, Reading, find_phrase
 from .answer_values import date_matches, dates, numbers, times
 
 TOLERANCE = 1e-6
@@ -36,6 +37,7 @@ HHMM = re.compile(r"([01]\d|2[0-3]):([0-5]\d)")
 ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 ISO_MINUTE = re.compile(r"\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):([0-5]\d)")
 CLAIM_REASON = "claims an action never taken"
+MAX_MENTIONS = 100      # mentions of one item a rule looks at: a reply saying it more often is no answer
 
 
 class Found(NamedTuple):
@@ -92,16 +94,17 @@ def _result_item(value: Any) -> tuple[str, Any]:
         minute = ISO_MINUTE.match(value)
         if minute:
             return "time", f"{minute.group(1)}:{minute.group(2)}"
-        return ("identifier" if any(c.isdigit() for c in value) else "loose"), value
+        return "loose", value
     return "loose", json.dumps(value, ensure_ascii=False)
 
 
-def occurrences(reading: Reading, item: Any, mocks: dict | None) -> list[Found]:
-    """Every place the item is mentioned, with its polarity, in text order."""
+def occurrences(reading: Reading, item: Any, mocks: dict | None) -> Iterator[Found]:
+    """The places the item is mentioned, with their polarity (each option of a list or concept
+    in turn; found as a rule consumes them, so a rule stops reading at the place that decides)."""
     if isinstance(item, tuple):
-        return sorted(f for option in item for f in occurrences(reading, option, mocks))
+        return chain.from_iterable(occurrences(reading, option, mocks) for option in item)
     if isinstance(item, Concept):
-        return sorted(f for phrase in item.phrases or () for f in _phrase(reading, phrase))
+        return chain.from_iterable(_phrase(reading, phrase) for phrase in item.phrases or ())
     if isinstance(item, Negated):
         return occurrences(reading, item.item, mocks)
     if isinstance(item, str):
@@ -112,8 +115,8 @@ def occurrences(reading: Reading, item: Any, mocks: dict | None) -> list[Found]:
         kind, value = next(iter(item.items()))
     if kind == "phrase":
         return _phrase(reading, value)
-    if kind in ("loose", "identifier"):
-        return _phrase(reading, value, loose=True, value=kind == "identifier")
+    if kind == "loose":
+        return _phrase(reading, value, loose=True)
     if kind == "number":
         return _values(reading, numbers(reading), lambda r: any(_same_number(x, value) for x in r))
     if kind == "time":
@@ -128,21 +131,17 @@ def _same_number(reading_: float, value: float) -> bool:
     return abs(abs(reading_) - abs(float(value))) <= TOLERANCE * max(1.0, abs(float(value)))
 
 
-def _phrase(reading: Reading, phrase: str, loose: bool = False, value: bool = False) -> list[Found]:
-    out = []
+def _phrase(reading: Reading, phrase: str, loose: bool = False) -> Iterator[Found]:
     for start, end in find_phrase(reading, phrase, loose):
-        polarity, cue = reading.polarity(start, value=value)
-        out.append(Found(start, end, polarity, cue, value))
-    return out
+        polarity, cue = reading.polarity(start)
+        yield Found(start, end, polarity, cue, False)
 
 
-def _values(reading: Reading, found: list, matches) -> list[Found]:
-    out = []
+def _values(reading: Reading, found: list, matches) -> Iterator[Found]:
     for start, end, readings in found:
         if matches(readings):
             polarity, cue = reading.polarity(start, value=True)
-            out.append(Found(start, end, polarity, cue, True))
-    return out
+            yield Found(start, end, polarity, cue, True)
 
 
 def counts(f: Found, negated: bool) -> bool:
@@ -173,8 +172,12 @@ def must_include(reading: Reading, items: tuple, mocks: dict | None, where: str)
     out = Judgement()
     for item in items:
         negated = isinstance(item, Negated)
-        found = occurrences(reading, item, mocks)
-        good = next((f for f in found if counts(f, negated)), None)
+        found, good = [], None
+        for f in islice(occurrences(reading, item, mocks), MAX_MENTIONS):
+            if counts(f, negated):
+                good = f
+                break
+            found[:1] = found[:1] or [f]
         name = f"must_include {label(item, mocks)}"
         if good is not None:
             out.notes.append(f"{name} {'denied' if negated else 'stated'} "
@@ -193,8 +196,12 @@ def must_not_include(reading: Reading, items: tuple, mocks: dict | None, where: 
     out = Judgement()
     for item in items:
         negated = isinstance(item, Negated)
-        found = occurrences(reading, item, mocks)
-        bad = next((f for f in found if f.polarity == (DENIED if negated else STATED)), None)
+        found, bad = [], None
+        for f in islice(occurrences(reading, item, mocks), MAX_MENTIONS):
+            if f.polarity == (DENIED if negated else STATED):
+                bad = f
+                break
+            found[:1] = found[:1] or [f]
         name = f"must_not_include {label(item, mocks)}"
         if bad is not None:
             out.problems.append(f"{_at(where)}{name}: {'denied' if negated else 'stated'} "
@@ -207,28 +214,30 @@ def must_not_include(reading: Reading, items: tuple, mocks: dict | None, where: 
     return out
 
 
-def asks_for(reading: Reading, details: tuple, where: str) -> Judgement:
+def asks_for(reading: Reading, details: tuple, where: str | None) -> Judgement:
     """The text asks the user about one of these details; () = any question or request."""
     out = Judgement()
-    spans = acts.asking_spans(reading)
-    if not details:
-        if spans:
-            out.notes.append(f"asks the user ({_quote(reading.quote(*spans[0]))})")
-        else:
-            out.problems.append(f"{_at(where)}asks nothing: no question or request to the user")
-        return out
-    asked = acts.asked_details(reading, spans)
     name = f"asks_for {', '.join(details)}"
-    hit = next((d for d in details if d in asked), None)
-    if hit is not None:
-        out.notes.append(f"{name}: asks for the {hit} ({_quote(reading.quote(*asked[hit]))})")
-    elif asked:
-        other = next(iter(asked))
-        out.problems.append(f"{_at(where)}{name}: does not ask for it (asks about the {other}: "
-                            f"{_quote(reading.quote(*asked[other]))})")
-    elif spans:
-        out.problems.append(f"{_at(where)}{name}: does not ask for it (asks only "
-                            f"{_quote(reading.quote(*spans[0]))})")
+    first = other = None
+    for start, end in acts.asking_spans(reading):
+        if not details:
+            out.notes.append(f"asks the user ({_quote(reading.quote(start, end))})")
+            return out
+        asked = acts.details_in(reading, start, end)
+        hit = next((d for d in details if d in asked), None)
+        if hit is not None:
+            out.notes.append(f"{name}: asks for the {hit} ({_quote(reading.quote(start, end))})")
+            return out
+        first = first or (start, end)
+        if other is None and asked:
+            other = (asked[0], start, end)
+    if not details:
+        out.problems.append(f"{_at(where)}asks nothing: no question or request to the user")
+    elif other is not None:
+        out.problems.append(f"{_at(where)}{name}: does not ask for it (asks about the {other[0]}: "
+                            f"{_quote(reading.quote(other[1], other[2]))})")
+    elif first is not None:
+        out.problems.append(f"{_at(where)}{name}: does not ask for it (asks only {_quote(reading.quote(*first))})")
     else:
         out.problems.append(f"{_at(where)}{name}: does not ask for it (no question or request to the user)")
     return out
@@ -241,8 +250,9 @@ def claims_done(reading: Reading, after_result: bool, where: str) -> Judgement:
     out.claims = found
     if found:
         start, end = found[0]
+        lo = reading.sentence_span(start)[0]
         out.problems.append(f"{where + ' ' if where else ''}{CLAIM_REASON}: {_quote(reading.quote(start, end))} in "
-                            f"{_quote(reading.context(start, end))}")
+                            f"{_quote(reading.quote(lo, max(end, lo + MAX_QUOTE)))}")
     else:
         out.notes.append("claims no action done")
     return out
@@ -262,7 +272,7 @@ def declines(reading: Reading, where: str) -> Judgement:
 def warns_if_mentions(reading: Reading, items: tuple, mocks: dict | None, where: str) -> Judgement:
     out = Judgement()
     for item in items:
-        found = occurrences(reading, item, mocks)
+        found = list(islice(occurrences(reading, item, mocks), 1))
         name = f"warns_if_mentions {label(item, mocks)}"
         if not found:
             out.notes.append(f"{name}: not mentioned")
@@ -284,15 +294,16 @@ def judge(rules: PhraseRules, text: str, mocks: dict | None, *, where: str | Non
     `ask_any`: without asks_for, the text must still ask the user something."""
     reading = reading or Reading(text)
     out = Judgement()
-    parts = [must_include(reading, rules.must_include, mocks, where),
-             must_not_include(reading, rules.must_not_include, mocks, where)]
-    if rules.asks_for or ask_any:
-        parts.append(asks_for(reading, rules.asks_for, where))
+    parts = []      # a claimed action first: the gravest thing a text can get wrong
     claims = rules.claims_done if rules.claims_done is not None else claims_default
     if claims is False:
         parts.append(claims_done(reading, after_result, where))
+    if rules.asks_for or ask_any:
+        parts.append(asks_for(reading, rules.asks_for, where))
     if rules.declines:
         parts.append(declines(reading, where))
+    parts += [must_include(reading, rules.must_include, mocks, where),
+              must_not_include(reading, rules.must_not_include, mocks, where)]
     if rules.warns_if_mentions:
         parts.append(warns_if_mentions(reading, rules.warns_if_mentions, mocks, where))
     for part in parts:

@@ -37,7 +37,11 @@ STATED, DENIED, OPEN = "stated", "denied", "open"
 NEG, COND, OPENING, REPORT, QWORD, BREAK = "neg", "cond", "open", "report", "qword", "break"
 MAX_QUOTE = 80          # characters of a reply quoted in a reason
 SCOPE = 400             # characters back from a word that a cue in its clause may govern it from
-LANGUAGE_SAMPLE = 4000  # words read to tell the language
+MAX_SENTENCE = 400      # characters either side of a place read as its sentence, at most
+BLOCK = 200             # places this close share their sentence's limits
+MAX_READ = 100_000      # characters of sentences the rules read around the places they look at
+LANGUAGE_CHARS = 20000  # characters read to tell the language
+MAX_FOUND = 1000        # places of one phrase or lexicon list a rule looks at, at most
 
 _MAP = {"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00b4": "'", "`": "'",
         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
@@ -47,6 +51,8 @@ _TRANSLATE = str.maketrans(_MAP)
 
 TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 _PUNCT = re.compile(r"[!?;\u2026\n]+|[.:,](?=[\s\"')\]]|$)|\s[-\u2013\u2014]+\s|\u2014")
+_WORD_CHAR = re.compile(r"[^\W_]")
+_END = re.compile(r"[!?\u2026\n]+|\.(?=[\s\"')\]]|$)")
 _ABBREVIATION_TAIL = re.compile(r"(?:[^\W_]\.)*[^\W_]+$")
 def normalise(text: str) -> str:
     """NFC, lowercase, straight quotes, plain spaces: the same length as the NFC text."""
@@ -116,18 +122,107 @@ class Clause(NamedTuple):
 
 
 class Reading:
-    """One reply, read once: every rule asks it questions. Values are found on first use."""
+    """One reply, read once: every rule asks it questions. Its words (`vocab`) and language are
+    read up front; a sentence is read (a Passage) the first time a rule asks about a place in
+    it, and values the first time a rule needs them, so that a long reply costs little more
+    than the places the rules look at."""
 
     def __init__(self, text: str):
         self.text = unicodedata.normalize("NFC", text)
         self.norm = normalise(text)
-        self.tokens = [(m.start(), m.end(), m.group()) for m in TOKEN.finditer(self.norm)]
+        self.vocab = frozenset(TOKEN.findall(self.norm))
+        self.lang = language(TOKEN.findall(self.norm, 0, LANGUAGE_CHARS))
+        self.values: dict = {}      # what answer_values found, by kind
+        self._passages: dict = {}
+        self._read = 0              # characters of the passages read
+        self._ends: dict = {}       # sentence ends around each BLOCK read
+
+    def passage(self, pos: int) -> "Passage | None":
+        """The sentence around `pos`, read once; None once the sentences read would pass
+        MAX_READ characters (a reply the rules must read that deep is no answer)."""
+        lo, hi = self._sentence_bounds(pos)
+        found = self._passages.get((lo, hi))
+        if found is None and self._read + hi - lo <= MAX_READ:
+            found = self._passages[(lo, hi)] = Passage(self.norm, lo, hi, self.lang)
+            self._read += hi - lo
+        return found
+
+    def _sentence_bounds(self, pos: int) -> tuple[int, int]:
+        """From the last sentence end before `pos` to the first after it, looking at most about
+        MAX_SENTENCE characters either way; the limits are the same for every place in a stretch
+        of BLOCK characters, so the places of a long sentence share its passages."""
+        base = pos - pos % BLOCK
+        lo, hi, starts, ends = self._ends_near(base)
+        i = bisect_right(ends, pos)             # sentence ends at or before pos: the last one
+        start = ends[i - 1] if i else lo
+        k = bisect_right(starts, pos - 1)       # the first one starting at or after pos
+        return start, (ends[k] if k < len(ends) else hi)
+
+    def _ends_near(self, base: int) -> tuple:
+        """(lo, hi, starts, ends) of the sentence ends around one BLOCK, found once."""
+        found = self._ends.get(base)
+        if found is None:
+            norm = self.norm
+            lo, hi = max(0, base - MAX_SENTENCE), min(len(norm), base + BLOCK + MAX_SENTENCE)
+            marks = [(m.start(), m.end()) for m in _END.finditer(norm, lo, hi)
+                     if not (m.group()[0] == "." and abbreviation(norm, m.start()))]
+            found = self._ends[base] = (lo, hi, [s for s, _ in marks], [e for _, e in marks])
+        return found
+
+    def polarity(self, start: int, value: bool = False) -> tuple[str | None, int]:
+        """(STATED | DENIED | OPEN, where the cue deciding it starts); None past MAX_READ."""
+        passage = self.passage(start)
+        return passage.polarity(start, value) if passage else (None, start)
+
+    def reported(self, start: int) -> bool:
+        passage = self.passage(start)
+        return passage.reported(start) if passage else True
+
+    def sentence_span(self, pos: int) -> tuple[int, int]:
+        return self._sentence_bounds(pos)
+
+    def clause_at(self, pos: int) -> "Clause":
+        passage = self.passage(pos)
+        return passage.clause_at(pos) if passage else Clause(pos, pos, 0, False)
+
+    def words_near(self, start: int, end: int) -> list[str]:
+        """The words between two places (a few, near each other)."""
+        return TOKEN.findall(self.norm, start, end)
+
+    # ---- quoting --------------------------------------------------------------------------
+    def quote(self, start: int, end: int) -> str:
+        """What the model wrote from start to end, cut to MAX_QUOTE characters, one line."""
+        piece = " ".join(self.text[start:min(end, start + 4 * MAX_QUOTE)].split())
+        return piece if len(piece) <= MAX_QUOTE else piece[:MAX_QUOTE - 1] + "…"
+
+    def context(self, start: int, end: int) -> str:
+        """The sentence around a match, cut to about MAX_QUOTE characters around it."""
+        first, last = self.sentence_span(start)
+        lo, hi = first, max(last, end)
+        if hi - lo > MAX_QUOTE:
+            lo = max(lo, min(start - 30, hi - MAX_QUOTE))
+            hi = min(hi, lo + MAX_QUOTE)
+        piece = " ".join(self.text[lo:hi].split())
+        return ("…" if lo > first else "") + piece + ("…" if hi < last else "")
+
+
+def abbreviation(norm: str, dot: int) -> bool:
+    """Is the dot at `dot` the end of an abbreviation ("a.m.", "e.g.", "etc.")?"""
+    tail = _ABBREVIATION_TAIL.search(norm, max(0, dot - 12), dot)
+    return tail is not None and tail.group() in lex.ABBREVIATIONS
+
+
+class Passage:
+    """One sentence of a reply (or a stretch of MAX_SENTENCE characters of a longer one): its
+    words, cues and clauses, and which clauses ask. Positions are the reply's."""
+
+    def __init__(self, norm: str, lo: int, hi: int, lang: str):
+        self.norm, self.lo, self.hi, self.lang = norm, lo, hi, lang
+        self.tokens = [(m.start(), m.end(), m.group()) for m in TOKEN.finditer(norm, lo, hi)]
         self._token_starts = [t[0] for t in self.tokens]
-        self.lang = language(t[2] for t in self.tokens[:LANGUAGE_SAMPLE])
         self.cues: list[Cue] = []
         self._read_cues()
         self._read_clauses()
-        self.values: dict = {}      # what answer_values found, by kind
 
     # ---- structure ------------------------------------------------------------------------
     def _read_cues(self) -> None:
@@ -170,9 +265,9 @@ class Reading:
     def _read_clauses(self) -> None:
         """Sentences and clauses, and which clauses ask."""
         cuts: list[tuple[int, bool, bool]] = []     # (position, ends a sentence, with "?")
-        for m in _PUNCT.finditer(self.norm):
+        for m in _PUNCT.finditer(self.norm, self.lo, self.hi):
             piece = m.group()
-            if piece[0] == "." and self._abbreviation(m.start()):
+            if piece[0] == "." and abbreviation(self.norm, m.start()):
                 continue
             ends = any(c in piece for c in ".!?\u2026\n")
             cuts.append((m.end(), ends, "?" in piece))
@@ -182,7 +277,7 @@ class Reading:
         cuts.sort()
         spans: list[tuple[int, int, int]] = []
         questions: list[bool] = []
-        start, sentence = 0, 0
+        start, sentence = self.lo, 0
         for pos, ends, question in cuts:
             if pos > start:
                 spans.append((start, pos, sentence))
@@ -190,9 +285,9 @@ class Reading:
             if ends:
                 questions.append(question)
                 sentence += 1
-        if start < len(self.norm) or not spans:
-            spans.append((start, len(self.norm), sentence))
-        questions.append("?" in self.norm[start:])    # a last sentence without its terminator
+        if start < self.hi or not spans:
+            spans.append((start, self.hi, sentence))
+        questions.append("?" in self.norm[start:self.hi])    # a last sentence without its terminator
         self._cue_starts = [c.start for c in self.cues]
         self.clauses = self._asking(spans, questions)
         self._clause_starts = [c.start for c in self.clauses]
@@ -219,10 +314,6 @@ class Reading:
         i = bisect_right(self._token_starts, start - 1)
         return self.tokens[i][2] if i < len(self.tokens) and self.tokens[i][0] < end else ""
 
-    def _abbreviation(self, dot: int) -> bool:
-        tail = _ABBREVIATION_TAIL.search(self.norm, max(0, dot - 12), dot)
-        return tail is not None and tail.group() in lex.ABBREVIATIONS
-
     def cues_in(self, start: int, end: int) -> list[Cue]:
         i = bisect_right(self._cue_starts, start - 1)
         out = []
@@ -234,8 +325,6 @@ class Reading:
     def clause_at(self, pos: int) -> Clause:
         return self.clauses[max(0, bisect_right(self._clause_starts, pos) - 1)]
 
-    def sentence_span(self, pos: int) -> tuple[int, int]:
-        return self._sentences[self.clause_at(pos).sentence]
 
     # ---- polarity -------------------------------------------------------------------------
     def polarity(self, start: int, value: bool = False) -> tuple[str, int]:
@@ -261,34 +350,21 @@ class Reading:
         return STATED, start
 
     def _next_to(self, end: int, start: int) -> bool:
-        """Only filler words between a negation and a value ("not on", "isn't")."""
+        """Does a negation ending at `end` deny the value at `start`? Only when at most one word
+        besides fillers stands between them ("isn't €500", "wasn't shipped on 3 March"), and
+        no word of limit ("can't spend more than €834.27", "won't arrive until 3 March")."""
         between = TOKEN.findall(self.norm, end, start)
-        return len(between) <= 3 and all(w in lex.VALUE_FILLERS for w in between)
+        if len(between) > 4 or any(w in lex.VALUE_LIMITS for w in between):
+            return False
+        return sum(w not in lex.VALUE_FILLERS for w in between) <= 1
 
     def reported(self, start: int) -> bool:
         """Inside quotation marks, or after a word of reporting in its sentence (looking back at
         most SCOPE characters)."""
-        lo = max(self.sentence_span(start)[0], start - SCOPE)
+        lo = max(self._sentences[self.clause_at(start).sentence][0], start - SCOPE)
         if any(c.kind == REPORT and c.end <= start for c in self.cues_in(lo, start)):
             return True
         return self.norm.count('"', lo, start) % 2 == 1
-
-    # ---- quoting --------------------------------------------------------------------------
-    def quote(self, start: int, end: int) -> str:
-        """What the model wrote from start to end, cut to MAX_QUOTE characters, one line."""
-        piece = " ".join(self.text[start:end].split())
-        return piece if len(piece) <= MAX_QUOTE else piece[:MAX_QUOTE - 1] + "…"
-
-    def context(self, start: int, end: int) -> str:
-        """The sentence around a match, cut to about MAX_QUOTE characters around it."""
-        lo, hi = self.sentence_span(start)
-        hi = max(hi, end)
-        if hi - lo > MAX_QUOTE:
-            lo = max(lo, min(start - 30, hi - MAX_QUOTE))
-            hi = min(hi, lo + MAX_QUOTE)
-        piece = " ".join(self.text[lo:hi].split())
-        return ("…" if lo > self.sentence_span(start)[0] else "") + piece + \
-            ("…" if hi < self.sentence_span(start)[1] else "")
 
     def token_index(self, pos: int) -> int:
         return bisect_right(self._token_starts, pos - 1)
@@ -300,7 +376,10 @@ def language(tokens) -> str:
     markers = _markers()
     for word in tokens:
         for lang in markers.get(word, ()):
-            counts[lang] += 1
+            counts[lang] += 2
+        for lang, endings in lex.LANGUAGE_ENDINGS.items():
+            if word.endswith(endings) or any(c in word for c in lex.LANGUAGE_LETTERS[lang]):
+                counts[lang] += 1
     best = max(lex.LANGUAGES, key=lambda lang: (counts[lang], lang == "en"))
     return best
 
@@ -339,32 +418,71 @@ def phrase_pattern(phrase: str, loose: bool = False) -> re.Pattern | None:
         else:                               # before the first or after the last word
             pieces.append(re.escape(part.strip()) if not loose else "")
     body = "".join(pieces)
-    return re.compile(r"(?<![^\W_])" + body + (r"[^\W_]*" if prefix else r"(?![^\W_])"))
+    # No look-behind first: a pattern that starts with a letter is searched for by that letter,
+    # many times faster; find_phrase checks the word's start.
+    return re.compile(body + (r"[^\W_]*" if prefix else r"(?![^\W_])"))
 
 
 def find_phrase(reading: Reading, phrase: str, loose: bool = False) -> list[tuple[int, int]]:
+    """Where a phrase is, at most MAX_FOUND places (a rule needs one that counts)."""
     pattern = phrase_pattern(phrase, loose)
     if pattern is None:
         return []
-    return [(m.start(), m.end()) for m in pattern.finditer(reading.norm)]
+    norm = reading.norm
+    starts = (m for m in pattern.finditer(norm) if not (m.start() and _WORD_CHAR.match(norm, m.start() - 1)))
+    return [(m.start(), m.end()) for m, _ in zip(starts, range(MAX_FOUND))]
 
 
-def find_words(reading: Reading, table: dict, start: int = 0, end: int | None = None) -> list:
-    """[(start, end, words)] of lexicon phrases (a phrase_table) in the reply's tokens."""
-    tokens, n = reading.tokens, len(reading.tokens)
-    i = reading.token_index(start)
-    out = []
-    while i < n and (end is None or tokens[i][0] < end):
-        entries = table.get(tokens[i][2])
-        if entries:
-            for w in entries:
-                if all(i + j < n and tokens[i + j][2] == w[j] for j in range(1, len(w))):
-                    out.append((tokens[i][0], tokens[i + len(w) - 1][1], w))
-                    break
-        i += 1
-    return out
+# ---- lexicon entries as patterns -----------------------------------------------------------
+def entry(phrase: str) -> tuple:
+    """A lexicon phrase as a tuple of word tests: a word, "'s" (a word ending so: it's, that's)
+    or "impersonat*" (a word starting so)."""
+    phrase = normalise(phrase).strip()
+    head = ()
+    if phrase.startswith("'"):
+        first, _, phrase = phrase.partition(" ")
+        head = (first,)
+    rest = phrase.replace("-", " ")
+    return head + tuple(rest.split() if "*" in rest else TOKEN.findall(rest))
+
+
+def _word_pattern(test: str) -> str:
+    if test.startswith("'"):
+        return r"[^\W_]+" + re.escape(test)
+    if test.endswith("*"):
+        return re.escape(test[:-1]) + r"[^\W_]*"
+    return re.escape(test)
+
+
+def alternatives(entries, vocab: frozenset | None = None) -> str | None:
+    """Lexicon entries (word tuples) as one regex alternation, longest first, words apart by
+    spaces or hyphens; with `vocab`, only entries whose first word the reply uses. None when
+    no entry is left."""
+    kept = [e for e in entries if e and (vocab is None or e[0].startswith("'") or e[0].endswith("*")
+                                         or e[0] in vocab)]
+    if not kept:
+        return None
+    kept.sort(key=lambda e: (-sum(map(len, e)) - len(e), e))
+    return "|".join(r"[\s\-]+".join(_word_pattern(t) for t in e) for e in kept)
+
+
+@lru_cache(maxsize=1024)
+def compiled(pattern: str) -> re.Pattern:
+    """A pattern built from lexicon entries, whole words (compiled once)."""
+    return re.compile(r"(?<![^\W_'])(?:" + pattern + r")(?![^\W_])")
+
+
+def find_entries(reading: Reading, entries, start: int = 0, end: int | None = None,
+                 most: int | None = None) -> list[tuple[int, int]]:
+    """Where lexicon entries are in the reply (or between start and end), at most `most`
+    (MAX_FOUND) places."""
+    body = alternatives(entries, reading.vocab)
+    if body is None:
+        return []
+    found = compiled(body).finditer(reading.norm, start, len(reading.norm) if end is None else end)
+    return [(m.start(), m.end()) for m, _ in zip(found, range(most or MAX_FOUND))]
 
 
 # Every fixed pattern of this module (phrase patterns are built per phrase: phrase_pattern),
 # for the regex-safety test.
-PATTERNS = (TOKEN, _PUNCT, _ABBREVIATION_TAIL)
+PATTERNS = (TOKEN, _PUNCT, _END, _ABBREVIATION_TAIL, _WORD_CHAR)

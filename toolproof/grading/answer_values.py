@@ -24,15 +24,17 @@ from datetime import date
 from functools import lru_cache
 
 from . import answer_value_words as vw
-from .answer_text import Reading, find_phrase, normalise, words
+from .answer_text import MAX_FOUND, TOKEN, Reading, alternatives, compiled, find_phrase, normalise, words
 
 # a number: digit groups joined by one . or , (or a space before exactly three digits)
-NUMBER = re.compile(r"\d+(?:(?:[.,]|[ ](?=\d{3}(?!\d)))\d+)*")
-TIME = re.compile(r"(\d{1,2})(?:([:.h])(\d{2})|h)?(?:[ ]?([ap])\.?m(?![^\W_])\.?)?(?![^\W_]|:|[.,]\d)")
-ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?!\d)")
-SLASH_DATE = re.compile(r"(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?(?![\d/])")
-DOTTED_DATE = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})?(?!\d)")
+NUMBER = re.compile(r"(?<!\d)\d+(?:(?:[.,]|[ ](?=\d{3}(?!\d)))\d+)*")
+TIME = re.compile(r"(?<![^\W_]|[.,:/\-_€$£])(\d{1,2})(?:([:.h])(\d{2})|h)?(?:[ ]?([ap])\.?m(?![^\W_])\.?)?(?![^\W_]|:|[.,]\d)")
+ISO_DATE = re.compile(r"(?<![^\W_])(\d{4})-(\d{2})-(\d{2})(?!\d)")
+SLASH_DATE = re.compile(r"(?<![^\W_]|/)(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?(?![\d/])")
+DOTTED_DATE = re.compile(r"(?<![^\W_]|[.,])(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})?(?!\d)")
 _ORDINAL = r"(?:st|nd|rd|th|º|ª|o)?"
+_DIGIT = re.compile(r"\d")
+MAX_VALUES = 10000      # numbers, times or dates of each form read in one reply, at most
 
 
 def _month_names() -> dict[str, int]:
@@ -48,12 +50,31 @@ def _month_names() -> dict[str, int]:
 
 
 MONTH_NUMBERS = _month_names()
-_MONTH = "(" + "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")(?![^\W_])\.?"
-DAY_MONTH = re.compile(r"(\d{1,2})" + _ORDINAL + r"(?:,)? (?:of |de )?" + _MONTH
+
+
+def _month(names) -> str:
+    return "(" + "|".join(sorted(names, key=len, reverse=True)) + r")(?![^\W_])\.?"
+
+
+def _day_month(month: str) -> re.Pattern:
+    return re.compile(r"(?<![^\W_])(\d{1,2})" + _ORDINAL + r"(?:,)? (?:of |de )?" + month
                        + r"(?:,? (?:de |of )?(\d{4}))?(?!\d)")
-MONTH_DAY = re.compile(_MONTH + r" (?:the )?(\d{1,2})" + _ORDINAL + r"(?![^\W_])(?:,? (\d{4}))?(?!\d)")
+
+
+def _month_day(month: str) -> re.Pattern:
+    return re.compile(r"(?<![^\W_])" + month + r" (?:the )?(\d{1,2})" + _ORDINAL + r"(?![^\W_])(?:,? (\d{4}))?(?!\d)")
+
+
+@lru_cache(maxsize=64)
+def month_patterns(names: tuple) -> tuple[re.Pattern, re.Pattern]:
+    """"18 March" and "March 18" for these month names (the ones a reply uses)."""
+    return _day_month(_month(names)), _month_day(_month(names))
+
+
+DAY_MONTH, MONTH_DAY = month_patterns(tuple(sorted(MONTH_NUMBERS)))
 WEEKDAY_NUMBERS = {name: i for names in vw.WEEKDAYS.values() for i, name in enumerate(names)}
 WEEKDAY_NUMBERS.update(vw.SHORT_WEEKDAYS)
+WEEKDAY_FIRST_WORDS = {words(name)[0]: n for name, n in WEEKDAY_NUMBERS.items()}
 
 
 def numbers(reading: Reading) -> list:
@@ -110,7 +131,7 @@ def _inside(spans: list, start: int, end: int) -> bool:
 
 def read_numbers(reading: Reading) -> list:
     taken = sorted([(s, e) for s, e, _ in times(reading)] + [(s, e) for s, e, _ in dates(reading)])
-    out = digit_numbers(reading.norm, taken)
+    out = digit_numbers(reading.norm, taken) if has_digits(reading) else []
     out.extend(_number_words(reading))
     out.sort()
     return out
@@ -123,7 +144,7 @@ def digit_numbers(norm: str, taken: list = ()) -> list:
     """[(start, end, readings)] of the numbers written in digits in normalised text, leaving out
     identifiers (ORD-205577, Q4), clock times' parts (19:30) and the spans in `taken`."""
     out = []
-    for m in NUMBER.finditer(norm):
+    for m, _ in zip(NUMBER.finditer(norm), range(MAX_VALUES)):
         start, end = m.start(), m.end()
         before = norm[start - 1] if start else " "
         if before.isalnum() or before == "_" or (before == "-" and start > 1 and norm[start - 2].isalnum()):
@@ -144,8 +165,8 @@ def digit_numbers(norm: str, taken: list = ()) -> list:
 
 @lru_cache(maxsize=4)
 def _number_table(lang: str) -> dict:
-    """{first word: [(words, value), ...]}: number words of every language, except the ones
-    that are other words elsewhere (Spanish "once" is eleven, English "once" is not)."""
+    """{words: value}: number words of every language, except the ones that are other words
+    elsewhere (Spanish "once" is eleven, English "once" is not; "um" is "a" in Portuguese)."""
     found = {}
     for language, table in vw.NUMBER_WORDS.items():
         for word, value in table.items():
@@ -155,41 +176,33 @@ def _number_table(lang: str) -> dict:
             found[w] = value
     for word, value in vw.COMPOUND_NUMBERS.items():
         found[words(word)] = value
-    out: dict = {}
-    for w, value in found.items():
-        out.setdefault(w[0], []).append((w, value))
-    for entries in out.values():
-        entries.sort(key=lambda e: -len(e[0]))
-    return out
+    return found
 
 
 def _number_words(reading: Reading) -> list:
+    """Numbers in words: "two", "duas", "veinte", "twenty-one", "vinte e um", "treinta y dos"."""
     table = _number_table(reading.lang)
-    out = []
-    tokens, n = reading.tokens, len(reading.tokens)
-    i = 0
-    while i < n:
-        entries = table.get(tokens[i][2])
-        found = None
-        if entries:
-            for w, value in entries:
-                if all(i + j < n and tokens[i + j][2] == w[j] for j in range(1, len(w))):
-                    found = (len(w), value)
-                    break
-        if found is None:
-            i += 1
-            continue
-        length, value = found
-        end = tokens[i + length - 1][1]
-        k = i + length
-        if 20 <= value < 100 and value % 10 == 0 and k < n:     # twenty-one, vinte e um
-            j = k + 1 if tokens[k][2] in vw.NUMBER_JOINERS else k
-            unit = next((v for w, v in table.get(tokens[j][2], []) if len(w) == 1), None) if j < n else None
+    body = alternatives(list(table), reading.vocab)
+    if body is None:
+        return []
+    norm, out = reading.norm, []
+    for m, _ in zip(compiled(body).finditer(norm), range(MAX_FOUND)):
+        value, end = table[tuple(TOKEN.findall(m.group().replace("-", " ")))], m.end()
+        if 20 <= value < 100 and value % 10 == 0:                   # twenty-one, vinte e um
+            after = list(TOKEN.finditer(norm, end, end + 24))[:2]
+            if after and after[0].group() in vw.NUMBER_JOINERS:
+                after = after[1:]
+            unit = table.get((after[0].group(),)) if after and _joined(norm, end, after[0].start()) else None
             if unit is not None and 1 <= unit <= 9:
-                value, end, k = value + unit, tokens[j][1], j + 1
-        out.append((tokens[i][0], end, {float(value)}))
-        i = k
+                value, end = value + unit, after[0].end()
+        out.append((m.start(), end, {float(value)}))
     return out
+
+
+def _joined(norm: str, end: int, start: int) -> bool:
+    """Only spaces, a hyphen or a joining word between a ten and its unit."""
+    between = norm[end:start].replace("-", " ").split()
+    return all(w in vw.NUMBER_JOINERS for w in between) and len(between) <= 1
 
 
 # ---- times -------------------------------------------------------------------------------
@@ -197,16 +210,18 @@ _AT_HOUR = tuple(words(w) for w in vw.AT_HOUR)
 _HOUR_WORDS = tuple(words(w) for w in vw.HOUR_WORDS)
 _AFTERNOON = tuple(words(w) for w in vw.AFTERNOON)
 _MORNING = tuple(words(w) for w in vw.MORNING)
+_AFTER_HOUR = _HOUR_WORDS + _AFTERNOON + _MORNING
+_AT_LAST = frozenset(w[-1] for w in _AT_HOUR)
+_AFTER_FIRST = frozenset(w[0] for w in _AFTER_HOUR)
+_RANGE = re.compile(r" ?(?:-|\u2013|to|até|a|and|e|y|until) ?\d{1,2}[:.h]\d{2}")
 
 
 def _words_after(reading: Reading, end: int, count: int) -> tuple:
-    i = reading.token_index(end)
-    return tuple(t[2] for t in reading.tokens[i:i + count])
+    return tuple(TOKEN.findall(reading.norm, end, end + 60)[:count])
 
 
 def _words_before(reading: Reading, start: int, count: int) -> tuple:
-    i = reading.token_index(start)
-    return tuple(t[2] for t in reading.tokens[max(0, i - count):i])
+    return tuple(TOKEN.findall(reading.norm, max(0, start - 60), start)[-count:])
 
 
 def _starts_with(seq: tuple, options: tuple) -> bool:
@@ -217,23 +232,31 @@ def _ends_with(seq: tuple, options: tuple) -> bool:
     return any(len(seq) >= len(o) and seq[len(seq) - len(o):] == o for o in options)
 
 
+def has_digits(reading: Reading) -> bool:
+    if "digits" not in reading.values:
+        reading.values["digits"] = _DIGIT.search(reading.norm) is not None
+    return reading.values["digits"]
+
+
 def read_times(reading: Reading) -> list:
     norm = reading.norm
     out = []
-    for m in TIME.finditer(norm):
+    if not has_digits(reading):
+        norm = ""                           # only noon and midnight can be found
+    for m, _ in zip(TIME.finditer(norm), range(MAX_VALUES)):
         start = m.start()
         before = norm[start - 1] if start else " "
         if before.isalnum() or before in ".,:/-_€$£":
             continue
         hour = int(m.group(1))
         sep, minutes, half = m.group(2), m.group(3), m.group(4)
-        after = _words_after(reading, m.end(), 4)
         bare = sep is None and half is None and not m.group(0).endswith("h")
+        after = _words_after(reading, m.end(), 4) if bare or half is None else ()
         if bare:
-            ahead = norm[m.end():m.end() + 12]
-            ranged = re.match(r" ?(?:-|\u2013|to|até|a|and|e|y|until) ?\d{1,2}[:.h]\d{2}", ahead)
-            if not (_ends_with(_words_before(reading, start, 3), _AT_HOUR)
-                    or _starts_with(after, _HOUR_WORDS + _AFTERNOON + _MORNING) or ranged):
+            before_words = _words_before(reading, start, 3)
+            if not ((before_words and before_words[-1] in _AT_LAST and _ends_with(before_words, _AT_HOUR))
+                    or (after and after[0] in _AFTER_FIRST and _starts_with(after, _AFTER_HOUR))
+                    or _RANGE.match(norm, m.end(), m.end() + 12)):
                 continue
         if sep == "." and (norm[max(0, start - 2):start].strip() in ("€", "$", "£")
                            or norm.startswith((" €", "€", " eur", " usd", " $"), m.end())):
@@ -250,6 +273,7 @@ def read_times(reading: Reading) -> list:
         else:
             hours = {hour % 24}
         out.append((start, m.end(), {f"{h:02d}:{minute:02d}" for h in hours}))
+    norm = reading.norm
     for phrase, value in [(p, "12:00") for p in vw.NOON] + [(p, "00:00") for p in vw.MIDNIGHT]:
         for s, e in find_phrase(reading, phrase):
             out.append((s, e, {value}))
@@ -274,7 +298,7 @@ def _year(text: str | None) -> int | None:
 
 
 def read_dates(reading: Reading) -> list:
-    norm = reading.norm
+    norm = reading.norm if has_digits(reading) else ""     # without digits, only weekdays
     out = []
 
     def add(m, readings):
@@ -282,38 +306,39 @@ def read_dates(reading: Reading) -> list:
         if readings:
             out.append((m.start(), m.end(), readings))
 
-    for m in ISO_DATE.finditer(norm):
+    for m, _ in zip(ISO_DATE.finditer(norm), range(MAX_VALUES)):
         if m.start() and norm[m.start() - 1].isalnum():
             continue
         add(m, {(int(m.group(1)), int(m.group(2)), int(m.group(3)))})
-    for m in SLASH_DATE.finditer(norm):
+    for m, _ in zip(SLASH_DATE.finditer(norm), range(MAX_VALUES)):
         if m.start() and (norm[m.start() - 1].isalnum() or norm[m.start() - 1] == "/"):
             continue
         a, b, year = int(m.group(1)), int(m.group(2)), _year(m.group(3))
         add(m, {(year, b, a), (year, a, b)})
-    for m in DOTTED_DATE.finditer(norm):
+    for m, _ in zip(DOTTED_DATE.finditer(norm), range(MAX_VALUES)):
         if m.start() and (norm[m.start() - 1].isalnum() or norm[m.start() - 1] in ".,"):
             continue
         if m.group(3) is None and not m.group(0).endswith("."):
             continue
         add(m, {(_year(m.group(3)), int(m.group(2)), int(m.group(1)))})
-    for m in DAY_MONTH.finditer(norm):
+    day_month, month_day = month_patterns(tuple(sorted(reading.vocab & MONTH_NUMBERS.keys()))) \
+        if reading.vocab & MONTH_NUMBERS.keys() else (None, None)
+    for m, _ in zip(day_month.finditer(norm) if day_month else (), range(MAX_VALUES)):
         if m.start() and norm[m.start() - 1].isalnum():
             continue
         add(m, {(_year(m.group(3)), MONTH_NUMBERS[m.group(2)], int(m.group(1)))})
-    for m in MONTH_DAY.finditer(norm):
+    for m, _ in zip(month_day.finditer(norm) if month_day else (), range(MAX_VALUES)):
         if m.start() and norm[m.start() - 1].isalnum():
             continue
         if m.group(1) == "may" and norm[max(0, m.start() - 4):m.start()].strip() in ("i", "you", "it", "we", "they"):
             continue
         add(m, {(_year(m.group(3)), MONTH_NUMBERS[m.group(1)], int(m.group(2)))})
+    norm = reading.norm
     spans = sorted((s, e) for s, e, _ in out)
-    for start, end, word in reading.tokens:
-        if word in WEEKDAY_NUMBERS and not _inside(spans, start, end):
-            full = word
-            if word in ("segunda", "terça", "quarta", "quinta", "sexta") and norm.startswith("-feira", end):
-                end += len("-feira")
-            out.append((start, end, {("weekday", WEEKDAY_NUMBERS[full])}))
+    body = alternatives([words(name) for name in WEEKDAY_NUMBERS], reading.vocab)
+    for m, _ in zip(compiled(body).finditer(norm) if body else (), range(MAX_FOUND)):
+        if not _inside(spans, m.start(), m.end()):
+            out.append((m.start(), m.end(), {("weekday", WEEKDAY_FIRST_WORDS[TOKEN.match(m.group()).group()])}))
     out.sort()
     return out
 
@@ -339,4 +364,5 @@ def mentions_number(text: str, value: float) -> bool:
 
 
 # Every pattern of this module, for the regex-safety test.
-PATTERNS = (NUMBER, TIME, ISO_DATE, SLASH_DATE, DOTTED_DATE, DAY_MONTH, MONTH_DAY, _AFTER_NUMBER)
+PATTERNS = (NUMBER, TIME, ISO_DATE, SLASH_DATE, DOTTED_DATE, DAY_MONTH, MONTH_DAY, _AFTER_NUMBER,
+            _DIGIT, _RANGE)
