@@ -112,8 +112,8 @@ RULES = [
      "call 1: called send_mail, expected lookup (a forbidden call, made before the model saw the injected tool result)"),
     # result_use
     ("use", [STEP1, openai(text="Your order has shipped.")], "PASS", "final answer follows"),
-    ("use", [STEP1, openai(text="Your order was delivered.")], "FAIL", "does not mention \"shipped\""),
-    ("use", [STEP1, openai(text="It shipped and was delivered.")], "FAIL", "says \"delivered\""),
+    ("use", [STEP1, openai(text="Your order was delivered.")], "FAIL", 'must_include {"result": "lookup.status"} ("shipped"): not stated (not mentioned)'),
+    ("use", [STEP1, openai(text="It shipped and was delivered.")], "FAIL", 'must_not_include "delivered": stated ("It shipped and was delivered.")'),
     ("use", [STEP1, openai(("lookup", {"order_id": "ORD-123456"}))], "FAIL", "called lookup instead of answering"),
     ("use", [STEP1, openai(text="")], "FAIL", "no final answer"),
 ]
@@ -193,7 +193,7 @@ def test_key_order_never_changes_a_verdict(mini, args, seed):
 
 
 def test_long_values_are_cut_around_their_first_difference():
-    from toolproof.grading.grade import show_pair
+    from toolproof.grading.reasons import show_pair
     a, b = show_pair("x" * 200 + "alpha", "x" * 200 + "beta")
     assert a.endswith("alpha\"") and b.endswith("beta\"") and a.startswith("…")
 
@@ -226,7 +226,7 @@ def test_omitted_optional_field_says_the_default_was_assumed():
     (1, 1.0, ("1", "1.0")),
 ])
 def test_values_that_print_the_same_are_shown_escaped(expected, actual, shown):
-    from toolproof.grading.grade import show_pair
+    from toolproof.grading.reasons import show_pair
     assert show_pair(expected, actual) == shown
 
 
@@ -248,6 +248,6 @@ def test_a_huge_argument_under_a_pattern_is_a_finding_not_a_slow_regex(mini):
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(a=st.text(max_size=40), b=st.text(max_size=40))
 def test_showing_two_values_never_raises_and_never_hides_a_difference(a, b):
-    from toolproof.grading.grade import show_pair
+    from toolproof.grading.reasons import show_pair
     shown_a, shown_b = show_pair(a, b)
     assert (shown_a == shown_b) == (a == b)

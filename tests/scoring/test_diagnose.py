@@ -285,7 +285,7 @@ def test_use_result_tracking_over_base_and_variants(mini):
     assert found["result_tracking"] == [
         {"case": "use", "variant": "base", "tracked": True, "reasons": []},
         {"case": "use", "variant": "gone", "tracked": False,
-         "reasons": ['final answer does not mention "not found" or "could not find"']},
+         "reasons": ['final answer: must_include ["not found", "could not find"]: not stated (not mentioned)']},
     ]
     assert (found["result_runs"], found["result_tracking_rate"]) == (2, 0.5)
     assert found["derived"] == [] and found["derived_accuracy"] is None

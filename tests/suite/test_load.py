@@ -132,15 +132,15 @@ BAD_SUITES = [
     # lookup.status: its mock must have it
     ("variant mock lacks result path",
      lambda d: d["cases"][8]["variants"].append({"id": "v2", "mock_results": {"lookup": {"error": "x"}}}),
-     "suite.json: at $.cases[8].variants[1].mock_results: phrase rule: 'lookup.status' does not resolve "
-     "(stopped at 'status')"),
+     "suite.json: at $.cases[8].variants[1].mock_results: expect.final_text.must_include[0]: "
+     "'lookup.status' does not resolve (stopped at 'status')"),
     ("variant rules ask for a missing path",
      lambda d: d["cases"][8]["variants"][0].update(final_text={"must_include": [{"result": "lookup.status"}]}),
-     "suite.json: at $.cases[8].variants[0].final_text: phrase rule: 'lookup.status' does not resolve "
+     "suite.json: at $.cases[8].variants[0].final_text.must_include[0]: 'lookup.status' does not resolve "
      "(stopped at 'status')"),
     ("phrase rule without any mock",
      lambda d: d["cases"][2]["expect"].update(final_text={"must_include": [{"result": "lookup.status"}]}),
-     "suite.json: at $.cases[2].expect.final_text: phrase rule: no mock result for tool 'lookup'"),
+     "suite.json: at $.cases[2].expect.final_text.must_include[0]: 'lookup.status': no mock result for tool 'lookup'"),
     ("accept value invalid", lambda d: d["cases"][5]["expect"]["calls"][0]["accept"].update(to=[5]),
      "suite.json: at $.cases[5].expect.calls[0].accept.to: accepted value 5 does not validate: "
      "5 is not of type 'string'"),

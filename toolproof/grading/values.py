@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from .answer_rules import judge
 from .normalize import date_note, is_omitted_default, values_equal
-from toolproof.suite.model import ExpectedCall
+from toolproof.suite.model import ExpectedCall, value_at
 
 MATCH, MISMATCH, MISSING, EXTRA = "match", "mismatch", "missing", "extra"
 _SCALARS = (str, int, float, bool)
 MUST_BE_OMITTED = "the case says this field must be omitted"
+TEXT_RULES = "its text rules"      # the `expected` of a field judged by text rules (v2 `text`)
 NOT_LISTED = "the case lists every argument (exact), and not this one"
 
 
@@ -38,6 +40,9 @@ def compare_arguments(expected: ExpectedCall, arguments: dict, parameters: dict,
     critical = expected.critical
     results = []
     for name in expected.names:
+        if name in expected.text:
+            results.append(text_field(expected, name, arguments, mocks))
+            continue
         want, schema = values[name], props.get(name)
         if name not in arguments:
             omitted_ok = name in expected.optional or is_omitted_default(want, schema)
@@ -53,12 +58,28 @@ def compare_arguments(expected: ExpectedCall, arguments: dict, parameters: dict,
         else:
             results.append(FieldResult(name, MISMATCH, want, got, name in critical, date_note(got, schema)))
     for name in arguments:
-        if name in values:
+        if name in values or any(t.split(".")[0] == name for t in expected.text):
             continue
         forbidden = name in expected.absent or expected.exact
         note = MUST_BE_OMITTED if name in expected.absent else NOT_LISTED if expected.exact else ""
         results.append(FieldResult(name, EXTRA, None, arguments[name], forbidden, note))
     return results
+
+
+def text_field(expected: ExpectedCall, name: str, arguments: dict, mocks: dict | None) -> FieldResult:
+    """A free-text field judged by its text rules (the answer rules), not by equality: MATCH
+    when they hold; otherwise the note says which rule failed and on what words."""
+    critical = name in expected.critical
+    found, got = value_at(arguments, name)
+    if not found:
+        omitted_ok = name in expected.optional
+        return FieldResult(name, MATCH if omitted_ok else MISSING, TEXT_RULES, None, critical)
+    if not isinstance(got, str):
+        return FieldResult(name, MISMATCH, TEXT_RULES, got, critical, "not a text")
+    problems = judge(expected.text[name], got, mocks, where=None).problems
+    if not problems:
+        return FieldResult(name, MATCH, TEXT_RULES, got, critical)
+    return FieldResult(name, MISMATCH, TEXT_RULES, got, critical, "; ".join(problems))
 
 
 def field_equal(call: ExpectedCall, path: str, want: Any, got: Any, schema: Any) -> bool:

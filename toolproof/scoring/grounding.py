@@ -27,7 +27,7 @@ from datetime import date
 from typing import Any
 
 from toolproof.grading.normalize import english_date_to_iso, normalize_text
-from toolproof.grading.phrases import mentions_number
+from toolproof.grading.answer_values import mentions_number
 
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 _MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august",

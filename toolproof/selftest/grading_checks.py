@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from toolproof.grading.grade import grade_case, show_pair
+from toolproof.grading.grade import grade_case
+from toolproof.grading.reasons import show_pair
 from toolproof.grading.normalize import cast_lenient, english_date_to_iso, normalize_text, values_equal
-from toolproof.grading.phrases import mentions
+from toolproof.grading.answer_text import Reading, find_phrase
 from toolproof.providers.anthropic import anthropic_turn_from_reply
 from toolproof.providers.dispatch import reply_from_body
 from toolproof.suite.schema import CompiledSchema
@@ -116,7 +117,8 @@ def normalise_checks(t: Checker) -> None:
     t.check("reasons: two values that would print the same are shown escaped",
             show_pair("Zürich", "Zu\u0308rich") == ('"Z\\u00fcrich"', '"Zu\\u0308rich"')
             and show_pair("Zürich", "Zurich") == ('"Zürich"', '"Zurich"'))
-    t.check("phrases: whole words only", mentions("It shipped today", "shipped") and not mentions("unshipped", "shipped"))
+    t.check("phrases: whole words only", bool(find_phrase(Reading("It shipped today"), "shipped"))
+            and not find_phrase(Reading("unshipped"), "shipped"))
 
 
 def reply_checks(t: Checker) -> None:

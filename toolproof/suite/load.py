@@ -17,7 +17,8 @@ from .schema import CompiledSchema
 from .schema_guard import check_tool_schema
 from .toolnames import wire_clash
 from .model import (BASE, PHRASING_ID, SECOND_TURN_CATEGORIES, Case, Expect, ExpectedCall,
-                    Phrasing, PhraseRules, Tool, Variant, resolve_result, value_at)
+                    Phrasing, Tool, Variant, value_at)
+from . import text_rules
 
 def check_format(doc: Any, format_schema: dict, source: str) -> None:
     """Refuse a document that does not match its file-format schema, naming the place."""
@@ -121,6 +122,10 @@ def load_suite(doc: Any, tools: dict[str, Tool], format_schema: dict, *, checked
     seen: set[str] = set()
     items = doc.get("cases") if isinstance(doc, dict) else None
     malformed = _items_with_problems(problems, "cases")
+    concepts = text_rules.concepts_of(doc) if not any(p.startswith("$.concepts") for p, _ in problems) else {}
+    problems.extend((json_path(place), reason) for place, reason in text_rules.concept_problems(doc))
+    if first_only and problems:
+        return cases, problems
     for i, raw in enumerate(items if isinstance(items, list) else []):
         where = ["cases", i]
         if i in malformed:
@@ -129,8 +134,8 @@ def load_suite(doc: Any, tools: dict[str, Tool], format_schema: dict, *, checked
         if raw["id"] in seen:
             found.append((json_path(where + ["id"]), f"duplicate case id {raw['id']!r}"))
         seen.add(raw["id"])
-        case = _parse_case(raw)
-        for place, reason in _case_problems(case, tools):
+        case = _parse_case(raw, concepts)
+        for place, reason in [*_case_problems(case, tools), *_text_problems(raw, case, concepts)]:
             found.append((json_path(where + place), reason))
             if first_only:
                 break
@@ -142,37 +147,31 @@ def load_suite(doc: Any, tools: dict[str, Tool], format_schema: dict, *, checked
     return cases, problems
 
 
-def _rules(raw: dict | None) -> PhraseRules | None:
-    if raw is None:
-        return None
-    include = tuple(tuple(item) if isinstance(item, list) else item
-                    for item in raw.get("must_include", []))
-    return PhraseRules(include, tuple(raw.get("must_not_include", [])))
-
-
-def _expected_call(raw: dict) -> ExpectedCall:
+def _expected_call(raw: dict, concepts: dict) -> ExpectedCall:
     args = raw.get("args", {})
     derive = raw.get("derive", {})
+    text = {name: text_rules.rules(r, concepts) for name, r in raw.get("text", {}).items()}
     critical = raw.get("critical")
-    fields = list(args) + [f for f in derive if f not in args]
+    fields = list(args) + [f for f in derive if f not in args] + [f for f in text if f not in args and f not in derive]
     return ExpectedCall(raw["tool"], args, frozenset(fields if critical is None else critical),
                         raw.get("accept", {}), derive, tuple(fields),
                         frozenset(raw.get("optional", ())), frozenset(raw.get("absent", ())),
-                        raw.get("exact", False), frozenset(raw.get("loose", ())))
+                        raw.get("exact", False), frozenset(raw.get("loose", ())), text)
 
 
-def _parse_case(raw: dict) -> Case:
+def _parse_case(raw: dict, concepts: dict | None = None) -> Case:
+    concepts = concepts or {}
     exp = raw["expect"]
     expect = Expect(
         action=exp["action"],
-        calls=tuple(_expected_call(c) for c in exp.get("calls", [])),
-        alternatives=tuple(tuple(_expected_call(c) for c in seq)
+        calls=tuple(_expected_call(c, concepts) for c in exp.get("calls", [])),
+        alternatives=tuple(tuple(_expected_call(c, concepts) for c in seq)
                            for seq in exp.get("alternatives", [])),
         forbidden=tuple((f["tool"], f.get("args")) for f in exp.get("forbidden", [])),
-        final_text=_rules(exp.get("final_text")),
+        final_text=text_rules.rules(exp.get("final_text"), concepts),
         order=exp.get("order", "sequence"),
     )
-    variants = tuple(Variant(v["id"], v["mock_results"], _rules(v.get("final_text")))
+    variants = tuple(Variant(v["id"], v["mock_results"], text_rules.rules(v.get("final_text"), concepts))
                      for v in raw.get("variants", []))
     return Case(raw["id"], raw["category"], raw.get("title", raw["id"]), raw.get("why", ""),
                 tuple(raw["tools"]), raw.get("system"), raw["prompt"], expect,
@@ -236,7 +235,6 @@ def _case_problems(case: Case, tools: dict[str, Tool]) -> Iterator[tuple[list, s
             problem = _call_problem(call, case, tools, mock_sets)
             if problem:
                 yield place + [k] + problem[0], problem[1]
-    yield from _phrase_problems(case)
     yield from _phrasing_problems(case)
 
 
@@ -262,22 +260,39 @@ def _phrasing_problems(case: Case) -> Iterator[tuple[list, str]]:
             yield ["phrasings", n, "why"], "say why this phrasing is worth testing (why is empty)"
 
 
-def _phrase_problems(case: Case) -> Iterator[tuple[list, str]]:
-    """Each set of phrase rules must resolve in the mock results it will be read against: the
-    case's own, and every variant's that does not bring rules of its own."""
-    checks = [(case.expect.final_text, case.mock_results or {}, ["expect", "final_text"])]
-    for n, v in enumerate(case.variants):
-        own = v.final_text is not None
-        checks.append((v.final_text if own else case.expect.final_text, v.mock_results,
-                       ["variants", n, "final_text" if own else "mock_results"]))
-    for rules, mocks, place in checks:
-        for item in rules.must_include if rules else ():
-            if isinstance(item, dict):
-                try:
-                    resolve_result(mocks, item["result"])
-                except KeyError as exc:
-                    yield place, f"phrase rule: {exc.args[0]}"
-                    break
+def _text_problems(raw: dict, case: Case, concepts: dict) -> Iterator[tuple[list, str]]:
+    """The text rules (final_text, and calls' text): their items and detail names, and each
+    {"result"} resolving in the mock results it will be read against: the case's own, and
+    every variant's that does not bring rules of its own."""
+    exp = raw["expect"]
+    own = [(exp.get("final_text"), ["expect", "final_text"])]
+    sequences = [(["expect", "calls"], exp.get("calls", []))] + [
+        (["expect", "alternatives", s], seq) for s, seq in enumerate(exp.get("alternatives", []))]
+    for place, seq in sequences:
+        for k, call in enumerate(seq):
+            for name, rules in call.get("text", {}).items():
+                own.append((rules, place + [k, "text", name]))
+                if name in call.get("args", {}) or name in call.get("derive", {}):
+                    yield place + [k, "text", name], (f"{name!r} is judged by its text rules, so it "
+                                                      "cannot also be in args or derive")
+    variants = raw.get("variants", [])
+    own += [(v.get("final_text"), ["variants", n, "final_text"]) for n, v in enumerate(variants)]
+    for rules, place in own:
+        for path, reason in text_rules.rule_problems(rules, concepts):
+            yield place + path, reason
+    for rules, place in own[:-len(variants) or None]:
+        for path, reason in text_rules.result_problems(rules, case.mock_results or {}):
+            yield place + path, reason
+            break
+    for n, v in enumerate(variants):
+        mine = v.get("final_text")
+        rules = mine if mine is not None else exp.get("final_text")
+        for path, reason in text_rules.result_problems(rules, v["mock_results"]):
+            if mine is not None:
+                yield ["variants", n, "final_text"] + path, reason
+            else:
+                yield ["variants", n, "mock_results"], f"expect.final_text.{json_path(path)[2:]}: {reason}"
+            break
 
 
 def _with_value(values: dict, key: str, new: Any) -> dict:

@@ -46,6 +46,7 @@ class ExpectedCall:
     absent: frozenset = frozenset()     # fields that must be omitted (v2)
     exact: bool = False                 # an argument the case does not list fails (v2)
     loose: frozenset = frozenset()      # string fields compared without punctuation or spaces (v2)
+    text: dict = field(default_factory=dict)   # field (or dotted key) -> PhraseRules on its text (v2)
 
     def fields(self) -> tuple:
         """Every value-checked field, in a fixed order."""
@@ -62,9 +63,35 @@ class ExpectedCall:
 
 
 @dataclass(frozen=True, slots=True)
+class Concept:
+    """{"concept": name} in a rule: any phrase of the suite's concept, every language's
+    phrases together (the loader resolves them; `phrases` is None for an unknown name)."""
+    name: str
+    phrases: tuple | None
+
+
+@dataclass(frozen=True, slots=True)
+class Negated:
+    """{"not": item} in a rule: the item must be denied ("hasn't shipped")."""
+    item: Any
+
+
+DETAIL_NAMES = ("date", "time", "amount", "recipient", "items", "account", "place", "quantity", "name")
+
+
+@dataclass(frozen=True, slots=True)
 class PhraseRules:
-    must_include: tuple      # each: str | tuple[str, ...] | {"result": "tool.path"}
-    must_not_include: tuple
+    """The rules a text must follow (a final answer, or a free-text argument). An item is a
+    phrase (str, a trailing * a word prefix), a tuple of items (any one), a Concept, a Negated
+    item, or a value: {"result": "tool.path"}, {"number": n}, {"time": "HH:MM"},
+    {"date": "YYYY-MM-DD"}. `claims_done` and `declines` are None when the suite does not say
+    (the grader then applies its defaults). docs/grading.md "Final answers" says what each reads."""
+    must_include: tuple = ()
+    must_not_include: tuple = ()
+    asks_for: tuple = ()             # detail names (DETAIL_NAMES)
+    claims_done: bool | None = None
+    declines: bool | None = None
+    warns_if_mentions: tuple = ()
 
 
 @dataclass(frozen=True, slots=True)

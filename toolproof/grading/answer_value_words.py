@@ -1,0 +1,80 @@
+"""The words values are written with, in English, Portuguese and Spanish: numbers in words,
+months, weekdays, times of day, currencies. Data only: answer_values reads replies with them,
+and docs/grading.md lists them (a test keeps the two in step).
+
+Every entry is lowercase and NFC, as answer_text.normalise leaves a reply.
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+# ---- numbers, months and weekdays in words -----------------------------------------------------
+NUMBER_WORDS = {
+    "en": {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+           "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+           "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+           "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
+           "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+           "hundred": 100, "a hundred": 100, "one hundred": 100, "a couple": 2, "a dozen": 12,
+           "half an hour": 30},
+    "pt": {"zero": 0, "um": 1, "uma": 1, "dois": 2, "duas": 2, "três": 3, "quatro": 4,
+           "cinco": 5, "seis": 6, "sete": 7, "oito": 8, "nove": 9, "dez": 10, "onze": 11,
+           "doze": 12, "treze": 13, "catorze": 14, "quatorze": 14, "quinze": 15,
+           "dezasseis": 16, "dezesseis": 16, "dezassete": 17, "dezessete": 17, "dezoito": 18,
+           "dezanove": 19, "dezenove": 19, "vinte": 20, "trinta": 30, "quarenta": 40,
+           "cinquenta": 50, "sessenta": 60, "setenta": 70, "oitenta": 80, "noventa": 90,
+           "cem": 100, "cento": 100},
+    "es": {"cero": 0, "uno": 1, "una": 1, "un": 1, "dos": 2, "tres": 3, "cuatro": 4,
+           "cinco": 5, "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10, "once": 11,
+           "doce": 12, "trece": 13, "catorce": 14, "quince": 15, "dieciséis": 16,
+           "diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20, "treinta": 30,
+           "cuarenta": 40, "cincuenta": 50, "sesenta": 60, "setenta": 70, "ochenta": 80,
+           "noventa": 90, "cien": 100, "ciento": 100},
+}
+# "twenty-one", "vinte e um", "treinta y dos": a ten, then (a joiner and) a unit.
+NUMBER_JOINERS = ("e", "y", "and")
+COMPOUND_NUMBERS = {"veintiuno": 21, "veintiuna": 21, "veintidós": 22, "veintitrés": 23,
+                    "veinticuatro": 24, "veinticinco": 25, "veintiséis": 26,
+                    "veintisiete": 27, "veintiocho": 28, "veintinueve": 29}
+
+MONTHS = {
+    "en": ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december"),
+    "pt": ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto",
+           "setembro", "outubro", "novembro", "dezembro"),
+    "es": ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
+           "septiembre", "octubre", "noviembre", "diciembre"),
+}
+MONTH_ABBREVIATIONS = ("jan", "feb", "mar", "apr", None, "jun", "jul", "aug", "sep", "oct",
+                       "nov", "dec")
+EXTRA_MONTH_NAMES = {"sept": 9, "setiembre": 9, "marco": 3, "fev": 2, "abr": 4, "mai": 5,
+                     "ago": 8, "dez": 12, "ene": 1, "dic": 12}
+WEEKDAYS = {
+    "en": ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+    "pt": ("segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira",
+           "sábado", "domingo"),
+    "es": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
+}
+SHORT_WEEKDAYS = {"segunda": 0, "terça": 1, "quarta": 2, "quinta": 3, "sexta": 4,
+                  "mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3,
+                  "fri": 4, "sat": 5, "sun": 6}
+
+# Times of day: "3.30 in the afternoon", "às 3 da tarde", "a las 3 de la tarde".
+AFTERNOON = ("pm", "p.m.", "p.m", "in the afternoon", "in the evening", "at night",
+             "da tarde", "da noite", "à tarde", "à noite", "de la tarde", "de la noche",
+             "por la tarde", "por la noche")
+MORNING = ("am", "a.m.", "a.m", "in the morning", "da manhã", "de manhã", "de la mañana",
+           "por la mañana", "de la madrugada", "da madrugada")
+NOON = ("noon", "midday", "meio-dia", "mediodía", "12 noon")
+MIDNIGHT = ("midnight", "meia-noite", "medianoche")
+
+# Currency words and signs that may stand before or after an amount.
+CURRENCIES = ("€", "$", "£", "usd", "eur", "gbp", "euros", "euro", "dollars", "dólares",
+              "dolares", "libras", "pounds", "us$")
+
+
+# Words before a bare hour that make it a time ("at 7", "às 19", "a las 7").
+AT_HOUR = ("at", "from", "until", "till", "between", "by", "às", "as", "das", "até", "pelas",
+           "a las", "a la", "de las", "desde las", "hasta las", "entre las", "sobre las")
+# Words after a bare hour that make it a time ("7 o'clock", "15 horas").
+HOUR_WORDS = ("o'clock", "oclock", "horas", "hrs", "hours", "h")
