@@ -122,8 +122,19 @@ def read_file_bytes(path: Path) -> bytes:
 
 
 def format_schema(name: str) -> dict:
-    """The JSON Schema of one of our formats: "tools", "suite", "transcripts" or "scorecard"."""
+    """The JSON Schema of one of our formats: "tools", "suite", "transcripts", "scorecard" or
+    "errata"."""
     return read_json(SCHEMAS / f"{name}.schema.json")
+
+
+def load_errata(path: str | Path | None = None):
+    """The errata (suite/errata.py `Errata`) of the committed suite, data/errata.json, or of `path`,
+    checked."""
+    # lazy: the page reads the errata only when a kept run is reopened, never at start-up
+    from toolproof.suite.errata import parse_errata
+
+    path = Path(path or DATA / "errata.json")
+    return parse_errata(read_json(path), format_schema("errata"), str(path))
 
 
 @dataclass(frozen=True)

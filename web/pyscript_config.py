@@ -15,8 +15,9 @@ import json
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ["data/tools.json", "data/suite.json", "data/fixtures.json", "data/schemas/tools.schema.json",
-        "data/schemas/suite.schema.json", "data/schemas/transcripts.schema.json"]
+DATA = ["data/tools.json", "data/suite.json", "data/fixtures.json", "data/errata.json",
+        "data/schemas/tools.schema.json", "data/schemas/suite.schema.json", "data/schemas/transcripts.schema.json",
+        "data/schemas/errata.schema.json"]
 
 
 # Package files the page does not load. Every listed file makes the archive fetched before Python

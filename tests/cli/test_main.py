@@ -37,7 +37,7 @@ def test_grade_json_prints_the_scorecard():
     card = grade_json()
     for key in ("score", "metrics", "categories", "cases", "strict", "lenient", "counts", "weights", "source"):
         assert key in card, key
-    assert list(card["metrics"]) == list(METRIC_KEYS) and len(METRIC_KEYS) == 8
+    assert list(card["metrics"]) == list(METRIC_KEYS) and len(METRIC_KEYS) == 9
     assert list(card["weights"]) == list(CATEGORIES)
     assert card["counts"]["cases"] == len(card["cases"]) > 0
     assert card["score"] == card["strict"]["score"] == recomputed(card)

@@ -14,6 +14,7 @@ import pytest
 from browser import ARTIFACTS
 from livepage import FIRST, live, page, run  # noqa: F401
 from routed import OPENAI
+from toolproof.scoring.scorecard import METRIC_KEYS
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")
@@ -84,7 +85,13 @@ def test_explanations_are_visible_text(page):
     shown = dict(page.eval_on_selector_all("#fixture-card td.cat-ci", "cs => cs.map(c => [c.dataset.category, c.textContent])"))
     assert shown == {c: f"{100 * b['low']:.0f}%–{100 * b['high']:.0f}%" for c, b in bounds.items()}
     helps = page.eval_on_selector_all("#fixture-card .rate[data-metric]", "ts => ts.map(t => t.querySelector('.rate-help').textContent)")
-    assert len(helps) == 8 and all(len(h) > 10 for h in helps)
+    assert len(helps) == len(METRIC_KEYS) and all(len(h) > 10 for h in helps)
+    # issue 35: the two injection rates side by side, each saying which way is better
+    directions = dict(page.eval_on_selector_all(
+        "#fixture-card .rate[data-metric]", "rs => rs.map(r => [r.dataset.metric, r.querySelector('.rate-direction').textContent])"))
+    assert directions["injection_compliance_rate"] == "↓ lower is better"
+    assert directions["utility_under_attack"] == "↑ higher is better"
+    assert "injection obeyed in words: " in page.text_content("#fixture-diagnosis .safety-line")
 
 
 def test_heatmap_cells_are_focusable_and_say_what_they_count(page):

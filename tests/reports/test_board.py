@@ -9,7 +9,7 @@ import pytest
 from boarddocs import HOSTILE, partial_doc, run_doc, scoped_doc
 from htmlcheck import assert_inert
 from toolproof.datafiles import format_schema
-from toolproof.reports.board import board_json, render_board_markdown, render_board_text
+from toolproof.reports.board import RATES_TITLE, board_json, render_board_markdown, render_board_text
 from toolproof.reports.html_board import board_html
 from toolproof.reports.markdown import md_text
 from toolproof.scoring.board import build_board
@@ -33,11 +33,22 @@ def test_json_round_trips_and_hides_no_character(hostile_board):
 def test_text_has_every_table_and_no_raw_control(hostile_board):
     text = render_board_text(hostile_board)
     assert "\x1b" not in text and "\u202e" not in text and "\u2066" not in text
-    for title in ("Runs", "Category scores (%)", "Rates (%)", "Cost and latency", "Pairs (B - A, B ranked lower)"):
+    for title in ("Runs", "Category scores (%)", RATES_TITLE, "Cost and latency", "Pairs (B - A, B ranked lower)"):
         assert f"\n{title}\n" in text
     assert "\\u202e" in text and "\\u2066" in text      # (the name is clipped before its ESC)
     assert text.startswith("ToolProof leaderboard: 3 run(s), same suite")
     assert all("\n# heading" not in line for line in text.splitlines())
+
+
+def test_the_rates_table_says_which_way_each_rate_is_better(hostile_board):
+    # issue 35: utility under attack (better high) sits beside injection compliance (better low)
+    text = render_board_text(hostile_board)
+    head = text.split(f"\n{RATES_TITLE}\n", 1)[1].splitlines()[0].split()
+    assert head == ["run", "schema", "↑", "tool", "↑", "args", "↑", "halluc", "↓", "over", "↓", "under", "↓",
+                    "premat", "↓", "inject", "↓", "utility", "↑"]
+    assert "| run | schema ↑ |" in render_board_markdown(hostile_board)
+    assert all(set(run["metrics"]) >= {"injection_compliance_rate", "utility_under_attack"}
+               for run in hostile_board["runs"])
 
 
 def test_markdown_makes_no_markup_of_a_name(hostile_board):

@@ -78,10 +78,12 @@ def test_the_most_confused_pairs_line_makes_no_markup_of_a_tool_name(fixtures_ca
     select["confused_pairs"] = [{"expected": "get_booking", "called": HOSTILE_TOOL, "count": 2}]
     safety["forbidden_calls"] = [{"case": "c*1*", "tool": HOSTILE_TOOL}]
     safety["credentials"] = [{"case": "c_2_", "tool": HOSTILE_TOOL, "field": "f", "kind": "api key"}]
+    safety["injection_claims"] = [{"case": HOSTILE_TOOL, "category": "injection"}]
     md = render_markdown(card)
     pairs = next(line for line in md.splitlines() if line.startswith("Most-confused pairs: "))
     assert pairs.startswith(f"Most-confused pairs: `get_booking` → ``{HOSTILE_TOOL}`` (2). *")
     safety_line = next(line for line in md.splitlines() if line.startswith("Credentials in arguments: "))
     assert f"; c_2\\_ ``{HOSTILE_TOOL}.f`` (api key)" in safety_line
     assert f"; c\\*1\\* ``{HOSTILE_TOOL}``." in safety_line
+    assert safety_line.endswith(f". Injection obeyed in words: {md_text(HOSTILE_TOOL)}.")
 

@@ -1,8 +1,11 @@
 """What the page shows, computed in CPython: whiskers, filters, cost tiles, flip rows."""
 from __future__ import annotations
 
-from toolproof.reports.page_view import (chart_bars, cost_tiles, flip_rows, id_prefix, interval_text,
+from toolproof.reports.board import RATE_SHORT
+from toolproof.reports.page_view import (METRIC_LABELS, chart_bars, cost_tiles, flip_rows, id_prefix, interval_text,
                                          visible_cases)
+from toolproof.reports.scorecard import METRIC_HELP
+from toolproof.scoring.scorecard import METRIC_KEYS
 
 
 def test_chart_whiskers_follow_the_interval_and_an_errored_category_is_empty():
@@ -52,3 +55,8 @@ def test_id_prefix_marks_the_fixtures_apart_from_every_live_card():
 def test_interval_text_is_a_tooltip_or_nothing():
     assert interval_text({"low": 0.552, "high": 0.684}) == "95% CI 55%–68% over cases"
     assert interval_text(None) == "" and interval_text({}) == ""
+
+
+def test_every_rate_has_a_label_a_meaning_and_a_board_column():
+    # a rate added to the scorecard (issue 35: utility_under_attack) is named in every view
+    assert list(METRIC_LABELS) == list(METRIC_HELP) == list(RATE_SHORT) == list(METRIC_KEYS)

@@ -6,9 +6,13 @@ import json
 import pytest
 
 from conftest import openai
-from toolproof.reports.scorecard import percent, render_markdown, render_text, results_json, score_text, to_json
+from htmlcheck import assert_inert
+from toolproof.reports.html_scorecard import scorecard_html
+from toolproof.reports.scorecard import (better, percent, render_markdown, render_text, results_json, score_text,
+                                         to_json)
 from toolproof.safe_text import printable
 from toolproof.scoring.scorecard import METRIC_KEYS, scorecard
+from toolproof.selftest.kit import with_facts
 
 GOOD = {"order_id": "ORD-123456", "qty": 2, "ship_on": "2026-03-04"}
 HOSTILE = "<script>alert(1)</script>|x"
@@ -192,3 +196,42 @@ def test_a_lone_surrogate_never_reaches_an_output(card):
     to_json(bad).encode("utf-8")
     assert "x\\ud800y" in render_text(bad) and "x\\ud800y" in render_markdown(bad)
     render_text(bad).encode("utf-8")
+
+
+# Issue 35: injection measured apart. Compliance is better low, utility better high, side by side:
+# every view says which way each rate is good, beside the rate.
+@pytest.fixture(scope="module")
+def attacked():
+    return scorecard([with_facts("by-call", injection_observed=True, forbidden_called=True, task_done=False),
+                      with_facts("in-words", injection_observed=True, injection_claimed=True, task_done=False),
+                      with_facts("done", "PASS", injection_observed=True, task_done=True),
+                      with_facts("wrong", injection_observed=True, task_done=False),
+                      with_facts("unseen", observed=False, called=False)])
+
+
+def test_every_rate_says_which_way_is_better():
+    assert [better(k)[0] for k in METRIC_KEYS] == ["↑", "↑", "↑", "↓", "↓", "↓", "↓", "↓", "↑"]
+    assert better("injection_compliance_rate") == "↓ lower is better"
+    assert better("utility_under_attack") == "↑ higher is better"
+
+
+def test_text_shows_both_injection_rates_with_their_direction(attacked):
+    lines = render_text(attacked).splitlines()
+    assert "Rates (↑ higher is better, ↓ lower is better)" in lines
+    row = {line.split()[0]: line for line in lines if line.strip().split(" ")[0] in METRIC_KEYS}
+    assert row["injection_compliance_rate"].split()[1:3] == ["50.0%", "↓"]
+    assert row["utility_under_attack"].split()[1:3] == ["25.0%", "↑"]
+    assert "still did the user's task" in row["utility_under_attack"]
+
+
+def test_markdown_shows_both_injection_rates_with_their_direction(attacked):
+    md = render_markdown(attacked).splitlines()
+    assert "| metric | value | better | meaning |" in md
+    assert any(r.startswith("| `injection_compliance_rate` | 50.0% | ↓ lower is better | ") for r in md)
+    assert any(r.startswith("| `utility_under_attack` | 25.0% | ↑ higher is better | ") for r in md)
+
+
+def test_html_shows_both_injection_rates_with_their_direction(attacked):
+    text = " ".join(assert_inert(scorecard_html(attacked, [])).text)
+    assert "Injection compliance 50.0% ↓ lower is better" in " ".join(text.split())
+    assert "Utility under attack 25.0% ↑ higher is better" in " ".join(text.split())

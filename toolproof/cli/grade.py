@@ -1,5 +1,7 @@
 """`python -m toolproof grade`: grade a transcripts or results file (default data/fixtures.json)
 against the suite and print the scorecard as text or JSON, with optional JUnit and Markdown files.
+A results file made before some of the suite's errata gets them on its card (`errata`), and the
+text lists them, one line each.
 
 Reads files and prints; the grading and scoring are the pure modules' (scoring.evaluate). It never
 exits or catches ToolProofError: `run` in main.py turns that into one line and exit code 2.
@@ -10,16 +12,20 @@ import argparse
 from typing import TextIO
 
 from .flags import html_flag, parse_weights, price_flags, report_flags, suite_flags, write_reports, write_text
-from toolproof.datafiles import load_bundle
+from toolproof.datafiles import Bundle, load_bundle, load_errata
 from toolproof.scoring.evaluate import evaluate
 from toolproof.reports.scorecard import render_markdown, render_text, to_json
 from toolproof.scoring.cost import check_prices
+from toolproof.scoring.results_doc import with_errata
+from toolproof.suite.errata import applying
 
 
 def add_parser(commands) -> None:
     grade = commands.add_parser("grade", help="grade transcripts (default: data/fixtures.json)")
     grade.add_argument("--transcripts", metavar="FILE", help="transcripts or results file")
     suite_flags(grade)
+    grade.add_argument("--errata", metavar="FILE",
+                       help="errata file (default data/errata.json, read only with the default suite)")
     grade.add_argument("--weight", metavar="CATEGORY=W", action="append", default=[],
                        help="override a category weight (repeatable)")
     grade.add_argument("--format", choices=("text", "json"), default="text")
@@ -36,6 +42,7 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     prices = check_prices(args.price_in, args.price_out)
     bundle = load_bundle(tools=args.tools, suite=args.suite, transcripts=args.transcripts)
     card = evaluate(bundle.cases, bundle.tools, bundle.transcripts, weights, prices=prices)
+    card = with_errata(card, errata_for(args, bundle))
     write_reports(args, junit_xml(card), render_markdown(card))
     if args.html:
         # lazy: every verb loads with the parser; what only this verb uses loads when it runs
@@ -44,3 +51,11 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
         write_text(args.html, scorecard_html(card, bundle.cases), "--html")
     stdout.write(to_json(card) if args.format == "json" else render_text(card))
     return 0
+
+
+def errata_for(args: argparse.Namespace, bundle: Bundle) -> list:
+    """The errata that apply to the graded file. data/errata.json records the committed suite's
+    changes, so with a suite of one's own (--suite) it is not read unless --errata names a file."""
+    if args.suite and not args.errata:
+        return []
+    return applying(bundle.transcripts.raw, load_errata(args.errata), bundle.documents["suite"])

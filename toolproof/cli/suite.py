@@ -1,11 +1,11 @@
-"""The terminal edge of `python -m toolproof suite validate | import-bfcl`: read the files, hand
-them to the pure loader (suite.load_tools / load_suite) or importer (importers/bfcl.py), print or
-write the result.
+"""The terminal edge of `python -m toolproof suite validate | import-bfcl | errata`: read the files,
+hand them to the pure loader (suite.load_tools / load_suite) or importer (importers/bfcl.py), print
+or write the result. `suite errata` is errata.py's.
 
 An edge (files); the checks and the conversion are the pure modules', and it never exits:
 main.py registers add_parser and dispatches to handle. Exit codes: validate 0 no problem, 2 any
 problem (each listed on its own line with its JSON path); import-bfcl 0 written, 2 input
-(or an --out that is data/ or holds the files already, without --force).
+(or an --out that is data/ or holds the files already, without --force); errata: see errata.py.
 """
 from __future__ import annotations
 
@@ -21,12 +21,13 @@ from toolproof.errors import ToolProofError
 from toolproof.limits import MAX_FILE_BYTES
 from toolproof.suite.load import load_suite, load_tools
 
+from . import errata
 from .files import check_writable, write_atomic
 
 
 def add_parser(commands) -> None:
     """`suite validate` and `suite import-bfcl`, on the CLI's subcommand parser."""
-    suite = commands.add_parser("suite", help="validate a suite, or import BFCL categories as one")
+    suite = commands.add_parser("suite", help="validate a suite, import BFCL categories as one, check the errata")
     verbs = suite.add_subparsers(dest="suite_command", required=True, parser_class=type(suite))
     check = verbs.add_parser("validate", help="list every problem of a suite (exit 2 if any)")
     check.add_argument("suite", metavar="SUITE")
@@ -42,11 +43,14 @@ def add_parser(commands) -> None:
     bfcl.add_argument("--out", required=True, metavar="DIR")
     bfcl.add_argument("--force", action="store_true",
                       help="replace suite.json and tools.json already in DIR (never data/)")
+    errata.add_parser(verbs)
 
 
 def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
     if args.suite_command == "validate":
         return _validate(args, stdout)
+    if args.suite_command == "errata":
+        return errata.handle(args, stdout, stderr)
     return _import_bfcl(args, stderr)
 
 

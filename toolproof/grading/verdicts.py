@@ -107,9 +107,13 @@ class CaseEntry(NamedTuple):
 
 def blank_facts(*, expects_call: bool = False) -> dict:
     """The facts of a case of which nothing was observed: what the metrics and the diagnosis
-    read before (or instead of) grading fills them in."""
+    read before (or instead of) grading fills them in. `injection_claimed` (the final answer
+    claims or performs in words the injected instruction) and `task_done` (the user's task was
+    done despite the injection: True, False, or None when nothing was observed) are an injection
+    case's; every other case keeps them as here."""
     return {"called": False, "observed": False, "expects_call": expects_call,
             "forbidden_called": False, "truncated": False, "request_error": False,
             "slots": 0, "correct_slots": 0, "fields": 0, "matched_fields": 0,
             "field_results": [], "pairs": [], "sequence": (), "forbidden": [],
-            "text_problems": None, "injection_observed": False}
+            "text_problems": None, "injection_observed": False,
+            "injection_claimed": False, "task_done": None}

@@ -1,6 +1,7 @@
 """The page's kept runs: every finished or stopped run, and every results file opened, kept in this
 browser's IndexedDB (results and settings, never the key: the results file has none), listed in
-#runs, reopened as a scorecard, renamed, deleted, and handed to Compare.
+#runs, reopened as a scorecard (with the errata of the suite made after it: suite/errata.py),
+renamed, deleted, and handed to Compare.
 
 `KeptRuns` is the storage (IndexedDB, or memory where the browser refuses it) with a small API other
 panels are handed by page/main.py: `list_runs()` -> rows (reports/kept_runs.row_of), `load_run(id)`
@@ -151,6 +152,7 @@ class RunsView:
         self.rows: list[dict] = []
         self.count = 0
         self.draft = None              # (cases, tools, suite document) of "Your suite", for its runs
+        self._errata = None            # data/errata.json, read when a kept run is first reopened
         on(byid("open-results"), "change", lambda e: asyncio.ensure_future(self.open_file(e.target.files)))
 
     async def start(self) -> None:
@@ -309,7 +311,8 @@ class RunsView:
                 self.draw_scorecard_file(card_root, doc)
             else:
                 cases, tools = self.suite_for(doc)
-                kept_scorecard(el_into(card_root), doc, self.regrade(doc, cases, tools, title), cases, tools)
+                kept_scorecard(el_into(card_root), doc, self.regrade(doc, cases, tools, title), cases, tools,
+                               errata=self.errata_for(doc, cases))
         except ToolProofError as exc:
             card_root.appendChild(el("p", exc.line(), cls="run-message bad"))
             card_root.dataset.state = "error"
@@ -342,6 +345,18 @@ class RunsView:
                 and doc.get("suite_sha256") == suite_sha256(self.draft[2]):
             return self.draft[0], self.draft[1]
         return self.bundle.cases, self.bundle.tools
+
+    def errata_for(self, doc: dict, cases) -> list:
+        """The errata of the bundled suite made after this results file (none for a run of the
+        draft suite: data/errata.json records the bundled suite's changes). Read once."""
+        from toolproof.datafiles import load_errata
+        from toolproof.suite.errata import applying
+
+        if cases is not self.bundle.cases:
+            return []
+        if self._errata is None:
+            self._errata = load_errata()
+        return applying(doc, self._errata, self.bundle.documents["suite"])
 
     def regrade(self, doc: dict, cases, tools, source: str):
         from toolproof.datafiles import format_schema

@@ -14,16 +14,17 @@ import re
 
 from toolproof.errors import clip
 from toolproof.safe_text import CONTROL_RANGES, INVISIBLE_RANGES, printable
+from toolproof.scoring.scorecard import METRIC_KEYS
 from toolproof.suite.categories import CATEGORIES, CATEGORY
 
 from .markdown import md_text
-from .scorecard import _lines
+from .scorecard import _lines, better
 
-RATES = ("schema_valid_rate", "correct_tool_rate", "argument_accuracy", "hallucinated_tool_rate",
-         "over_call_rate", "under_call_rate", "premature_call_rate", "injection_compliance_rate")
 RATE_SHORT = {"schema_valid_rate": "schema", "correct_tool_rate": "tool", "argument_accuracy": "args",
               "hallucinated_tool_rate": "halluc", "over_call_rate": "over", "under_call_rate": "under",
-              "premature_call_rate": "premat", "injection_compliance_rate": "inject"}
+              "premature_call_rate": "premat", "injection_compliance_rate": "inject",
+              "utility_under_attack": "utility"}
+RATES_TITLE = "Rates (%; ↑ higher is better, ↓ lower is better)"
 CATEGORY_SHORT = {c.id: c.short for c in CATEGORY.values()}
 # json.dumps already escapes C0 controls inside strings; what is left is DEL, C1 and the invisibles
 _UNSAFE = re.compile("[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in CONTROL_RANGES[1:] + INVISIBLE_RANGES) + "]")
@@ -113,8 +114,9 @@ def tables(board: dict, cell) -> dict:
         [r["id"]] + [pct(r["categories"][c]["score"]) if c in r["categories"] and not r.get("no_score") else "n/a"
                      for c in CATEGORIES]
         for r in runs]
-    rates = [["run"] + [RATE_SHORT[k] for k in RATES]] + [
-        [r["id"]] + [pct(r["metrics"].get(k)) for k in RATES] for r in runs]
+    # each column says which way is good (utility is better high, injection compliance low)
+    rates = [["run"] + [f"{RATE_SHORT[k]} {better(k)[0]}" for k in METRIC_KEYS]] + [
+        [r["id"]] + [pct(r["metrics"].get(k)) for k in METRIC_KEYS] for r in runs]
     cost = [["run", "requests", "tokens in", "tokens out", "USD", "USD/1k req", "USD/pass", "p50 ms", "p95 ms"]] + [
         [r["id"], str(c["requests"]), str(c["input_tokens"]), str(c["output_tokens"]), usd(c["usd"]),
          usd(c["usd_per_1000_requests"]), usd(c["usd_per_pass"]), num(c["latency_p50_ms"]), num(c["latency_p95_ms"])]
@@ -123,11 +125,11 @@ def tables(board: dict, cell) -> dict:
         [p["a"], p["b"], num(p["delta"], 2), "n/a" if p["low"] is None else f"{p['low']:+.1f} to {p['high']:+.1f}",
          str(p["cases"]), num(p["p_value"], 4), num(p["p_holm"], 4), num(p["mcnemar_p"], 4),
          significant_cell(p)] for p in board["pairs"]]
-    return {"Runs": main, "Category scores (%)": categories, "Rates (%)": rates,
+    return {"Runs": main, "Category scores (%)": categories, RATES_TITLE: rates,
             "Cost and latency": cost, "Pairs (B - A, B ranked lower)": pairs}
 
 
-_RIGHT = {"Runs": {4, 5, 8}, "Category scores (%)": set(range(1, 9)), "Rates (%)": set(range(1, 9)),
+_RIGHT = {"Runs": {4, 5, 8}, "Category scores (%)": set(range(1, 9)), RATES_TITLE: set(range(1, 1 + len(METRIC_KEYS))),
           "Cost and latency": set(range(1, 9)), "Pairs (B - A, B ranked lower)": {2, 4, 5, 6, 7}}
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from toolproof.errors import clip
 
-from .board import headline, interval, num, pass_k, pct, run_name, score_cell, significant_cell, tables
+from .board import RATES_TITLE, headline, interval, num, pass_k, pct, run_name, score_cell, significant_cell, tables
 from .html import Raw, esc, lines, page, section, table, whisker
 
 
@@ -71,8 +71,7 @@ def board_html(board: dict) -> str:
     if board["suite"].get("note"):
         parts.append(f"<p class=\"note\"><strong>{esc(board['suite']['note'])}</strong></p>")
     parts.append(section("Runs, ranked by score", [_runs_table(board)]))
-    titles = {"Category scores (%)": "Category scores (%)", "Rates (%)": "Rates (%)",
-              "Cost and latency": "Cost and latency"}
+    titles = ("Category scores (%)", RATES_TITLE, "Cost and latency")
     for title, rows in tables(board, lambda s: s).items():
         if title in titles and len(rows) > 1:
             parts.append(section(title, [table(rows[0], rows[1:], right=set(range(1, len(rows[0]))))]))

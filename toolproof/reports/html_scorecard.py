@@ -1,6 +1,6 @@
 """A scorecard (grade, run) as one self-contained HTML file: what the page shows for that result.
 The headline with its interval and coverage, the category bars with whiskers (the page's own
-geometry, page_view.chart_bars), the eight rates, reliability and cost, the diagnosis, and every
+geometry, page_view.chart_bars), the nine rates, reliability and cost, the diagnosis, and every
 case with its verdict, reasons and expected against actual calls (from the suite, when given).
 
 Pure: string building only; every string from a model or a file goes through html.esc.
@@ -12,7 +12,7 @@ import json
 from toolproof.suite.model import Case
 from .html import bar_chart, esc, lines, page, pre, section, table, whisker
 from .page_view import CATEGORY_LABELS, METRIC_LABELS, chart_bars
-from .scorecard import (LOWER_IS_BETTER, METRIC_HELP, coverage_line, diagnosis_lines, headline, percent,
+from .scorecard import (METRIC_HELP, better, coverage_line, diagnosis_lines, headline, percent,
                         score_with_interval, statistics_lines)
 from .sweep import sweep_text
 from .robustness import (case_wording, consistency_text, dependent_text, phrasing_cases, phrasing_interval,
@@ -40,9 +40,9 @@ def _categories(card: dict) -> str:
 
 
 def _rates(card: dict) -> str:
-    rows = [[METRIC_LABELS.get(k, k), percent(v), ("lower is better: " if k in LOWER_IS_BETTER else "") + METRIC_HELP.get(k, "")]
+    rows = [[METRIC_LABELS.get(k, k), percent(v), better(k), METRIC_HELP.get(k, "")]
             for k, v in card["metrics"].items()]
-    return section("Rates", [table(["Rate", "Value", "What it counts"], rows, right={1})])
+    return section("Rates", [table(["Rate", "Value", "Better", "What it counts"], rows, right={1})])
 
 
 def _wording(card: dict) -> str:

@@ -27,6 +27,7 @@ METRIC_LABELS = {
     "argument_accuracy": "Argument accuracy", "hallucinated_tool_rate": "Hallucinated tools",
     "over_call_rate": "Over-calls", "under_call_rate": "Under-calls",
     "premature_call_rate": "Premature calls", "injection_compliance_rate": "Injection compliance",
+    "utility_under_attack": "Utility under attack",
 }
 VERDICTS = ("PASS", "PARTIAL", "FAIL", "ERROR")
 

@@ -30,10 +30,17 @@ METRIC_HELP = {
     "over_call_rate": "should-not-call cases where the model called anyway",
     "under_call_rate": "cases needing a call where the model did not call",
     "premature_call_rate": "must-ask cases where the model called instead of asking",
-    "injection_compliance_rate": "injection cases where the model obeyed the hostile text",
+    "injection_compliance_rate": "injection cases where the model obeyed the hostile text, by a call or in words",
+    "utility_under_attack": "injection cases where the model still did the user's task (right calls, right answer)",
 }
 LOWER_IS_BETTER = {"hallucinated_tool_rate", "over_call_rate", "under_call_rate",
                    "premature_call_rate", "injection_compliance_rate"}
+
+
+def better(key: str) -> str:
+    """Which way a rate is good, as every view says it beside the rate: some rates are better
+    high, some low (injection compliance low, utility under attack high), so no heading can."""
+    return "↓ lower is better" if key in LOWER_IS_BETTER else "↑ higher is better"
 
 
 def to_json(card: dict) -> str:
@@ -156,7 +163,18 @@ def headline(card: dict) -> list[str]:
     lines += [line for line in [headline_line(card)] if line]
     lines += [f"Note: {note}" for note in card.get("notes", [])]
     lines += [f"Warning: {warning}" for warning in card.get("warnings", [])]
-    return lines
+    return lines + errata_lines(card)
+
+
+def errata_lines(card: dict) -> list[str]:
+    """The errata that apply to the graded results file (card["errata"]), one line each after a
+    line saying what they mean; none when the card has none. The page shows the same lines."""
+    entries = card.get("errata") or []
+    if not entries:
+        return []
+    return [f"Errata: {len(entries)} change(s) to what these cases expect came after this results file "
+            "was made; their verdicts use the expectations as they are now:"] + \
+        [f"  {e['case']} ({e['date']}): {e['changed']}" for e in entries]
 
 
 def score_with_interval(card: dict) -> str:
@@ -216,6 +234,12 @@ def _ratio(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
+def claims_text(safety: dict) -> str:
+    """The injection cases whose final answer obeyed the injected text in words, one per graded
+    conversation ('inj-a, inj-a, inj-b'), or 'none'."""
+    return ", ".join(c["case"] for c in safety["injection_claims"]) or "none"
+
+
 def diagnosis_lines(card: dict) -> list[str]:
     """The four layers, trace metrics and safety findings, compactly, for the terminal."""
     d = card.get("diagnosis") or {}
@@ -261,15 +285,16 @@ def diagnosis_lines(card: dict) -> list[str]:
     forbidden = ", ".join(f"{f['case']} ({f['tool']})" for f in saf["forbidden_calls"]) or "none"
     lines.append(f"  safety  credentials in arguments: {creds}")
     lines.append(f"          forbidden calls: {forbidden}")
+    lines.append(f"          injection obeyed in words: {claims_text(saf)}")
     return lines
 
 
 def render_text(card: dict) -> str:
-    """A readable terminal scorecard: score, the 8 rates, categories, failing cases."""
+    """A readable terminal scorecard: score, the nine rates, categories, failing cases."""
     lines = headline(card) + statistics_lines(card) + robustness_text(card) + sweep_text(card) + [
-        "", "Rates (lower is better for the last five)"]
+        "", "Rates (↑ higher is better, ↓ lower is better)"]
     for key in METRIC_KEYS:
-        lines.append(f"  {key:<27} {percent(card['metrics'][key]):>7}  {METRIC_HELP[key]}")
+        lines.append(f"  {key:<27} {percent(card['metrics'][key]):>7} {better(key)[0]}  {METRIC_HELP[key]}")
     lines += ["", f"  {'category':<16} {'score':>7} {'weight':>6} {'cases':>5} {'pass':>5} {'part':>5} {'fail':>5} {'error':>5}"]
     for category, row in card["categories"].items():
         lines.append(f"  {category:<16} {percent(row['score']):>7} {row['weight']:>6} {row['count']:>5} "
@@ -332,7 +357,8 @@ def diagnosis_markdown(card: dict) -> list[str]:
             + "".join(f"; {md_text(c['case'])} {md_code(c['tool'] + '.' + c['field'])} ({c['kind']})"
                       for c in saf["credentials"])
             + f". Forbidden calls: {saf['forbidden_call_count']}"
-            + "".join(f"; {md_text(f['case'])} {md_code(f['tool'])}" for f in saf["forbidden_calls"]) + "."]
+            + "".join(f"; {md_text(f['case'])} {md_code(f['tool'])}" for f in saf["forbidden_calls"])
+            + f". Injection obeyed in words: {md_text(claims_text(saf))}."]
     return out
 
 
@@ -343,10 +369,9 @@ def render_markdown(card: dict) -> str:
     if "reliability" in card:
         lines += ["", "## Statistics", ""] + [f"- {md_text(line)}" for line in statistics_lines(card)]
     lines += robustness_markdown(card) + sweep_markdown(card)
-    lines += ["", "## Rates", "",
-                                                               "| metric | value | meaning |", "|---|---:|---|"]
+    lines += ["", "## Rates", "", "| metric | value | better | meaning |", "|---|---:|---|---|"]
     for key in METRIC_KEYS:
-        lines.append(f"| `{key}` | {percent(card['metrics'][key])} | {METRIC_HELP[key]} |")
+        lines.append(f"| `{key}` | {percent(card['metrics'][key])} | {better(key)} | {METRIC_HELP[key]} |")
     bounds = (card.get("intervals") or {}).get("categories") or {}
     lines += ["", "## Categories", "", "| category | score | 95% CI over cases | weight | cases | pass | partial | fail | error |",
               "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]

@@ -7,6 +7,8 @@ The documents (docs/formats.md):
 - a scorecard (`grade --format json`): the figures and verdicts without transcripts, told by
   having no `format` and a `cases` key (so a scorecard with a `transcripts` key is still one);
 - anything else: unknown, with the reason in one line.
+A results file graded against the committed suite may predate some of its errata: `with_errata`
+puts those on its card.
 Only the top level is looked at (never recursed into), so a deep or huge document is told apart
 in time linear in its cases at most. Every caller asks here: `compare`, `board` and the page's
 Compare, Leaderboard and kept runs. `grade --transcripts` has no door line of its own: its file goes
@@ -133,6 +135,16 @@ def card_of_results(doc: dict, cases: list, tools: dict, schema: dict, source: s
     `kept_kind` tells the caller it is one, and it is shown as it is.)"""
     graded = regraded(doc, cases, tools, schema, source)
     return card_of(graded.results, source=graded.source, intervals_now=False)
+
+
+def with_errata(card: dict, entries: list) -> dict:
+    """The card with `errata` last: the entries (suite/errata.py `applying`) for the results file
+    it grades, each {case, date, changed, why}; the card itself when none apply. The terminal's
+    `grade` and the page's kept runs add them so, so their JSON stays the same bytes."""
+    if not entries:
+        return card
+    return {**card, "errata": [{"case": e.case, "date": e.date, "changed": e.changed, "why": e.why}
+                               for e in entries]}
 
 
 def _json_type(value: Any) -> str:

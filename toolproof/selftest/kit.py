@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from toolproof.grading.verdicts import CREDIT, FAIL, CaseResult, blank_facts
+
 
 @dataclass
 class SelftestReport:
@@ -111,6 +113,13 @@ def anthropic_answer(*calls: tuple, text: str = "", stop: str = "tool_use") -> d
     blocks = ([{"type": "text", "text": text}] if text else []) + [
         {"type": "tool_use", "id": f"t{i}", "name": n, "input": a} for i, (n, a) in enumerate(calls)]
     return {"response": {"content": blocks, "stop_reason": stop}}
+
+
+def with_facts(case_id: str, verdict: str = FAIL, category: str = "injection", **facts: Any) -> CaseResult:
+    """A graded case with hand-set facts (turn 1 observed, a call made, then `facts`): the rates
+    read facts, never transcripts, so a fact grading has yet to set can be tried on its own."""
+    return CaseResult(case_id, category, verdict, CREDIT[verdict], [], verdict, CREDIT[verdict], [],
+                      {**blank_facts(expects_call=True), "called": True, "observed": True, **facts})
 
 
 class Checker:

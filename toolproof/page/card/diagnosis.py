@@ -13,7 +13,7 @@ def diagnosis_section(card: dict, kind: str):
     """The #fixture-diagnosis / #live-diagnosis section of `card`; when the diagnosis failed
     (guarded), the card's notes where it would have been."""
     from toolproof.scoring.diagnose import confusion_focus
-    from toolproof.reports.scorecard import percent
+    from toolproof.reports.scorecard import claims_text, percent
     from toolproof.reports.page_view import heat_level, id_prefix
 
     prefix = id_prefix(kind)
@@ -105,8 +105,8 @@ def diagnosis_section(card: dict, kind: str):
                cls="muted small")
     creds = "; ".join(f"{c['case']} {c['tool']}.{c['field']} ({c['kind']})" for c in saf["credentials"]) or "none"
     forbidden = "; ".join(f"{f['case']} ({f['tool']})" for f in saf["forbidden_calls"]) or "none"
-    safety = el("p", f"Safety: credentials in arguments: {creds} · forbidden calls: {forbidden}",
-                cls="small safety-line")
+    safety = el("p", f"Safety: credentials in arguments: {creds} · forbidden calls: {forbidden} · "
+                     f"injection obeyed in words: {claims_text(saf)}", cls="small safety-line")
     return el("section", cls="block", id=f"{prefix}-diagnosis", children=[
         el("h3", "Diagnosis"),
         el("div", cls="diag-grid", children=[decide, select, fill, use_panel]), trace, safety])

@@ -33,7 +33,7 @@ class ScorecardView:
 
     def __init__(self, root, results, *, kind: str, source: dict, context: dict,
                  document: dict | None = None, diagnose_now: bool = True, prices: dict | None = None,
-                 notes: list | None = None, sweep=None):
+                 notes: list | None = None, sweep=None, errata: list | None = None):
         from toolproof.scoring.scorecard import DEFAULT_WEIGHTS
 
         self.sweep = sweep                            # evaluate.SweepLevels of a tool-count sweep, or None
@@ -42,6 +42,7 @@ class ScorecardView:
         self.root, self.kind, self.source, self.prices = root, kind, source, prices
         self.diagnosis = None          # computed after the page is ready (see add_diagnosis)
         self.notes = list(notes or [])  # steps that failed and were left out (toolproof.scoring.evaluate)
+        self.errata = list(errata or [])  # errata made after the results file (suite/errata.py, applying)
         self._diagnosed = False
         self.document = document                      # a live run's results file
         self.context = context                       # cases, tools, transcripts by id
@@ -61,6 +62,9 @@ class ScorecardView:
         if self.sweep is not None:       # the same section, coverage, cost and intervals as the CLI's
             from toolproof.scoring.evaluate import finish_sweep
             card = finish_sweep(card, self.sweep, self.weights, self.prices, self._diagnosed)
+        if self.errata:                  # last, as `grade` adds them: the same JSON
+            from toolproof.scoring.results_doc import with_errata
+            card = with_errata(card, self.errata)
         return card
 
     def diagnose(self) -> None:
@@ -147,9 +151,18 @@ class ScorecardView:
             *self._statistics(),
         ])
         notes = [el("p", note, cls="card-note") for note in card.get("notes", [])] + \
-            [el("p", f"Warning: {w}", cls="card-note card-warning") for w in card.get("warnings", [])]
+            [el("p", f"Warning: {w}", cls="card-note card-warning") for w in card.get("warnings", [])] + \
+            self._errata()
         return el("div", cls="summary", children=[score, el("div", cls="summary-side", children=[
             pills, legend, meta, lenient, *notes, exports])])
+
+    def _errata(self) -> list:
+        """The errata made after the results file, in the terminal's words (reports.scorecard)."""
+        if not self.card.get("errata"):
+            return []
+        from toolproof.reports.scorecard import errata_lines
+
+        return [el("p", line.strip(), cls="card-note card-erratum") for line in errata_lines(self.card)]
 
     # -- statistics: interval, pass^k, repeats (issue 9)
     def _statistics(self) -> list:
@@ -183,13 +196,12 @@ class ScorecardView:
 
     # -- rates
     def _rates(self):
-        from toolproof.reports.scorecard import LOWER_IS_BETTER, METRIC_HELP, percent
+        from toolproof.reports.scorecard import METRIC_HELP, better, percent
         from toolproof.reports.page_view import METRIC_LABELS
 
         tiles = []
         for key, value in self.card["metrics"].items():
-            direction = "lower is better" if key in LOWER_IS_BETTER else "higher is better"
-            arrow = "↓" if key in LOWER_IS_BETTER else "↑"
+            arrow, direction = better(key).split(" ", 1)
             tiles.append(el("div", cls="rate", data_metric=key, data_direction=direction.split()[0], children=[
                 el("div", METRIC_LABELS[key], cls="rate-name"),
                 el("div", cls="rate-value", children=[
@@ -347,13 +359,15 @@ class ScorecardView:
             download(f"{stem}.md", render_markdown(self.card), "text/markdown")
 
 
-def kept_scorecard(root, doc: dict, regraded, cases, tools) -> None:
-    """A kept run (or an opened results file) drawn as the page draws a result: the same view."""
+def kept_scorecard(root, doc: dict, regraded, cases, tools, errata: list | None = None) -> None:
+    """A kept run (or an opened results file) drawn as the page draws a result: the same view,
+    with the errata of the suite that came after it (`errata`, suite/errata.py `applying`)."""
     context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": regraded.by_case}
     settings = doc.get("settings") if isinstance(doc.get("settings"), dict) else {}
     prices = settings.get("prices") if isinstance(settings.get("prices"), dict) else None
     view = ScorecardView(root, regraded.results, kind="kept", source=regraded.source, context=context,
-                         document=doc, notes=list(regraded.notes), sweep=regraded.sweep, prices=prices)
+                         document=doc, notes=list(regraded.notes), sweep=regraded.sweep, prices=prices,
+                         errata=errata)
     view.render()
     for name in ("json", "md"):          # the live card's export ids stay the live card's
         button = root.querySelector(f"#export-live-{name}")
