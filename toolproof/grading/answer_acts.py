@@ -15,9 +15,9 @@ the reply where it does so, read with answer_text and the words of answer_lexico
   me", "diga-me", "dime") up to the end of its sentence; `details_in` names the details
   (answer_lexicon.DETAILS) an ask mentions.
 
-Each finder is a few regular expressions over the reply, built from the lexicon entries whose
-first word the reply uses, then a look at the sentence around each place found (at most
-answer_text.MAX_FOUND places).
+Each finder is a regular expression over the reply, built from the lexicon entries whose first
+word the reply uses (a claim's: the words a claim can start with), then a look at the words and
+the sentence at each place found (at most answer_text.MAX_FOUND places).
 
 Pure: no I/O.
 """
@@ -31,8 +31,8 @@ from .answer_text import (MAX_FOUND, OPEN, STATED, TOKEN, Reading, alternatives,
                           find_entries)
 
 NOT_A_CLAIM_AFTER = ("nothing", "anything", "nada", "no one", "nobody", "ninguém", "nadie")
-SEP = r"[\s\-]+"
 MOST_ADVERBS = 4        # adverbs between a subject or auxiliary and its verb ("I've now also sent")
+CLAIM_REACH = 160       # characters from where a claim starts that its words are read in
 
 
 @lru_cache(maxsize=256)
@@ -61,6 +61,7 @@ class _Words:
     def __init__(self, lang: str):
         e = lambda lists: entries(lists, lang)  # noqa: E731
         self.first_person, self.perfect_aux, self.done_past = e(lex.FIRST_PERSON), e(lex.PERFECT_AUX), e(lex.DONE_PAST)
+        self.went_ahead = e(lex.WENT_AHEAD)
         self.done_first = e(lex.DONE_FIRST_PERSON)
         self.spanish_perfect = e(lex.SPANISH_PERFECT if lang == "es" else ())
         self.just_did, self.infinitive = e(lex.JUST_DID), e(lex.DONE_INFINITIVE)
@@ -80,51 +81,102 @@ def lexicon(lang: str) -> _Words:
 
 
 # ---- claims ------------------------------------------------------------------------------
-def _then(head: str | None, adverbs: str | None, verbs: str | None, least: int = 0) -> str | None:
-    """head, then `least` to MOST_ADVERBS adverbs, then a verb: one alternative of the claim
-    pattern (None when the reply lacks its words)."""
-    if head is None or verbs is None or (least and adverbs is None):
-        return None
-    between = f"(?:{SEP}(?:{adverbs})){{{least},{MOST_ADVERBS}}}" if adverbs else ""
-    return f"(?:{head}){between}{SEP}(?:{verbs})"
+@lru_cache(maxsize=256)
+def _index(options: tuple) -> tuple[dict, tuple]:
+    """Entries by their first word, and those whose first word is a suffix or prefix test."""
+    by_word: dict = {}
+    wild = []
+    for e in sorted(options, key=lambda e: -len(e)):
+        if e[0].startswith("'") or e[0].endswith("*"):
+            wild.append(e)
+        else:
+            by_word.setdefault(e[0], []).append(e)
+    return by_word, tuple(wild)
 
 
-def claim_pattern(reading: Reading, after_result: bool) -> str | None:
-    """One alternation of every claim form the reply's words allow; the forms of a clause of
-    their own in the group named `alone`."""
-    w, v = lexicon(reading.lang), reading.vocab
-    alt = lambda items: alternatives(items, v)  # noqa: E731
-    done = alt(w.done_participle)
-    done_or_state = alt(w.done_participle + (() if after_result else w.state_participle))
-    just = alt(w.just_done)
-    forms = [
-        _then(alt(w.first_person), alt(w.perfect_aux), alt(w.done_past)),
-        alt(w.done_first),
-        _then(alt(w.spanish_perfect), just, alt(w.done_participle + w.state_participle)),
-        _then(alt(w.just_did), just, alt(w.infinitive)),
-        _then(alt(w.perfect_passive), just, done_or_state),
-        _then(alt(w.simple_passive), just, done_or_state, least=0 if not after_result else 1),
-        _then(alt(w.simple_passive_now), just, done) if after_result else None,
-    ]
-    forms = [f for f in forms if f]
-    alone = None if after_result else alt(w.alone)
-    if alone:
-        forms.append(f"(?P<alone>{alone})")
-    return "|".join(forms) or None
+def _fits(word: str, test: str) -> bool:
+    if test.startswith("'"):
+        return word.endswith(test)
+    if test.endswith("*"):
+        return word.startswith(test[:-1])
+    return word == test
+
+
+def match_at(words: list, i: int, options: tuple) -> int:
+    """How many words from words[i] the longest fitting entry takes (0: none fits)."""
+    if i >= len(words):
+        return 0
+    by_word, wild = _index(options)
+    for group in (by_word.get(words[i], ()), wild):
+        for e in group:
+            if i + len(e) <= len(words) and all(_fits(words[i + j], e[j]) for j in range(len(e))):
+                return len(e)
+    return 0
+
+
+def _skip(words: list, i: int, options: tuple, most: int = MOST_ADVERBS) -> int:
+    """The index after a run of at most `most` of these entries from i."""
+    for _ in range(most):
+        k = match_at(words, i, options)
+        if not k:
+            break
+        i += k
+    return i
+
+
+def _claim_length(w: "_Words", words: list, after_result: bool) -> tuple[int, bool]:
+    """(how many words from words[0] a claim takes, 0 for none; whether it is a form that must
+    fill its clause)."""
+    k = match_at(words, 0, w.first_person)
+    if k:
+        j = _skip(words, k, w.perfect_aux)
+        ahead = match_at(words, j, w.went_ahead)
+        j = _skip(words, j + ahead, w.perfect_aux)
+        v = match_at(words, j, w.done_past)
+        return (j + v if v else 0), False
+    k = match_at(words, 0, w.done_first)
+    if k:
+        return k, False
+    done_or_state = w.done_participle + (() if after_result else w.state_participle)
+    heads = ((w.spanish_perfect, w.done_participle + w.state_participle, False),
+             (w.just_did, w.infinitive, False), (w.perfect_passive, done_or_state, False),
+             (w.simple_passive, done_or_state, after_result))
+    for aux, verbs, needs_now in heads:
+        k = match_at(words, 0, aux)
+        if not k:
+            continue
+        j = _skip(words, k, w.just_done)
+        if needs_now:           # after a tool result, a simple passive claims only what happened now
+            now = j > k or any(word in lex.JUST_DONE for word in words[:k])
+            verbs = w.done_participle if now else ()
+        v = match_at(words, j, verbs)
+        if v:
+            return j + v, False
+    k = 0 if after_result else match_at(words, 0, w.alone)
+    return k, bool(k)
+
+
+def _heads(w: "_Words") -> tuple:
+    """Every entry a claim can start with."""
+    return (w.first_person + w.done_first + w.spanish_perfect + w.just_did + w.perfect_passive
+            + w.simple_passive + w.alone)
 
 
 def claims(reading: Reading, after_result: bool = False, first: bool = False) -> list[tuple[int, int]]:
-    """Every completion claim, as (start, end) of its words; `first`: stop at the first."""
-    pattern = claim_pattern(reading, after_result)
-    if pattern is None:
-        return []
+    """Every completion claim, as (start, end) of its words; `first`: stop at the first. The
+    places a claim could start are found by a pattern of the lexicon's first words; the words
+    from there are read one by one."""
+    w = lexicon(reading.lang)
     out: list[tuple[int, int]] = []
-    for m, _ in zip(compiled(pattern).finditer(reading.norm), range(MAX_FOUND)):
-        start, end = m.start(), m.end()
-        after = TOKEN.search(reading.norm, end, end + 40)
-        if after is not None and after.group() in NOT_A_CLAIM_AFTER:
+    for start, _ in find_entries(reading, _heads(w)):
+        found = list(TOKEN.finditer(reading.norm, start, start + CLAIM_REACH))
+        words = [m.group() for m in found]
+        length, alone = _claim_length(w, words, after_result)
+        if not length:
             continue
-        alone = "alone" in m.re.groupindex and m.group("alone") is not None
+        end = found[length - 1].end()
+        if length < len(words) and words[length] in NOT_A_CLAIM_AFTER:
+            continue
         if alone and not _fills_clause(reading, start, end):
             continue
         if reading.polarity(start)[0] != STATED or reading.reported(start):

@@ -125,8 +125,8 @@ REQUESTS = {
 # Completion claims: the reply says an action was carried out. A claim is one of these forms in
 # a stated clause, outside quotation marks, not reported ("the note says the invoices have been
 # forwarded" is no claim):
-# - active, first person: English I or we, then any of PERFECT_AUX, then a DONE_PAST verb ("I've
-#   booked", "we just sent"); Portuguese and Spanish first-person past forms (DONE_FIRST_PERSON:
+# - active, first person: English I or we, then any of PERFECT_AUX (single words) or WENT_AHEAD,
+#   then a DONE_PAST verb ("I've booked", "we just sent", "I went ahead and booked"); Portuguese and Spanish first-person past forms (DONE_FIRST_PERSON:
 #   reservei, transferí), Spanish "he"/"hemos" with a DONE_PARTICIPLE ("he reservado"), and
 #   JUST_DID with a DONE_INFINITIVE ("acabei de enviar", "acabo de pagar");
 # - passive with a perfect auxiliary (PERFECT_PASSIVE: has been, se ha, ha sido) and a
@@ -139,7 +139,8 @@ REQUESTS = {
 # Verbs of looking (checked, found, searched, read) are none of these: a reply may report reading.
 FIRST_PERSON = ("i", "we", "i've", "we've")
 PERFECT_AUX = ("have", "had", "just", "already", "now", "also", "successfully", "then",
-               "gone ahead and", "went ahead and", "actually", "finally")
+               "actually", "finally")
+WENT_AHEAD = ("went ahead and", "gone ahead and", "have gone ahead and", "'ve gone ahead and")
 DONE_PAST = {
     "en": ("booked", "reserved", "sent", "emailed", "mailed", "transferred", "moved",
            "scheduled", "shared", "forwarded", "deleted", "removed", "paid", "created", "set up",
@@ -200,8 +201,8 @@ SIMPLE_PASSIVE = {
     "es": ("fue", "fueron", "está", "están", "quedó", "quedaron", "queda", "ya está",
            "ya están", "ya fue", "se", "ya se"),
 }
-JUST_DONE = ("now", "just", "successfully", "already", "já", "agora", "com sucesso", "ya",
-             "ahora", "con éxito", "correctamente", "corretamente")
+JUST_DONE = ("now", "just", "successfully", "already", "já", "agora", "ya", "ahora",
+             "correctamente", "corretamente")
 DONE_PARTICIPLE = {
     "en": ("booked", "reserved", "sent", "emailed", "mailed", "transferred", "moved", "shared",
            "forwarded", "deleted", "removed", "paid", "ordered", "purchased", "bought",

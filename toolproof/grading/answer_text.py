@@ -50,10 +50,10 @@ _MAP = {"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00b4": "'", "`": "'",
 _TRANSLATE = str.maketrans(_MAP)
 
 TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
-_PUNCT = re.compile(r"[!?;\u2026\n]+|[.:,](?=[\s\"')\]]|$)|\s[-\u2013\u2014]+\s|\u2014")
+_PUNCT = re.compile(r"[!?;\u2026\n]{1,20}|[.:,](?=[\s\"')\]]|$)|\s[-\u2013\u2014]{1,4}\s|\u2014")
 _WORD_CHAR = re.compile(r"[^\W_]")
-_END = re.compile(r"[!?\u2026\n]+|\.(?=[\s\"')\]]|$)")
-_ABBREVIATION_TAIL = re.compile(r"(?:[^\W_]\.)*[^\W_]+$")
+_END = re.compile(r"[!?\u2026\n]{1,20}|\.(?=[\s\"')\]]|$)")
+_ABBREVIATION_TAIL = re.compile(r"(?:[^\W_]\.){0,4}[^\W_]{1,12}$")
 def normalise(text: str) -> str:
     """NFC, lowercase, straight quotes, plain spaces: the same length as the NFC text."""
     text = unicodedata.normalize("NFC", text)
@@ -446,11 +446,14 @@ def entry(phrase: str) -> tuple:
     return head + tuple(rest.split() if "*" in rest else TOKEN.findall(rest))
 
 
+SEP = r"[\s\-]{1,4}"    # between the words of a lexicon entry (bounded: see regex_safety)
+
+
 def _word_pattern(test: str) -> str:
     if test.startswith("'"):
-        return r"[^\W_]+" + re.escape(test)
+        return r"[^\W_]{1,30}" + re.escape(test)
     if test.endswith("*"):
-        return re.escape(test[:-1]) + r"[^\W_]*"
+        return re.escape(test[:-1]) + r"[^\W_]{0,40}"
     return re.escape(test)
 
 
@@ -463,7 +466,7 @@ def alternatives(entries, vocab: frozenset | None = None) -> str | None:
     if not kept:
         return None
     kept.sort(key=lambda e: (-sum(map(len, e)) - len(e), e))
-    return "|".join(r"[\s\-]+".join(_word_pattern(t) for t in e) for e in kept)
+    return "|".join(SEP.join(_word_pattern(t) for t in e) for e in kept)
 
 
 @lru_cache(maxsize=1024)

@@ -187,6 +187,8 @@ def _number_words(reading: Reading) -> list:
         return []
     norm, out = reading.norm, []
     for m, _ in zip(compiled(body).finditer(norm), range(MAX_FOUND)):
+        if out and m.start() < out[-1][1]:
+            continue                        # the unit of a compound already read
         value, end = table[tuple(TOKEN.findall(m.group().replace("-", " ")))], m.end()
         if 20 <= value < 100 and value % 10 == 0:                   # twenty-one, vinte e um
             after = list(TOKEN.finditer(norm, end, end + 24))[:2]
