@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from toolproof.grading import answer_acts, answer_text, answer_values
-from toolproof.grading.answer_text import DENIED, OPEN, STATED, Reading, find_phrase, normalise, phrase_pattern
+from toolproof.grading import answer_acts, answer_patterns, answer_text, answer_values
+from toolproof.grading.answer_patterns import find_phrase, phrase_pattern
+from toolproof.grading.answer_text import DENIED, OPEN, STATED, Reading, normalise
 from toolproof.grading.answer_values import dates, mentions_number, number_readings, numbers, times
 from toolproof.suite import regex_safety
 from toolproof.suite.regex_safety import unsafe_reason
@@ -171,11 +172,11 @@ def _lexicon_patterns():
         words = answer_acts.lexicon(lang)
         for entries in (answer_acts._heads(words), words.declines, words.warnings, words.requests,
                         *words.details.values()):
-            out.append(answer_text.alternatives(entries))
-    return [answer_text.compiled(p).pattern for p in out if p]
+            out.append(answer_patterns.alternatives(entries))
+    return [answer_patterns.compiled(p).pattern for p in out if p]
 
 
-PATTERNS = ([p.pattern for p in answer_text.PATTERNS + answer_values.PATTERNS] + _lexicon_patterns()
+PATTERNS = ([p.pattern for p in answer_text.PATTERNS + answer_patterns.PATTERNS + answer_values.PATTERNS] + _lexicon_patterns()
             + [phrase_pattern(p, loose).pattern for p in ("shipped", "not found", "enviad*", "ORD-205577",
                                                           "Rua das Flores, 28", "C++") for loose in (False, True)])
 

@@ -17,7 +17,7 @@ the reply where it does so, read with answer_text and the words of answer_lexico
 
 Each finder is a regular expression over the reply, built from the lexicon entries whose first
 word the reply uses (a claim's: the words a claim can start with), then a look at the words and
-the sentence at each place found (at most answer_text.MAX_FOUND places).
+the sentence at each place found (at most answer_patterns.MAX_FOUND places).
 
 Pure: no I/O.
 """
@@ -27,8 +27,8 @@ from functools import lru_cache
 from typing import Iterator
 
 from . import answer_lexicon as lex
-from .answer_text import (MAX_FOUND, OPEN, STATED, TOKEN, Reading, alternatives, compiled, entry,
-                          find_entries)
+from .answer_patterns import MAX_FOUND, alternatives, compiled, entry, find_entries
+from .answer_text import OPEN, STATED, TOKEN, Reading
 
 NOT_A_CLAIM_AFTER = ("nothing", "anything", "nada", "no one", "nobody", "ninguém", "nadie")
 MOST_ADVERBS = 4        # adverbs between a subject or auxiliary and its verb ("I've now also sent")

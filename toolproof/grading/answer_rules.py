@@ -29,7 +29,8 @@ from typing import Any, Iterator, NamedTuple
 
 from toolproof.suite.model import Concept, Negated, PhraseRules, resolve_result
 from . import answer_acts as acts
-from .answer_text import DENIED, MAX_QUOTE, OPEN, STATED, Reading, find_phrase
+from .answer_patterns import find_phrase
+from .answer_text import DENIED, MAX_QUOTE, OPEN, STATED, Reading
 from .answer_values import date_matches, dates, numbers, times
 
 TOLERANCE = 1e-6

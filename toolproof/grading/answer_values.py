@@ -24,7 +24,8 @@ from datetime import date
 from functools import lru_cache
 
 from . import answer_value_words as vw
-from .answer_text import MAX_FOUND, TOKEN, Reading, alternatives, compiled, find_phrase, normalise, words
+from .answer_patterns import MAX_FOUND, alternatives, compiled, find_phrase
+from .answer_text import TOKEN, Reading, normalise, words
 
 # a number: digit groups joined by one . or , (or a space before exactly three digits)
 NUMBER = re.compile(r"(?<!\d)\d+(?:(?:[.,]|[ ](?=\d{3}(?!\d)))\d+)*")
