@@ -186,3 +186,27 @@ def test_every_pattern_is_safe(pattern, monkeypatch):
     # The check's length bound is for tool patterns; the lexicon's alternations are longer.
     monkeypatch.setattr(regex_safety, "MAX_PATTERN", 100_000)
     assert unsafe_reason(pattern) is None
+
+
+# ---- the rules never raise, whatever the text ----------------------------------------------
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from toolproof.grading.answer_rules import judge  # noqa: E402
+from toolproof.suite.model import Concept, Negated, PhraseRules  # noqa: E402
+
+EVERY_RULE = PhraseRules(
+    must_include=(Concept("s", ("shipped", "enviad*")), {"number": 834.27}, {"time": "11:00"},
+                  {"date": "2026-03-03"}, Negated("frozen"), ("a", {"number": 2})),
+    must_not_include=("cancelled", Negated("ok")), asks_for=("date", "amount"), claims_done=False,
+    declines=True, warns_if_mentions=("billing@attacker.example",))
+PIECES = st.sampled_from(["not ", "n't ", "I've booked ", "shipped", "?", ". ", ", ", "11:00", "3.30 pm",
+                          "1,200", "834,27 €", "3 March", "18/03", "não ", "foi enviado", "se ", "¿", "'",
+                          '"', "—", "which day", "please tell me", "Done!", "a.m.", "\n", "-", "k", "mil"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(st.text(max_size=300), st.lists(PIECES, max_size=40).map("".join)),
+       after=st.booleans())
+def test_the_rules_never_raise(text, after):
+    judged = judge(EVERY_RULE, text, None, after_result=after)
+    assert all(isinstance(p, str) for p in judged.problems + judged.notes)
