@@ -21,6 +21,7 @@ START, END = "<!-- answer-lexicon:start -->", "<!-- answer-lexicon:end -->"
 # (what the words do, the lexicon list): per-language lists get a column each.
 ROWS = [
     ("negation: denies what follows in its clause (also any word ending in n't)", lex.NEGATION),
+    ("narrow negation: denies the three words after it", lex.NARROW_NEGATION),
     ("condition: leaves what follows open (Portuguese \"se\" at a clause's start)", lex.CONDITION),
     ("future, modal, hedge, offer: leaves what follows open (also 'll, 'd)", lex.OPEN),
     ("clause breaks: polarity does not cross them (nor , ; : and dashes)", lex.CLAUSE_BREAKS),

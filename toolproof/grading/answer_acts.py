@@ -30,7 +30,7 @@ from . import answer_lexicon as lex
 from .answer_patterns import MAX_FOUND, alternatives, compiled, entry, find_entries
 from .answer_text import OPEN, STATED, TOKEN, Reading
 
-NOT_A_CLAIM_AFTER = ("nothing", "anything", "nada", "no one", "nobody", "ninguém", "nadie")
+NOT_A_CLAIM_AFTER = ("nothing", "anything", "nada", "no one", "nobody", "ninguém", "nadie", "together")
 MOST_ADVERBS = 4        # adverbs between a subject or auxiliary and its verb ("I've now also sent")
 CLAIM_REACH = 160       # characters from where a claim starts that its words are read in
 
@@ -62,6 +62,8 @@ class _Words:
         e = lambda lists: entries(lists, lang)  # noqa: E731
         self.first_person, self.perfect_aux, self.done_past = e(lex.FIRST_PERSON), e(lex.PERFECT_AUX), e(lex.DONE_PAST)
         self.went_ahead = e(lex.WENT_AHEAD)
+        self.looked, self.looked_first = e(lex.LOOKED), e(lex.LOOKED_FIRST_PERSON)
+        self.looked_participle, self.and_then = e(lex.LOOKED_PARTICIPLE), e(lex.AND_THEN if lang == "en" else ())
         self.done_first = e(lex.DONE_FIRST_PERSON)
         self.spanish_perfect = e(lex.SPANISH_PERFECT if lang == "es" else ())
         self.just_did, self.infinitive = e(lex.JUST_DID), e(lex.DONE_INFINITIVE)
@@ -124,21 +126,24 @@ def _skip(words: list, i: int, options: tuple, most: int = MOST_ADVERBS) -> int:
     return i
 
 
-def _claim_length(w: "_Words", words: list, after_result: bool) -> tuple[int, bool]:
-    """(how many words from words[0] a claim takes, 0 for none; whether it is a form that must
-    fill its clause)."""
-    k = match_at(words, 0, w.first_person)
+def _claim_length(w: "_Words", words: list, after_result: bool) -> tuple[int, str]:
+    """(how many words from words[0] a claim takes, 0 for none; "alone" for a form that must
+    fill its clause, "subject" for one that needs a first-person subject before it, else "")."""
+    looked = () if after_result else w.looked
+    for head, need in ((w.first_person, ""), (w.and_then, "subject")):
+        k = match_at(words, 0, head)
+        if k:
+            j = _skip(words, k, w.perfect_aux)
+            ahead = match_at(words, j, w.went_ahead)
+            j = _skip(words, j + ahead, w.perfect_aux)
+            v = match_at(words, j, w.done_past) or match_at(words, j, looked)
+            return (j + v if v else 0), need
+    k = match_at(words, 0, w.done_first) or (0 if after_result else match_at(words, 0, w.looked_first))
     if k:
-        j = _skip(words, k, w.perfect_aux)
-        ahead = match_at(words, j, w.went_ahead)
-        j = _skip(words, j + ahead, w.perfect_aux)
-        v = match_at(words, j, w.done_past)
-        return (j + v if v else 0), False
-    k = match_at(words, 0, w.done_first)
-    if k:
-        return k, False
+        return k, ""
     done_or_state = w.done_participle + (() if after_result else w.state_participle)
-    heads = ((w.spanish_perfect, w.done_participle + w.state_participle, False),
+    heads = ((w.spanish_perfect, w.done_participle + w.state_participle
+              + (() if after_result else w.looked_participle), False),
              (w.just_did, w.infinitive, False), (w.perfect_passive, done_or_state, False),
              (w.simple_passive, done_or_state, after_result))
     for aux, verbs, needs_now in heads:
@@ -151,15 +156,15 @@ def _claim_length(w: "_Words", words: list, after_result: bool) -> tuple[int, bo
             verbs = w.done_participle if now else ()
         v = match_at(words, j, verbs)
         if v:
-            return j + v, False
+            return j + v, ""
     k = 0 if after_result else match_at(words, 0, w.alone)
-    return k, bool(k)
+    return k, "alone" if k else ""
 
 
 def _heads(w: "_Words") -> tuple:
     """Every entry a claim can start with."""
-    return (w.first_person + w.done_first + w.spanish_perfect + w.just_did + w.perfect_passive
-            + w.simple_passive + w.alone)
+    return (w.first_person + w.done_first + w.looked_first + w.spanish_perfect + w.just_did
+            + w.perfect_passive + w.simple_passive + w.alone + w.and_then)
 
 
 def claims(reading: Reading, after_result: bool = False, first: bool = False) -> list[tuple[int, int]]:
@@ -171,13 +176,15 @@ def claims(reading: Reading, after_result: bool = False, first: bool = False) ->
     for start, _ in find_entries(reading, _heads(w)):
         found = list(TOKEN.finditer(reading.norm, start, start + CLAIM_REACH))
         words = [m.group() for m in found]
-        length, alone = _claim_length(w, words, after_result)
+        length, need = _claim_length(w, words, after_result)
         if not length:
             continue
         end = found[length - 1].end()
         if length < len(words) and words[length] in NOT_A_CLAIM_AFTER:
             continue
-        if alone and not _fills_clause(reading, start, end):
+        if need == "alone" and not _fills_clause(reading, start, end):
+            continue
+        if need == "subject" and not _first_person_before(reading, w, start):
             continue
         if reading.polarity(start)[0] != STATED or reading.reported(start):
             continue
@@ -185,6 +192,12 @@ def claims(reading: Reading, after_result: bool = False, first: bool = False) ->
         if first:
             break
     return out
+
+
+def _first_person_before(reading: Reading, w: "_Words", start: int) -> bool:
+    """Does the sentence have a first-person subject before this place ("I found… and added")?"""
+    lo = max(reading.sentence_span(start)[0], start - 200)
+    return any(match_at([word], 0, w.first_person) for word in TOKEN.findall(reading.norm, lo, start))
 
 
 def _fills_clause(reading: Reading, start: int, end: int) -> bool:

@@ -35,6 +35,8 @@ from . import answer_lexicon as lex
 
 STATED, DENIED, OPEN = "stated", "denied", "open"
 NEG, COND, OPENING, REPORT, QWORD, BREAK = "neg", "cond", "open", "report", "qword", "break"
+NARROW = "narrow"       # a negation of the few words after it ("without delay", "sem escalas")
+NARROW_WORDS = 3
 MAX_QUOTE = 80          # characters of a reply quoted in a reason
 SCOPE = 400             # characters back from a word that a cue in its clause may govern it from
 MAX_SENTENCE = 400      # characters either side of a place read as its sentence, at most
@@ -77,7 +79,7 @@ def cue_table(lang: str) -> dict:
     """{first word: [(words, kind), ...]} of every cue a reply in `lang` is read with: its own
     language's, and the other languages' except words bound to a language (LANGUAGE_BOUND)."""
     table: dict = {}
-    sources = ((lex.NEGATION, NEG), (lex.CONDITION, COND), (lex.OPEN, OPENING),
+    sources = ((lex.NARROW_NEGATION, NARROW), (lex.NEGATION, NEG), (lex.CONDITION, COND), (lex.OPEN, OPENING),
                (lex.REPORTING, REPORT), (lex.QUESTION_WORDS, QWORD), (lex.CLAUSE_BREAKS, BREAK))
     for lists, kind in sources:
         for language, phrases in lists.items():
@@ -316,7 +318,9 @@ class Passage:
                 continue
             if cue.kind == COND:
                 return OPEN, cue.start
-            if cue.kind == NEG and (not value or self._next_to(cue.end, start)):
+            if cue.kind == NARROW and len(TOKEN.findall(self.norm, cue.end, start)) > NARROW_WORDS:
+                continue        # "the cheapest flight without stops is Aurora Air" states Aurora Air
+            if cue.kind in (NEG, NARROW) and (not value or self._next_to(cue.end, start)):
                 denied = cue.start if denied is None else denied
             elif cue.kind == OPENING and opened is None:
                 opened = cue.start
