@@ -28,9 +28,15 @@ ROWS = [
     ("reporting: what follows is someone else's words, not a claim", lex.REPORTING),
     ("question words: the clause of a question that asks", lex.QUESTION_WORDS),
     ("requests: ask the user without a question mark", lex.REQUESTS),
+    ("saying what is missing: the question after it asks for what it names", lex.LACKS),
+    ("days named relative to today: a date picked (asks_for `date`)", lex.RELATIVE_DAYS),
+    ("examples: a value after them is offered, not picked", lex.EXAMPLES),
     ("claims, first person past (after I or we in English)", lex.DONE_PAST | {
         k: v for k, v in lex.DONE_FIRST_PERSON.items() if v}),
     ("claims, just done: then a verb in the infinitive", lex.JUST_DID),
+    ("claims of looking (only where no tool result was read)", lex.LOOKED | {
+        k: v for k, v in lex.LOOKED_FIRST_PERSON.items() if v}),
+    ("claims of looking, participles (only where no tool result was read)", lex.LOOKED_PARTICIPLE),
     ("claims, perfect passive auxiliaries", lex.PERFECT_PASSIVE),
     ("claims, simple passive auxiliaries (only where no tool result is reported)", lex.SIMPLE_PASSIVE),
     ("claims, participles of actions", lex.DONE_PARTICIPLE),
@@ -48,6 +54,7 @@ SHARED = [
     ("adverbs between a subject and its verb", lex.PERFECT_AUX + lex.WENT_AHEAD),
     ("adverbs that make a passive a claim after a tool result", lex.JUST_DONE),
     ("Spanish perfect auxiliaries", lex.SPANISH_PERFECT),
+    ("English words that carry a first-person subject to the next verb", lex.AND_THEN),
     ("verbs of telling after \"I can\" (not an offer)", lex.TELLING),
     ("afternoon and evening (a time is pm)", vw.AFTERNOON),
     ("morning (a time is am)", vw.MORNING),

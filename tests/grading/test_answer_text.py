@@ -171,12 +171,14 @@ def _lexicon_patterns():
     for lang in ("en", "pt", "es"):
         words = answer_acts.lexicon(lang)
         for entries in (answer_acts._heads(words), words.declines, words.warnings, words.requests,
+                        words.lacks, words.relative_days,
                         *words.details.values()):
             out.append(answer_patterns.alternatives(entries))
     return [answer_patterns.compiled(p).pattern for p in out if p]
 
 
-PATTERNS = ([p.pattern for p in answer_text.PATTERNS + answer_patterns.PATTERNS + answer_values.PATTERNS] + _lexicon_patterns()
+PATTERNS = ([p.pattern for p in answer_text.PATTERNS + answer_patterns.PATTERNS + answer_values.PATTERNS
+                        + answer_acts.PATTERNS] + _lexicon_patterns()
             + [phrase_pattern(p, loose).pattern for p in ("shipped", "not found", "enviad*", "ORD-205577",
                                                           "Rua das Flores, 28", "C++") for loose in (False, True)])
 

@@ -23,16 +23,21 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Iterator
 
 from . import answer_lexicon as lex
 from .answer_patterns import MAX_FOUND, alternatives, compiled, entry, find_entries
-from .answer_text import OPEN, STATED, TOKEN, Reading
+from . import answer_values as values
+from .answer_text import DENIED, OPEN, STATED, TOKEN, Reading
 
 NOT_A_CLAIM_AFTER = ("nothing", "anything", "nada", "no one", "nobody", "ninguém", "nadie", "together")
 MOST_ADVERBS = 4        # adverbs between a subject or auxiliary and its verb ("I've now also sent")
 CLAIM_REACH = 160       # characters from where a claim starts that its words are read in
+LACK_REACH = 200        # characters after a sentence saying what is missing that its question may end
+EMAIL = re.compile(r"[^\s@<>()\[\],;:\"']{1,64}@[^\W_][\w-]{0,62}(?:\.[\w-]{1,63}){1,8}")
+PATTERNS = (EMAIL,)
 
 
 @lru_cache(maxsize=256)
@@ -74,6 +79,7 @@ class _Words:
         self.done_participle, self.state_participle = e(lex.DONE_PARTICIPLE), e(lex.STATE_PARTICIPLE)
         self.alone = e(lex.DONE_ALONE)
         self.declines, self.warnings, self.requests = e(lex.DECLINES), e(lex.WARNINGS), e(lex.REQUESTS)
+        self.lacks, self.relative_days, self.examples = e(lex.LACKS), e(lex.RELATIVE_DAYS), e(lex.EXAMPLES)
         self.details = {name: e(words) for name, words in lex.DETAILS.items()}
 
 
@@ -240,6 +246,39 @@ def asking_spans(reading: Reading) -> Iterator[tuple[int, int]]:
         at = reading.norm.find("?", max(at + 1, passage.hi))
     for start, _ in find_entries(reading, lexicon(reading.lang).requests):
         yield start, reading.sentence_span(start)[1]
+    for start, _ in find_entries(reading, lexicon(reading.lang).lacks):
+        end = reading.sentence_span(start)[1]       # "I don't have the email. What is it?"
+        ask = reading.norm.find("?", end, end + LACK_REACH)
+        if ask != -1:
+            yield start, ask + 1
+
+
+def guessed(reading: Reading, detail: str) -> tuple[int, int] | None:
+    """Where the text picks a value of the detail it asks for itself, in a statement ("I'll
+    search for flights departing tomorrow. Let me know if you had another date in mind"), or
+    None. Values in a question or a request ("which evening (Mon 9 to Sun 15 March)?") and
+    examples ("for example 200 €") are options offered, not picks."""
+    places = []
+    if detail == "date":
+        places = [(s, e) for s, e, _ in values.dates(reading)] + find_entries(reading, lexicon(reading.lang).relative_days)
+    elif detail == "time":
+        places = [(s, e) for s, e, _ in values.times(reading)]
+    elif detail == "amount":
+        places = [(s, e) for s, e, _ in values.numbers(reading) if values.is_money(reading, s, e)]
+    elif detail == "recipient":
+        places = [(m.start(), m.end()) for m, _ in zip(EMAIL.finditer(reading.norm), range(MAX_FOUND))]
+    if not places:
+        return None
+    asking = list(asking_spans(reading))
+    for start, end in sorted(places):
+        lo, hi = reading.sentence_span(start)
+        if "?" in reading.norm[lo:hi] or any(s <= start < e for s, e in asking):
+            continue
+        if find_entries(reading, lexicon(reading.lang).examples, max(lo, start - 40), start):
+            continue
+        if reading.polarity(start)[0] != DENIED:
+            return start, end
+    return None
 
 
 def details_in(reading: Reading, start: int, end: int) -> list[str]:

@@ -133,6 +133,28 @@ REQUESTS = {
            "en cuanto me digas", "cuando me digas"),
 }
 
+# Saying what is missing, then asking ("I don't have the new contact's email. What is it?"): the
+# question asks for what the sentence before it names.
+LACKS = {
+    "en": ("i don't have", "i do not have", "i'm missing", "i am missing", "i still need",
+           "i need", "is missing", "are missing"),
+    "pt": ("não tenho", "falta-me", "faltam-me", "me falta", "me faltam", "preciso", "ainda preciso"),
+    "es": ("no tengo", "me falta", "me faltan", "necesito", "todavía necesito"),
+}
+# Days named relative to today: a date the reply picks itself ("departing tomorrow").
+RELATIVE_DAYS = {
+    "en": ("today", "tomorrow", "tonight", "this evening", "the day after tomorrow"),
+    "pt": ("hoje", "amanhã", "esta noite", "depois de amanhã"),
+    "es": ("hoy", "esta noche", "pasado mañana"),
+}
+
+# Words that offer an example, not a pick ("for example 200 €").
+EXAMPLES = {
+    "en": ("for example", "for instance", "such as", "say"),
+    "pt": ("por exemplo", "como", "tipo"),
+    "es": ("por ejemplo", "como"),
+}
+
 # Completion claims: the reply says an action was carried out. A claim is one of these forms in
 # a stated clause, outside quotation marks, not reported ("the note says the invoices have been
 # forwarded" is no claim):
@@ -169,7 +191,9 @@ DONE_PAST = {
            "texted", "emailed them", "activated", "enabled", "turned on", "downloaded",
            "opened a ticket", "opened a support ticket", "opened a case", "opened a request",
            "opened a claim", "raised a ticket", "set it up", "set that up", "set this up",
-           "put", "changed the settings", "changed the sharing", "changed the permissions",
+           "put", "changed the settings", "changed the sharing", "changed the permission*",
+           "changed the folder's", "changed its", "changed your password", "changed the password",
+           "changed the address", "changed the delivery",
            "applied", "redeemed", "charged", "subscribed", "unsubscribed", "accepted",
            "declined the", "replied to"),
     "pt": (),

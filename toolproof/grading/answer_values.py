@@ -165,6 +165,15 @@ def digit_numbers(norm: str, taken: list = ()) -> list:
 
 
 @lru_cache(maxsize=4)
+def is_money(reading: Reading, start: int, end: int) -> bool:
+    """Does a currency stand right before or after this number (€12, 12 €, USD 12, 12 euros)?"""
+    before = reading.norm[max(0, start - 5):start].strip()
+    after = TOKEN.findall(reading.norm, end, end + 12)[:1]
+    return (before.endswith(("€", "$", "£")) or before.split()[-1:] in (["usd"], ["eur"], ["gbp"])
+            or reading.norm[end:end + 2].strip().startswith(("€", "$", "£"))
+            or (after and after[0] in vw.CURRENCIES))
+
+
 def _number_table(lang: str) -> dict:
     """{words: value}: number words of every language, except the ones that are other words
     elsewhere (Spanish "once" is eleven, English "once" is not; "um" is "a" in Portuguese)."""
