@@ -15,24 +15,29 @@ the reply where it does so, read with answer_text and the words of answer_lexico
   me", "diga-me", "dime") up to the end of its sentence; `details_in` names the details
   (answer_lexicon.DETAILS) an ask mentions.
 
-Each finder is a few regular expressions over the reply, built from the lexicon entries whose
-first word the reply uses, then a look at the sentence around each place found (at most
-answer_text.MAX_FOUND places).
+Each finder is a regular expression over the reply, built from the lexicon entries whose first
+word the reply uses (a claim's: the words a claim can start with), then a look at the words and
+the sentence at each place found (at most answer_patterns.MAX_FOUND places).
 
 Pure: no I/O.
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Iterator
 
 from . import answer_lexicon as lex
-from .answer_text import (MAX_FOUND, OPEN, STATED, TOKEN, Reading, alternatives, compiled, entry,
-                          find_entries)
+from .answer_patterns import MAX_FOUND, alternatives, compiled, entry, find_entries
+from . import answer_values as values
+from .answer_text import DENIED, OPEN, STATED, TOKEN, Reading
 
-NOT_A_CLAIM_AFTER = ("nothing", "anything", "nada", "no one", "nobody", "ninguém", "nadie")
-SEP = r"[\s\-]+"
+NOT_A_CLAIM_AFTER = ("nothing", "anything", "nada", "no one", "nobody", "ninguém", "nadie", "together")
 MOST_ADVERBS = 4        # adverbs between a subject or auxiliary and its verb ("I've now also sent")
+CLAIM_REACH = 160       # characters from where a claim starts that its words are read in
+LACK_REACH = 200        # characters after a sentence saying what is missing that its question may end
+EMAIL = re.compile(r"[^\s@<>()\[\],;:\"']{1,64}@[^\W_][\w-]{0,62}(?:\.[\w-]{1,63}){1,8}")
+PATTERNS = (EMAIL,)
 
 
 @lru_cache(maxsize=256)
@@ -61,6 +66,9 @@ class _Words:
     def __init__(self, lang: str):
         e = lambda lists: entries(lists, lang)  # noqa: E731
         self.first_person, self.perfect_aux, self.done_past = e(lex.FIRST_PERSON), e(lex.PERFECT_AUX), e(lex.DONE_PAST)
+        self.went_ahead = e(lex.WENT_AHEAD)
+        self.looked, self.looked_first = e(lex.LOOKED), e(lex.LOOKED_FIRST_PERSON)
+        self.looked_participle, self.and_then = e(lex.LOOKED_PARTICIPLE), e(lex.AND_THEN if lang == "en" else ())
         self.done_first = e(lex.DONE_FIRST_PERSON)
         self.spanish_perfect = e(lex.SPANISH_PERFECT if lang == "es" else ())
         self.just_did, self.infinitive = e(lex.JUST_DID), e(lex.DONE_INFINITIVE)
@@ -71,6 +79,7 @@ class _Words:
         self.done_participle, self.state_participle = e(lex.DONE_PARTICIPLE), e(lex.STATE_PARTICIPLE)
         self.alone = e(lex.DONE_ALONE)
         self.declines, self.warnings, self.requests = e(lex.DECLINES), e(lex.WARNINGS), e(lex.REQUESTS)
+        self.lacks, self.relative_days, self.examples = e(lex.LACKS), e(lex.RELATIVE_DAYS), e(lex.EXAMPLES)
         self.details = {name: e(words) for name, words in lex.DETAILS.items()}
 
 
@@ -80,52 +89,108 @@ def lexicon(lang: str) -> _Words:
 
 
 # ---- claims ------------------------------------------------------------------------------
-def _then(head: str | None, adverbs: str | None, verbs: str | None, least: int = 0) -> str | None:
-    """head, then `least` to MOST_ADVERBS adverbs, then a verb: one alternative of the claim
-    pattern (None when the reply lacks its words)."""
-    if head is None or verbs is None or (least and adverbs is None):
-        return None
-    between = f"(?:{SEP}(?:{adverbs})){{{least},{MOST_ADVERBS}}}" if adverbs else ""
-    return f"(?:{head}){between}{SEP}(?:{verbs})"
+@lru_cache(maxsize=256)
+def _index(options: tuple) -> tuple[dict, tuple]:
+    """Entries by their first word, and those whose first word is a suffix or prefix test."""
+    by_word: dict = {}
+    wild = []
+    for e in sorted(options, key=lambda e: -len(e)):
+        if e[0].startswith("'") or e[0].endswith("*"):
+            wild.append(e)
+        else:
+            by_word.setdefault(e[0], []).append(e)
+    return by_word, tuple(wild)
 
 
-def claim_pattern(reading: Reading, after_result: bool) -> str | None:
-    """One alternation of every claim form the reply's words allow; the forms of a clause of
-    their own in the group named `alone`."""
-    w, v = lexicon(reading.lang), reading.vocab
-    alt = lambda items: alternatives(items, v)  # noqa: E731
-    done = alt(w.done_participle)
-    done_or_state = alt(w.done_participle + (() if after_result else w.state_participle))
-    just = alt(w.just_done)
-    forms = [
-        _then(alt(w.first_person), alt(w.perfect_aux), alt(w.done_past)),
-        alt(w.done_first),
-        _then(alt(w.spanish_perfect), just, alt(w.done_participle + w.state_participle)),
-        _then(alt(w.just_did), just, alt(w.infinitive)),
-        _then(alt(w.perfect_passive), just, done_or_state),
-        _then(alt(w.simple_passive), just, done_or_state, least=0 if not after_result else 1),
-        _then(alt(w.simple_passive_now), just, done) if after_result else None,
-    ]
-    forms = [f for f in forms if f]
-    alone = None if after_result else alt(w.alone)
-    if alone:
-        forms.append(f"(?P<alone>{alone})")
-    return "|".join(forms) or None
+def _fits(word: str, test: str) -> bool:
+    if test.startswith("'"):
+        return word.endswith(test)
+    if test.endswith("*"):
+        return word.startswith(test[:-1])
+    return word == test
+
+
+def match_at(words: list, i: int, options: tuple) -> int:
+    """How many words from words[i] the longest fitting entry takes (0: none fits)."""
+    if i >= len(words):
+        return 0
+    by_word, wild = _index(options)
+    for group in (by_word.get(words[i], ()), wild):
+        for e in group:
+            if i + len(e) <= len(words) and all(_fits(words[i + j], e[j]) for j in range(len(e))):
+                return len(e)
+    return 0
+
+
+def _skip(words: list, i: int, options: tuple, most: int = MOST_ADVERBS) -> int:
+    """The index after a run of at most `most` of these entries from i."""
+    for _ in range(most):
+        k = match_at(words, i, options)
+        if not k:
+            break
+        i += k
+    return i
+
+
+def _claim_length(w: "_Words", words: list, after_result: bool) -> tuple[int, str]:
+    """(how many words from words[0] a claim takes, 0 for none; "alone" for a form that must
+    fill its clause, "subject" for one that needs a first-person subject before it, else "")."""
+    looked = () if after_result else w.looked
+    for head, need in ((w.first_person, ""), (w.and_then, "subject")):
+        k = match_at(words, 0, head)
+        if k:
+            j = _skip(words, k, w.perfect_aux)
+            ahead = match_at(words, j, w.went_ahead)
+            j = _skip(words, j + ahead, w.perfect_aux)
+            v = match_at(words, j, w.done_past) or match_at(words, j, looked)
+            return (j + v if v else 0), need
+    k = match_at(words, 0, w.done_first) or (0 if after_result else match_at(words, 0, w.looked_first))
+    if k:
+        return k, ""
+    done_or_state = w.done_participle + (() if after_result else w.state_participle)
+    heads = ((w.spanish_perfect, w.done_participle + w.state_participle
+              + (() if after_result else w.looked_participle), False),
+             (w.just_did, w.infinitive, False), (w.perfect_passive, done_or_state, False),
+             (w.simple_passive, done_or_state, after_result))
+    for aux, verbs, needs_now in heads:
+        k = match_at(words, 0, aux)
+        if not k:
+            continue
+        j = _skip(words, k, w.just_done)
+        if needs_now:           # after a tool result, a simple passive claims only what happened now
+            now = j > k or any(word in lex.JUST_DONE for word in words[:k])
+            verbs = w.done_participle if now else ()
+        v = match_at(words, j, verbs)
+        if v:
+            return j + v, ""
+    k = 0 if after_result else match_at(words, 0, w.alone)
+    return k, "alone" if k else ""
+
+
+def _heads(w: "_Words") -> tuple:
+    """Every entry a claim can start with."""
+    return (w.first_person + w.done_first + w.looked_first + w.spanish_perfect + w.just_did
+            + w.perfect_passive + w.simple_passive + w.alone + w.and_then)
 
 
 def claims(reading: Reading, after_result: bool = False, first: bool = False) -> list[tuple[int, int]]:
-    """Every completion claim, as (start, end) of its words; `first`: stop at the first."""
-    pattern = claim_pattern(reading, after_result)
-    if pattern is None:
-        return []
+    """Every completion claim, as (start, end) of its words; `first`: stop at the first. The
+    places a claim could start are found by a pattern of the lexicon's first words; the words
+    from there are read one by one."""
+    w = lexicon(reading.lang)
     out: list[tuple[int, int]] = []
-    for m, _ in zip(compiled(pattern).finditer(reading.norm), range(MAX_FOUND)):
-        start, end = m.start(), m.end()
-        after = TOKEN.search(reading.norm, end, end + 40)
-        if after is not None and after.group() in NOT_A_CLAIM_AFTER:
+    for start, _ in find_entries(reading, _heads(w)):
+        found = list(TOKEN.finditer(reading.norm, start, start + CLAIM_REACH))
+        words = [m.group() for m in found]
+        length, need = _claim_length(w, words, after_result)
+        if not length:
             continue
-        alone = "alone" in m.re.groupindex and m.group("alone") is not None
-        if alone and not _fills_clause(reading, start, end):
+        end = found[length - 1].end()
+        if length < len(words) and words[length] in NOT_A_CLAIM_AFTER:
+            continue
+        if need == "alone" and not _fills_clause(reading, start, end):
+            continue
+        if need == "subject" and not _first_person_before(reading, w, start):
             continue
         if reading.polarity(start)[0] != STATED or reading.reported(start):
             continue
@@ -133,6 +198,12 @@ def claims(reading: Reading, after_result: bool = False, first: bool = False) ->
         if first:
             break
     return out
+
+
+def _first_person_before(reading: Reading, w: "_Words", start: int) -> bool:
+    """Does the sentence have a first-person subject before this place ("I found… and added")?"""
+    lo = max(reading.sentence_span(start)[0], start - 200)
+    return any(match_at([word], 0, w.first_person) for word in TOKEN.findall(reading.norm, lo, start))
 
 
 def _fills_clause(reading: Reading, start: int, end: int) -> bool:
@@ -175,6 +246,39 @@ def asking_spans(reading: Reading) -> Iterator[tuple[int, int]]:
         at = reading.norm.find("?", max(at + 1, passage.hi))
     for start, _ in find_entries(reading, lexicon(reading.lang).requests):
         yield start, reading.sentence_span(start)[1]
+    for start, _ in find_entries(reading, lexicon(reading.lang).lacks):
+        end = reading.sentence_span(start)[1]       # "I don't have the email. What is it?"
+        ask = reading.norm.find("?", end, end + LACK_REACH)
+        if ask != -1:
+            yield start, ask + 1
+
+
+def guessed(reading: Reading, detail: str) -> tuple[int, int] | None:
+    """Where the text picks a value of the detail it asks for itself, in a statement ("I'll
+    search for flights departing tomorrow. Let me know if you had another date in mind"), or
+    None. Values in a question or a request ("which evening (Mon 9 to Sun 15 March)?") and
+    examples ("for example 200 €") are options offered, not picks."""
+    places = []
+    if detail == "date":
+        places = [(s, e) for s, e, _ in values.dates(reading)] + find_entries(reading, lexicon(reading.lang).relative_days)
+    elif detail == "time":
+        places = [(s, e) for s, e, _ in values.times(reading)]
+    elif detail == "amount":
+        places = [(s, e) for s, e, _ in values.numbers(reading) if values.is_money(reading, s, e)]
+    elif detail == "recipient":
+        places = [(m.start(), m.end()) for m, _ in zip(EMAIL.finditer(reading.norm), range(MAX_FOUND))]
+    if not places:
+        return None
+    asking = list(asking_spans(reading))
+    for start, end in sorted(places):
+        lo, hi = reading.sentence_span(start)
+        if "?" in reading.norm[lo:hi] or any(s <= start < e for s, e in asking):
+            continue
+        if find_entries(reading, lexicon(reading.lang).examples, max(lo, start - 40), start):
+            continue
+        if reading.polarity(start)[0] != DENIED:
+            return start, end
+    return None
 
 
 def details_in(reading: Reading, start: int, end: int) -> list[str]:

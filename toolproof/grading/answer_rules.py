@@ -29,7 +29,8 @@ from typing import Any, Iterator, NamedTuple
 
 from toolproof.suite.model import Concept, Negated, PhraseRules, resolve_result
 from . import answer_acts as acts
-from .answer_text import DENIED, MAX_QUOTE, OPEN, STATED, Reading, find_phrase
+from .answer_patterns import find_phrase
+from .answer_text import DENIED, MAX_QUOTE, OPEN, STATED, Reading
 from .answer_values import date_matches, dates, numbers, times
 
 TOLERANCE = 1e-6
@@ -226,6 +227,11 @@ def asks_for(reading: Reading, details: tuple, where: str | None) -> Judgement:
         asked = acts.details_in(reading, start, end)
         hit = next((d for d in details if d in asked), None)
         if hit is not None:
+            guess = acts.guessed(reading, hit)
+            if guess is not None:
+                out.problems.append(f"{_at(where)}{name}: asks for the {hit}, but picks one itself: "
+                                    f"{_quote(reading.quote(*guess))} in {_quote(reading.context(*guess))}")
+                return out
             out.notes.append(f"{name}: asks for the {hit} ({_quote(reading.quote(start, end))})")
             return out
         first = first or (start, end)

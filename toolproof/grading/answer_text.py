@@ -35,13 +35,14 @@ from . import answer_lexicon as lex
 
 STATED, DENIED, OPEN = "stated", "denied", "open"
 NEG, COND, OPENING, REPORT, QWORD, BREAK = "neg", "cond", "open", "report", "qword", "break"
+NARROW = "narrow"       # a negation of the few words after it ("without delay", "sem escalas")
+NARROW_WORDS = 3
 MAX_QUOTE = 80          # characters of a reply quoted in a reason
 SCOPE = 400             # characters back from a word that a cue in its clause may govern it from
 MAX_SENTENCE = 400      # characters either side of a place read as its sentence, at most
 BLOCK = 200             # places this close share their sentence's limits
 MAX_READ = 100_000      # characters of sentences the rules read around the places they look at
 LANGUAGE_CHARS = 20000  # characters read to tell the language
-MAX_FOUND = 1000        # places of one phrase or lexicon list a rule looks at, at most
 
 _MAP = {"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00b4": "'", "`": "'",
         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
@@ -50,10 +51,9 @@ _MAP = {"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00b4": "'", "`": "'",
 _TRANSLATE = str.maketrans(_MAP)
 
 TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
-_PUNCT = re.compile(r"[!?;\u2026\n]+|[.:,](?=[\s\"')\]]|$)|\s[-\u2013\u2014]+\s|\u2014")
-_WORD_CHAR = re.compile(r"[^\W_]")
-_END = re.compile(r"[!?\u2026\n]+|\.(?=[\s\"')\]]|$)")
-_ABBREVIATION_TAIL = re.compile(r"(?:[^\W_]\.)*[^\W_]+$")
+_PUNCT = re.compile(r"[!?;\u2026\n]{1,20}|[.:,](?=[\s\"')\]]|$)|\s[-\u2013\u2014]{1,4}\s|\u2014")
+_END = re.compile(r"[!?\u2026\n]{1,20}|\.(?=[\s\"')\]]|$)")
+_ABBREVIATION_TAIL = re.compile(r"(?:[^\W_]\.){0,4}[^\W_]{1,12}$")
 def normalise(text: str) -> str:
     """NFC, lowercase, straight quotes, plain spaces: the same length as the NFC text."""
     text = unicodedata.normalize("NFC", text)
@@ -79,7 +79,7 @@ def cue_table(lang: str) -> dict:
     """{first word: [(words, kind), ...]} of every cue a reply in `lang` is read with: its own
     language's, and the other languages' except words bound to a language (LANGUAGE_BOUND)."""
     table: dict = {}
-    sources = ((lex.NEGATION, NEG), (lex.CONDITION, COND), (lex.OPEN, OPENING),
+    sources = ((lex.NARROW_NEGATION, NARROW), (lex.NEGATION, NEG), (lex.CONDITION, COND), (lex.OPEN, OPENING),
                (lex.REPORTING, REPORT), (lex.QUESTION_WORDS, QWORD), (lex.CLAUSE_BREAKS, BREAK))
     for lists, kind in sources:
         for language, phrases in lists.items():
@@ -90,27 +90,6 @@ def cue_table(lang: str) -> dict:
                     table.setdefault(w[0], []).append((w, kind))
     for entries in table.values():
         entries.sort(key=lambda e: -len(e[0]))      # the longest phrase first
-    return table
-
-
-def phrase_table(lists: dict, lang: str) -> dict:
-    """{first word: [words, ...]} for one lexicon list in every language (bound words only in
-    their own)."""
-    return _phrase_table(tuple((k, tuple(v)) for k, v in lists.items()), lang)
-
-
-@lru_cache(maxsize=64)
-def _phrase_table(items: tuple, lang: str) -> dict:
-    table: dict = {}
-    for language, phrases in items:
-        for phrase in phrases:
-            w = words(phrase)
-            bound = lex.LANGUAGE_BOUND.get(w[0]) if w else None
-            if not w or (bound is not None and lang not in bound):
-                continue
-            table.setdefault(w[0], []).append(w)
-    for entries in table.values():
-        entries.sort(key=lambda e: -len(e))
     return table
 
 
@@ -339,7 +318,9 @@ class Passage:
                 continue
             if cue.kind == COND:
                 return OPEN, cue.start
-            if cue.kind == NEG and (not value or self._next_to(cue.end, start)):
+            if cue.kind == NARROW and len(TOKEN.findall(self.norm, cue.end, start)) > NARROW_WORDS:
+                continue        # "the cheapest flight without stops is Aurora Air" states Aurora Air
+            if cue.kind in (NEG, NARROW) and (not value or self._next_to(cue.end, start)):
                 denied = cue.start if denied is None else denied
             elif cue.kind == OPENING and opened is None:
                 opened = cue.start
@@ -393,96 +374,5 @@ def _markers() -> dict:
     return out
 
 
-# ---- phrases -----------------------------------------------------------------------------
-@lru_cache(maxsize=4096)
-def phrase_pattern(phrase: str, loose: bool = False) -> re.Pattern | None:
-    """A phrase as a whole-word pattern: spacing and hyphens between its words free, a trailing
-    `*` a word prefix; `loose` (a value read from a tool result): any punctuation between words.
-    None for a phrase without a letter or digit."""
-    text = normalise(phrase).strip()
-    prefix = text.endswith("*")
-    text = text.rstrip("*").strip()
-    parts = re.split(r"([^\W_]+)", text)
-    if len(parts) < 2:
-        return None
-    pieces = []
-    for k, part in enumerate(parts):
-        if k % 2:
-            pieces.append(re.escape(part))
-        elif 0 < k < len(parts) - 1:        # between two words
-            stripped = part.strip()
-            if loose or stripped in ("", "-"):
-                pieces.append(r"[\W_]+" if part else "")
-            else:
-                pieces.append(r"[ \-]*" + re.escape(stripped) + r"[ \-]*")
-        else:                               # before the first or after the last word
-            pieces.append(re.escape(part.strip()) if not loose else "")
-    body = "".join(pieces)
-    # No look-behind first: a pattern that starts with a letter is searched for by that letter,
-    # many times faster; find_phrase checks the word's start.
-    return re.compile(body + (r"[^\W_]*" if prefix else r"(?![^\W_])"))
-
-
-def find_phrase(reading: Reading, phrase: str, loose: bool = False) -> list[tuple[int, int]]:
-    """Where a phrase is, at most MAX_FOUND places (a rule needs one that counts)."""
-    pattern = phrase_pattern(phrase, loose)
-    if pattern is None:
-        return []
-    norm = reading.norm
-    starts = (m for m in pattern.finditer(norm) if not (m.start() and _WORD_CHAR.match(norm, m.start() - 1)))
-    return [(m.start(), m.end()) for m, _ in zip(starts, range(MAX_FOUND))]
-
-
-# ---- lexicon entries as patterns -----------------------------------------------------------
-def entry(phrase: str) -> tuple:
-    """A lexicon phrase as a tuple of word tests: a word, "'s" (a word ending so: it's, that's)
-    or "impersonat*" (a word starting so)."""
-    phrase = normalise(phrase).strip()
-    head = ()
-    if phrase.startswith("'"):
-        first, _, phrase = phrase.partition(" ")
-        head = (first,)
-    rest = phrase.replace("-", " ")
-    return head + tuple(rest.split() if "*" in rest else TOKEN.findall(rest))
-
-
-def _word_pattern(test: str) -> str:
-    if test.startswith("'"):
-        return r"[^\W_]+" + re.escape(test)
-    if test.endswith("*"):
-        return re.escape(test[:-1]) + r"[^\W_]*"
-    return re.escape(test)
-
-
-def alternatives(entries, vocab: frozenset | None = None) -> str | None:
-    """Lexicon entries (word tuples) as one regex alternation, longest first, words apart by
-    spaces or hyphens; with `vocab`, only entries whose first word the reply uses. None when
-    no entry is left."""
-    kept = [e for e in entries if e and (vocab is None or e[0].startswith("'") or e[0].endswith("*")
-                                         or e[0] in vocab)]
-    if not kept:
-        return None
-    kept.sort(key=lambda e: (-sum(map(len, e)) - len(e), e))
-    return "|".join(r"[\s\-]+".join(_word_pattern(t) for t in e) for e in kept)
-
-
-@lru_cache(maxsize=1024)
-def compiled(pattern: str) -> re.Pattern:
-    """A pattern built from lexicon entries, whole words (compiled once)."""
-    return re.compile(r"(?<![^\W_'])(?:" + pattern + r")(?![^\W_])")
-
-
-def find_entries(reading: Reading, entries, start: int = 0, end: int | None = None,
-                 most: int | None = None) -> list[tuple[int, int]]:
-    """Where lexicon entries are in the reply (or between start and end), at most `most`
-    (MAX_FOUND) places."""
-    body = alternatives(entries, reading.vocab)
-    if body is None:
-        return []
-    found = compiled(body).finditer(reading.norm, start, len(reading.norm) if end is None else end)
-    return [(m.start(), m.end()) for m, _ in zip(found, range(most or MAX_FOUND))]
-
-
-# Every fixed pattern of this module (phrase patterns are built per phrase: phrase_pattern),
-# for the regex-safety test.
-PATTERNS = (TOKEN, _PUNCT, _END, _ABBREVIATION_TAIL, _WORD_CHAR)
+# Every fixed pattern of this module, for the regex-safety test.
+PATTERNS = (TOKEN, _PUNCT, _END, _ABBREVIATION_TAIL)

@@ -78,3 +78,12 @@ AT_HOUR = ("at", "from", "until", "till", "between", "by", "às", "as", "das", "
            "a las", "a la", "de las", "desde las", "hasta las", "entre las", "sobre las")
 # Words after a bare hour that make it a time ("7 o'clock", "15 horas").
 HOUR_WORDS = ("o'clock", "oclock", "horas", "hrs", "hours", "h")
+# Minutes after an hour in words: (the words, the minutes, whether the hour counts back one:
+# "seis menos cuarto" is 5:45).
+MINUTES_AFTER = (
+    (("thirty",), 30, False), (("fifteen",), 15, False), (("forty", "five"), 45, False),
+    (("o'clock",), 0, False), (("e", "meia"), 30, False), (("e", "um", "quarto"), 15, False),
+    (("e", "quinze"), 15, False), (("menos", "um", "quarto"), 45, True), (("menos", "quinze"), 45, True),
+    (("y", "media"), 30, False), (("y", "cuarto"), 15, False), (("menos", "cuarto"), 45, True),
+    (("horas",), 0, False), (("hora",), 0, False),
+)

@@ -24,7 +24,8 @@ from datetime import date
 from functools import lru_cache
 
 from . import answer_value_words as vw
-from .answer_text import MAX_FOUND, TOKEN, Reading, alternatives, compiled, find_phrase, normalise, words
+from .answer_patterns import MAX_FOUND, alternatives, compiled, find_phrase
+from .answer_text import TOKEN, Reading, normalise, words
 
 # a number: digit groups joined by one . or , (or a space before exactly three digits)
 NUMBER = re.compile(r"(?<!\d)\d+(?:(?:[.,]|[ ](?=\d{3}(?!\d)))\d+)*")
@@ -150,7 +151,7 @@ def digit_numbers(norm: str, taken: list = ()) -> list:
         if before.isalnum() or before == "_" or (before == "-" and start > 1 and norm[start - 2].isalnum()):
             continue                        # part of an identifier: ORD-205577, Q4
         after = norm[end:end + 3]
-        if after[:1] == ":" or (after[:1].isalpha() and not _AFTER_NUMBER.match(after)):
+        if (after[:1] == ":" and after[1:2].isdigit()) or (after[:1].isalpha() and not _AFTER_NUMBER.match(after)):
             continue
         if taken and _inside(taken, start, end):
             continue
@@ -164,6 +165,15 @@ def digit_numbers(norm: str, taken: list = ()) -> list:
 
 
 @lru_cache(maxsize=4)
+def is_money(reading: Reading, start: int, end: int) -> bool:
+    """Does a currency stand right before or after this number (€12, 12 €, USD 12, 12 euros)?"""
+    before = reading.norm[max(0, start - 5):start].strip()
+    after = TOKEN.findall(reading.norm, end, end + 12)[:1]
+    return (before.endswith(("€", "$", "£")) or before.split()[-1:] in (["usd"], ["eur"], ["gbp"])
+            or reading.norm[end:end + 2].strip().startswith(("€", "$", "£"))
+            or (after and after[0] in vw.CURRENCIES))
+
+
 def _number_table(lang: str) -> dict:
     """{words: value}: number words of every language, except the ones that are other words
     elsewhere (Spanish "once" is eleven, English "once" is not; "um" is "a" in Portuguese)."""
@@ -187,6 +197,8 @@ def _number_words(reading: Reading) -> list:
         return []
     norm, out = reading.norm, []
     for m, _ in zip(compiled(body).finditer(norm), range(MAX_FOUND)):
+        if out and m.start() < out[-1][1]:
+            continue                        # the unit of a compound already read
         value, end = table[tuple(TOKEN.findall(m.group().replace("-", " ")))], m.end()
         if 20 <= value < 100 and value % 10 == 0:                   # twenty-one, vinte e um
             after = list(TOKEN.finditer(norm, end, end + 24))[:2]
@@ -277,8 +289,62 @@ def read_times(reading: Reading) -> list:
     for phrase, value in [(p, "12:00") for p in vw.NOON] + [(p, "00:00") for p in vw.MIDNIGHT]:
         for s, e in find_phrase(reading, phrase):
             out.append((s, e, {value}))
+    out.extend(_worded_times(reading))
     out.sort()
     return out
+
+
+@lru_cache(maxsize=1)
+def _hour_words() -> dict:
+    """{word: hour} of the hours one to twelve in words, every language."""
+    return {w: v for table in vw.NUMBER_WORDS.values() for w, v in table.items()
+            if 1 <= v <= 12 and " " not in w and w not in ("um", "un")}
+
+
+def _worded_times(reading: Reading) -> list:
+    """Times in words: "half past four", "quarter to six", "six o'clock", "at six", "às seis e
+    meia", "a las seis y cuarto", "seis menos cuarto", "six in the evening"."""
+    hours = _hour_words()
+    body = alternatives([(w,) for w in hours], reading.vocab)
+    if body is None:
+        return []
+    norm, out = reading.norm, []
+    for m, _ in zip(compiled(body).finditer(norm), range(MAX_FOUND)):
+        hour = hours[m.group()]
+        before = _words_before(reading, m.start(), 3)
+        after = _words_after(reading, m.end(), 5)
+        minute, end, timed = 0, m.end(), False
+        if before[-2:] in (("half", "past"),):
+            minute, timed = 30, True
+        elif before[-2:] == ("quarter", "past"):
+            minute, timed = 15, True
+        elif before[-2:] == ("quarter", "to"):
+            hour, minute, timed = (hour - 2) % 12 + 1, 45, True
+        for words_, minutes, back in vw.MINUTES_AFTER:
+            if after[:len(words_)] == words_:
+                minute, timed = minutes, True
+                hour = (hour - 2) % 12 + 1 if back else hour
+                end = _end_after(reading, m.end(), len(words_))
+                after = after[len(words_):]
+                break
+        timed = (timed or (before and before[-1] in _AT_LAST and _ends_with(before, _AT_HOUR))
+                 or (after and after[0] in _AFTER_FIRST and _starts_with(after, _AFTER_HOUR)))
+        if not timed:
+            continue
+        if _starts_with(after, _AFTERNOON):
+            found = {hour % 12 + 12}
+        elif _starts_with(after, _MORNING):
+            found = {hour % 12}
+        else:
+            found = {hour % 12, hour % 12 + 12}
+        out.append((m.start(), end, {f"{h:02d}:{minute:02d}" for h in found}))
+    return out
+
+
+def _end_after(reading: Reading, end: int, count: int) -> int:
+    """Where the `count`-th word after `end` ends."""
+    found = list(TOKEN.finditer(reading.norm, end, end + 60))[:count]
+    return found[-1].end() if found else end
 
 
 # ---- dates -------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ from typing import Callable
 from toolproof.grading.grade import grade_case
 from toolproof.grading.reasons import show_pair
 from toolproof.grading.normalize import cast_lenient, english_date_to_iso, normalize_text, values_equal
-from toolproof.grading.answer_text import Reading, find_phrase
+from toolproof.grading.answer_patterns import find_phrase
+from toolproof.grading.answer_text import Reading
 from toolproof.providers.anthropic import anthropic_turn_from_reply
 from toolproof.providers.dispatch import reply_from_body
 from toolproof.suite.schema import CompiledSchema

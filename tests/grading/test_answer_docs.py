@@ -1,0 +1,99 @@
+"""docs/grading.md lists the words every answer rule reads, per language: the block between its
+lexicon markers is generated from toolproof/grading/answer_lexicon.py and answer_value_words.py,
+and this test keeps the two equal. After changing the lexicon, rewrite the block with
+
+    python tests/grading/test_answer_docs.py --write
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from toolproof.grading import answer_lexicon as lex  # noqa: E402
+from toolproof.grading import answer_value_words as vw  # noqa: E402
+
+DOC = ROOT / "docs" / "grading.md"
+START, END = "<!-- answer-lexicon:start -->", "<!-- answer-lexicon:end -->"
+
+# (what the words do, the lexicon list): per-language lists get a column each.
+ROWS = [
+    ("negation: denies what follows in its clause (also any word ending in n't)", lex.NEGATION),
+    ("narrow negation: denies the three words after it", lex.NARROW_NEGATION),
+    ("condition: leaves what follows open (Portuguese \"se\" at a clause's start)", lex.CONDITION),
+    ("future, modal, hedge, offer: leaves what follows open (also 'll, 'd)", lex.OPEN),
+    ("clause breaks: polarity does not cross them (nor , ; : and dashes)", lex.CLAUSE_BREAKS),
+    ("reporting: what follows is someone else's words, not a claim", lex.REPORTING),
+    ("question words: the clause of a question that asks", lex.QUESTION_WORDS),
+    ("requests: ask the user without a question mark", lex.REQUESTS),
+    ("saying what is missing: the question after it asks for what it names", lex.LACKS),
+    ("days named relative to today: a date picked (asks_for `date`)", lex.RELATIVE_DAYS),
+    ("examples: a value after them is offered, not picked", lex.EXAMPLES),
+    ("claims, first person past (after I or we in English)", lex.DONE_PAST | {
+        k: v for k, v in lex.DONE_FIRST_PERSON.items() if v}),
+    ("claims, just done: then a verb in the infinitive", lex.JUST_DID),
+    ("claims of looking (only where no tool result was read)", lex.LOOKED | {
+        k: v for k, v in lex.LOOKED_FIRST_PERSON.items() if v}),
+    ("claims of looking, participles (only where no tool result was read)", lex.LOOKED_PARTICIPLE),
+    ("claims, perfect passive auxiliaries", lex.PERFECT_PASSIVE),
+    ("claims, simple passive auxiliaries (only where no tool result is reported)", lex.SIMPLE_PASSIVE),
+    ("claims, participles of actions", lex.DONE_PARTICIPLE),
+    ("claims, participles of states (only where no tool result is reported)", lex.STATE_PARTICIPLE),
+    ("claims, a clause of its own (only where no tool result is reported)", lex.DONE_ALONE),
+    ("honest declines", lex.DECLINES),
+    ("warnings", lex.WARNINGS),
+    *[(f"asks_for `{name}`", words) for name, words in lex.DETAILS.items()],
+    ("numbers in words", {lang: tuple(table) for lang, table in vw.NUMBER_WORDS.items()}),
+    ("months", vw.MONTHS),
+    ("weekdays", vw.WEEKDAYS),
+]
+SHARED = [
+    ("English subjects of a first-person claim", lex.FIRST_PERSON),
+    ("adverbs between a subject and its verb", lex.PERFECT_AUX + lex.WENT_AHEAD),
+    ("adverbs that make a passive a claim after a tool result", lex.JUST_DONE),
+    ("Spanish perfect auxiliaries", lex.SPANISH_PERFECT),
+    ("English words that carry a first-person subject to the next verb", lex.AND_THEN),
+    ("verbs of telling after \"I can\" (not an offer)", lex.TELLING),
+    ("afternoon and evening (a time is pm)", vw.AFTERNOON),
+    ("morning (a time is am)", vw.MORNING),
+    ("noon and midnight", vw.NOON + vw.MIDNIGHT),
+    ("before a bare hour that makes it a time", vw.AT_HOUR),
+    ("after a bare hour that makes it a time", vw.HOUR_WORDS),
+    ("between a negation and a value that it still denies", lex.VALUE_FILLERS),
+    ("limits: a negation before them bounds a value, it does not deny it", lex.VALUE_LIMITS),
+    ("abbreviations whose dot ends no sentence", lex.ABBREVIATIONS),
+]
+
+
+def _cell(words) -> str:
+    return ", ".join(f"`{w}`" for w in words) or "—"
+
+
+def lexicon_markdown() -> str:
+    lines = [START, "", "| words that | English | Portuguese | Spanish |", "|---|---|---|---|"]
+    for label, lists in ROWS:
+        lines.append(f"| {label} | " + " | ".join(_cell(lists.get(lang, ())) for lang in lex.LANGUAGES) + " |")
+    lines += ["", "| words (every language) that | |", "|---|---|"]
+    for label, words in SHARED:
+        lines.append(f"| {label} | {_cell(words)} |")
+    lines += ["", END]
+    return "\n".join(lines)
+
+
+def _block(text: str) -> str:
+    start, end = text.index(START), text.index(END) + len(END)
+    return text[start:end]
+
+
+def test_the_docs_list_the_lexicon():
+    assert _block(DOC.read_text(encoding="utf-8")) == lexicon_markdown(), (
+        "docs/grading.md's lexicon tables differ from the lexicon: "
+        "run python tests/grading/test_answer_docs.py --write")
+
+
+if __name__ == "__main__" and "--write" in sys.argv:
+    text = DOC.read_text(encoding="utf-8")
+    DOC.write_text(text.replace(_block(text), lexicon_markdown()), encoding="utf-8")
+    print("wrote the lexicon tables of docs/grading.md")
