@@ -3,8 +3,8 @@
 Schema validity is judged elsewhere (`schema`); this module answers "are the values right?"
 using the normalisation rules of `normalize` and the case's own rules: accepted values per
 field or per key inside an object argument (`accept`, dotted path), fields that may be omitted
-(`optional`) or must be (`absent`), BFCL's loose strings (`loose`), and `exact` (an argument
-the case does not list fails).
+(`optional`) or must be (`absent`), BFCL's loose strings (`loose`), lists whose items may come in
+any order (`unordered`), and `exact` (an argument the case does not list fails).
 
 Pure: no I/O.
 """
@@ -92,6 +92,8 @@ def field_equal(call: ExpectedCall, path: str, want: Any, got: Any, schema: Any)
 
 
 def _value_equal(call: ExpectedCall, path: str, want: Any, got: Any, schema: Any, loose: bool) -> bool:
+    if path in call.unordered and isinstance(want, list) and isinstance(got, list):
+        return _same_items(want, got, schema, loose)
     if not (isinstance(want, dict) and isinstance(got, dict) and _has_rules_inside(call, path)):
         return values_equal(want, got, schema, loose=loose)
     props = schema.get("properties", {}) if isinstance(schema, dict) else {}
@@ -106,7 +108,27 @@ def _value_equal(call: ExpectedCall, path: str, want: Any, got: Any, schema: Any
     return not (call.exact and any(key not in want for key in got))
 
 
+def _same_items(want: list, got: list, schema: Any, loose: bool) -> bool:
+    """The same items in any order (v2 `unordered`): each expected item paired one-to-one with
+    an equal actual item, found by augmenting paths so a greedy pairing cannot miss one."""
+    if len(want) != len(got):
+        return False
+    items = schema.get("items") if isinstance(schema, dict) else None
+    equal = [[j for j, g in enumerate(got) if values_equal(w, g, items, loose=loose)] for w in want]
+    owner: dict[int, int] = {}          # actual index -> expected index it is paired with
+
+    def pair(i: int, seen: set) -> bool:
+        for j in equal[i]:
+            if j not in seen:
+                seen.add(j)
+                if j not in owner or pair(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+    return all(pair(i, set()) for i in range(len(want)))
+
+
 def _has_rules_inside(call: ExpectedCall, path: str) -> bool:
     """Do any of the call's rules reach inside this object (otherwise values_equal decides)?"""
     prefix = path + "."
-    return call.exact or any(k.startswith(prefix) for k in (*call.accept, *call.optional))
+    return call.exact or any(k.startswith(prefix) for k in (*call.accept, *call.optional, *call.unordered))

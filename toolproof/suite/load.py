@@ -156,7 +156,8 @@ def _expected_call(raw: dict, concepts: dict) -> ExpectedCall:
     return ExpectedCall(raw["tool"], args, frozenset(fields if critical is None else critical),
                         raw.get("accept", {}), derive, tuple(fields),
                         frozenset(raw.get("optional", ())), frozenset(raw.get("absent", ())),
-                        raw.get("exact", False), frozenset(raw.get("loose", ())), text)
+                        raw.get("exact", False), frozenset(raw.get("loose", ())), text,
+                        frozenset(raw.get("unordered", ())))
 
 
 def _parse_case(raw: dict, concepts: dict | None = None) -> Case:
@@ -306,7 +307,7 @@ def _with_value(values: dict, key: str, new: Any) -> dict:
 
 
 def _v2_problem(call: ExpectedCall, values: dict) -> tuple[list, str] | None:
-    """What is wrong with a call's optional, absent, loose and dotted accept keys."""
+    """What is wrong with a call's optional, absent, loose, unordered and dotted accept keys."""
     fields = set(call.fields())
     for name in sorted(call.optional):
         if name not in fields and not value_at(values, name)[0]:
@@ -319,6 +320,12 @@ def _v2_problem(call: ExpectedCall, values: dict) -> tuple[list, str] | None:
     for name in sorted(call.loose):
         if name not in fields:
             return ["loose"], f"loose names {name!r}, which is not in args or derive"
+    for name in sorted(call.unordered):
+        found, value = value_at(values, name)
+        if not found:
+            return ["unordered"], f"unordered names {name!r}, which is not in args or derive (or a key inside them)"
+        if not isinstance(value, list):
+            return ["unordered"], f"unordered names {name!r}, whose expected value is not a list"
     for name in call.accept:
         if name not in fields and not value_at(values, name)[0]:
             return ["accept", name], f"accept names {name!r}, which is not in args or derive (or a key inside them)"

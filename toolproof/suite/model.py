@@ -47,6 +47,7 @@ class ExpectedCall:
     exact: bool = False                 # an argument the case does not list fails (v2)
     loose: frozenset = frozenset()      # string fields compared without punctuation or spaces (v2)
     text: dict = field(default_factory=dict)   # field (or dotted key) -> PhraseRules on its text (v2)
+    unordered: frozenset = frozenset()  # list fields whose items may come in any order (v2)
 
     def fields(self) -> tuple:
         """Every value-checked field, in a fixed order."""
