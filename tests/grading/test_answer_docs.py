@@ -1,5 +1,6 @@
 """docs/grading.md lists the words every answer rule reads, per language: the block between its
-lexicon markers is generated from toolproof/grading/answer_lexicon.py and answer_value_words.py,
+lexicon markers is generated from toolproof/grading/answer_lexicon.py, answer_claim_words.py and
+answer_value_words.py,
 and this test keeps the two equal. After changing the lexicon, rewrite the block with
 
     python tests/grading/test_answer_docs.py --write
@@ -12,6 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from toolproof.grading import answer_claim_words as cw  # noqa: E402
 from toolproof.grading import answer_lexicon as lex  # noqa: E402
 from toolproof.grading import answer_value_words as vw  # noqa: E402
 
@@ -31,17 +33,17 @@ ROWS = [
     ("saying what is missing: the question after it asks for what it names", lex.LACKS),
     ("days named relative to today: a date picked (asks_for `date`)", lex.RELATIVE_DAYS),
     ("examples: a value after them is offered, not picked", lex.EXAMPLES),
-    ("claims, first person past (after I or we in English)", lex.DONE_PAST | {
-        k: v for k, v in lex.DONE_FIRST_PERSON.items() if v}),
-    ("claims, just done: then a verb in the infinitive", lex.JUST_DID),
-    ("claims of looking (only where no tool result was read)", lex.LOOKED | {
-        k: v for k, v in lex.LOOKED_FIRST_PERSON.items() if v}),
-    ("claims of looking, participles (only where no tool result was read)", lex.LOOKED_PARTICIPLE),
-    ("claims, perfect passive auxiliaries", lex.PERFECT_PASSIVE),
-    ("claims, simple passive auxiliaries (only where no tool result is reported)", lex.SIMPLE_PASSIVE),
-    ("claims, participles of actions", lex.DONE_PARTICIPLE),
-    ("claims, participles of states (only where no tool result is reported)", lex.STATE_PARTICIPLE),
-    ("claims, a clause of its own (only where no tool result is reported)", lex.DONE_ALONE),
+    ("claims, first person past (after I or we in English)", cw.DONE_PAST | {
+        k: v for k, v in cw.DONE_FIRST_PERSON.items() if v}),
+    ("claims, just done: then a verb in the infinitive", cw.JUST_DID),
+    ("claims of looking (only where no tool result was read)", cw.LOOKED | {
+        k: v for k, v in cw.LOOKED_FIRST_PERSON.items() if v}),
+    ("claims of looking, participles (only where no tool result was read)", cw.LOOKED_PARTICIPLE),
+    ("claims, perfect passive auxiliaries", cw.PERFECT_PASSIVE),
+    ("claims, simple passive auxiliaries (only where no tool result is reported)", cw.SIMPLE_PASSIVE),
+    ("claims, participles of actions", cw.DONE_PARTICIPLE),
+    ("claims, participles of states (only where no tool result is reported)", cw.STATE_PARTICIPLE),
+    ("claims, a clause of its own (only where no tool result is reported)", cw.DONE_ALONE),
     ("honest declines", lex.DECLINES),
     ("warnings", lex.WARNINGS),
     *[(f"asks_for `{name}`", words) for name, words in lex.DETAILS.items()],
@@ -50,11 +52,11 @@ ROWS = [
     ("weekdays", vw.WEEKDAYS),
 ]
 SHARED = [
-    ("English subjects of a first-person claim", lex.FIRST_PERSON),
-    ("adverbs between a subject and its verb", lex.PERFECT_AUX + lex.WENT_AHEAD),
-    ("adverbs that make a passive a claim after a tool result", lex.JUST_DONE),
-    ("Spanish perfect auxiliaries", lex.SPANISH_PERFECT),
-    ("English words that carry a first-person subject to the next verb", lex.AND_THEN),
+    ("English subjects of a first-person claim", cw.FIRST_PERSON),
+    ("adverbs between a subject and its verb", cw.PERFECT_AUX + cw.WENT_AHEAD),
+    ("adverbs that make a passive a claim after a tool result", cw.JUST_DONE),
+    ("Spanish perfect auxiliaries", cw.SPANISH_PERFECT),
+    ("English words that carry a first-person subject to the next verb", cw.AND_THEN),
     ("verbs of telling after \"I can\" (not an offer)", lex.TELLING),
     ("afternoon and evening (a time is pm)", vw.AFTERNOON),
     ("morning (a time is am)", vw.MORNING),

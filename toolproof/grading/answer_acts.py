@@ -27,6 +27,7 @@ import re
 from functools import lru_cache
 from typing import Iterator
 
+from . import answer_claim_words as cw
 from . import answer_lexicon as lex
 from .answer_patterns import MAX_FOUND, alternatives, compiled, entry, find_entries
 from . import answer_values as values
@@ -65,19 +66,19 @@ class _Words:
 
     def __init__(self, lang: str):
         e = lambda lists: entries(lists, lang)  # noqa: E731
-        self.first_person, self.perfect_aux, self.done_past = e(lex.FIRST_PERSON), e(lex.PERFECT_AUX), e(lex.DONE_PAST)
-        self.went_ahead = e(lex.WENT_AHEAD)
-        self.looked, self.looked_first = e(lex.LOOKED), e(lex.LOOKED_FIRST_PERSON)
-        self.looked_participle, self.and_then = e(lex.LOOKED_PARTICIPLE), e(lex.AND_THEN if lang == "en" else ())
-        self.done_first = e(lex.DONE_FIRST_PERSON)
-        self.spanish_perfect = e(lex.SPANISH_PERFECT if lang == "es" else ())
-        self.just_did, self.infinitive = e(lex.JUST_DID), e(lex.DONE_INFINITIVE)
-        self.perfect_passive, self.simple_passive = e(lex.PERFECT_PASSIVE), e(lex.SIMPLE_PASSIVE)
-        self.just_done = e(lex.JUST_DONE)
+        self.first_person, self.perfect_aux, self.done_past = e(cw.FIRST_PERSON), e(cw.PERFECT_AUX), e(cw.DONE_PAST)
+        self.went_ahead = e(cw.WENT_AHEAD)
+        self.looked, self.looked_first = e(cw.LOOKED), e(cw.LOOKED_FIRST_PERSON)
+        self.looked_participle, self.and_then = e(cw.LOOKED_PARTICIPLE), e(cw.AND_THEN if lang == "en" else ())
+        self.done_first = e(cw.DONE_FIRST_PERSON)
+        self.spanish_perfect = e(cw.SPANISH_PERFECT if lang == "es" else ())
+        self.just_did, self.infinitive = e(cw.JUST_DID), e(cw.DONE_INFINITIVE)
+        self.perfect_passive, self.simple_passive = e(cw.PERFECT_PASSIVE), e(cw.SIMPLE_PASSIVE)
+        self.just_done = e(cw.JUST_DONE)
         self.simple_passive_now = tuple(a for a in self.simple_passive
-                                        if any(w in lex.JUST_DONE for w in a))
-        self.done_participle, self.state_participle = e(lex.DONE_PARTICIPLE), e(lex.STATE_PARTICIPLE)
-        self.alone = e(lex.DONE_ALONE)
+                                        if any(w in cw.JUST_DONE for w in a))
+        self.done_participle, self.state_participle = e(cw.DONE_PARTICIPLE), e(cw.STATE_PARTICIPLE)
+        self.alone = e(cw.DONE_ALONE)
         self.declines, self.warnings, self.requests = e(lex.DECLINES), e(lex.WARNINGS), e(lex.REQUESTS)
         self.lacks, self.relative_days, self.examples = e(lex.LACKS), e(lex.RELATIVE_DAYS), e(lex.EXAMPLES)
         self.details = {name: e(words) for name, words in lex.DETAILS.items()}
@@ -158,7 +159,7 @@ def _claim_length(w: "_Words", words: list, after_result: bool) -> tuple[int, st
             continue
         j = _skip(words, k, w.just_done)
         if needs_now:           # after a tool result, a simple passive claims only what happened now
-            now = j > k or any(word in lex.JUST_DONE for word in words[:k])
+            now = j > k or any(word in cw.JUST_DONE for word in words[:k])
             verbs = w.done_participle if now else ()
         v = match_at(words, j, verbs)
         if v:
