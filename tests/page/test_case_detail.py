@@ -39,7 +39,7 @@ def test_a_multi_step_case_shows_expected_beside_actual_and_the_conversation(pag
     assert order.locator("td").all_text_contents()[:3] == ["order_id", '"ORD-318840"', '"ORD-318840"']
     assert detail.locator('tr[data-field="note"]').get_attribute("data-status") == "extra"
     roles = detail.locator(".conversation .msg").evaluate_all("ms => ms.map(m => m.dataset.role)")
-    assert roles == ["user", "call", "tool", "call"]
+    assert roles == ["system", "user", "call", "tool", "call"]   # the system prompt states the no-confirmation policy
     assert "ORD-318840" in detail.locator(".conversation .msg-tool").text_content()
     # the raw JSON is one click away, closed at first
     raw = detail.locator("details.raw-json")

@@ -51,7 +51,7 @@ TRAPS = [
     ("responses", "dis-carrier-scans", "turn 1: response truncated (max_output_tokens): the model ran out of tokens"),
     ("responses", "sc-cancel-vendor-sync",
      "cancel_event: arguments are not valid JSON (Expecting property name enclosed in double quotes at char 1)"),
-    ("responses", "snc-airport-code", "answered in text without calling a tool"),
+    ("responses", "snc-airport-code", 'answered in text without calling a tool; final answer: claims no action done; must_include "LIS" stated ("Lisbon Humberto Delgado Airport is LIS.")'),
     ("responses", "sc-hotels-lisbon", "called search_hotels with the expected arguments"),
     ("gemini", "snc-weather-porto", "turn 1: response truncated (MAX_TOKENS): the model ran out of tokens"),
     ("gemini", "dis-carrier-scans", "turn 1: response truncated (MAX_TOKENS): the model ran out of tokens"),

@@ -96,12 +96,12 @@ def test_a_run_in_which_every_request_failed_draws_no_diagnosis(data):
 
 def test_half_of_the_plan_graded_shows_the_score_with_the_partial_line(data):
     from repeatdocs import BY_ID
-    passing = [c.id for c in data.cases if c.category == "should_call"
+    passing = [c.id for c in data.cases if c.category == "distractor"   # 4 passing fixtures
                and BY_ID[c.id].get("intended_verdict") == "PASS"]
 
     def scoped(n: int) -> dict:
         doc = document({cid: ["pass"] for cid in passing[:n]})
-        doc["scope"], doc["settings"] = "should_call", {"repeats": 1}
+        doc["scope"], doc["settings"] = "distractor", {"repeats": 1}
         return doc
     assert len(passing) >= 3
     below = card(data, scoped(2))

@@ -129,7 +129,8 @@ def test_a_live_run_grades_on_past_a_grading_bug(bundle, monkeypatch):
     from toolproof.running.transport import HttpReply
 
     async def transport(url, headers, body, timeout):
-        return HttpReply(200, {}, json.dumps({"choices": [{"message": {"content": "ok"},
+        # the first case (Lisbon's airport code) passes on this answer, the third (a friendlier draft) does not
+        return HttpReply(200, {}, json.dumps({"choices": [{"message": {"content": "Lisbon's airport code is LIS."},
                                                            "finish_reason": "stop"}]}), 1.0)
 
     cases = [c for c in bundle.cases if c.category == "should_not_call"][:3]
@@ -138,4 +139,6 @@ def test_a_live_run_grades_on_past_a_grading_bug(bundle, monkeypatch):
     asyncio.run(run.run())
     assert run.state == "done"
     assert [r.reasons[0] for r in run.results][1] == "internal error while grading (ZeroDivisionError)"
-    assert [r.verdict for r in run.results] == ["PASS", "FAIL", "PASS"]
+    assert [r.id for r in cases] == ["snc-airport-code", "snc-thanks-after-transfer", "snc-draft-only"]
+    assert [r.verdict for r in run.results] == ["PASS", "FAIL", "FAIL"]
+    assert "friday" in " ".join(run.results[2].reasons).lower()
