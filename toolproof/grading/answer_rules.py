@@ -12,6 +12,8 @@ expected.
 - claims_done false: no completion claim (answer_acts.claims).
 - declines true: an honest decline.
 - warns_if_mentions: a text that mentions an item (in any polarity) also warns.
+- grounded true: every date, clock time, money amount and identifier the text states or leaves
+  open is in the tool result, the user's prompt or the system prompt (answer_grounded).
 
 Items: a phrase matches whole words, case and spacing aside, a trailing * a word prefix; a value
 from a tool result is compared by what it is (answer_text). docs/grading.md "Final answers"
@@ -29,6 +31,7 @@ from typing import Any, Iterator, NamedTuple
 
 from toolproof.suite.model import Concept, Negated, PhraseRules, resolve_result
 from . import answer_acts as acts
+from . import answer_grounded
 from .answer_patterns import find_phrase
 from .answer_text import DENIED, MAX_QUOTE, OPEN, STATED, Reading
 from .answer_values import date_matches, dates, numbers, times
@@ -292,12 +295,33 @@ def warns_if_mentions(reading: Reading, items: tuple, mocks: dict | None, where:
     return out
 
 
+def grounded(reading: Reading, mocks: dict | None, given: tuple, called: tuple,
+             where: str | None) -> Judgement:
+    """grounded true: no date, time, amount or identifier that neither the tool result nor the
+    user (or the system prompt) gave."""
+    out = Judgement()
+    found = answer_grounded.grounded(reading, answer_grounded.read_sources(mocks, given, called))
+    if found is None:
+        out.notes.append("grounded: every date, time, amount and id stated is in the result or the prompt")
+        return out
+    claim, held = found
+    givers = "neither the tool result nor the user gave" if mocks is not None else "the user did not give"
+    has = (f"the result has {held}" if held else f"the result has no {claim.kind}") if mocks is not None else None
+    out.problems.append(f"{_at(where)}grounded: states {_quote(reading.quote(claim.start, claim.end).rstrip('.'))} "
+                        f"({claim.shown}), which {givers}" + (f" ({has})" if has else ""))
+    return out
+
+
 def judge(rules: PhraseRules, text: str, mocks: dict | None, *, where: str | None = "final answer",
           claims_default: bool | None = None, after_result: bool = False, ask_any: bool = False,
-          reading: Reading | None = None) -> Judgement:
+          reading: Reading | None = None, grounded_default: bool | None = None,
+          given: tuple = (), called: tuple = ()) -> Judgement:
     """Every rule of `rules` on `text`. `claims_default`: claims_done when the rules do not say
     (False: a claim fails); `after_result`: the text follows a tool result it may report;
-    `ask_any`: without asks_for, the text must still ask the user something."""
+    `ask_any`: without asks_for, the text must still ask the user something; `grounded_default`:
+    grounded when the rules do not say, `given` the texts besides the result a value may come
+    from (the user's prompt, the system prompt), `called` the arguments of the calls the model
+    made."""
     reading = reading or Reading(text)
     out = Judgement()
     parts = []      # a claimed action first: the gravest thing a text can get wrong
@@ -312,6 +336,8 @@ def judge(rules: PhraseRules, text: str, mocks: dict | None, *, where: str | Non
               must_not_include(reading, rules.must_not_include, mocks, where)]
     if rules.warns_if_mentions:
         parts.append(warns_if_mentions(reading, rules.warns_if_mentions, mocks, where))
+    if (rules.grounded if rules.grounded is not None else grounded_default):
+        parts.append(grounded(reading, mocks, given, called, where))
     for part in parts:
         out.problems.extend(part.problems)
         out.notes.extend(part.notes)

@@ -1,0 +1,65 @@
+"""The grounded rule: dates, clock times, money amounts and ids a final answer states must come
+from the tool result, the user's prompt or the system prompt. Replies here are new (not the
+labelled set's), in English, Portuguese and Spanish."""
+from __future__ import annotations
+
+import pytest
+
+from toolproof.grading.answer_rules import judge
+from toolproof.suite.model import PhraseRules
+
+RULES = PhraseRules(grounded=True)
+MOCKS = {"get_order": {"order_id": "ORD-310442", "status": "shipped", "shipped_at": "2026-04-07T09:15:00Z",
+                       "total": -129.9, "carrier": "CTT", "slots": [{"start": "10:00", "end": "11:30"}],
+                       "booking": "ZK4P7M"}}
+GIVEN = ("Has my order ORD-310442 shipped? I paid €129.90 on 2 April.", "Today is 2026-04-09.")
+
+
+def problems(text, mocks=MOCKS, given=GIVEN):
+    return judge(RULES, text, mocks, given=given).problems
+
+
+@pytest.mark.parametrize("text", [
+    "Yes, ORD-310442 shipped on 7 April at 09:15 with CTT.",
+    "Sim, a encomenda foi expedida a 07/04, às 9h15.",
+    "Sí, se envió el 7 de abril; pagaste 129,90 € el 2 de abril.",
+    "The total was $129.90 and your booking code is ZK4P7M.",
+    "It went out at 10.45, within the 10:00-11:30 window.",            # inside the result's slot
+    "It shipped 2 days ago, and delivery takes 24 hours; 3 items, 100% paid, in 2026.",  # no values
+    "It wasn't shipped on 8 April but on 7 April.",                    # a denied date states nothing
+    "Hoy es 9 de abril.",                                              # the system prompt's date
+])
+def test_grounded_replies_pass(text):
+    assert problems(text) == []
+
+
+@pytest.mark.parametrize("text, quoted", [
+    ("Yes, it shipped on 17 April.", '"17 April"'),
+    ("Foi enviada às 19:15.", '"19:15"'),
+    ("Se envió; el total fue de 192,90 €.", '"192,90"'),
+    ("Your tracking number is CTT-99812.", '"CTT-99812"'),
+    ("Booking ZK4P7N is confirmed.", '"ZK4P7N"'),
+    ("It will arrive on 12 April.", '"12 April"'),                     # open values count too
+])
+def test_invented_values_fail(text, quoted):
+    found = problems(text)
+    assert len(found) == 1 and found[0].startswith("final answer: grounded: states " + quoted)
+    assert "neither the tool result nor the user gave" in found[0]
+
+
+def test_the_reason_names_what_the_result_has():
+    found = problems("Shipped on 13 April.")
+    assert found == ['final answer: grounded: states "13 April" (--04-13), which neither the tool result '
+                     'nor the user gave (the result has 2026-04-07)']
+
+
+def test_not_checked_unless_asked():
+    assert judge(PhraseRules(), "It shipped on 17 April.", MOCKS).problems == []
+    assert judge(PhraseRules(), "It shipped on 17 April.", MOCKS, grounded_default=True).problems
+    assert not judge(PhraseRules(grounded=False), "It shipped on 17 April.", MOCKS,
+                     grounded_default=True).problems
+
+
+def test_without_a_result_the_user_is_the_source():
+    assert problems("You paid €129.90 on 2 April.", mocks=None) == []
+    assert "which the user did not give" in problems("You paid €139.90.", mocks=None)[0]

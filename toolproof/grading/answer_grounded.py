@@ -1,0 +1,202 @@
+"""The `grounded` rule: the facts a reply states that only a tool result or the user could have
+given — calendar dates (a day and a month), clock times, money amounts and identifiers — must be
+found in what the model was given: the (variant's) mock result, the user's prompt or the system
+prompt. A reply that reports "shipped on 13 March" when the result says 2026-03-03, a transfer
+id one digit off, or a balance the result never held invents a fact, however well the rest of it
+reads.
+
+What counts as a value here is deliberately narrow, so that correct replies are not caught:
+- a date: a day with its month ("3 March", "03/03", "2026-03-03"); a weekday alone, a year
+  alone, "in 3 days" are not dates;
+- a time: written as a clock time ("16:40", "16.40", "16h40", "4pm", "19h"); a bare number
+  ("for 24 hours", "at 7") is not;
+- money: a number with a currency sign or code ("€250", "20,55 $", "USD 40") or with exactly two
+  decimals ("834.27"); counts, years and percentages are not;
+- an identifier: capitals and digits joined by a hyphen ("TRF-88413", "ACC-3310") or a code of
+  six capitals and digits with both ("QW3R8T").
+
+A value counts when it is STATED or OPEN (a wrong date in a future or a question is still
+given to the user); a denied one ("not on 13 March") states nothing. It is grounded when any of
+its readings (an ambiguous "03/04", a bare "3:30") equals a value of the same kind in the
+sources; amounts compare by absolute value ("-€300" in a result is "€300" in a reply); dates
+and times are read out of ISO strings ("2026-03-11T16:40:00Z") too.
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Iterable, NamedTuple
+
+from .answer_text import DENIED, Reading
+from .answer_values import dates, digit_numbers, is_money, numbers, times
+
+# capitals and digits joined by hyphens, or a six-character code; filtered for a letter and a digit
+IDENT = re.compile(r"(?<![\w\-])(?:[A-Z0-9]{2,12}(?:-[A-Z0-9]{1,12}){1,4}|[A-Z0-9]{6})(?![\w\-])")
+ISO_TIME = re.compile(r"(?<!\d)([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?")
+CLOCK = re.compile(r"\d[:.h]\d\d|\d ?[ap]\.?m|\dh$")
+TWO_DECIMALS = re.compile(r"\d[.,]\d\d$")
+MAX_CHECKED = 200       # values of a reply the rule checks, at most: a reply stating more is no answer
+PATTERNS = (IDENT, ISO_TIME, CLOCK, TWO_DECIMALS)
+
+
+class Sources(NamedTuple):
+    """The values the model was given, by kind."""
+    dates: frozenset        # (month, day)
+    times: frozenset        # "HH:MM"
+    amounts: frozenset      # absolute values, rounded to the cent
+    text: str               # every source, normalised, for identifiers
+    windows: tuple          # (from, to) minutes of the day: the times one result object spans
+    shown: dict             # kind -> a few of the result's values, for the reason
+
+
+class Claim(NamedTuple):
+    start: int
+    end: int
+    kind: str               # "date" | "time" | "amount" | "id"
+    shown: str              # the value as the reason names it
+    readings: Any           # what it may mean: {(month, day)}, {"HH:MM"}, {cents}, the id lowercase
+
+
+def _strings(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield str(k)
+            yield from _strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _strings(v)
+
+
+def _numbers_in(value: Any) -> Iterable[float]:
+    if isinstance(value, bool):
+        return
+    if isinstance(value, (int, float)):
+        yield float(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _numbers_in(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _numbers_in(v)
+
+
+def _windows(value: Any) -> Iterable[tuple[int, int]]:
+    """The span of the clock times each object of a result holds ({"start": "16:30", "end":
+    "17:45"}: 16:30 to 17:45): a time inside it is a choice within what the result gave."""
+    if isinstance(value, dict):
+        minutes = [int(m.group(1)) * 60 + int(m.group(2))
+                   for v in value.values() if isinstance(v, str) for m in [ISO_TIME.search(v)] if m]
+        if len(minutes) >= 2:
+            yield min(minutes), max(minutes)
+        for v in value.values():
+            yield from _windows(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _windows(v)
+
+
+def _cents(value: float) -> int:
+    return round(abs(value) * 100)
+
+
+def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> Sources:
+    """Every date, time, amount and identifier in the mock results, the given texts (the user's
+    prompt, the system prompt) and the arguments of the calls the model made (`called`: what it
+    read out of the prompt, "the 1st through the 7th" sent as 2026-03-07)."""
+    found: dict = {"dates": set(), "times": set(), "amounts": set()}
+    norms = []
+    shown: dict = {"date": [], "time": [], "amount": [], "id": []}
+    result_strings = list(_strings(mocks or {}))
+    for n in _numbers_in(mocks or {}):
+        found["amounts"].add(_cents(n))
+        shown["amount"].append(f"{n:g}")
+    for n in _numbers_in(called):
+        found["amounts"].add(_cents(n))
+    for k, text in enumerate(result_strings + [t for t in texts if t] + list(_strings(called))):
+        in_result = k < len(result_strings)
+        reading = Reading(text)
+        for _, _, readings in dates(reading):
+            for r in readings:
+                if r[0] != "weekday":
+                    found["dates"].add((r[1], r[2]))
+                    if in_result:
+                        shown["date"].append(f"{r[0] or '-'}-{r[1]:02d}-{r[2]:02d}")
+        for _, _, readings in times(reading):
+            found["times"].update(readings)
+        for m in ISO_TIME.finditer(reading.norm):
+            found["times"].add(f"{int(m.group(1)):02d}:{m.group(2)}")
+            if in_result:
+                shown["time"].append(f"{int(m.group(1)):02d}:{m.group(2)}")
+        for _, _, readings in digit_numbers(reading.norm):
+            found["amounts"].update(_cents(r) for r in readings)
+        norms.append(reading.norm)
+        if in_result:
+            shown["id"] += [m.group() for m in IDENT.finditer(reading.text) if _is_ident(m.group())]
+    return Sources(frozenset(found["dates"]), frozenset(found["times"]), frozenset(found["amounts"]),
+                   "\n".join(norms), tuple(_windows(mocks or {})), {k: list(dict.fromkeys(v))[:3] for k, v in shown.items()})
+
+
+def _is_ident(token: str) -> bool:
+    return any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
+
+
+def claims_in(reading: Reading) -> list[Claim]:
+    """The dates, times, amounts and identifiers the reply states or leaves open, in order."""
+    out = []
+    for start, end, readings in dates(reading):
+        days = {r for r in readings if r[0] != "weekday"}
+        if days:
+            y, m, d = min(days, key=lambda r: (r[0] is None, r))
+            out.append(Claim(start, end, "date", f"{y or '-'}-{m:02d}-{d:02d}", {(r[1], r[2]) for r in days}))
+    for start, end, readings in times(reading):
+        if CLOCK.search(reading.norm, start, end):
+            out.append(Claim(start, end, "time", " or ".join(sorted(readings)), readings))
+    for start, end, readings in numbers(reading):
+        token = reading.norm[start:end]
+        if not token[:1].isdigit() or reading.norm.startswith("%", end) or reading.norm.startswith(" %", end):
+            continue
+        if is_money(reading, start, end) or TWO_DECIMALS.search(token):
+            out.append(Claim(start, end, "amount", token, {_cents(r) for r in readings}))
+    for m in IDENT.finditer(reading.text):
+        if _is_ident(m.group()):
+            out.append(Claim(m.start(), m.end(), "id", m.group(), m.group().lower()))
+    out.sort(key=lambda c: (c.start, c.end))
+    return out
+
+
+def grounded(reading: Reading, sources: Sources) -> tuple[Claim, str] | None:
+    """The first value the reply states that no source holds, with the source values of its
+    kind; None when every one is grounded."""
+    checked = 0
+    found = claims_in(reading)
+    for k, claim in enumerate(found):
+        if checked >= MAX_CHECKED:
+            break
+        if not _held(claim, sources) and not any(
+                other.start < claim.end and claim.start < other.end and _held(other, sources)
+                for other in found[max(0, k - 2):k + 3] if other is not claim):
+            # (a token read two ways, "14.10." a time or a date, is grounded by either reading)
+            polarity, _ = reading.polarity(claim.start, value=True)
+            if polarity is not None and polarity != DENIED:
+                return claim, ", ".join(sources.shown.get(claim.kind, []))
+        checked += 1
+    return None
+
+
+def _held(claim: Claim, sources: Sources) -> bool:
+    if claim.kind == "date":
+        return bool(claim.readings & sources.dates)
+    if claim.kind == "time":
+        return bool(claim.readings & sources.times) or any(
+            lo <= int(t[:2]) * 60 + int(t[3:]) <= hi for t in claim.readings for lo, hi in sources.windows)
+    if claim.kind == "amount":
+        return bool(claim.readings & sources.amounts)
+    return re.search(r"(?<![^\W_])" + re.escape(claim.readings) + r"(?![^\W_])", sources.text) is not None
+
+
+def show(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
