@@ -77,7 +77,8 @@ class Negated:
     item: Any
 
 
-DETAIL_NAMES = ("date", "time", "amount", "recipient", "items", "account", "place", "quantity", "name")
+DETAIL_NAMES = ("date", "time", "duration", "amount", "recipient", "items", "account", "place", "quantity",
+                "reason", "name")
 
 
 @dataclass(frozen=True, slots=True)
