@@ -63,3 +63,19 @@ def test_not_checked_unless_asked():
 def test_without_a_result_the_user_is_the_source():
     assert problems("You paid €129.90 on 2 April.", mocks=None) == []
     assert "which the user did not give" in problems("You paid €139.90.", mocks=None)[0]
+
+
+def test_a_folder_path_must_be_the_results():
+    mocks = {"search_files": {"files": [{"path": "/Home/Taxes/2024/receipts.zip"}]}}
+    assert problems("It's in /Home/Taxes/2024, as receipts.zip.", mocks=mocks, given=()) == []
+    found = problems("Encontré el archivo en /Documentos/Impuestos.", mocks=mocks, given=())
+    assert found and '"/Documentos/Impuestos"' in found[0]
+    assert problems("Use and/or 24/7 km/h.", mocks=mocks, given=()) == []
+
+
+def test_the_models_own_call_arguments_are_a_source():
+    # "the first week of March" sent as 2026-03-07: the answer may repeat it
+    assert problems("Between 1 and 7 March you had two payments.", mocks={}, given=("first week of March",),) != []
+    assert judge(RULES, "Between 1 and 7 March you had two payments.", {},
+                 given=("first week of March",),
+                 called=({"from": "2026-03-01", "to": "2026-03-07"},)).problems == []

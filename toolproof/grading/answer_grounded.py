@@ -13,7 +13,9 @@ What counts as a value here is deliberately narrow, so that correct replies are 
 - money: a number with a currency sign or code ("€250", "20,55 $", "USD 40") or with exactly two
   decimals ("834.27"); counts, years and percentages are not;
 - an identifier: capitals and digits joined by a hyphen ("TRF-88413", "ACC-3310") or a code of
-  six capitals and digits with both ("QW3R8T").
+  six capitals and digits with both ("QW3R8T");
+- a folder path of two parts or more ("/Finance/Tax/2025"), found in a source as a whole (a
+  reply may name the folder of a file the result lists).
 
 A value counts when it is STATED or OPEN (a wrong date in a future or a question is still
 given to the user); a denied one ("not on 13 March") states nothing. It is grounded when any of
@@ -35,10 +37,12 @@ from .answer_values import dates, digit_numbers, is_money, numbers, times
 # capitals and digits joined by hyphens, or a six-character code; filtered for a letter and a digit
 IDENT = re.compile(r"(?<![\w\-])(?:[A-Z0-9]{2,12}(?:-[A-Z0-9]{1,12}){1,4}|[A-Z0-9]{6})(?![\w\-])")
 ISO_TIME = re.compile(r"(?<!\d)([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?")
+# a path of folders ("/Finance/Tax/2025", "/Documentos/Personal"): compared as written
+PATH = re.compile(r"(?<![^\s(\"'`])/[^\W_][\w.\-]{0,60}(?:/[\w.\-]{1,60}){1,12}")
 CLOCK = re.compile(r"\d[:.h]\d\d|\d ?[ap]\.?m|\dh$")
 TWO_DECIMALS = re.compile(r"\d[.,]\d\d$")
 MAX_CHECKED = 200       # values of a reply the rule checks, at most: a reply stating more is no answer
-PATTERNS = (IDENT, ISO_TIME, CLOCK, TWO_DECIMALS)
+PATTERNS = (IDENT, PATH, ISO_TIME, CLOCK, TWO_DECIMALS)
 
 
 class Sources(NamedTuple):
@@ -54,9 +58,9 @@ class Sources(NamedTuple):
 class Claim(NamedTuple):
     start: int
     end: int
-    kind: str               # "date" | "time" | "amount" | "id"
+    kind: str               # "date" | "time" | "amount" | "id" | "path"
     shown: str              # the value as the reason names it
-    readings: Any           # what it may mean: {(month, day)}, {"HH:MM"}, {cents}, the id lowercase
+    readings: Any           # what it may mean: {(month, day)}, {"HH:MM"}, {cents}, the id or path lowercase
 
 
 def _strings(value: Any) -> Iterable[str]:
@@ -109,7 +113,7 @@ def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> 
     read out of the prompt, "the 1st through the 7th" sent as 2026-03-07)."""
     found: dict = {"dates": set(), "times": set(), "amounts": set()}
     norms = []
-    shown: dict = {"date": [], "time": [], "amount": [], "id": []}
+    shown: dict = {"date": [], "time": [], "amount": [], "id": [], "path": []}
     result_strings = list(_strings(mocks or {}))
     for n in _numbers_in(mocks or {}):
         found["amounts"].add(_cents(n))
@@ -136,6 +140,7 @@ def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> 
         norms.append(reading.norm)
         if in_result:
             shown["id"] += [m.group() for m in IDENT.finditer(reading.text) if _is_ident(m.group())]
+            shown["path"] += [m.group() for m in PATH.finditer(reading.text)]
     return Sources(frozenset(found["dates"]), frozenset(found["times"]), frozenset(found["amounts"]),
                    "\n".join(norms), tuple(_windows(mocks or {})), {k: list(dict.fromkeys(v))[:3] for k, v in shown.items()})
 
@@ -164,6 +169,9 @@ def claims_in(reading: Reading) -> list[Claim]:
     for m in IDENT.finditer(reading.text):
         if _is_ident(m.group()):
             out.append(Claim(m.start(), m.end(), "id", m.group(), m.group().lower()))
+    for m, _ in zip(PATH.finditer(reading.norm), range(MAX_CHECKED)):
+        path = m.group().rstrip(".")
+        out.append(Claim(m.start(), m.start() + len(path), "path", reading.text[m.start():m.start() + len(path)], path))
     out.sort(key=lambda c: (c.start, c.end))
     return out
 
@@ -196,6 +204,7 @@ def _held(claim: Claim, sources: Sources) -> bool:
     if claim.kind == "amount":
         return bool(claim.readings & sources.amounts)
     return re.search(r"(?<![^\W_])" + re.escape(claim.readings) + r"(?![^\W_])", sources.text) is not None
+
 
 
 def show(value: Any) -> str:

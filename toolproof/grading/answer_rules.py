@@ -50,6 +50,7 @@ class Found(NamedTuple):
     polarity: str
     cue: int            # where the cue that set the polarity starts (start when stated)
     value: bool         # a value (counts when stated or open), not a phrase
+    denied: bool = False    # found for a {"not": item}: what counts is a denial
 
 
 @dataclass
@@ -109,8 +110,8 @@ def occurrences(reading: Reading, item: Any, mocks: dict | None) -> Iterator[Fou
         return chain.from_iterable(occurrences(reading, option, mocks) for option in item)
     if isinstance(item, Concept):
         return chain.from_iterable(_phrase(reading, phrase) for phrase in item.phrases or ())
-    if isinstance(item, Negated):
-        return occurrences(reading, item.item, mocks)
+    if isinstance(item, Negated):       # each option of a list says itself what counts
+        return (f._replace(denied=not f.denied) for f in occurrences(reading, item.item, mocks))
     if isinstance(item, str):
         return _phrase(reading, item)
     if "result" in item:
@@ -148,9 +149,9 @@ def _values(reading: Reading, found: list, matches) -> Iterator[Found]:
             yield Found(start, end, polarity, cue, True)
 
 
-def counts(f: Found, negated: bool) -> bool:
-    """Does this occurrence say what a must_include item asks for?"""
-    if negated:
+def counts(f: Found) -> bool:
+    """Does this occurrence say what a must_include item (or the option of it found) asks for?"""
+    if f.denied:
         return f.polarity == DENIED
     return f.polarity == STATED or (f.value and f.polarity == OPEN)
 
@@ -178,13 +179,13 @@ def must_include(reading: Reading, items: tuple, mocks: dict | None, where: str)
         negated = isinstance(item, Negated)
         found, good = [], None
         for f in islice(occurrences(reading, item, mocks), MAX_MENTIONS):
-            if counts(f, negated):
+            if counts(f):
                 good = f
                 break
             found[:1] = found[:1] or [f]
         name = f"must_include {label(item, mocks)}"
         if good is not None:
-            out.notes.append(f"{name} {'denied' if negated else 'stated'} "
+            out.notes.append(f"{name} {'denied' if good.denied else 'stated'} "
                              f"({_quote(reading.context(good.start, good.end))})")
             continue
         want = "not denied" if negated else "not stated"
@@ -202,13 +203,13 @@ def must_not_include(reading: Reading, items: tuple, mocks: dict | None, where: 
         negated = isinstance(item, Negated)
         found, bad = [], None
         for f in islice(occurrences(reading, item, mocks), MAX_MENTIONS):
-            if f.polarity == (DENIED if negated else STATED):
+            if f.polarity == (DENIED if f.denied else STATED):
                 bad = f
                 break
             found[:1] = found[:1] or [f]
         name = f"must_not_include {label(item, mocks)}"
         if bad is not None:
-            out.problems.append(f"{_at(where)}{name}: {'denied' if negated else 'stated'} "
+            out.problems.append(f"{_at(where)}{name}: {'denied' if bad.denied else 'stated'} "
                                 f"({_quote(reading.context(bad.start, bad.end))})")
         elif found:
             out.notes.append(f"{name} not {'denied' if negated else 'stated'} "
