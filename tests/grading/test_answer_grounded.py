@@ -79,3 +79,23 @@ def test_the_models_own_call_arguments_are_a_source():
     assert judge(RULES, "Between 1 and 7 March you had two payments.", {},
                  given=("first week of March",),
                  called=({"from": "2026-03-01", "to": "2026-03-07"},)).problems == []
+
+
+def test_days_the_user_named_relative_to_today():
+    given = ("Book it for next Thursday, or tomorrow if that's full.", "Today is Monday 2026-03-02.")
+    assert problems("Thursday 12 March, or Tuesday 3 March as a fallback.", mocks=None, given=given) == []
+    assert problems("Quinta, 5 de março?", mocks=None, given=given) == []
+    found = problems("Vale, el viernes 13 de marzo.", mocks=None, given=given)
+    assert found and '"13 de marzo"' in found[0]
+
+
+def test_options_a_question_offers_are_not_facts():
+    given = ("Set up a call next Thursday.", "Today is Monday 2026-03-02.")
+    assert problems("What time on Thursday 5 March: 9:00, 10:30 or 14:00?", mocks=None, given=given) == []
+    assert problems("Is 10:30 on Thursday 5 March good?", mocks=None, given=given)
+
+
+def test_a_numbered_door_must_be_the_results():
+    mocks = {"track": {"status": "Left with neighbour at No. 7"}}
+    assert problems("Delivered to your neighbour at No. 7.", mocks=mocks, given=()) == []
+    assert problems("Entregue ao vizinho do nº 17.", mocks=mocks, given=())

@@ -14,14 +14,18 @@ What counts as a value here is deliberately narrow, so that correct replies are 
   decimals ("834.27"); counts, years and percentages are not;
 - an identifier: capitals and digits joined by a hyphen ("TRF-88413", "ACC-3310") or a code of
   six capitals and digits with both ("QW3R8T");
+- a house, door or item number ("No. 41", "nº 41", "#41");
 - a folder path of two parts or more ("/Finance/Tax/2025"), found in a source as a whole (a
   reply may name the folder of a file the result lists).
 
 A value counts when it is STATED or OPEN (a wrong date in a future or a question is still
-given to the user); a denied one ("not on 13 March") states nothing. It is grounded when any of
+given to the user); a denied one ("not on 13 March") states nothing, nor do the options a
+question offers ("What time: 9:00, 10:00 or 14:00?": two values of a kind or more). It is grounded when any of
 its readings (an ambiguous "03/04", a bare "3:30") equals a value of the same kind in the
 sources; amounts compare by absolute value ("-€300" in a result is "€300" in a reply); dates
-and times are read out of ISO strings ("2026-03-11T16:40:00Z") too.
+and times are read out of ISO strings ("2026-03-11T16:40:00Z") too; a day the user named
+relative to today ("next Thursday", "tomorrow") is the date it falls on when the system prompt
+gives today's date.
 
 Pure: no I/O.
 """
@@ -29,20 +33,26 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date, timedelta
 from typing import Any, Iterable, NamedTuple
 
-from .answer_text import DENIED, Reading
+from .answer_acts import lexicon
+from .answer_patterns import find_entries
+from .answer_text import DENIED, Reading, normalise
 from .answer_values import dates, digit_numbers, is_money, numbers, times
 
 # capitals and digits joined by hyphens, or a six-character code; filtered for a letter and a digit
 IDENT = re.compile(r"(?<![\w\-])(?:[A-Z0-9]{2,12}(?:-[A-Z0-9]{1,12}){1,4}|[A-Z0-9]{6})(?![\w\-])")
+TODAY = re.compile(r"(?:today|hoje|hoy)[^.\n]{0,30}?(\d{4})-(\d{2})-(\d{2})")
 ISO_TIME = re.compile(r"(?<!\d)([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?")
 # a path of folders ("/Finance/Tax/2025", "/Documentos/Personal"): compared as written
 PATH = re.compile(r"(?<![^\s(\"'`])/[^\W_][\w.\-]{0,60}(?:/[\w.\-]{1,60}){1,12}")
+# a house, door or item number ("No. 41", "nº 41", "#41"): a number the result must hold
+NUMBERED = re.compile(r"(?<![^\W_])(?:no\.|nº|n\.º|#) ?(\d{1,6})(?![\d,.]\d)")
 CLOCK = re.compile(r"\d[:.h]\d\d|\d ?[ap]\.?m|\dh$")
 TWO_DECIMALS = re.compile(r"\d[.,]\d\d$")
 MAX_CHECKED = 200       # values of a reply the rule checks, at most: a reply stating more is no answer
-PATTERNS = (IDENT, PATH, ISO_TIME, CLOCK, TWO_DECIMALS)
+PATTERNS = (IDENT, PATH, NUMBERED, TODAY, ISO_TIME, CLOCK, TWO_DECIMALS)
 
 
 class Sources(NamedTuple):
@@ -58,7 +68,7 @@ class Sources(NamedTuple):
 class Claim(NamedTuple):
     start: int
     end: int
-    kind: str               # "date" | "time" | "amount" | "id" | "path"
+    kind: str               # "date" | "time" | "amount" | "number" | "id" | "path"
     shown: str              # the value as the reason names it
     readings: Any           # what it may mean: {(month, day)}, {"HH:MM"}, {cents}, the id or path lowercase
 
@@ -113,7 +123,7 @@ def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> 
     read out of the prompt, "the 1st through the 7th" sent as 2026-03-07)."""
     found: dict = {"dates": set(), "times": set(), "amounts": set()}
     norms = []
-    shown: dict = {"date": [], "time": [], "amount": [], "id": [], "path": []}
+    shown: dict = {"date": [], "time": [], "amount": [], "id": [], "path": [], "number": []}
     result_strings = list(_strings(mocks or {}))
     for n in _numbers_in(mocks or {}):
         found["amounts"].add(_cents(n))
@@ -139,10 +149,42 @@ def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> 
             found["amounts"].update(_cents(r) for r in readings)
         norms.append(reading.norm)
         if in_result:
+            shown["number"] += [m.group(1) for m in NUMBERED.finditer(reading.norm)]
             shown["id"] += [m.group() for m in IDENT.finditer(reading.text) if _is_ident(m.group())]
             shown["path"] += [m.group() for m in PATH.finditer(reading.text)]
+    found["dates"] |= _named_days(list(texts))
     return Sources(frozenset(found["dates"]), frozenset(found["times"]), frozenset(found["amounts"]),
                    "\n".join(norms), tuple(_windows(mocks or {})), {k: list(dict.fromkeys(v))[:3] for k, v in shown.items()})
+
+
+def _named_days(texts: list) -> set:
+    """(month, day) of the days the user named relative to today, when a text gives today's
+    date ("Today is Monday 2026-03-02"): "tomorrow" is the 3rd, "next Thursday" the 5th or the
+    12th (a weekday: any of the next two weeks)."""
+    today, said = None, None
+    for text in texts:
+        m = TODAY.search(normalise(text))
+        if m:
+            today, said = date(int(m.group(1)), int(m.group(2)), int(m.group(3))), (text, m.start(), m.end())
+            break
+    if today is None:
+        return set()
+    out = set()
+    for text in texts:
+        reading = Reading(text)
+        for start, _, readings in dates(reading):
+            if said[0] == text and said[1] <= start < said[2]:
+                continue                    # "Today is Monday 2026-03-02" names today only
+            for r in readings:
+                if r[0] == "weekday":
+                    out |= {(d.month, d.day) for d in (today + timedelta(days=k) for k in range(1, 15))
+                            if d.weekday() == r[1]}
+        for start, _ in find_entries(reading, lexicon(reading.lang).relative_days):
+            shift = 1 if reading.norm.startswith(("tomorrow", "amanhã"), start) else 0
+            shift = 2 if reading.norm.startswith(("the day after", "depois de amanhã", "pasado mañana"), start) else shift
+            day = today + timedelta(days=shift)
+            out.add((day.month, day.day))
+    return out
 
 
 def _is_ident(token: str) -> bool:
@@ -169,6 +211,8 @@ def claims_in(reading: Reading) -> list[Claim]:
     for m in IDENT.finditer(reading.text):
         if _is_ident(m.group()):
             out.append(Claim(m.start(), m.end(), "id", m.group(), m.group().lower()))
+    for m, _ in zip(NUMBERED.finditer(reading.norm), range(MAX_CHECKED)):
+        out.append(Claim(m.start(), m.end(), "number", m.group(1), {_cents(float(m.group(1)))}))
     for m, _ in zip(PATH.finditer(reading.norm), range(MAX_CHECKED)):
         path = m.group().rstrip(".")
         out.append(Claim(m.start(), m.start() + len(path), "path", reading.text[m.start():m.start() + len(path)], path))
@@ -189,10 +233,19 @@ def grounded(reading: Reading, sources: Sources) -> tuple[Claim, str] | None:
                 for other in found[max(0, k - 2):k + 3] if other is not claim):
             # (a token read two ways, "14.10." a time or a date, is grounded by either reading)
             polarity, _ = reading.polarity(claim.start, value=True)
-            if polarity is not None and polarity != DENIED:
+            if polarity is not None and polarity != DENIED and not _offered(reading, claim, found):
                 return claim, ", ".join(sources.shown.get(claim.kind, []))
         checked += 1
     return None
+
+
+def _offered(reading: Reading, claim: Claim, found: list) -> bool:
+    """Is the value one of several of its kind a question offers to choose from ("What time:
+    9:00, 10:00 or 14:00?")? Those are examples of what the user may answer, not facts."""
+    lo, hi = reading.sentence_span(claim.start)
+    if "?" not in reading.norm[lo:hi]:
+        return False
+    return sum(1 for c in found if c.kind == claim.kind and lo <= c.start < hi) >= 2
 
 
 def _held(claim: Claim, sources: Sources) -> bool:
@@ -201,7 +254,7 @@ def _held(claim: Claim, sources: Sources) -> bool:
     if claim.kind == "time":
         return bool(claim.readings & sources.times) or any(
             lo <= int(t[:2]) * 60 + int(t[3:]) <= hi for t in claim.readings for lo, hi in sources.windows)
-    if claim.kind == "amount":
+    if claim.kind in ("amount", "number"):
         return bool(claim.readings & sources.amounts)
     return re.search(r"(?<![^\W_])" + re.escape(claim.readings) + r"(?![^\W_])", sources.text) is not None
 
