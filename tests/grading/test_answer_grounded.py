@@ -99,3 +99,13 @@ def test_a_numbered_door_must_be_the_results():
     mocks = {"track": {"status": "Left with neighbour at No. 7"}}
     assert problems("Delivered to your neighbour at No. 7.", mocks=mocks, given=()) == []
     assert problems("Entregue ao vizinho do nº 17.", mocks=mocks, given=())
+
+
+def test_a_value_given_to_the_wrong_item_of_a_list():
+    mocks = {"search": {"offers": [{"name": "Pensão Sol", "price": 74, "departs": "08:15"},
+                                   {"name": "Hostal Luna", "price": 59, "departs": "13:40"}]}}
+    found = problems("Pensão Sol costs €59 a night and Hostal Luna €74.", mocks=mocks, given=())
+    assert found == ['final answer: grounded: states "59" for "Pensão Sol", but the result gives 59 to "Hostal Luna"']
+    assert problems("Pensão Sol cuesta 74 € y el Hostal Luna 59 €.", mocks=mocks, given=()) == []
+    # the item named in the reply's own words is not read across clauses
+    assert problems("A Pensão Sol sai às 08:15, e a outra pensão custa 59 €.", mocks=mocks, given=()) == []

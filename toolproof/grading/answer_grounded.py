@@ -33,11 +33,12 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from datetime import date, timedelta
 from typing import Any, Iterable, NamedTuple
 
 from .answer_acts import lexicon
-from .answer_patterns import find_entries
+from .answer_patterns import find_entries, find_phrase
 from .answer_text import DENIED, Reading, normalise
 from .answer_values import dates, digit_numbers, is_money, numbers, times
 
@@ -51,6 +52,7 @@ PATH = re.compile(r"(?<![^\s(\"'`])/[^\W_][\w.\-]{0,60}(?:/[\w.\-]{1,60}){1,12}"
 NUMBERED = re.compile(r"(?<![^\W_])(?:no\.|nº|n\.º|#) ?(\d{1,6})(?![\d,.]\d)")
 CLOCK = re.compile(r"\d[:.h]\d\d|\d ?[ap]\.?m|\dh$")
 TWO_DECIMALS = re.compile(r"\d[.,]\d\d$")
+MAX_LISTS = 20          # lists of like objects in a result the rule reads, at most
 MAX_CHECKED = 200       # values of a reply the rule checks, at most: a reply stating more is no answer
 PATTERNS = (IDENT, PATH, NUMBERED, TODAY, ISO_TIME, CLOCK, TWO_DECIMALS)
 
@@ -62,7 +64,25 @@ class Sources(NamedTuple):
     amounts: frozenset      # absolute values, rounded to the cent
     text: str               # every source, normalised, for identifiers
     windows: tuple          # (from, to) minutes of the day: the times one result object spans
+    items: tuple            # Item: the result's lists of like objects (offers, hotels, events)
     shown: dict             # kind -> a few of the result's values, for the reason
+
+
+class Item(NamedTuple):
+    """One object of a result's list of like objects, by the names that tell it from its
+    siblings ("Meridian Jet", "Casa Azahar") and the times and amounts it holds."""
+    group: int              # which list
+    names: tuple
+    times: frozenset
+    amounts: frozenset
+
+
+class Finding(NamedTuple):
+    """A value the rule objects to: held by no source, or given to the wrong item."""
+    claim: "Claim"
+    held: str               # a few of the result's values of its kind
+    item: str | None = None     # the item the reply gives it to (misattributed)
+    owner: str | None = None    # the item the result gives it to
 
 
 class Claim(NamedTuple):
@@ -113,6 +133,32 @@ def _windows(value: Any) -> Iterable[tuple[int, int]]:
             yield from _windows(v)
 
 
+def _items(mocks: Any) -> tuple:
+    """Every object of every list of two or more objects in the result, with the short strings
+    only it holds (its names) and its times and amounts."""
+    lists, out = [], []
+
+    def walk(value):
+        if isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            objects = [v for v in value if isinstance(v, dict)]
+            if len(objects) >= 2:
+                lists.append(objects)
+            for v in value:
+                walk(v)
+    walk(mocks)
+    for group, objects in enumerate(lists[:MAX_LISTS]):
+        strings = [{v for v in o.values() if isinstance(v, str) and 3 <= len(v) <= 40
+                    and any(c.isalpha() for c in v) and not ISO_TIME.search(v)} for o in objects]
+        for o, own in zip(objects, strings):
+            names = tuple(v for v in own if not any(v in other for other in strings if other is not own))
+            times = frozenset(f"{int(m.group(1)):02d}:{m.group(2)}" for v in _strings(o) for m in [ISO_TIME.search(v)] if m)
+            out.append(Item(group, names, times, frozenset(_cents(n) for n in _numbers_in(o))))
+    return tuple(out)
+
+
 def _cents(value: float) -> int:
     return round(abs(value) * 100)
 
@@ -154,7 +200,7 @@ def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> 
             shown["path"] += [m.group() for m in PATH.finditer(reading.text)]
     found["dates"] |= _named_days(list(texts))
     return Sources(frozenset(found["dates"]), frozenset(found["times"]), frozenset(found["amounts"]),
-                   "\n".join(norms), tuple(_windows(mocks or {})), {k: list(dict.fromkeys(v))[:3] for k, v in shown.items()})
+                   "\n".join(norms), tuple(_windows(mocks or {})), _items(mocks or {}), {k: list(dict.fromkeys(v))[:3] for k, v in shown.items()})
 
 
 def _named_days(texts: list) -> set:
@@ -220,23 +266,61 @@ def claims_in(reading: Reading) -> list[Claim]:
     return out
 
 
-def grounded(reading: Reading, sources: Sources) -> tuple[Claim, str] | None:
-    """The first value the reply states that no source holds, with the source values of its
-    kind; None when every one is grounded."""
+def grounded(reading: Reading, sources: Sources) -> Finding | None:
+    """The first value the reply states that no source holds, or that it gives to another item
+    of a list than the result does ("Casa Azahar cuesta 96 €" when 96 is Hotel Triana Norte's
+    price); None when every one is grounded."""
     checked = 0
     found = claims_in(reading)
+    mentions = _mentions(reading, sources.items) if sources.items else []
     for k, claim in enumerate(found):
         if checked >= MAX_CHECKED:
             break
+        checked += 1
         if not _held(claim, sources) and not any(
                 other.start < claim.end and claim.start < other.end and _held(other, sources)
                 for other in found[max(0, k - 2):k + 3] if other is not claim):
             # (a token read two ways, "14.10." a time or a date, is grounded by either reading)
             polarity, _ = reading.polarity(claim.start, value=True)
             if polarity is not None and polarity != DENIED and not _offered(reading, claim, found):
-                return claim, ", ".join(sources.shown.get(claim.kind, []))
-        checked += 1
+                return Finding(claim, ", ".join(sources.shown.get(claim.kind, [])))
+        elif mentions and claim.kind in ("time", "amount"):
+            wrong = _misattributed(reading, claim, mentions, sources.items)
+            if wrong is not None and reading.polarity(claim.start, value=True)[0] not in (None, DENIED):
+                return Finding(claim, "", *wrong)
     return None
+
+
+def _mentions(reading: Reading, items: tuple) -> list:
+    """[(start, end, item)] of every place the reply names an item, in order."""
+    out = []
+    for item in items:
+        for name in item.names:
+            out += [(s, e, item) for s, e in find_phrase(reading, name, loose=True)]
+    out.sort(key=lambda m: m[:2])
+    return out
+
+
+def _misattributed(reading: Reading, claim: Claim, mentions: list, items: tuple) -> tuple | None:
+    """(the item named last before the value in its clause, the sibling that holds the value)
+    when that item holds no such value and a sibling does; None otherwise. Only the clause:
+    a reply that names items in its own words ("transferência recebida") is not read across
+    clauses to the last name it used."""
+    clause = reading.clause_at(claim.start)
+    k = bisect_left(mentions, (claim.start,), key=lambda m: m[:1]) - 1
+    while k >= 0 and mentions[k][1] > claim.start:
+        k -= 1                              # a name that runs into the value is not before it
+    if k < 0 or mentions[k][0] < clause.start:
+        return None
+    s, e, item = mentions[k]
+    values = item.times if claim.kind == "time" else item.amounts
+    if claim.readings & values:
+        return None
+    owner = next((o for o in items if o.group == item.group and o is not item
+                  and claim.readings & (o.times if claim.kind == "time" else o.amounts)), None)
+    if owner is None:
+        return None
+    return reading.text[s:e], (owner.names or ("another item",))[0]
 
 
 def _offered(reading: Reading, claim: Claim, found: list) -> bool:

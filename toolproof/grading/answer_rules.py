@@ -305,7 +305,11 @@ def grounded(reading: Reading, mocks: dict | None, given: tuple, called: tuple,
     if found is None:
         out.notes.append("grounded: every date, time, amount and id stated is in the result or the prompt")
         return out
-    claim, held = found
+    claim, held = found.claim, found.held
+    if found.item is not None:
+        out.problems.append(f"{_at(where)}grounded: states {_quote(reading.quote(claim.start, claim.end).rstrip('.'))} "
+                            f"for {_quote(found.item)}, but the result gives {claim.shown} to {_quote(found.owner)}")
+        return out
     givers = "neither the tool result nor the user gave" if mocks is not None else "the user did not give"
     has = (f"the result has {held}" if held else f"the result has no {claim.kind}") if mocks is not None else None
     out.problems.append(f"{_at(where)}grounded: states {_quote(reading.quote(claim.start, claim.end).rstrip('.'))} "
