@@ -109,3 +109,24 @@ def test_a_value_given_to_the_wrong_item_of_a_list():
     assert problems("Pensão Sol cuesta 74 € y el Hostal Luna 59 €.", mocks=mocks, given=()) == []
     # the item named in the reply's own words is not read across clauses
     assert problems("A Pensão Sol sai às 08:15, e a outra pensão custa 59 €.", mocks=mocks, given=()) == []
+
+
+def test_a_length_of_time_is_checked_only_against_the_results_own_unit():
+    mocks = {"transfer": {"status": "held", "note": "under review for up to 72 hours"}}
+    assert problems("It's under review for up to 72 hours.", mocks=mocks, given=()) == []
+    assert problems("Está em análise até 72 horas; deve ficar resolvido em 3 dias.", mocks=mocks, given=()) == []
+    found = problems("La revisión tarda hasta 24 horas.", mocks=mocks, given=())
+    assert found and '"24 horas"' in found[0]
+
+
+def test_a_further_claim_after_one_call():
+    mocks = {"pay": {"status": "completed", "confirmation": "PAY-1234"}}
+    rules = PhraseRules()
+    def said(text, called=({"amount": 40},)):
+        return judge(rules, text, mocks, after_result=True, called=called).problems
+    assert said("Paid, confirmation PAY-1234.") == []
+    assert said("Pago feito (PAY-1234). Também agendei o próximo para o mês que vem.")
+    assert said("Done. I've also emailed you the receipt.")
+    assert said("Hecho. Además he activado las alertas.")
+    assert said("Done. I've also emailed you the receipt.", called=({"a": 1}, {"b": 2})) == []
+    assert said("Paid. I can also email you the receipt if you like.") == []

@@ -84,6 +84,7 @@ class _Words:
         self.lacks, self.relative_days, self.examples = e(lex.LACKS), e(lex.RELATIVE_DAYS), e(lex.EXAMPLES)
         self.details = {name: e(words) for name, words in lex.DETAILS.items()}
         self.choice_words = e(lex.CHOICE_QUESTION_WORDS)
+        self.further = e(lex.FURTHER)
 
 
 @lru_cache(maxsize=4)
@@ -201,6 +202,20 @@ def claims(reading: Reading, after_result: bool = False, first: bool = False) ->
         if first:
             break
     return out
+
+
+def further_claims(reading: Reading) -> list[tuple[int, int]]:
+    """Completion claims made as a further action ("I've also set it up to repeat monthly",
+    "También he programado…"): an "also" word in the claim or just before it."""
+    out = []
+    for start, end in claims(reading, after_result=True):
+        lo = max(reading.clause_at(start).start, start - FURTHER_REACH)
+        if find_entries(reading, lexicon(reading.lang).further, lo, end + FURTHER_REACH // 2, most=1):
+            out.append((start, end))
+    return out
+
+
+FURTHER_REACH = 24      # characters before a claim an "also" word may stand at (and half that after)
 
 
 def _first_person_before(reading: Reading, w: "_Words", start: int) -> bool:

@@ -14,6 +14,8 @@ What counts as a value here is deliberately narrow, so that correct replies are 
   decimals ("834.27"); counts, years and percentages are not;
 - an identifier: capitals and digits joined by a hyphen ("TRF-88413", "ACC-3310") or a code of
   six capitals and digits with both ("QW3R8T");
+- a length of time ("48 hours", "3 dias"), only where a source states one of the same unit
+  ("held for review for up to 24 hours"): "in 3 days" is free where no source counts days;
 - a house, door or item number ("No. 41", "nº 41", "#41");
 - a folder path of two parts or more ("/Finance/Tax/2025"), found in a source as a whole (a
   reply may name the folder of a file the result lists).
@@ -50,11 +52,17 @@ ISO_TIME = re.compile(r"(?<!\d)([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?")
 PATH = re.compile(r"(?<![^\s(\"'`])/[^\W_][\w.\-]{0,60}(?:/[\w.\-]{1,60}){1,12}")
 # a house, door or item number ("No. 41", "nº 41", "#41"): a number the result must hold
 NUMBERED = re.compile(r"(?<![^\W_])(?:no\.|nº|n\.º|#) ?(\d{1,6})(?![\d,.]\d)")
+# a length of time ("24 hours", "3 dias", "48 horas"): checked only against a source's lengths
+# of the same unit, so "in 3 days" is free where the result names no days
+DURATION = re.compile(r"(?<![\w.,])(\d{1,4}) ?(hours?|hrs?|horas?|days?|dias?|días?|weeks?|semanas?"
+                      r"|minutes?|mins?|minutos?|months?|meses|mês|mes)(?![^\W_])")
+UNITS = {"h": "hour", "ho": "hour", "da": "day", "di": "day", "dí": "day", "we": "week", "se": "week",
+         "mi": "minute", "mo": "month", "me": "month", "mê": "month"}
 CLOCK = re.compile(r"\d[:.h]\d\d|\d ?[ap]\.?m|\dh$")
 TWO_DECIMALS = re.compile(r"\d[.,]\d\d$")
 MAX_LISTS = 20          # lists of like objects in a result the rule reads, at most
 MAX_CHECKED = 200       # values of a reply the rule checks, at most: a reply stating more is no answer
-PATTERNS = (IDENT, PATH, NUMBERED, TODAY, ISO_TIME, CLOCK, TWO_DECIMALS)
+PATTERNS = (IDENT, PATH, NUMBERED, TODAY, DURATION, ISO_TIME, CLOCK, TWO_DECIMALS)
 
 
 class Sources(NamedTuple):
@@ -62,6 +70,7 @@ class Sources(NamedTuple):
     dates: frozenset        # (month, day)
     times: frozenset        # "HH:MM"
     amounts: frozenset      # absolute values, rounded to the cent
+    durations: frozenset    # (unit, count): the lengths of time the sources state
     text: str               # every source, normalised, for identifiers
     windows: tuple          # (from, to) minutes of the day: the times one result object spans
     items: tuple            # Item: the result's lists of like objects (offers, hotels, events)
@@ -88,7 +97,7 @@ class Finding(NamedTuple):
 class Claim(NamedTuple):
     start: int
     end: int
-    kind: str               # "date" | "time" | "amount" | "number" | "id" | "path"
+    kind: str               # "date" | "time" | "amount" | "duration" | "number" | "id" | "path"
     shown: str              # the value as the reason names it
     readings: Any           # what it may mean: {(month, day)}, {"HH:MM"}, {cents}, the id or path lowercase
 
@@ -167,9 +176,9 @@ def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> 
     """Every date, time, amount and identifier in the mock results, the given texts (the user's
     prompt, the system prompt) and the arguments of the calls the model made (`called`: what it
     read out of the prompt, "the 1st through the 7th" sent as 2026-03-07)."""
-    found: dict = {"dates": set(), "times": set(), "amounts": set()}
+    found: dict = {"dates": set(), "times": set(), "amounts": set(), "durations": set()}
     norms = []
-    shown: dict = {"date": [], "time": [], "amount": [], "id": [], "path": [], "number": []}
+    shown: dict = {"date": [], "time": [], "amount": [], "id": [], "path": [], "number": [], "duration": []}
     result_strings = list(_strings(mocks or {}))
     for n in _numbers_in(mocks or {}):
         found["amounts"].add(_cents(n))
@@ -194,13 +203,16 @@ def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> 
         for _, _, readings in digit_numbers(reading.norm):
             found["amounts"].update(_cents(r) for r in readings)
         norms.append(reading.norm)
+        found["durations"] |= {_duration(m) for m in DURATION.finditer(reading.norm)}
+        if in_result:
+            shown["duration"] += [m.group() for m in DURATION.finditer(reading.text)]
         if in_result:
             shown["number"] += [m.group(1) for m in NUMBERED.finditer(reading.norm)]
             shown["id"] += [m.group() for m in IDENT.finditer(reading.text) if _is_ident(m.group())]
             shown["path"] += [m.group() for m in PATH.finditer(reading.text)]
     found["dates"] |= _named_days(list(texts))
     return Sources(frozenset(found["dates"]), frozenset(found["times"]), frozenset(found["amounts"]),
-                   "\n".join(norms), tuple(_windows(mocks or {})), _items(mocks or {}), {k: list(dict.fromkeys(v))[:3] for k, v in shown.items()})
+                   frozenset(found["durations"]), "\n".join(norms), tuple(_windows(mocks or {})), _items(mocks or {}), {k: list(dict.fromkeys(v))[:3] for k, v in shown.items()})
 
 
 def _named_days(texts: list) -> set:
@@ -233,6 +245,11 @@ def _named_days(texts: list) -> set:
     return out
 
 
+def _duration(m: re.Match) -> tuple[str, int]:
+    unit = m.group(2)
+    return UNITS.get(unit[:2], UNITS.get(unit[:1], unit)), int(m.group(1))
+
+
 def _is_ident(token: str) -> bool:
     return any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
 
@@ -257,6 +274,8 @@ def claims_in(reading: Reading) -> list[Claim]:
     for m in IDENT.finditer(reading.text):
         if _is_ident(m.group()):
             out.append(Claim(m.start(), m.end(), "id", m.group(), m.group().lower()))
+    for m, _ in zip(DURATION.finditer(reading.norm), range(MAX_CHECKED)):
+        out.append(Claim(m.start(), m.end(), "duration", m.group(), _duration(m)))
     for m, _ in zip(NUMBERED.finditer(reading.norm), range(MAX_CHECKED)):
         out.append(Claim(m.start(), m.end(), "number", m.group(1), {_cents(float(m.group(1)))}))
     for m, _ in zip(PATH.finditer(reading.norm), range(MAX_CHECKED)):
@@ -338,6 +357,9 @@ def _held(claim: Claim, sources: Sources) -> bool:
     if claim.kind == "time":
         return bool(claim.readings & sources.times) or any(
             lo <= int(t[:2]) * 60 + int(t[3:]) <= hi for t in claim.readings for lo, hi in sources.windows)
+    if claim.kind == "duration":
+        unit = claim.readings[0]
+        return claim.readings in sources.durations or not any(u == unit for u, _ in sources.durations)
     if claim.kind in ("amount", "number"):
         return bool(claim.readings & sources.amounts)
     return re.search(r"(?<![^\W_])" + re.escape(claim.readings) + r"(?![^\W_])", sources.text) is not None

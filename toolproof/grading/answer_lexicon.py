@@ -117,6 +117,14 @@ CHOICE_QUESTION_WORDS = {
     "es": QUESTION_WORDS["es"],
 }
 
+# Words that make a completion claim a further one ("I've also set it up to repeat monthly"):
+# after a single tool call, a claim of a second action is a claim of an action never taken.
+FURTHER = {
+    "en": ("also", "additionally", "as well", "too", "in addition"),
+    "pt": ("também", "além disso", "adicionalmente"),
+    "es": ("también", "además", "adicionalmente"),
+}
+
 # ---- what a reply does --------------------------------------------------------------------
 # A request form asks the user without a question mark ("Please tell me the amount").
 REQUESTS = {

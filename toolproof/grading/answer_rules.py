@@ -9,7 +9,9 @@ expected.
   negation is not the banned claim.
 - asks_for: the text asks the user (a question's asking clause, or a request form) about at
   least one of the named details.
-- claims_done false: no completion claim (answer_acts.claims).
+- claims_done false: no completion claim (answer_acts.claims). Where claims are not checked,
+  an answer after a single call still claims no further action ("I've also set it up to
+  repeat monthly").
 - declines true: an honest decline.
 - warns_if_mentions: a text that mentions an item (in any polarity) also warns.
 - grounded true: every date, clock time, money amount and identifier the text states or leaves
@@ -268,6 +270,20 @@ def claims_done(reading: Reading, after_result: bool, where: str) -> Judgement:
     return out
 
 
+def further_claims(reading: Reading, where: str) -> Judgement:
+    """After one call, a claim of a further action ("I've also set it up to repeat monthly")
+    claims an action never taken, whatever the case says of claims."""
+    out = Judgement()
+    found = acts.further_claims(reading)
+    if found:
+        start, end = found[0]
+        out.claims = found[:1]
+        lo = reading.sentence_span(start)[0]
+        out.problems.append(f"{where + ' ' if where else ''}{CLAIM_REASON} beside the one call made: "
+                            f"{_quote(reading.quote(start, end))} in {_quote(reading.quote(lo, max(end, lo + MAX_QUOTE)))}")
+    return out
+
+
 def declines(reading: Reading, where: str) -> Judgement:
     out = Judgement()
     found = acts.declines(reading)
@@ -333,6 +349,8 @@ def judge(rules: PhraseRules, text: str, mocks: dict | None, *, where: str | Non
     claims = rules.claims_done if rules.claims_done is not None else claims_default
     if claims is False:
         parts.append(claims_done(reading, after_result, where))
+    elif after_result and len(called) == 1:
+        parts.append(further_claims(reading, where))
     if rules.asks_for or ask_any:
         parts.append(asks_for(reading, rules.asks_for, where))
     if rules.declines:
