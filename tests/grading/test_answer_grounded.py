@@ -130,3 +130,16 @@ def test_a_further_claim_after_one_call():
     assert said("Hecho. Además he activado las alertas.")
     assert said("Done. I've also emailed you the receipt.", called=({"a": 1}, {"b": 2})) == []
     assert said("Paid. I can also email you the receipt if you like.") == []
+
+
+@pytest.mark.parametrize("text", [
+    "About €130 in total.",                            # 129.90 rounded
+    "Dos noches a 129,90 €: 259,80 € en total.",       # a small multiple
+    "Você pagou 129,90 € e o total com portes foi 129,90 €.",
+])
+def test_amounts_worked_out_from_given_ones(text):
+    assert problems(text) == []
+
+
+def test_a_far_multiple_is_not_worked_out():
+    assert problems("You paid €1,299.00.")

@@ -24,7 +24,9 @@ A value counts when it is STATED or OPEN (a wrong date in a future or a question
 given to the user); a denied one ("not on 13 March") states nothing, nor do the options a
 question offers ("What time: 9:00, 10:00 or 14:00?": two values of a kind or more). It is grounded when any of
 its readings (an ambiguous "03/04", a bare "3:30") equals a value of the same kind in the
-sources; amounts compare by absolute value ("-€300" in a result is "€300" in a reply); dates
+sources; amounts compare by absolute value ("-€300" in a result is "€300" in a reply), and an
+amount worked out from given ones (rounded to whole units, a sum, a difference, a small
+multiple) counts as given; dates
 and times are read out of ISO strings ("2026-03-11T16:40:00Z") too; a day the user named
 relative to today ("next Thursday", "tomorrow") is the date it falls on when the system prompt
 gives today's date.
@@ -60,6 +62,8 @@ UNITS = {"h": "hour", "ho": "hour", "da": "day", "di": "day", "dí": "day", "we"
          "mi": "minute", "mo": "month", "me": "month", "mê": "month"}
 CLOCK = re.compile(r"\d[:.h]\d\d|\d ?[ap]\.?m|\dh$")
 TWO_DECIMALS = re.compile(r"\d[.,]\d\d$")
+MAX_AMOUNTS = 60        # given amounts worked out from (sums, differences), at most
+MAX_MULTIPLE = 7        # a given amount times 2 to this ("€192 for two nights") is worked out
 MAX_LISTS = 20          # lists of like objects in a result the rule reads, at most
 MAX_CHECKED = 200       # values of a reply the rule checks, at most: a reply stating more is no answer
 PATTERNS = (IDENT, PATH, NUMBERED, TODAY, DURATION, ISO_TIME, CLOCK, TWO_DECIMALS)
@@ -211,8 +215,22 @@ def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> 
             shown["id"] += [m.group() for m in IDENT.finditer(reading.text) if _is_ident(m.group())]
             shown["path"] += [m.group() for m in PATH.finditer(reading.text)]
     found["dates"] |= _named_days(list(texts))
+    found["amounts"] |= _derived(found["amounts"])
     return Sources(frozenset(found["dates"]), frozenset(found["times"]), frozenset(found["amounts"]),
                    frozenset(found["durations"]), "\n".join(norms), tuple(_windows(mocks or {})), _items(mocks or {}), {k: list(dict.fromkeys(v))[:3] for k, v in shown.items()})
+
+
+def _derived(cents: set) -> set:
+    """Amounts a careful reply may work out from the given ones: a whole-unit rounding
+    ("about €834" for 834.27), a sum or difference of two ("€900 minus €65.73 pending"), a
+    small multiple ("€96 a night, €192 for two nights")."""
+    base = sorted(cents)[:MAX_AMOUNTS]
+    out = {round(c / 100) * 100 for c in base} | {c // 100 * 100 for c in base}
+    for i, a in enumerate(base):
+        out |= {a * k for k in range(2, MAX_MULTIPLE + 1)}
+        for b in base[i + 1:]:
+            out |= {a + b, b - a}
+    return out
 
 
 def _named_days(texts: list) -> set:
