@@ -221,11 +221,11 @@ def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> 
 
 
 def _derived(cents: set) -> set:
-    """Amounts a careful reply may work out from the given ones: a whole-unit rounding
+    """Amounts a careful reply may work out from the given ones (and nothing, €0): a whole-unit rounding
     ("about €834" for 834.27), a sum or difference of two ("€900 minus €65.73 pending"), a
     small multiple ("€96 a night, €192 for two nights")."""
     base = sorted(cents)[:MAX_AMOUNTS]
-    out = {round(c / 100) * 100 for c in base} | {c // 100 * 100 for c in base}
+    out = {0} | {round(c / 100) * 100 for c in base} | {c // 100 * 100 for c in base}
     for i, a in enumerate(base):
         out |= {a * k for k in range(2, MAX_MULTIPLE + 1)}
         for b in base[i + 1:]:
