@@ -465,3 +465,15 @@ def test_values_and_narrow_negations(rules, text, mocks, want):
 ])
 def test_claims_after_a_tool_result(text, want):
     assert verdict(R(), text, claims_default=False, after_result=True) == want
+
+
+def test_a_list_mixing_a_denial_and_a_phrase_counts_each_option_its_own_way():
+    from toolproof.grading.answer_rules import judge as judge_
+    from toolproof.suite.model import Concept, Negated, PhraseRules as Rules
+    rules = Rules(must_include=((Negated(Concept("mail", ("email", "correo"))), Concept("empty", ("empty", "vacía"))),))
+    assert judge_(rules, "Your inbox came back empty.", {}).problems == []
+    assert judge_(rules, "There is no email from them.", {}).problems == []
+    assert judge_(rules, "Sí, tienes un correo de ellos.", {}).problems
+    banned = Rules(must_not_include=((Negated(Concept("refund", ("refund",))), "rebooked"),))
+    assert judge_(banned, "No refund is due.", {}).problems
+    assert judge_(banned, "A full refund is on its way.", {}).problems == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolproof.grading import answer_acts, answer_patterns, answer_text, answer_values
+from toolproof.grading import answer_acts, answer_grounded, answer_patterns, answer_text, answer_values
 from toolproof.grading.answer_patterns import find_phrase, phrase_pattern
 from toolproof.grading.answer_text import DENIED, OPEN, STATED, Reading, normalise
 from toolproof.grading.answer_values import dates, mentions_number, number_readings, numbers, times
@@ -178,7 +178,7 @@ def _lexicon_patterns():
 
 
 PATTERNS = ([p.pattern for p in answer_text.PATTERNS + answer_patterns.PATTERNS + answer_values.PATTERNS
-                        + answer_acts.PATTERNS] + _lexicon_patterns()
+                        + answer_acts.PATTERNS + answer_grounded.PATTERNS] + _lexicon_patterns()
             + [phrase_pattern(p, loose).pattern for p in ("shipped", "not found", "enviad*", "ORD-205577",
                                                           "Rua das Flores, 28", "C++") for loose in (False, True)])
 

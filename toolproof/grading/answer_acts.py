@@ -38,7 +38,8 @@ MOST_ADVERBS = 4        # adverbs between a subject or auxiliary and its verb ("
 CLAIM_REACH = 160       # characters from where a claim starts that its words are read in
 LACK_REACH = 200        # characters after a sentence saying what is missing that its question may end
 EMAIL = re.compile(r"[^\s@<>()\[\],;:\"']{1,64}@[^\W_][\w-]{0,62}(?:\.[\w-]{1,63}){1,8}")
-PATTERNS = (EMAIL,)
+SAME_VALUE = re.compile(r"[ ,]{0,3}(?:the |el |o )?")     # "Friday, the 13th", "sexta-feira, 13"
+PATTERNS = (EMAIL, SAME_VALUE)
 
 
 @lru_cache(maxsize=256)
@@ -82,6 +83,8 @@ class _Words:
         self.declines, self.warnings, self.requests = e(lex.DECLINES), e(lex.WARNINGS), e(lex.REQUESTS)
         self.lacks, self.relative_days, self.examples = e(lex.LACKS), e(lex.RELATIVE_DAYS), e(lex.EXAMPLES)
         self.details = {name: e(words) for name, words in lex.DETAILS.items()}
+        self.choice_words = e(lex.CHOICE_QUESTION_WORDS)
+        self.further = e(lex.FURTHER)
 
 
 @lru_cache(maxsize=4)
@@ -201,6 +204,20 @@ def claims(reading: Reading, after_result: bool = False, first: bool = False) ->
     return out
 
 
+def further_claims(reading: Reading) -> list[tuple[int, int]]:
+    """Completion claims made as a further action ("I've also set it up to repeat monthly",
+    "También he programado…"): an "also" word in the claim or just before it."""
+    out = []
+    for start, end in claims(reading, after_result=True):
+        lo = max(reading.clause_at(start).start, start - FURTHER_REACH)
+        if find_entries(reading, lexicon(reading.lang).further, lo, end + FURTHER_REACH // 2, most=1):
+            out.append((start, end))
+    return out
+
+
+FURTHER_REACH = 24      # characters before a claim an "also" word may stand at (and half that after)
+
+
 def _first_person_before(reading: Reading, w: "_Words", start: int) -> bool:
     """Does the sentence have a first-person subject before this place ("I found… and added")?"""
     lo = max(reading.sentence_span(start)[0], start - 200)
@@ -258,7 +275,8 @@ def guessed(reading: Reading, detail: str) -> tuple[int, int] | None:
     """Where the text picks a value of the detail it asks for itself, in a statement ("I'll
     search for flights departing tomorrow. Let me know if you had another date in mind"), or
     None. Values in a question or a request ("which evening (Mon 9 to Sun 15 March)?") and
-    examples ("for example 200 €") are options offered, not picks."""
+    examples ("for example 200 €") are options offered, not picks; a value a yes/no question
+    proposes ("Shall I move the usual €250 over?") is a pick (_proposes)."""
     places = []
     if detail == "date":
         places = [(s, e) for s, e, _ in values.dates(reading)] + find_entries(reading, lexicon(reading.lang).relative_days)
@@ -271,15 +289,33 @@ def guessed(reading: Reading, detail: str) -> tuple[int, int] | None:
     if not places:
         return None
     asking = list(asking_spans(reading))
-    for start, end in sorted(places):
+    places.sort()
+    for start, end in places:
         lo, hi = reading.sentence_span(start)
-        if "?" in reading.norm[lo:hi] or any(s <= start < e for s, e in asking):
+        question = "?" in reading.norm[lo:hi]
+        if (question or any(s <= start < e for s, e in asking)) and not (
+                question and _proposes(reading, places, lo, hi)):
             continue
         if find_entries(reading, lexicon(reading.lang).examples, max(lo, start - 40), start):
             continue
         if reading.polarity(start)[0] != DENIED:
             return start, end
     return None
+
+
+
+
+def _proposes(reading: Reading, places: list, lo: int, hi: int) -> bool:
+    """Does the question in lo..hi propose the one value of the detail it holds ("Shall I move
+    the usual €250 over?", "I'll look for flights tomorrow, or did you have another day in
+    mind?")? A question that asks for a choice ("which evening (Mon 9 to Sun 15 March)?", "how
+    much: €100 or €250?") offers its values; so does one holding two or more of them."""
+    inside = [(s, e) for s, e in places if lo <= s < hi]
+    # a weekday next to its date ("Friday the 13th of March") is one value
+    apart = sum(1 for (_, e), (s, _) in zip(inside, inside[1:]) if not SAME_VALUE.fullmatch(reading.norm, e, s))
+    if apart >= 1:
+        return False
+    return not find_entries(reading, lexicon(reading.lang).choice_words, lo, hi)
 
 
 def details_in(reading: Reading, start: int, end: int) -> list[str]:

@@ -107,6 +107,24 @@ QUESTION_WORDS = {
            "cuántas", "dónde", "cómo"),
 }
 
+# The words that make a question ask for a choice ("which day?", "a que horas?"), not propose one
+# ("shall I move €250?"): a value in a question without one is a value the reply proposes.
+# Portuguese "que" and "como" alone are conjunctions too ("quer que transfira…?").
+CHOICE_QUESTION_WORDS = {
+    "en": tuple(w for w in QUESTION_WORDS["en"] if w != "how") + ("how much", "how many", "how long"),
+    "pt": tuple(w for w in QUESTION_WORDS["pt"] if w not in ("que", "como")) + (
+        "o que", "a que", "em que", "de que", "para que"),
+    "es": QUESTION_WORDS["es"],
+}
+
+# Words that make a completion claim a further one ("I've also set it up to repeat monthly"):
+# after a single tool call, a claim of a second action is a claim of an action never taken.
+FURTHER = {
+    "en": ("also", "additionally", "as well", "too", "in addition"),
+    "pt": ("também", "além disso", "adicionalmente"),
+    "es": ("también", "además", "adicionalmente"),
+}
+
 # ---- what a reply does --------------------------------------------------------------------
 # A request form asks the user without a question mark ("Please tell me the amount").
 REQUESTS = {
@@ -150,9 +168,9 @@ RELATIVE_DAYS = {
 
 # Words that offer an example, not a pick ("for example 200 €").
 EXAMPLES = {
-    "en": ("for example", "for instance", "such as", "say"),
-    "pt": ("por exemplo", "como", "tipo"),
-    "es": ("por ejemplo", "como"),
+    "en": ("for example", "for instance", "such as", "say", "something like", "e.g"),
+    "pt": ("por exemplo", "como", "tipo", "algo como"),
+    "es": ("por ejemplo", "como", "algo como"),
 }
 
 # An honest decline: the reply says it cannot do or know this.
@@ -231,11 +249,17 @@ DETAILS = {
     },
     "time": {
         "en": ("time", "times", "what time", "hour", "when", "o'clock", "morning", "afternoon",
-               "evening", "am or pm", "how long", "duration"),
-        "pt": ("hora", "horas", "horário", "a que horas", "quando", "manhã", "tarde", "noite",
-               "quanto tempo", "duração"),
-        "es": ("hora", "horas", "horario", "a qué hora", "cuándo", "mañana", "tarde", "noche",
-               "cuánto tiempo", "duración"),
+               "evening", "am or pm"),
+        "pt": ("hora", "horas", "horário", "a que horas", "quando", "manhã", "tarde", "noite"),
+        "es": ("hora", "horas", "horario", "a qué hora", "cuándo", "mañana", "tarde", "noche"),
+    },
+    "duration": {
+        "en": ("how long", "duration", "length", "how many minutes", "how many hours", "minutes",
+               "an hour or", "half an hour"),
+        "pt": ("quanto tempo", "duração", "durar", "dure", "minutos", "quantos minutos",
+               "quantas horas", "meia hora"),
+        "es": ("cuánto tiempo", "duración", "durar", "dure", "minutos", "cuántos minutos",
+               "cuántas horas", "media hora"),
     },
     "amount": {
         "en": ("amount", "how much", "sum", "value", "euros", "dollars"),
@@ -273,6 +297,11 @@ DETAILS = {
                "lugares", "bilhetes", "passageiros", "adultos"),
         "es": ("cuántos", "cuántas", "cantidad", "número de", "personas", "invitados",
                "plazas", "billetes", "pasajeros", "adultos"),
+    },
+    "reason": {
+        "en": ("reason", "why", "what's wrong", "what is wrong", "what was wrong", "what went wrong"),
+        "pt": ("motivo", "razão", "porquê", "por que", "por quê", "o que se passa", "o que aconteceu"),
+        "es": ("motivo", "razón", "por qué", "qué pasó", "qué le pasa"),
     },
     "name": {
         "en": ("name", "called", "named", "who"),

@@ -379,6 +379,8 @@ def read_dates(reading: Reading) -> list:
     for m, _ in zip(SLASH_DATE.finditer(norm), range(MAX_VALUES)):
         if m.start() and (norm[m.start() - 1].isalnum() or norm[m.start() - 1] == "/"):
             continue
+        if m.group() == "24/7":
+            continue                        # round the clock, never 24 July
         a, b, year = int(m.group(1)), int(m.group(2)), _year(m.group(3))
         add(m, {(year, b, a), (year, a, b)})
     for m, _ in zip(DOTTED_DATE.finditer(norm), range(MAX_VALUES)):

@@ -77,7 +77,8 @@ class Negated:
     item: Any
 
 
-DETAIL_NAMES = ("date", "time", "amount", "recipient", "items", "account", "place", "quantity", "name")
+DETAIL_NAMES = ("date", "time", "duration", "amount", "recipient", "items", "account", "place", "quantity",
+                "reason", "name")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +86,7 @@ class PhraseRules:
     """The rules a text must follow (a final answer, or a free-text argument). An item is a
     phrase (str, a trailing * a word prefix), a tuple of items (any one), a Concept, a Negated
     item, or a value: {"result": "tool.path"}, {"number": n}, {"time": "HH:MM"},
-    {"date": "YYYY-MM-DD"}. `claims_done` and `declines` are None when the suite does not say
+    {"date": "YYYY-MM-DD"}. `claims_done`, `declines` and `grounded` are None when the suite does not say
     (the grader then applies its defaults). docs/grading.md "Final answers" says what each reads."""
     must_include: tuple = ()
     must_not_include: tuple = ()
@@ -93,6 +94,7 @@ class PhraseRules:
     claims_done: bool | None = None
     declines: bool | None = None
     warns_if_mentions: tuple = ()
+    grounded: bool | None = None     # dates, times, amounts and ids stated must come from the sources
 
 
 @dataclass(frozen=True, slots=True)

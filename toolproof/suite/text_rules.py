@@ -70,6 +70,7 @@ def rules(raw: dict | None, concepts: dict) -> PhraseRules | None:
         asks_for=tuple(raw.get("asks_for", [])),
         claims_done=raw.get("claims_done"),
         declines=raw.get("declines"),
+        grounded=raw.get("grounded"),
         warns_if_mentions=tuple(item(i, concepts) for i in raw.get("warns_if_mentions", [])))
 
 
