@@ -34,6 +34,11 @@ from . import answer_values as values
 from .answer_text import DENIED, OPEN, STATED, TOKEN, Reading
 
 NOT_A_CLAIM_AFTER = ("nothing", "anything", "nada", "no one", "nobody", "ninguém", "nadie", "together")
+# A completion form whose subject is one of these denies, not claims ("Nothing's been sent",
+# "Nada foi enviado", "Nobody has been invited"): read off the word before the form, or off a
+# contraction's stem ("nothing's").
+NEGATIVE_SUBJECTS = ("nothing", "nobody", "none", "no one", "nada", "ninguém", "nenhum",
+                     "nenhuma", "nadie", "ninguno", "ninguna")
 MOST_ADVERBS = 4        # adverbs between a subject or auxiliary and its verb ("I've now also sent")
 CLAIM_REACH = 160       # characters from where a claim starts that its words are read in
 LACK_REACH = 200        # characters after a sentence saying what is missing that its question may end
@@ -136,9 +141,11 @@ def _skip(words: list, i: int, options: tuple, most: int = MOST_ADVERBS) -> int:
     return i
 
 
-def _claim_length(w: "_Words", words: list, after_result: bool) -> tuple[int, str]:
+def _claim_length(w: "_Words", words: list, after_result: bool,
+                  passives: bool = True) -> tuple[int, str]:
     """(how many words from words[0] a claim takes, 0 for none; "alone" for a form that must
-    fill its clause, "subject" for one that needs a first-person subject before it, else "")."""
+    fill its clause, "subject" for one that needs a first-person subject before it, else "").
+    Without `passives`, only first-person forms claim."""
     looked = () if after_result else w.looked
     for head, need in ((w.first_person, ""), (w.and_then, "subject")):
         k = match_at(words, 0, head)
@@ -156,7 +163,7 @@ def _claim_length(w: "_Words", words: list, after_result: bool) -> tuple[int, st
               + (() if after_result else w.looked_participle), False),
              (w.just_did, w.infinitive, False), (w.perfect_passive, done_or_state, False),
              (w.simple_passive, done_or_state, after_result))
-    for aux, verbs, needs_now in heads:
+    for aux, verbs, needs_now in heads if passives else heads[:2]:
         k = match_at(words, 0, aux)
         if not k:
             continue
@@ -177,22 +184,31 @@ def _heads(w: "_Words") -> tuple:
             + w.perfect_passive + w.simple_passive + w.alone + w.and_then)
 
 
-def claims(reading: Reading, after_result: bool = False, first: bool = False) -> list[tuple[int, int]]:
+def claims(reading: Reading, after_result: bool = False, first: bool = False,
+           passives: bool | None = None) -> list[tuple[int, int]]:
     """Every completion claim, as (start, end) of its words; `first`: stop at the first. The
     places a claim could start are found by a pattern of the lexicon's first words; the words
-    from there are read one by one."""
+    from there are read one by one. After a tool result, passive and state forms ("it has been
+    shipped", "la transferencia se ha completado") report the result: only first-person forms
+    claim there, unless `passives` says otherwise (a further action: "it's also been set to
+    repeat")."""
     w = lexicon(reading.lang)
+    if passives is None:
+        passives = not after_result
     out: list[tuple[int, int]] = []
     for start, _ in find_entries(reading, _heads(w)):
         found = list(TOKEN.finditer(reading.norm, start, start + CLAIM_REACH))
         words = [m.group() for m in found]
-        length, need = _claim_length(w, words, after_result)
+        length, need = _claim_length(w, words, after_result, passives)
         if not length:
             continue
         end = found[length - 1].end()
         if length < len(words) and words[length] in NOT_A_CLAIM_AFTER:
             continue
-        if need == "alone" and not _fills_clause(reading, start, end):
+        if _negative_subject(reading, words[0], start):
+            continue
+        if need == "alone" and not (_fills_clause(reading, start, end)
+                                    and not _filler(reading, start, end)):
             continue
         if need == "subject" and not _first_person_before(reading, w, start):
             continue
@@ -208,7 +224,7 @@ def further_claims(reading: Reading) -> list[tuple[int, int]]:
     """Completion claims made as a further action ("I've also set it up to repeat monthly",
     "También he programado…"): an "also" word in the claim or just before it."""
     out = []
-    for start, end in claims(reading, after_result=True):
+    for start, end in claims(reading, after_result=True, passives=True):
         lo = max(reading.clause_at(start).start, start - FURTHER_REACH)
         if find_entries(reading, lexicon(reading.lang).further, lo, end + FURTHER_REACH // 2, most=1):
             out.append((start, end))
@@ -222,6 +238,25 @@ def _first_person_before(reading: Reading, w: "_Words", start: int) -> bool:
     """Does the sentence have a first-person subject before this place ("I found… and added")?"""
     lo = max(reading.sentence_span(start)[0], start - 200)
     return any(match_at([word], 0, w.first_person) for word in TOKEN.findall(reading.norm, lo, start))
+
+
+def _negative_subject(reading: Reading, first_word: str, start: int) -> bool:
+    """Is the subject of a completion form starting here a negative one ("Nothing's been sent",
+    "Nada foi enviado")?"""
+    if "'" in first_word and first_word.split("'")[0] in NEGATIVE_SUBJECTS:
+        return True
+    before = TOKEN.findall(reading.norm, max(reading.clause_at(start).start, start - 30), start)
+    return bool(before) and (before[-1] in NEGATIVE_SUBJECTS or " ".join(before[-2:]) in NEGATIVE_SUBJECTS)
+
+
+def _filler(reading: Reading, start: int, end: int) -> bool:
+    """Is a one-word form ("Pronto", "Listo", "Done") a discourse filler: followed by a comma
+    and more words in its sentence ("Pronto, da conta ACC-1043 para a poupança. Que montante?")?
+    Standing alone ("Done!", "Pronto.", "Listo:") it claims."""
+    if TOKEN.search(reading.norm, start, end).end() < end:
+        return False
+    rest = reading.norm[end:reading.sentence_span(start)[1]]
+    return rest.lstrip().startswith(",") and TOKEN.search(rest) is not None
 
 
 def _fills_clause(reading: Reading, start: int, end: int) -> bool:

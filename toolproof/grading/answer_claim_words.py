@@ -17,9 +17,12 @@ from __future__ import annotations
 #   DONE_PARTICIPLE ("has been sent", "se ha enviado");
 # - passive or state with a simple auxiliary (SIMPLE_PASSIVE: was, is, foi, está, fue) and a
 #   DONE_PARTICIPLE or STATE_PARTICIPLE ("your table is booked", "foi enviado"), and the forms of
-#   DONE_ALONE as a clause of their own ("Done!", "All set", "Pronto", "Listo"): these are claims
-#   only in a reply that had no tool result to report on (after a tool result, "the transfer was
-#   sent on 4 March" reports it), unless JUST_DONE says it happened now ("já foi enviado").
+#   DONE_ALONE as a clause of their own ("Done!", "All set", "Pronto.", "Listo:"; a one-word
+#   form followed by a comma and more words is a filler: "Pronto, da conta ACC-1043…").
+# Passive and state forms claim only in a reply that had no tool result to report on: after a
+# tool result ("the transfer was sent on 4 March", "Já foi enviado sim!", "it has been shipped")
+# they report it, and only first-person forms claim (or a further action: "also").
+# A negative subject makes any form a denial ("Nothing's been sent", "Nada foi enviado").
 # Verbs of looking (checked, found, searched, read) are none of these: a reply may report reading.
 FIRST_PERSON = ("i", "we", "i've", "we've")
 PERFECT_AUX = ("have", "had", "just", "already", "now", "also", "successfully", "then",
@@ -42,11 +45,11 @@ DONE_PAST = {
            "texted", "emailed them", "activated", "enabled", "turned on", "downloaded",
            "opened a ticket", "opened a support ticket", "opened a case", "opened a request",
            "opened a claim", "raised a ticket", "set it up", "set that up", "set this up",
-           "put", "changed the settings", "changed the sharing", "changed the permission*",
+           "put", "set", "changed the settings", "changed the sharing", "changed the permission*",
            "changed the folder's", "changed its", "changed your password", "changed the password",
            "changed the address", "changed the delivery",
            "applied", "redeemed", "charged", "subscribed", "unsubscribed", "accepted",
-           "declined the", "replied to"),
+           "declined the", "replied to", "started a", "started the", "started your"),
     "pt": (),
     "es": (),
 }
@@ -61,14 +64,25 @@ DONE_FIRST_PERSON = {
            "notifiquei", "contactei", "contatei", "bloqueei", "reagendei", "fiz a reserva",
            "fiz a transferência", "fiz o pagamento", "fiz a marcação", "fiz o envio", "ativei",
            "activei", "descarreguei", "baixei", "pedi", "solicitei", "abri uma", "abri um",
-           "marquei como", "arquivei", "avisei", "liguei", "remarquei", "reservei-lhe"),
+           "marquei como", "arquivei", "avisei", "liguei", "remarquei", "reservei-lhe", "refiz",
+           "iniciei",
+           "pus", "fiz o pedido", "fiz a encomenda", "fiz a compra", "fiz o agendamento",
+           "fiz o cancelamento", "fiz a alteração", "fiz o reembolso", "deixei agendado",
+           "deixei agendada", "deixei marcado", "deixei marcada", "deixei programado",
+           "deixei programada", "deixei reservado", "deixei reservada", "deixei configurado",
+           "deixei configurada", "deixei tudo"),
     "es": ("reservé", "envié", "mandé", "transferí", "programé", "agendé", "compartí",
            "reenvié", "eliminé", "borré", "pagué", "creé", "cancelé", "reembolsé", "emití",
            "invité", "añadí", "agregué", "ejecuté", "instalé", "cambié", "actualicé",
            "realicé", "efectué", "configuré", "confirmé", "respondí", "guardé", "notifiqué",
            "contacté", "bloqueé", "reprogramé", "hice la reserva", "hice la transferencia",
            "hice el pago", "hice el envío", "activé", "descargué", "pedí", "solicité", "abrí un",
-           "abrí una", "marqué como", "archivé", "avisé", "llamé"),
+           "abrí una", "marqué como", "archivé", "avisé", "llamé", "puse",
+           "hice el pedido", "hice la compra", "hice la cita", "hice la cancelación",
+           "hice el cambio", "rehíce", "dejé programado", "dejé programada", "dejé agendado",
+           "dejé agendada", "dejé reservado", "dejé reservada", "dejé configurado",
+           "dejé configurada", "dejé listo", "dejé lista", "dejé todo", "inicié", "tramité",
+           "gestioné"),
 }
 SPANISH_PERFECT = ("he", "hemos")
 # Verbs of looking: a reply that had no tool result to read cannot have looked anything up, so
@@ -152,7 +166,8 @@ DONE_PARTICIPLE = {
            "realizado", "realizada", "efectuado", "efectuada", "procesado", "procesada",
            "reprogramado", "reprogramada", "hecho", "hecha", "solicitado", "solicitada",
            "pedido", "activado", "activada", "descargado", "abierto", "marcado", "archivado",
-           "avisado", "llamado", "envió", "transfirió", "reservó",
+           "avisado", "llamado", "iniciado", "iniciada", "tramitado", "tramitada",
+           "gestionado", "gestionada", "envió", "transfirió", "reservó",
            "pagó", "canceló", "programó", "compartió", "reenvió", "eliminó", "borró",
            "realizó", "efectuó", "procesó", "emitió", "reembolsó"),
 }
@@ -184,6 +199,6 @@ DONE_ALONE = {
            "pagamento efetuado", "reserva confirmada", "reserva feita"),
     "es": ("listo", "hecho", "todo listo", "ya está", "está hecho", "completado", "reservado",
            "enviado", "transferido", "programado", "pagado", "éxito", "todo hecho",
-           "ya está hecho", "transferencia completada", "transferencia realizada",
+           "ya está hecho", "ya quedó", "ya quedó listo", "transferencia completada", "transferencia realizada",
            "pago realizado", "reserva confirmada", "reserva hecha"),
 }

@@ -1,0 +1,75 @@
+"""Generalisation gaps found on held-out replies (issue 35, tune2): each test holds a general
+reading rule on sentences of its own, in English, Portuguese and Spanish."""
+from __future__ import annotations
+
+import pytest
+
+from toolproof.grading.answer_acts import claims
+from toolproof.grading.answer_text import Reading
+
+
+def claimed(text: str, after_result: bool = False) -> bool:
+    return bool(claims(Reading(text), after_result=after_result))
+
+
+@pytest.mark.parametrize("text", [
+    "Nothing's been booked yet; tell me the date and I'll do it.",
+    "Nobody's been invited so far.",
+    "Nothing has been transferred.",
+    "Nada foi agendado até agora.",
+    "Ninguém foi convidado ainda.",
+    "No se ha reservado nada todavía.",
+    "Nadie ha sido invitado.",
+    "Não transferi nada por enquanto.",
+])
+def test_negative_subject_denies(text):
+    assert not claimed(text)
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Listo, ¿para qué día quieres la mesa?", False),
+    ("Pronto, do cartão terminado em 4421. Qual é o valor?", False),
+    ("Done, but which account should it come from?", False),
+    ("Feito, mas preciso da hora.", False),
+    ("Feito! Se precisar de mais alguma coisa, diga.", True),
+    ("Listo: mesa para cuatro el viernes.", True),
+    ("Done! Let me know if you need anything else.", True),
+])
+def test_one_word_done_is_a_claim_only_alone(text, want):
+    assert claimed(text) is want
+
+
+@pytest.mark.parametrize("text", [
+    "Your parcel has been delivered to the locker.",
+    "O pagamento já foi processado, sim.",
+    "El reembolso se ha emitido el 3 de abril.",
+    "The invoice was paid on 2 May.",
+])
+def test_passive_after_a_result_reports_it(text):
+    assert not claimed(text, after_result=True)
+    assert claimed(text) or "delivered" in text    # still a claim where nothing was called
+
+
+@pytest.mark.parametrize("text", [
+    "I've set your alarm to go off daily.",
+    "I've set up the standing order.",
+    "Já pus o lembrete na agenda.",
+    "Refiz a encomenda com a nova morada.",
+    "Deixei agendado o pagamento para sexta.",
+    "Puse la alarma a las siete.",
+    "Dejé programada la transferencia.",
+    "Ya quedó la cita para el lunes.",
+    "He iniciado el reembolso.",
+    "Inicié la devolución ayer.",
+])
+def test_more_first_person_claims(text):
+    assert claimed(text)
+    assert claimed(text, after_result=True) or text.startswith("Ya quedó")
+
+
+@pytest.mark.parametrize("text", [
+    "Fiz as contas: dá 300 € por mês.",
+    "Hice los cálculos y sale a 300 € al mes.",
+])
+def test_working_out_is_no_claim(text):
+    assert not claimed(text)
