@@ -54,7 +54,7 @@ ROWS = [
 SHARED = [
     ("English subjects of a first-person claim", cw.FIRST_PERSON),
     ("adverbs between a subject and its verb", cw.PERFECT_AUX + cw.WENT_AHEAD),
-    ("adverbs that make a passive a claim after a tool result", cw.JUST_DONE),
+    ("adverbs that make a passive a further claim after a tool result", cw.JUST_DONE),
     ("Spanish perfect auxiliaries", cw.SPANISH_PERFECT),
     ("English words that carry a first-person subject to the next verb", cw.AND_THEN),
     ("verbs of telling after \"I can\" (not an offer)", lex.TELLING),
