@@ -73,3 +73,32 @@ def test_more_first_person_claims(text):
 ])
 def test_working_out_is_no_claim(text):
     assert not claimed(text)
+
+
+from toolproof.grading.answer_rules import judge                     # noqa: E402
+from toolproof.suite.model import Concept, PhraseRules                # noqa: E402
+
+REFUNDED = Concept("refunded", ("refunded", "reembolsad*", "reembolsó", "devolvid*"))
+
+
+@pytest.mark.parametrize("text, fires", [
+    ("It was probably refunded already.", True),
+    ("It might have been refunded by now.", True),
+    ("Provavelmente já foi reembolsado.", True),
+    ("Talvez já tenha sido reembolsado.", True),
+    ("Es posible que ya se haya reembolsado.", True),
+    ("Quizás ya te lo reembolsaron; podría estar reembolsado.", True),
+    ("Has it been refunded?", False),
+    ("If it was refunded, you'll see it on your statement.", False),
+    ("Se já foi reembolsado, aparece no extrato.", False),
+    ("It hasn't been refunded, and it probably won't be until Monday.", False),
+    ("No ha sido reembolsado.", False),
+])
+def test_a_hedge_still_asserts_a_banned_item(text, fires):
+    rules = PhraseRules(must_not_include=(REFUNDED,))
+    assert bool(judge(rules, text, None, claims_default=None).problems) is fires
+
+
+def test_a_hedge_leaves_a_required_phrase_open():
+    rules = PhraseRules(must_include=(REFUNDED,))
+    assert judge(rules, "It was probably refunded.", None, claims_default=None).problems

@@ -56,20 +56,35 @@ PT_IF_AFTER = ("saber", "me", "ver", "verificar", "confirmar", "perguntar", "sei
 # "can" and "could" are offers only after I or we, and not before a verb of telling ("I can
 # confirm that it shipped" states it): OFFER_SUBJECTS, TELLING.
 OPEN = {
-    "en": ("will", "shall", "would", "should", "could", "might", "may", "going to", "gonna",
-           "expected to", "likely to", "supposed to", "maybe", "perhaps", "probably",
+    "en": ("will", "shall", "would", "should", "going to", "gonna",
+           "expected to", "supposed to",
            "want me to", "would you like", "do you want", "happy to", "i can", "we can",
            "i could", "we could"),
     "pt": ("vai", "vão", "vou", "irá", "irão", "irei", "será", "serão", "estará", "estarão",
-           "deverá", "deverão", "deve", "devem", "poderá", "poderão", "poderia", "deveria",
-           "pode ser", "talvez", "provavelmente", "está previsto", "estão previstos",
+           "deverá", "deverão", "deve", "devem", "poderá", "poderão", "deveria",
+           "está previsto", "estão previstos",
            "prevê-se", "espera-se", "quer que", "queres que", "deseja que", "gostaria que",
            "posso", "podemos"),
     "es": ("va a", "van a", "voy a", "vamos a", "irá", "será", "serán", "estará", "estarán",
-           "deberá", "deberán", "debería", "podrá", "podrán", "podría", "puede que", "quizás",
-           "quizá", "tal vez", "probablemente", "se espera", "está previsto", "está prevista",
+           "deberá", "deberán", "debería", "podrá", "podrán",
+           "se espera", "está previsto", "está prevista",
            "quieres que", "quiere que", "desea que", "te gustaría", "le gustaría", "puedo",
            "podemos"),
+}
+# Hedges: what follows is said to be possible or likely. Like the words above they leave a
+# value or a required phrase open, but a hedged statement still asserts: a banned phrase under
+# a hedge fires ("It was probably cancelled", "provavelmente o hotel cancelou", "podría ser de
+# ellos", "Es posible que ya haya salido"). Questions, conditions and negations still do not.
+HEDGES = {
+    "en": ("might", "may", "could", "maybe", "perhaps", "probably", "possibly", "likely",
+           "likely to", "presumably", "it's possible that", "it is possible that",
+           "must have"),
+    "pt": ("talvez", "provavelmente", "possivelmente", "pode ser", "pode ser que", "poderia",
+           "é possível que", "é provável que", "deve ter", "devem ter", "pode ter", "podem ter",
+           "se calhar"),
+    "es": ("podría", "podrían", "puede que", "puede ser", "puede ser que", "quizás", "quizá",
+           "tal vez", "probablemente", "posiblemente", "es posible que", "es probable que",
+           "debe de", "debe haber", "a lo mejor"),
 }
 OPEN_SUFFIXES = ("'ll", "'d")
 TELLING = ("confirm", "see", "tell", "say", "report", "verify", "share that", "let you know",

@@ -5,8 +5,9 @@ expected.
 
 - must_include: every item STATED (a phrase, a concept, a string read from a tool result) or
   STATED or OPEN (a value: a number, time or date); a {"not": item} must be DENIED.
-- must_not_include: no item STATED (a {"not": item}: not DENIED). A banned word under a
-  negation is not the banned claim.
+- must_not_include: no item STATED, or open only under a hedge ("it was probably cancelled":
+  a hedged statement asserts); a {"not": item}: not DENIED. A banned word under a negation is
+  not the banned claim.
 - asks_for: the text asks the user (a question's asking clause, or a request form) about at
   least one of the named details.
 - claims_done false: no completion claim (answer_acts.claims). Where claims are not checked,
@@ -205,7 +206,8 @@ def must_not_include(reading: Reading, items: tuple, mocks: dict | None, where: 
         negated = isinstance(item, Negated)
         found, bad = [], None
         for f in islice(occurrences(reading, item, mocks), MAX_MENTIONS):
-            if f.polarity == (DENIED if f.denied else STATED):
+            if f.polarity == (DENIED if f.denied else STATED) or (
+                    not f.denied and f.polarity == OPEN and reading.hedged(f.start)):
                 bad = f
                 break
             found[:1] = found[:1] or [f]

@@ -35,6 +35,7 @@ from . import answer_lexicon as lex
 
 STATED, DENIED, OPEN = "stated", "denied", "open"
 NEG, COND, OPENING, REPORT, QWORD, BREAK = "neg", "cond", "open", "report", "qword", "break"
+HEDGE = "hedge"          # an OPENING that still asserts (answer_lexicon.HEDGES)
 NARROW = "narrow"       # a negation of the few words after it ("without delay", "sem escalas")
 NARROW_WORDS = 3
 MAX_QUOTE = 80          # characters of a reply quoted in a reason
@@ -80,6 +81,7 @@ def cue_table(lang: str) -> dict:
     language's, and the other languages' except words bound to a language (LANGUAGE_BOUND)."""
     table: dict = {}
     sources = ((lex.NARROW_NEGATION, NARROW), (lex.NEGATION, NEG), (lex.CONDITION, COND), (lex.OPEN, OPENING),
+               (lex.HEDGES, HEDGE),
                (lex.REPORTING, REPORT), (lex.QUESTION_WORDS, QWORD), (lex.CLAUSE_BREAKS, BREAK))
     for lists, kind in sources:
         for language, phrases in lists.items():
@@ -152,6 +154,12 @@ class Reading:
         """(STATED | DENIED | OPEN, where the cue deciding it starts); None past MAX_READ."""
         passage = self.passage(start)
         return passage.polarity(start, value) if passage else (None, start)
+
+    def hedged(self, start: int) -> bool:
+        """Is what starts here open only because a hedge governs it ("it was probably
+        cancelled")? A hedged statement asserts, for a banned item."""
+        passage = self.passage(start)
+        return passage.hedged(start) if passage else False
 
     def reported(self, start: int) -> bool:
         passage = self.passage(start)
@@ -226,7 +234,7 @@ class Passage:
                 nxt = tokens[i + 2][2] if i + 2 < n else ""
                 if any(words(t)[0] == nxt for t in lex.TELLING):
                     continue    # "I can confirm that…" states
-            if kind == OPENING and word == "may" and i + 1 < n and tokens[i + 1][2][:1].isdigit():
+            if kind == HEDGE and word == "may" and i + 1 < n and tokens[i + 1][2][:1].isdigit():
                 continue        # the month: "May 18"
             if kind is not None:
                 self.cues.append(Cue(start, end, kind))
@@ -322,13 +330,17 @@ class Passage:
                 continue        # "the cheapest flight without stops is Aurora Air" states Aurora Air
             if cue.kind in (NEG, NARROW) and (not value or self._next_to(cue.end, start)):
                 denied = cue.start if denied is None else denied
-            elif cue.kind == OPENING and opened is None:
+            elif cue.kind in (OPENING, HEDGE) and opened is None:
                 opened = cue.start
         if denied is not None:
             return DENIED, denied
         if opened is not None:
             return OPEN, opened
         return STATED, start
+
+    def hedged(self, start: int) -> bool:
+        polarity, at = self.polarity(start)
+        return polarity == OPEN and any(c.kind == HEDGE and c.start == at for c in self.cues_in(at, at + 1))
 
     def _next_to(self, end: int, start: int) -> bool:
         """Does a negation ending at `end` deny the value at `start`? Only when at most one word
