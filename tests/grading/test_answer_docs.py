@@ -24,6 +24,7 @@ START, END = "<!-- answer-lexicon:start -->", "<!-- answer-lexicon:end -->"
 ROWS = [
     ("negation: denies what follows in its clause (also any word ending in n't)", lex.NEGATION),
     ("narrow negation: denies the three words after it", lex.NARROW_NEGATION),
+    ("verbs a narrow negation does not reach past", lex.NARROW_ENDS),
     ("condition: leaves what follows open (Portuguese \"se\" at a clause's start)", lex.CONDITION),
     ("future, modal, offer: leaves what follows open (also 'll, 'd)", lex.OPEN),
     ("hedge: leaves what follows open, but a banned item under it fires", lex.HEDGES),

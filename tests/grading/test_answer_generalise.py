@@ -102,3 +102,18 @@ def test_a_hedge_still_asserts_a_banned_item(text, fires):
 def test_a_hedge_leaves_a_required_phrase_open():
     rules = PhraseRules(must_include=(REFUNDED,))
     assert judge(rules, "It was probably refunded.", None, claims_default=None).problems
+
+
+CARRIER = Concept("carrier", ("Iberia Express",))
+
+
+@pytest.mark.parametrize("text, stated", [
+    ("The cheapest flight without a stop is Iberia Express.", True),
+    ("O voo mais barato sem escala é Iberia Express.", True),
+    ("El vuelo sin escalas cuesta 80 €, con Iberia Express.", True),
+    ("Sin Iberia Express no hay opción directa.", False),
+    ("There is a flight without Iberia Express at 9:00.", False),
+])
+def test_a_narrow_negation_ends_at_the_verb(text, stated):
+    rules = PhraseRules(must_include=(CARRIER,))
+    assert (not judge(rules, text, None, claims_default=None).problems) is stated

@@ -39,6 +39,14 @@ NARROW_NEGATION = {
     "pt": ("sem", "em vez de", "ao invés de"),
     "es": ("sin", "en lugar de", "en vez de"),
 }
+# A narrow negation's reach ends at a verb: what follows the verb is the predicate, not the
+# denied noun phrase ("La opción más económica sin escalas es Meridian Jet" states Meridian Jet).
+NARROW_ENDS = {
+    "en": ("is", "are", "was", "were", "costs", "cost", "leaves", "departs", "arrives", "has",
+           "have"),
+    "pt": ("é", "são", "foi", "era", "está", "custa", "sai", "parte", "chega", "tem"),
+    "es": ("es", "son", "fue", "era", "está", "cuesta", "sale", "llega", "tiene"),
+}
 NEGATION_SUFFIX = "n't"
 
 # A condition leaves what follows it open. Portuguese "se" is "if" only at the start of a clause

@@ -326,7 +326,7 @@ class Passage:
                 continue
             if cue.kind == COND:
                 return OPEN, cue.start
-            if cue.kind == NARROW and len(TOKEN.findall(self.norm, cue.end, start)) > NARROW_WORDS:
+            if cue.kind == NARROW and self._past_narrow(cue.end, start):
                 continue        # "the cheapest flight without stops is Aurora Air" states Aurora Air
             if cue.kind in (NEG, NARROW) and (not value or self._next_to(cue.end, start)):
                 denied = cue.start if denied is None else denied
@@ -341,6 +341,12 @@ class Passage:
     def hedged(self, start: int) -> bool:
         polarity, at = self.polarity(start)
         return polarity == OPEN and any(c.kind == HEDGE and c.start == at for c in self.cues_in(at, at + 1))
+
+    def _past_narrow(self, end: int, start: int) -> bool:
+        """Is `start` beyond the reach of a narrow negation ending at `end`: more than
+        NARROW_WORDS words on, or past a verb (lex.NARROW_ENDS)?"""
+        between = TOKEN.findall(self.norm, end, start)
+        return len(between) > NARROW_WORDS or any(w in lex.NARROW_ENDS.get(self.lang, ()) for w in between)
 
     def _next_to(self, end: int, start: int) -> bool:
         """Does a negation ending at `end` deny the value at `start`? Only when at most one word
