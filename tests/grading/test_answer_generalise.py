@@ -117,3 +117,20 @@ CARRIER = Concept("carrier", ("Iberia Express",))
 def test_a_narrow_negation_ends_at_the_verb(text, stated):
     rules = PhraseRules(must_include=(CARRIER,))
     assert (not judge(rules, text, None, claims_default=None).problems) is stated
+
+
+from toolproof.grading.answer_grounded import claims_in               # noqa: E402
+from toolproof.grading.answer_text import Reading as _Reading         # noqa: E402
+
+
+@pytest.mark.parametrize("text, want", [
+    ("The backup runs at midnight.", {"00:00"}),
+    ("O relatório sai ao meio-dia.", {"12:00"}),
+    ("El pedido se recoge a mediodía.", {"12:00"}),
+    ("La llamada es a la una.", {"01:00", "13:00"}),
+    ("A consulta é às três da tarde.", {"15:00"}),
+    ("Escolha uma hora que lhe dê jeito.", None),
+])
+def test_times_in_words_are_grounded_values(text, want):
+    found = [c.readings for c in claims_in(_Reading(text)) if c.kind == "time"]
+    assert (found[0] if found else None) == want

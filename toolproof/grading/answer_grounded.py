@@ -8,7 +8,8 @@ reads.
 What counts as a value here is deliberately narrow, so that correct replies are not caught:
 - a date: a day with its month ("3 March", "03/03", "2026-03-03"); a weekday alone, a year
   alone, "in 3 days" are not dates;
-- a time: written as a clock time ("16:40", "16.40", "16h40", "4pm", "19h"); a bare number
+- a time: written as a clock time ("16:40", "16.40", "16h40", "4pm", "19h") or in words
+  ("noon", "à meia-noite", "a medianoche", "a la una", "às duas da tarde"); a bare number
   ("for 24 hours", "at 7") is not;
 - money: a number with a currency sign or code ("€250", "20,55 $", "USD 40") or with exactly two
   decimals ("834.27"); counts, years and percentages are not;
@@ -41,6 +42,7 @@ from bisect import bisect_left
 from datetime import date, timedelta
 from typing import Any, Iterable, NamedTuple
 
+from . import answer_value_words as vw
 from .answer_acts import lexicon
 from .answer_patterns import find_entries, find_phrase
 from .answer_text import DENIED, Reading, normalise
@@ -272,6 +274,21 @@ def _is_ident(token: str) -> bool:
     return any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
 
 
+DIGIT = re.compile(r"\d")
+AT_HOUR_WORDS = re.compile(r"(?:\b(?:" + "|".join(re.escape(w) for w in vw.AT_HOUR) + r"|à)) $")
+
+
+def _time_in_words(reading: Reading, start: int, end: int) -> bool:
+    """A time written in words: noon or midnight ("ao meio-dia", "a medianoche"), or an hour
+    in words after a word of time ("a la una", "às duas da tarde"); not "escolher uma hora"."""
+    if DIGIT.search(reading.norm, start, end):
+        return False
+    text = reading.norm[start:end]
+    if any(w in text for w in vw.NOON + vw.MIDNIGHT):
+        return True
+    return AT_HOUR_WORDS.search(reading.norm, max(0, start - 16), start) is not None
+
+
 def claims_in(reading: Reading) -> list[Claim]:
     """The dates, times, amounts and identifiers the reply states or leaves open, in order."""
     out = []
@@ -281,7 +298,7 @@ def claims_in(reading: Reading) -> list[Claim]:
             y, m, d = min(days, key=lambda r: (r[0] is None, r))
             out.append(Claim(start, end, "date", f"{y or '-'}-{m:02d}-{d:02d}", {(r[1], r[2]) for r in days}))
     for start, end, readings in times(reading):
-        if CLOCK.search(reading.norm, start, end):
+        if CLOCK.search(reading.norm, start, end) or _time_in_words(reading, start, end):
             out.append(Claim(start, end, "time", " or ".join(sorted(readings)), readings))
     for start, end, readings in numbers(reading):
         token = reading.norm[start:end]
