@@ -134,3 +134,23 @@ from toolproof.grading.answer_text import Reading as _Reading         # noqa: E4
 def test_times_in_words_are_grounded_values(text, want):
     found = [c.readings for c in claims_in(_Reading(text)) if c.kind == "time"]
     assert (found[0] if found else None) == want
+
+
+from toolproof.grading.answer_rules import judge as _judge            # noqa: E402
+
+BALANCE = {"get_balance": {"available": 1520.4, "currency": "EUR"}}
+
+
+@pytest.mark.parametrize("text, grounded", [
+    ("Tienes 1.520,40 € disponibles.", True),
+    ("Tens 1520,40 euros para gastar.", True),
+    ("You have EUR 1,520.40 available.", True),
+    ("You have 1,520.40 available.", True),
+    ("Você tem R$ 1.520,40 disponíveis.", False),
+    ("You have US$1,520.40 to spend.", False),
+    ("Tienes 1520,40 dólares.", False),
+    ("You have £1,520.40.", False),
+])
+def test_an_amount_keeps_its_currency(text, grounded):
+    problems = _judge(PhraseRules(), text, BALANCE, grounded_default=True).problems
+    assert (not problems) is grounded

@@ -11,8 +11,10 @@ What counts as a value here is deliberately narrow, so that correct replies are 
 - a time: written as a clock time ("16:40", "16.40", "16h40", "4pm", "19h") or in words
   ("noon", "à meia-noite", "a medianoche", "a la una", "às duas da tarde"); a bare number
   ("for 24 hours", "at 7") is not;
-- money: a number with a currency sign or code ("€250", "20,55 $", "USD 40") or with exactly two
-  decimals ("834.27"); counts, years and percentages are not;
+- money: a number with a currency sign or code ("€250", "20,55 $", "USD 40", "R$ 834,27") or
+  with exactly two decimals ("834.27"); counts, years and percentages are not. Where the reply
+  writes the amount's currency and the sources give theirs (a result's "currency": "EUR", "€"
+  in the prompt), the two must agree: "R$ 834,27" for a EUR account is not grounded;
 - an identifier: capitals and digits joined by a hyphen ("TRF-88413", "ACC-3310") or a code of
   six capitals and digits with both ("QW3R8T");
 - a length of time ("48 hours", "3 dias"), only where a source states one of the same unit
@@ -45,7 +47,7 @@ from typing import Any, Iterable, NamedTuple
 from . import answer_value_words as vw
 from .answer_acts import lexicon
 from .answer_patterns import find_entries, find_phrase
-from .answer_text import DENIED, Reading, normalise
+from .answer_text import DENIED, TOKEN, Reading, normalise
 from .answer_values import dates, digit_numbers, is_money, numbers, times
 
 # capitals and digits joined by hyphens, or a six-character code; filtered for a letter and a digit
@@ -81,6 +83,7 @@ class Sources(NamedTuple):
     windows: tuple          # (from, to) minutes of the day: the times one result object spans
     items: tuple            # Item: the result's lists of like objects (offers, hotels, events)
     shown: dict             # kind -> a few of the result's values, for the reason
+    currencies: frozenset = frozenset()     # the currency codes the sources give amounts in
 
 
 class Item(NamedTuple):
@@ -106,6 +109,7 @@ class Claim(NamedTuple):
     kind: str               # "date" | "time" | "amount" | "duration" | "number" | "id" | "path"
     shown: str              # the value as the reason names it
     readings: Any           # what it may mean: {(month, day)}, {"HH:MM"}, {cents}, the id or path lowercase
+    currency: str | None = None     # an amount's currency code, when the reply writes one
 
 
 def _strings(value: Any) -> Iterable[str]:
@@ -183,6 +187,7 @@ def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> 
     prompt, the system prompt) and the arguments of the calls the model made (`called`: what it
     read out of the prompt, "the 1st through the 7th" sent as 2026-03-07)."""
     found: dict = {"dates": set(), "times": set(), "amounts": set(), "durations": set()}
+    currencies: set = set()
     norms = []
     shown: dict = {"date": [], "time": [], "amount": [], "id": [], "path": [], "number": [], "duration": []}
     result_strings = list(_strings(mocks or {}))
@@ -206,8 +211,12 @@ def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> 
             found["times"].add(f"{int(m.group(1)):02d}:{m.group(2)}")
             if in_result:
                 shown["time"].append(f"{int(m.group(1)):02d}:{m.group(2)}")
-        for _, _, readings in digit_numbers(reading.norm):
+        for start, end, readings in digit_numbers(reading.norm):
             found["amounts"].update(_cents(r) for r in readings)
+            code = currency_of(reading, start, end)
+            if code:
+                currencies.add(code)
+        currencies.update(CODE.findall(text) if in_result else ())
         norms.append(reading.norm)
         found["durations"] |= {_duration(m) for m in DURATION.finditer(reading.norm)}
         if in_result:
@@ -219,7 +228,8 @@ def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> 
     found["dates"] |= _named_days(list(texts))
     found["amounts"] |= _derived(found["amounts"])
     return Sources(frozenset(found["dates"]), frozenset(found["times"]), frozenset(found["amounts"]),
-                   frozenset(found["durations"]), "\n".join(norms), tuple(_windows(mocks or {})), _items(mocks or {}), {k: list(dict.fromkeys(v))[:3] for k, v in shown.items()})
+                   frozenset(found["durations"]), "\n".join(norms), tuple(_windows(mocks or {})), _items(mocks or {}), {k: list(dict.fromkeys(v))[:3] for k, v in shown.items()},
+                   frozenset(currencies))
 
 
 def _derived(cents: set) -> set:
@@ -275,6 +285,7 @@ def _is_ident(token: str) -> bool:
 
 
 DIGIT = re.compile(r"\d")
+CODE = re.compile(r"^(EUR|USD|GBP|BRL)$")     # a currency field in a tool result
 AT_HOUR_WORDS = re.compile(r"(?:\b(?:" + "|".join(re.escape(w) for w in vw.AT_HOUR) + r"|à)) $")
 
 
@@ -305,7 +316,8 @@ def claims_in(reading: Reading) -> list[Claim]:
         if not token[:1].isdigit() or reading.norm.startswith("%", end) or reading.norm.startswith(" %", end):
             continue
         if is_money(reading, start, end) or TWO_DECIMALS.search(token):
-            out.append(Claim(start, end, "amount", token, {_cents(r) for r in readings}))
+            out.append(Claim(start, end, "amount", token, {_cents(r) for r in readings},
+                             currency_of(reading, start, end)))
     for m in IDENT.finditer(reading.text):
         if _is_ident(m.group()):
             out.append(Claim(m.start(), m.end(), "id", m.group(), m.group().lower()))
@@ -337,7 +349,10 @@ def grounded(reading: Reading, sources: Sources) -> Finding | None:
             # (a token read two ways, "14.10." a time or a date, is grounded by either reading)
             polarity, _ = reading.polarity(claim.start, value=True)
             if polarity is not None and polarity != DENIED and not _offered(reading, claim, found):
-                return Finding(claim, ", ".join(sources.shown.get(claim.kind, [])))
+                held = ", ".join(sources.shown.get(claim.kind, []))
+                if _other_currency(claim, sources):
+                    held = f"{held} in {'/'.join(sorted(sources.currencies))}, not {claim.currency}"
+                return Finding(claim, held)
         elif mentions and claim.kind in ("time", "amount"):
             wrong = _misattributed(reading, claim, mentions, sources.items)
             if wrong is not None and reading.polarity(claim.start, value=True)[0] not in (None, DENIED):
@@ -386,6 +401,29 @@ def _offered(reading: Reading, claim: Claim, found: list) -> bool:
     return sum(1 for c in found if c.kind == claim.kind and lo <= c.start < hi) >= 2
 
 
+def currency_of(reading: Reading, start: int, end: int) -> str | None:
+    """The currency written right before or after this number, as a code (vw.CURRENCY_CODES:
+    "R$ 834,27" is BRL, "834,27 €" EUR, "US$ 40" and "40 dólares" USD), or None. A bare "$" names
+    no one currency."""
+    before = reading.norm[max(0, start - 6):start].rstrip()
+    after = reading.norm[end:end + 12].lstrip()
+    for sign, code in vw.CURRENCY_SIGNS:       # longest first: "r$" and "us$" before "$"
+        if before.endswith(sign) or after.startswith(sign):
+            return code
+    words_after = TOKEN.findall(reading.norm, end, end + 12)[:1]
+    words_before = TOKEN.findall(reading.norm, max(0, start - 6), start)[-1:]
+    for word in words_after + words_before:
+        if word in vw.CURRENCY_CODES:
+            return vw.CURRENCY_CODES[word]
+    return None
+
+
+def _other_currency(claim: Claim, sources: Sources) -> bool:
+    """Does the reply give an amount in a currency the sources give none in ("R$ 834,27" for
+    a EUR account)? Only where both sides name a currency."""
+    return bool(claim.currency and sources.currencies and claim.currency not in sources.currencies)
+
+
 def _held(claim: Claim, sources: Sources) -> bool:
     if claim.kind == "date":
         return bool(claim.readings & sources.dates)
@@ -396,7 +434,7 @@ def _held(claim: Claim, sources: Sources) -> bool:
         unit = claim.readings[0]
         return claim.readings in sources.durations or not any(u == unit for u, _ in sources.durations)
     if claim.kind in ("amount", "number"):
-        return bool(claim.readings & sources.amounts)
+        return bool(claim.readings & sources.amounts) and not _other_currency(claim, sources)
     return re.search(r"(?<![^\W_])" + re.escape(claim.readings) + r"(?![^\W_])", sources.text) is not None
 
 

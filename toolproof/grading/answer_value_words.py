@@ -70,7 +70,14 @@ MIDNIGHT = ("midnight", "meia-noite", "medianoche")
 
 # Currency words and signs that may stand before or after an amount.
 CURRENCIES = ("€", "$", "£", "usd", "eur", "gbp", "euros", "euro", "dollars", "dólares",
-              "dolares", "libras", "pounds", "us$")
+              "dolares", "libras", "pounds", "us$", "brl", "reais")
+# What currency each is: a stated amount's currency must agree with its source's
+# (answer_grounded). Signs are read off the characters next to the number, longest first; a
+# bare "$" is used for many currencies and names none.
+CURRENCY_SIGNS = (("us$", "USD"), ("r$", "BRL"), ("€", "EUR"), ("£", "GBP"), ("$", None))
+CURRENCY_CODES = {"eur": "EUR", "euro": "EUR", "euros": "EUR", "usd": "USD", "dollars": "USD",
+                  "dollar": "USD", "dólares": "USD", "dolares": "USD", "dólar": "USD",
+                  "gbp": "GBP", "pounds": "GBP", "libras": "GBP", "brl": "BRL", "reais": "BRL"}
 
 
 # Words before a bare hour that make it a time ("at 7", "às 19", "a las 7").
