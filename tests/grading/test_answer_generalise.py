@@ -154,3 +154,29 @@ BALANCE = {"get_balance": {"available": 1520.4, "currency": "EUR"}}
 def test_an_amount_keeps_its_currency(text, grounded):
     problems = _judge(PhraseRules(), text, BALANCE, grounded_default=True).problems
     assert (not problems) is grounded
+
+
+# ---- counts of a result's objects from a named sender (tune3) ------------------------------------
+from toolproof.grading import answer_counts, answer_grounded  # noqa: E402
+
+_INBOX = {"list_unread": {"messages": [
+    {"from": "Brightside Lettings <info@brightside.example>", "subject": "Deposit return"},
+    {"from": "Marta Lopes <marta@example.com>", "subject": "Dinner on Friday"}]}}
+
+
+@pytest.mark.parametrize("text, wrong", [
+    ("You've got 3 new messages from Brightside Lettings.", True),
+    ("Two unread e-mails from Brightside, both about the deposit.", True),
+    ("Tens duas mensagens novas da Brightside sobre a caução.", True),
+    ("Tienes tres correos sin leer de Brightside.", True),
+    ("Yes, one unread email from Brightside about the deposit.", False),
+    ("Sim, uma mensagem da Brightside sobre a caução.", False),
+    ("Sí, un correo de Brightside sobre la fianza.", False),
+    ("You have 2 unread emails: one from Brightside and one from Marta Lopes.", False),
+    ("Were there 2 emails from Brightside? No, just one.", False),
+    ("I don't see 2 emails from Brightside, only one.", False),
+    ("Recebeste-o a 2 de Março.", False),
+])
+def test_count_from_a_sender_must_match_the_result(text, wrong):
+    found = answer_counts.counts_in(Reading(text), answer_grounded.read_sources(_INBOX, []))
+    assert (found is not None) is wrong

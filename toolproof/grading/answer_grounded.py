@@ -44,10 +44,11 @@ from bisect import bisect_left
 from datetime import date, timedelta
 from typing import Any, Iterable, NamedTuple
 
+from . import answer_counts
 from . import answer_value_words as vw
 from .answer_acts import lexicon
 from .answer_patterns import find_entries, find_phrase
-from .answer_text import DENIED, TOKEN, Reading, normalise
+from .answer_text import DENIED, STATED, TOKEN, Reading, normalise
 from .answer_values import dates, digit_numbers, is_money, numbers, times
 
 # capitals and digits joined by hyphens, or a six-character code; filtered for a letter and a digit
@@ -84,6 +85,7 @@ class Sources(NamedTuple):
     items: tuple            # Item: the result's lists of like objects (offers, hotels, events)
     shown: dict             # kind -> a few of the result's values, for the reason
     currencies: frozenset = frozenset()     # the currency codes the sources give amounts in
+    lists: tuple = ()       # every list of objects in the result: per object, its strings normalised
 
 
 class Item(NamedTuple):
@@ -229,7 +231,7 @@ def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> 
     found["amounts"] |= _derived(found["amounts"])
     return Sources(frozenset(found["dates"]), frozenset(found["times"]), frozenset(found["amounts"]),
                    frozenset(found["durations"]), "\n".join(norms), tuple(_windows(mocks or {})), _items(mocks or {}), {k: list(dict.fromkeys(v))[:3] for k, v in shown.items()},
-                   frozenset(currencies))
+                   frozenset(currencies), answer_counts.lists(mocks or {}))
 
 
 def _derived(cents: set) -> set:
@@ -336,6 +338,10 @@ def grounded(reading: Reading, sources: Sources) -> Finding | None:
     """The first value the reply states that no source holds, or that it gives to another item
     of a list than the result does ("Casa Azahar cuesta 96 €" when 96 is Hotel Triana Norte's
     price); None when every one is grounded."""
+    counted = answer_counts.counts_in(reading, sources)
+    if counted is not None:
+        start, end, n, held = counted
+        return Finding(Claim(start, end, "count", str(n), {n}), held)
     checked = 0
     found = claims_in(reading)
     mentions = _mentions(reading, sources.items) if sources.items else []
