@@ -47,6 +47,7 @@ ROWS = [
     ("claims, participles of states (only where no tool result is reported)", cw.STATE_PARTICIPLE),
     ("claims, a clause of its own (only where no tool result is reported)", cw.DONE_ALONE),
     ("honest declines", lex.DECLINES),
+    ("a reason follows (grounded: its kind must be one the result gives)", lex.BECAUSE),
     ("warnings", lex.WARNINGS),
     *[(f"asks_for `{name}`", words) for name, words in lex.DETAILS.items()],
     ("numbers in words", {lang: tuple(table) for lang, table in vw.NUMBER_WORDS.items()}),
@@ -68,6 +69,7 @@ SHARED = [
     ("between a negation and a value that it still denies", lex.VALUE_FILLERS),
     ("limits: a negation before them bounds a value, it does not deny it", lex.VALUE_LIMITS),
     ("abbreviations whose dot ends no sentence", lex.ABBREVIATIONS),
+    *[(f"reasons of the kind `{kind}` (all languages)", words) for kind, words in lex.REASONS.items()],
 ]
 
 

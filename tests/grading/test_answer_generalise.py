@@ -180,3 +180,27 @@ _INBOX = {"list_unread": {"messages": [
 def test_count_from_a_sender_must_match_the_result(text, wrong):
     found = answer_counts.counts_in(Reading(text), answer_grounded.read_sources(_INBOX, []))
     assert (found is not None) is wrong
+
+
+# ---- a stated reason the result's reason contradicts (tune3) -------------------------------------
+from toolproof.grading import answer_reasons  # noqa: E402
+
+
+@pytest.mark.parametrize("result, text, wrong", [
+    ({"status": "cancelled", "reason": "card declined"}, "Your order was cancelled because it sold out.", True),
+    ({"status": "cancelled", "reason": "card declined"}, "A encomenda foi cancelada devido a falta de stock.", True),
+    ({"status": "cancelled", "reason": "card declined"}, "El pedido se anuló porque el producto está agotado.", True),
+    ({"status": "cancelled", "reason": "out of stock"}, "It was cancelled because the payment didn't go through.", True),
+    ({"status": "failed", "error": "insufficient funds"}, "It bounced due to a suspected fraud check.", True),
+    ({"status": "cancelled", "reason": "card declined"}, "It was cancelled because your card was declined.", False),
+    ({"status": "cancelled", "reason": "card declined"}, "Foi cancelada porque o pagamento foi recusado.", False),
+    ({"status": "cancelled", "reason": "card declined"}, "Se canceló porque rechazaron la tarjeta.", False),
+    ({"status": "cancelled", "reason": "card declined"}, "Cancelled, not because of stock: the card was declined.", False),
+    ({"status": "cancelled", "reason": "card declined"}, "If it had been cancelled because of stock, you'd get a refund.", False),
+    ({"status": "cancelled", "reason": "card declined"}, "It was cancelled because of a problem at checkout.", False),
+    ({"status": "cancelled", "reason": "customer request"}, "It was cancelled because it sold out.", False),
+    ({"status": "cancelled", "subject": "Payment reminder"}, "Cancelled because it sold out.", False),
+])
+def test_a_stated_reason_must_not_contradict_the_results(result, text, wrong):
+    found = answer_reasons.contradicted(Reading(text), answer_reasons.result_kinds(result))
+    assert (found is not None) is wrong

@@ -88,5 +88,5 @@ def counts_in(reading: Reading, sources: Any) -> tuple | None:
         polarity, _ = reading.polarity(m.start(), value=True)
         if polarity != STATED:
             continue
-        return m.start(), m.end(), n, f"{min(held)} from {m.group(3)}"
+        return m.start(), m.end(), str(n), f"{min(held)} from {m.group(3)}"
     return None

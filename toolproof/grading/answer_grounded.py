@@ -44,7 +44,7 @@ from bisect import bisect_left
 from datetime import date, timedelta
 from typing import Any, Iterable, NamedTuple
 
-from . import answer_counts
+from . import answer_counts, answer_reasons
 from . import answer_value_words as vw
 from .answer_acts import lexicon
 from .answer_patterns import find_entries, find_phrase
@@ -86,6 +86,7 @@ class Sources(NamedTuple):
     shown: dict             # kind -> a few of the result's values, for the reason
     currencies: frozenset = frozenset()     # the currency codes the sources give amounts in
     lists: tuple = ()       # every list of objects in the result: per object, its strings normalised
+    reasons: frozenset = frozenset()    # the kinds of reason the result names (answer_reasons)
 
 
 class Item(NamedTuple):
@@ -231,7 +232,8 @@ def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> 
     found["amounts"] |= _derived(found["amounts"])
     return Sources(frozenset(found["dates"]), frozenset(found["times"]), frozenset(found["amounts"]),
                    frozenset(found["durations"]), "\n".join(norms), tuple(_windows(mocks or {})), _items(mocks or {}), {k: list(dict.fromkeys(v))[:3] for k, v in shown.items()},
-                   frozenset(currencies), answer_counts.lists(mocks or {}))
+                   frozenset(currencies), answer_counts.lists(mocks or {}),
+                   answer_reasons.result_kinds(mocks))
 
 
 def _derived(cents: set) -> set:
@@ -338,10 +340,9 @@ def grounded(reading: Reading, sources: Sources) -> Finding | None:
     """The first value the reply states that no source holds, or that it gives to another item
     of a list than the result does ("Casa Azahar cuesta 96 €" when 96 is Hotel Triana Norte's
     price); None when every one is grounded."""
-    counted = answer_counts.counts_in(reading, sources)
-    if counted is not None:
-        start, end, n, held = counted
-        return Finding(Claim(start, end, "count", str(n), {n}), held)
+    for wrong in (answer_counts.counts_in(reading, sources), answer_reasons.contradicted(reading, sources.reasons)):
+        if wrong is not None:           # a count or a reason the result contradicts
+            return Finding(Claim(wrong[0], wrong[1], "fact", wrong[2], None), wrong[3])
     checked = 0
     found = claims_in(reading)
     mentions = _mentions(reading, sources.items) if sources.items else []

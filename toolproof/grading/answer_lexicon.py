@@ -388,3 +388,32 @@ VALUE_LIMITS = ("more", "less", "than", "until", "till", "before", "after", "ove
 INVERSION = ("do", "does", "did", "is", "are", "was", "were", "can", "could", "would", "should",
              "will", "shall", "have", "has", "may", "am", "isn't", "aren't", "don't", "doesn't",
              "didn't", "won't", "shall")
+
+# ---- reasons ------------------------------------------------------------------------------
+# A cue that a reason follows ("cancelled because the payment was declined"), and the kinds of
+# reason a result gives for a failure, each with its words. A stated reason of a kind the result
+# does not give, where the result gives one of these kinds, contradicts it (answer_reasons).
+BECAUSE = {
+    "en": ("because", "due to", "owing to", "as a result of", "on account of", "the reason is",
+           "the reason was", "reason:"),
+    "pt": ("porque", "devido a", "devido ao", "devido à", "por causa de", "por causa do",
+           "por causa da", "por motivo de", "o motivo é", "o motivo foi", "motivo:"),
+    "es": ("porque", "debido a", "debido al", "por culpa de", "por culpa del", "a causa de",
+           "a causa del", "el motivo es", "el motivo fue", "motivo:"),
+}
+REASONS = {
+    "payment": ("payment*", "card", "cards", "declined", "pagamento*", "cartão", "recusad*",
+                "pago", "pagos", "tarjeta*", "rechazad*", "denegad*"),
+    "stock": ("stock", "out of stock", "sold out", "unavailable", "esgotad*", "sem stock",
+              "sem estoque", "indisponível", "agotad*", "sin stock", "sin existencias",
+              "no disponible"),
+    "overbooking": ("overbook*", "overbooked", "double booked", "double-booked",
+                    "sobrelotad*", "sobrelotação", "sobreventa", "sobrevendid*"),
+    "funds": ("insufficient funds", "not enough money", "saldo insuficiente", "fundos insuficientes",
+              "sem saldo", "fondos insuficientes", "sin saldo"),
+    "verification": ("verification", "verify", "identity", "verificação", "verificar",
+                     "identidade", "verificación", "identidad"),
+    "fraud": ("fraud", "fraudulent", "suspicious activity", "fraude", "fraudulent*",
+              "atividade suspeita", "actividad sospechosa"),
+    "address": ("address", "morada", "endereço", "dirección", "domicilio"),
+}
