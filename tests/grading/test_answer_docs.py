@@ -48,6 +48,8 @@ ROWS = [
     ("claims, a clause of its own (only where no tool result is reported)", cw.DONE_ALONE),
     ("honest declines", lex.DECLINES),
     ("a reason follows (grounded: its kind must be one the result gives)", lex.BECAUSE),
+    ("contents verbs: stated of an id or an order where no tool read it, they invent it", lex.CONTAINS),
+    ("orders and the like a contents verb is stated of", lex.RECORDS),
     ("warnings", lex.WARNINGS),
     *[(f"asks_for `{name}`", words) for name, words in lex.DETAILS.items()],
     ("numbers in words", {lang: tuple(table) for lang, table in vw.NUMBER_WORDS.items()}),

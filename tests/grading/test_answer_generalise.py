@@ -204,3 +204,24 @@ from toolproof.grading import answer_reasons  # noqa: E402
 def test_a_stated_reason_must_not_contradict_the_results(result, text, wrong):
     found = answer_reasons.contradicted(Reading(text), answer_reasons.result_kinds(result))
     assert (found is not None) is wrong
+
+
+# ---- contents of a record stated where no tool read it (tune3) -----------------------------------
+from toolproof.grading import answer_contents  # noqa: E402
+
+
+@pytest.mark.parametrize("text, invented", [
+    ("Order BK-40917 contains two lamps and a rug. Which should go back?", True),
+    ("Looks like your order includes a kettle and a toaster; which one is faulty?", True),
+    ("O pedido PX-2231 contém três livros. Quais quer devolver?", True),
+    ("La encomenda não importa: a sua encomenda inclui uma mala e um cinto. Qual devolve?", True),
+    ("Tu pedido consta de dos camisetas y un pantalón. ¿Cuál devuelves?", True),
+    ("Which items from BK-40917 are you sending back, and why?", False),
+    ("Does order BK-40917 include the rug, or only the lamps?", False),
+    ("If your order contains more than one item, tell me which ones to return.", False),
+    ("¿Qué artículos del pedido PX-2231 quieres devolver? Incluye el motivo, por favor.", False),
+    ("Diga-me que artigos quer devolver e eu incluo-os na devolução.", False),
+    ("I don't know what BK-40917 contains; which items are you returning?", False),
+])
+def test_contents_of_an_unread_record_are_invented(text, invented):
+    assert (answer_contents.stated_contents(Reading(text)) is not None) is invented

@@ -417,3 +417,20 @@ REASONS = {
               "atividade suspeita", "actividad sospechosa"),
     "address": ("address", "morada", "endereço", "dirección", "domicilio"),
 }
+
+# ---- contents ------------------------------------------------------------------------------
+# Verbs that state what a record holds ("ORD-771204 contains a blue jacket"): where no tool
+# result was read, stating them of an id or an order invents it (answer_contents).
+CONTAINS = {
+    "en": ("contains", "contained", "includes", "included", "consists of", "is made up of",
+           "has these items", "has the following items"),
+    "pt": ("contém", "continha", "inclui", "incluía", "é composta por", "é composto por",
+           "consiste em", "tem os seguintes artigos", "tem os seguintes itens"),
+    "es": ("contiene", "contenía", "incluye", "incluía", "consta de", "se compone de",
+           "tiene los siguientes artículos", "tiene estos artículos"),
+}
+RECORDS = {
+    "en": ("order", "orders", "basket", "cart", "parcel", "package"),
+    "pt": ("encomenda", "encomendas", "pedido", "pedidos", "carrinho", "pacote", "embalagem"),
+    "es": ("pedido", "pedidos", "orden", "carrito", "paquete"),
+}

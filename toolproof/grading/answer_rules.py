@@ -34,7 +34,7 @@ from typing import Any, Iterator, NamedTuple
 
 from toolproof.suite.model import Concept, Negated, PhraseRules, resolve_result
 from . import answer_acts as acts
-from . import answer_grounded
+from . import answer_contents, answer_grounded
 from .answer_patterns import find_phrase
 from .answer_text import DENIED, MAX_QUOTE, OPEN, STATED, Reading
 from .answer_values import date_matches, dates, numbers, times
@@ -272,6 +272,17 @@ def claims_done(reading: Reading, after_result: bool, where: str) -> Judgement:
     return out
 
 
+def contents(reading: Reading, where: str) -> Judgement:
+    """Where no tool result was read, the text states no contents of an order or an id."""
+    out = Judgement()
+    found = answer_contents.stated_contents(reading)
+    if found:
+        lo = reading.sentence_span(found[0])[0]
+        out.problems.append(f"{where + ' ' if where else ''}states what a record holds, which no tool was called to read: "
+                            f"{_quote(reading.quote(*found))} in {_quote(reading.quote(lo, max(found[1], lo + MAX_QUOTE)))}")
+    return out
+
+
 def further_claims(reading: Reading, where: str) -> Judgement:
     """After one call, a claim of a further action ("I've also set it up to repeat monthly")
     claims an action never taken, whatever the case says of claims."""
@@ -351,6 +362,8 @@ def judge(rules: PhraseRules, text: str, mocks: dict | None, *, where: str | Non
     claims = rules.claims_done if rules.claims_done is not None else claims_default
     if claims is False:
         parts.append(claims_done(reading, after_result, where))
+        if not after_result:
+            parts.append(contents(reading, where))
     elif after_result and len(called) == 1:
         parts.append(further_claims(reading, where))
     if rules.asks_for or ask_any:
