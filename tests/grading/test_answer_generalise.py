@@ -225,3 +225,15 @@ from toolproof.grading import answer_contents  # noqa: E402
 ])
 def test_contents_of_an_unread_record_are_invented(text, invented):
     assert (answer_contents.stated_contents(Reading(text)) is not None) is invented
+
+
+# ---- "e-mail": the "e" of a hyphened word joins no clauses (tune3) -------------------------------
+@pytest.mark.parametrize("text, word, want", [
+    ("Não, não recebeu e-mails da Brightside.", "brightside", "denied"),
+    ("Não há e-mails novos da Brightside na caixa.", "brightside", "denied"),
+    ("Recebeu dois e-mails da Brightside, mas não da Marta.", "brightside", "stated"),
+    ("Não recebeu nada da Brightside e a Marta escreveu.", "marta", "stated"),
+])
+def test_a_hyphened_e_is_no_clause_break(text, word, want):
+    r = Reading(text)
+    assert r.polarity(r.norm.index(word))[0] == want

@@ -212,6 +212,10 @@ class Passage:
         self._read_clauses()
 
     # ---- structure ------------------------------------------------------------------------
+    def _hyphened(self, start: int, end: int) -> bool:
+        """Is the word joined by a hyphen to a word after it ("e-mail")?"""
+        return self.norm.startswith("-", end) and end + 1 < len(self.norm) and self.norm[end + 1].isalnum()
+
     def _read_cues(self) -> None:
         table = cue_table(self.lang)
         tokens, n = self.tokens, len(self.tokens)
@@ -236,6 +240,8 @@ class Passage:
                     continue    # "I can confirm that…" states
             if kind == HEDGE and word == "may" and i + 1 < n and tokens[i + 1][2][:1].isdigit():
                 continue        # the month: "May 18"
+            if kind == BREAK and self._hyphened(start, end):
+                continue        # "e-mail", "e-mails": part of a word, not "and"
             if kind is not None:
                 self.cues.append(Cue(start, end, kind))
 
