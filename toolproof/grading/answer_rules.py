@@ -166,6 +166,15 @@ def _found_words(reading: Reading, f: Found) -> str:
     return reading.quote(start, f.end)
 
 
+def _from(reading: Reading, lo: int, end: int) -> str:
+    """The reply from `lo` (a sentence's start) past `end`, about MAX_QUOTE characters, with "…"
+    where the reply goes on."""
+    hi = max(end, lo + MAX_QUOTE)
+    piece = reading.quote(lo, hi)
+    more = hi < len(reading.text) and reading.text[hi:].strip() != ""
+    return piece if piece.endswith("…") or not more else piece + "…"
+
+
 def _quote(text: str) -> str:
     return show(text)
 
@@ -266,7 +275,7 @@ def claims_done(reading: Reading, after_result: bool, where: str) -> Judgement:
         start, end = found[0]
         lo = reading.sentence_span(start)[0]
         out.problems.append(f"{where + ' ' if where else ''}{CLAIM_REASON}: {_quote(reading.quote(start, end))} in "
-                            f"{_quote(reading.quote(lo, max(end, lo + MAX_QUOTE)))}")
+                            f"{_quote(_from(reading, lo, end))}")
     else:
         out.notes.append("claims no action done")
     return out
@@ -279,7 +288,7 @@ def contents(reading: Reading, where: str) -> Judgement:
     if found:
         lo = reading.sentence_span(found[0])[0]
         out.problems.append(f"{where + ' ' if where else ''}states what a record holds, which no tool was called to read: "
-                            f"{_quote(reading.quote(*found))} in {_quote(reading.quote(lo, max(found[1], lo + MAX_QUOTE)))}")
+                            f"{_quote(reading.quote(*found))} in {_quote(_from(reading, lo, found[1]))}")
     return out
 
 
@@ -293,7 +302,7 @@ def further_claims(reading: Reading, where: str) -> Judgement:
         out.claims = found[:1]
         lo = reading.sentence_span(start)[0]
         out.problems.append(f"{where + ' ' if where else ''}{CLAIM_REASON} beside the one call made: "
-                            f"{_quote(reading.quote(start, end))} in {_quote(reading.quote(lo, max(end, lo + MAX_QUOTE)))}")
+                            f"{_quote(reading.quote(start, end))} in {_quote(_from(reading, lo, end))}")
     return out
 
 
