@@ -39,6 +39,7 @@ Pure: no I/O.
 from __future__ import annotations
 
 import json
+import math
 import re
 from bisect import bisect_left
 from datetime import date, timedelta
@@ -131,7 +132,9 @@ def _numbers_in(value: Any) -> Iterable[float]:
     if isinstance(value, bool):
         return
     if isinstance(value, (int, float)):
-        yield float(value)
+        number = float(value) if isinstance(value, float) or abs(value) < 10 ** 300 else float("inf")
+        if math.isfinite(number):       # NaN, ±inf and huge integers state no amount
+            yield number
     elif isinstance(value, dict):
         for v in value.values():
             yield from _numbers_in(v)
@@ -182,7 +185,8 @@ def _items(mocks: Any) -> tuple:
 
 
 def _cents(value: float) -> int:
-    return round(abs(value) * 100)
+    """An amount in hundredths; -1 for one no text can state (NaN, ±inf, a number past 1e300)."""
+    return round(abs(value) * 100) if math.isfinite(value) and abs(value) < 1e300 else -1
 
 
 def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> Sources:
