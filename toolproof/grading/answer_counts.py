@@ -38,22 +38,29 @@ def _strings(value: Any):
             yield from _strings(v)
 
 
-def lists(mocks: Any) -> tuple:
-    """Every list of objects in the result (of any length): per object, its strings normalised."""
+def object_lists(value: Any) -> list:
+    """Every list in a result that holds objects, as the list of those objects, outermost first
+    (answer_grounded reads the same lists for its items)."""
     out = []
 
-    def walk(value):
-        if isinstance(value, dict):
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, list):
-            objects = [v for v in value if isinstance(v, dict)]
+    def walk(v):
+        if isinstance(v, dict):
+            for inner in v.values():
+                walk(inner)
+        elif isinstance(v, list):
+            objects = [o for o in v if isinstance(o, dict)]
             if objects:
-                out.append(tuple(normalise(" ".join(_strings(o))) for o in objects))
-            for v in value:
-                walk(v)
-    walk(mocks)
-    return tuple(out[:MAX_LISTS])
+                out.append(objects)
+            for inner in v:
+                walk(inner)
+    walk(value)
+    return out
+
+
+def lists(mocks: Any) -> tuple:
+    """Every list of objects in the result (of any length): per object, its strings normalised."""
+    return tuple(tuple(normalise(" ".join(_strings(o))) for o in objects)
+                 for objects in object_lists(mocks)[:MAX_LISTS])
 
 
 def _count_of(word: str) -> int | None:

@@ -49,7 +49,7 @@ from . import answer_counts, answer_reasons
 from . import answer_value_words as vw
 from .answer_acts import lexicon
 from .answer_patterns import find_entries, find_phrase
-from .answer_text import DENIED, STATED, TOKEN, Reading, normalise
+from .answer_text import DENIED, TOKEN, Reading, normalise
 from .answer_values import dates, digit_numbers, is_money, numbers, times
 
 # capitals and digits joined by hyphens, or a six-character code; filtered for a letter and a digit
@@ -161,19 +161,7 @@ def _windows(value: Any) -> Iterable[tuple[int, int]]:
 def _items(mocks: Any) -> tuple:
     """Every object of every list of two or more objects in the result, with the short strings
     only it holds (its names) and its times and amounts."""
-    lists, out = [], []
-
-    def walk(value):
-        if isinstance(value, dict):
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, list):
-            objects = [v for v in value if isinstance(v, dict)]
-            if len(objects) >= 2:
-                lists.append(objects)
-            for v in value:
-                walk(v)
-    walk(mocks)
+    lists, out = [objects for objects in answer_counts.object_lists(mocks) if len(objects) >= 2], []
     for group, objects in enumerate(lists[:MAX_LISTS]):
         strings = [{v for v in o.values() if isinstance(v, str) and 3 <= len(v) <= 40
                     and any(c.isalpha() for c in v) and not ISO_TIME.search(v)} for o in objects]
