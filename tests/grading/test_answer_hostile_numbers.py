@@ -20,3 +20,10 @@ def test_hostile_numbers_grade_without_raising(reply):
     rules = PhraseRules((), (), (), None, None, (), True)
     verdict = judge(rules, reply, MOCKS, called=({"amount": HUGE, "x": float("nan")},))
     assert isinstance(verdict.problems, list)
+
+
+def test_a_run_of_digits_and_commas_for_pages_is_no_number():
+    from toolproof.grading.answer_values import MAX_NUMBER, digit_numbers
+    assert digit_numbers("1," * 5000) == []
+    assert digit_numbers("total 1.234.567,89 €")[0][2] == {1234567.89}
+    assert len("1.234.567.890,12") < MAX_NUMBER

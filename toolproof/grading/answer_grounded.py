@@ -299,22 +299,22 @@ def _time_in_words(reading: Reading, start: int, end: int) -> bool:
 def claims_in(reading: Reading) -> list[Claim]:
     """The dates, times, amounts and identifiers the reply states or leaves open, in order."""
     out = []
-    for start, end, readings in dates(reading):
+    for start, end, readings in dates(reading)[:MAX_CHECKED]:
         days = {r for r in readings if r[0] != "weekday"}
         if days:
             y, m, d = min(days, key=lambda r: (r[0] is None, r))
             out.append(Claim(start, end, "date", f"{y or '-'}-{m:02d}-{d:02d}", {(r[1], r[2]) for r in days}))
-    for start, end, readings in times(reading):
+    for start, end, readings in times(reading)[:MAX_CHECKED]:
         if CLOCK.search(reading.norm, start, end) or _time_in_words(reading, start, end):
             out.append(Claim(start, end, "time", " or ".join(sorted(readings)), readings))
-    for start, end, readings in numbers(reading):
+    for start, end, readings in numbers(reading)[:MAX_CHECKED * 5]:    # amounts among them
         token = reading.norm[start:end]
         if not token[:1].isdigit() or reading.norm.startswith("%", end) or reading.norm.startswith(" %", end):
             continue
         if is_money(reading, start, end) or TWO_DECIMALS.search(token):
             out.append(Claim(start, end, "amount", token, {_cents(r) for r in readings},
                              currency_of(reading, start, end)))
-    for m in IDENT.finditer(reading.text):
+    for m, _ in zip(IDENT.finditer(reading.text), range(MAX_CHECKED)):
         if _is_ident(m.group()):
             out.append(Claim(m.start(), m.end(), "id", m.group(), m.group().lower()))
     for m, _ in zip(DURATION.finditer(reading.norm), range(MAX_CHECKED)):

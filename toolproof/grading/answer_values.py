@@ -27,6 +27,7 @@ from . import answer_value_words as vw
 from .answer_patterns import MAX_FOUND, alternatives, compiled, find_phrase
 from .answer_text import TOKEN, Reading, normalise, words
 
+MAX_NUMBER = 40     # characters of a written number ("1.234.567.890,12" is 16); longer runs are not read
 # a number: digit groups joined by one . or , (or a space before exactly three digits)
 NUMBER = re.compile(r"(?<!\d)\d+(?:(?:[.,]|[ ](?=\d{3}(?!\d)))\d+)*")
 TIME = re.compile(r"(?<![^\W_]|[.,:/\-_€$£])(\d{1,2})(?:([:.h])(\d{2})|h)?(?:[ ]?([ap])\.?m(?![^\W_])\.?)?(?![^\W_]|:|[.,]\d)")
@@ -147,6 +148,8 @@ def digit_numbers(norm: str, taken: list = ()) -> list:
     out = []
     for m, _ in zip(NUMBER.finditer(norm), range(MAX_VALUES)):
         start, end = m.start(), m.end()
+        if end - start > MAX_NUMBER:        # "1,1,1,…" for pages: no number anyone reads
+            continue
         before = norm[start - 1] if start else " "
         if before.isalnum() or before == "_" or (before == "-" and start > 1 and norm[start - 2].isalnum()):
             continue                        # part of an identifier: ORD-205577, Q4
