@@ -38,7 +38,6 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
-import json
 import math
 import re
 from bisect import bisect_left
@@ -438,5 +437,3 @@ def _held(claim: Claim, sources: Sources) -> bool:
 
 
 
-def show(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)

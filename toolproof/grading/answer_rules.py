@@ -36,7 +36,7 @@ from toolproof.suite.model import Concept, Negated, PhraseRules, resolve_result
 from . import answer_acts as acts
 from . import answer_contents, answer_grounded
 from .answer_patterns import find_phrase
-from .answer_text import DENIED, MAX_QUOTE, OPEN, STATED, Reading
+from .answer_text import DENIED, MAX_QUOTE, OPEN, STATED, Reading, show
 from .answer_values import date_matches, dates, numbers, times
 
 TOLERANCE = 1e-6
@@ -65,8 +65,6 @@ class Judgement:
 
 
 # ---- items -------------------------------------------------------------------------------
-def show(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
 
 
 def label(item: Any, mocks: dict | None = None) -> str:

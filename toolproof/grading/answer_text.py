@@ -25,6 +25,8 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
+import json
+
 import re
 import unicodedata
 from bisect import bisect_right
@@ -191,6 +193,11 @@ class Reading:
             hi = min(hi, lo + MAX_QUOTE)
         piece = " ".join(self.text[lo:hi].split())
         return ("…" if lo > first else "") + piece + ("…" if hi < last else "")
+
+
+def show(value) -> str:
+    """A value or a quoted piece of a reply as a reason shows it: JSON, non-ASCII kept."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 def abbreviation(norm: str, dot: int) -> bool:
