@@ -81,7 +81,7 @@ def test_out_never_replaces_a_results_file(paths):
     before = open(paths[0], encoding="utf-8").read()
     for flag in ("--out", "--html"):
         code, out, err = cli("board", *paths, flag, paths[0])
-        assert (code, out) == (2, "") and err == f"toolproof: {paths[0]}: {flag} names one of the results files; choose another path\n"
+        assert (code, out) == (2, "") and err == f"toolproof: {paths[0]}: {flag} names one of the results files this command reads; choose another path\n"
     assert open(paths[0], encoding="utf-8").read() == before
 
 

@@ -272,8 +272,9 @@ def test_out_refuses_the_projects_data_folder(tmp_path):
     for target in (DATA / "tools.json", DATA / "new.json", DATA / "schemas" / "x.json"):
         code, stdout, stderr = cli("tools", "import", str(DATA / "tools.json"), "--out", str(target), "--force")
         assert (code, stdout) == (2, "")
-        assert stderr == (f"toolproof: {target}: --out: refusing to write into ToolProof's own data folder "
-                          "(the committed suite); choose another folder\n")
+        why = ("--out names a SOURCE file this command reads; choose another path" if target.name == "tools.json"
+               else "--out: refusing to write into ToolProof's own data folder (the committed suite); choose another folder")
+        assert stderr == f"toolproof: {target}: {why}\n"
     assert (DATA / "tools.json").read_bytes() == before and not (DATA / "new.json").exists()
 
 

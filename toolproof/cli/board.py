@@ -8,12 +8,12 @@ Reads files and prints; the ranking, the pairwise tests and the rendering are th
 from __future__ import annotations
 
 import argparse
-import os
 from typing import TextIO
 
 from toolproof.datafiles import format_schema, load_suite_files, read_json
 from toolproof.errors import ToolProofError
-from .flags import html_flag, suite_flags, write_text
+from .files import check_outputs
+from .flags import html_flag, suite_flags, suite_inputs, write_text
 
 
 def add_parser(commands) -> None:
@@ -49,19 +49,12 @@ def board_of(paths: list[str], *, suite: str | None, tools: str | None, allow_mi
     return build_board(runs, bundle.cases, bundle.tools, format_schema("transcripts"), allow_mixed=allow_mixed)
 
 
-def _check_targets(args: argparse.Namespace) -> None:
-    """--out and --html must not name one of the results files (a board would replace a run)."""
-    inputs = {os.path.realpath(p) for p in args.results}
-    for flag, path in (("--out", args.out), ("--html", args.html)):
-        if path and os.path.realpath(path) in inputs:
-            raise ToolProofError(f"{flag} names one of the results files; choose another path", source=path)
-
-
 def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
     # lazy: every verb loads with the parser; what only this verb uses loads when it runs
     from toolproof.reports.html_board import board_html
 
-    _check_targets(args)
+    check_outputs([("--out", args.out), ("--html", args.html)],
+                  [*(("one of the results files", p) for p in args.results), *suite_inputs(args)])
     board = board_of(args.results, suite=args.suite, tools=args.tools, allow_mixed=args.allow_mixed)
     text = render(board, args.format)
     if args.html:

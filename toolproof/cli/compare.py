@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .flags import html_flag, report_flags, suite_flags, write_reports, write_text
+from .files import check_outputs
+from .flags import html_flag, report_flags, report_outputs, suite_flags, suite_inputs, write_reports, write_text
 from toolproof.datafiles import format_schema, load_suite_files, read_json
 from toolproof.safe_text import printable
 
@@ -35,6 +36,7 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     from toolproof.reports.junit import comparison_junit
     from toolproof.scoring.comparison import compare_runs, graded_run, regression_gate
 
+    check_outputs(report_outputs(args), [("results file A", args.a), ("results file B", args.b), *suite_inputs(args)])
     bundle = load_suite_files(suite=args.suite, tools=args.tools)
     schema = format_schema("transcripts")
     runs = [graded_run(read_json(path), bundle.cases, bundle.tools, schema, path) for path in (args.a, args.b)]

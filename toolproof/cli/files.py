@@ -3,7 +3,8 @@ every case), and the outputs of `tools import --out` and `suite import-bfcl --ou
 
 Only the writing (a temp file, fsync, os.replace), the results file's exact text, and which
 places may be written at all: never the project's own data/ (nor an installed package's), never
-over an existing file without --force. What goes in a document is the callers' business, and
+over an existing file without --force, never over a file the same command reads (check_outputs,
+which every verb with an output flag calls before it starts). What goes in a document is the callers' business, and
 nothing here prints.
 """
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -44,16 +46,76 @@ def guarded_data_folders() -> list[Path]:
                    if p.is_dir()})
 
 
+def in_data_folder(path: str | Path) -> bool:
+    """Is `path` (through every link) inside one of ToolProof's own data/ folders?"""
+    real = Path(os.path.realpath(path))
+    return any(real == g or g in real.parents for g in guarded_data_folders())
+
+
+def _refuse_data_folder(path: str | Path, flag: str) -> None:
+    if in_data_folder(path):
+        raise ToolProofError(f"{flag}: refusing to write into ToolProof's own data folder "
+                             "(the committed suite); choose another folder", source=str(path))
+
+
+def file_key(path: str | Path) -> tuple:
+    """What makes two names one file, however each is spelt (`x`, `./x`, absolute, a symlink, a
+    hard link): the device and inode of a file that exists; else its real path (a file yet to
+    be written, reached through its folders' symlinks or a dangling link's target)."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        try:
+            return ("path", os.path.realpath(path))
+        except (OSError, ValueError):       # a NUL in the name: nothing on disk can match it
+            return ("path", str(path))
+    return ("inode", info.st_dev, info.st_ino)
+
+
+def _keeps_one_text(path: str) -> bool:
+    """Would a second write to `path` replace the first? (A regular file or a new one; not a
+    terminal, /dev/null or a pipe, which take both.)"""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return True
+
+
+def check_outputs(writes: Iterable[tuple[str, str | Path | None]],
+                  reads: Iterable[tuple[str, str | Path | None]] = ()) -> None:
+    """Refuse, in one line and before a command reads, sends or writes anything, what would
+    overwrite an input or lose an output: every verb with an output flag calls this first.
+
+    `writes` are (flag, path) pairs and `reads` (what the line calls the input, path) pairs,
+    defaults included (data/suite.json when --suite is not given); a None path is a flag not
+    given. Refused: an output that is one of the inputs (by file_key: one file through links,
+    relative or absolute), two outputs that are one file (the second would replace the first),
+    and an output inside ToolProof's own data/ folder."""
+    inputs: dict[tuple, str] = {}
+    for what, path in reads:
+        if path:
+            inputs.setdefault(file_key(path), what)
+    outputs: dict[tuple, str] = {}
+    for flag, path in writes:
+        if not path:
+            continue
+        key = file_key(path)
+        if key in inputs:
+            raise ToolProofError(f"{flag} names {inputs[key]} this command reads; choose another path",
+                                 source=str(path))
+        _refuse_data_folder(path, flag)
+        if key in outputs and _keeps_one_text(str(path)):
+            raise ToolProofError(f"{flag} and {outputs[key]} name the same file; choose a path for each",
+                                 source=str(path))
+        outputs.setdefault(key, flag)
+
+
 def check_writable(paths: Iterable[str | Path], *, force: bool | None, flag: str = "--out") -> None:
     """Refuse to write any of `paths` inside ToolProof's own data/ (whatever the flags), or over
     an existing file (without --force), or over something that is not a regular file; one line
     naming the path and the fix."""
-    guarded = guarded_data_folders()
     for path in map(Path, paths):
-        real = Path(os.path.realpath(path))
-        if any(real == g or g in real.parents for g in guarded):
-            raise ToolProofError(f"{flag}: refusing to write into ToolProof's own data folder "
-                                 "(the committed suite); choose another folder", source=str(path))
+        _refuse_data_folder(path, flag)
         if path.is_symlink() or (path.exists() and not path.is_file()):
             raise ToolProofError(f"{flag}: exists and is not a regular file; choose another path",
                                  source=str(path))

@@ -1,5 +1,6 @@
-"""Flags that several verbs share: the report files (--junit, --markdown), the suite files
-(--suite, --tools), prices and --weight, added to a verb's parser and read back from its args.
+"""Flags that several verbs share: the report files (--junit, --markdown, --html), the suite files
+(--suite, --tools), prices and --weight, added to a verb's parser and read back from its args
+(report_outputs and suite_inputs list them for files.check_outputs).
 
 Only argparse and the report writes that the flags ask for; no verb's own logic, no printing:
 a bad value raises ToolProofError for `run` in main.py to show.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from toolproof.datafiles import DATA
 from toolproof.errors import ToolProofError
 from toolproof.suite.model import CATEGORIES
 
@@ -26,6 +28,18 @@ def parse_weights(pairs: list[str]) -> dict:
         except ValueError:
             raise ToolProofError(f"--weight {pair!r}: {value!r} is not a number") from None
     return weights
+
+
+def suite_inputs(args: argparse.Namespace) -> list[tuple[str, Path]]:
+    """The suite and tools files a verb reads (the defaults when not given), named as
+    files.check_outputs names an input."""
+    return [("the suite file", Path(args.suite or DATA / "suite.json")),
+            ("the tools file", Path(args.tools or DATA / "tools.json"))]
+
+
+def report_outputs(args: argparse.Namespace) -> list[tuple[str, str | None]]:
+    """(flag, path) of every report file a verb's flags ask for (--junit, --markdown, --html)."""
+    return [(flag, getattr(args, flag[2:], None)) for flag in ("--junit", "--markdown", "--html")]
 
 
 def suite_flags(parser: argparse.ArgumentParser) -> None:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from .flags import html_flag, parse_weights, price_flags, report_flags, suite_flags, write_reports, write_text
-from toolproof.datafiles import Bundle, load_bundle, load_errata
+from .files import check_outputs
+from .flags import (html_flag, parse_weights, price_flags, report_flags, report_outputs, suite_flags, suite_inputs,
+                    write_reports, write_text)
+from toolproof.datafiles import DATA, Bundle, load_bundle, load_errata
 from toolproof.scoring.evaluate import evaluate
 from toolproof.reports.scorecard import render_markdown, render_text, to_json
 from toolproof.scoring.cost import check_prices
@@ -38,6 +40,8 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     # lazy: every verb loads with the parser; what only this verb uses loads when it runs
     from toolproof.reports.junit import junit_xml
 
+    check_outputs(report_outputs(args), [("the transcripts file", args.transcripts or DATA / "fixtures.json"),
+                                         *suite_inputs(args), ("the errata file", args.errata or DATA / "errata.json")])
     weights = parse_weights(args.weight)
     prices = check_prices(args.price_in, args.price_out)
     bundle = load_bundle(tools=args.tools, suite=args.suite, transcripts=args.transcripts)

@@ -20,8 +20,8 @@ from toolproof.errors import ToolProofError
 from toolproof.safe_text import printable
 
 from .board import board_of, render
-from .files import check_writable
-from .flags import write_text
+from .files import check_outputs, check_writable
+from .flags import suite_inputs, write_text
 from .live import execute, prepare
 
 MAX_MODELS = 20
@@ -101,7 +101,9 @@ def run_models(args: argparse.Namespace, chosen: list, stdout: TextIO, stderr: T
                              "choose a folder of its own, e.g. runs/", source=str(folder))
     taken: set = set()
     paths = [folder / file_name(p, m, taken) for p, m, _ in chosen]
-    check_writable(paths, force=None, flag="--out-dir")      # refuse before anything is sent
+    check_outputs([*(("--out-dir", p) for p in paths), ("--markdown", args.markdown), ("--html", args.html)],
+                  suite_inputs(args))                       # refuse before anything is sent
+    check_writable(paths, force=None, flag="--out-dir")
     bundle = load_suite_files(suite=args.suite, tools=args.tools)
     prepared = []
     for (provider, model, url), path in zip(chosen, paths):

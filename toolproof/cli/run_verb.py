@@ -12,6 +12,8 @@ from typing import TextIO
 
 from toolproof.datafiles import load_suite_files
 
+from .files import check_outputs
+from .flags import report_outputs, suite_inputs
 from .live import add_parser, execute, prepare
 from .models import run_models, targets
 
@@ -23,5 +25,6 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     if len(chosen) > 1 or args.out_dir:        # several models: one results file each, then the board
         return run_models(args, chosen, stdout, stderr, environ)
     args.provider, args.model, args.base_url = chosen[0]
+    check_outputs([("--out", args.out), *report_outputs(args)], suite_inputs(args))     # before anything is sent
     bundle = load_suite_files(suite=args.suite, tools=args.tools)
     return execute(prepare(args, bundle, environ, stderr), stdout, stderr)[0]

@@ -22,7 +22,7 @@ from toolproof.limits import MAX_FILE_BYTES
 from toolproof.suite.load import load_suite, load_tools
 
 from . import errata
-from .files import check_writable, write_atomic
+from .files import check_outputs, check_writable, write_atomic
 
 
 def add_parser(commands) -> None:
@@ -83,14 +83,19 @@ def _import_bfcl(args: argparse.Namespace, stderr: TextIO) -> int:
                              + (f"; not {', '.join(map(repr, unknown))}" if unknown else ""))
     if args.limit is not None and args.limit < 1:
         raise ToolProofError(f"--limit must be at least 1, got {args.limit}")
-    out = Path(args.out)
+    out, folder = Path(args.out), Path(args.data_dir)
+    sources = {category: (folder / f"BFCL_v4_{category}.json",
+                          None if category in NO_CALL | ANY_CALL      # these have no possible_answer/ file
+                          else folder / "possible_answer" / f"BFCL_v4_{category}.json")
+               for category in dict.fromkeys(categories)}
+    check_outputs([("--out", out / "suite.json"), ("--out", out / "tools.json")],
+                  [("a BFCL file", path) for pair in sources.values() for path in pair])
     check_writable([out / "suite.json", out / "tools.json"], force=args.force)
-    folder = Path(args.data_dir)
     entries, answers = {}, {}
-    for category in dict.fromkeys(categories):
-        entries[category] = read_json_lines(folder / f"BFCL_v4_{category}.json")
-        if category not in NO_CALL | ANY_CALL:      # these have no possible_answer/ file
-            truth = read_json_lines(folder / "possible_answer" / f"BFCL_v4_{category}.json")
+    for category, (questions, truth_file) in sources.items():
+        entries[category] = read_json_lines(questions)
+        if truth_file is not None:
+            truth = read_json_lines(truth_file)
             answers[category] = {e["id"]: e.get("ground_truth") for e in truth
                                  if isinstance(e, dict) and isinstance(e.get("id"), str)}
     imported = suite_from_bfcl(entries, answers, {k: format_schema(k) for k in ("tools", "suite")},

@@ -20,7 +20,7 @@ from toolproof.importers import LABELS, merged_records, tools_from_any, tools_fr
 from toolproof.importers.toolproof import map_to_source, tools_document
 from toolproof.suite.load import parse_tools
 
-from .files import check_writable, write_atomic
+from .files import check_outputs, check_writable, write_atomic
 
 
 def add_parser(commands) -> None:
@@ -77,6 +77,7 @@ def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         raise ToolProofError("tools import needs SOURCE (a file) or --mcp-stdio \"COMMAND ARGS\" (several may be given)")
     if args.mcp_stdio and not 0 < args.timeout <= 3600:
         raise ToolProofError(f"--timeout must be between 0 and 3600 seconds, got {args.timeout:g}")
+    check_outputs([("--out", args.out)], [("a SOURCE file", source) for source in args.source])
     read = [(source, *_records(source)) for source in args.source]
     read += [(command, "mcp", _mcp_records(command, args.timeout, len(args.mcp_stdio) > 1))
              for command in args.mcp_stdio]
