@@ -286,7 +286,9 @@ def replay(case_id: str | None, turn: int, wire: str, body: dict) -> tuple[int, 
 class FakeProvider:
     def __init__(self) -> None:
         self.requests: list[dict] = []
-        self.script: dict = {}     # case id or (case id, turn) -> [(status, headers, body text) or ("sleep", s)]
+        # case id, (case id, turn) or ("prompt", the user message: one phrasing of a case)
+        #   -> [(status, headers, body text) or ("sleep", s)]
+        self.script: dict = {}
         self.prompts: dict = {}    # more user messages -> the case id they are answered as (a test suite's phrasings)
         self.lock = threading.Lock()
         owner = self
@@ -321,7 +323,8 @@ class FakeProvider:
             self.requests.append({"path": path, "headers": {k.lower(): v for k, v in headers.items()},
                                   "body": body, "case_id": case_id, "turn": turn})
             # a script keyed (case id, turn) answers that turn only, whichever repeat asks
-            queue = self.script.get((case_id, turn)) or self.script.get(case_id)
+            queue = self.script.get((case_id, turn)) or self.script.get(case_id) \
+                or self.script.get(("prompt", _case_and_turn(body)[0]))
             step = queue.pop(0) if queue else None
         if step is not None and step[0] == "sleep":
             time.sleep(step[1])

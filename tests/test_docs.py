@@ -135,7 +135,7 @@ FIGURES = [
     ("formats.md", "only the first {} calls", "toolproof.grading.grade", "MAX_PAIRED", "{}"),
     ("providers.md", "A `Retry-After` above {} s is not slept", "toolproof.running.retries", "MAX_RETRY_WAIT_S",
      "{:.0f}"),
-    ("providers.md", "When the run's first {} requests", "toolproof.running.runner", "SAME_STATUS_STOP", "{}"),
+    ("providers.md", "When {} different conversations have", "toolproof.running.runner", "SAME_STATUS_STOP", "{}"),
     ("sweeps.md", "levels are whole numbers 0-{}", "toolproof.running.sweep", "MAX_PAD", "{}"),
     ("sweeps.md", "0-500, at most {};", "toolproof.scoring.sweep", "MAX_LEVELS", "{}"),
     ("cli.md", "At most {} files.", "toolproof.scoring.board", "MAX_RUNS", "{}"),

@@ -9,8 +9,11 @@ answering 500 to everything used up the whole cap.
 from __future__ import annotations
 
 
+import json
+
 import pytest
 
+from fakeprovider import SUITE
 from misbehaving import MisbehavingServer
 from clirun import cli_with
 from toolproof.cli.live import incomplete_line, key_variables
@@ -77,15 +80,36 @@ def test_the_fail_under_gate_still_exits_1_first(fake):
 
 # ---- early stop ------------------------------------------------------------------------------
 
-def test_an_endpoint_answering_500_to_everything_stops_after_5_requests(bad):
+@pytest.mark.parametrize("concurrency", ["1", "8"])
+def test_an_endpoint_answering_500_to_everything_stops_after_5_conversations(bad, concurrency):
     base = bad.url("broken")
     before = len(bad.requests)
-    code, stdout, stderr = compatible(base, "--scope", "all", "--cap", "122")
+    code, stdout, stderr = compatible(base, "--scope", "all", "--cap", "400", "--concurrency", concurrency)
     assert code == 2
-    assert len(bad.requests) - before == 5                # not the cap's 122
-    assert ("toolproof: run stopped: the first 5 requests all failed with HTTP 500: server error; "
+    # five conversations, each after its two retries; at most those in flight besides (no retry once
+    # stopped): not the cap's 400
+    assert 15 <= len(bad.requests) - before <= 3 * (5 + int(concurrency) - 1)
+    assert ("toolproof: run stopped: 5 conversations failed with HTTP 500: server error, each after its retries; "
             "nothing succeeded, so no further request is sent") in stderr.splitlines()
     assert KEY not in stdout + stderr
+
+
+def test_a_server_refusing_the_first_requests_of_each_prompt_completes_the_run(fake):
+    # Found by the third hostile-input round: at --concurrency 8 with repeats and phrasings, a
+    # server answering 503 to the first two requests of each conversation stopped the run (exit 2,
+    # 48 of 56 not started) though every retry would have succeeded. The fake cannot tell a
+    # conversation's repeats apart (they send the same body), so it refuses each prompt's first two
+    # requests: every conversation meets at most two, and the first eight in flight all fail.
+    for case in (c for c in SUITE if c["category"] == "must_ask"):
+        for prompt in [case["prompt"]] + [p["prompt"] for p in case["phrasings"]]:
+            fake.script[("prompt", prompt)] = [(503, {"retry-after": "0"}, "{}")] * 2
+    code, stdout, stderr = compatible(fake.base + "/v1", "--scope", "must_ask", "--phrasings", "all", "--repeats",
+                                      "2", "--concurrency", "8", "--cap", "500", "--format", "json")
+    assert code == 0, stderr
+    assert "run stopped" not in stderr and "[56/56]" in stderr
+    assert len(fake.requests) == 56 + 56        # 56 refused (two per prompt), 56 answered
+    card = json.loads(stdout)
+    assert card["coverage"] == {"planned": 56, "graded": 56, "error": 0, "not_started": 0}
 
 
 # ---- the key and the endpoint ----------------------------------------------------------------

@@ -263,16 +263,17 @@ def test_500_three_times_shows_the_providers_words_never_the_key(page, live):
     assert_only_talked_to(page, live.server, OPENAI)
 
 
-def test_an_endpoint_failing_everything_stops_after_5_requests(page, live):
+def test_an_endpoint_failing_everything_stops_after_5_conversations(page, live):
     # Found by review: an endpoint answering 500 to everything used up the whole cap.
     openai = live(OPENAI)
     for case in CASES:
         if case.category == "should_call":
             openai.script[case.id] = [(500, {"retry-after": "0"}, "{}")] * 3
-    assert run(page, cap=NEED["should_call"]) == "error"
-    assert len(openai.posts) == 5
-    assert page.text_content("#run-message") == ("Run stopped: the first 5 requests all failed with HTTP 500: "
-                                                 "server error; nothing succeeded, so no further request is sent")
+    assert run(page, cap=3 * NEED["should_call"]) == "error"      # room for every retry
+    assert len(openai.posts) == 15                                  # five conversations, three attempts each
+    assert page.text_content("#run-message") == ("Run stopped: 5 conversations failed with HTTP 500: server error, "
+                                                 "each after its retries; nothing succeeded, so no further request "
+                                                 "is sent")
     assert_only_talked_to(page, live.server, OPENAI)
 
 

@@ -7,7 +7,9 @@ falling back to the committed fixture for the case, and records every call it re
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -670,17 +672,70 @@ def test_a_long_retry_after_on_a_503_says_what_the_status_means(bundle, monkeypa
 # ---- an endpoint that fails everything stops early ---------------------------------------------
 
 @pytest.mark.parametrize("status", [500, 404])
-@pytest.mark.parametrize("concurrency", [1, 4])
-def test_five_failures_with_one_status_before_any_success_stop_the_run(bundle, monkeypatch, status, concurrency):
+@pytest.mark.parametrize("concurrency", [1, 4, 8])
+def test_five_conversations_failed_with_one_status_before_any_success_stop_the_run(bundle, monkeypatch, status,
+                                                                                  concurrency):
     # Found by review: an endpoint answering 500 to everything used up the whole cap.
     cases = clean(bundle)[:20]
     transport = Transport({c.id: [reply(status)] * 10 for c in cases})
     run = make_run(bundle, cases, transport, cap=200, concurrency=concurrency)
     go(run, monkeypatch)
     assert run.state == "error"
-    assert run.error == (f"the first 5 requests all failed with HTTP {status}: {status_message(status)}; "
-                         "nothing succeeded, so no further request is sent")
-    assert 5 <= len(transport.calls) <= 5 + concurrency - 1     # those in flight may finish
+    assert run.error == (f"5 conversations failed with HTTP {status}: {status_message(status)}, each after its "
+                         "retries; nothing succeeded, so no further request is sent")
+    attempts = 3 if status == 500 else 1        # a 500 is retried twice, a 404 never
+    # five conversations, each after all its attempts; those in flight then send no retry
+    assert 5 * attempts <= len(transport.calls) <= (5 + concurrency - 1) * attempts
+    failed = [raw for raw in run.transcripts if raw["turns"][-1]["attempts"] == attempts]
+    assert len(failed) >= 5 and len(run.transcripts) <= 5 + concurrency - 1
+
+
+CONVERSATION: contextvars.ContextVar = contextvars.ContextVar("conversation")
+
+
+def test_a_server_refusing_each_conversations_first_two_requests_never_stops_the_run(bundle, monkeypatch):
+    # Found by the third hostile-input round: at --concurrency 8 with repeats and phrasings, a
+    # server answering 503 to the first two requests of each conversation stopped the whole run
+    # (exit 2, 48 of 56 not started), though every retry would have succeeded: the stop counted
+    # the first attempts in flight, not conversations that had failed for good.
+    original = Run._run_case
+
+    async def tagged(self, work):           # the transport's tasks copy the worker's context
+        CONVERSATION.set(work.index)
+        return await original(self, work)
+
+    monkeypatch.setattr(Run, "_run_case", tagged)
+    sent, fixtures = Counter(), Transport()
+
+    async def transport(url, headers, body, timeout):
+        sent[CONVERSATION.get()] += 1
+        if sent[CONVERSATION.get()] <= 2:
+            return reply(503)
+        return await fixtures(url, headers, body, timeout)
+
+    run = make_run(bundle, bundle.cases, transport, scope="must_ask", concurrency=8, repeats=2, phrasings="all")
+    run.settings.cap = run.most
+    go(run, monkeypatch)
+    assert len(run.work) == 56 and len(sent) == 56 and all(n >= 3 for n in sent.values())
+    assert (run.state, run.stop, run.error, run.skipped) == ("done", "", "", 0)
+    assert len(run.results) == 56 and "ERROR" not in {r.verdict for r in run.results}
+    assert "not_started" not in run.document(created="x")
+
+
+def test_the_stop_counts_each_status_apart(bundle, monkeypatch):
+    cases = clean(bundle, turns=1)[:12]
+    # four conversations fail with 500 and four with 502 (eight, but no status five times): the run goes on
+    mixed = Transport({c.id: [reply(500 if i % 2 else 502)] * 3 for i, c in enumerate(cases[:8])})
+    run = make_run(bundle, cases, mixed, cap=200, concurrency=4)
+    go(run, monkeypatch)
+    assert run.state == "done" and not run.stop and len(run.results) == len(cases)
+    # a fifth 500 stops it
+    mixed = Transport({c.id: [reply(500 if i % 2 else 502)] * 3 for i, c in enumerate(cases[:8])}
+                      | {cases[8].id: [reply(500)] * 3})
+    run = make_run(bundle, cases, mixed, cap=200)
+    go(run, monkeypatch)
+    assert run.state == "error" and run.error.startswith("5 conversations failed with HTTP 500: server error")
+    assert len(run.results) == 9
 
 
 def test_mixed_statuses_or_an_earlier_success_do_not_stop_early(bundle, monkeypatch):
@@ -692,4 +747,4 @@ def test_mixed_statuses_or_an_earlier_success_do_not_stop_early(bundle, monkeypa
     later = Transport({c.id: [reply(500)] * 3 for c in cases[1:]})      # the first case answers
     run = make_run(bundle, cases, later, cap=200)
     go(run, monkeypatch)
-    assert "first 5 requests" not in run.error and len(run.results) == len(cases)
+    assert "5 conversations" not in run.error and len(run.results) == len(cases)

@@ -31,6 +31,11 @@ both places:
 - a run in which no request succeeded ends in the error state, never "done"; and if, before any
   request has had an answer, one fails with a network error (refused, DNS, TLS) after its
   retries, the run stops at once in the error state with that line (naming the endpoint);
+- before any request has had an answer, SAME_STATUS_STOP (5) different conversations that have
+  each failed for good (after their retries) with one HTTP status stop the run: no further
+  request starts, nor any retry (an endpoint answering 500 or 404 to everything would only use
+  up the cap). Conversations are counted, not attempts: with several in flight, a server that
+  refuses the first requests of every conversation but answers their retries never stops it;
 - abort stops at once: the request in flight is abandoned and every case already graded is kept.
 Each turn keeps the exact request (credentials removed), the response body and timings, so the
 results file re-grades offline to the same verdicts.
@@ -72,7 +77,7 @@ def succeeded(raw: dict) -> bool:
     return any("response" in turn for turn in turns)
 
 
-SAME_STATUS_STOP = 5    # failed attempts in a row, one HTTP status, before any answer: stop
+SAME_STATUS_STOP = 5    # conversations failed for good with one HTTP status, before any answer: stop
 
 
 @dataclass
@@ -101,7 +106,7 @@ class Run:
         self._in_flight = 0
         self._answered = False         # has any request had a readable answer?
         self._halt = ""                # a network error before any answer: stop everything now
-        self._same = (None, 0)         # (HTTP status, attempts in a row) while nothing has answered
+        self._same: dict[int, set[int]] = {}   # HTTP status -> work items that failed for good with it
         self._abort = asyncio.Event()
         self._freed = asyncio.Event()  # set when an item finishes (its unused reservation is free)
         self._open = asyncio.Event()   # cleared while a 429 pauses every worker
@@ -210,6 +215,7 @@ class Run:
         # every transcript again each time made long runs quadratic
         clean = redact(raw, keys=self.settings.secrets())
         bisect.insort(self._done, (work.index, raw, result, clean), key=lambda done: done[0])
+        self._same_status_stop(work, raw)
         if self.on_case:
             self.on_case(raw, result)
         refused = next((t["error"]["status"] for t in raw["turns"]
@@ -274,8 +280,8 @@ class Run:
             except TransportError as exc:
                 failure = exc
             log.append(attempt_entry(reply, failure))
-            if self._same_status_stop(reply):
-                break
+            if self.stop:
+                break           # the run is stopping (see _same_status_stop): a retry would only spend the cap
             retryable = failure is not None and failure.kind not in NO_RETRY_KINDS or \
                 reply is not None and reply.status in RETRY_STATUSES
             if not retryable:
@@ -294,21 +300,21 @@ class Run:
                 await self._sleep(seconds_to_wait)
         return self._turn_record(record, url, reply, failure, log, long_wait)
 
-    def _same_status_stop(self, reply: HttpReply | None) -> bool:
-        """Count the run's first attempts that all failed with one HTTP status: at SAME_STATUS_STOP
-        in a row before anything answered, an endpoint that answers 500 (or 404) to everything
-        would only use up the cap, so no further request starts (one line says why)."""
-        if self._answered or reply is None or 200 <= reply.status < 300:
-            self._same = (None, 0)
-            return False
-        status, count = self._same
-        self._same = (reply.status, count + 1 if status == reply.status else 1)
-        if self._same[1] < SAME_STATUS_STOP:
-            return False
-        if not self.stop:
-            self.stop = (f"the first {SAME_STATUS_STOP} requests all failed with HTTP {reply.status}"
-                         f": {status_message(reply.status)}; nothing succeeded, so no further request is sent")
-        return True
+    def _same_status_stop(self, work: Work, raw: dict) -> None:
+        """Count the conversations that failed for good (their last turn an HTTP error after its
+        retries) before any request had an answer, by status: at SAME_STATUS_STOP different ones
+        with one status, an endpoint that answers 500 (or 404) to everything would only use up
+        the cap, so no further request starts (one line says why). Conversations, not attempts:
+        at --concurrency 8 the first attempts of eight conversations all fail together at a server
+        that answers every retry, and counting those stopped a run that would have succeeded."""
+        status = raw["turns"][-1].get("error", {}).get("status") if raw["turns"] else None
+        if self._answered or not isinstance(status, int) or 200 <= status < 300:
+            return                      # a network error or a timeout is not an HTTP status
+        failed = self._same.setdefault(status, set())
+        failed.add(work.index)
+        if len(failed) >= SAME_STATUS_STOP and not self.stop:
+            self.stop = (f"{SAME_STATUS_STOP} conversations failed with HTTP {status}: {status_message(status)}, "
+                         "each after its retries; nothing succeeded, so no further request is sent")
 
     def _turn_record(self, record: dict, url: str, reply: HttpReply | None,
                      failure: TransportError | None, log: list[dict], long_wait: str = "") -> dict:
