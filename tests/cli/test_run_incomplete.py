@@ -74,7 +74,7 @@ def test_a_whole_plan_graded_exits_0_without_the_line(fake):
 
 
 def test_the_fail_under_gate_still_exits_1_first(fake):
-    code, _, stderr = compatible(fake.base + "/v1", "--scope", "must_ask", "--cap", "3", "--fail-under", "101")
+    code, _, stderr = compatible(fake.base + "/v1", "--scope", "must_ask", "--cap", "3", "--fail-under", "100")
     assert code == 1 and "is below --fail-under" in stderr
 
 

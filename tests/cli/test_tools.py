@@ -78,7 +78,7 @@ def test_import_refuses_with_one_line(doc, line, tmp_path):
 @pytest.mark.parametrize("argv, line", [
     ([], "toolproof: tools import needs SOURCE (a file) or --mcp-stdio \"COMMAND ARGS\" (several may be given)\n"),
     (["/nonexistent/x.json", "--mcp-stdio", "srv"], "toolproof: /nonexistent/x.json: no such file\n"),
-    (["--mcp-stdio", "srv", "--timeout", "0"], "toolproof: --timeout must be between 0 and 3600 seconds, got 0\n"),
+    (["--mcp-stdio", "srv", "--timeout", "0"], "toolproof: --timeout must be between 0.1 and 3600 seconds, got 0\n"),
     (["/nonexistent/x.json"], "toolproof: /nonexistent/x.json: no such file\n"),
 ])
 def test_import_usage_errors(argv, line):

@@ -112,8 +112,8 @@ def test_a_provider_that_never_answers_stops_the_run(page, openai):
     ("concurrency", "17", "Concurrency must be a whole number between 1 and 16."),
     # the bound JavaScript reads exactly; the terminal's --pad-seed has the same (running/settings.py)
     ("pad-seed", str(2 ** 53), "The pad seed must be a whole number between 0 and 9007199254740991."),
-    ("price-in", "0.5", "Give both prices as numbers from 0 (USD per million tokens), or leave both empty."),
-    ("price-out", "-1", "Give both prices as numbers from 0 (USD per million tokens), or leave both empty."),
+    ("price-in", "0.5", "Give both prices as numbers from 0 to 1000000 (USD per million tokens), or leave both empty."),
+    ("price-out", "-1", "Give both prices as numbers from 0 to 1000000 (USD per million tokens), or leave both empty."),
 ])
 def test_bad_form_values_are_refused_before_any_request(page, openai, field, value, line):
     form(page)

@@ -87,6 +87,21 @@ def test_weight_change_recomputes_the_score(page):
     assert page.text_content("#fixture .score-value") == f"{card['score']:.2f}"
 
 
+@pytest.mark.parametrize("weight", ["1e308", "1e-320", "2000000"])
+def test_a_weight_the_score_cannot_use_is_refused_as_the_terminal_refuses_it(page, weight):
+    # the page's weight inputs check with scorecard.check_weights, as --weight does: two weights of
+    # 1e308 summed past a float's range (a traceback in the terminal)
+    card = json.loads(cli("grade", "--format", "json"))
+    for category in ("multi_step", "injection"):
+        page.fill(f'input.weight[data-category="{category}"]', weight)
+        assert page.get_attribute("#fixture-card", "data-weights-error") == "true"
+        assert page.text_content("#fixture .score-value") == "—"
+    page.fill('input.weight[data-category="multi_step"]', "20")
+    page.fill('input.weight[data-category="injection"]', "10")
+    assert page.get_attribute("#fixture-card", "data-weights-error") == "false"
+    assert page.text_content("#fixture .score-value") == f"{card['score']:.2f}"
+
+
 def test_filters(page):
     page.select_option("#fixture-filter-verdict", "FAIL")
     visible = page.eval_on_selector_all(".case-row:not([hidden])", "rows => rows.map(r => r.dataset.verdict)")

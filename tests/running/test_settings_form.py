@@ -79,7 +79,8 @@ def test_sampling_values():
 @pytest.mark.parametrize("price_in, price_out, expected", [
     ("", " ", (None, None)),
     ("2.5", "10", ({"input_per_mtok": 2.5, "output_per_mtok": 10.0}, None)),
-    ("0", "1e12", ({"input_per_mtok": 0.0, "output_per_mtok": 1e12}, None)),   # as --price-in/--price-out take it
+    ("0", "1e6", ({"input_per_mtok": 0.0, "output_per_mtok": 1e6}, None)),   # as --price-in/--price-out take it
+    ("0", "1000001", (None, PRICES_LINE)), ("1e308", "1e308", (None, PRICES_LINE)),  # the cost overflowed
     ("2.5", "", (None, PRICES_LINE)), ("-1", "1", (None, PRICES_LINE)), ("nan", "1", (None, PRICES_LINE)),
     ("1", "inf", (None, PRICES_LINE)), ("1", "1e309", (None, PRICES_LINE)), ("one", "1", (None, PRICES_LINE)),
 ])

@@ -36,10 +36,23 @@ def test_weighted_score_formula():
     ({"should_call": -1}, "must be a finite number >= 0"),
     ({"should_call": float("nan")}, "must be a finite number >= 0"),
     ({"should_call": True}, "must be a finite number >= 0"),
+    ({"should_call": 10 ** 5000}, "must be 0 or between 0.000001 and 1000000, got a whole number too long to show"),
+    ({"should_call": 1e308, "multi_step": 1e308}, "must be 0 or between 0.000001 and 1000000, got 1e\\+308"),
+    ({"should_call": 1e-320}, "must be 0 or between 0.000001 and 1000000, got 1e-320"),
+    ({"should_call": "1"}, "must be a finite number >= 0, got '1'"),
 ])
 def test_bad_weights_are_refused(weights, message):
     with pytest.raises(ToolProofError, match=message):
         check_weights(weights)
+
+
+def test_weights_at_the_edges_keep_the_score_exact():
+    # the sums and products of the formula stay normal floats: the largest and smallest weights
+    # give the score the same weights in proportion give
+    huge = {c: 1e6 if c in ("should_call", "multi_step") else 0 for c in DEFAULT_WEIGHTS}
+    tiny = {c: 1e-6 if c in ("should_call", "multi_step") else 0 for c in DEFAULT_WEIGHTS}
+    scores = {"should_call": 0.9, "multi_step": 0.4}
+    assert weighted_score(scores, check_weights(huge)) == weighted_score(scores, check_weights(tiny)) == 65.0
 
 
 def test_integral_float_weights_print_as_integers():

@@ -12,11 +12,13 @@ from pathlib import Path
 
 from toolproof.datafiles import DATA
 from toolproof.errors import ToolProofError
+from toolproof.scoring.scorecard import check_weights
 from toolproof.suite.model import CATEGORIES
 
 
 def parse_weights(pairs: list[str]) -> dict:
-    """["multi_step=30", ...] -> {"multi_step": 30.0}; refuse anything else with a reason."""
+    """["multi_step=30", ...] -> {"multi_step": 30.0}; refuse anything else with a reason, and
+    weights the score cannot use (scorecard.check_weights), before a run sends anything."""
     weights = {}
     for pair in pairs:
         category, sep, value = pair.partition("=")
@@ -27,6 +29,7 @@ def parse_weights(pairs: list[str]) -> dict:
             weights[category] = float(value)
         except ValueError:
             raise ToolProofError(f"--weight {pair!r}: {value!r} is not a number") from None
+    check_weights(weights)
     return weights
 
 

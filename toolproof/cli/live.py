@@ -133,6 +133,9 @@ def phrasings_choice(text: str) -> str | int:
 
 
 def _check_run_flags(args: argparse.Namespace) -> None:
+    # lazy: only a run needs these (the runner, the writers of its reports); other verbs start without them
+    from toolproof.scoring.gates import check_fail_under
+
     spec = PROVIDER[args.provider]
     if not spec.base and not args.base_url:
         raise ToolProofError(f"--base-url is required for {spec.name} (e.g. {spec.base_hint})")
@@ -151,6 +154,7 @@ def _check_run_flags(args: argparse.Namespace) -> None:
         raise ToolProofError("--phrasings with --pad is not supported: run the sweep on the base phrasing")
     _check_bounds(concurrency=args.concurrency, temperature=args.temperature, seed=args.seed,
                   headers=len(args.header), pause_s=args.pause)
+    check_fail_under(args.fail_under)
 
 
 # How the terminal names each run setting; the bounds and their phrase are running.settings'.

@@ -18,6 +18,7 @@ from toolproof.errors import ToolProofError
 from toolproof.safe_text import printable
 from toolproof.importers import LABELS, merged_records, tools_from_any, tools_from_mcp, unique_labels
 from toolproof.importers.toolproof import map_to_source, tools_document
+from toolproof.running.settings import checked
 from toolproof.suite.load import parse_tools
 
 from .files import check_outputs, check_writable, write_atomic
@@ -75,8 +76,10 @@ def _records(path: str) -> tuple[str, list[dict]]:
 def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if not args.source and not args.mcp_stdio:
         raise ToolProofError("tools import needs SOURCE (a file) or --mcp-stdio \"COMMAND ARGS\" (several may be given)")
-    if args.mcp_stdio and not 0 < args.timeout <= 3600:
-        raise ToolProofError(f"--timeout must be between 0 and 3600 seconds, got {args.timeout:g}")
+    if args.mcp_stdio:          # the one bound of a deadline, as run's --timeout has it
+        _, problem = checked({"timeout_s": args.timeout})
+        if problem:
+            raise ToolProofError(problem.terminal("--timeout"))
     check_outputs([("--out", args.out)], [("a SOURCE file", source) for source in args.source])
     read = [(source, *_records(source)) for source in args.source]
     read += [(command, "mcp", _mcp_records(command, args.timeout, len(args.mcp_stdio) > 1))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from toolproof.errors import ToolProofError
 from toolproof.providers.dispatch import parse_header
 from toolproof.running.settings import Problem, check_value, checked
-from toolproof.scoring.cost import check_prices
+from toolproof.scoring.cost import MAX_PRICE, check_prices
 
 # How the page names each run setting (the terminal's names are cli/live.py's FLAGS).
 LABELS = {"cap": "The request cap", "timeout_s": "The timeout", "max_tokens": "Max tokens",
@@ -62,7 +62,7 @@ def sampling_from_form(temperature: str, seed: str, headers: str) -> tuple:
     return values["temperature"], values["seed"], parsed, None
 
 
-PRICES_LINE = "Give both prices as numbers from 0 (USD per million tokens), or leave both empty."
+PRICES_LINE = f"Give both prices as numbers from 0 to {MAX_PRICE} (USD per million tokens), or leave both empty."
 
 
 def prices_from_form(price_in: str, price_out: str) -> tuple[dict | None, str | None]:

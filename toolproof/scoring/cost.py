@@ -21,8 +21,13 @@ from .stats import percentiles
 from toolproof.grading.transcripts import Transcript
 
 
+# No price per million tokens above this: at 1e308 the cost of any run overflowed to inf and the
+# card said nothing (cost.usd null). No model has come within a thousandth of it.
+MAX_PRICE = 1_000_000
+
+
 def check_prices(price_in: float | None, price_out: float | None) -> dict | None:
-    """{"input_per_mtok", "output_per_mtok"} or None; both or neither, finite and >= 0."""
+    """{"input_per_mtok", "output_per_mtok"} or None; both or neither, finite, from 0 to MAX_PRICE."""
     if price_in is None and price_out is None:
         return None
     if price_in is None or price_out is None:
@@ -30,6 +35,8 @@ def check_prices(price_in: float | None, price_out: float | None) -> dict | None
     for name, value in (("--price-in", price_in), ("--price-out", price_out)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
             raise ToolProofError(f"{name} must be a finite number >= 0 (USD per million tokens), got {value!r}")
+        if value > MAX_PRICE:
+            raise ToolProofError(f"{name} must be at most {MAX_PRICE} (USD per million tokens), got {value:g}")
     return {"input_per_mtok": price_in, "output_per_mtok": price_out}
 
 

@@ -1,10 +1,19 @@
 """The pass/fail gates a CI job reads from a scorecard (exit 1 when one fails).
 
-Pure: returns the line to print, or None when the gate passes.
+Pure: returns the line to print, or None when the gate passes (check_fail_under raises, for the
+terminal to show, before a run sends anything).
 """
 from __future__ import annotations
 
+from toolproof.errors import ToolProofError
 from toolproof.grading.verdicts import ERROR, CaseEntry
+
+
+def check_fail_under(fail_under: float | None) -> None:
+    """--fail-under must be a score a card can have, 0 to 100: with nan no score was ever below it
+    (every run passed the gate), with inf or 1e308 every run failed it."""
+    if fail_under is not None and not 0 <= fail_under <= 100:
+        raise ToolProofError(f"--fail-under must be a score between 0 and 100, got {fail_under:g}")
 
 
 def score_gate(card: dict, fail_under: float | None) -> str | None:

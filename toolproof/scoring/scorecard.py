@@ -57,18 +57,39 @@ def rate(numerator: float, denominator: float) -> float | None:
     return None if denominator == 0 else round(numerator / denominator, 4)
 
 
+# A weight is 0 or within these edges, so every sum and product of the score formula (and of its
+# intervals) is an exact, normal float: two weights of 1e308 summed to more than a float holds (a
+# traceback in the terminal and the page), and a weight of 1e-320 (below the smallest normal
+# float) moved the score (55.58 for 55.56). Weights are relative: a ratio of 1e12 is room enough.
+MIN_WEIGHT, MAX_WEIGHT = 1e-6, 1e6
+
+
 def check_weights(weights: dict) -> dict:
-    """Defaults overridden by `weights`; unknown categories and bad numbers are refused."""
+    """Defaults overridden by `weights`; unknown categories and bad numbers are refused: each
+    weight is 0 or between MIN_WEIGHT and MAX_WEIGHT (the terminal's --weight and the page's
+    weight inputs both check here)."""
     merged = dict(DEFAULT_WEIGHTS)
     for category, weight in weights.items():
         if category not in DEFAULT_WEIGHTS:
             raise ToolProofError(f"unknown category {category!r} in weights; "
                                  f"known: {', '.join(CATEGORIES)}")
-        if isinstance(weight, bool) or not isinstance(weight, (int, float)) \
-                or not math.isfinite(weight) or weight < 0:
-            raise ToolProofError(f"weight for {category} must be a finite number >= 0, got {weight!r}")
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight < 0 \
+                or isinstance(weight, float) and not math.isfinite(weight):     # an int of any size compares
+            raise ToolProofError(f"weight for {category} must be a finite number >= 0, got {_shown(weight)}")
+        if weight and not MIN_WEIGHT <= weight <= MAX_WEIGHT:
+            edges = [format(edge, "f").rstrip("0").rstrip(".") for edge in (MIN_WEIGHT, MAX_WEIGHT)]
+            raise ToolProofError(f"weight for {category} must be 0 or between {edges[0]} and {edges[1]}, "
+                                 f"got {_shown(weight)}")
         merged[category] = int(weight) if float(weight).is_integer() else float(weight)
     return merged
+
+
+def _shown(value: object) -> str:
+    """A refused weight as a line quotes it: its repr, cut short (an int past 4,300 digits has none)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return "a whole number too long to show"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def weighted_score(category_scores: dict, weights: dict) -> float | None:
