@@ -287,7 +287,8 @@ class FakeProvider:
     def __init__(self) -> None:
         self.requests: list[dict] = []
         # case id, (case id, turn) or ("prompt", the user message: one phrasing of a case)
-        #   -> [(status, headers, body text) or ("sleep", s)]
+        #   -> [(status, headers, body text), ("sleep", s), or ("wait", reached, go): sets the
+        #   threading.Event `reached`, waits (at most 60 s) for `go`, then answers as the fixture]
         self.script: dict = {}
         self.prompts: dict = {}    # more user messages -> the case id they are answered as (a test suite's phrasings)
         self.lock = threading.Lock()
@@ -328,6 +329,10 @@ class FakeProvider:
             step = queue.pop(0) if queue else None
         if step is not None and step[0] == "sleep":
             time.sleep(step[1])
+            step = None
+        elif step is not None and step[0] == "wait":
+            step[1].set()
+            step[2].wait(60)
             step = None
         status, extra, text = step if step is not None else replay(case_id, turn, wire_of(path.split("?")[0]), body)
         return status, extra, text.replace(ECHO, sent_key(headers) or ECHO)

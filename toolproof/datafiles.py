@@ -89,12 +89,13 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCH
           (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
 
 
-def read_file_bytes(path: Path) -> bytes:
+def read_file_bytes(path: Path, *, dir_fd: int | None = None) -> bytes:
     """The bytes of a regular file of bounded size. Opened without blocking (a FIFO would wait
-    for a writer) and checked on the open descriptor, so the file checked is the file read."""
+    for a writer) and checked on the open descriptor, so the file checked is the file read.
+    `dir_fd`: `path` is relative to that folder's handle (run --out-dir reads its files so)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, flags, dir_fd=dir_fd)
     except FileNotFoundError:
         raise ToolProofError("no such file", source=str(path)) from None
     except OSError as exc:

@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import threading
+import types
+from pathlib import Path
 
 import pytest
 
+from fakeprovider import SUITE
 from htmlcheck import assert_inert
 from misbehaving import MisbehavingServer
 from clirun import cli_with
@@ -130,3 +135,116 @@ def test_one_model_run_writes_its_scorecard_as_html(fake, tmp_path):
     found = assert_inert(page.read_text(encoding="utf-8"))
     assert "ToolProof scorecard - openai-compatible / <b>solo</b>" in "".join(found.text) and "b" not in found.tags
     assert KEY not in page.read_text(encoding="utf-8")
+
+
+# ---- the folder is held by a handle: a swap mid-run writes nothing outside it -----------------
+
+def test_a_folder_swapped_for_a_symlink_mid_run_gets_every_file_and_nothing_lands_outside(fake, tmp_path):
+    # Found by the third hostile-input round: --out-dir followed a folder swapped for a symlink
+    # mid-run and replaced a file outside the target.
+    runs, moved, elsewhere = tmp_path / "runs", tmp_path / "runs-moved", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    planted = {name: f"not mine to replace: {name}" for name in
+               ("openai-compatible-a.json", "openai-compatible-b.json", "board.json")}
+    for name, text in planted.items():
+        (elsewhere / name).write_text(text, encoding="utf-8")
+    reached, go = threading.Event(), threading.Event()
+    first = next(c["id"] for c in SUITE if c["category"] == "must_ask")
+    fake.script[first] = [("wait", reached, go)]          # model a's first request waits for the swap
+    outcome = {}
+    command = threading.Thread(target=lambda: outcome.update(result=cli(
+        "run", "--provider", "openai-compatible", "--base-url", fake.base + "/v1", "--pause", "0",
+        "--scope", "must_ask", "--model", "a,b", "--out-dir", str(runs), "--format", "json")))
+    command.start()
+    try:
+        assert reached.wait(60)
+        os.rename(runs, moved)                             # the folder moves away, a link takes its place
+        os.symlink(elsewhere, runs)
+    finally:
+        go.set()
+        command.join(120)
+    code, out, err = outcome["result"]
+    assert code == 0, err
+    assert {p.name: p.read_text(encoding="utf-8") for p in elsewhere.iterdir()} == planted
+    assert sorted(p.name for p in moved.iterdir()) == ["openai-compatible-a.json", "openai-compatible-b.json"]
+    for name, model in (("openai-compatible-a.json", "a"), ("openai-compatible-b.json", "b")):
+        doc = json.loads((moved / name).read_text(encoding="utf-8"))
+        assert doc["model"] == model and doc["state"] == "done" and len(doc["transcripts"]) == 9
+    board = json.loads(out)                                # read back through the handle, not the link
+    assert [r["model"] for r in board["runs"]] == ["a", "b"]
+
+
+def test_a_folder_that_is_a_symlink_is_refused_up_front(fake, tmp_path):
+    (tmp_path / "real").mkdir()
+    os.symlink(tmp_path / "real", tmp_path / "link")
+    code, out, err = models(fake, "--model", "a,b", "--out-dir", str(tmp_path / "link"))
+    assert (code, out) == (2, "")
+    assert err == f"toolproof: {tmp_path / 'link'}: --out-dir: is a symbolic link; name the folder it points to\n"
+    assert fake.requests == [] and list((tmp_path / "real").iterdir()) == []
+
+
+def test_a_file_appearing_after_the_check_is_not_replaced(fake, tmp_path, monkeypatch):
+    # the first write of each file makes it only if it is absent (O_EXCL through the handle)
+    from toolproof.cli import models as models_module
+
+    real_held = models_module._held
+
+    def held_then_planted(folder, environ):
+        held = real_held(folder, environ)
+        (folder / "openai-compatible-b.json").write_text("planted after the check", encoding="utf-8")
+        return held
+
+    monkeypatch.setattr(models_module, "_held", held_then_planted)
+    code, out, err = models(fake, "--model", "a,b", "--out-dir", str(tmp_path / "runs"), "--cap", "3")
+    assert code == 2 and "openai-compatible-b.json: cannot write the results file (File exists)" in err
+    assert (tmp_path / "runs" / "openai-compatible-b.json").read_text(encoding="utf-8") == "planted after the check"
+
+
+@pytest.mark.parametrize("home", ["", "relative/home", None])
+@pytest.mark.parametrize("target", ["home", "parent"])
+def test_an_empty_or_relative_home_is_unknown_and_the_password_databases_home_is_refused(fake, tmp_path, monkeypatch,
+                                                                                          home, target):
+    # Found by the third hostile-input round: with HOME empty, a parent of the home folder was
+    # accepted. The password database is the test's (a home under tmp_path): were the rule to
+    # break, the files would land there, not in the real home folder.
+    from toolproof.cli import folder as folder_module
+
+    own = tmp_path / "users" / "me"
+    own.mkdir(parents=True)
+    (own / "notes.txt").write_text("mine", encoding="utf-8")
+    monkeypatch.setattr(folder_module, "pwd", types.SimpleNamespace(
+        getpwuid=lambda uid: types.SimpleNamespace(pw_dir=str(own))))
+    folder = own if target == "home" else own.parent
+    environ = {**ENV, **({"HOME": home} if home is not None else {})}
+    code, out, err = cli("run", "--provider", "openai-compatible", "--base-url", fake.base + "/v1",
+                         "--model", "a,b", "--out-dir", str(folder), environ=environ)
+    assert (code, out) == (2, "")
+    assert err == (f"toolproof: {folder}: --out-dir: is the home folder, one of its parents or the file-system "
+                   "root; choose a folder of its own, e.g. runs/\n")
+    assert fake.requests == [] and [p.name for p in own.iterdir()] == ["notes.txt"]
+    assert [p.name for p in own.parent.iterdir()] == ["me"]
+
+
+def test_the_home_folders_known(monkeypatch, tmp_path):
+    from toolproof.cli import folder
+
+    pwd = pytest.importorskip("pwd")
+    own = Path(pwd.getpwuid(os.getuid()).pw_dir)
+    assert folder.home_folders({"HOME": ""}) == [own]
+    assert folder.home_folders({"HOME": "rel"}) == [own]
+    assert folder.home_folders({"HOME": str(tmp_path)}) == [tmp_path, own]
+    monkeypatch.setattr(folder, "pwd", None)              # a platform without a password database
+    assert folder.home_folders({}) == [] and folder.home_folders({"HOME": str(tmp_path)}) == [tmp_path]
+    root = os.stat(os.path.abspath(os.sep))
+    assert folder.broad_keys({"HOME": ""}) == {(root.st_dev, root.st_ino)}   # the root is always refused
+
+
+def test_without_handles_the_folder_is_written_by_path(fake, tmp_path, monkeypatch):
+    # a platform whose os calls take no dir_fd (Windows) writes as before, by path
+    from toolproof.cli import models as models_module
+
+    monkeypatch.setattr(models_module, "HELD", False)
+    code, out, err = models(fake, "--model", "a,b", "--out-dir", str(tmp_path / "runs"), "--cap", "3")
+    assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == ["openai-compatible-a.json",
+                                                                      "openai-compatible-b.json"]

@@ -8,6 +8,7 @@ Reads files and prints; the ranking, the pairwise tests and the rendering are th
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TextIO
 
 from toolproof.datafiles import format_schema, load_suite_files, read_json
@@ -37,15 +38,17 @@ def render(board: dict, form: str) -> str:
             "html": board_html}[form](board)
 
 
-def board_of(paths: list[str], *, suite: str | None, tools: str | None, allow_mixed: bool) -> dict:
-    """Read the files and build the board (run --model a,b,c calls this on what it wrote)."""
+def board_of(paths: list[str], *, suite: str | None, tools: str | None, allow_mixed: bool,
+             read: Callable[[str], object] = read_json) -> dict:
+    """Read the files and build the board (run --model a,b,c calls this on what it wrote, `read`
+    through its folder's handle)."""
     # lazy: every verb loads with the parser; what only this verb uses loads when it runs
     from toolproof.scoring.board import MAX_RUNS, build_board
 
     if len(paths) > MAX_RUNS:           # before reading any of them
         raise ToolProofError(f"at most {MAX_RUNS} results files on one board, got {len(paths)}")
     bundle = load_suite_files(suite=suite, tools=tools)
-    runs = [(read_json(path), path) for path in paths]
+    runs = [(read(path), path) for path in paths]
     return build_board(runs, bundle.cases, bundle.tools, format_schema("transcripts"), allow_mixed=allow_mixed)
 
 

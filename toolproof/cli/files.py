@@ -20,10 +20,16 @@ from pathlib import Path
 from toolproof.datafiles import DATA, package_folder
 from toolproof.errors import ToolProofError
 
+from .folder import IN_DATA, HeldPath
+
 
 def write_atomic(path: str, text: str) -> None:
     """Replace `path` with `text` in one step: a temp file in the same folder, then os.replace,
-    so a crash or kill mid-write leaves the previous complete file, never half of one."""
+    so a crash or kill mid-write leaves the previous complete file, never half of one. A file of
+    a held folder (run --out-dir: folder.HeldPath) is written the same way through its handle."""
+    if isinstance(path, HeldPath):
+        path.folder.write_atomic(path.name, text)
+        return
     folder = os.path.dirname(os.path.abspath(path))
     fd, temp = tempfile.mkstemp(prefix=".toolproof-", suffix=".tmp", dir=folder)
     try:
@@ -54,8 +60,7 @@ def in_data_folder(path: str | Path) -> bool:
 
 def _refuse_data_folder(path: str | Path, flag: str) -> None:
     if in_data_folder(path):
-        raise ToolProofError(f"{flag}: refusing to write into ToolProof's own data folder "
-                             "(the committed suite); choose another folder", source=str(path))
+        raise ToolProofError(f"{flag}: {IN_DATA}", source=str(path))
 
 
 def file_key(path: str | Path) -> tuple:

@@ -5,7 +5,9 @@ model in --out-dir, then the leaderboard of them all on stdout.
 An edge, above live.py (whose `prepare` and `execute` run each model exactly as a single `run`
 does). Every model is checked and announced (endpoint, key variable, cases, requests, cap)
 before the first request of any is sent; a model whose run fails entirely does not stop the
-others. It writes only the files it names, never over an existing one, and deletes nothing.
+others. It writes only the files it names, never over an existing one, and deletes nothing; it
+writes them through a handle on --out-dir opened once (folder.py), so a folder moved or swapped
+for a symlink mid-run still gets them and nothing lands outside it.
 Exit code: the worst of the models' (130 interrupted, 2 a run stopped, 1 a gate, 3 incomplete, 0).
 """
 from __future__ import annotations
@@ -15,13 +17,14 @@ import re
 from pathlib import Path
 from typing import TextIO
 
-from toolproof.datafiles import load_suite_files
+from toolproof.datafiles import load_suite_files, read_json
 from toolproof.errors import ToolProofError
 from toolproof.safe_text import printable
 
 from .board import board_of, render
-from .files import check_outputs, check_writable
+from .files import check_outputs, check_writable, guarded_data_folders
 from .flags import suite_inputs, write_text
+from .folder import HELD, HeldFolder, check_place
 from .live import execute, prepare
 
 MAX_MODELS = 20
@@ -83,22 +86,31 @@ def _check_flags(args: argparse.Namespace) -> None:
                                  "(grade or board them afterwards)")
 
 
-def _too_broad(folder: Path, home: str | None) -> bool:
-    """Results files scattered into the home folder (or above it) mix with everything else there:
-    refused, as serve.py --bundle refuses them."""
-    target = folder.resolve()
-    guarded = [Path(home).resolve()] if home else []
-    return target == Path(target.anchor) or any(target == g or target in g.parents for g in guarded)
+def _held(folder: Path, environ: dict) -> HeldFolder | None:
+    """The folder, made if need be and opened once: every results file is written (and read back
+    for the board) through this handle, checked again on the handle (folder.py). None where the
+    platform has no handles to write through (then by path, as before)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ToolProofError(f"--out-dir: cannot make the folder ({exc.strerror or exc.__class__.__name__})",
+                             source=str(folder)) from None
+    if not HELD:
+        return None
+    held = HeldFolder(folder)
+    try:
+        held.check(environ=environ, data_folders=guarded_data_folders())
+    except ToolProofError:
+        held.close()
+        raise
+    return held
 
 
 def run_models(args: argparse.Namespace, chosen: list, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
     _check_flags(args)
     folder = Path(args.out_dir)
-    if folder.exists() and not folder.is_dir():
-        raise ToolProofError("--out-dir: exists and is not a folder", source=str(folder))
-    if _too_broad(folder, environ.get("HOME")):
-        raise ToolProofError("--out-dir: is the home folder, one of its parents or the file-system root; "
-                             "choose a folder of its own, e.g. runs/", source=str(folder))
+    # results files scattered into the home folder (or above it) mix with everything else there
+    check_place(folder, environ=environ, data_folders=guarded_data_folders())
     taken: set = set()
     paths = [folder / file_name(p, m, taken) for p, m, _ in chosen]
     check_outputs([*(("--out-dir", p) for p in paths), ("--markdown", args.markdown), ("--html", args.html)],
@@ -111,7 +123,20 @@ def run_models(args: argparse.Namespace, chosen: list, stdout: TextIO, stderr: T
         one = argparse.Namespace(**{**vars(args), "provider": provider, "model": model, "base_url": url,
                                     "out": str(path), "markdown": None, "html": None})
         prepared.append(prepare(one, bundle, environ, stderr))
-    folder.mkdir(parents=True, exist_ok=True)
+    held = _held(folder, environ)
+    try:
+        return _run_all(args, prepared, held, stdout, stderr)
+    finally:
+        if held is not None:
+            held.close()
+
+
+def _run_all(args: argparse.Namespace, prepared: list, held: HeldFolder | None, stdout: TextIO,
+             stderr: TextIO) -> int:
+    """Each model in turn, then the board of every file written; the worst exit code."""
+    if held is not None:
+        for one in prepared:
+            one.args.out = held.path(Path(one.args.out).name)
     codes, written = [], []
     for one in prepared:
         code, card = execute(one, stdout, stderr, show_card=False)
@@ -122,7 +147,8 @@ def run_models(args: argparse.Namespace, chosen: list, stdout: TextIO, stderr: T
                 f"{card['coverage']['graded']} of {card['coverage']['planned']} graded, exit {code}; {one.args.out}")
         if code == 130:                # Ctrl-C stops every model, not only the one in flight
             break
-    board = board_of(written, suite=args.suite, tools=args.tools, allow_mixed=False)
+    board = board_of(written, suite=args.suite, tools=args.tools, allow_mixed=False,
+                     read=(lambda path: held.read_json(path.name)) if held is not None else read_json)
     stdout.write(render(board, "json" if args.format == "json" else "text"))
     if args.markdown:
         write_text(args.markdown, render(board, "markdown"), "--markdown")
