@@ -248,3 +248,29 @@ def test_without_handles_the_folder_is_written_by_path(fake, tmp_path, monkeypat
     assert code == 0, err
     assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == ["openai-compatible-a.json",
                                                                       "openai-compatible-b.json"]
+
+
+@pytest.mark.parametrize("name, message", [
+    ("afile", "--out-dir: exists and is not a folder"),
+    ("afile/sub", "--out-dir: exists and is not a folder (afile on its path)"),
+    ("x" * 300, "--out-dir: cannot use this path (File name too long)"),
+    ("a\0b", "--out-dir: a file name cannot hold a NUL character"),
+    (os.devnull, "--out-dir: exists and is not a folder"),
+])
+def test_a_malformed_folder_is_one_line(fake, tmp_path, monkeypatch, name, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("mine", encoding="utf-8")
+    code, out, err = models(fake, "--model", "a,b", "--out-dir", name)
+    assert (code, out) == (2, "") and err.count("\n") == 1 and err.rstrip().endswith(message), err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"] and (tmp_path / "afile").read_text() == "mine"
+    assert fake.requests == []
+
+
+def test_a_folder_that_cannot_be_made_is_one_line(fake, tmp_path, monkeypatch):
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    code, out, err = models(fake, "--model", "a,b", "--out-dir", str(tmp_path / "runs"))
+    assert (code, out) == (2, "") and fake.requests == []
+    assert err.splitlines()[-1] == f"toolproof: {tmp_path / 'runs'}: --out-dir: cannot make the folder (Permission denied)"

@@ -20,7 +20,7 @@ from pathlib import Path
 from toolproof.datafiles import DATA, package_folder
 from toolproof.errors import ToolProofError
 
-from .folder import IN_DATA, HeldPath
+from .folder import IN_DATA, HeldPath, refuse_nul
 
 
 def write_atomic(path: str, text: str) -> None:
@@ -104,6 +104,7 @@ def check_outputs(writes: Iterable[tuple[str, str | Path | None]],
     for flag, path in writes:
         if not path:
             continue
+        refuse_nul(path, flag)
         key = file_key(path)
         if key in inputs:
             raise ToolProofError(f"{flag} names {inputs[key]} this command reads; choose another path",

@@ -19,6 +19,7 @@ write_atomic): the callers hand it the data folders.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 from collections.abc import Iterable, Mapping
@@ -77,7 +78,8 @@ def broad_keys(environ: Mapping[str, str]) -> set[Key]:
 
 def chain(fd: int) -> list[Key]:
     """The folder open at `fd`, then each of its parents up to the root, by identity: found by
-    `..` through handles, so no path (and no link on one) is read again."""
+    `..` through handles, so no path (and no link on one) is read again. A parent that cannot be
+    opened (no search permission) ends the chain there."""
     keys: list[Key] = []
     current = os.dup(fd)
     try:
@@ -86,11 +88,21 @@ def chain(fd: int) -> list[Key]:
             if key in keys:             # the root is its own parent
                 return keys
             keys.append(key)
-            parent = os.open("..", os.O_RDONLY | os.O_DIRECTORY, dir_fd=current)
+            try:                        # O_PATH (Linux) needs no read permission on the parent
+                parent = os.open("..", getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY, dir_fd=current)
+            except OSError:
+                return keys
             os.close(current)
             current = parent
     finally:
         os.close(current)
+
+
+def path_chain(folder: Path) -> list[Key]:
+    """chain() for a folder named by a path, before any handle is held: its real path, then each
+    parent of that, by identity (only search permission is needed, as for any write)."""
+    real = Path(os.path.realpath(folder))
+    return [_key(os.stat(p)) for p in (real, *real.parents)]
 
 
 def place_problem(keys: list[Key], *, exists: bool, environ: Mapping[str, str],
@@ -105,23 +117,33 @@ def place_problem(keys: list[Key], *, exists: bool, environ: Mapping[str, str],
     return None
 
 
+def refuse_nul(path: str | Path, flag: str) -> None:
+    """A NUL character ends a name for the system: no file can be called that (only a caller
+    in-process can pass one; a shell cannot), so it is refused before any check reads it."""
+    if "\0" in str(path):
+        raise ToolProofError(f"{flag}: a file name cannot hold a NUL character", source=str(path))
+
+
 def check_place(folder: Path, *, environ: Mapping[str, str], data_folders: Iterable[Path],
                 flag: str = "--out-dir") -> None:
     """place_problem for a folder named by its path (it may not exist yet): the nearest existing
-    folder on its path is opened (links on the way followed, as a write would) and its chain
-    checked. The folder itself may not be a symlink: HeldFolder opens it without following one."""
-    if Path(folder).is_symlink():
-        raise ToolProofError(f"{flag}: is a symbolic link; name the folder it points to", source=str(folder))
-    target, exists = Path(folder), True
-    while not target.is_dir():
-        if target == Path(folder) and (target.exists() or target.is_symlink()):
-            raise ToolProofError(f"{flag}: exists and is not a folder", source=str(folder))
-        target, exists = target.parent, False
-    fd = os.open(target, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    folder on its path, with the links on the way followed as a write would follow them, and its
+    parents. The folder itself may not be a symlink: HeldFolder opens it without following one."""
+    refuse_nul(folder, flag)
     try:
-        problem = place_problem(chain(fd), exists=exists, environ=environ, data_folders=data_folders)
-    finally:
-        os.close(fd)
+        if Path(folder).is_symlink():
+            raise ToolProofError(f"{flag}: is a symbolic link; name the folder it points to", source=str(folder))
+        target, exists = Path(folder), True
+        while not target.is_dir():
+            if target.exists() or target.is_symlink():      # a file (or a broken link) where a folder must be
+                where = "" if target == Path(folder) else f" ({target} on its path)"
+                raise ToolProofError(f"{flag}: exists and is not a folder{where}", source=str(folder))
+            target, exists = target.parent, False
+        keys = path_chain(target)
+    except OSError as exc:              # a name too long, a folder on the way not searchable
+        raise ToolProofError(f"{flag}: cannot use this path ({exc.strerror or exc.__class__.__name__})",
+                             source=str(folder)) from None
+    problem = place_problem(keys, exists=exists, environ=environ, data_folders=data_folders)
     if problem:
         raise ToolProofError(f"{flag}: {problem}", source=str(folder))
 
@@ -147,8 +169,9 @@ class HeldFolder:
         try:
             self.fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
         except OSError as exc:          # ELOOP: the folder is now a symlink; ENOTDIR: now a file
-            raise ToolProofError(f"{flag}: cannot open the folder ({exc.strerror or exc.__class__.__name__}); "
-                                 "it changed after it was checked", source=self.shown) from None
+            changed = "; it changed after it was checked" if exc.errno in (errno.ELOOP, errno.ENOTDIR) else ""
+            raise ToolProofError(f"{flag}: cannot open the folder ({exc.strerror or exc.__class__.__name__})"
+                                 f"{changed}", source=self.shown) from None
 
     def __enter__(self) -> HeldFolder:
         return self
