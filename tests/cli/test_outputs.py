@@ -85,14 +85,21 @@ def test_grade_never_replaces_its_suite_tools_or_errata(folder, flag, read, what
 def test_the_default_inputs_are_inputs_too(folder):
     # with no --transcripts, grade reads the packaged fixtures: an --html naming them is refused
     # (and so is any other output inside ToolProof's own data/, which no verb may write)
-    fixtures = DATA / "fixtures.json"
+    fixtures, report = DATA / "fixtures.json", DATA / "new-report.md"
     before = fixtures.read_bytes()
-    code, _, err = cli("grade", "--html", str(fixtures))
-    assert code == 2 and err == (f"toolproof: {fixtures}: --html names the transcripts file this command "
-                                 "reads; choose another path\n")
-    code, _, err = cli("grade", "--markdown", str(DATA / "new-report.md"))
-    assert code == 2 and "--markdown: refusing to write into ToolProof's own data folder" in err
-    assert fixtures.read_bytes() == before and not (DATA / "new-report.md").exists()
+    try:
+        code, _, err = cli("grade", "--html", str(fixtures))
+        assert code == 2 and err == (f"toolproof: {fixtures}: --html names the transcripts file this command "
+                                     "reads; choose another path\n")
+        code, _, err = cli("grade", "--markdown", str(report))
+        assert code == 2 and "--markdown: refusing to write into ToolProof's own data folder" in err
+    finally:                            # were the rule ever to break, the suite's data is put back
+        changed, made = fixtures.read_bytes() != before, report.exists()
+        if changed:
+            fixtures.write_bytes(before)
+        if made:
+            report.unlink()
+    assert not changed and not made
 
 
 @pytest.mark.parametrize("argv, message", [
