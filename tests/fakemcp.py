@@ -5,7 +5,9 @@ sending a notification on the way); "garbage", "hang", "exit", "huge", "noisy", 
 and "die-mid" are the ways a real server goes wrong. Processes that outlive a careless client:
 "fork" (a child that ignores SIGTERM and holds stdout), "wrapper" (a launcher like npx whose
 child, "stubborn", ignores EOF and SIGTERM), "exit-child" (exits at once while its child holds
-stdout); their second argument is a file the lingering child writes its pid to. "flood" sends
+stdout), "launcher" (exits at once, its child "late" answering on the same pipes only 2 s after
+that, as a loaded machine may make it); their second argument is a file the child writes its pid
+to. "flood" sends
 ping requests without end and never reads its stdin; "big N" lists N MB of tools in one answer.
 Shared by the MCP client and CLI tests and benchmarks/mcp_import.py.
 """
@@ -42,6 +44,16 @@ if mode == "exit-child":
     subprocess.Popen([sys.executable, __file__, "linger", sys.argv[2]])
     wait_for_pid_file()
     sys.exit(4)
+if mode == "launcher":
+    subprocess.Popen([sys.executable, __file__, "late", sys.argv[2], str(os.getpid())])
+    sys.exit(0)
+if mode == "late":
+    with open(sys.argv[2] + ".tmp", "w") as f:
+        f.write(str(os.getpid()))
+    os.replace(sys.argv[2] + ".tmp", sys.argv[2])
+    while os.getppid() == int(sys.argv[3]):      # until the launcher has exited
+        time.sleep(0.01)
+    time.sleep(2)                                # then slow, as on a busy machine
 if mode == "linger":
     linger()
 if mode == "stubborn":
