@@ -286,7 +286,11 @@ def replay(case_id: str | None, turn: int, wire: str, body: dict) -> tuple[int, 
 class FakeProvider:
     def __init__(self) -> None:
         self.requests: list[dict] = []
-        self.script: dict = {}     # case id or (case id, turn) -> [(status, headers, body text) or ("sleep", s)]
+        # case id or (case id, turn) -> [(status, headers, body text) or ("sleep", s) or ("hold",)];
+        # ("hold",) never answers (until close): what a test of a timeout needs, so that the
+        # timeout's length never races with the fake's work on a busy machine
+        self.script: dict = {}
+        self.closing = threading.Event()
         self.prompts: dict = {}    # more user messages -> the case id they are answered as (a test suite's phrasings)
         self.lock = threading.Lock()
         owner = self
@@ -323,6 +327,9 @@ class FakeProvider:
             # a script keyed (case id, turn) answers that turn only, whichever repeat asks
             queue = self.script.get((case_id, turn)) or self.script.get(case_id)
             step = queue.pop(0) if queue else None
+        if step == ("hold",):
+            self.closing.wait()
+            return 503, {}, "{}"
         if step is not None and step[0] == "sleep":
             time.sleep(step[1])
             step = None
@@ -330,4 +337,5 @@ class FakeProvider:
         return status, extra, text.replace(ECHO, sent_key(headers) or ECHO)
 
     def close(self) -> None:
+        self.closing.set()
         self.server.shutdown()
