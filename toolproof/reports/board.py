@@ -142,9 +142,8 @@ def render_board_text(board: dict) -> str:
 
 
 def render_board_markdown(board: dict) -> str:
-    # the headline is ToolProof's own Markdown (no string from a file in it): only <, > and & escaped
-    own = [printable(line).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") for line in headline(board)]
-    lines = ["# ToolProof leaderboard", ""] + [f"- {line}" for line in own]
+    # the headline quotes the runs' ids and the suite's note: through the one rule like every cell
+    lines = ["# ToolProof leaderboard", ""] + [f"- {md_text(line)}" for line in headline(board)]
     for title, rows in tables(board, md_text).items():
         if len(rows) > 1:
             lines += ["", f"## {title}", "", "| " + " | ".join(rows[0]) + " |",

@@ -378,14 +378,14 @@ def render_markdown(card: dict) -> str:
     for category, row in card["categories"].items():
         ci = bounds.get(category)
         ci_text = interval_span(ci, 100, "%") if ci else "n/a"
-        lines.append(f"| {category} | {percent(row['score'])} | {ci_text} | {row['weight']} | {row['count']} | "
+        lines.append(f"| {md_text(category)} | {percent(row['score'])} | {ci_text} | {row['weight']} | {row['count']} | "
                      f"{row['pass']} | {row['partial']} | {row['fail']} | {row.get('error', 0)} |")
     lines += diagnosis_markdown(card)
     lines += ["", "## Cases", "", "| case | category | verdict | repeats | reasons |", "|---|---|---|---|---|"]
     for case in card["cases"]:
-        repeats = " ".join(case.get("repeats", [case["verdict"]])) + (" (flaky)" if case.get("flaky") else "")
+        repeats = md_text(" ".join(case.get("repeats", [case["verdict"]]))) + (" (flaky)" if case.get("flaky") else "")
         wording = case_wording(case)
         repeats += f"; by phrasing: {md_text(wording)}" if wording else ""
-        lines.append(f"| {md_text(case['id'])} | {case['category']} | {case['verdict']} | {repeats} | "
+        lines.append(f"| {md_text(case['id'])} | {md_text(case['category'])} | {md_text(case['verdict'])} | {repeats} | "
                      f"{md_text('; '.join(case['reasons']))} |")
     return _lines(lines)
