@@ -2,7 +2,7 @@
 exports byte for byte, terminal text and Markdown. (The HTML page is reports/html_board.py.)
 
 Pure: returns strings. A run's label, provider and model are whatever its file says: in text
-every line goes through `safe_text.printable`; in Markdown every such string goes through
+every line goes through `safe_text.printable` (scorecard._lines); in Markdown every such string goes through
 reports/markdown.md_text, so no link, emphasis, code span, table cell or HTML can come out of it; in
 JSON every control, bidi and invisible character is written as a \\u escape (the parsed value
 is unchanged, but nothing in the file reorders or hides what a reader sees).
@@ -13,7 +13,7 @@ import json
 import re
 
 from toolproof.errors import clip
-from toolproof.safe_text import CONTROL_RANGES, INVISIBLE_RANGES, printable
+from toolproof.safe_text import CONTROL_RANGES, INVISIBLE_RANGES
 from toolproof.scoring.scorecard import METRIC_KEYS
 from toolproof.suite.categories import CATEGORIES, CATEGORY
 
