@@ -30,9 +30,9 @@ MAX_CHARS = 2000          # of one text: twice the longest the bundled fixtures'
 _ALWAYS = re.compile(r"([\\`\[\]|*~@])|(:)(?=//)|(?<=[wW]{3})(\.)")
 # '_' opens or closes emphasis unless it stands between two letters or digits
 _UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
-# at the start of the text (it may start a line): heading, list item, rule or setext line, and
-# the digits of an ordered item ("1. ", "2)"; not "83.6")
-_LEADING = re.compile(r"^(\s*)([#+\-=]|\d{1,9}(?=[.)](\s|$)))")
+# at the start of the text (it may start a line; spaces before it are gone): heading, list item,
+# rule or setext line, and the digits of an ordered item ("1. ", "2)"; not "83.6")
+_LEADING = re.compile(r"^(?:([#+\-=])|(\d{1,9})(?=[.)](\s|$)))")
 
 
 def _one_line(text: object) -> str:
@@ -44,11 +44,11 @@ def _one_line(text: object) -> str:
 def md_text(text: object) -> str:
     """`text` as inert Markdown on one line: line breaks as spaces, controls and invisible
     characters as visible escapes (safe_text.printable), syntax backslash-escaped, and <, >, &
-    as entities (no HTML, no entity of the text's own)."""
-    text = _ALWAYS.sub(lambda m: "\\" + m.group(m.lastindex), _one_line(text))
+    as entities (no HTML, no entity of the text's own). Spaces around it go: four after a list
+    marker would start a code block, and a reader sees none of them."""
+    text = _ALWAYS.sub(lambda m: "\\" + m.group(m.lastindex), _one_line(text).strip(" "))
     text = _UNDERSCORE.sub(r"\\_", text)
-    text = _LEADING.sub(lambda m: m.group(1) + "\\" + m.group(2) if not m.group(2)[0].isdigit()
-                        else m.group(1) + m.group(2) + "\\", text)
+    text = _LEADING.sub(lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\", text)
     # printable last: its escapes (a backslash and a letter) are plain text to Markdown
     return printable(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
 

@@ -109,7 +109,7 @@ def sweep_markdown(card: dict) -> list[str]:
     sweep = card.get("sweep")
     if not sweep:
         return []
-    return (["", "## Tool-count sweep", "", f"Pad seed {'n/a' if sweep.get('seed') is None else sweep['seed']}; {NOISE}.", "",
+    return (["", "## Tool-count sweep", "", f"Pad seed {'n/a' if sweep.get('seed') is None else md_text(sweep['seed'])}; {NOISE}.", "",
              "| " + " | ".join(HEADERS) + " |", "|" + "---:|" * len(HEADERS)]
             + ["| " + " | ".join(md_text(c) for c in _cells(row)) + " |" for row in sweep["levels"]]
             + (["", f"Levels graded on fewer cases than planned (compare them with care): "
