@@ -278,7 +278,10 @@ def cards(bundle) -> dict:
          "tools_offered_mean": 2.5, "input_tokens_mean": 100.0},
         {"pad": 8, "score": None, "low": None, "high": None, "correct_tool_rate": None, "cases": None,
          "tools_offered_mean": None, "input_tokens_mean": None}]}}
-    return {"plain": plain, "wording": wording, "sweep": sweep}
+    # the lines a card holds only sometimes: notes, warnings and errata that apply
+    said = {**plain, "notes": ["a note"], "warnings": ["a warning"],
+            "errata": [{"case": "c", "date": "2099-01-01", "changed": "what changed"}]}
+    return {"plain": said, "wording": wording, "sweep": sweep}
 
 
 @pytest.mark.parametrize("name", ["plain", "wording", "sweep"])
