@@ -11,8 +11,8 @@ call); any way a server can go wrong (cannot start, never answers, prints garbag
 errors, loops its cursor) becomes a ToolProofError with one line, "the server exited (status N)"
 apart from "no answer". A launcher (a script, npx) may exit while its child goes on serving on the
 same pipes: they are read for as long as any process holds them open, up to the deadline, and only
-when no answer has come by then does the line name the launcher's exit. The server runs in its own process
-group, and the whole group is signalled on close, so a forking server or a launcher (npx, uvx)
+when no answer has come by then does the line name the launcher's exit. The server runs in its
+own process group, and the whole group is signalled on close, so a forking server or a launcher (npx, uvx)
 whose child ignores EOF and SIGTERM leaves nothing running. The server's stderr is drained (a
 full pipe would block it) and never echoed raw: only a short, escaped last line is quoted when
 the server dies.

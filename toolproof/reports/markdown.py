@@ -4,8 +4,8 @@ label or model) as inert Markdown, for every Markdown line of every report.
 `md_text` is for running text and table cells: no emphasis, strikethrough, link, image,
 autolink, code span, HTML, entity, table cell, heading, list or quote can come out of it, and it
 stays one line. `md_code` puts a name in a code span, and `md_block` lines in a fenced block,
-that nothing inside can close. ToolProof's own words (headings, advice, column names) are written
-as Markdown directly and never pass through here. All three cut a text longer than `MAX_CHARS`
+that nothing inside can close. ToolProof's own syntax (headings, column names, the emphasis
+around advice) is written as Markdown directly and never passes through here. All three cut a text longer than `MAX_CHARS`
 (saying how much more there was): a hostile name repeated on every line cannot make a report too
 large for a CI summary (GitHub refuses a step summary over 1 MiB).
 
