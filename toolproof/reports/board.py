@@ -4,9 +4,8 @@ exports byte for byte, terminal text and Markdown. (The HTML page is reports/htm
 Pure: returns strings. A run's label, provider and model are whatever its file says: in text
 every line goes through `safe_text.printable` (scorecard._lines); in Markdown every line and cell
 goes through reports/markdown.md_text, so no link, emphasis, code span, table cell or HTML can
-come out of it; in
-JSON every control, bidi and invisible character is written as a \\u escape (the parsed value
-is unchanged, but nothing in the file reorders or hides what a reader sees).
+come out of it; in JSON every control, bidi and invisible character is written as a \\u escape
+(the parsed value is unchanged, but nothing in the file reorders or hides what a reader sees).
 """
 from __future__ import annotations
 
