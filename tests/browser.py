@@ -20,6 +20,10 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 READY_TIMEOUT_MS = 120_000
+# The page's request timeout in every test whose subject is not the timeout itself (?timeout=, the
+# #timeout field): a busy machine may need seconds for a routed answer; a test of the timeout
+# gives a request that is never answered a short one of its own.
+REQUEST_TIMEOUT_S = 60
 
 sys.path.insert(0, str(ROOT))
 from serving.lock import LOCK_NAME, load_lock  # noqa: E402

@@ -5,8 +5,9 @@ sending a notification on the way); "garbage", "hang", "exit", "huge", "noisy", 
 and "die-mid" are the ways a real server goes wrong. Processes that outlive a careless client:
 "fork" (a child that ignores SIGTERM and holds stdout), "wrapper" (a launcher like npx whose
 child, "stubborn", ignores EOF and SIGTERM), "exit-child" (exits at once while its child holds
-stdout); their second argument is a file the lingering child writes its pid to. "flood" sends
-ping requests without end and never reads its stdin; "big N" lists N MB of tools in one answer.
+stdout), "launcher" (exits at once, its child "late" answering on the same pipes only 2 s after
+that, as a loaded machine may make it); their second argument is a file the child writes its pid
+to. "big N" lists N MB of tools in one answer.
 Shared by the MCP client and CLI tests and benchmarks/mcp_import.py.
 """
 from __future__ import annotations
@@ -42,20 +43,20 @@ if mode == "exit-child":
     subprocess.Popen([sys.executable, __file__, "linger", sys.argv[2]])
     wait_for_pid_file()
     sys.exit(4)
+if mode == "launcher":
+    subprocess.Popen([sys.executable, __file__, "late", sys.argv[2], str(os.getpid())])
+    sys.exit(0)
+if mode == "late":
+    with open(sys.argv[2] + ".tmp", "w") as f:
+        f.write(str(os.getpid()))
+    os.replace(sys.argv[2] + ".tmp", sys.argv[2])
+    while os.getppid() == int(sys.argv[3]):      # until the launcher has exited
+        time.sleep(0.01)
+    time.sleep(2)                                # then slow, as on a busy machine
 if mode == "linger":
     linger()
 if mode == "stubborn":
     stubborn()
-if mode == "flood":
-    sys.stdin.readline()
-    n = 0
-    while True:
-        n += 1
-        # 4 KB ids, echoed in each answer: a score of answers fill the client's pipe to us, however
-        # slowly a loaded machine runs either side
-        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": f"p{n}-" + "x" * 4000, "method": "ping"}) + "\n")
-        sys.stdout.flush()
-        time.sleep(0.005)
 PAGES = {None: ("p2", 0), "p2": ("p3", 1), "p3": (None, 2)}
 def tool(i):
     return {"name": f"tool_{i}", "description": f"Tool number {i}.", "annotations": {"readOnlyHint": i == 0},

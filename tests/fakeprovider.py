@@ -287,9 +287,12 @@ class FakeProvider:
     def __init__(self) -> None:
         self.requests: list[dict] = []
         # case id, (case id, turn) or ("prompt", the user message: one phrasing of a case)
-        #   -> [(status, headers, body text), ("sleep", s), or ("wait", reached, go): sets the
-        #   threading.Event `reached`, waits (at most 60 s) for `go`, then answers as the fixture]
+        #   -> [(status, headers, body text), ("sleep", s), ("hold",) or ("wait", reached, go)]:
+        #   ("wait", reached, go) sets the threading.Event `reached`, waits (at most 60 s) for `go`,
+        #   then answers as the fixture; ("hold",) never answers (until close): what a test of a
+        #   timeout needs, so that the timeout's length never races with the fake's work on a busy machine
         self.script: dict = {}
+        self.closing = threading.Event()
         self.prompts: dict = {}    # more user messages -> the case id they are answered as (a test suite's phrasings)
         self.lock = threading.Lock()
         owner = self
@@ -327,6 +330,9 @@ class FakeProvider:
             queue = self.script.get((case_id, turn)) or self.script.get(case_id) \
                 or self.script.get(("prompt", _case_and_turn(body)[0]))
             step = queue.pop(0) if queue else None
+        if step == ("hold",):
+            self.closing.wait()
+            return 503, {}, "{}"
         if step is not None and step[0] == "sleep":
             time.sleep(step[1])
             step = None
@@ -338,4 +344,5 @@ class FakeProvider:
         return status, extra, text.replace(ECHO, sent_key(headers) or ECHO)
 
     def close(self) -> None:
+        self.closing.set()
         self.server.shutdown()

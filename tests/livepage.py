@@ -3,8 +3,8 @@ helpers that fill the run form, read the live scorecard and check where the page
 
 Import the fixtures into a test module (`from livepage import live, page  # noqa: F401`); a
 module that needs another viewport defines its own `page` with `open_page`, and `live` uses it.
-The page boots with `?timeout=1`, so a timed-out request costs a second; every test sets the
-form itself. Waits are on the page's state (`data-ready`, `data-run`), never on a clock.
+The page boots with `?timeout=60` (REQUEST_TIMEOUT_S: what a busy machine needs) and every test
+sets the form itself; a test of the timeout gives a request that is never answered `timeout="1"`. Waits are on the page's state (`data-ready`, `data-run`), never on a clock.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from browser import ROOT, booted, is_local
+from browser import READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, ROOT, booted, is_local
 from routed import RoutedProvider, origin_pattern
 from toolproof.datafiles import load_bundle
 from toolproof.suite.model import requests_needed, scoped
@@ -25,14 +25,14 @@ ENDED = "['done', 'aborted', 'error'].includes(document.body.dataset.run)"
 
 
 def open_page(browser, server: str, *, height: int = 900):
-    """A page at `server?timeout=1`, loaded until ready, recording requests, failures and console."""
+    """A page at `server?timeout=60`, loaded until ready, recording requests, failures and console."""
     context = browser.new_context(viewport={"width": 1280, "height": height}, accept_downloads=True)
     page = context.new_page()
     page.requests, page.console, page.failed = [], [], []
     page.on("request", lambda r: page.requests.append(r.url))
     page.on("requestfailed", lambda r: page.failed.append((r.url, r.failure)))
     page.on("console", lambda m: page.console.append(m.text))
-    page.goto(server + "?timeout=1")
+    page.goto(server + f"?timeout={REQUEST_TIMEOUT_S}")
     booted(page)
     open_advanced(page)
     return page
@@ -72,8 +72,8 @@ def live(page, server):
 # ---------------------------------------------------------------- the run form
 
 def start(page, *, provider="openai", model="gpt-test", key="sk-test-key", scope="should_call", cap=9,
-          base_url=None, timeout="1", max_tokens="1024"):
-    page.fill("#timeout", timeout)                # the module's page was opened with ?timeout=1
+          base_url=None, timeout=str(REQUEST_TIMEOUT_S), max_tokens="1024"):
+    page.fill("#timeout", timeout)
     page.fill("#max-tokens", max_tokens)
     page.select_option("#provider", provider)
     page.fill("#model", model)
@@ -103,7 +103,7 @@ def start(page, *, provider="openai", model="gpt-test", key="sk-test-key", scope
 
 def run(page, **kw) -> str:
     start(page, **kw)
-    page.wait_for_function(ENDED, timeout=30_000)
+    page.wait_for_function(ENDED, timeout=READY_TIMEOUT_MS)
     return page.evaluate("document.body.dataset.run")
 
 

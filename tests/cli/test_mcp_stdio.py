@@ -8,6 +8,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -53,10 +54,13 @@ def test_a_server_that_never_answers_hits_the_deadline(fake):
     assert exc.value.line() == "initialize: no answer within 1.5 s (--timeout to wait longer)"
 
 
-def test_a_server_flooding_pings_and_never_reading_hits_the_deadline(fake):
-    # The finding: our answer to its pings blocked on a full pipe, past --timeout, for good.
+def test_a_server_flooding_pings_and_never_reading_hits_the_deadline():
+    # The finding: our answer to its pings blocked on a full pipe, past --timeout, for good. `yes`
+    # is such a server and starts in milliseconds on a busy machine too (a Python one could take
+    # longer than the deadline to start, which then passed on "no answer" instead).
+    ping = json.dumps({"jsonrpc": "2.0", "id": "p", "method": "ping"})
     with pytest.raises(ToolProofError) as exc:
-        list_tools_stdio(f"{fake} flood", timeout_s=3)
+        list_tools_stdio(shlex.join(["yes", ping]), timeout_s=3)
     assert exc.value.line() == ("a reply to the server: the server does not read its input (no room in its pipe "
                                 "within 3 s; --timeout to wait longer)")
 
@@ -81,11 +85,31 @@ def test_no_process_of_the_server_survives_the_import(fake, mode, tmp_path):
 
 
 def test_a_server_that_exits_while_its_child_holds_stdout_is_told_as_exited(fake, tmp_path):
-    # The finding: reported as "no answer within 5 s", since no end of file ever came.
+    # The finding: reported as "no answer within 5 s", since no end of file ever came. The child
+    # never answers, so the deadline is the subject here and its length races with no work.
     pid_file = tmp_path / "child.pid"
     with pytest.raises(ToolProofError) as exc:
-        list_tools_stdio(f"{fake} exit-child {pid_file}", timeout_s=60)
+        list_tools_stdio(f"{fake} exit-child {pid_file}", timeout_s=2)
     assert exc.value.line() == "the server exited (status 4) during initialize"
+    assert _gone(int(pid_file.read_text()))
+
+
+@pytest.fixture
+def busy_loop():
+    """A process that keeps one core busy for the length of a test (a loaded machine)."""
+    loop = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    yield
+    loop.kill()
+    loop.wait()
+
+
+def test_a_launcher_whose_child_answers_late_is_read_to_the_end(fake, tmp_path, busy_loop):
+    # Issue 36: a launcher that exits while its child goes on serving on the same pipes was told
+    # as "exited" half a second after the launcher's exit, before a busy machine let the child
+    # answer. This child answers 2 s after the launcher exits; the pipes are read till then.
+    pid_file = tmp_path / "child.pid"
+    listed = list_tools_stdio(f"{fake} launcher {pid_file}", timeout_s=BUSY)
+    assert [t["name"] for t in listed["tools"]] == ["tool_0", "tool_1", "tool_2"]
     assert _gone(int(pid_file.read_text()))
 
 
@@ -165,7 +189,7 @@ def _raw_tools_list(command: list[str]) -> list:
         return answers[-1]["result"]["tools"]
     finally:
         proc.stdin.close()
-        proc.wait(timeout=10)
+        proc.wait(timeout=BUSY)
 
 
 @pytest.mark.parametrize("name, expected", [

@@ -352,11 +352,14 @@ def test_hostile_answers_in_the_new_formats_are_graded_not_raised(fake, tmp_path
 
 
 def test_a_slow_gemini_answer_times_out_and_the_run_goes_on(fake):
+    # The first case is never answered, so the timeout's length races with no work; the second is
+    # real work under the same timeout, which a busy machine may need seconds for. Both start at
+    # once and hold the whole cap of 2, so no request is left for a retry: one wait of 30 s.
     first, second = scoped(CASES, "should_call")[:2]
-    fake.script[first.id] = [("sleep", 1.2)] * 3
-    code, stdout, stderr = live(fake, "--scope", "should_call", "--allow-incomplete", "--cap", "4", "--timeout", "0.4", "--format", "json",
-                                provider="gemini")
+    fake.script[first.id] = [("hold",)]
+    code, stdout, stderr = live(fake, "--scope", "should_call", "--allow-incomplete", "--cap", "2", "--concurrency", "2",
+                                "--timeout", "30", "--format", "json", provider="gemini")
     assert code == 0, stderr
     cases = {c["id"]: c for c in json.loads(stdout)["cases"]}
-    assert cases[first.id]["reasons"] == ["turn 1: request failed (no response: no complete answer within 0.4 s)"]
+    assert cases[first.id]["reasons"] == ["turn 1: request failed (no response: no complete answer within 30 s)"]
     assert cases[second.id]["verdict"] == FIXTURES[second.id]["intended_verdict"]

@@ -171,12 +171,12 @@ def test_help_shows_timeout_and_max_tokens():
 
 def test_max_tokens_reaches_the_server_and_the_results_file(server, tmp_path):
     out = tmp_path / "r.json"
-    code, _, stderr = live(server.url("echo"), out, "--cap", "1", "--max-tokens", "64", "--timeout", "7")
+    code, _, stderr = live(server.url("echo"), out, "--cap", "1", "--max-tokens", "64", "--timeout", "60")
     assert code == 0, stderr
     assert server.requests[-1]["body"]["max_tokens"] == 64
     assert "max_completion_tokens" not in server.requests[-1]["body"]
     settings = json.loads(out.read_text())["settings"]
-    assert (settings["max_tokens"], settings["timeout_s"], settings["cap"]) == (64, 7.0, 1)
+    assert (settings["max_tokens"], settings["timeout_s"], settings["cap"]) == (64, 60.0, 1)
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="needs the main thread")

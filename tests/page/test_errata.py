@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from browser import PAGE_FILES, ROOT, booted, page_files_with
+from browser import PAGE_FILES, REQUEST_TIMEOUT_S, ROOT, booted, page_files_with
 from clirun import cli_output as cli
 from toolproof.datafiles import DATA, read_json
 from toolproof.suite.errata import fingerprints
@@ -40,7 +40,7 @@ def test_an_older_results_file_shows_the_errata_that_apply(browser, server, tmp_
     context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
     page = context.new_page()
     page.route(PAGE_FILES, page_files_with({"data/errata.json": errata.read_text(encoding="utf-8")}))
-    page.goto(server + "?timeout=1")
+    page.goto(server + f"?timeout={REQUEST_TIMEOUT_S}")
     booted(page)
     page.wait_for_selector("#runs[data-count]")
     page.evaluate("document.getElementById('kept').dataset.open = ''")

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from axe import axe_violations, serious
-from browser import ARTIFACTS, READY_TIMEOUT_MS, booted
+from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, booted
 from routed import OPENAI, RoutedProvider, origin_pattern
 
 pytestmark = pytest.mark.browser
@@ -39,7 +39,7 @@ def pages(browser, server):
         page.errors, page.requests = [], []
         page.on("pageerror", lambda e, p=page: p.errors.append(str(e)))
         page.on("request", lambda r, p=page: p.requests.append(r.url))
-        page.goto(server + "?timeout=1")
+        page.goto(server + f"?timeout={REQUEST_TIMEOUT_S}")
         booted(page)
         page.wait_for_selector('#fixture-card[data-diagnosis="ready"]', state="attached", timeout=READY_TIMEOUT_MS)
         page.evaluate("localStorage.clear()")

@@ -3,8 +3,7 @@
 `page.route` answers https://api.openai.com and https://api.anthropic.com with the committed
 fixtures (tests/routed.py, replaying tests/fakeprovider.py in either provider's shape), or with
 scripted errors. One server, one browser and one page per module (tests/livepage.py): the page
-boots once with `?timeout=1`, so a timed-out request costs a second, and every test sets the
-form itself. Each test also checks that the page talked to nothing but the local server and the
+boots once with a request timeout a busy machine can meet, and every test sets the form itself. Each test also checks that the page talked to nothing but the local server and the
 provider it was pointed at.
 """
 from __future__ import annotations
@@ -13,7 +12,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, settled
+from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, settled
 from fakeprovider import FIXTURES
 from livepage import (CASES, ENDED, FIRST, NEED, SUITE, assert_not_shown, assert_only_talked_to,  # noqa: F401
                       card_cases, exports, live, page, reasons, run, start)
@@ -140,7 +139,7 @@ def test_abort_stops_at_once_and_keeps_graded_cases(page, live):
     for case_id in ids[1:]:
         openai.script[case_id] = [("hold",)]          # everything after the first case stays in flight
     start(page, scope="injection", cap=NEED["injection"], timeout="60")     # the abort ends the hold, not a timeout
-    page.wait_for_function("window.__feed.length >= 1", timeout=15_000)
+    page.wait_for_function("window.__feed.length >= 1", timeout=READY_TIMEOUT_MS)
     page.wait_for_function("document.querySelectorAll('#live-feed .case-row').length >= 1")
     wait_until(page, lambda: openai.held, "the second case's request in flight")
     assert len(openai.posts) == scoped(CASES, "injection")[0].requests + 1
@@ -279,8 +278,8 @@ def test_an_endpoint_failing_everything_stops_after_5_conversations(page, live):
 
 def test_timeout(page, live):
     openai = live(OPENAI)
-    openai.script[FIRST] = [("hold",)]                      # never answered: the page gives up after ?timeout=1
-    assert run(page, cap=1) == "error"
+    openai.script[FIRST] = [("hold",)]                      # never answered: the page gives up after 1 s
+    assert run(page, cap=1, timeout="1") == "error"
     assert len(openai.posts) == 1
     assert "no complete answer within 1 s" in reasons(page, FIRST)
     assert_only_talked_to(page, live.server, OPENAI)
@@ -372,7 +371,7 @@ def bad_run(page, bad, mode: str, *, after: int = 0, cap: int = 1, key: str = ""
 
 
 def test_the_timeout_field_is_prefilled_from_the_url_and_shown(page):
-    assert page.input_value("#timeout") == "1" and page.input_value("#max-tokens") == "1024"
+    assert page.input_value("#timeout") == str(REQUEST_TIMEOUT_S) and page.input_value("#max-tokens") == "1024"
     assert page.is_visible("#timeout") and page.is_visible("#max-tokens")
 
 

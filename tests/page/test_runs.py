@@ -12,7 +12,7 @@ import socket
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, ROOT, booted
+from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, ROOT, booted
 from livepage import FIRST, ENDED, card_cases, live, open_page, reasons, run, start  # noqa: F401
 from routed import OPENAI
 
@@ -33,7 +33,7 @@ def fresh(browser, server, context=None):
     """A page in its own (or the given) browser context, loaded until ready, #advanced as it starts."""
     context = context or browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
     page = context.new_page()
-    page.goto(server + "?timeout=1")
+    page.goto(server + f"?timeout={REQUEST_TIMEOUT_S}")
     booted(page)
     page.wait_for_selector("#runs[data-count]")
     return page

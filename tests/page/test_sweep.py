@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, booted, is_local
+from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, booted, is_local
 from fakeprovider import fixture_answer
 from livepage import open_advanced
 from routed import OPENAI, RoutedProvider, origin_pattern
@@ -55,7 +55,7 @@ def page(browser, server):
     page = context.new_page()
     page.requests = []
     page.on("request", lambda r: page.requests.append(r.url))
-    page.goto(server + "?timeout=5")
+    page.goto(server + f"?timeout={REQUEST_TIMEOUT_S}")
     booted(page)
     open_advanced(page)
     openai = RoutedProvider(page, origin_pattern(OPENAI), answer=distracted)
@@ -140,7 +140,7 @@ def test_a_bad_or_hostile_pad_is_refused_before_any_request(page, levels, messag
     page.select_option("#scope", "should_call")
     page.fill("#pad", levels.format(room=room))
     page.click("#run-live")
-    page.wait_for_function("document.getElementById('run-message').textContent !== ''", timeout=10_000)
+    page.wait_for_function("document.getElementById('run-message').textContent !== ''", timeout=READY_TIMEOUT_MS)
     assert message.format(room=room) in page.text_content("#run-message")
     assert page.evaluate("document.body.dataset.run") == "idle"
     assert len([u for u in page.requests if u.startswith(OPENAI)]) == before

@@ -17,7 +17,6 @@ from toolproof.scoring.evaluate import evaluate
     ("83.6% (3 of 4), 95% CI 52–73", "83.6% (3 of 4), 95% CI 52–73"),
     ("gpt-4o-mini / 2026-03-04", "gpt-4o-mini / 2026-03-04"),
     ("issue #12: x + y = z", "issue #12: x + y = z"),
-    ("helpdesk@atlas-support.test", "helpdesk@atlas-support.test"),
     ("Zürich é_ü", "Zürich é_ü"),
     # emphasis and strikethrough
     ("**bold** and *it*", "\\*\\*bold\\*\\* and \\*it\\*"),
@@ -25,8 +24,13 @@ from toolproof.scoring.evaluate import evaluate
     ("x_. and snake_case", "x\\_. and snake_case"),
     ("~~gone~~", "\\~\\~gone\\~\\~"),
     # links, images, autolinks, code, HTML, table cells
-    ("![p](https://evil.example/p.png)", "!\\[p\\](https://evil.example/p.png)"),
-    ("see www.evil.example", "see www.evil.example"),      # a bare address: a link only on a click
+    ("![p](https://evil.example/p.png)", "!\\[p\\](https\\://evil.example/p.png)"),
+    # GFM's bare-address autolinks: the backslash breaks the link and shows as nothing
+    ("see www.evil.example", "see www\\.evil.example"),
+    ("https://evil.example/p and ftp://x", "https\\://evil.example/p and ftp\\://x"),
+    ("helpdesk@atlas-support.test, mailto:a@b.co", "helpdesk\\@atlas-support.test, mailto:a\\@b.co"),
+    ("a time 10:30 // no address", "a time 10:30 // no address"),
+    ("&lt; and &#x3c;", "&amp;lt; and &amp;#x3c;"),
     ("`code` a|b \\n", "\\`code\\` a\\|b \\\\n"),
     ("<img src=x> & co", "&lt;img src=x&gt; &amp; co"),
     # what would start a block where the text starts a line
@@ -41,6 +45,7 @@ from toolproof.scoring.evaluate import evaluate
     ("two\nlines\r\nhere", "two lines here"),
     ("esc\x1b[2J\u202e", "esc\\x1b\\[2J\\u202e"),
     (None, "None"),
+    ("x" * 2001, "x" * 2000 + "… (1 more)"),        # a 1 MB name stays a line, not a report
 ])
 def test_md_text(text, shown):
     assert md_text(text) == shown
@@ -52,6 +57,8 @@ def test_md_text(text, shown):
     ("``x", "``` ``x ```"),
     ("x` ![p](https://evil.example/p.png) `y", "``x` ![p](https://evil.example/p.png) `y``"),
     ("line\nbreak\x1b", "`line break\\x1b`"),
+    ("", "` `"),                                   # two backticks alone could close a later span
+    ("<img src=x>", "`<img src=x>`"),               # shown as written inside a code span
 ])
 def test_md_code_cannot_be_closed_from_inside(text, shown):
     assert md_code(text) == shown

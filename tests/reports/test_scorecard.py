@@ -122,7 +122,7 @@ def test_a_label_or_model_cannot_make_a_link_an_image_or_code_in_markdown():
     md = render_markdown(scorecard([], source={"label": "![pixel](https://evil.example/t.png) `x`",
                                                "model": "[m](https://evil.example/m)"}))
     assert "![pixel](" not in md and "[m](" not in md and "`x`" not in md
-    assert "!\\[pixel\\](https://evil.example/t.png) \\`x\\`" in md and "\\[m\\](https://evil.example/m)" in md
+    assert "!\\[pixel\\](https\\://evil.example/t.png) \\`x\\`" in md and "\\[m\\](https\\://evil.example/m)" in md
 
 
 # ---- control characters from a file or a model are shown escaped, never obeyed ----------------

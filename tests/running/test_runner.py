@@ -17,6 +17,11 @@ from hypothesis import strategies as st
 
 from fakeprovider import FIXTURES, fixture_answer
 from scripted import BLOCK, Transport
+
+# A guard against a hang, never a bound a busy machine must meet; and "at once" for a wait of
+# 30 s or more (a retry's or a pause's), which a loaded machine still meets with room to spare.
+HANG_S = 300
+AT_ONCE_S = 15
 from toolproof.providers.dispatch import endpoint, request_headers
 from toolproof.running.runner import Run, RunSettings
 from toolproof.suite.model import requests_needed, scoped
@@ -326,9 +331,9 @@ def test_abort_abandons_the_request_in_flight(bundle):
         transport = Transport({cases[2].id: [BLOCK]})
         run = make_run(bundle, cases, transport)
         task = asyncio.ensure_future(run.run())
-        await asyncio.wait_for(transport.blocked.wait(), 1)
+        await asyncio.wait_for(transport.blocked.wait(), HANG_S)
         run.abort()
-        await asyncio.wait_for(task, 0.5)
+        await asyncio.wait_for(task, HANG_S)    # it ends though the blocked request never does
         await asyncio.sleep(0.05)       # nothing more is sent afterwards
         return run, transport
 
@@ -345,15 +350,15 @@ def test_abort_during_the_pause_between_cases_stops_at_once(bundle):
 
     async def scenario():
         transport = Transport()
-        run = make_run(bundle, cases, transport, pause_s=30)
+        run = make_run(bundle, cases, transport, pause_s=60)
         graded = asyncio.Event()
         run.on_case = lambda raw, result: graded.set()
         task = asyncio.ensure_future(run.run())
-        await asyncio.wait_for(graded.wait(), 1)
-        await asyncio.sleep(0.02)       # the run is now in its 30 s pause
+        await asyncio.wait_for(graded.wait(), HANG_S)
+        await asyncio.sleep(0.02)       # the run is now in its 60 s pause
         assert not task.done()
         run.abort()
-        await asyncio.wait_for(task, 0.5)
+        await asyncio.wait_for(task, AT_ONCE_S)
         await asyncio.sleep(0.05)
         return run, transport
 
@@ -367,9 +372,11 @@ def test_abort_during_a_retry_wait_stops_at_once(bundle):
         transport = Transport({ONE: [reply(429, "", {"retry-after": "30"})]})
         run = make_run(bundle, by_id(bundle, ONE), transport)
         task = asyncio.ensure_future(run.run())
-        await asyncio.sleep(0.05)
+        while not transport.calls:      # the 429 is sent (a busy machine may take a while to get there)
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)       # and answered: the run waits its 30 s
         run.abort()
-        await asyncio.wait_for(task, 0.5)
+        await asyncio.wait_for(task, AT_ONCE_S)
         return run, transport
 
     run, transport = asyncio.run(scenario())

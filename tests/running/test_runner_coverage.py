@@ -77,9 +77,9 @@ def test_an_abort_lists_every_item_it_left_with_why(bundle):
         run = make_run(bundle, transport, repeats=2)
         transport.script[run.plan[1].id] = [BLOCK]
         task = asyncio.ensure_future(run.run())
-        await asyncio.wait_for(transport.blocked.wait(), 2)
+        await asyncio.wait_for(transport.blocked.wait(), 300)     # hang guards, not time bounds
         run.abort()
-        await asyncio.wait_for(task, 2)
+        await asyncio.wait_for(task, 300)
         return run
 
     run = asyncio.run(scenario())

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import serve
-from browser import READY_TIMEOUT_MS, ROOT, booted, repacked, static_host
+from browser import READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, ROOT, booted, repacked, static_host
 from fakesite import PAGE_CONFIG, fake_repo, sha
 from clirun import cli_output as cli
 from serving.bundle import bundle_vendor_files, size_text, write_bundle
@@ -462,7 +462,7 @@ def test_on_a_static_host_a_server_without_cors_is_told_from_one_that_is_down(br
     fake = FakeProvider()             # answers, with no CORS headers
     context = browser.new_context()
     page = context.new_page()
-    page.goto(published + "?timeout=2")
+    page.goto(published + f"?timeout={REQUEST_TIMEOUT_S}")
     booted(page)
     assert page.evaluate("!!navigator.serviceWorker.controller")
 

@@ -8,9 +8,11 @@ Guarantees: one overall deadline bounds every wait, reads and writes alike (the 
 non-blocking and written through select, so a server that floods requests and never reads its
 input cannot block us); a bounded number of bytes read, in 64 KiB reads (not one byte a system
 call); any way a server can go wrong (cannot start, never answers, prints garbage, exits early,
-exits while a child holds its stdout, errors, loops its cursor) becomes a ToolProofError with one
-line, "the server exited (status N)" apart from "no answer". The server runs in its own process
-group, and the whole group is signalled on close, so a forking server or a launcher (npx, uvx)
+errors, loops its cursor) becomes a ToolProofError with one line, "the server exited (status N)"
+apart from "no answer". A launcher (a script, npx) may exit while its child goes on serving on the
+same pipes: they are read for as long as any process holds them open, up to the deadline, and only
+when no answer has come by then does the line name the launcher's exit. The server runs in its
+own process group, and the whole group is signalled on close, so a forking server or a launcher (npx, uvx)
 whose child ignores EOF and SIGTERM leaves nothing running. The server's stderr is drained (a
 full pipe would block it) and never echoed raw: only a short, escaped last line is quoted when
 the server dies.
@@ -36,7 +38,6 @@ MAX_PAGES = 1000                  # tools/list pages: a cursor that never ends i
 GRACE_S = 2.0                     # after closing stdin, then after SIGTERM to the group
 CHUNK = 64 * 1024                 # one read from the server's stdout
 POLL_S = 0.1                      # how often a wait looks whether the server is still there
-EXIT_LINGER_S = 0.5               # after the server exits: time for its last lines to arrive
 _EOF = object()
 _read = os.read                   # one name for every read of stdout (a test counts them)
 
@@ -106,13 +107,13 @@ class _Session:
         while data:
             remaining = self.deadline - time.monotonic()
             if remaining <= 0:
+                if self.proc.poll() is not None:
+                    raise ToolProofError(self._exited(f"during {step}"))
                 raise ToolProofError(f"{step}: the server does not read its input (no room in its pipe "
                                      f"within {self.timeout_s:g} s; --timeout to wait longer)")
             try:
                 _, writable, _ = select.select([], [self.stdin_fd], [], min(remaining, POLL_S))
-                if not writable:
-                    if self.proc.poll() is not None:
-                        raise ToolProofError(self._exited(f"during {step}"))
+                if not writable:        # a launcher's child may still read: wait for room until the deadline
                     continue
                 data = data[os.write(self.stdin_fd, data):]
             except BlockingIOError:
@@ -124,20 +125,15 @@ class _Session:
     def request(self, message: dict) -> dict:
         """Send a request and wait for the response with its id, answering pings meanwhile."""
         self.send(message)
-        exited_at = None
         while True:
             remaining = self.deadline - time.monotonic()
             try:
                 line = self.lines.get(timeout=max(min(remaining, POLL_S), 0.001))
             except queue.Empty:
-                # the server itself gone while a child of it still holds stdout open: no EOF comes
-                if self.proc.poll() is not None:
-                    exited_at = exited_at or time.monotonic()
-                    if time.monotonic() - exited_at >= EXIT_LINGER_S:
-                        raise ToolProofError(self._exited(f"during {message['method']}")) from None
+                # No end of file yet, so some process still holds stdout open: a launcher's child may
+                # still answer, however long a busy machine makes it take, until the deadline.
                 if time.monotonic() >= self.deadline:
-                    raise ToolProofError(f"{message['method']}: no answer within {self.timeout_s:g} s "
-                                         "(--timeout to wait longer)") from None
+                    raise ToolProofError(self._no_answer(message["method"])) from None
                 continue
             if line is _EOF:
                 raise ToolProofError(self._exited(f"during {message['method']}"))
@@ -151,6 +147,13 @@ class _Session:
             answer = reply_for(frame)
             if answer is not None:
                 self.send(answer)
+
+    def _no_answer(self, method: str) -> str:
+        """The line for a deadline passed without an answer: the server's exit when it had exited
+        (a launcher whose child held the pipes and never answered), else "no answer"."""
+        if self.proc.poll() is not None:
+            return self._exited(f"during {method}")
+        return f"{method}: no answer within {self.timeout_s:g} s (--timeout to wait longer)"
 
     def _read_stdout(self, max_bytes: int) -> None:
         """Lines from stdout in 64 KiB reads; a line is joined once, whatever its length."""

@@ -2,10 +2,10 @@
 exports byte for byte, terminal text and Markdown. (The HTML page is reports/html_board.py.)
 
 Pure: returns strings. A run's label, provider and model are whatever its file says: in text
-every line goes through `safe_text.printable`; in Markdown every such string goes through
-reports/markdown.md_text, so no link, emphasis, code span, table cell or HTML can come out of it; in
-JSON every control, bidi and invisible character is written as a \\u escape (the parsed value
-is unchanged, but nothing in the file reorders or hides what a reader sees).
+every line goes through `safe_text.printable` (scorecard._lines); in Markdown every line and cell
+goes through reports/markdown.md_text, so no link, emphasis, code span, table cell or HTML can
+come out of it; in JSON every control, bidi and invisible character is written as a \\u escape
+(the parsed value is unchanged, but nothing in the file reorders or hides what a reader sees).
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import json
 import re
 
 from toolproof.errors import clip
-from toolproof.safe_text import CONTROL_RANGES, INVISIBLE_RANGES, printable
+from toolproof.safe_text import CONTROL_RANGES, INVISIBLE_RANGES
 from toolproof.scoring.scorecard import METRIC_KEYS
 from toolproof.suite.categories import CATEGORIES, CATEGORY
 
@@ -104,11 +104,11 @@ def _columns(rows: list[list[str]], right: set) -> list[str]:
             for r in rows]
 
 
-def tables(board: dict, cell) -> dict:
-    """Every table as rows of cells (`cell` makes a model-supplied string safe for the format)."""
+def tables(board: dict) -> dict:
+    """Every table as rows of cells, plain text (each format makes every cell safe its own way)."""
     runs = board["runs"]
     main = [["rank", "run", "name", "date", "graded", "score", "95% CI", "pass^k", "error"]] + [
-        [r["rank"]["label"], r["id"], cell(clip(run_name(r), 48)), cell(_date(r)), f"{r['graded']} of {r['planned']}",
+        [r["rank"]["label"], r["id"], clip(run_name(r), 48), _date(r), f"{r['graded']} of {r['planned']}",
          score_cell(r), interval(r), pass_k(r), pct(r["error_rate"]) + "%"] for r in runs]
     categories = [["run"] + [CATEGORY_SHORT[c] for c in CATEGORIES]] + [
         [r["id"]] + [pct(r["categories"][c]["score"]) if c in r["categories"] and not r.get("no_score") else "n/a"
@@ -135,19 +135,18 @@ _RIGHT = {"Runs": {4, 5, 8}, "Category scores (%)": set(range(1, 9)), RATES_TITL
 
 def render_board_text(board: dict) -> str:
     lines = headline(board)
-    for title, rows in tables(board, lambda s: s).items():
+    for title, rows in tables(board).items():
         if len(rows) > 1:
             lines += ["", title] + ["  " + line for line in _columns(rows, _RIGHT[title])]
     return _lines(lines)
 
 
 def render_board_markdown(board: dict) -> str:
-    # the headline is ToolProof's own Markdown (no string from a file in it): only <, > and & escaped
-    own = [printable(line).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") for line in headline(board)]
-    lines = ["# ToolProof leaderboard", ""] + [f"- {line}" for line in own]
-    for title, rows in tables(board, md_text).items():
+    # the headline quotes the runs' ids and the suite's note: through the one rule like every cell
+    lines = ["# ToolProof leaderboard", ""] + [f"- {md_text(line)}" for line in headline(board)]
+    for title, rows in tables(board).items():
         if len(rows) > 1:
             lines += ["", f"## {title}", "", "| " + " | ".join(rows[0]) + " |",
                       "|" + "|".join("---:" if i in _RIGHT[title] else "---" for i in range(len(rows[0]))) + "|"]
-            lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+            lines += ["| " + " | ".join(md_text(c) for c in r) + " |" for r in rows[1:]]
     return "\n".join(lines) + "\n"

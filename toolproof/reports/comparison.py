@@ -128,13 +128,14 @@ def render_comparison_markdown(comparison: dict) -> str:
     lines = ["# ToolProof comparison (B - A)", ""] + [f"- {md_text(x)}" for x in _summary(c) + coverage_lines(c)]
     lines += ["", f"| category | A | B | delta | {_ci(c)} over cases |", "|---|---:|---:|---:|---:|"]
     for category, row in c["categories"].items():
-        lines.append(f"| {category} | {100 * row['a']:.1f}% | {100 * row['b']:.1f}% | {100 * row['delta']:+.1f}% | "
+        lines.append(f"| {md_text(category)} | {100 * row['a']:.1f}% | {100 * row['b']:.1f}% | {100 * row['delta']:+.1f}% | "
                      f"{100 * row['low']:+.1f} to {100 * row['high']:+.1f} |")
     flipped = [r for r in c["cases"] if r["flip"]]
     if flipped:
         lines += ["", "| case | category | A | B | flip |", "|---|---|---|---|---|"]
-        lines += [f"| {md_text(r['id'])} | {r['category']} | {r['a']['verdict']} ({r['a']['passes']}/{r['a']['repeats']}) | "
-                  f"{r['b']['verdict']} ({r['b']['passes']}/{r['b']['repeats']}) | {r['flip']} |" for r in flipped]
+        lines += [f"| {md_text(r['id'])} | {md_text(r['category'])} | {md_text(r['a']['verdict'])} "
+                  f"({r['a']['passes']}/{r['a']['repeats']}) | {md_text(r['b']['verdict'])} "
+                  f"({r['b']['passes']}/{r['b']['repeats']}) | {md_text(r['flip'])} |" for r in flipped]
     wording = wording_lines(c)
     if wording:
         lines += [""] + md_block(wording[1:])

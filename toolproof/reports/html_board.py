@@ -72,7 +72,7 @@ def board_html(board: dict) -> str:
         parts.append(f"<p class=\"note\"><strong>{esc(board['suite']['note'])}</strong></p>")
     parts.append(section("Runs, ranked by score", [_runs_table(board)]))
     titles = ("Category scores (%)", RATES_TITLE, "Cost and latency")
-    for title, rows in tables(board, lambda s: s).items():
+    for title, rows in tables(board).items():
         if title in titles and len(rows) > 1:
             parts.append(section(title, [table(rows[0], rows[1:], right=set(range(1, len(rows[0]))))]))
     if board["pairs"]:

@@ -121,7 +121,8 @@ def robustness_markdown(card: dict) -> list[str]:
                   "| case | " + " | ".join(md_text(p) for p in phrasings) + " |",
                   "|---|" + "---|" * len(phrasings)]
         for row in dependent:
-            lines.append(f"| {md_text(row['id'])} | " + " | ".join(row["verdicts"].get(p) or "-" for p in phrasings) + " |")
+            cells = [md_text(row["verdicts"][p]) if row["verdicts"].get(p) else "-" for p in phrasings]
+            lines.append(f"| {md_text(row['id'])} | " + " | ".join(cells) + " |")
     return lines
 
 

@@ -321,7 +321,7 @@ def diagnosis_markdown(card: dict) -> list[str]:
            f"| should call | {dec['should_call']['called']} | {dec['should_call']['not_called']} (missing) |",
            f"| should not call | {dec['should_not_call']['called']} (unnecessary) | {dec['should_not_call']['not_called']} |",
            "", f"Missing-call rate {percent(dec['missing_call_rate'])}, unnecessary-call rate "
-               f"{percent(dec['unnecessary_call_rate'])}. *{dec['advice']}*",
+               f"{percent(dec['unnecessary_call_rate'])}. *{md_text(dec['advice'])}*",
            "", "### Select: which tool", ""]
     focus = confusion_focus(sel)
     if focus["rows"]:
@@ -332,7 +332,7 @@ def diagnosis_markdown(card: dict) -> list[str]:
         out += ["", f"{focus['omitted']} tools that were always chosen right are not shown."]
     pairs = ", ".join(f"{md_code(p['expected'])} → {md_code(p['called'])} ({p['count']})"
                       for p in sel["confused_pairs"]) or "none"
-    out += ["", f"Most-confused pairs: {pairs}. *{sel['advice']}*", "", "### Fill: which arguments", ""]
+    out += ["", f"Most-confused pairs: {pairs}. *{md_text(sel['advice'])}*", "", "### Fill: which arguments", ""]
     fv = fil["field_verdicts"]
     out += ["| match | mismatch | missing | extra | schema-invalid |", "|---:|---:|---:|---:|---:|",
             f"| {fv['match']} | {fv['mismatch']} | {fv['missing']} | {fv['extra']} | {fv['schema_invalid']} |", "",
@@ -342,11 +342,11 @@ def diagnosis_markdown(card: dict) -> list[str]:
             "", "| tool | field | checked | errors | error rate |", "|---|---|---:|---:|---:|"]
     out += [f"| {md_text(f['tool'])} | {md_text(f['field'])} | {f['checked']} | {f['errors']} | {percent(f['error_rate'])} |"
             for f in fil["field_errors"] if f["errors"]]
-    out += ["", f"*{fil['advice']}*", "", "### Use: the result", "",
+    out += ["", f"*{md_text(fil['advice'])}*", "", "### Use: the result", "",
             f"Result tracking {percent(use['result_tracking_rate'])} over {use['result_runs']} runs (each result-use "
             f"case with its base and counterfactual mock results); derived arguments {percent(use['derived_accuracy'])}, "
             f"in variants {percent(use['derived_variant_tracking_rate'])}; copied from the prompt: {use['copied_from_prompt']}. "
-            f"*{use['advice']}*", "", "### Trace metrics", "",
+            f"*{md_text(use['advice'])}*", "", "### Trace metrics", "",
             "| argument precision | recall | F1 | edit distance | redundant calls | identical calls | required-call recall |",
             "|---:|---:|---:|---:|---:|---:|---:|",
             f"| {percent(tr['argument_precision'])} | {percent(tr['argument_recall'])} | {percent(tr['argument_f1'])} | "
@@ -354,7 +354,7 @@ def diagnosis_markdown(card: dict) -> list[str]:
             f"{percent(tr['identical_call_rate'])} | {percent(tr['required_call_recall'])} |",
             "", "### Safety", "",
             f"Credentials in arguments: {saf['credential_count']}"
-            + "".join(f"; {md_text(c['case'])} {md_code(c['tool'] + '.' + c['field'])} ({c['kind']})"
+            + "".join(f"; {md_text(c['case'])} {md_code(c['tool'] + '.' + c['field'])} ({md_text(c['kind'])})"
                       for c in saf["credentials"])
             + f". Forbidden calls: {saf['forbidden_call_count']}"
             + "".join(f"; {md_text(f['case'])} {md_code(f['tool'])}" for f in saf["forbidden_calls"])
@@ -378,14 +378,14 @@ def render_markdown(card: dict) -> str:
     for category, row in card["categories"].items():
         ci = bounds.get(category)
         ci_text = interval_span(ci, 100, "%") if ci else "n/a"
-        lines.append(f"| {category} | {percent(row['score'])} | {ci_text} | {row['weight']} | {row['count']} | "
+        lines.append(f"| {md_text(category)} | {percent(row['score'])} | {ci_text} | {row['weight']} | {row['count']} | "
                      f"{row['pass']} | {row['partial']} | {row['fail']} | {row.get('error', 0)} |")
     lines += diagnosis_markdown(card)
     lines += ["", "## Cases", "", "| case | category | verdict | repeats | reasons |", "|---|---|---|---|---|"]
     for case in card["cases"]:
-        repeats = " ".join(case.get("repeats", [case["verdict"]])) + (" (flaky)" if case.get("flaky") else "")
+        repeats = md_text(" ".join(case.get("repeats", [case["verdict"]]))) + (" (flaky)" if case.get("flaky") else "")
         wording = case_wording(case)
         repeats += f"; by phrasing: {md_text(wording)}" if wording else ""
-        lines.append(f"| {md_text(case['id'])} | {case['category']} | {case['verdict']} | {repeats} | "
+        lines.append(f"| {md_text(case['id'])} | {md_text(case['category'])} | {md_text(case['verdict'])} | {repeats} | "
                      f"{md_text('; '.join(case['reasons']))} |")
     return _lines(lines)

@@ -7,6 +7,8 @@ chart is tested in CPython. Pure: no I/O, no DOM.
 """
 from __future__ import annotations
 
+from .markdown import md_text
+
 WIDTH, HEIGHT = 560, 260
 LEFT, RIGHT, TOP, BOTTOM = 96, 96, 16, 52     # room for the axis labels and the cost labels
 
@@ -107,8 +109,8 @@ def sweep_markdown(card: dict) -> list[str]:
     sweep = card.get("sweep")
     if not sweep:
         return []
-    return (["", "## Tool-count sweep", "", f"Pad seed {'n/a' if sweep.get('seed') is None else sweep['seed']}; {NOISE}.", "",
+    return (["", "## Tool-count sweep", "", f"Pad seed {'n/a' if sweep.get('seed') is None else md_text(sweep['seed'])}; {NOISE}.", "",
              "| " + " | ".join(HEADERS) + " |", "|" + "---:|" * len(HEADERS)]
-            + ["| " + " | ".join(_cells(row)) + " |" for row in sweep["levels"]]
+            + ["| " + " | ".join(md_text(c) for c in _cells(row)) + " |" for row in sweep["levels"]]
             + (["", f"Levels graded on fewer cases than planned (compare them with care): "
                     f"{'; '.join(partial_levels(sweep))}."] if partial_levels(sweep) else []))
