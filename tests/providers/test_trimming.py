@@ -1,7 +1,7 @@
 """What a run keeps of a reply body (providers/trimming.py and each wire's trim_<wire>).
 
 Found by a hostile-input review (issue 36): a server answering 50,000 calls per reply left a
-110-166 MB results file and took 1.2-1.85 GB, though only 256 calls of a reply are read. Here,
+110-166 MB results file and took 1.2-1.85 GB, though only 256 calls of a reply were read. Here,
 per wire format: the kept body holds the calls and text the reader reads and no more, is still a
 body of its format, reads as the whole one did once `dropped` is counted back, and turn 2 echoes
 only what was kept, answering each call as the real API requires.

@@ -44,7 +44,12 @@ class Reply:
     text_not_read: int = 0          # characters of the text past MAX_TEXT: counted, never graded
 
 
-MAX_CALLS = 256     # a reply's calls read; a 5 MB body can hold ~50,000, which no case expects
+# A reply's calls read (and kept by a run: providers/trimming.py); a 5 MB body can hold ~50,000.
+# Twice the longest sequence a case may expect (64, the suite schema's maxItems): a reply with
+# more calls than that fails on extra calls whatever they are, so no verdict depends on a call
+# past this bound; and a run's file stays under 1 MB per case for a 50,000-call reply (with 256,
+# the bundled suite's three-variant case wrote 1.24 MB: every turn and echo holds the kept calls).
+MAX_CALLS = 128
 # Characters of a reply's text read (and kept by a run: providers/trimming.py). At the default
 # 1,024 output tokens a reply holds about 4,000; a final answer the rules must read past 20,000
 # characters is no answer, and every copy of it (the results file, the turn-2 echo) stays small.

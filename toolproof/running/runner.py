@@ -328,7 +328,7 @@ class Run:
                 self._abort.set()
         else:
             try:                # the one total reader: limits exceeded are a failed turn, not a crash
-                # Kept as the grader reads it (its first 256 calls, 20,000 characters of text), the
+                # Kept as the grader reads it (its first 128 calls, 20,000 characters of text), the
                 # moment it is read: the whole body is never stored, echoed in turn 2 or redacted.
                 out["response"], dropped = trim_body(self.settings.provider, read_json(reply.text, what="body"))
                 if dropped:
