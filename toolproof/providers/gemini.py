@@ -50,9 +50,9 @@ def reply_from_gemini(body: Any) -> Reply:
         return Reply(malformed=_no_candidates(body))
     candidate = candidates[0]
     finish = candidate.get("finishReason") if isinstance(candidate.get("finishReason"), str) else ""
-    if finish == "UNEXPECTED_TOOL_CALL" and (undeclared := _undeclared_calls(candidate))[0]:
-        # a call to a function the request did not declare: a hallucinated tool, with its name
-        return Reply(calls=undeclared[0], calls_not_read=undeclared[1], finish_reason=finish, usage=_usage(body))
+    undeclared, not_read = _undeclared_calls(candidate) if finish == "UNEXPECTED_TOOL_CALL" else ((), 0)
+    if undeclared:      # a call to a function the request did not declare: a hallucinated tool, with its name
+        return Reply(calls=undeclared, calls_not_read=not_read, finish_reason=finish, usage=_usage(body))
     if finish in MALFORMED_CALL:
         return Reply(finish_reason=finish, usage=_usage(body),
                      malformed=f"malformed tool call: finishReason {finish}, {MALFORMED_CALL[finish]}")
@@ -103,6 +103,8 @@ def trim_gemini(body: Any) -> tuple[Any, dict]:
     if not dropped:
         return body, {}
     return {**body, "candidates": [{**candidate, "content": {**content, "parts": parts}}, *candidates[1:]]}, dropped
+
+
 UNDECLARED = "undeclared function:"
 
 

@@ -88,8 +88,11 @@ def trim_openai(body: Any) -> tuple[Any, dict]:
     elif isinstance(content, list):
         message["content"] = kept_list(content, keep, _text_part)
     if isinstance(message.get("refusal"), str) and message["refusal"]:
-        cut = keep.text(message["refusal"], sep="\n" if keep.end else "")
-        message.pop("refusal") if cut is None else message.update(refusal=cut)
+        cut = keep.text(message["refusal"], sep="\n" if keep.end else "")     # joined after any content
+        if cut is None:
+            del message["refusal"]
+        else:
+            message["refusal"] = cut
     dropped = keep.dropped()
     if not dropped:
         return body, {}

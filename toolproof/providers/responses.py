@@ -78,9 +78,8 @@ def trim_responses(body: Any) -> tuple[Any, dict]:
                 kept.append(item)
         elif isinstance(item, dict) and item.get("type") == "message" and isinstance(item.get("content"), list):
             parts = kept_list(item["content"], keep, _text_part)
-            if parts or not item["content"]:
-                kept.append(item if len(parts) == len(item["content"]) and all(
-                    a is b for a, b in zip(parts, item["content"])) else {**item, "content": parts})
+            if parts or not item["content"]:        # a message whose text was all dropped goes
+                kept.append(item if parts == item["content"] else {**item, "content": parts})
         else:
             kept.append(item)
     dropped = keep.dropped()
