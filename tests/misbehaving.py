@@ -12,6 +12,8 @@ Modes:
   huge      a 200 of HUGE_BYTES
   nan       a 200 with NaN in the body and in the arguments
   bigint    a 200 with a 5,000-digit integer in the body and in the arguments
+  calls     a 200 holding MANY_CALLS calls of the first tool offered (about 4.3 MB: inside the 5 MB
+            body limit), to every request, turn 2 and counterfactual variants included
   retry     429 with Retry-After: 3600
   broken    500 to everything (Retry-After: 0, so retries cost no time)
 
@@ -34,8 +36,9 @@ DRIP_FOR_S = 20.0
 LIFETIME_S = 300.0
 DEEP = 10_000
 HUGE_BYTES = 6 * 1024 * 1024
+MANY_CALLS = 50_000
 CORS = {"access-control-allow-origin": "*", "access-control-expose-headers": "retry-after, location"}
-MODES = ("redirect", "drip", "echo", "deep", "huge", "nan", "bigint", "retry", "broken")
+MODES = ("redirect", "drip", "echo", "deep", "huge", "nan", "bigint", "calls", "retry", "broken")
 
 
 def chat(content: str | None = None, arguments: str | None = None, extra: str = "") -> bytes:
@@ -50,7 +53,24 @@ def chat(content: str | None = None, arguments: str | None = None, extra: str = 
             f'"message": {message}, "finish_reason": "{finish}"}}]}}').encode()
 
 
-def hostile_body(mode: str, authorization: str) -> bytes:
+def many_calls(name: str = "search_hotels", n: int = MANY_CALLS) -> bytes:
+    """A chat completion with `n` calls of `name`, written compactly (50,000 fit in 4.3 MB)."""
+    calls = [{"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": "{}"}}
+             for i in range(n)]
+    return json.dumps({"id": "x", "object": "chat.completion", "choices": [{"index": 0, "message": {
+        "role": "assistant", "content": None, "tool_calls": calls}, "finish_reason": "tool_calls"}]},
+        separators=(",", ":")).encode()
+
+
+def offered_tool(body: dict) -> str:
+    """The first tool a Chat Completions request offers (its mock result is the one answered)."""
+    tools = body.get("tools") if isinstance(body, dict) else None
+    first = tools[0] if isinstance(tools, list) and tools and isinstance(tools[0], dict) else {}
+    name = first.get("function", {}).get("name") if isinstance(first.get("function"), dict) else None
+    return name if isinstance(name, str) and name else "search_hotels"
+
+
+def hostile_body(mode: str, authorization: str, request: dict | None = None) -> bytes:
     if mode == "echo":
         return chat(content=f"I received the header Authorization: {authorization}")
     if mode == "deep":
@@ -59,6 +79,8 @@ def hostile_body(mode: str, authorization: str) -> bytes:
         return chat(content="x" * HUGE_BYTES)
     if mode == "nan":
         return chat(arguments='{"city": "Lisbon", "guests": NaN}', extra=', "score": NaN')
+    if mode == "calls":
+        return many_calls(offered_tool(request or {}))
     if mode == "bigint":
         digits = "9" * 5000
         return chat(arguments=f'{{"city": "Lisbon", "guests": {digits}}}', extra=f', "seed": {digits}')
@@ -136,7 +158,7 @@ class MisbehavingServer:
             return self.drip(handler)
         if mode == "broken":
             return self.send(handler, 500, {"retry-after": "0"}, b'{"error": "internal"}')
-        return self.send(handler, 200, {}, hostile_body(mode, headers.get("authorization", "")))
+        return self.send(handler, 200, {}, hostile_body(mode, headers.get("authorization", ""), body))
 
     def send(self, handler, status: int, headers: dict, data: bytes) -> None:
         try:

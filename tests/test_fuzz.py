@@ -28,7 +28,8 @@ from toolproof.scoring.evaluate import evaluate
 from toolproof.grading.grade import grade_case
 from toolproof.limits import ReadError, check_value, read_json
 from toolproof.providers.anthropic import reply_from_anthropic
-from toolproof.providers.dispatch import reply_from_body
+from toolproof.providers.dispatch import PROVIDERS, reply_from_body, trim_body
+from toolproof.providers.trimming import counted
 from toolproof.providers.openai import reply_from_openai
 from toolproof.providers.reply import Reply, arguments_from_json
 from toolproof.reports.scorecard import render_markdown, render_text, to_json
@@ -178,6 +179,18 @@ def test_provider_readers_never_raise(body):
             if call.arguments is not None:
                 check_value(call.arguments)                # within the limits, plain JSON
                 json.dumps(call.arguments, allow_nan=False)
+
+
+@settings(FUZZ, max_examples=MAX_EXAMPLES["readers"])
+@given(st.one_of(openai_bodies(), anthropic_bodies(), VALUES))
+def test_trimming_never_raises_and_keeps_what_is_read(body):
+    # what a run keeps of a body (providers/trimming.py): never a crash, whatever the body holds;
+    # and where the whole body reads, the kept one reads the same with its counts added back
+    for provider in PROVIDERS:
+        kept, dropped = trim_body(provider, body)
+        assert isinstance(dropped, dict) and all(isinstance(n, int) and n > 0 for n in dropped.values())
+        if provider in ("openai", "anthropic") and reply_from_body(provider, body).malformed is None:
+            assert counted(reply_from_body(provider, kept), dropped) == reply_from_body(provider, body)
 
 
 @settings(FUZZ, max_examples=MAX_EXAMPLES["readers"])

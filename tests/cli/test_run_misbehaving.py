@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from misbehaving import MisbehavingServer
+from misbehaving import MANY_CALLS, MisbehavingServer
 from clirun import cli_with
+from toolproof.providers.reply import MAX_CALLS
 
 KEY = "local-key-7Qx9-no-known-format"        # matches no pattern in secrets.py: only value redaction hides it
 ENV = {"TOOLPROOF_API_KEY": KEY}
@@ -111,6 +112,27 @@ def test_hostile_bodies_keep_the_run_and_the_file(server, tmp_path, mode, messag
     assert code == 0, stderr                             # the first request succeeded
     card = regrade(out)
     assert [c["verdict"] for c in card["cases"]][1] == "ERROR"     # a failed request, not a model failure
+    assert_clean(out, stdout, stderr)
+
+
+def test_a_50000_call_reply_leaves_a_small_file_that_regrades_the_same(server, tmp_path):
+    # issue 36: 121.7 MB for this one case, and a gigabyte of memory: every body was kept whole
+    out = tmp_path / "r.json"
+    # the first result_use case: turn 1, turn 2 and its three counterfactual variants, every one
+    # answered with 50,000 calls of the case's tool (4.3 MB: inside the 5 MB body limit)
+    code, stdout, stderr = cli("run", "--provider", "openai-compatible", "--base-url", server.url("calls"),
+                               "--model", "m", "--scope", "result_use", "--cap", "5", "--pause", "0",
+                               "--out", str(out), "--allow-incomplete", "--format", "json")
+    assert code == 0, stderr
+    doc = json.loads(out.read_text())
+    [transcript] = doc["transcripts"]
+    turns = transcript["turns"] + [v["turns"][1] for v in transcript["variants"]]
+    assert len(turns) == 5 and all(t["dropped"] == {"calls": MANY_CALLS - MAX_CALLS} for t in turns)
+    assert out.stat().st_size < 1_000_000              # as the results file is written today
+    live, again = json.loads(stdout), regrade(out)
+    assert [(c["id"], c["verdict"], c["reasons"]) for c in again["cases"]] == \
+        [(c["id"], c["verdict"], c["reasons"]) for c in live["cases"]]
+    assert f"turn 1: {MANY_CALLS - MAX_CALLS} more calls not read" in " ".join(live["cases"][0]["reasons"])
     assert_clean(out, stdout, stderr)
 
 

@@ -14,8 +14,11 @@ import pytest
 from conftest import TOOLS_DOC, case, make_grader, openai
 from toolproof.grading import grade as grade_module
 from toolproof.grading.extra_calls import MAX_EXTRA_REASONS, called_names
-from toolproof.providers.dispatch import reply_from_body
-from toolproof.providers.reply import MAX_CALLS
+from toolproof.datafiles import format_schema
+from toolproof.errors import ToolProofError
+from toolproof.grading.transcripts import parse_transcripts
+from toolproof.providers.dispatch import reply_from_body, trim_body
+from toolproof.providers.reply import MAX_CALLS, MAX_TEXT
 
 LOOKUP = {"tool": "lookup", "args": {"order_id": "ORD-123456"}}
 SUITE = {"format": "toolproof.suite", "version": 1, "cases": [
@@ -86,8 +89,8 @@ def test_an_over_call_names_a_bounded_number_of_tools(grader):
     result = grader("none", {"response": BODIES["openai"](1_000)})
     assert result.verdict == "FAIL"
     assert result.reasons[0].startswith("over-call: called lookup, lookup")
-    assert "… (246 more)" in result.reasons[0] and len(result.reasons[0]) < 200
-    assert result.reasons[-1].startswith("turn 1: 744 more calls not read")
+    assert f"… ({MAX_CALLS - 10} more)" in result.reasons[0] and len(result.reasons[0]) < 200
+    assert result.reasons[-1].startswith(f"turn 1: {1_000 - MAX_CALLS} more calls not read")
 
 
 def test_a_few_extra_calls_are_each_named_as_before(grader):
@@ -97,3 +100,55 @@ def test_a_few_extra_calls_are_each_named_as_before(grader):
 
 def test_called_names_lists_all_when_few():
     assert called_names([], {}) == ""
+
+
+# ---- what a run keeps of such a reply (issue 36) grades the same ---------------------------------
+
+@pytest.mark.parametrize("provider", sorted(BODIES))
+@pytest.mark.parametrize("cid", ["any", "seq", "none"])
+def test_the_kept_body_with_its_dropped_counts_grades_as_the_whole_reply(grader, provider, cid):
+    # a run stores the trimmed body and `dropped` (providers/trimming.py); its re-grade must say
+    # what the live grade of the whole reply said, the count of calls not read included
+    body = BODIES[provider](N)
+    kept, dropped = trim_body(provider, body)
+    assert dropped == {"calls": N - MAX_CALLS}
+    live = grader(cid, {"response": body}, provider=provider)
+    again = grader(cid, {"response": kept, "dropped": dropped}, provider=provider)
+    assert (again.verdict, again.reasons) == (live.verdict, live.reasons)
+    assert again.reasons[-1].startswith(f"turn 1: {N - MAX_CALLS} more calls not read")
+    without = grader(cid, {"response": kept}, provider=provider)     # a file that lost the counts
+    assert not any("more calls not read" in r for r in without.reasons)
+
+
+LONG_TEXT = "I could not find that order. " * 2_000          # 58,000 characters
+
+
+@pytest.mark.parametrize("provider", sorted(BODIES))
+def test_a_long_answer_is_graded_on_its_first_max_text_characters_and_says_so(grader, provider):
+    body = {"openai": lambda: {"choices": [{"message": {"content": LONG_TEXT}, "finish_reason": "stop"}]},
+            "anthropic": lambda: {"content": [{"type": "text", "text": LONG_TEXT}], "stop_reason": "end_turn"},
+            "openai-responses": lambda: {"status": "completed", "output": [
+                {"type": "message", "content": [{"type": "output_text", "text": LONG_TEXT}]}]},
+            "gemini": lambda: {"candidates": [{"content": {"parts": [{"text": LONG_TEXT}]},
+                                               "finishReason": "STOP"}]}}[provider]()
+    kept, dropped = trim_body(provider, body)
+    live = grader("none", {"response": body}, provider=provider)
+    again = grader("none", {"response": kept, "dropped": dropped}, provider=provider)
+    assert (again.verdict, again.reasons) == (live.verdict, live.reasons)
+    assert live.verdict == "PASS"            # the note does not change the verdict
+    assert live.reasons[-1] == (f"turn 1: {len(LONG_TEXT) - MAX_TEXT:,} more characters of text not read "
+                                f"(a reply's first {MAX_TEXT:,} characters are graded)")
+
+
+@pytest.mark.parametrize("dropped, problem", [
+    ({"calls": 1, "pages": 2}, "Additional properties are not allowed"),
+    ({"calls": -1}, "less than the minimum of 0"),
+    ({"characters": "9"}, "is not of type 'integer'"),
+    ([3], "is not of type 'object'"),
+])
+def test_a_file_with_junk_dropped_counts_is_refused_by_path(dropped, problem):
+    doc = {"format": "toolproof.transcripts", "version": 1, "kind": "live", "transcripts": [
+        {"case_id": "seq", "turns": [{"response": BODIES["openai"](1), "dropped": dropped}]}]}
+    with pytest.raises(ToolProofError) as caught:
+        parse_transcripts(doc, format_schema("transcripts"))
+    assert problem in str(caught.value) and "$.transcripts[0].turns[0].dropped" in str(caught.value)

@@ -16,8 +16,9 @@ from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, settled
 from fakeprovider import FIXTURES
 from livepage import (CASES, ENDED, FIRST, NEED, SUITE, assert_not_shown, assert_only_talked_to,  # noqa: F401
                       card_cases, exports, live, page, reasons, run, start)
-from misbehaving import MisbehavingServer
+from misbehaving import MANY_CALLS, MisbehavingServer
 from routed import ANTHROPIC, LEAK, LEAKY_BODY, OPENAI, openai_body, wait_until
+from toolproof.providers.reply import MAX_CALLS
 from toolproof.suite.model import scoped
 
 pytestmark = pytest.mark.browser
@@ -416,6 +417,16 @@ def test_hostile_bodies_end_with_a_scorecard(page, live, bad, mode):
     assert page.text_content("#run-message").startswith("Run complete.")
     doc, _ = exports(page)
     assert len(doc["transcripts"]) == 2
+
+
+def test_a_50000_call_reply_is_kept_as_far_as_it_is_read(page, live, bad):
+    # issue 36: the page kept every 4.3 MB body whole in its run and its export, as the terminal did
+    assert bad_run(page, bad, "calls", cap=2, timeout="60") == "done"      # a busy machine's time to send 4.3 MB
+    assert list(card_cases(page).values()) == ["FAIL", "FAIL"]
+    assert f"turn 1: {MANY_CALLS - MAX_CALLS} more calls not read" in reasons(page, FIRST)
+    doc, _ = exports(page)
+    assert [t["turns"][0]["dropped"] for t in doc["transcripts"]] == [{"calls": MANY_CALLS - MAX_CALLS}] * 2
+    assert len(json.dumps(doc)) < 200_000
 
 
 def test_retry_after_3600_stops_the_run_keeping_what_was_graded(page, live, bad):

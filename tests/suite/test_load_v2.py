@@ -13,6 +13,7 @@ from conftest import anthropic, make_grader, openai
 from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
 from toolproof.providers.dispatch import request_body
+from toolproof.providers.reply import MAX_CALLS
 from toolproof.suite.load import load_suite, parse_suite, parse_tools
 
 WEATHER = {"type": "object", "properties": {
@@ -223,14 +224,14 @@ def test_any_order_verdict_never_depends_on_the_order_of_the_calls(v2, order):
 
 
 def test_a_hostile_reply_of_thousands_of_calls_grades_with_bounded_work(v2):
-    # Counted, not timed (benchmarks/huge_reply.py prints the seconds): the first 256 calls are
+    # Counted, not timed (benchmarks/huge_reply.py prints the seconds): the first MAX_CALLS calls are
     # read, 10 extra calls get a reason each and the rest are counted.
     calls = [("weather_get", {"city": f"City {i}", "days": i % 5}) for i in range(3000)] + [SONG]
     result = v2("anyorder", openai(*calls))
-    assert result.verdict == "FAIL" and len(result.calls) == 256
+    assert result.verdict == "FAIL" and len(result.calls) == MAX_CALLS
     assert sum(r.startswith("extra call") for r in result.reasons) == 10
-    assert "… and 244 more extra call(s)" in result.reasons
-    assert result.reasons[-1].startswith("turn 1: 2745 more calls not read")
+    assert f"… and {MAX_CALLS - 2 - 10} more extra call(s)" in result.reasons
+    assert result.reasons[-1].startswith(f"turn 1: {3001 - MAX_CALLS} more calls not read")
 
 
 def test_expected_calls_are_capped_at_64():

@@ -8,6 +8,7 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
+from toolproof.providers.reply import MAX_TEXT
 from toolproof.suite.model import Case, PhraseRules
 from .answer_acts import claims
 from .answer_rules import Judgement, judge
@@ -46,3 +47,10 @@ def injection_answer(case: Case, text: str, mocks: dict | None,
     reading = Reading(text)
     judged = judge_answer(case, text, mocks, after_result=True, reading=reading, called=called)
     return judged, bool(judged.claims or claims(reading, after_result=True, first=True))
+
+
+def text_not_read_reason(turn: int, count: int) -> str:
+    """A reply whose text ran past what is read (providers/reply.py): said beside its verdict,
+    so an answer judged on its first MAX_TEXT characters is known to be judged on those."""
+    return (f"turn {turn}: {count:,} more characters of text not read (a reply's first "
+            f"{MAX_TEXT:,} characters are graded)")

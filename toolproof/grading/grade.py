@@ -46,7 +46,7 @@ from .values import EXTRA, MATCH, MISMATCH, MISSING, compare_arguments
 from toolproof.safe_text import printable
 from .reasons import field_reason, show
 from .normalize import needs_cast, normalize_text, values_equal
-from .final_answer import injection_answer, judge_answer
+from .final_answer import injection_answer, judge_answer, text_not_read_reason
 from toolproof.providers.reply import Reply
 from toolproof.suite.categories import CATEGORY
 from toolproof.suite.model import BASE, Case, ExpectedCall, Tool, tool_label
@@ -206,6 +206,7 @@ class _Grading:
         self.final_text = ""
         self.replies: dict[int, Reply] = {}     # turn index -> the reply read there (even if cut off)
         self.not_read: list[str] = []           # one reason per reply with calls past MAX_CALLS
+        self.text_cut: list[str] = []           # one note per reply with text past MAX_TEXT
         self.text_notes: list[str] = []         # which final-answer rules held, for a PASS reason
         if case.category == "injection":
             self.facts.update(task_done=None, injection_claimed=False)
@@ -225,6 +226,8 @@ class _Grading:
         self.replies[index] = reply
         if reply.calls_not_read:
             self.not_read.append(not_read_reason(index + 1, reply.calls_not_read))
+        if reply.text_not_read:
+            self.text_cut.append(text_not_read_reason(index + 1, reply.text_not_read))
         for call in reply.calls:
             self.checked.append(check_call(call, index + 1, self.case, self.tools, self.lenient))
         if reply.truncated:
@@ -235,8 +238,8 @@ class _Grading:
     def run(self) -> tuple[str, list[str]]:
         verdict, reasons = self._run()
         if self.not_read and verdict != ERROR:    # calls beyond the bound: more than expected
-            return FAIL, reasons + self.not_read
-        return verdict, reasons
+            return FAIL, reasons + self.not_read + self.text_cut
+        return verdict, reasons + (self.text_cut if verdict != ERROR else [])
 
     def _run(self) -> tuple[str, list[str]]:
         first, problem = self.reply(0)

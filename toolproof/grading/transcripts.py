@@ -16,6 +16,7 @@ from typing import Any
 from toolproof.errors import ToolProofError, json_path
 from toolproof.providers.dispatch import PROVIDERS, reply_from_body
 from toolproof.providers.reply import Reply
+from toolproof.providers.trimming import counted
 from toolproof.safe_text import printable
 from toolproof.suite.load import check_format
 from toolproof.suite.model import BASE, Case
@@ -74,8 +75,8 @@ def _turns(raw_turns: list, provider: str) -> tuple:
     for raw in raw_turns:
         if "error" in raw:
             turns.append(Turn(None, raw["error"]))
-        else:
-            turns.append(Turn(reply_from_body(provider, raw.get("response")), None))
+        else:       # a run's kept body, with what it dropped counted back (providers/trimming.py)
+            turns.append(Turn(counted(reply_from_body(provider, raw.get("response")), raw.get("dropped")), None))
     return tuple(turns)
 
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from .conversation import call_ids, result_text, tool_result_for
-from .reply import Call, Reply, arguments_from_object, bounded_calls, readable_body, usage_split, usage_tokens
+from .reply import (Call, Reply, arguments_from_object, bounded_calls, bounded_text, readable_body, usage_split,
+                    usage_tokens)
+from .trimming import Keeper, kept_list
 from toolproof.suite.toolnames import wire_name
 
 
@@ -28,6 +30,7 @@ def reply_from_anthropic(body: Any) -> Reply:
         elif block.get("type") == "text" and isinstance(block.get("text"), str):
             texts.append(block["text"])
     calls, not_read = bounded_calls(uses, _call)
+    text, text_not_read = bounded_text("\n".join(texts))
     stop = body.get("stop_reason") if isinstance(body.get("stop_reason"), str) else ""
     usage = anthropic_usage(body.get("usage"))
     if stop not in NORMAL_STOPS and not calls and not any(texts):
@@ -35,11 +38,35 @@ def reply_from_anthropic(body: Any) -> Reply:
     return Reply(
         calls=calls,
         calls_not_read=not_read,
-        text="\n".join(texts),
+        text=text,
+        text_not_read=text_not_read,
         finish_reason=stop,
         truncated=stop == "max_tokens",
         usage=usage,
     )
+
+
+def trim_anthropic(body: Any) -> tuple[Any, dict]:
+    """(the body as a run keeps it, what was dropped): its content blocks with the first
+    MAX_CALLS tool_use blocks and the text blocks up to MAX_TEXT characters, as
+    reply_from_anthropic reads them; every other block is kept (see providers/trimming.py)."""
+    blocks = body.get("content") if isinstance(body, dict) else None
+    if not isinstance(blocks, list):
+        return body, {}
+    keep = Keeper("\n")
+    content = kept_list(blocks, keep, _block_kind)
+    dropped = keep.dropped()
+    return ({**body, "content": content}, dropped) if dropped else (body, {})
+
+
+def _block_kind(block: Any):
+    if not isinstance(block, dict):
+        return None
+    if block.get("type") == "tool_use":
+        return "call"
+    if block.get("type") == "text" and isinstance(block.get("text"), str):
+        return ("text", block["text"], "text")
+    return None
 
 
 # Stop reasons known to mean the model stopped normally (or ran out of tokens); any other with

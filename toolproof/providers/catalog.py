@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable
 
-from .anthropic import ANTHROPIC_VERSION, anthropic_request, reply_from_anthropic
-from .gemini import gemini_request, reply_from_gemini
-from .openai import openai_request, reply_from_openai
+from .anthropic import ANTHROPIC_VERSION, anthropic_request, reply_from_anthropic, trim_anthropic
+from .gemini import gemini_request, reply_from_gemini, trim_gemini
+from .openai import openai_request, reply_from_openai, trim_openai
 from .reply import Reply
-from .responses import reply_from_responses, responses_request
+from .responses import reply_from_responses, responses_request, trim_responses
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +26,7 @@ class Provider:
     name: str                               # `--provider NAME`, the page's option value, results files
     label: str                              # the page's option text
     reader: Callable[[Any], Reply]          # one response body to a Reply (never raises)
+    trimmer: Callable[[Any], tuple]         # a body to (what a run keeps of it, dropped counts): trimming.py
     builder: Callable[..., dict]            # (case, tools, *, model, first, mocks, max_tokens) -> body
     base: str                               # default base URL; "" none: the user must give one
     base_fixed: bool                        # the endpoint is fixed: no base URL is taken at all
@@ -52,7 +53,7 @@ _SAMPLING = frozenset({"temperature", "seed"})
 # APIs first, then by maker, and any OpenAI-compatible server last.
 CATALOGUE: tuple[Provider, ...] = (
     Provider(
-        name="openai", label="OpenAI", reader=reply_from_openai,
+        name="openai", label="OpenAI", reader=reply_from_openai, trimmer=trim_openai,
         # OpenAI's reasoning models refuse `max_tokens`; compatible servers read only that one.
         builder=partial(openai_request, token_field="max_completion_tokens"),
         base=_OPENAI_BASE, base_fixed=True, path="/chat/completions", version="/v1", version_always=False,
@@ -61,6 +62,7 @@ CATALOGUE: tuple[Provider, ...] = (
         placeholder="e.g. gpt-4.1-mini", base_hint="", sends=_SAMPLING),
     Provider(
         name="openai-responses", label="OpenAI Responses API", reader=reply_from_responses,
+        trimmer=trim_responses,
         builder=responses_request,
         base=_OPENAI_BASE, base_fixed=False, path="/responses", version="/v1", version_always=False,
         key_variable="OPENAI_API_KEY", key_optional=False, key_header="authorization", fixed_headers=(),
@@ -69,6 +71,7 @@ CATALOGUE: tuple[Provider, ...] = (
         sends=frozenset({"temperature"})),           # the Responses API has no seed field
     Provider(
         name="anthropic", label="Anthropic (or an Anthropic-compatible gateway)", reader=reply_from_anthropic,
+        trimmer=trim_anthropic,
         builder=anthropic_request,
         base="https://api.anthropic.com/v1", base_fixed=False, path="/messages", version="/v1",
         version_always=True, key_variable="ANTHROPIC_API_KEY", key_optional=False, key_header="x-api-key",
@@ -78,7 +81,7 @@ CATALOGUE: tuple[Provider, ...] = (
         placeholder="e.g. claude-sonnet-4-5", base_hint="optional gateway: default https://api.anthropic.com",
         sends=frozenset({"temperature"})),           # Messages has no seed field
     Provider(
-        name="gemini", label="Google Gemini", reader=reply_from_gemini, builder=gemini_request,
+        name="gemini", label="Google Gemini", reader=reply_from_gemini, trimmer=trim_gemini, builder=gemini_request,
         base="https://generativelanguage.googleapis.com/v1beta", base_fixed=False,
         path="/models/{model}:generateContent", version="/v1beta", version_always=True,
         # The key goes in a header, never ?key= in the URL: URLs end up in logs.
@@ -89,7 +92,7 @@ CATALOGUE: tuple[Provider, ...] = (
         sends=_SAMPLING, sampling_under="generationConfig"),
     Provider(
         name="openai-compatible", label="OpenAI-compatible (Ollama, vLLM, llama.cpp, LM Studio)",
-        reader=reply_from_openai, builder=partial(openai_request, token_field="max_tokens"),
+        reader=reply_from_openai, trimmer=trim_openai, builder=partial(openai_request, token_field="max_tokens"),
         base="", base_fixed=False, path="/chat/completions", version="/v1", version_always=False,
         key_variable="OPENAI_API_KEY", key_optional=True, key_header="authorization", fixed_headers=(),
         key_prefix="", key_issuer="", key_kind="",

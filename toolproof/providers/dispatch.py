@@ -16,7 +16,7 @@ from .conversation import mocks_by_name
 from .reply import Reply
 from .anthropic import MAX_TOKENS
 from .catalog import CATALOGUE, PROVIDER, PROVIDERS  # noqa: F401 - PROVIDERS: the names, re-exported
-from .openai import reply_from_openai
+from .openai import reply_from_openai, trim_openai
 
 
 def urlsplit(url: str):
@@ -33,6 +33,14 @@ def reply_from_body(provider: str, body: Any) -> Reply:
     no known provider is read as Chat Completions."""
     spec = PROVIDER.get(provider)
     return (spec.reader if spec else reply_from_openai)(body)
+
+
+def trim_body(provider: str, body: Any) -> tuple[Any, dict]:
+    """(what a run keeps of one response body, what it dropped: {"calls": n, "characters": m},
+    only counts that are not zero): the body trimmed to what its reader reads (see
+    trimming.py); a transcript of no known provider is read as Chat Completions."""
+    spec = PROVIDER.get(provider)
+    return (spec.trimmer if spec else trim_openai)(body)
 
 
 # Every provider's key header: never stored, shown or exported.

@@ -23,7 +23,8 @@ import json
 from typing import Any
 
 from .conversation import tool_result_for
-from .reply import Call, Reply, bounded_calls, kind_of
+from .reply import Call, Reply, bounded_calls, bounded_text, kind_of
+from .trimming import Keeper, kept_list
 from toolproof.suite.toolnames import wire_name
 
 TRUNCATED = "MAX_TOKENS"
@@ -49,9 +50,9 @@ def reply_from_gemini(body: Any) -> Reply:
         return Reply(malformed=_no_candidates(body))
     candidate = candidates[0]
     finish = candidate.get("finishReason") if isinstance(candidate.get("finishReason"), str) else ""
-    if finish == "UNEXPECTED_TOOL_CALL" and (undeclared := _undeclared_calls(candidate)):
-        # a call to a function the request did not declare: a hallucinated tool, with its name
-        return Reply(calls=undeclared, finish_reason=finish, usage=_usage(body))
+    undeclared, not_read = _undeclared_calls(candidate) if finish == "UNEXPECTED_TOOL_CALL" else ((), 0)
+    if undeclared:      # a call to a function the request did not declare: a hallucinated tool, with its name
+        return Reply(calls=undeclared, calls_not_read=not_read, finish_reason=finish, usage=_usage(body))
     if finish in MALFORMED_CALL:
         return Reply(finish_reason=finish, usage=_usage(body),
                      malformed=f"malformed tool call: finishReason {finish}, {MALFORMED_CALL[finish]}")
@@ -65,28 +66,62 @@ def reply_from_gemini(body: Any) -> Reply:
         elif isinstance(part.get("text"), str) and part.get("thought") is not True:
             texts.append(part["text"])          # thought summaries are not the answer
     calls, not_read = bounded_calls(found, _call)
-    if finish not in NORMAL_FINISHES and not calls and not "".join(texts):
+    text, text_not_read = bounded_text("".join(texts))
+    if finish not in NORMAL_FINISHES and not calls and not text:
         return Reply(finish_reason=finish, usage=_usage(body), blocked=finish)     # e.g. MODEL_ARMOR
-    return Reply(calls=calls, calls_not_read=not_read, text="".join(texts), finish_reason=finish,
-                 truncated=finish == TRUNCATED, usage=_usage(body))
+    return Reply(calls=calls, calls_not_read=not_read, text=text, text_not_read=text_not_read,
+                 finish_reason=finish, truncated=finish == TRUNCATED, usage=_usage(body))
 
 
 NORMAL_FINISHES = frozenset({"", "STOP", "MAX_TOKENS", "FINISH_REASON_UNSPECIFIED"})
+
+
+def trim_gemini(body: Any) -> tuple[Any, dict]:
+    """(the body as a run keeps it, what was dropped): candidates[0].content.parts with the first
+    MAX_CALLS functionCall parts and, when the reader reads text (not on a malformed or blocking
+    finish), the text parts up to MAX_TEXT characters; thought parts and the rest stay (see
+    providers/trimming.py). Turn 2 echoes this content, so each thoughtSignature kept goes back."""
+    candidates = body.get("candidates") if isinstance(body, dict) else None
+    candidate = candidates[0] if isinstance(candidates, list) and candidates else None
+    content = candidate.get("content") if isinstance(candidate, dict) else None
+    if not isinstance(content, dict) or not isinstance(content.get("parts"), list):
+        return body, {}
+    finish = candidate.get("finishReason") if isinstance(candidate.get("finishReason"), str) else ""
+    reads_text = finish not in MALFORMED_CALL and finish not in BLOCKED
+
+    def kind(part: Any):
+        if not isinstance(part, dict):
+            return None
+        if isinstance(part.get("functionCall"), dict):
+            return "call"
+        if reads_text and isinstance(part.get("text"), str) and part.get("thought") is not True:
+            return ("text", part["text"], "text")
+        return None
+    keep = Keeper("")
+    parts = kept_list(content["parts"], keep, kind)
+    dropped = keep.dropped()
+    if not dropped:
+        return body, {}
+    return {**body, "candidates": [{**candidate, "content": {**content, "parts": parts}}, *candidates[1:]]}, dropped
+
+
 UNDECLARED = "undeclared function:"
 
 
-def _undeclared_calls(candidate: dict) -> tuple:
-    """The calls of an UNEXPECTED_TOOL_CALL reply: its functionCall parts, else the name its
-    finishMessage gives ("... tried to call an undeclared function: NAME"); () if neither."""
-    calls = tuple(_call(p["functionCall"]) for p in _parts(candidate) if isinstance(p.get("functionCall"), dict))
+def _undeclared_calls(candidate: dict) -> tuple[tuple, int]:
+    """(the calls of an UNEXPECTED_TOOL_CALL reply, how many were left unread): its functionCall
+    parts (the first MAX_CALLS, as every reader), else the name its finishMessage gives ("...
+    tried to call an undeclared function: NAME"); ((), 0) if neither."""
+    calls, not_read = bounded_calls([p["functionCall"] for p in _parts(candidate)
+                                     if isinstance(p.get("functionCall"), dict)], _call)
     if any(c.name for c in calls):
-        return calls
+        return calls, not_read
     message = candidate.get("finishMessage")
     if isinstance(message, str) and UNDECLARED in message:
         name = message.split(UNDECLARED, 1)[1].strip().split()[0:1]
         if name and len(name[0]) <= 128:
-            return (Call(name=name[0].rstrip(".,;:"), arguments={}),)
-    return ()
+            return (Call(name=name[0].rstrip(".,;:"), arguments={}),), 0
+    return (), 0
 
 
 def _no_candidates(body: dict) -> str:

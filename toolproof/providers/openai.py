@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from .conversation import call_ids, result_text, tool_result_for
-from .reply import Call, Reply, arguments_from_json, bounded_calls, readable_body, usage_tokens
+from .reply import Call, Reply, arguments_from_json, bounded_calls, bounded_text, readable_body, usage_tokens
+from .trimming import Keeper, kept_list
 from toolproof.suite.toolnames import wire_name
 
 
@@ -30,12 +31,12 @@ def reply_from_openai(body: Any) -> Reply:
     finish = choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else ""
     calls, not_read = bounded_calls(raw_calls(message), _call)
     refusal = message.get("refusal") if isinstance(message.get("refusal"), str) else ""
-    text = "\n".join(t for t in (_text(message.get("content")), refusal) if t)
+    text, text_not_read = bounded_text("\n".join(t for t in (_text(message.get("content")), refusal) if t))
     usage = usage_tokens(body.get("usage"), "prompt_tokens", "completion_tokens")
     if finish not in NORMAL_FINISHES and not calls and not text:
         return Reply(finish_reason=finish, usage=usage, blocked=finish)
-    return Reply(calls=calls, calls_not_read=not_read, text=text, finish_reason=finish,
-                 truncated=finish == "length", usage=usage)
+    return Reply(calls=calls, calls_not_read=not_read, text=text, text_not_read=text_not_read,
+                 finish_reason=finish, truncated=finish == "length", usage=usage)
 
 
 # Finish reasons known to mean a normal stop (or a cut-off) on OpenAI and the compatible servers
@@ -67,6 +68,40 @@ def _call(raw: Any) -> Call:
     arguments, text, error = arguments_from_json(function.get("arguments"))
     call_id = raw.get("id") if isinstance(raw.get("id"), str) else ""
     return Call(name=name, arguments=arguments, raw_arguments=text, parse_error=error, id=call_id)
+
+
+def trim_openai(body: Any) -> tuple[Any, dict]:
+    """(the body as a run keeps it, what was dropped): choices[0].message with its first
+    MAX_CALLS tool calls and its text (content, then refusal) up to MAX_TEXT characters, as
+    reply_from_openai reads them (see providers/trimming.py)."""
+    choices = body.get("choices") if isinstance(body, dict) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict) \
+            or not isinstance(choices[0].get("message"), dict):
+        return body, {}
+    message, keep = dict(choices[0]["message"]), Keeper("")
+    if isinstance(message.get("tool_calls"), list):
+        message["tool_calls"] = kept_list(message["tool_calls"], keep,
+                                          lambda raw: None if _zero_filled(raw) else "call")
+    content = message.get("content")
+    if isinstance(content, str):
+        message["content"] = keep.text(content)
+    elif isinstance(content, list):
+        message["content"] = kept_list(content, keep, _text_part)
+    if isinstance(message.get("refusal"), str) and message["refusal"]:
+        cut = keep.text(message["refusal"], sep="\n" if keep.end else "")     # joined after any content
+        if cut is None:
+            del message["refusal"]
+        else:
+            message["refusal"] = cut
+    dropped = keep.dropped()
+    if not dropped:
+        return body, {}
+    return {**body, "choices": [{**choices[0], "message": message}, *choices[1:]]}, dropped
+
+
+def _text_part(part: Any):
+    """What the reader reads in a content part: its text, if it has one."""
+    return ("text", part["text"], "text") if isinstance(part, dict) and isinstance(part.get("text"), str) else None
 
 
 def _text(content: Any) -> str:

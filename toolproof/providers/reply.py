@@ -41,9 +41,19 @@ class Reply:
     malformed: str | None = None    # why the body could not be read as a reply at all
     blocked: str = ""               # a finish reason not known as a normal stop, with no content
     calls_not_read: int = 0         # calls past MAX_CALLS: counted, never parsed or graded
+    text_not_read: int = 0          # characters of the text past MAX_TEXT: counted, never graded
 
 
-MAX_CALLS = 256     # a reply's calls read; a 5 MB body can hold ~50,000, which no case expects
+# A reply's calls read (and kept by a run: providers/trimming.py); a 5 MB body can hold ~50,000.
+# Twice the longest sequence a case may expect (64, the suite schema's maxItems): a reply with
+# more calls than that fails on extra calls whatever they are, so no verdict depends on a call
+# past this bound; and a run's file stays under 1 MB per case for a 50,000-call reply (with 256,
+# the bundled suite's three-variant case wrote 1.24 MB: every turn and echo holds the kept calls).
+MAX_CALLS = 128
+# Characters of a reply's text read (and kept by a run: providers/trimming.py). At the default
+# 1,024 output tokens a reply holds about 4,000; a final answer the rules must read past 20,000
+# characters is no answer, and every copy of it (the results file, the turn-2 echo) stays small.
+MAX_TEXT = 20_000
 
 
 def bounded_calls(raw: list, read) -> tuple[tuple, int]:
@@ -51,6 +61,13 @@ def bounded_calls(raw: list, read) -> tuple[tuple, int]:
     Every wire reader passes its call items through here, so no reply costs more than
     MAX_CALLS calls' worth of parsing, checking and grading."""
     return tuple(read(item) for item in raw[:MAX_CALLS]), max(0, len(raw) - MAX_CALLS)
+
+
+def bounded_text(text: str) -> tuple[str, int]:
+    """(the first MAX_TEXT characters of a reply's text, how many more were left unread). Every
+    wire reader passes its joined text through here, so the answer rules read the same text
+    from a body as from the trimmed body a run keeps of it."""
+    return text[:MAX_TEXT], max(0, len(text) - MAX_TEXT)
 
 
 def arguments_from_json(raw: Any) -> tuple[dict | None, str, str | None]:

@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from .conversation import call_ids, result_text, tool_result_for
-from .reply import Call, Reply, arguments_from_json, bounded_calls, usage_tokens
+from .reply import Call, Reply, arguments_from_json, bounded_calls, bounded_text, usage_tokens
+from .trimming import Keeper, kept_list
 from toolproof.suite.toolnames import wire_name
 
 TRUNCATED = "max_output_tokens"
@@ -46,17 +47,52 @@ def reply_from_responses(body: Any) -> Reply:
         return Reply(malformed="status incomplete (content_filter): the reply was stopped by the "
                                "provider's content filter")
     calls, not_read = bounded_calls(items, _call)
+    text, text_not_read = bounded_text("\n".join(texts))
     usage = usage_tokens(body.get("usage"), "input_tokens", "output_tokens")
     if reason and reason != TRUNCATED and not calls and not any(texts):
         return Reply(finish_reason=reason, usage=usage, blocked=reason)
     return Reply(
         calls=calls,
         calls_not_read=not_read,
-        text="\n".join(texts),
+        text=text,
+        text_not_read=text_not_read,
         finish_reason=reason or status,
         truncated=reason == TRUNCATED,
         usage=usage,
     )
+
+
+def trim_responses(body: Any) -> tuple[Any, dict]:
+    """(the body as a run keeps it, what was dropped): its output items with the first MAX_CALLS
+    function_call items and the message text (output_text and refusal parts) up to MAX_TEXT
+    characters, as reply_from_responses reads them; a message whose every text part was dropped
+    goes too, the other items stay (see providers/trimming.py)."""
+    output = body.get("output") if isinstance(body, dict) else None
+    if not isinstance(output, list):
+        return body, {}
+    keep = Keeper("\n")
+    kept = []
+    for item in output:
+        if isinstance(item, dict) and item.get("type") == "function_call" and not _zero_filled(item):
+            if keep.call():
+                kept.append(item)
+        elif isinstance(item, dict) and item.get("type") == "message" and isinstance(item.get("content"), list):
+            parts = kept_list(item["content"], keep, _text_part)
+            if parts or not item["content"]:        # a message whose text was all dropped goes
+                kept.append(item if parts == item["content"] else {**item, "content": parts})
+        else:
+            kept.append(item)
+    dropped = keep.dropped()
+    return ({**body, "output": kept}, dropped) if dropped else (body, {})
+
+
+def _text_part(part: Any):
+    """What the reader reads in a message's content part: an output_text's text or a refusal."""
+    if isinstance(part, dict) and part.get("type") == "output_text" and isinstance(part.get("text"), str):
+        return ("text", part["text"], "text")
+    if isinstance(part, dict) and part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
+        return ("text", part["refusal"], "refusal")
+    return None
 
 
 def _zero_filled(item: dict) -> bool:

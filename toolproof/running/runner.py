@@ -54,7 +54,7 @@ from toolproof.grading.guarded import grade_safely       # a grading bug fails t
 from toolproof.grading.verdicts import CaseResult
 from toolproof.limits import ReadError, read_json
 from toolproof.providers.catalog import takes_base_url
-from toolproof.providers.dispatch import endpoint, public_headers, reply_from_body, request_body, request_headers
+from toolproof.providers.dispatch import endpoint, public_headers, reply_from_body, request_body, request_headers, trim_body
 from toolproof.secrets import redact
 from toolproof.suite.model import BASE, Case, Tool, requests_needed, scoped
 from .sweep import offered_tools, sweep_need
@@ -334,7 +334,11 @@ class Run:
                 self._abort.set()
         else:
             try:                # the one total reader: limits exceeded are a failed turn, not a crash
-                out["response"] = read_json(reply.text, what="body")
+                # Kept as the grader reads it (its first 128 calls, 20,000 characters of text), the
+                # moment it is read: the whole body is never stored, echoed in turn 2 or redacted.
+                out["response"], dropped = trim_body(self.settings.provider, read_json(reply.text, what="body"))
+                if dropped:
+                    out["dropped"] = dropped
                 out["status"] = reply.status
                 self._answered = True
             except ReadError as exc:
