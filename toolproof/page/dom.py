@@ -107,3 +107,33 @@ def values(names, attribute: str = "") -> dict:
 
 def byid(name: str) -> Live:
     return document.getElementById(name)
+
+
+def failure_line(exc: BaseException) -> str:
+    """Work that failed, in one line: a ToolProofError's own line, else what kind of failure and
+    its first words (a browser error keeps its own message), never a traceback."""
+    from toolproof.errors import ToolProofError
+    from toolproof.safe_text import printable
+
+    if isinstance(exc, ToolProofError):
+        return exc.line()
+    if isinstance(exc, MemoryError):
+        return "not enough memory for this in the page"
+    words = printable(" ".join(str(exc).split()))
+    words = words if len(words) <= 300 else words[:299] + "…"
+    return f"{exc.__class__.__name__}: {words}" if words else exc.__class__.__name__
+
+
+def task(work, fail) -> asyncio.Future:
+    """Run the coroutine `work` as a task of the page; if it raises, `fail(line)` (failure_line):
+    the panel clears its busy state and says what failed, so nothing waits on work that failed.
+    Cancelling (a run aborted) is not a failure."""
+    async def guarded():
+        try:
+            await work
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:     # noqa: BLE001 - any failure is one line in its panel
+            page_js.console.error(f"{exc.__class__.__name__}: {exc}"[:2000])
+            fail(failure_line(exc))
+    return asyncio.ensure_future(guarded())
