@@ -121,7 +121,8 @@ def failure_line(exc: BaseException) -> str:
         return "not enough memory for this in the page"
     words = printable(" ".join(str(exc).split()))
     words = words if len(words) <= 300 else words[:299] + "…"
-    return f"{exc.__class__.__name__}: {words}" if words else exc.__class__.__name__
+    kind = "the browser said" if exc.__class__.__name__ == "JsException" else exc.__class__.__name__
+    return f"{kind}: {words}" if words else kind
 
 
 def task(work, fail) -> asyncio.Future:

@@ -42,11 +42,16 @@ def on_refused(node, show) -> None:
     on(node, REFUSED, lambda event: show(str(event.target.id or ""), int(event.detail)))
 
 
-async def field_text(name: str, source: str) -> str:
-    """The text of the field `name`, read asynchronously (no size limit on the way); over the
-    input bound, a ToolProofError naming `source`, the size and the limit: the page measured it
-    and sent nothing of it."""
-    answer = await page_js.toolproofFieldText(name)
-    if isinstance(answer, str):
-        return answer
-    raise ToolProofError(f"text is {size_refusal(int(answer))}", source=source)
+def field_text(name: str, source: str):
+    """The text of the field `name`, to await: the page takes it now, as the field holds it while
+    this event is handled (text typed after is the next event's), and sends it asynchronously (no
+    size limit on the way). Over the input bound, awaiting raises a ToolProofError naming `source`,
+    the size and the limit: the page measured the text and sent nothing of it."""
+    reading = page_js.toolproofFieldText(name)
+
+    async def text() -> str:
+        answer = await reading
+        if isinstance(answer, str):
+            return answer
+        raise ToolProofError(f"text is {size_refusal(int(answer))}", source=source)
+    return text()

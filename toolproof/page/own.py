@@ -25,9 +25,11 @@ class OwnView:
     def __init__(self, live, load_jsonschema, editor):
         self.live, self.load_jsonschema = live, load_jsonschema
         self._draft = None           # authoring.draft.Draft, made on first use (kept off the start path)
+        self.loading = asyncio.Lock()   # one file or paste at a time, in the order given: the last wins
         on(byid("own-tools"), "change", lambda e: task(self.load_file(e.target.files, "tools"), self.failed))
         on(byid("own-suite"), "change", lambda e: task(self.load_file(e.target.files, "suite"), self.failed))
-        on(byid("own-paste-load"), "click", lambda e: task(self.load_paste(), self.failed))
+        on(byid("own-paste-load"), "click", lambda e: task(self.load_paste(field_text("own-paste", PASTED)),
+                                                            self.failed))
         on_refused(byid("own-paste"), lambda name, size: self.failed(refused_line(PASTED, size)))
         on(byid("own-clear"), "click", lambda e: self.step("clear"))
         on(byid("own-undo"), "click", lambda e: self.step("undo_clear"))
@@ -124,13 +126,16 @@ class OwnView:
         except Exception as exc:     # noqa: BLE001 - an unreadable file is one line
             self.failed(f"{name}: could not be read ({exc.__class__.__name__})")
             return
-        await (self.load_tools(text, name) if kind == "tools" else self.load_suite(text, name))
+        async with self.loading:
+            await (self.load_tools(text, name) if kind == "tools" else self.load_suite(text, name))
 
-    async def load_paste(self) -> None:
-        """The paste box's text, read without a trip that could not carry it; over the input
-        bound it is refused by its size, which the page measured before sending any of it."""
+    async def load_paste(self, reading) -> None:
+        """The paste box's text as the click found it (inputs.field_text: no trip that could not
+        carry it); over the input bound it is refused by its size, measured by the page."""
         byid("own").dataset.state = "loading"
-        await self.load_tools(await field_text("own-paste", PASTED), PASTED)
+        text = await reading
+        async with self.loading:
+            await self.load_tools(text, PASTED)
 
     async def load_tools(self, text: str, source: str) -> None:
         """Every outcome is a Step, never a page left on "Reading…" (a failure to fetch jsonschema
