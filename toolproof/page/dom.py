@@ -13,6 +13,7 @@ import json
 from pyodide.ffi import create_proxy, to_js
 
 from .bridge import Live, document, flush, page_js, push, turn_cache  # noqa: F401  (re-exported)
+from toolproof.errors import failure_line
 
 SVG = "http://www.w3.org/2000/svg"
 
@@ -109,24 +110,8 @@ def byid(name: str) -> Live:
     return document.getElementById(name)
 
 
-def failure_line(exc: BaseException) -> str:
-    """Work that failed, in one line: a ToolProofError's own line, else what kind of failure and
-    its first words (a browser error keeps its own message), never a traceback."""
-    from toolproof.errors import ToolProofError
-    from toolproof.safe_text import printable
-
-    if isinstance(exc, ToolProofError):
-        return exc.line()
-    if isinstance(exc, MemoryError):
-        return "not enough memory for this in the page"
-    words = printable(" ".join(str(exc).split()))
-    words = words if len(words) <= 300 else words[:299] + "…"
-    kind = "the browser said" if exc.__class__.__name__ == "JsException" else exc.__class__.__name__
-    return f"{kind}: {words}" if words else kind
-
-
 def task(work, fail) -> asyncio.Future:
-    """Run the coroutine `work` as a task of the page; if it raises, `fail(line)` (failure_line):
+    """Run the coroutine `work` as a task of the page; if it raises, `fail(line)` (errors.failure_line):
     the panel clears its busy state and says what failed, so nothing waits on work that failed.
     Cancelling (a run aborted) is not a failure."""
     async def guarded():

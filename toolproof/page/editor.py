@@ -8,7 +8,8 @@ authoring/case_form.py's; tool names only ever reach the page as textContent. Th
 """
 from __future__ import annotations
 
-from .dom import byid, clear, el, failure_line, on
+from .dom import byid, clear, el, on
+from toolproof.errors import failure_line
 from .inputs import on_refused, refused_reason
 
 # Inputs whose container is hidden when the category does not use them (the first call's fields

@@ -13,7 +13,8 @@ from pyodide.ffi import create_proxy
 
 from .card.cases import case_row
 from .card.scorecard import ScorecardView
-from .dom import byid, clear, document, el, failure_line, on
+from .dom import byid, clear, document, el, on
+from toolproof.errors import failure_line
 
 
 class LiveController:
