@@ -57,8 +57,21 @@ def paste(page, selector: str, text: str) -> None:
     page.keyboard.press("Control+V")
 
 
+MARK = "<- the test clicked here"
+
+
+def mark(page) -> None:
+    """Note in the line log where the test acts, so an answer from before cannot pass for the next."""
+    page.evaluate("mark => window.__ownLines.push(mark)", MARK)
+
+
+def lines_shown(page) -> list[str]:
+    return [line for line in page.evaluate("window.__ownLines") if line != MARK]
+
+
 def type_valid_and_load(page) -> None:
     """The valid paste right after, with no pause: select what the box holds, type over it, Load."""
+    mark(page)
     page.locator("#own-paste").focus()
     page.keyboard.press("Control+A")
     page.keyboard.insert_text(VALID)
@@ -66,13 +79,16 @@ def type_valid_and_load(page) -> None:
 
 
 def answered(page, expected: str = LOADED) -> str:
-    """Wait until the paste box's section has answered with `expected` (its last line, every handler
-    done), and return that line; fail with every line it showed if it never does."""
+    """Wait until the paste box's section has answered with `expected` since the test's last mark
+    (its last line, every handler done), and return that line; fail with every line it showed if
+    it never does."""
     from playwright.sync_api import TimeoutError as Timeout
 
     try:
-        page.wait_for_function(f"line => window.__ownLines.at(-1) === line && {OWN_ANSWERED}",
-                               arg=expected, timeout=120_000)
+        page.wait_for_function(f"""([line, mark]) => {{
+            const lines = window.__ownLines, since = lines.lastIndexOf(mark);
+            return since >= 0 && since < lines.length - 1 && lines.at(-1) === line && {OWN_ANSWERED}; }}""",
+                               arg=[expected, MARK], timeout=120_000)
     except Timeout:
         raise AssertionError(f"never answered {expected!r}: {page.evaluate('window.__ownLines')}") from None
     return page.text_content("#own-message")
@@ -89,7 +105,7 @@ def test_a_21_mb_paste_is_refused_at_once_and_the_next_paste_is_answered(page):
     paste(page, "#own-paste", "x" * HUGE)
     type_valid_and_load(page)                        # no wait between the two
     assert answered(page) == LOADED
-    lines = page.evaluate("window.__ownLines")
+    lines = lines_shown(page)
     assert f"pasted tools: {REFUSED}" in lines, lines
     assert page.get_attribute("#own", "data-state") == "ready"
     assert page.input_value("#own-paste") == VALID   # the refused text never entered the field
@@ -124,7 +140,7 @@ def test_a_hostile_paste_gets_its_line_and_the_next_paste_is_answered(page, name
     page.click("#own-paste-load")        # returns once the click is handled, not once it is answered
     type_valid_and_load(page)
     assert answered(page) == LOADED
-    lines = page.evaluate("window.__ownLines")
+    lines = lines_shown(page)
     assert lines[-3:] == [said, "Reading pasted tools…", LOADED], lines
     assert page.errors == []
 
@@ -172,6 +188,7 @@ def test_a_read_that_fails_clears_the_busy_state_and_says_why(page):
         Blob.prototype.text = () => Promise.reject(new Error("the file went away"));
     }""")
     try:
+        mark(page)
         page.click("#own-paste-load")
         assert answered(page, "the browser said: Error: the tab ran out of memory")
         assert page.get_attribute("#own", "data-state") == "error"

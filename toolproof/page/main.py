@@ -126,6 +126,7 @@ async def load_bundle(read: dict):
 
 async def boot() -> None:
     mark("python")
+    publish_input_bound()     # first: from here web/boot.mjs refuses text over it in any field
     sys.meta_path.append(_RpdsAlias())
     set_stage("packages", "Loading ToolProof…")
     await paint()
@@ -161,7 +162,6 @@ async def boot() -> None:
     on(document.getElementById("board-use-kept"), "click",
        lambda _e: task(rank_kept_runs(board), board.fail))
     fixture_fold()
-    publish_input_bound()     # from here web/boot.mjs refuses text over it in any field
     mark("panels")
     # The panels first: what they read from the page (the form's restored values) is answered
     # before the big card is on its way. The card is then posted (bridge.post_writes): the page
