@@ -16,6 +16,8 @@ Modes:
             body limit), to every request, turn 2 and counterfactual variants included
   retry     429 with Retry-After: 3600
   broken    500 to everything (Retry-After: 0, so retries cost no time)
+  bomb      a 200 with Content-Encoding: gzip, about 1 MB on the wire unpacking to BOMB_BYTES
+  badgzip   a 200 with Content-Encoding: gzip whose body is not gzip at all
 
 Every answer carries permissive CORS headers so the page (tests/page/test_live.py) meets the
 same misbehaviour as the terminal. Bounded: every drip stops after DRIP_FOR_S, and the server shuts itself down after
@@ -23,10 +25,13 @@ LIFETIME_S even if a test forgets to close it. Listens on 127.0.0.1 only.
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
+import struct
 import threading
 import time
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from fakeprovider import case_and_turn, fixture_answer
@@ -37,8 +42,9 @@ LIFETIME_S = 300.0
 DEEP = 10_000
 HUGE_BYTES = 6 * 1024 * 1024
 MANY_CALLS = 50_000
+BOMB_BYTES = 1024 * 1024 * 1024          # unpacked: past any JS string, let alone the 5 MB limit
 CORS = {"access-control-allow-origin": "*", "access-control-expose-headers": "retry-after, location"}
-MODES = ("redirect", "drip", "echo", "deep", "huge", "nan", "bigint", "calls", "retry", "broken")
+MODES = ("redirect", "drip", "echo", "deep", "huge", "nan", "bigint", "calls", "retry", "broken", "bomb", "badgzip")
 
 
 def chat(content: str | None = None, arguments: str | None = None, extra: str = "") -> bytes:
@@ -51,6 +57,22 @@ def chat(content: str | None = None, arguments: str | None = None, extra: str = 
         message, finish = json.dumps({"role": "assistant", "content": content}), "stop"
     return (f'{{"id": "x", "object": "chat.completion"{extra}, "choices": [{{"index": 0, '
             f'"message": {message}, "finish_reason": "{finish}"}}]}}').encode()
+
+
+@functools.cache
+def gzip_bomb() -> bytes:
+    """BOMB_BYTES of spaces as one valid gzip stream of about 1 MB, made in well under a second:
+    each 1 MiB of spaces is compressed once, ending on a full flush (which resets the compressor),
+    so every later MiB packs to the same bytes and is repeated as such; then an empty final block
+    and the trailer (CRC-32 and size of the whole)."""
+    piece, count = b" " * (1 << 20), BOMB_BYTES >> 20
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)          # wbits 31: a gzip stream
+    first = packer.compress(piece) + packer.flush(zlib.Z_FULL_FLUSH)
+    again = packer.compress(piece) + packer.flush(zlib.Z_FULL_FLUSH)
+    crc = 0
+    for _ in range(count):
+        crc = zlib.crc32(piece, crc)
+    return first + again * (count - 1) + b"\x03\x00" + struct.pack("<II", crc, BOMB_BYTES & 0xFFFFFFFF)
 
 
 def many_calls(name: str = "search_hotels", n: int = MANY_CALLS) -> bytes:
@@ -158,6 +180,9 @@ class MisbehavingServer:
             return self.drip(handler)
         if mode == "broken":
             return self.send(handler, 500, {"retry-after": "0"}, b'{"error": "internal"}')
+        if mode in ("bomb", "badgzip"):
+            data = gzip_bomb() if mode == "bomb" else b"this is not gzip " * 64
+            return self.send(handler, 200, {"content-encoding": "gzip"}, data)
         return self.send(handler, 200, {}, hostile_body(mode, headers.get("authorization", ""), body))
 
     def send(self, handler, status: int, headers: dict, data: bytes) -> None:

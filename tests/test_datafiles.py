@@ -59,7 +59,7 @@ def test_a_file_over_the_size_bound_is_refused_before_reading(tmp_path):
     path = tmp_path / "huge.json"
     with open(path, "wb") as out:          # sparse: 50 MB on paper, nothing on disk
         out.truncate(50 * 1000 * 1000)
-    assert refusal(path) == f"{path}: file larger than 20 MB"
+    assert refusal(path) == f"{path}: file is 50.0 MB, over the 20 MB limit"
 
 
 @pytest.mark.parametrize("text, reason", [
@@ -134,4 +134,7 @@ def test_a_chosen_file_is_refused_by_its_size_before_its_text_is_read():
     refuse_larger(20_000_000, "big.json")                 # at the bound: taken
     with pytest.raises(ToolProofError) as exc:
         refuse_larger(20_000_001, "big.json")
-    assert exc.value.line() == "big.json: file larger than 20 MB"
+    assert exc.value.line() == "big.json: file is 20,000,001 bytes, over the 20 MB limit"
+    with pytest.raises(ToolProofError) as exc:
+        refuse_larger(21_345_678, "big.json")
+    assert exc.value.line() == "big.json: file is 21.3 MB, over the 20 MB limit"

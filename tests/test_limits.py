@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clirun import cli
+from toolproof import limits
 from toolproof.limits import MAX_BYTES, MAX_DEPTH, ReadError, check_value, read_json
 
 
@@ -79,6 +80,22 @@ def test_accepted_at_the_edge(text, value):
 def test_the_what_names_the_input():
     assert refusal(nested(65), what="arguments") == "arguments nested deeper than 64 levels"
     assert refusal("[" + " " * 2_000_000 + "]", what="file", max_bytes=2_000_000) == "file larger than 2 MB"
+
+
+@pytest.mark.parametrize("size, line", [
+    (20_000_000, ""),                                              # at the bound: taken
+    (20_000_001, "20,000,001 bytes, over the 20 MB limit"),       # never "20.0 MB, over the 20 MB limit"
+    (20_099_999, "20,099,999 bytes, over the 20 MB limit"),
+    (20_100_000, "20.1 MB, over the 20 MB limit"),
+    (21_345_678, "21.3 MB, over the 20 MB limit"),
+    (10 ** 12, "1000000.0 MB, over the 20 MB limit"),
+])
+def test_a_size_refusal_names_the_size_and_the_limit(size, line):
+    assert limits.size_refusal(size) == line
+
+
+def test_a_size_refusal_takes_another_limit():
+    assert limits.size_refusal(6_000_000, 5_000_000) == "6.0 MB, over the 5 MB limit"
 
 
 def test_a_body_over_5_mb_is_refused_before_parsing():

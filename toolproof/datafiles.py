@@ -80,9 +80,11 @@ def json_from_text(text: str, source: str) -> Any:
 
 def refuse_larger(size: int, source: str) -> None:
     """Refuse a file over the input bound (limits.MAX_FILE_BYTES) by its size, before its text is
-    parsed: the terminal's files, and the files chosen in the page (whose size is known first)."""
-    if size > limits.MAX_FILE_BYTES:
-        raise ToolProofError(f"file larger than {limits.MAX_FILE_BYTES // 1_000_000} MB", source=source)
+    parsed: the terminal's files, and the files chosen in the page (whose size is known first).
+    The line names the size and the limit (limits.size_refusal)."""
+    reason = limits.size_refusal(size)
+    if reason:
+        raise ToolProofError(f"file is {reason}", source=source)
 
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),

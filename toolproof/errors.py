@@ -58,6 +58,19 @@ class ToolProofError(Exception):
         return ": ".join(where + [self.reason]) if where else self.reason
 
 
+def failure_line(exc: BaseException) -> str:
+    """Work that failed, as one short line for the user (the page's panels show it): a
+    ToolProofError's own line; a browser's error ("JsException") as what the browser said;
+    anything else as its kind and first words. Never a traceback, never more than one line."""
+    if isinstance(exc, ToolProofError):
+        return exc.line()
+    if isinstance(exc, MemoryError):
+        return "not enough memory for this"
+    words = clip(" ".join(str(exc).split()), MAX_REASON // 2)
+    kind = "the browser said" if exc.__class__.__name__ == "JsException" else exc.__class__.__name__
+    return f"{kind}: {words}" if words else kind
+
+
 class Finding(NamedTuple):
     """One thing a model got wrong, e.g. code="schema.required", path="$.city"."""
 

@@ -9,6 +9,9 @@ Everything untrusted goes through here: response bodies, OpenAI string arguments
 - no NaN, Infinity or -Infinity, and no number that overflows to infinity (1e999);
 - no string with a lone surrogate (it cannot be written as UTF-8, so no output could hold it).
 
+`size_refusal(size)` is the one line every input bound refuses with (a file on disk, a file chosen
+in the page, a paste): the size and the limit, "21.3 MB, over the 20 MB limit".
+
 Per field, a suite's phrasings (data/schemas/suite.schema.json holds the same numbers, a test
 checks they agree): at most `MAX_PHRASINGS` per case, each prompt at most
 `MAX_PHRASING_CHARS` characters.
@@ -249,6 +252,16 @@ def _constant(name: str) -> Any:
 
 def _utf8_size(text: str) -> int:
     return len(text.encode("utf-8", "surrogatepass"))
+
+
+def size_refusal(size: int, limit: int = MAX_FILE_BYTES) -> str:
+    """"" when `size` bytes fit within `limit`; else what is wrong, with both numbers: "21.3 MB,
+    over the 20 MB limit". Within 0.1 MB of the limit the size is given in bytes, so it never
+    reads as the limit itself ("20,000,001 bytes, over the 20 MB limit")."""
+    if size <= limit:
+        return ""
+    shown = f"{size / 1_000_000:.1f} MB" if size >= limit + 100_000 else f"{size:,} bytes"
+    return f"{shown}, over the {_mb(limit)} limit"
 
 
 def _mb(n: int) -> str:

@@ -171,7 +171,80 @@ new BroadcastChannel(window.toolproofChannel).onmessage = (event) => {
   if (Array.isArray(event.data)) applyPosted(event.data[0], event.data[1]);
 };
 
-window.toolproofOps = (text, ...args) => run(text, args);
+// What one trip carries back to the worker: PyScript's synchronous channel is a SharedArrayBuffer
+// of at most 16 MiB (vendor/pyscript's maxByteLength, checked by tests/page/test_bridge_lists.py),
+// and an answer that does not fit it leaves the worker waiting for good, every panel with it. Such
+// an answer is refused instead: the worker gets an error it reports where the read was made.
+const TRIP_BYTES = 15 * 2 ** 20;
+function carried(answer) {
+  if (typeof answer === "string" && answer.length * 3 > TRIP_BYTES) {
+    const size = utf8Size(answer);
+    if (size > TRIP_BYTES) {
+      throw new Error(`the page's answer is ${size} bytes, more than one trip to the worker carries ` +
+                      `(${TRIP_BYTES} bytes)`);
+    }
+  }
+  return answer;
+}
+
+window.toolproofOps = (text, ...args) => carried(run(text, args));
+
+// The page's input bound, handed over by the page's Python as body[data-max-input-bytes]
+// (toolproof/page/inputs.py: toolproof/limits.py's MAX_FILE_BYTES; no number of its own here).
+// Before the worker has said it, nothing is refused here (the worker's own reads still are).
+function inputLimit() {
+  const limit = Number(document.body.dataset.maxInputBytes);
+  return limit > 0 ? limit : Infinity;
+}
+
+// UTF-8 bytes of a text as TextEncoder writes it (a lone surrogate as U+FFFD, 3 bytes), counted
+// without making a copy of it.
+function utf8Size(text) {
+  let size = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) size += 1;
+    else if (unit < 0x800) size += 2;
+    else if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < text.length &&
+             (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { size += 4; i++; }
+    else size += 3;
+  }
+  return size;
+}
+
+// Text typed, pasted or dropped into any field of the page: refused before it enters the field
+// when the field would then hold more than the input bound, so none of it ever reaches the worker.
+// The field gets a "toolproof-refused" event (bubbling, detail: the size in bytes it would have
+// had), which its panel turns into a line naming the size and the limit (toolproof/page/inputs.py).
+document.addEventListener("beforeinput", (event) => {
+  const field = event.target;
+  if (!(field instanceof HTMLTextAreaElement || field instanceof HTMLInputElement)) return;
+  const added = event.data ?? event.dataTransfer?.getData("text/plain") ?? "";
+  const limit = inputLimit();
+  const value = field.value;
+  if (!added || (value.length + added.length) * 3 <= limit) return;     // cannot be over: no count
+  let start = value.length, end = value.length;
+  try {
+    start = field.selectionStart ?? start;
+    end = field.selectionEnd ?? end;
+  } catch {}                                // a field without a selection (type=number)
+  const size = utf8Size(value) - utf8Size(value.slice(start, end)) + utf8Size(added);
+  if (size <= limit) return;
+  event.preventDefault();
+  field.dispatchEvent(new CustomEvent("toolproof-refused", { bubbles: true, detail: size }));
+}, true);
+
+// A field's text for the worker, read without a synchronous trip (which could not carry a big
+// one): the text, or its size in bytes when it is over the input bound, measured here before any
+// of it is sent. Either way a plain value, so the worker never reads the text through a proxy.
+window.toolproofFieldText = async (id) => {
+  const field = document.getElementById(String(id));
+  const text = String(field?.value ?? "");
+  const limit = inputLimit();
+  if (text.length * 3 <= limit) return text;
+  const size = utf8Size(text);
+  return size <= limit ? text : size;
+};
 
 // The page's Python needs cross-origin isolation (SharedArrayBuffer) to reach the page from its
 // worker. `python serve.py` sends the headers; on a static host ../sw.js adds them, from the

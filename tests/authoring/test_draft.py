@@ -76,7 +76,8 @@ def test_text_that_is_not_tools_is_one_line_and_leaves_the_draft(text, line):
 def test_oversized_text_and_files_are_refused_before_anything_loads():
     step = d.load_tools(d.Draft(), " " * (limits.MAX_FILE_BYTES + 1), "big.json", TOOLS_SCHEMA)
     assert (step.line, step.state) == ("big.json: text larger than 20 MB", "error")
-    assert d.too_large("big.json", limits.MAX_FILE_BYTES + 1) == "big.json: larger than 20 MB"
+    assert d.too_large("big.json", limits.MAX_FILE_BYTES + 1) == "big.json: file is 20,000,001 bytes, over the 20 MB limit"
+    assert d.too_large("pasted tools", 21_000_000, "text") == "pasted tools: text is 21.0 MB, over the 20 MB limit"
     assert d.too_large("ok.json", limits.MAX_FILE_BYTES) == ""
 
 

@@ -84,3 +84,18 @@ def test_the_table_in_docs_page_md_is_the_codes():
     text = (ROOT / "docs" / "page.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| `(\w+)` \| (\w+) \| (.*?) \| (.*?) \|$", text, re.M)
     assert rows == [(kind, k.sent, k.carries or "(nothing)", k.page) for kind, k in KINDS.items()]
+
+
+def test_an_answer_is_refused_before_it_could_outgrow_pyscripts_channel():
+    """web/boot.mjs refuses a page answer over TRIP_BYTES (issue 36 item 3): it must fit in the
+    SharedArrayBuffer PyScript answers the worker through, or the worker waits for it forever."""
+    trip = re.search(r"^const TRIP_BYTES = (\d+) \* 2 \*\* (\d+);", BOOT, re.M)
+    vendored = "\n".join(p.read_text(encoding="utf-8", errors="replace")
+                         for p in (ROOT / "vendor" / "pyscript").glob("core-*.js"))
+    if not vendored:
+        pytest.skip("vendor/ not fetched (python serve.py --fetch-only)")
+    channel = re.search(r"maxByteLength:e\?\.maxByteLength\|\|(\d+)", vendored)
+    assert trip and channel, "TRIP_BYTES or PyScript's channel size not found"
+    # a margin for the answer's framing (its type and length before the UTF-8 bytes)
+    assert int(trip.group(1)) * 2 ** int(trip.group(2)) <= int(channel.group(1)) - 64 * 1024
+    assert "window.toolproofOps = (text, ...args) => carried(run(text, args));" in BOOT

@@ -239,7 +239,7 @@ def test_ten_thousand_tools_and_a_huge_file(page):
     page.click("#add-case")
     assert page.text_content("#case-error").startswith("tool: a case can offer at most 128 tools")
     huge = '[{"name": "a", "description": "' + "x" * 21_000_000 + '", "input_schema": {"type": "object"}}]'
-    assert load_tools_file(page, "huge.json", huge) == "huge.json: larger than 20 MB"
+    assert load_tools_file(page, "huge.json", huge) == "huge.json: file is 21.0 MB, over the 20 MB limit"
     page.click("#own-clear")
 
 

@@ -226,7 +226,7 @@ def test_a_bad_file_is_refused_in_one_line(page, name, text, message):
 
 def test_a_huge_file_is_refused_before_it_is_read(page):
     assert open_file(page, "huge.json", b" " * 21_000_001) == "error"
-    assert page.text_content("#runs-message") == "huge.json: file larger than 20 MB"
+    assert page.text_content("#runs-message") == "huge.json: file is 21.0 MB, over the 20 MB limit"
 
 
 def test_hostile_strings_in_an_opened_file_stay_text(page):

@@ -7,7 +7,8 @@ import json
 
 from toolproof.cli.main import run as cli
 from toolproof.datafiles import format_schema, load_bundle
-from toolproof.reports.kept_runs import MAX_LABEL_CHARS, clean_label, listed, row_of, row_texts, size_text, to_drop
+from toolproof.reports.kept_runs import (MAX_LABEL_CHARS, clean_label, drop_notice, listed, row_of, row_texts,
+                                         size_text, to_drop)
 from toolproof.scoring.results_doc import card_of_results
 
 BUNDLE = load_bundle()
@@ -68,3 +69,29 @@ def test_listed_newest_first_and_the_size_line():
     assert [r["id"] for r in listed(kept)] == ["r1", "r0"]
     assert size_text(kept, 40_000_000) == "2 runs kept · 3.5 MB of 40 MB"
     assert size_text([], 40_000_000) == "0 runs kept · 0.0 MB of 40 MB"
+
+
+def kept_row(run_id: str, kept: str, *, label: str = "", model: str = "gpt-test", created: str = "",
+             size: int = 1_000) -> dict:
+    doc = {"format": "toolproof.transcripts", "provider": "openai", "model": model, "created": created}
+    return row_of(doc, {"score": 50.0, "cases": []}, run_id=run_id, kept=kept, size=size, label=label)
+
+
+def test_the_drop_notice_names_each_dropped_run_oldest_first():
+    dropped = [kept_row("r2", "2026-12-02T09:00:00Z", model="gpt-b", size=2_500_000),
+               kept_row("r1", "2026-12-01T08:00:00Z", label="Baseline", created="2026-11-30T07:15:00Z")]
+    notice = drop_notice(dropped, "openai / gpt-new", max_bytes=40_000_000, max_runs=60)
+    assert notice.line == ("To keep openai / gpt-new, 2 older runs were dropped from this browser (it keeps at "
+                           "most 60 runs and 40 MB). Export a run before opening more if you need it again:")
+    # the label, the model and the date of each: the run's own date when the file has one, else when kept
+    assert notice.runs == ("Baseline: openai / gpt-test, run 2026-11-30 07:15 UTC, 0.0 MB",
+                           "openai / gpt-b, kept 2026-12-02 09:00 UTC, 2.5 MB")
+    assert drop_notice([], "x") is None
+
+
+def test_the_drop_notice_keeps_hostile_names_cleaned_and_bounded():
+    row = kept_row("r1", "2026-12-01T08:00:00Z", label="a\u202eb<img src=x>", model="m\x00" + "x" * 500)
+    notice = drop_notice([row], "k\u202e" + "y" * 500)
+    assert "\u202e" not in notice.line and len(notice.line) < 400
+    assert notice.runs[0].startswith("ab<img src=x>: openai / m") and "\x00" not in notice.runs[0]
+    assert len(notice.runs[0]) < 400

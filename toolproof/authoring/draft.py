@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 
 from toolproof.errors import ToolProofError
 from toolproof.importers import tools_from_any
-from toolproof.limits import MAX_FILE_BYTES
+from toolproof.limits import size_refusal
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.suite.model import Tool
 from .draft_suite import (MAX_CASES, checked_exports, draft_from_text, draft_text, import_tools, loaded_suite,
@@ -78,9 +78,11 @@ def needs_jsonschema(exc: BaseException) -> bool:
     return isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] == "jsonschema"
 
 
-def too_large(name: str, size: int) -> str:
-    """The line refusing a chosen file before it is read, or "" when its size is fine."""
-    return f"{name}: larger than {MAX_FILE_BYTES // 1_000_000} MB" if size > MAX_FILE_BYTES else ""
+def too_large(name: str, size: int, what: str = "file") -> str:
+    """The line refusing a chosen file (or a paste: `what="text"`) before it is read, or "" when
+    its size is fine: limits.size_refusal's bound and words."""
+    reason = size_refusal(size)
+    return f"{name}: {what} is {reason}" if reason else ""
 
 
 def unreadable(draft: Draft, source: str, exc: BaseException, findings: tuple | None = None) -> Step:

@@ -9,9 +9,7 @@ reports/board.py's; everything shown goes through textContent (SVG through creat
 """
 from __future__ import annotations
 
-import asyncio
-
-from .dom import byid, clear, download, el, on, svg
+from .dom import byid, clear, download, el, on, svg, task
 
 SORTS = {        # column key -> (header, sort key on a board row, highest first?)
     "rank": ("Rank", lambda r: (r["rank"]["best"], r["rank"]["worst"]), False),
@@ -39,7 +37,7 @@ class BoardView:
         self.board: dict | None = None
         self.sort = "rank"
         self.flipped = False          # the active column clicked again: the other direction
-        on(byid("board-files"), "change", lambda e: asyncio.ensure_future(self.load(e.target.files)))
+        on(byid("board-files"), "change", lambda e: task(self.load(e.target.files), self.fail))
         on(byid("board-mixed"), "change", lambda e: self.update())
         on(byid("board-use-live"), "click", lambda e: self.add_live())
         on(byid("board-clear"), "click", lambda e: self.clear_runs())

@@ -4,9 +4,7 @@ intervals, and `#export-compare` downloading that JSON byte for byte. An edge mo
 """
 from __future__ import annotations
 
-import asyncio
-
-from .dom import byid, clear, download, el, on
+from .dom import byid, clear, download, el, on, task
 
 _LIVE: dict = {"document": None}
 
@@ -28,9 +26,9 @@ class CompareView:
         self.comparison: dict | None = None
         for slot in ("a", "b"):
             on(byid(f"compare-{slot}"), "change",
-               lambda e, s=slot: asyncio.ensure_future(self.load(s, e.target.files)))
+               lambda e, s=slot: task(self.load(s, e.target.files), self.fail))
             on(byid(f"compare-{slot}-run"), "change",
-               lambda e, s=slot: asyncio.ensure_future(self.pick(s, str(e.target.value))))
+               lambda e, s=slot: task(self.pick(s, str(e.target.value)), self.fail))
         on(byid("compare-use-live"), "click", lambda e: self.use_live())
         on(byid("compare-mixed"), "change", lambda e: self.update())
         on(byid("export-compare"), "click", lambda e: self.export())

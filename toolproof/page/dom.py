@@ -13,6 +13,7 @@ import json
 from pyodide.ffi import create_proxy, to_js
 
 from .bridge import Live, document, flush, page_js, push, turn_cache  # noqa: F401  (re-exported)
+from toolproof.errors import failure_line
 
 SVG = "http://www.w3.org/2000/svg"
 
@@ -107,3 +108,18 @@ def values(names, attribute: str = "") -> dict:
 
 def byid(name: str) -> Live:
     return document.getElementById(name)
+
+
+def task(work, fail) -> asyncio.Future:
+    """Run the coroutine `work` as a task of the page; if it raises, `fail(line)` (errors.failure_line):
+    the panel clears its busy state and says what failed, so nothing waits on work that failed.
+    Cancelling (a run aborted) is not a failure."""
+    async def guarded():
+        try:
+            await work
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:     # noqa: BLE001 - any failure is one line in its panel
+            page_js.console.error(f"{exc.__class__.__name__}: {exc}"[:2000])
+            fail(failure_line(exc))
+    return asyncio.ensure_future(guarded())

@@ -9,6 +9,8 @@ authoring/case_form.py's; tool names only ever reach the page as textContent. Th
 from __future__ import annotations
 
 from .dom import byid, clear, el, on
+from toolproof.errors import failure_line
+from .inputs import on_refused, refused_reason
 
 # Inputs whose container is hidden when the category does not use them (the first call's fields
 # sit in #case-calls, hidden as a whole for no_call and ask).
@@ -31,6 +33,9 @@ class CaseEditor:
         for name in ("case-args", "case-tool"):
             on(byid(name), "input", lambda e: self.check_args())
             on(byid(name), "change", lambda e: self.check_args())
+        # a field that refused text over the input bound (web/boot.mjs): named, and marked
+        on_refused(byid("case-form"), lambda name, size: self.refuse(
+            name.removeprefix("case-") if name.startswith("case-") else "calls", refused_reason(size)))
         self.category_changed(EDITOR_CATEGORIES[0], rows=False)   # the select's first option; no rows yet
 
     # -- which fields show
@@ -135,6 +140,9 @@ class CaseEditor:
         except ToolProofError as exc:
             node.textContent, node.className = f"Not a JSON object: {exc.reason}", "args-check small bad"
             return
+        except Exception as exc:     # noqa: BLE001 - e.g. a field too big for one read: said, not raised
+            node.textContent, node.className = f"Not checked: {failure_line(exc)}", "args-check small bad"
+            return
         if findings:
             text = "; ".join(f"{f.path}: {f.message}" for f in findings[:3])
             node.textContent, node.className = f"Does not validate against {tool}: {text}", "args-check small bad"
@@ -157,6 +165,9 @@ class CaseEditor:
             check_case(case, others, tools, suite_schema)
         except CaseProblem as exc:
             self.refuse(exc.field, exc.reason)
+            return
+        except Exception as exc:     # noqa: BLE001 - e.g. the form too big for one read: one line
+            self.refuse("case", failure_line(exc))
             return
         self.own.apply(save_case(draft, case, index))      # resets this form, then says so
 

@@ -14,6 +14,7 @@ from pyodide.ffi import create_proxy
 from .card.cases import case_row
 from .card.scorecard import ScorecardView
 from .dom import byid, clear, document, el, on
+from toolproof.errors import failure_line
 
 
 class LiveController:
@@ -49,7 +50,11 @@ class LiveController:
         from toolproof.running.runner import Run
 
         form = self.form
-        settings = form.settings()
+        try:
+            settings = form.settings()
+        except Exception as exc:         # noqa: BLE001 - e.g. a form too big for one read: one line
+            self.message(f"The form could not be read: {failure_line(exc)}", bad=True)
+            return
         if settings is None:
             return
         form.store_key()

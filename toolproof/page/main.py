@@ -20,8 +20,9 @@ from toolproof.page.board import BoardView
 from toolproof.page.bridge import post_writes
 from toolproof.page.card.scorecard import ScorecardView
 from toolproof.page.compare import CompareView, remember_live
-from toolproof.page.dom import document, flush, on, page_js, page_now, paint, set_stage  # noqa: E402
+from toolproof.page.dom import document, flush, on, page_js, page_now, paint, set_stage, task  # noqa: E402
 from toolproof.page.editor import CaseEditor
+from toolproof.page.inputs import publish as publish_input_bound
 from toolproof.page.live import LiveController
 from toolproof.page.own import OwnView
 from toolproof.page.runform import RunForm
@@ -125,6 +126,7 @@ async def load_bundle(read: dict):
 
 async def boot() -> None:
     mark("python")
+    publish_input_bound()     # first: from here web/boot.mjs refuses text over it in any field
     sys.meta_path.append(_RpdsAlias())
     set_stage("packages", "Loading ToolProof…")
     await paint()
@@ -155,10 +157,10 @@ async def boot() -> None:
     compare = CompareView(bundle, KEPT)
     runs = RunsView(KEPT, bundle, on_change=compare.offer)
     live = LiveController(bundle, context, form, remember_live=shown_live,
-                          keep_run=lambda doc, card: asyncio.ensure_future(runs.keep(doc, card)))
+                          keep_run=lambda doc, card: task(runs.keep(doc, card), runs.failed))
     OwnView(_DraftTap(live, runs), load_jsonschema, editor=CaseEditor)
     on(document.getElementById("board-use-kept"), "click",
-       lambda _e: asyncio.ensure_future(rank_kept_runs(board)))
+       lambda _e: task(rank_kept_runs(board), board.fail))
     fixture_fold()
     mark("panels")
     # The panels first: what they read from the page (the form's restored values) is answered

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import asyncio
 
-from .dom import byid, clear, download, el, on
+from .dom import byid, clear, download, el, on, task
 from .dom import page_js as js      # the page's globals: localStorage (dom.py)
+from .inputs import field_text, on_refused, refused_line
 
 DRAFT_KEY = "toolproof.own.draft"      # localStorage: tools and cases only, never a key
+PASTED = "pasted tools"                # the paste box's name in every line about it
 
 
 class OwnView:
@@ -23,10 +25,12 @@ class OwnView:
     def __init__(self, live, load_jsonschema, editor):
         self.live, self.load_jsonschema = live, load_jsonschema
         self._draft = None           # authoring.draft.Draft, made on first use (kept off the start path)
-        on(byid("own-tools"), "change", lambda e: asyncio.ensure_future(self.load_file(e.target.files, "tools")))
-        on(byid("own-suite"), "change", lambda e: asyncio.ensure_future(self.load_file(e.target.files, "suite")))
-        on(byid("own-paste-load"), "click",
-           lambda e: asyncio.ensure_future(self.load_tools(str(byid("own-paste").value), "pasted tools")))
+        self.loading = asyncio.Lock()   # one file or paste at a time, in the order given: the last wins
+        on(byid("own-tools"), "change", lambda e: task(self.load_file(e.target.files, "tools"), self.failed))
+        on(byid("own-suite"), "change", lambda e: task(self.load_file(e.target.files, "suite"), self.failed))
+        on(byid("own-paste-load"), "click", lambda e: task(self.load_paste(field_text("own-paste", PASTED)),
+                                                            self.failed))
+        on_refused(byid("own-paste"), lambda name, size: self.failed(refused_line(PASTED, size)))
         on(byid("own-clear"), "click", lambda e: self.step("clear"))
         on(byid("own-undo"), "click", lambda e: self.step("undo_clear"))
         on(byid("export-suite"), "click", lambda e: self.export("suite"))
@@ -83,6 +87,12 @@ class OwnView:
         node.textContent = text
         node.className = "run-message bad" if bad else "run-message"
 
+    def failed(self, line: str) -> None:
+        """Work of this section failed (a refusal, or anything that raised): one line, and the
+        section leaves "loading" for "error", so it answers the next paste or file."""
+        self.message(line, bad=True)
+        byid("own").dataset.state = "error"
+
     def schemas(self) -> tuple[dict, dict]:
         from toolproof.datafiles import format_schema
 
@@ -109,14 +119,23 @@ class OwnView:
         file = files.item(0)
         name = str(file.name)
         if too_large(name, int(file.size)):
-            self.message(too_large(name, int(file.size)), bad=True)
+            self.failed(too_large(name, int(file.size)))
             return
         try:
             text = str(await file.text())
         except Exception as exc:     # noqa: BLE001 - an unreadable file is one line
-            self.message(f"{name}: could not be read ({exc.__class__.__name__})", bad=True)
+            self.failed(f"{name}: could not be read ({exc.__class__.__name__})")
             return
-        await (self.load_tools(text, name) if kind == "tools" else self.load_suite(text, name))
+        async with self.loading:
+            await (self.load_tools(text, name) if kind == "tools" else self.load_suite(text, name))
+
+    async def load_paste(self, reading) -> None:
+        """The paste box's text as the click found it (inputs.field_text: no trip that could not
+        carry it); over the input bound it is refused by its size, measured by the page."""
+        byid("own").dataset.state = "loading"
+        text = await reading
+        async with self.loading:
+            await self.load_tools(text, PASTED)
 
     async def load_tools(self, text: str, source: str) -> None:
         """Every outcome is a Step, never a page left on "Reading…" (a failure to fetch jsonschema

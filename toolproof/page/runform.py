@@ -10,6 +10,7 @@ import asyncio
 import json
 
 from .dom import byid, el, flush, on
+from .inputs import on_refused, refused_line
 from .dom import page_js as js      # the page's globals: sessionStorage, localStorage, URL (dom.py)
 from .dom import turn_cache
 from .dom import values as dom_values
@@ -78,6 +79,7 @@ class RunForm:
         on(byid("forget-key"), "click", lambda e: self.forget_key())
         on(byid("run-form"), "change", lambda e: self.keep_fields())
         on(byid("run-form"), "input", lambda e: self.keep_fields())
+        on_refused(byid("run-form"), lambda name, size: self.message(refused_line(name, size), bad=True))
         self.pending_scope = self.restore()
         timeout = url_timeout()
         if timeout is not None:
@@ -85,12 +87,12 @@ class RunForm:
 
     # -- kept across a reload (never the key)
     def keep_fields(self) -> None:
-        values = {name: field(name) for name in KEPT_FIELDS}
-        values["provider"] = self.provider()
         try:
+            values = {name: field(name) for name in KEPT_FIELDS}
+            values["provider"] = self.provider()
             js.localStorage.setItem(FORM_KEY, json.dumps(values))
-        except Exception:                # noqa: BLE001 - storage refused (private mode, quota): not kept
-            pass
+        except Exception:                # noqa: BLE001 - storage refused (private mode, quota), or a
+            pass                         # form too big for one read (Run says so): not kept
 
     def restore(self) -> str | None:
         """Put back the fields kept by keep_fields; returns a kept scope that is not offered yet

@@ -18,7 +18,8 @@ from pyodide.ffi import create_proxy, to_js
 
 from .card.cases import case_row
 from .card.scorecard import kept_scorecard
-from .dom import byid, clear, el, on
+from .dom import byid, clear, el, on, task
+from .notices import Notices
 
 DB_NAME, DB_VERSION = "toolproof", 1
 
@@ -153,7 +154,9 @@ class RunsView:
         self.count = 0
         self.draft = None              # (cases, tools, suite document) of "Your suite", for its runs
         self._errata = None            # data/errata.json, read when a kept run is first reopened
-        on(byid("open-results"), "change", lambda e: asyncio.ensure_future(self.open_file(e.target.files)))
+        self.keeping = asyncio.Lock()  # one keep at a time: each sees what the last one dropped
+        self.notices = Notices(byid("runs-notices"), byid("open-results"))   # each until dismissed
+        on(byid("open-results"), "change", lambda e: task(self.open_file(e.target.files), self.open_failed))
 
     async def start(self) -> None:
         await self.store.open()
@@ -164,10 +167,24 @@ class RunsView:
         node.textContent = text
         node.className = "run-message bad" if bad else "run-message"
 
+    def failed(self, line: str) -> None:
+        self.message(line, bad=True)
+
+    def open_failed(self, line: str) -> None:
+        """Opening a file failed, whatever raised: said, and the section answers the next file."""
+        self.message(line, bad=True)
+        byid("kept").dataset.open = "error"
+        byid("open-results").value = ""
+
     # -- keeping
     async def keep(self, doc: dict, card: dict, *, label: str = "", say: bool = False) -> str | None:
-        """Keep a run (its results file, or a scorecard file); returns its id, None if refused."""
-        from toolproof.reports.kept_runs import MAX_TOTAL_BYTES, row_of, to_drop
+        """Keep a run (its results file, or a scorecard file); returns its id, None if refused.
+        Runs dropped to make room are named in a notice that stays until dismissed."""
+        async with self.keeping:
+            return await self._keep(doc, card, label=label, say=say)
+
+    async def _keep(self, doc: dict, card: dict, *, label: str, say: bool) -> str | None:
+        from toolproof.reports.kept_runs import MAX_TOTAL_BYTES, drop_notice, row_of, row_texts, to_drop
         from toolproof.reports.scorecard import to_json
         from toolproof.scoring.results_doc import evidence
 
@@ -192,8 +209,8 @@ class RunsView:
         except Exception as exc:         # noqa: BLE001 - a full or refused store: said, never raised
             self.message(f"Not kept: the browser refused to store it ({exc}).", bad=True)
             return None
-        note = f" The oldest {len(drop)} run(s) were dropped to make room." if drop else ""
-        await self.refresh(("Kept in this browser." if say else "") + note)
+        self.notices.add(drop_notice([r for r in self.rows if r["id"] in drop], row_texts(row)["name"]))
+        await self.refresh("Kept in this browser." if say else "")
         return run_id
 
     async def keep_live(self, doc: dict, card: dict) -> None:
@@ -236,7 +253,7 @@ class RunsView:
             button.setAttribute("aria-label", f"{button.textContent} {texts['name']}")
         on(buttons[0], "click", lambda e: self.start_reopen(row["id"]))
         on(buttons[1], "click", lambda e: self.start_rename(node, row))
-        on(buttons[2], "click", lambda e: asyncio.ensure_future(self.delete(row["id"])))
+        on(buttons[2], "click", lambda e: task(self.delete(row["id"]), self.failed))
         return node
 
     def start_rename(self, node, row: dict) -> None:
@@ -248,8 +265,8 @@ class RunsView:
         save = el("button", "Save", type="button", cls="button run-save")
         holder.appendChild(field)
         holder.appendChild(save)
-        on(save, "click", lambda e: asyncio.ensure_future(self.rename(row, str(field.value))))
-        on(field, "keydown", lambda e: asyncio.ensure_future(self.rename(row, str(field.value)))
+        on(save, "click", lambda e: task(self.rename(row, str(field.value)), self.failed))
+        on(field, "keydown", lambda e: task(self.rename(row, str(field.value)), self.failed)
            if e.key == "Enter" else None)
         field.focus()
 
@@ -280,7 +297,11 @@ class RunsView:
         """The card says "loading" at once, in the click itself: the reading runs as a task, and a
         card left "ready" by the last reopen must not pass for this one until it is drawn."""
         byid("run-card").dataset.state = "loading"
-        asyncio.ensure_future(self.reopen(run_id))
+        task(self.reopen(run_id), self.reopen_failed)
+
+    def reopen_failed(self, line: str) -> None:
+        byid("run-card").dataset.state = "error"
+        self.message(line, bad=True)
 
     async def reopen(self, run_id: str) -> None:
         card_root = byid("run-card")

@@ -7,7 +7,12 @@
 - Redirects are never followed (`redirect: "manual"`): the browser hands back an opaque redirect
   whose target it hides, and the turn fails saying a redirect was not followed. The key goes only
   to the origin the user named.
-- A body over 5 MB is refused ("too-large"): the grader's readers stop at 5 MB anyway.
+- The body is read as a stream, and no further than the readers' bound (limits.MAX_BYTES, 5 MB):
+  past it the answer is "too-large", however small it was on the wire (a gzip bomb stops there).
+- A failure while reading the body comes after the answer's headers: the server answered and the
+  browser let the page read it, so it is never a CORS problem. It is "unreadable": the body could
+  not be decompressed, or the connection broke during it. (A body that is not JSON is read, and
+  named by the provider's reader.)
 - A failure without any HTTP answer is told apart where the browser allows it: a second, bodiless
   `no-cors` GET to the same URL (no key, no headers of ours) resolves if the server answered at all,
   so the POST was blocked by CORS (with the fix for the usual local servers), and fails if nothing
@@ -21,10 +26,9 @@ import json
 import js
 from pyodide.ffi import JsException, create_once_callable, to_js
 
+from toolproof.limits import MAX_BYTES
 from toolproof.providers.dispatch import origin_of
 from toolproof.running.transport import HttpReply, TransportError
-
-MAX_BODY_CHARS = 5 * 1024 * 1024
 
 
 CORS_FIX = ("Ollama: set OLLAMA_ORIGINS to this page's origin (or *) and restart ollama serve; LM Studio: "
@@ -89,6 +93,40 @@ async def answers_at_all(url: str, timeout: float) -> bool | None:
         js.clearTimeout(timer)
 
 
+def too_large(status: int) -> str:
+    return f"the response body was too large: over {MAX_BYTES / 1_000_000:g} MB (HTTP {status}; not read further)"
+
+
+def unreadable(status: int, encoding: str) -> str:
+    """A body that failed after the headers. The browser says no more than "network error", and a
+    cross-origin answer hides its Content-Encoding unless the server exposes it."""
+    coded = f"as {encoding}" if encoding and encoding != "identity" else "(if it was compressed)"
+    return (f"the response body could not be read (HTTP {status}): it could not be decompressed {coded}, "
+            "or the connection broke while it was sent")
+
+
+async def read_body(response, controller) -> str:
+    """The body as text, read chunk by chunk and never past MAX_BYTES: TransportError "too-large"
+    then (the connection is dropped), a JsException if the stream fails. Decoded as the browser's
+    response.text() decodes (UTF-8, bad bytes replaced, a leading byte-order mark dropped)."""
+    stream = response.body
+    if stream is None:                       # e.g. a 204: no body at all
+        return ""
+    reader = stream.getReader()
+    chunks, size = [], 0
+    while True:
+        part = await reader.read()
+        if part.done:
+            break
+        data = part.value.to_bytes()
+        size += len(data)
+        if size > MAX_BYTES:
+            controller.abort()               # stop the download; the reader is done with
+            raise TransportError("too-large", too_large(int(response.status)))
+        chunks.append(data)
+    return b"".join(chunks).decode("utf-8", errors="replace").removeprefix("\ufeff")
+
+
 async def fetch_transport(url: str, headers: dict, body: dict, timeout: float) -> HttpReply:
     controller = js.AbortController.new()
     expired = {"yes": False}
@@ -103,22 +141,26 @@ async def fetch_transport(url: str, headers: dict, body: dict, timeout: float) -
                      "signal": controller.signal, "credentials": "omit", "cache": "no-store",
                      "referrerPolicy": "no-referrer", "redirect": "manual"},
                     dict_converter=js.Object.fromEntries)
+    response = None                  # set once the answer's headers are in
     try:
         response = await js.fetch(url, options)
         if str(response.type) == "opaqueredirect":
             raise TransportError("redirect", "redirect not followed (the browser does not show its target; "
                                  f"the key stays with {origin_of(url)})", js.performance.now() - started)
-        text = await response.text()
-        if len(text) > MAX_BODY_CHARS:
-            raise TransportError("too-large", "response body larger than 5 MB (not read further)",
-                                 js.performance.now() - started)
+        text = await read_body(response, controller)
     except asyncio.CancelledError:
         controller.abort()           # the run was aborted: stop talking to the provider now
         raise
+    except TransportError as exc:
+        raise TransportError(exc.kind, exc.message, js.performance.now() - started) from None
     except JsException:
         elapsed = js.performance.now() - started
         if expired["yes"]:
             raise TransportError("timeout", f"no complete answer within {timeout:g} s", elapsed) from None
+        if response is not None:     # the headers came and could be read: not CORS, not down
+            encoding = response.headers.get("content-encoding")
+            raise TransportError("unreadable", unreadable(int(response.status), encoding if isinstance(
+                encoding, str) else ""), elapsed) from None
         answered = await answers_at_all(url, timeout)
         raise TransportError("network", network_failure(url, answered), elapsed) from None
     finally:

@@ -8,7 +8,7 @@ leaderboard) reads the same rows. Pure: no I/O, no clock (the caller passes the 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolproof.safe_text import without_hidden
 
@@ -68,6 +68,34 @@ def to_drop(rows: list[dict], incoming: int, *, max_bytes: int = MAX_TOTAL_BYTES
         used -= row["bytes"]
         count -= 1
     return drop
+
+
+class DropNotice(NamedTuple):
+    """What the page says, until dismissed, when runs were dropped to keep another: one line, and
+    one entry per dropped run (its name, model and date), oldest first."""
+    line: str
+    runs: tuple
+
+
+def drop_notice(dropped: list[dict], kept_name: str, *, max_bytes: int = MAX_TOTAL_BYTES,
+                max_runs: int = MAX_RUNS) -> DropNotice | None:
+    """The notice for the rows `dropped` to make room for the run named `kept_name`; None when
+    nothing was dropped. Every field comes from a row, already cleaned and bounded (row_of)."""
+    if not dropped:
+        return None
+    n = len(dropped)
+    line = (f"To keep {clean_text(kept_name, MAX_LABEL_CHARS)}, {n} older run{'' if n == 1 else 's'} "
+            f"{'was' if n == 1 else 'were'} dropped from this browser (it keeps at most {max_runs} runs "
+            f"and {_mb(max_bytes)}). Export a run before opening more if you need it again:")
+    return DropNotice(line, tuple(_dropped_entry(row) for row in sorted(dropped, key=lambda r: (r["kept"], r["id"]))))
+
+
+def _dropped_entry(row: dict) -> str:
+    """'My label: openai / gpt-4o, run 2026-12-01 10:00 UTC, 1.2 MB' (no label: from the model)."""
+    model = f"{row['provider'] or 'unknown provider'} / {row['model'] or 'unknown model'}"
+    when = (row["created"] or row["kept"]).replace("T", " ")[:16]
+    dated = f", {'run' if row['created'] else 'kept'} {when} UTC" if when else ""
+    return f"{row['label'] + ': ' if row['label'] else ''}{model}{dated}, {_mb(row['bytes'])}"
 
 
 def size_text(rows: list[dict], max_bytes: int = MAX_TOTAL_BYTES) -> str:

@@ -21,8 +21,9 @@ class HttpReply:
 
 class TransportError(Exception):
     """No usable HTTP answer: `kind` is "timeout" (the deadline passed), "network" (no answer),
-    "blocked" (refused by the browser), "redirect" (a 3xx the browser hides) or "too-large"
-    (a body over the transport's limit)."""
+    "blocked" (refused by the browser), "redirect" (a 3xx the browser hides), "too-large"
+    (a body over the transport's limit) or "unreadable" (headers came, then the body could not be
+    read: not decompressible, or cut off)."""
 
     def __init__(self, kind: str, message: str, elapsed_ms: float = 0.0):
         super().__init__(message)
