@@ -56,8 +56,8 @@ class ResultsText:
     for each transcript in file order, `close` after the last (again after each new item, when
     the file is written as the run goes). Holds the file's references, so one per file."""
 
-    def __init__(self) -> None:
-        self.encoder = Encoder()
+    def __init__(self, *, same_objects: bool = False) -> None:
+        self.encoder = Encoder(same_objects=same_objects)
 
     @property
     def count(self) -> int:

@@ -47,24 +47,29 @@ def started_items(run) -> list:
 def planned_bytes(run) -> int:
     """The size the run's results file is planned at, in bytes (see the module's docstring)."""
     s = run.settings
-    text = ResultsText()
+    text = ResultsText(same_objects=True)     # every repeat hands the same request objects again
     total = len(text.head(run.document(created="2000-01-01T00:00:00+00:00")).encode("utf-8"))
     record = {"url": endpoint(s.provider, s.base_url, s.model),
               "headers": public_headers(request_headers(s.provider, s.api_key, s.headers), s.headers)}
+    built: dict = {}                # (case, phrasing, pad) -> its request: every repeat sends the same
     for work in started_items(run):
-        transcript, later = _planned_transcript(run, work, record)
+        transcript, later = _planned_transcript(run, work, record, built)
         total += len(text.item(transcript).encode("utf-8")) + later
     closing = text.close(run.document(created="2000-01-01T00:00:00+00:00"))
     return total + len(closing.encode("utf-8")) + 64      # the tail's counts grow a few digits
 
 
-def _planned_transcript(run, work, record: dict) -> tuple[dict, int]:
+def _planned_transcript(run, work, record: dict, built: dict) -> tuple[dict, int]:
     """A transcript as the run will write it, the provider's part left out; with the bytes
     allowed for what the provider decides."""
     s, case = run.settings, work.case
-    names = list(case.tools) if work.pad is None else offered_tools(case, run.tools, work.pad, s.pad_seed)
-    body = request_body(s.provider, case, [run.tools[n] for n in names], model=s.model, mocks=case_mocks(case),
-                        max_tokens=s.max_tokens, temperature=s.temperature, seed=s.seed)
+    key = (case.id, work.phrasing, work.pad)
+    if key not in built:
+        names = list(case.tools) if work.pad is None else offered_tools(case, run.tools, work.pad, s.pad_seed)
+        built[key] = names, request_body(s.provider, case, [run.tools[n] for n in names], model=s.model,
+                                         mocks=case_mocks(case), max_tokens=s.max_tokens,
+                                         temperature=s.temperature, seed=s.seed)
+    names, body = built[key]
     first = _turn({**record, "body": body})
     raw = {"case_id": case.id, "repeat": work.repeat, "provider": s.provider, "model": s.model, "turns": [first]}
     if work.phrasing != BASE:
