@@ -77,10 +77,13 @@ def test_the_last_save_writes_plan_order(tmp_path):
     results.save(document([b]))                     # b finished first, then c, then a
     results.save(document([b, c]))
     results.save(document([a, b, c]))
-    assert [t["case_id"] for t in read_json(path)["transcripts"]] == [b["case_id"], c["case_id"], a["case_id"]]
-    written, left = results.finish(document([a, b, c], "done"))
-    assert left == 0 and written["transcripts"] == [a, b, c]
-    assert path.read_text(encoding="utf-8") == results_text(document([a, b, c], "done"))
+    d, e = FIXTURES[3:5]
+    results.save(document([a, b, d, c, e]))         # two at once (a save skipped): looked up in full
+    results.save(document([a, b, d, c, e]))         # nothing new: the tail only
+    assert [t["case_id"] for t in read_json(path)["transcripts"]] == [t["case_id"] for t in (b, c, a, d, e)]
+    written, left = results.finish(document([a, b, d, c, e], "done"))
+    assert left == 0 and written["transcripts"] == [a, b, d, c, e]
+    assert path.read_text(encoding="utf-8") == results_text(document([a, b, d, c, e], "done"))
     assert not list(tmp_path.glob(".toolproof-*"))                  # no temp file left behind
 
 

@@ -8,8 +8,7 @@ import json
 import pytest
 
 from toolproof.grading.results_refs import compact, expand
-from toolproof.grading.results_text import (CUT_SHORT, ResultsText, cut_short_note, recover, results_text,
-                                            within)
+from toolproof.grading.results_text import CUT_SHORT, ResultsText, cut_short_note, fitted, recover, results_text
 from toolproof.limits import MAX_FILE_BYTES, ReadError, read_json
 
 TOOLS = [{"name": f"tool_{i}", "description": "é\n\"\u2028 " * 20} for i in range(4)]
@@ -99,27 +98,27 @@ def test_only_this_layout_cut_in_its_last_write_is_recovered():
     assert recover("\n".join(lines[:5] + ["{"])) == ("\n".join(lines[:5]).rstrip(",") + '\n],"state":"cut short"}\n', 4)
 
 
-def test_within_leaves_out_the_last_transcripts_and_lists_them():
+def test_fitted_leaves_out_the_last_transcripts_and_lists_them():
     doc = {**document(30), "not_started": [{"case_id": "z", "repeat": 0, "reason": "cap"}]}
     size = len(results_text(doc).encode("utf-8"))
-    assert within(doc, size) == (doc, 0)
-    fitted, left = within(doc, size - 2000)
-    assert left > 0 and len(fitted["transcripts"]) == 30 - left
-    assert len(results_text(fitted).encode("utf-8")) <= size - 2000
-    assert fitted["transcripts"] == doc["transcripts"][:30 - left]
-    assert fitted["state"] == "error" and "reading limit" in fitted["error"]
-    assert fitted["not_started"][0]["reason"] == "cap"
-    assert [(e["case_id"], e["repeat"]) for e in fitted["not_started"][1:]] == \
+    assert fitted(doc, size) == (results_text(doc), doc, 0)
+    text, out, left = fitted(doc, size - 2000)
+    assert left > 0 and len(out["transcripts"]) == 30 - left
+    assert text == results_text(out) and len(text.encode("utf-8")) <= size - 2000
+    assert out["transcripts"] == doc["transcripts"][:30 - left]
+    assert out["state"] == "error" and "reading limit" in out["error"]
+    assert out["not_started"][0]["reason"] == "cap"
+    assert [(e["case_id"], e["repeat"]) for e in out["not_started"][1:]] == \
         [(t["case_id"], t["repeat"]) for t in doc["transcripts"][30 - left:]]
-    assert fitted["not_started"][1]["reason"].startswith("left out of the results file")
-    nothing, left = within(doc, 10)
-    assert nothing["transcripts"] == [] and left == 30
+    assert out["not_started"][1]["reason"].startswith("left out of the results file")
+    text, nothing, left = fitted(doc, 10)
+    assert nothing["transcripts"] == [] and left == 30 and json.loads(text)["transcripts"] == []
 
 
 def test_a_stopped_run_keeps_its_own_error_when_fitted():
     doc = {**document(10), "state": "error", "error": "HTTP 401, unauthorized"}
-    fitted, left = within(doc, len(results_text(doc).encode("utf-8")) - 100)
-    assert left and (fitted["state"], fitted["error"]) == ("error", "HTTP 401, unauthorized")
+    _, out, left = fitted(doc, len(results_text(doc).encode("utf-8")) - 100)
+    assert left and (out["state"], out["error"]) == ("error", "HTTP 401, unauthorized")
 
 
 def test_the_note_a_recovered_file_gets():

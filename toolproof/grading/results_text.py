@@ -14,15 +14,15 @@ request bodies' repeated parts written as references (grading/results_refs.py); 
 closes the list and holds `TAIL_KEYS`, the keys that change while the run goes. It is still one
 JSON document (key order is free in JSON), so every JSON tool reads it.
 
-`run --out` writes it as it goes (cli/files.py `ResultsFile`): the first line and an empty list
-once, then, after each case, the new transcript's line and the tail in one write at the end of
-the last line, so saving costs what is saved, never the whole file again. The pieces are
+`run --out` writes it as it goes (cli/results_file.py `ResultsFile`): the first line and an empty
+list once, then, after each case, the new transcript's line and the tail in one write at the end
+of the last line, so saving costs what is saved, never the whole file again. The pieces are
 `ResultsText.head`, `.item` and `.close`; their concatenation is `results_text(document)`, the
-text written at once (the last save, in plan order; the page's export). Since the writer first
-cuts the file back to the end of its last line and then writes, a run killed at any moment
-leaves the lines written before plus the first part of one write: `recover` reads back every
-whole transcript line of such a file, and the document says `"state": "cut short"`
-(`cut_short_note` is the line every view shows).
+text written at once (the page's export), and `fitted(document, limit)` the same within the
+reading limit (the last save, in plan order). Since the writer first cuts the file back to the
+end of its last line and then writes, a run killed at any moment leaves the lines written before
+plus the first part of one write: `recover` reads back every whole transcript line of such a
+file, and the document says `"state": "cut short"` (`cut_short_note` is the line every view shows).
 
 Pure: no I/O.
 """
@@ -86,31 +86,37 @@ def results_text(document: dict) -> str:
     return pieces.head(document) + items + pieces.close(document)
 
 
-def within(document: dict, limit: int) -> tuple[dict, int]:
-    """The document as a file of at most `limit` bytes holds it, and how many transcripts it left
-    out: all of them fit, or the last ones (in the document's order) are left out, each listed in
-    `not_started` with why, and the run's state says so (`error`). The file must read back: a
-    run planned under the limit gets here only when its replies were far larger than allowed for."""
+def fitted(document: dict, limit: int) -> tuple[str, dict, int]:
+    """The results file's text for `document` in at most `limit` bytes, the document it holds, and
+    how many transcripts it left out: all of them fit, or the last ones (in the document's order)
+    are left out, each listed in `not_started` with why, and the run's state says so (`error`).
+    The file must read back: a run planned under the limit gets here only when its replies were
+    far larger than allowed for. Each transcript is encoded once."""
+    document = expand(document)
     pieces = ResultsText()
-    transcripts = document["transcripts"]
-    sizes = [_bytes(pieces.head(document))] + [_bytes(pieces.item(t)) for t in transcripts]
-    if sum(sizes) + _bytes(pieces.close(document)) <= limit:
-        return document, 0
+    transcripts = document.get("transcripts", [])
+    head = pieces.head(document)
+    lines = [pieces.item(t) for t in transcripts]
+    sizes = [_bytes(line) for line in lines]
+    used = _bytes(head) + sum(sizes)
+    close = pieces.close(document)
+    if used + _bytes(close) <= limit:
+        return head + "".join(lines) + close, document, 0
     line = f"the results file reached the reading limit ({limit / 1e6:g} MB); the rest were left out of it"
     state = {"state": "error", "error": document.get("error") or line} if document.get("state") != "error" else {}
     reason = f"left out of the results file: with it the file would pass the {limit / 1e6:g} MB reading limit"
-    keep, used = len(transcripts), sum(sizes)
+    keep = len(transcripts)
     while True:
-        entries = [_not_started(t, reason) for t in transcripts[keep:]]
-        out = {**document, "transcripts": transcripts[:keep], **state,
-               "not_started": list(document.get("not_started") or []) + entries}
-        tail = _bytes(pieces.close(out))
+        out = {**document, "transcripts": transcripts[:keep], **state, "not_started":
+               list(document.get("not_started") or []) + [_not_started(t, reason) for t in transcripts[keep:]]}
+        close = pieces.close(out)
+        tail = _bytes(close)
         if used + tail <= limit or keep == 0:
-            return out, len(transcripts) - keep
+            return head + "".join(lines[:keep]) + close, out, len(transcripts) - keep
         # drop enough at once that the loop runs a few times, not once per transcript
         while keep > 0 and used + tail > limit:
             keep -= 1
-            used -= sizes[keep + 1]
+            used -= sizes[keep]
             tail += len(compact(_not_started(transcripts[keep], reason))) + 1
 
 
