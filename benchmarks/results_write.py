@@ -102,7 +102,7 @@ def measure(args, base: str, out: Path) -> None:
     results_file.ResultsFile.__init__ = init
     stdout, stderr = io.StringIO(), io.StringIO()
     with Timed(results_file.ResultsFile, "save") as save, Timed(results_file.ResultsFile, "finish") as finish, \
-            Timed(results_size, "planned_bytes") as plan:
+            Timed(results_size, "planned") as plan:
         started = time.perf_counter()
         code = run(argv, stdout=stdout, stderr=stderr)
         wall = time.perf_counter() - started
@@ -122,8 +122,8 @@ def measure(args, base: str, out: Path) -> None:
     rewrite_all = sum(per_case_v1 * k for k in range(1, n + 1))
     print(f"bytes written over the run: {written[0].bytes_written / 1e6:.1f} MB "
           f"(rewriting version 1 after every case: about {rewrite_all / 1e9:.0f} GB)")
-    print(f"plan made before the run: {plan.result / 1e6:.2f} MB planned in {plan.seconds:.2f} s "
-          f"(the file: {size / 1e6:.2f} MB)")
+    print(f"plan made before the run: {plan.result.file_bytes / 1e6:.2f} MB planned in {plan.seconds:.2f} s "
+          f"(the file: {size / 1e6:.2f} MB; its references stand for {plan.result.referred / 1e6:.0f} MB)")
     writing = save.seconds + finish.seconds
     print(f"wall {wall:.1f} s; writing {writing:.2f} s ({save.calls} saves {save.seconds:.2f} s, "
           f"last save {finish.seconds:.2f} s): {100 * writing / wall:.1f}% of the run")

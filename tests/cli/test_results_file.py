@@ -19,7 +19,7 @@ from toolproof.cli.results_file import ResultsFile
 from toolproof.datafiles import DATA, load_suite_files, read_json
 from toolproof.errors import ToolProofError
 from toolproof.grading.results_text import ResultsText, results_text
-from toolproof.running.results_size import planned_bytes
+from toolproof.running.results_size import planned
 from toolproof.running.runner import Run, RunSettings
 from toolproof.suite.model import BASE
 
@@ -165,9 +165,9 @@ def test_several_models_are_refused_before_any_is_sent(fake, tmp_path):
     assert not fake.requests and not (tmp_path / "runs").exists()
 
 
-def planned(scope: str, cap: int, repeats: int = 1) -> int:
+def planned_bytes(scope: str, cap: int, repeats: int = 1) -> int:
     settings = RunSettings("openai-compatible", "fake", KEY, "http://127.0.0.1:1/v1", scope, cap, repeats=repeats)
-    return planned_bytes(Run(BUNDLE.cases, BUNDLE.tools, settings, None))
+    return planned(Run(BUNDLE.cases, BUNDLE.tools, settings, None)).file_bytes
 
 
 def test_replies_larger_than_planned_stop_the_run_and_the_file_still_reads(fake, tmp_path, monkeypatch):
@@ -176,7 +176,7 @@ def test_replies_larger_than_planned_stop_the_run_and_the_file_still_reads(fake,
         {"index": 0, "message": {"role": "assistant", "content": "No tool needed. " * 2000}, "finish_reason": "stop"}]})
     for case in cases:
         fake.script[case.id] = [(200, {}, huge)] * 10
-    limit = planned("should_not_call", 100, repeats=3) + 100_000       # room for about three such replies
+    limit = planned_bytes("should_not_call", 100, repeats=3) + 100_000       # room for about three such replies
     # the writer's limit lowered (the readers' 20 MB would take replies of megabytes to reach)
     monkeypatch.setattr(live_module, "ResultsFile", functools.partial(ResultsFile, limit=limit))
     out = tmp_path / "r.json"

@@ -11,13 +11,19 @@ import pytest
 from fakeprovider import case_and_turn, replay, wire_of
 from toolproof.datafiles import DATA, format_schema, load_bundle, read_json
 from toolproof.errors import ToolProofError
-from toolproof.grading.results_refs import Encoder, compact, encode_all, expand, pointer
+from toolproof.grading.results_refs import Encoder, compact, expand, pointer
 from toolproof.grading.transcripts import parse_transcripts
 from toolproof.providers.catalog import PROVIDERS
 from toolproof.running.runner import Run, RunSettings
 from toolproof.running.transport import HttpReply
 
 BUNDLE = load_bundle()
+
+
+def encode_all(transcripts: list) -> list:
+    """Every transcript of a file, in its order, through one Encoder (as the writer does)."""
+    encoder = Encoder()
+    return [encoder.encode(t) for t in transcripts]
 BASE = {"openai-compatible": "http://127.0.0.1:9/v1"}
 
 
@@ -201,3 +207,37 @@ def test_what_is_not_shaped_like_a_results_file_goes_on_to_the_schema():
     for doc in (None, [], {"version": 2}, {"version": 2, "transcripts": {}}, {"version": 2, "transcripts": [1, {"turns": 3}]},
                 {"version": 2, "transcripts": [{"turns": [{"request": []}, {"request": {"body": 2}}]}]}):
         assert expand(doc) == doc
+
+
+def test_what_references_stand_for_is_bounded_like_a_file():
+    # a "billion laughs": one part written out, referred to again and again
+    big = ["w" * 10_000]
+    items = [{"case_id": "c0", "turns": [{"request": {"body": {"tools": big}}}]}]
+    items += [{"case_id": f"c{i}", "turns": [{"request": {"body": {"tools": {"$same_as": GOOD}}}}]} for i in range(1, 200)]
+    doc = {"version": 2, "transcripts": items}
+    assert expand(doc, max_referred=10_004 * 199)["transcripts"][199]["turns"][0]["request"]["body"]["tools"] is big
+    with pytest.raises(ToolProofError) as raised:
+        expand(doc, "r.json", max_referred=10_004 * 150)
+    assert raised.value.line() == ("r.json: at $.transcripts[151].turns[0].request.body.tools: this file's references "
+                                   "stand for more than 1.5006 MB of JSON (ten times the 20 MB reading limit): a file "
+                                   "that large once expanded is refused; split the run into several files")
+
+
+def test_what_extensions_make_is_bounded():
+    long = list(range(1000))
+    items = [{"case_id": "c0", "turns": [{"request": {"body": {"m": long}}}]}]
+    items += [{"case_id": f"c{i}", "turns": [{"request": {"body": {"m": {"$same_as": "/transcripts/0/turns/0/request/body/m",
+                                                                          "$then": []}}}}]} for i in range(1, 100)]
+    doc = {"version": 2, "transcripts": items}
+    assert len(expand(doc)["transcripts"][99]["turns"][0]["request"]["body"]["m"]) == 1000
+    with pytest.raises(ToolProofError, match=r"at \$.transcripts\[51\].*extensions make more than 50,000 list items"):
+        expand(doc, max_extended=50_000)
+
+
+def test_the_encoder_counts_what_its_references_stand_for(live_doc):
+    encoder = Encoder()
+    encoded = [encoder.encode(t) for t in live_doc["transcripts"]]
+    doc = json.loads(compact(v2(live_doc, encoded)))
+    expand(doc, max_referred=encoder.referred)                      # exactly what the reader counts
+    with pytest.raises(ToolProofError, match="references stand for more than"):
+        expand(doc, max_referred=encoder.referred - 1)

@@ -288,9 +288,9 @@ def _check_file_plan(run) -> None:
     """Refuse a plan whose results file would pass the reading limit (running/results_size.py)."""
     # lazy: only a run needs these (the runner, the writers of its reports); other verbs start without them
     from toolproof.limits import MAX_FILE_BYTES
-    from toolproof.running.results_size import plan_problem, planned_bytes
+    from toolproof.running.results_size import plan_problem, planned
 
-    problem = plan_problem(planned_bytes(run), MAX_FILE_BYTES)
+    problem = plan_problem(planned(run), MAX_FILE_BYTES)
     if problem:
         raise ToolProofError(problem)
 

@@ -20,7 +20,11 @@ one step. `encode` writes a value as a reference only when the part referred to 
 
 `expand` gives the document back with every reference replaced by the very object it names (no
 copy: the page and the terminal hold each shared part once), or refuses the file with the JSON
-path of the first bad reference. Every reader of a results file goes through it, in
+path of the first bad reference. What references may stand for is bounded, as the reading limit
+bounds what a file holds: together at most `MAX_REFERRED` bytes of compact JSON (ten times the
+reading limit; the largest plans of the bundled suite that fit stand for under 100 MB), and their
+extensions at most `MAX_EXTENDED` list items, so a 20 MB file cannot make a reader walk through
+terabytes (`run` plans both before anything is sent: running/results_size.py). Every reader of a results file goes through it, in
 grading/transcripts.parse_transcripts, before the format schema; a file of version 1 has no
 references and is returned as it is (data/fixtures.json among them).
 
@@ -32,10 +36,14 @@ import json
 import re
 from typing import Any
 
+from toolproof import limits
 from toolproof.errors import ToolProofError, json_path
 
 SAME_AS, THEN = "$same_as", "$then"
+VERSION = 2                # the results file version whose request bodies may hold references
 MIN_SHARED = 256           # bytes of compact JSON a referred part must take
+MAX_REFERRED = 10 * limits.MAX_FILE_BYTES     # what a file's references stand for together (compact JSON)
+MAX_EXTENDED = 1_000_000   # list items a file's `$then` extensions make together
 _INDEX = r"(?:0|[1-9][0-9]{0,8})"        # a list index of at most 9 digits (no huge int parsing)
 _POINTER = re.compile(rf"/transcripts/({_INDEX})(?:/variants/({_INDEX}))?/turns/({_INDEX})/request/body/(.*)",
                       re.DOTALL)
@@ -109,6 +117,7 @@ class Encoder:
         self._lists: dict[tuple, str] = {}         # a list's items' texts -> pointer
         self._lengths: set[int] = set()            # the lengths of the lists in _lists
         self.count = 0                             # transcripts encoded so far
+        self.referred = 0                          # bytes the references written so far stand for
 
     def encode(self, transcript: dict) -> dict:
         """The next transcript of the file as it is written: a new dict where a request body
@@ -139,10 +148,12 @@ class Encoder:
         if len(text) < self.min_shared:
             return value
         if text in self._values:
+            self.referred += len(text)
             return {SAME_AS: self._values[text]}
         items = tuple(compact(v) for v in value) if isinstance(value, list) else None
         found = None if items is None else self._longest_prefix(items)
         if found is not None:           # written as a reference: not a place to point to
+            self.referred += sum(map(len, items[:found[1]])) + found[1] + 1
             return {SAME_AS: found[0], THEN: value[found[1]:]}
         written.append((text, items, here))
         return value
@@ -164,27 +175,25 @@ class Encoder:
         return None
 
 
-def encode_all(transcripts: list) -> list:
-    """Every transcript of a file, in its order, encoded by one Encoder."""
-    encoder = Encoder()
-    return [encoder.encode(t) for t in transcripts]
-
-
 # -- reading -------------------------------------------------------------------------------------
 
 def is_reference(value: Any) -> bool:
     return isinstance(value, dict) and SAME_AS in value
 
 
-def expand(document: Any, source: str = "transcripts.json") -> Any:
+def expand(document: Any, source: str = "transcripts.json", *, max_referred: int = MAX_REFERRED,
+           max_extended: int = MAX_EXTENDED) -> Any:
     """The document with every reference resolved (see the module's docstring); a document of
-    version 1 (or anything not shaped like a results file: the format schema refuses it next)
-    unchanged. A bad reference is refused with its JSON path: not a pointer to a request body's
-    key, to itself or a later turn, to a place the file does not have, to another reference, or
-    `$then` on what is not a list."""
-    if not isinstance(document, dict) or document.get("version") != 2 or not isinstance(document.get("transcripts"), list):
+    any version but 2 (version 1 has no references), or anything not shaped like a results file
+    (the format schema refuses it next), unchanged. A bad reference is refused with its JSON
+    path: not a pointer to a request body's key, to itself or a later turn, to a place the file
+    does not have, to another reference, `$then` on what is not a list, or one that takes what
+    the file's references stand for past the bounds."""
+    if not isinstance(document, dict) or document.get("version") != VERSION \
+            or not isinstance(document.get("transcripts"), list):
         return document
     transcripts = document["transcripts"]
+    budget = _Budget(max_referred, max_extended)
     out = list(transcripts)
     for i, transcript in enumerate(transcripts):
         if not isinstance(transcript, dict):
@@ -196,15 +205,45 @@ def expand(document: Any, source: str = "transcripts.json") -> Any:
                 continue
             where = ["transcripts", i] + ([] if variant is None else ["variants", variant]) + ["turns", k]
             resolved = {key: _resolved(transcripts, value, (i, -1 if variant is None else variant, k),
-                                       where + ["request", "body", key], source) if is_reference(value) else value
-                        for key, value in body.items()}
+                                       where + ["request", "body", key], source, budget)
+                        if is_reference(value) else value for key, value in body.items()}
             new[(variant, k)] = _with_body(turn, resolved)
         if new:
             out[i] = _with_turns(transcript, new)
     return {**document, "transcripts": out}
 
 
-def _resolved(transcripts: list, ref: dict, here: tuple, where: list, source: str) -> Any:
+class _Budget:
+    """What a file's references have stood for so far, against the bounds; each value written
+    out is measured once, however often it is referred to."""
+
+    def __init__(self, max_referred: int, max_extended: int) -> None:
+        self.max_referred, self.max_extended = max_referred, max_extended
+        self.referred = self.extended = 0
+        self._sizes: dict[int, tuple] = {}         # id -> (value, its compact size)
+
+    def spend(self, value: Any, then: list | None) -> str | None:
+        """Count one reference to `value` (extended by `then`); what is over the bounds, or None."""
+        known = self._sizes.get(id(value))
+        if known is None or known[0] is not value:
+            try:
+                known = self._sizes[id(value)] = (value, len(compact(value)))
+            except (TypeError, ValueError):     # not JSON: the format schema says so later
+                known = self._sizes[id(value)] = (value, 0)
+        self.referred += known[1]
+        if self.referred > self.max_referred:
+            return (f"this file's references stand for more than {self.max_referred / 1e6:g} MB of JSON "
+                    f"(ten times the {limits.MAX_FILE_BYTES / 1e6:g} MB reading limit): a file that "
+                    "large once expanded is refused; split the run into several files")
+        if then is not None:
+            self.extended += len(value) + len(then)
+            if self.extended > self.max_extended:
+                return (f"this file's {THEN} extensions make more than {self.max_extended:,} list items "
+                        "together: refused as a file that large once expanded")
+        return None
+
+
+def _resolved(transcripts: list, ref: dict, here: tuple, where: list, source: str, budget: _Budget) -> Any:
     def refuse(reason: str) -> ToolProofError:
         return ToolProofError(reason, source=source, path=json_path(where))
 
@@ -227,12 +266,13 @@ def _resolved(transcripts: list, ref: dict, here: tuple, where: list, source: st
         raise refuse(f"{SAME_AS} {shown!r} points to a place this file does not have")
     if is_reference(value):
         raise refuse(f"{SAME_AS} {shown!r} points to another reference; it must point to a written-out value")
-    if THEN not in ref:
-        return value
-    then = ref[THEN]
-    if not isinstance(then, list) or not isinstance(value, list):
+    then = ref.get(THEN)
+    if THEN in ref and (not isinstance(then, list) or not isinstance(value, list)):
         raise refuse(f"{THEN} extends a list: both it and the value at {shown!r} must be lists")
-    return value + then
+    over = budget.spend(value, then)
+    if over:
+        raise refuse(over)
+    return value if then is None else value + then
 
 
 _MISSING = object()

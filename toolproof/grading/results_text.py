@@ -31,9 +31,8 @@ from __future__ import annotations
 from typing import Any
 
 from toolproof import limits
-from .results_refs import Encoder, compact, expand
+from .results_refs import VERSION, Encoder, compact, expand
 
-VERSION = 2                 # a results file whose request bodies may hold references
 # What changes while a run goes (and the scorecard of the page's export): written last.
 TAIL_KEYS = frozenset({"created", "requests_used", "state", "error", "not_started", "scorecard"})
 CUT_SHORT = "cut short"     # the state a recovered file's document says
@@ -58,10 +57,6 @@ class ResultsText:
 
     def __init__(self, *, same_objects: bool = False) -> None:
         self.encoder = Encoder(same_objects=same_objects)
-
-    @property
-    def count(self) -> int:
-        return self.encoder.count
 
     def head(self, document: dict) -> str:
         text = compact(head_of(document))

@@ -3,13 +3,14 @@ stop starting work so that its file still reads back.
 
 Every reader refuses a file over the reading limit (limits.MAX_FILE_BYTES, 20 MB: `grade`,
 `compare`, `board` and the page), so `run --out` plans its file against it:
-- `planned_bytes(run)`: the file the plan writes (the items the cap lets start). What ToolProof
+- `planned(run)`: the file the plan writes (the items the cap lets start). What ToolProof
   sends is known before anything is sent: every first turn's request is built as the run builds
   it and written through the results file's own text (grading/results_text.py), so a part that
   repeats costs what it costs in the file, a reference. What the provider decides is allowed
   for: `TURN_ALLOWANCE` bytes per turn (its reply, the timings, and in a later turn the reply
   echoed back), plus each later turn's mock results as sent;
-- `plan_problem(planned, limit)`: the one line `run` refuses a plan with;
+- `plan_problem(plan, limit)`: the one line `run` refuses a plan with (over the reading limit, or
+  its references standing for more than the readers expand);
 - `stop_line(...)`: while the run goes, the line that stops it from starting more work when the
   file, with room for the conversations that may still be in flight and the list of those not
   started, would pass the limit (replies much larger than allowed for).
@@ -18,7 +19,9 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
-from toolproof.grading.results_refs import compact
+from typing import NamedTuple
+
+from toolproof.grading.results_refs import MAX_REFERRED, compact
 from toolproof.grading.results_text import ResultsText
 from toolproof.providers.conversation import case_mocks
 from toolproof.providers.dispatch import endpoint, public_headers, request_body, request_headers
@@ -44,8 +47,15 @@ def started_items(run) -> list:
     return out
 
 
-def planned_bytes(run) -> int:
-    """The size the run's results file is planned at, in bytes (see the module's docstring)."""
+class Planned(NamedTuple):
+    """A plan's results file: its size in bytes, and the bytes its references stand for."""
+    file_bytes: int
+    referred: int
+
+
+def planned(run) -> Planned:
+    """The size the run's results file is planned at (see the module's docstring), and what its
+    references stand for (the readers bound that too: grading/results_refs.py MAX_REFERRED)."""
     s = run.settings
     text = ResultsText(same_objects=True)     # every repeat hands the same request objects again
     total = len(text.head(run.document(created="2000-01-01T00:00:00+00:00")).encode("utf-8"))
@@ -56,7 +66,8 @@ def planned_bytes(run) -> int:
         transcript, later = _planned_transcript(run, work, record, built)
         total += len(text.item(transcript).encode("utf-8")) + later
     closing = text.close(run.document(created="2000-01-01T00:00:00+00:00"))
-    return total + len(closing.encode("utf-8")) + 64      # the tail's counts grow a few digits
+    # the tail's counts grow a few digits
+    return Planned(total + len(closing.encode("utf-8")) + 64, text.encoder.referred)
 
 
 def _planned_transcript(run, work, record: dict, built: dict) -> tuple[dict, int]:
@@ -93,13 +104,18 @@ def _turn(request: dict) -> dict:
     return {"request": request, "attempts": 1, "attempt_log": [], "elapsed_ms": 0, "status": 200, "response": None}
 
 
-def plan_problem(planned: int, limit: int) -> str | None:
-    """The line a plan whose results file cannot fit under the reading limit is refused with."""
-    if planned <= limit:
-        return None
-    return (f"--out: this plan's results file would take about {planned / 1e6:.1f} MB, over the "
-            f"{limit / 1e6:g} MB every reader of results files accepts; send less in one run (fewer "
-            "--repeats or --phrasings, a --scope) or split it into several runs")
+def plan_problem(plan: Planned, limit: int, max_referred: int = MAX_REFERRED) -> str | None:
+    """The line a plan is refused with when its results file could not be read back: over the
+    reading limit, or referring to more than the readers expand."""
+    fix = ("send less in one run (fewer --repeats or --phrasings, a --scope) or split it into "
+           "several runs")
+    if plan.file_bytes > limit:
+        return (f"--out: this plan's results file would take about {plan.file_bytes / 1e6:.1f} MB, over the "
+                f"{limit / 1e6:g} MB every reader of results files accepts; {fix}")
+    if plan.referred > max_referred:
+        return (f"--out: this plan's results file would repeat about {plan.referred / 1e6:.0f} MB of requests, "
+                f"over the {max_referred / 1e6:g} MB every reader expands; {fix}")
+    return None
 
 
 def stop_line(size: int, largest: int, in_flight: int, not_started: int, limit: int) -> str | None:
