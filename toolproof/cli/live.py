@@ -285,7 +285,8 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
 
 
 def _check_file_plan(run) -> None:
-    """Refuse a plan whose results file would pass the reading limit (running/results_size.py)."""
+    """Refuse a plan whose results file could not be read back: over the reading limit, or its
+    references standing for more than the readers expand (running/results_size.py)."""
     # lazy: only a run needs these (the runner, the writers of its reports); other verbs start without them
     from toolproof.limits import MAX_FILE_BYTES
     from toolproof.running.results_size import plan_problem, planned
@@ -323,7 +324,7 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
     say(f"toolproof: sending to {endpoint(args.provider, args.base_url, args.model)}{sampling_line(settings)}")
 
     def progress(raw: dict, result) -> None:
-        if results:                    # after every case: a crash, Ctrl-C or kill keeps it
+        if results is not None:        # after every case: a crash, Ctrl-C or kill keeps it
             results.save(run.document(created=_now()))
             _keep_within(run, results, say)
         repeat = f" #{raw['repeat'] + 1}" if args.repeats > 1 else ""
@@ -334,7 +335,7 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
 
     results = ResultsFile(args.out) if args.out else None
     run.on_case = progress
-    if results:                        # before the first request: a path that cannot be written stops here
+    if results is not None:            # before the first request: a path that cannot be written stops here
         results.save(run.document(created=_now()))
     interrupted = False
     try:
@@ -345,7 +346,7 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
         what = "case(s)" if args.repeats == 1 else "case repeat(s)"
         say(f"toolproof: {run.skipped} {what} not run: the cap of {settings.cap} requests could not cover them")
     document = run.document(created=_now())
-    if results:                        # in plan order, within the reading limit: what is graded below
+    if results is not None:            # in plan order, within the reading limit: what is graded below
         document, left_out = results.finish(document)
         if left_out:
             say(f"toolproof: {left_out} graded case run(s) left out of {args.out}: with them it would pass "
