@@ -17,6 +17,7 @@ from . import limits
 from .errors import ToolProofError
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.suite.model import Case, Tool
+from toolproof.grading.results_text import recover
 from toolproof.grading.transcripts import TranscriptSet, known_ids, parse_transcripts
 
 
@@ -62,16 +63,29 @@ def read_json(path: str | Path) -> Any:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ToolProofError(f"cannot read file ({exc.__class__.__name__}: {exc})", source=str(path)) from None
+        if exc.end != len(data) or exc.reason != "unexpected end of data":
+            raise ToolProofError(f"cannot read file ({exc.__class__.__name__}: {exc})", source=str(path)) from None
+        # cut inside its last character (a results file whose last write was cut short): read
+        # without it, as a browser reads such a file (the JSON then says what is missing)
+        text = data[:exc.start].decode("utf-8")
     return json_from_text(text, str(path))
 
 
 def json_from_text(text: str, source: str) -> Any:
     """A file's JSON text (read from disk, or chosen in the page) through the same limits as a
-    model's reply, or a ToolProofError naming `source` and what is wrong."""
+    model's reply, or a ToolProofError naming `source` and what is wrong. A results file cut
+    short mid-write is read up to its last whole transcript (grading/results_text.recover),
+    and says so (`"state": "cut short"`, shown by every scorecard as a note)."""
     try:
         return limits.read_json(text, what="file", max_bytes=limits.MAX_FILE_BYTES)
     except limits.ReadError as exc:
+        # a results file whose last write was cut short (a killed run) reads back its whole lines
+        found = recover(text) if exc.decode_error is not None and isinstance(text, str) else None
+        if found is not None:
+            try:
+                return limits.read_json(found[0], what="file", max_bytes=limits.MAX_FILE_BYTES)
+            except limits.ReadError:
+                pass
         error = exc.decode_error
         reason = exc.reason if error is None else \
             f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"

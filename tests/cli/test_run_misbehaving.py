@@ -22,6 +22,7 @@ import pytest
 from misbehaving import MANY_CALLS, MisbehavingServer
 from clirun import cli_with
 from toolproof.providers.reply import MAX_CALLS
+from toolproof.datafiles import read_json
 
 KEY = "local-key-7Qx9-no-known-format"        # matches no pattern in secrets.py: only value redaction hides it
 ENV = {"TOOLPROOF_API_KEY": KEY}
@@ -242,13 +243,14 @@ def test_a_killed_run_keeps_every_graded_case(server, tmp_path):
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:      # wait until two cases are on disk, then kill -9
-            if out.exists() and len(json.loads(out.read_text())["transcripts"]) == 2:
+            # read as every reader reads it: a read in the middle of a write recovers the whole lines
+            if out.exists() and len(read_json(out)["transcripts"]) == 2:
                 break
             time.sleep(0.1)
         process.kill()
     finally:
         process.wait(timeout=10)
-    doc = json.loads(out.read_text())
+    doc = read_json(out)
     assert len(doc["transcripts"]) == 2 and doc["state"] == "running"
     assert len(regrade(out)["cases"]) == 2
 

@@ -171,17 +171,6 @@ def test_ctrl_c_during_a_concurrent_run_keeps_the_finished_cases(fake, tmp_path,
     assert [t["case_id"] for t in json.loads(out.read_text())["transcripts"]] == [c.id for c in cases[:2]]
 
 
-@pytest.mark.parametrize("transcripts", [[], [{"case_id": "a", "turns": [{"text": "é\n\"\u2028"}]}, {"case_id": "b"}]])
-def test_the_results_text_is_exactly_json_dumps(transcripts):
-    from toolproof.cli.files import ResultsText
-
-    doc = {"format": "toolproof.transcripts", "settings": {"repeats": 2}, "transcripts": transcripts}
-    text = ResultsText()
-    assert text(doc) == json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
-    doc["transcripts"] = transcripts + [{"case_id": "c", "repeat": 1}]
-    assert text(doc) == json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
-
-
 def test_fail_under_fails_a_repeated_run_with_one_error_repeat(fake):
     first = next(c for c in BUNDLE.cases if c.category == "should_call")
     fake.script[(first.id, 1)] = [(200, {}, "{}"), (400, {}, '{"error": "x"}')]    # repeat 1 fails

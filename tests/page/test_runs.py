@@ -224,6 +224,21 @@ def test_a_bad_file_is_refused_in_one_line(page, name, text, message):
     assert kept_count(page) == before
 
 
+def test_a_results_file_cut_short_opens_with_its_whole_transcripts_and_says_so(page):
+    from toolproof.grading.results_text import results_text
+
+    fixtures = json.loads((ROOT / "data" / "fixtures.json").read_text(encoding="utf-8"))
+    doc = {**fixtures, "kind": "live", "state": "running",
+           "transcripts": [t for t in fixtures["transcripts"] if "phrasing" not in t][:10]}
+    text = results_text(doc)
+    cut = text[:text.rindex("\n{") + 40]                 # a kill in the middle of writing the tenth
+    assert open_file(page, "killed.json", cut) == "done", page.text_content("#runs-message")
+    page.wait_for_selector("#run-card[data-state=ready]")
+    assert page.locator("#run-card .case-row").count() == 9
+    assert "this results file was cut short while the run wrote it (killed, or the disk full): 9 whole " \
+           "transcript(s) read" in page.text_content("#run-card")
+
+
 def test_a_huge_file_is_refused_before_it_is_read(page):
     assert open_file(page, "huge.json", b" " * 21_000_001) == "error"
     assert page.text_content("#runs-message") == "huge.json: file is 21.0 MB, over the 20 MB limit"

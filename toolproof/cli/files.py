@@ -1,16 +1,15 @@
-"""Files the CLI writes: the results file of `run --out` (written whole or not at all, after
-every case), and the outputs of `tools import --out` and `suite import-bfcl --out`.
+"""Files the CLI writes: whole files written at once (the outputs of `tools import --out` and
+`suite import-bfcl --out`, the results file's first and last text; cli/results_file.py keeps it
+as a run goes), and which places may be written at all.
 
-Only the writing (a temp file, fsync, os.replace), the results file's exact text, and which
-places may be written at all: never the project's own data/ (nor an installed package's), never
-over an existing file without --force, never over a file the same command reads (check_outputs,
-which every verb with an output flag calls before it starts). What goes in a document is the callers' business, and
-nothing here prints.
+Only the writing (a temp file, fsync, os.replace) and the places that may be written: never the
+project's own data/ (nor an installed package's), never over an existing file without --force,
+never over a file the same command reads (check_outputs, which every verb with an output flag
+calls before it starts). What goes in a document is the callers' business, and nothing here prints.
 """
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import stat
 import tempfile
@@ -23,25 +22,41 @@ from toolproof.errors import ToolProofError
 from .folder import IN_DATA, HeldPath, refuse_nul
 
 
-def write_atomic(path: str, text: str) -> None:
+def write_atomic(path: str, text: str | bytes, *, keep_open: bool = False):
     """Replace `path` with `text` in one step: a temp file in the same folder, then os.replace,
-    so a crash or kill mid-write leaves the previous complete file, never half of one. A file of
-    a held folder (run --out-dir: folder.HeldPath) is written the same way through its handle."""
+    so a crash or kill mid-write leaves the previous complete file, never half of one.
+    `keep_open`: return the written file open for reading and writing (unbuffered), so a writer
+    that goes on appending writes to the very file it made, whatever the path names later. A file
+    of a held folder (run --out-dir: folder.HeldPath) is written the same way through its handle."""
     if isinstance(path, HeldPath):
-        path.folder.write_atomic(path.name, text)
-        return
+        return path.folder.write_atomic(path.name, text, keep_open=keep_open)
     folder = os.path.dirname(os.path.abspath(path))
     fd, temp = tempfile.mkstemp(prefix=".toolproof-", suffix=".tmp", dir=folder)
+    data = text.encode("utf-8") if isinstance(text, str) else text
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
+        handle = os.fdopen(fd, "r+b", buffering=0)
+        try:
+            write_all(handle, data)
             os.fsync(handle.fileno())
-        os.replace(temp, path)
+            os.replace(temp, path)
+        except BaseException:
+            handle.close()
+            raise
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
+    if keep_open:
+        return handle
+    handle.close()
+    return None
+
+
+def write_all(handle, data: bytes) -> None:
+    """Every byte of `data` through an unbuffered file (one write may take only part of it)."""
+    view = memoryview(data)
+    while view:
+        view = view[handle.write(view):]
 
 
 def guarded_data_folders() -> list[Path]:
@@ -128,35 +143,3 @@ def check_writable(paths: Iterable[str | Path], *, force: bool | None, flag: str
         if path.exists() and not force:     # force None: the command has no --force to offer
             fix = "choose a new path (run has no --force: a results file is never replaced)" if force is None else "choose a new path, or add --force to replace it"
             raise ToolProofError(f"{flag}: the file exists; {fix}", source=str(path))
-
-
-class ResultsText:
-    """The results file's text, `json.dumps(document, indent=2)` exactly, with each transcript
-    encoded once: the file is rewritten after every case, and re-encoding every transcript each
-    time made a run with repeats quadratic (minutes for 72 cases x 4)."""
-
-    def __init__(self) -> None:
-        self._texts: dict[int, tuple[dict, str]] = {}     # id -> (the transcript, kept alive; its text)
-
-    def _item(self, transcript: dict) -> str:
-        cached = self._texts.get(id(transcript))
-        if cached is None or cached[0] is not transcript:
-            text = json.dumps(transcript, ensure_ascii=False, indent=2, allow_nan=False)
-            cached = self._texts[id(transcript)] = (transcript, "\n".join("    " + line for line in text.split("\n")))
-        return cached[1]
-
-    def __call__(self, document: dict) -> str:
-        head = json.dumps({k: v for k, v in document.items() if k != "transcripts"},
-                          ensure_ascii=False, indent=2, allow_nan=False)
-        items = [self._item(t) for t in document["transcripts"]]
-        listing = "[\n" + ",\n".join(items) + "\n  ]" if items else "[]"
-        return head[:-2] + ',\n  "transcripts": ' + listing + "\n}\n"       # head ends "\n}"
-
-
-def save(path: str, document: dict, text: ResultsText | None = None) -> None:
-    """Write the results file, or say in one line why it cannot be written."""
-    try:
-        write_atomic(path, (text or ResultsText())(document))
-    except OSError as exc:
-        raise ToolProofError(f"cannot write the results file ({exc.strerror or exc.__class__.__name__})",
-                             source=path) from None

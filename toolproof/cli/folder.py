@@ -192,11 +192,13 @@ class HeldFolder:
         if problem:
             raise ToolProofError(f"{self.flag}: {problem}", source=self.shown)
 
-    def write_atomic(self, name: str, text: str) -> None:
+    def write_atomic(self, name: str, text: str | bytes, *, keep_open: bool = False):
         """Replace `name` in the folder with `text` in one step: a new temp file beside it (never
         one that exists, never through a link), fsync, then a rename, all through the handle. The
         first write of a name makes it only if it does not exist (FileExistsError: a file that
-        appeared after the check is not replaced); later writes replace what this handle made."""
+        appeared after the check is not replaced); later writes replace what this handle made.
+        `keep_open`, as files.write_atomic's: the written file is returned open (unbuffered, read
+        and write), so appending goes on in the very file made here."""
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
         if name not in self._made:
             os.close(os.open(name, flags, 0o600, dir_fd=self.fd))       # FileExistsError when taken
@@ -204,22 +206,32 @@ class HeldFolder:
         for _ in range(100):
             temp = f".toolproof-{secrets.token_hex(8)}.tmp"
             try:
-                fd = os.open(temp, flags, 0o600, dir_fd=self.fd)
+                fd = os.open(temp, flags & ~os.O_WRONLY | os.O_RDWR, 0o600, dir_fd=self.fd)
                 break
             except FileExistsError:
                 continue
         else:
             raise FileExistsError(f"no free temp name in {self.shown}")
+        data = text.encode("utf-8") if isinstance(text, str) else text
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
+            handle = os.fdopen(fd, "r+b", buffering=0)
+            try:
+                view = memoryview(data)
+                while view:                      # one write may take only part of it
+                    view = view[handle.write(view):]
                 os.fsync(handle.fileno())
-            os.rename(temp, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)     # replaces a link, never follows it
+                os.rename(temp, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)     # replaces a link, never follows it
+            except BaseException:
+                handle.close()
+                raise
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(temp, dir_fd=self.fd)
             raise
+        if keep_open:
+            return handle
+        handle.close()
+        return None
 
     def read_json(self, name: str) -> object:
         """A file of the folder as JSON, read as datafiles.read_json reads any file (a regular file,

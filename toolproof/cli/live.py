@@ -17,7 +17,7 @@ import re
 from datetime import datetime, timezone
 from typing import TextIO
 
-from .files import ResultsText, save
+from .results_file import ResultsFile
 from .flags import html_flag, parse_weights, price_flags, report_flags, suite_flags, write_reports, write_text
 from toolproof.errors import ToolProofError
 from toolproof.scoring.evaluate import evaluate
@@ -283,7 +283,33 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
     times += f", {worded} more phrasing(s) (--phrasings {args.phrasings})" if worded else ""
     at_once = f", {args.concurrency} in flight" if args.concurrency > 1 else ""
     say(f"toolproof: {len(run.plan)} cases{times}{sweep}, up to {run.need} requests; cap {settings.cap}{at_once}")
+    if args.out:                       # the file must read back: refused before anything is sent
+        _check_file_plan(run)
     return Prepared(args, bundle, settings, run, say, weights, prices)
+
+
+def _check_file_plan(run) -> None:
+    """Refuse a plan whose results file could not be read back: over the reading limit, or its
+    references standing for more than the readers expand (running/results_size.py)."""
+    # lazy: only a run needs these (the runner, the writers of its reports); other verbs start without them
+    from toolproof.limits import MAX_FILE_BYTES
+    from toolproof.running.results_size import plan_problem, planned
+
+    problem = plan_problem(planned(run), MAX_FILE_BYTES)
+    if problem:
+        raise ToolProofError(problem)
+
+
+def _keep_within(run, results: ResultsFile, say) -> None:
+    """After a case is saved: stop starting work when the file would not stay readable."""
+    # lazy: only a run needs these (the runner, the writers of its reports); other verbs start without them
+    from toolproof.running.results_size import stop_line
+
+    line = stop_line(results.size, results.largest, run.settings.concurrency,
+                     len(run.work) - len(run.results), results.limit)
+    if line and not run.stop:
+        run.stop = line                # the runner starts nothing more; the rest is listed as not started
+        say(f"toolproof: {line}")
 
 
 def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bool = True) -> tuple[int, dict]:
@@ -302,18 +328,19 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
     say(f"toolproof: sending to {endpoint(args.provider, args.base_url, args.model)}{sampling_line(settings)}")
 
     def progress(raw: dict, result) -> None:
-        if args.out:                   # after every case: a crash, Ctrl-C or kill keeps it
-            save(args.out, run.document(created=_now()), text)
+        if results is not None:        # after every case: a crash, Ctrl-C or kill keeps it
+            results.save(run.document(created=_now()))
+            _keep_within(run, results, say)
         repeat = f" #{raw['repeat'] + 1}" if args.repeats > 1 else ""
         pad = f" pad {raw['pad']}" if "pad" in raw else ""
         pad += f" [{raw['phrasing']}]" if "phrasing" in raw else ""
         say(f"[{len(run.results)}/{len(run.work)}] {result.verdict:<7} {result.case_id}{repeat}{pad} "
             f"(requests {run.used}/{settings.cap})")
 
-    text = ResultsText()
+    results = ResultsFile(args.out) if args.out else None
     run.on_case = progress
-    if args.out:                       # before the first request: a path that cannot be written stops here
-        save(args.out, run.document(created=_now()), text)
+    if results is not None:            # before the first request: a path that cannot be written stops here
+        results.save(run.document(created=_now()))
     interrupted = False
     try:
         asyncio.run(_awake(run.run()))
@@ -323,8 +350,11 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
         what = "case(s)" if args.repeats == 1 else "case repeat(s)"
         say(f"toolproof: {run.skipped} {what} not run: the cap of {settings.cap} requests could not cover them")
     document = run.document(created=_now())
-    if args.out:
-        save(args.out, document, text)
+    if results is not None:            # in plan order, within the reading limit: what is graded below
+        document, left_out = results.finish(document)
+        if left_out:
+            say(f"toolproof: {left_out} graded case run(s) left out of {args.out}: with them it would pass "
+                f"the {results.limit / 1e6:g} MB reading limit (listed there as not started)")
     if interrupted:
         where = f" in {args.out}" if args.out else " (no --out file: printed below only)"
         say(f"toolproof: interrupted: {len(run.results)} graded case(s) kept{where}")

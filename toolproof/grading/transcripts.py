@@ -3,7 +3,9 @@
 One format serves the committed fixtures, the results file of a live run and offline
 re-grading: per case, the provider-native response body of every turn (or the request error),
 plus what is needed to re-grade and inspect (provider, model, request minus credentials,
-timings). See docs/formats.md "Transcripts".
+timings). See docs/formats.md "Transcripts". A results file of version 2 may write a request's
+repeated parts as references: `parse_transcripts` resolves them first (grading/results_refs.py),
+so every reader (grade, compare, board, the page) sees whole requests.
 
 Pure: no I/O.
 """
@@ -20,6 +22,8 @@ from toolproof.providers.trimming import counted
 from toolproof.safe_text import printable
 from toolproof.suite.load import check_format
 from toolproof.suite.model import BASE, Case
+
+from .results_refs import expand
 
 FIXTURE_LABEL = "FIXTURE: illustrative responses, not a benchmark result"
 
@@ -112,6 +116,7 @@ def parse_transcripts(doc: Any, format_schema: dict,
     same (case id, phrasing, repeat) are refused, and, when `known_cases` maps each case id to its
     variant ids (`known_ids`), unknown variant ids too (unknown phrasings are refused when graded:
     grading/guarded.grade_phrased)."""
+    doc = expand(doc, source)           # a file of version 2 may refer to parts written earlier
     check_format(doc, format_schema, source)
     out: dict[tuple, Transcript] = {}
     for i, raw in enumerate(doc["transcripts"]):

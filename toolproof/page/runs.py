@@ -185,11 +185,11 @@ class RunsView:
 
     async def _keep(self, doc: dict, card: dict, *, label: str, say: bool) -> str | None:
         from toolproof.reports.kept_runs import MAX_TOTAL_BYTES, drop_notice, row_of, row_texts, to_drop
-        from toolproof.reports.scorecard import to_json
+        from toolproof.reports.scorecard import kept_json
         from toolproof.scoring.results_doc import evidence
 
         doc = evidence(doc)          # a page export: its card is graded again anyway
-        text = to_json(doc)
+        text = kept_json(doc)        # a results file as run --out writes it (compact, linear in size)
         size = len(text.encode("utf-8"))
         if size > MAX_TOTAL_BYTES:
             self.message(f"Not kept: this run's file is {size / 1e6:.1f} MB, more than the "

@@ -12,9 +12,11 @@ import math
 import re
 from typing import Any
 
+from toolproof.grading.results_text import results_text
 from toolproof.safe_text import printable
 from toolproof.scoring.coverage import below_half
 from toolproof.scoring.diagnose import confusion_focus
+from toolproof.scoring.results_doc import SCORECARD, kind_of
 from toolproof.scoring.scorecard import METRIC_KEYS
 
 from .figures import interval_span, percent, score_text
@@ -49,19 +51,32 @@ def to_json(card: dict) -> str:
     return _strict_dumps(card)
 
 
-def results_json(document: dict, card: dict) -> str:
+def results_json(document: dict, card: dict | None = None) -> str:
     """A live run's export: the results file (re-grades with `grade --transcripts`) plus the
-    scorecard it produced, so one file holds both the evidence and the figures."""
-    return _strict_dumps({**document, "scorecard": card})
+    scorecard it produced, so one file holds both the evidence and the figures. Written as `run
+    --out` writes its file (grading/results_text.py: one transcript a line, repeated request
+    parts as references), the scorecard (when given) on the last line."""
+    return results_text(_strict(document if card is None else {**document, "scorecard": card}))
+
+
+def kept_json(document: dict) -> str:
+    """A document as the page keeps it: a results file (or export) in the results file's text, a
+    scorecard as `to_json` writes it."""
+    return to_json(document) if kind_of(document).kind == SCORECARD else results_json(document)
 
 
 def _strict_dumps(value: dict) -> str:
+    return json.dumps(_strict(value), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+
+
+def _strict(value: dict) -> dict:
+    """`finite`'s copy, with a note saying what it replaced."""
     clean, found = finite(value)
     if found:
         clean["notes"] = list(clean.get("notes") or []) + [f"{what} at {where} replaced by "
                                                            f"{'null' if what.startswith('non') else 'U+FFFD'}"
                                                            for where, what in found]
-    return json.dumps(clean, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    return clean
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

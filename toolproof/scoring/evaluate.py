@@ -31,6 +31,7 @@ from .stats import reliability
 from toolproof.suite.model import Case, Tool
 from .unseen_tools import add_warnings
 from .sweep import at_level, level_row, levels_in, main_level, sweep_seed
+from toolproof.grading.results_text import cut_short_note
 from toolproof.grading.transcripts import Transcript, TranscriptSet
 
 
@@ -193,7 +194,7 @@ def evaluate(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptS
     graded = grade_transcripts(cases, tools, transcripts)
     found, note = diagnose_safely(graded, cases, tools)
     return card_of(graded, weights, source=source_of(transcripts), diagnosis=found, prices=prices,
-                   notes=[note])
+                   notes=[cut_short_note(transcripts.raw), note])
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,5 +271,5 @@ def evaluate_sweep(cases: list[Case], tools: dict[str, Tool], transcripts: Trans
     sweep = grade_sweep(cases, tools, transcripts, levels)
     found, problem = diagnose_safely(sweep.main_graded, cases, tools)
     card = card_of(sweep.main_graded, weights, source=source_of(transcripts), diagnosis=found,
-                   prices=prices, notes=[sweep.note, problem])
+                   prices=prices, notes=[cut_short_note(transcripts.raw), sweep.note, problem])
     return finish_sweep(card, sweep, weights, prices)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from toolproof.errors import ToolProofError
+from toolproof.grading.results_text import cut_short_note
 from toolproof.grading.transcripts import parse_transcripts
 from toolproof.safe_text import without_hidden
 from .evaluate import card_of, grade_sweep, grade_transcripts, source_of
@@ -121,12 +122,13 @@ def regraded(doc: dict, cases: list, tools: dict, schema: dict, source: str) -> 
     ToolProofError naming `source` (a case the suite does not have, a malformed transcript)."""
     transcripts = parse_transcripts(doc, schema, {c.id for c in cases}, source)
     levels = levels_in(transcripts)
+    cut = [note] if (note := cut_short_note(transcripts.raw)) else []
     if levels:
         sweep = grade_sweep(cases, tools, transcripts, levels)
         return Regraded(sweep.main_graded, source_of(transcripts), sweep.levels[sweep.main][1].transcripts,
-                        sweep, [sweep.note] if sweep.note else [])
+                        sweep, cut + ([sweep.note] if sweep.note else []))
     return Regraded(grade_transcripts(cases, tools, transcripts), source_of(transcripts),
-                    transcripts.transcripts, None, [])
+                    transcripts.transcripts, None, cut)
 
 
 def card_of_results(doc: dict, cases: list, tools: dict, schema: dict, source: str) -> dict:
@@ -134,7 +136,7 @@ def card_of_results(doc: dict, cases: list, tools: dict, schema: dict, source: s
     the terminal grades it, its embedded card ignored. (A scorecard document needs no grading:
     `kept_kind` tells the caller it is one, and it is shown as it is.)"""
     graded = regraded(doc, cases, tools, schema, source)
-    return card_of(graded.results, source=graded.source, intervals_now=False)
+    return card_of(graded.results, source=graded.source, intervals_now=False, notes=graded.notes)
 
 
 def with_errata(card: dict, entries: list) -> dict:
