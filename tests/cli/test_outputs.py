@@ -208,3 +208,18 @@ def test_check_outputs_skips_flags_not_given_and_names_the_first_clash():
     with pytest.raises(ToolProofError) as caught:
         check_outputs([("--junit", "same"), ("--html", "same"), ("--markdown", "same")])
     assert caught.value.line() == "same: --html and --junit name the same file; choose a path for each"
+
+
+def test_run_out_never_replaces_an_earlier_file_without_force(folder):
+    """`run --out FILE` over an existing file (an earlier run's results, typed again) is refused
+    in one line before anything is sent, and the file is untouched; --force lets it replace it."""
+    before = snapshot(folder)
+    argv = ["run", "--provider", "openai-compatible", "--base-url", "http://127.0.0.1:9/v1",
+            "--model", "m", "--cap", "1", "--out", "b.json"]
+    code, out, err = cli(*argv, environ=ENV)
+    assert code == 2 and out == ""
+    assert err.strip() == "toolproof: b.json: --out: the file exists; choose a new path, or add --force to replace it"
+    assert snapshot(folder) == before
+    code, out, err = cli(*argv, "--force", environ=ENV)
+    assert "the file exists" not in err
+    assert json.loads((folder / "b.json").read_text())["kind"] == "live"

@@ -41,7 +41,10 @@ def add_parser(commands) -> None:
            "once, or once per --provider"]))
     live.add_argument("--scope", default="all", choices=("all", *CATEGORIES))
     live.add_argument("--cap", type=int, default=10, help="most requests to send (default 10)")
-    live.add_argument("--out", metavar="FILE", help="write the results file (re-grade it with grade --transcripts)")
+    live.add_argument("--out", metavar="FILE", help="write the results file (re-grade it with grade --transcripts); "
+                      "never over an existing file without --force")
+    live.add_argument("--force", action="store_true", help="let --out replace an existing file (a results "
+                      "file of an earlier run is otherwise kept)")
     live.add_argument("--out-dir", metavar="DIR", help="several models: one results file per model in DIR "
                       "(never over an existing file), then the board of them all")
     live.add_argument("--format", choices=("text", "json"), default="text")

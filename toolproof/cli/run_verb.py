@@ -12,7 +12,7 @@ from typing import TextIO
 
 from toolproof.datafiles import load_suite_files
 
-from .files import check_outputs
+from .files import check_outputs, check_writable
 from .flags import report_outputs, suite_inputs
 from .live import add_parser, execute, prepare
 from .models import run_models, targets
@@ -26,5 +26,7 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
         return run_models(args, chosen, stdout, stderr, environ)
     args.provider, args.model, args.base_url = chosen[0]
     check_outputs([("--out", args.out), *report_outputs(args)], suite_inputs(args))     # before anything is sent
+    if args.out:                     # an earlier run's results are not replaced by typing the command again
+        check_writable([args.out], force=args.force, flag="--out")
     bundle = load_suite_files(suite=args.suite, tools=args.tools)
     return execute(prepare(args, bundle, environ, stderr), stdout, stderr)[0]
