@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fakeprovider import anthropic_turn_problem, chat_turn_problem, in_wire, responses_turn_problem
+from wire_echoes import echoed_and_answered
 from toolproof.providers import reply as reply_module
 from toolproof.providers import trimming
 from toolproof.providers.conversation import case_mocks
@@ -248,24 +249,6 @@ def test_counts_on_an_unreadable_reply_change_nothing():
 
 
 # ---- turn 2 echoes what was kept, and answers every call of it --------------------------------
-
-def echoed_and_answered(wire: str, request: dict) -> tuple[list, list]:
-    """(the call ids the echoed assistant turn holds, the call ids the tool results answer)."""
-    if wire == "openai":
-        assistant = next(m for m in request["messages"] if m["role"] == "assistant")
-        return ([c["id"] for c in assistant["tool_calls"]],
-                [m["tool_call_id"] for m in request["messages"] if m["role"] == "tool"])
-    if wire == "anthropic":
-        echo, results = request["messages"][1]["content"], request["messages"][2]["content"]
-        return [b["id"] for b in echo if b["type"] == "tool_use"], [b["tool_use_id"] for b in results]
-    if wire == "openai-responses":
-        items = request["input"]
-        return ([i["call_id"] for i in items if i["type"] == "function_call"],
-                [i["call_id"] for i in items if i["type"] == "function_call_output"])
-    model, answers = request["contents"][1]["parts"], request["contents"][2]["parts"]
-    return ([p["functionCall"]["name"] for p in model if "functionCall" in p],
-            [p["functionResponse"]["name"] for p in answers])
-
 
 @pytest.mark.parametrize("wire", WIRES)
 def test_turn_two_echoes_the_kept_calls_and_answers_each(bundle, wire):

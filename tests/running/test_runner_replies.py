@@ -15,6 +15,7 @@ import tracemalloc
 import pytest
 
 from fakeprovider import anthropic_turn_problem, chat_turn_problem, in_wire, responses_turn_problem
+from wire_echoes import echoed_and_answered
 from misbehaving import many_calls
 from scripted import Transport
 from toolproof.datafiles import format_schema
@@ -43,23 +44,6 @@ def run_case(bundle, wire: str, case, transport) -> Run:
     run = Run([case], bundle.tools, settings, transport)
     asyncio.run(run.run())
     return run
-
-
-def echoed_and_answered(wire: str, request: dict) -> tuple[list, list]:
-    """(the call ids the echoed assistant turn holds, the call ids its tool results answer)."""
-    if wire == "openai":
-        assistant = next(m for m in request["messages"] if m["role"] == "assistant")
-        return ([c["id"] for c in assistant["tool_calls"]],
-                [m["tool_call_id"] for m in request["messages"] if m["role"] == "tool"])
-    if wire == "anthropic":
-        echo, results = request["messages"][1]["content"], request["messages"][2]["content"]
-        return [b["id"] for b in echo if b["type"] == "tool_use"], [b["tool_use_id"] for b in results]
-    if wire == "openai-responses":
-        return ([i["call_id"] for i in request["input"] if i["type"] == "function_call"],
-                [i["call_id"] for i in request["input"] if i["type"] == "function_call_output"])
-    model, answers = request["contents"][1]["parts"], request["contents"][2]["parts"]
-    return ([p["functionCall"]["name"] for p in model if "functionCall" in p],
-            [p["functionResponse"]["name"] for p in answers])
 
 
 def refusal(wire: str, kept: dict, request: dict) -> str | None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from toolproof.datafiles import DATA, package_folder
 from toolproof.errors import ToolProofError
 
-from .folder import IN_DATA, HeldPath, refuse_nul
+from .folder import IN_DATA, HeldPath, refuse_nul, write_all
 
 
 def write_atomic(path: str, text: str | bytes, *, keep_open: bool = False):
@@ -50,13 +50,6 @@ def write_atomic(path: str, text: str | bytes, *, keep_open: bool = False):
         return handle
     handle.close()
     return None
-
-
-def write_all(handle, data: bytes) -> None:
-    """Every byte of `data` through an unbuffered file (one write may take only part of it)."""
-    view = memoryview(data)
-    while view:
-        view = view[handle.write(view):]
 
 
 def guarded_data_folders() -> list[Path]:

@@ -148,6 +148,13 @@ def check_place(folder: Path, *, environ: Mapping[str, str], data_folders: Itera
         raise ToolProofError(f"{flag}: {problem}", source=str(folder))
 
 
+def write_all(handle, data: bytes) -> None:
+    """Every byte of `data` through an unbuffered file (one write may take only part of it)."""
+    view = memoryview(data)
+    while view:
+        view = view[handle.write(view):]
+
+
 class HeldPath(str):
     """A file in a held folder: the path as shown (a str, so lines and documents print it as
     before), with the folder whose handle its writes and reads go through."""
@@ -216,9 +223,7 @@ class HeldFolder:
         try:
             handle = os.fdopen(fd, "r+b", buffering=0)
             try:
-                view = memoryview(data)
-                while view:                      # one write may take only part of it
-                    view = view[handle.write(view):]
+                write_all(handle, data)
                 os.fsync(handle.fileno())
                 os.rename(temp, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)     # replaces a link, never follows it
             except BaseException:
