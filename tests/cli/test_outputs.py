@@ -204,7 +204,7 @@ def test_file_key_is_one_file_however_spelt(tmp_path, monkeypatch):
 
 
 def test_check_outputs_skips_flags_not_given_and_names_the_first_clash():
-    check_outputs([("--html", None), ("--out", "")], [("the suite file", None)])
+    check_outputs([("--html", None)], [("the suite file", None)])
     with pytest.raises(ToolProofError) as caught:
         check_outputs([("--junit", "same"), ("--html", "same"), ("--markdown", "same")])
     assert caught.value.line() == "same: --html and --junit name the same file; choose a path for each"
@@ -223,3 +223,42 @@ def test_run_out_never_replaces_an_earlier_file_without_force(folder):
     code, out, err = cli(*argv, "--force", environ=ENV)
     assert "the file exists" not in err
     assert json.loads((folder / "b.json").read_text())["kind"] == "live"
+
+
+@pytest.mark.parametrize("argv", [
+    ["grade", "--markdown", ""], ["grade", "--junit", "no-such-folder/x.xml"],
+    ["run", "--provider", "openai-compatible", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--out", ""],
+    ["run", "--provider", "openai-compatible", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--out-dir", ""],
+    ["run", "--provider", "openai-compatible", "--base-url", "http://127.0.0.1:9/v1", "--model", "m",
+     "--markdown", "no-such-folder/x.md"],
+])
+def test_an_output_that_could_not_be_written_is_refused_before_anything_runs(folder, argv):
+    """An empty path, or a report in a folder that does not exist, was found only after the whole
+    run (every request sent, then "cannot write report"), or silently ignored (--out '')."""
+    before = snapshot(folder)
+    code, out, err = cli(*argv, environ=ENV)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert "empty path" in err or "no such folder" in err
+    assert snapshot(folder) == before
+
+
+def test_a_hard_link_to_a_file_of_data_is_refused_as_an_output(folder):
+    """Another name (a hard link) for data/fixtures.json: a report written to it replaced the
+    packaged fixtures (selftest then failed)."""
+    try:
+        os.link(DATA / "fixtures.json", folder / "linked.json")
+    except OSError:
+        pytest.skip("data/ is on another file system here")
+    before = (DATA / "fixtures.json").read_bytes()
+    code, _, err = cli("grade", "--transcripts", "r.json", "--markdown", "linked.json", environ=ENV)
+    assert code == 2 and "data folder" in err, err
+    assert (DATA / "fixtures.json").read_bytes() == before
+
+
+@pytest.mark.parametrize("out", ["/", ""])
+def test_import_bfcl_never_writes_into_the_root_or_an_empty_path(folder, out):
+    """suite import-bfcl --out / wrote /suite.json and /tools.json (exit 0); --out-dir already
+    refused the root and the home folder, by the same check now."""
+    code, _, err = cli("suite", "import-bfcl", str(folder), "--category", "live_simple", "--out", out, environ=ENV)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert not os.path.exists("/suite.json") or out != "/"

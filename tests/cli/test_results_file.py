@@ -242,3 +242,32 @@ def test_repeats_20_of_every_phrasing_write_a_file_every_reader_opens(fake, tmp_
     assert (code, err) == (0, "")
     code, _, err = cli("compare", str(out), str(out), "--format", "json")
     assert (code, err) == (0, "")
+
+
+def test_the_first_save_never_replaces_a_file_that_appeared_after_the_check(tmp_path):
+    """Two runs started with one --out both passed the command's check: the second to save is
+    refused in one line (it never replaces the other's file); --force (replace=True) may."""
+    path = tmp_path / "race.json"
+    path.write_text('{"theirs": true}')
+    with pytest.raises(ToolProofError) as refused:
+        ResultsFile(str(path)).save(document([]))
+    assert "appeared after the check" in refused.value.line()
+    assert path.read_text() == '{"theirs": true}'
+    forced = ResultsFile(str(path), replace=True)
+    forced.save(document([]))
+    forced.close()
+    assert json.loads(path.read_text())["kind"] == "live"
+
+
+def test_a_file_moved_away_mid_run_gets_the_rest_and_the_new_file_at_the_path_is_left(tmp_path):
+    """A run's file moved away (and another run's file put at the path) while the run goes: the
+    last save writes into the run's own file, wherever it is, and never over the other file."""
+    path, moved = tmp_path / "res.json", tmp_path / "moved.json"
+    results = ResultsFile(str(path))
+    results.save(document(FIXTURES[:1]))
+    os.replace(path, moved)
+    path.write_text('{"other run": true}')
+    written, left_out = results.finish(document(FIXTURES[:2], state="done"))
+    assert results.moved and left_out == 0
+    assert path.read_text() == '{"other run": true}'
+    assert json.loads(moved.read_text())["state"] == "done"

@@ -61,9 +61,39 @@ def guarded_data_folders() -> list[Path]:
 
 
 def in_data_folder(path: str | Path) -> bool:
-    """Is `path` (through every link) inside one of ToolProof's own data/ folders?"""
+    """Is `path` (through every link) inside one of ToolProof's own data/ folders, or a hard link
+    to one of their files (another name for the same inode)?"""
     real = Path(os.path.realpath(path))
-    return any(real == g or g in real.parents for g in guarded_data_folders())
+    if any(real == g or g in real.parents for g in guarded_data_folders()):
+        return True
+    key = file_key(path)
+    return key[0] == "inode" and key in _data_file_keys()
+
+
+def _data_file_keys() -> set:
+    """The device and inode of every file in ToolProof's own data/ folders (a few dozen files)."""
+    keys = set()
+    for folder in guarded_data_folders():
+        for where, _, names in os.walk(folder):
+            keys.update(file_key(os.path.join(where, name)) for name in names)
+    return keys
+
+
+def _refuse_unwritable(path: str | Path, flag: str, makes_folders: bool) -> None:
+    """A file that could not be written after the run is refused before it: an empty name, or a
+    new file whose folder does not exist (unless the command makes it) or cannot be written."""
+    if str(path) == "":
+        raise ToolProofError(f"{flag}: an empty path; name a file", source="''")
+    if os.path.lexists(path):
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    while makes_folders and not os.path.lexists(folder) and folder != os.path.dirname(folder):
+        folder = os.path.dirname(folder)       # the nearest folder that exists must take the new ones
+    if not os.path.isdir(folder):
+        raise ToolProofError(f"{flag}: no such folder ({folder}); make it first or choose another path",
+                             source=str(path))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ToolProofError(f"{flag}: the folder cannot be written ({folder})", source=str(path))
 
 
 def _refuse_data_folder(path: str | Path, flag: str) -> None:
@@ -95,24 +125,27 @@ def _keeps_one_text(path: str) -> bool:
 
 
 def check_outputs(writes: Iterable[tuple[str, str | Path | None]],
-                  reads: Iterable[tuple[str, str | Path | None]] = ()) -> None:
+                  reads: Iterable[tuple[str, str | Path | None]] = (), *, makes_folders: bool = False) -> None:
     """Refuse, in one line and before a command reads, sends or writes anything, what would
     overwrite an input or lose an output: every verb with an output flag calls this first.
 
     `writes` are (flag, path) pairs and `reads` (what the line calls the input, path) pairs,
     defaults included (data/suite.json when --suite is not given); a None path is a flag not
-    given. Refused: an output that is one of the inputs (by file_key: one file through links,
-    relative or absolute), two outputs that are one file (the second would replace the first),
-    and an output inside ToolProof's own data/ folder."""
+    given. Refused: an empty path, a new file in a folder that does not exist (`makes_folders`:
+    the command makes it, so the nearest that exists) or cannot be written (found after the run otherwise), an output that is one of the inputs (by file_key:
+    one file through links, relative or absolute), two outputs that are one file (the second
+    would replace the first), and an output inside ToolProof's own data/ folder or hard-linked
+    to one of its files."""
     inputs: dict[tuple, str] = {}
     for what, path in reads:
         if path:
             inputs.setdefault(file_key(path), what)
     outputs: dict[tuple, str] = {}
     for flag, path in writes:
-        if not path:
+        if path is None:
             continue
         refuse_nul(path, flag)
+        _refuse_unwritable(path, flag, makes_folders)
         key = file_key(path)
         if key in inputs:
             raise ToolProofError(f"{flag} names {inputs[key]} this command reads; choose another path",

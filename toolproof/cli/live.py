@@ -340,7 +340,7 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
         say(f"[{len(run.results)}/{len(run.work)}] {result.verdict:<7} {result.case_id}{repeat}{pad} "
             f"(requests {run.used}/{settings.cap})")
 
-    results = ResultsFile(args.out) if args.out else None
+    results = ResultsFile(args.out, replace=bool(getattr(args, "force", False))) if args.out else None
     run.on_case = progress
     if results is not None:            # before the first request: a path that cannot be written stops here
         results.save(run.document(created=_now()))
@@ -358,6 +358,9 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
         if left_out:
             say(f"toolproof: {left_out} graded case run(s) left out of {args.out}: with them it would pass "
                 f"the {results.limit / 1e6:g} MB reading limit (listed there as not started)")
+        if results.moved:
+            say(f"toolproof: {args.out} was moved or replaced while the run went: the results were written "
+                "into the file the run made, wherever it now is, and the file now at that path was left as it is")
     if interrupted:
         where = f" in {args.out}" if args.out else " (no --out file: printed below only)"
         say(f"toolproof: interrupted: {len(run.results)} graded case(s) kept{where}")

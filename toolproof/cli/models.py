@@ -107,6 +107,8 @@ def _held(folder: Path, environ: dict) -> HeldFolder | None:
 
 
 def run_models(args: argparse.Namespace, chosen: list, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
+    if args.out_dir == "":           # Path("") is the current folder: an empty flag is a mistake, not "here"
+        raise ToolProofError("--out-dir: an empty path; name a folder")
     _check_flags(args)
     folder = Path(args.out_dir)
     # results files scattered into the home folder (or above it) mix with everything else there
@@ -114,7 +116,7 @@ def run_models(args: argparse.Namespace, chosen: list, stdout: TextIO, stderr: T
     taken: set = set()
     paths = [folder / file_name(p, m, taken) for p, m, _ in chosen]
     check_outputs([*(("--out-dir", p) for p in paths), ("--markdown", args.markdown), ("--html", args.html)],
-                  suite_inputs(args))                       # refuse before anything is sent
+                  suite_inputs(args), makes_folders=True)                       # refuse before anything is sent
     check_writable(paths, force=None, flag="--out-dir")
     bundle = load_suite_files(suite=args.suite, tools=args.tools)
     prepared = []

@@ -29,6 +29,7 @@ from toolproof.grading.results_text import ResultsText, fitted, head_of
 from toolproof import limits
 
 from .files import write_all, write_atomic
+from .folder import HeldPath
 
 SYNC_S = 1.0
 
@@ -36,8 +37,12 @@ SYNC_S = 1.0
 class ResultsFile:
     """One run's results file, written as the run goes (see the module's docstring)."""
 
-    def __init__(self, path: str, *, limit: int | None = None, sync_s: float = SYNC_S, clock=time.monotonic):
+    def __init__(self, path: str, *, limit: int | None = None, sync_s: float = SYNC_S, clock=time.monotonic,
+                 replace: bool = False):
         self.path, self.sync_s, self.clock = path, sync_s, clock
+        self.replace = replace         # --force: the first save may replace a file already there
+        self._identity = None          # (device, inode) of the file this run made
+        self.moved = False             # the path named another file (or none) when it was written again
         self.limit = limits.MAX_FILE_BYTES if limit is None else limit     # the readers' bound
         self._handle = None            # the file, open unbuffered, while the run appends
         self._text = ResultsText()     # the pieces of the file as written so far
@@ -76,9 +81,12 @@ class ResultsFile:
                 os.fsync(self._handle.fileno())     # already in plan order: only the tail changed
                 return document, 0
             text, written, left_out = fitted(document, self.limit)
-            self.close()
             data = text.encode("utf-8")
-            write_atomic(self.path, data)
+            if self._handle is not None and not self._ours():
+                self._in_place(data)
+            else:
+                self.close()
+                write_atomic(self.path, data)
             self.bytes_written += len(data)
             self._size = len(data)
             return written, left_out
@@ -87,6 +95,40 @@ class ResultsFile:
         finally:
             self.close()
 
+    def _claim(self) -> None:
+        """Before the first write: make the file only if no file has its name (unless `replace`),
+        so two runs started with one --out, or a file put there after the command's check, are
+        refused, never overwritten. A held folder's file (--out-dir) is claimed by the folder."""
+        if self.replace or isinstance(self.path, HeldPath):
+            return
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            os.close(os.open(self.path, flags, 0o600))
+        except FileExistsError:
+            raise ToolProofError("--out: a file with this name appeared after the check (another run "
+                                 "writing it?); it is left as it is: choose a new path", source=self.path) from None
+
+    def _ours(self) -> bool:
+        """Does the path still name the file this run made? (Moved away, or replaced by another
+        run's file, it does not: that file is never written over.)"""
+        if self._identity is None or isinstance(self.path, HeldPath):
+            return True
+        try:
+            info = os.stat(self.path, follow_symlinks=False)
+        except OSError:
+            return False
+        return (info.st_dev, info.st_ino) == self._identity
+
+    def _in_place(self, data: bytes) -> None:
+        """The whole text written into the file this run made, through its handle, wherever that
+        file now is (the path names another file, or none)."""
+        self.moved = True
+        handle = self._handle
+        handle.seek(0)
+        handle.truncate()
+        write_all(handle, data)
+        os.fsync(handle.fileno())
+
     def close(self) -> None:
         if self._handle is not None:
             handle, self._handle = self._handle, None
@@ -94,12 +136,19 @@ class ResultsFile:
 
     def _rewrite(self, document: dict) -> None:
         """The whole file at once, atomically, kept open (the first save, or a changed first line)."""
-        self.close()
         self._text = ResultsText()
         lines = self._text.head(document) + "".join(self._text.item(t) for t in document["transcripts"])
         body = lines.encode("utf-8")
         data = body + self._text.close(document).encode("utf-8")
-        self._handle = write_atomic(self.path, data, keep_open=True)
+        if self._identity is None:
+            self._claim()
+        if self._handle is not None and not self._ours():
+            self._in_place(data)
+        else:
+            self.close()
+            self._handle = write_atomic(self.path, data, keep_open=True)
+            info = os.fstat(self._handle.fileno())
+            self._identity = (info.st_dev, info.st_ino)
         self._head = compact(head_of(document))
         self._written = {id(t): t for t in document["transcripts"]}
         self._previous = list(document["transcripts"])

@@ -22,7 +22,7 @@ __all__ = ["add_parser", "handle"]
 
 def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
     chosen = targets(args)
-    if len(chosen) > 1 or args.out_dir:        # several models: one results file each, then the board
+    if len(chosen) > 1 or args.out_dir is not None:     # several models: one results file each, then the board
         return run_models(args, chosen, stdout, stderr, environ)
     args.provider, args.model, args.base_url = chosen[0]
     check_outputs([("--out", args.out), *report_outputs(args)], suite_inputs(args))     # before anything is sent

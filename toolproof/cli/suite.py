@@ -22,7 +22,8 @@ from toolproof.limits import MAX_FILE_BYTES
 from toolproof.suite.load import load_suite, load_tools
 
 from . import errata
-from .files import check_outputs, check_writable, write_atomic
+from .files import check_outputs, check_writable, guarded_data_folders, write_atomic
+from .folder import check_place
 
 
 def add_parser(commands) -> None:
@@ -51,7 +52,7 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
         return _validate(args, stdout)
     if args.suite_command == "errata":
         return errata.handle(args, stdout, stderr)
-    return _import_bfcl(args, stderr)
+    return _import_bfcl(args, stderr, environ)
 
 
 def _validate(args: argparse.Namespace, stdout: TextIO) -> int:
@@ -72,7 +73,7 @@ def _validate(args: argparse.Namespace, stdout: TextIO) -> int:
     return 0
 
 
-def _import_bfcl(args: argparse.Namespace, stderr: TextIO) -> int:
+def _import_bfcl(args: argparse.Namespace, stderr: TextIO, environ: dict) -> int:
     # lazy: every verb loads with the parser; what only this verb uses loads when it runs
     from toolproof.importers.bfcl import ANY_CALL, CATEGORY_OF, NO_CALL, suite_from_bfcl
 
@@ -83,13 +84,17 @@ def _import_bfcl(args: argparse.Namespace, stderr: TextIO) -> int:
                              + (f"; not {', '.join(map(repr, unknown))}" if unknown else ""))
     if args.limit is not None and args.limit < 1:
         raise ToolProofError(f"--limit must be at least 1, got {args.limit}")
+    if args.out == "":
+        raise ToolProofError("--out: an empty path; name a folder")
     out, folder = Path(args.out), Path(args.data_dir)
+    # the root or the home folder (or a parent of it) would mix suite.json and tools.json with everything there
+    check_place(out, environ=environ, data_folders=guarded_data_folders(), flag="--out")
     sources = {category: (folder / f"BFCL_v4_{category}.json",
                           None if category in NO_CALL | ANY_CALL      # these have no possible_answer/ file
                           else folder / "possible_answer" / f"BFCL_v4_{category}.json")
                for category in dict.fromkeys(categories)}
     check_outputs([("--out", out / "suite.json"), ("--out", out / "tools.json")],
-                  [("a BFCL file", path) for pair in sources.values() for path in pair])
+                  [("a BFCL file", path) for pair in sources.values() for path in pair], makes_folders=True)
     check_writable([out / "suite.json", out / "tools.json"], force=args.force)
     entries, answers = {}, {}
     for category, (questions, truth_file) in sources.items():
