@@ -9,7 +9,6 @@ calls before it starts). What goes in a document is the callers' business, and n
 """
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
 import tempfile
@@ -19,7 +18,7 @@ from pathlib import Path
 from toolproof.datafiles import DATA, package_folder
 from toolproof.errors import ToolProofError
 
-from .folder import IN_DATA, HeldPath, refuse_nul, write_all
+from .folder import IN_DATA, HeldPath, fill_temp, refuse_nul
 
 
 def write_atomic(path: str, text: str | bytes, *, keep_open: bool = False):
@@ -32,24 +31,8 @@ def write_atomic(path: str, text: str | bytes, *, keep_open: bool = False):
         return path.folder.write_atomic(path.name, text, keep_open=keep_open)
     folder = os.path.dirname(os.path.abspath(path))
     fd, temp = tempfile.mkstemp(prefix=".toolproof-", suffix=".tmp", dir=folder)
-    data = text.encode("utf-8") if isinstance(text, str) else text
-    try:
-        handle = os.fdopen(fd, "r+b", buffering=0)
-        try:
-            write_all(handle, data)
-            os.fsync(handle.fileno())
-            os.replace(temp, path)
-        except BaseException:
-            handle.close()
-            raise
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    if keep_open:
-        return handle
-    handle.close()
-    return None
+    return fill_temp(fd, text, keep_open=keep_open, rename=lambda: os.replace(temp, path),
+                     unlink=lambda: os.unlink(temp))
 
 
 def guarded_data_folders() -> list[Path]:

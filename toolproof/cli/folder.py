@@ -148,6 +148,30 @@ def check_place(folder: Path, *, environ: Mapping[str, str], data_folders: Itera
         raise ToolProofError(f"{flag}: {problem}", source=str(folder))
 
 
+def fill_temp(fd: int, text: str | bytes, *, rename, unlink, keep_open: bool):
+    """The second half of an atomic write, the same for a path and for a held folder: `text` into
+    the temp file open as `fd`, synced, then `rename` puts it in place; on any failure the temp
+    file goes (`unlink`). Returns the file open (unbuffered, read and write) when `keep_open`."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    try:
+        handle = os.fdopen(fd, "r+b", buffering=0)
+        try:
+            write_all(handle, data)
+            os.fsync(handle.fileno())
+            rename()
+        except BaseException:
+            handle.close()
+            raise
+    except BaseException:
+        with contextlib.suppress(OSError):
+            unlink()
+        raise
+    if keep_open:
+        return handle
+    handle.close()
+    return None
+
+
 def write_all(handle, data: bytes) -> None:
     """Every byte of `data` through an unbuffered file (one write may take only part of it)."""
     view = memoryview(data)
@@ -219,24 +243,9 @@ class HeldFolder:
                 continue
         else:
             raise FileExistsError(f"no free temp name in {self.shown}")
-        data = text.encode("utf-8") if isinstance(text, str) else text
-        try:
-            handle = os.fdopen(fd, "r+b", buffering=0)
-            try:
-                write_all(handle, data)
-                os.fsync(handle.fileno())
-                os.rename(temp, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)     # replaces a link, never follows it
-            except BaseException:
-                handle.close()
-                raise
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp, dir_fd=self.fd)
-            raise
-        if keep_open:
-            return handle
-        handle.close()
-        return None
+        return fill_temp(fd, text, keep_open=keep_open,          # the rename replaces a link, never follows it
+                         rename=lambda: os.rename(temp, name, src_dir_fd=self.fd, dst_dir_fd=self.fd),
+                         unlink=lambda: os.unlink(temp, dir_fd=self.fd))
 
     def read_json(self, name: str) -> object:
         """A file of the folder as JSON, read as datafiles.read_json reads any file (a regular file,

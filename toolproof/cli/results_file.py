@@ -28,8 +28,8 @@ from toolproof.grading.results_refs import compact
 from toolproof.grading.results_text import ResultsText, fitted, head_of
 from toolproof import limits
 
-from .files import write_all, write_atomic
-from .folder import HeldPath
+from .files import write_atomic
+from .folder import HeldPath, write_all
 
 SYNC_S = 1.0
 
