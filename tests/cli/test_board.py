@@ -89,7 +89,7 @@ def test_too_many_files_and_unwritable_out(paths, tmp_path):
     code, _, err = cli("board", *([paths[0]] * 41))
     assert code == 2 and "at most 40 results files" in err
     code, _, err = cli("board", paths[0], "--out", str(tmp_path / "no" / "dir" / "b.txt"))
-    assert code == 2 and err.startswith(f"toolproof: {tmp_path / 'no' / 'dir' / 'b.txt'}: --out: cannot write")
+    assert code == 2 and err.startswith(f"toolproof: {tmp_path / 'no' / 'dir' / 'b.txt'}: --out: no such folder")
 
 
 def test_grade_and_compare_write_html(paths, tmp_path):

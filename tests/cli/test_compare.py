@@ -52,7 +52,7 @@ def test_bad_prices_are_one_line(flags, message):
 
 def test_unwritable_report_is_one_line(tmp_path):
     code, out, err = cli("grade", "--junit", str(tmp_path / "no" / "such" / "dir.xml"))
-    assert code == 2 and err.startswith(f"toolproof: {tmp_path / 'no' / 'such' / 'dir.xml'}: cannot write report")
+    assert code == 2 and err.startswith(f"toolproof: {tmp_path / 'no' / 'such' / 'dir.xml'}: --junit: no such folder")
 
 
 def test_compare_json_text_gate_and_reports(tmp_path):

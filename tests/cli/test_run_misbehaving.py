@@ -277,5 +277,5 @@ def test_an_unwritable_results_file_is_refused_before_any_request(server, tmp_pa
     out = tmp_path / "missing-folder" / "r.json"
     code, stdout, stderr = live(server.url("echo"), out, "--cap", "1")
     assert (code, stdout) == (2, "")
-    assert stderr.endswith(f"toolproof: {out}: cannot write the results file (No such file or directory)\n")
+    assert stderr.endswith(f"toolproof: {out}: --out: no such folder ({out.parent}); make it first or choose another path\n")
     assert len(server.requests) == count

@@ -196,7 +196,7 @@ def test_a_file_appearing_after_the_check_is_not_replaced(fake, tmp_path, monkey
 
     monkeypatch.setattr(models_module, "_held", held_then_planted)
     code, out, err = models(fake, "--model", "a,b", "--out-dir", str(tmp_path / "runs"), "--cap", "3")
-    assert code == 2 and "openai-compatible-b.json: cannot write the results file (File exists)" in err
+    assert code == 2 and "openai-compatible-b.json: a file with this name appeared after the check" in err
     assert (tmp_path / "runs" / "openai-compatible-b.json").read_text(encoding="utf-8") == "planted after the check"
 
 

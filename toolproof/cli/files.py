@@ -21,18 +21,25 @@ from toolproof.errors import ToolProofError
 from .folder import IN_DATA, HeldPath, fill_temp, refuse_nul
 
 
-def write_atomic(path: str, text: str | bytes, *, keep_open: bool = False):
+def write_atomic(path: str, text: str | bytes, *, keep_open: bool = False, exclusive: bool = False):
     """Replace `path` with `text` in one step: a temp file in the same folder, then os.replace,
     so a crash or kill mid-write leaves the previous complete file, never half of one.
     `keep_open`: return the written file open for reading and writing (unbuffered), so a writer
     that goes on appending writes to the very file it made, whatever the path names later. A file
-    of a held folder (run --out-dir: folder.HeldPath) is written the same way through its handle."""
+    of a held folder (run --out-dir: folder.HeldPath) is written the same way through its handle.
+    `exclusive`: only if no file has the name (FileExistsError otherwise): the temp file is linked
+    in, never renamed over, so the file appears whole or not at all and nothing is replaced."""
     if isinstance(path, HeldPath):
         return path.folder.write_atomic(path.name, text, keep_open=keep_open)
     folder = os.path.dirname(os.path.abspath(path))
     fd, temp = tempfile.mkstemp(prefix=".toolproof-", suffix=".tmp", dir=folder)
-    return fill_temp(fd, text, keep_open=keep_open, rename=lambda: os.replace(temp, path),
-                     unlink=lambda: os.unlink(temp))
+    return fill_temp(fd, text, keep_open=keep_open, unlink=lambda: os.unlink(temp),
+                     rename=(lambda: _link_in(temp, path)) if exclusive else (lambda: os.replace(temp, path)))
+
+
+def _link_in(temp: str, path: str) -> None:
+    os.link(temp, path)              # FileExistsError when the name is taken: nothing is replaced
+    os.unlink(temp)
 
 
 def guarded_data_folders() -> list[Path]:

@@ -95,19 +95,6 @@ class ResultsFile:
         finally:
             self.close()
 
-    def _claim(self) -> None:
-        """Before the first write: make the file only if no file has its name (unless `replace`),
-        so two runs started with one --out, or a file put there after the command's check, are
-        refused, never overwritten. A held folder's file (--out-dir) is claimed by the folder."""
-        if self.replace or isinstance(self.path, HeldPath):
-            return
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-        try:
-            os.close(os.open(self.path, flags, 0o600))
-        except FileExistsError:
-            raise ToolProofError("--out: a file with this name appeared after the check (another run "
-                                 "writing it?); it is left as it is: choose a new path", source=self.path) from None
-
     def _ours(self) -> bool:
         """Does the path still name the file this run made? (Moved away, or replaced by another
         run's file, it does not: that file is never written over.)"""
@@ -140,13 +127,19 @@ class ResultsFile:
         lines = self._text.head(document) + "".join(self._text.item(t) for t in document["transcripts"])
         body = lines.encode("utf-8")
         data = body + self._text.close(document).encode("utf-8")
-        if self._identity is None:
-            self._claim()
         if self._handle is not None and not self._ours():
             self._in_place(data)
         else:
             self.close()
-            self._handle = write_atomic(self.path, data, keep_open=True)
+            # the first save makes the file only if no file has its name (unless --force): two runs
+            # started with one --out, or a file put there after the command's check, are never
+            # overwritten; a held folder's file (--out-dir) is made that way by the folder
+            exclusive = self._identity is None and not self.replace and not isinstance(self.path, HeldPath)
+            try:
+                self._handle = write_atomic(self.path, data, keep_open=True, exclusive=exclusive)
+            except FileExistsError:
+                raise ToolProofError("a file with this name appeared after the check (another run "
+                                     "writing it?); it is left as it is: choose a new path", source=self.path) from None
             info = os.fstat(self._handle.fileno())
             self._identity = (info.st_dev, info.st_ino)
         self._head = compact(head_of(document))
