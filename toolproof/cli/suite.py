@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import stat
 from pathlib import Path
 from typing import TextIO
 
 from toolproof.safe_text import printable
-from toolproof.datafiles import DATA, format_schema, json_from_text, read_json
+from toolproof.datafiles import DATA, format_schema, json_from_text, read_file_bytes, read_json
 from toolproof.errors import ToolProofError
-from toolproof.limits import MAX_FILE_BYTES
 from toolproof.suite.load import load_suite, load_tools
 
 from . import errata
@@ -117,19 +115,11 @@ def _import_bfcl(args: argparse.Namespace, stderr: TextIO, environ: dict) -> int
 
 
 def read_json_lines(path: Path) -> list:
-    """A JSON-lines file (BFCL's format): one value a line, each within the reading limits."""
+    """A JSON-lines file (BFCL's format): one value a line, each within the reading limits, read
+    as every input file is (datafiles.read_file_bytes: a regular file, within the size bound)."""
     try:
-        info = path.stat()
-    except OSError:
-        raise ToolProofError("no such file", source=str(path)) from None
-    if not stat.S_ISREG(info.st_mode):
-        raise ToolProofError("not a regular file", source=str(path))
-    if info.st_size > MAX_FILE_BYTES:
-        raise ToolProofError(f"too large (over {MAX_FILE_BYTES:,} bytes)", source=str(path))
-    try:
-        with path.open("rb") as handle:
-            text = handle.read(MAX_FILE_BYTES + 1).decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_file_bytes(path).decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
         raise ToolProofError(f"cannot read file ({exc.__class__.__name__})", source=str(path)) from None
     # split on "\n" only: a JSON string may hold U+2028 and other characters splitlines() splits on
     return [json_from_text(line, f"{path}:{n}") for n, line in enumerate(text.split("\n"), 1)
