@@ -121,4 +121,4 @@ def test_a_server_that_did_not_show_the_tools_is_named(fake, tmp_path):
            f"the server may not have shown the tools to the model ({first.id})" in stdout
     _, regraded, _ = cli("grade", "--transcripts", str(out), "--format", "json")
     row = next(c for c in json.loads(regraded)["cases"] if c["id"] == first.id)
-    assert row["warnings"][0].startswith("turn 1: the server reported 26 input tokens, fewer than the ~")
+    assert row["warnings"][0].startswith("the server reported 26 input tokens, fewer than the ~")

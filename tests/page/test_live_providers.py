@@ -298,5 +298,5 @@ def test_a_server_that_did_not_show_the_tools_is_named_in_the_page(page, routes)
               "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Sure."}}]}
     openai.script[first] = [(200, {}, json.dumps(answer))]
     assert run(page, scope="should_call", cap=1) == "done"
-    assert "warning: turn 1: the server reported 26 input tokens" in reasons(page, first)
+    assert "warning: the server reported 26 input tokens" in reasons(page, first)
     assert "the server may not have shown the tools to the model" in page.text_content("#live-card")

@@ -45,11 +45,31 @@ def test_26_input_tokens_for_three_tool_schemas_warns(bundle):
     cid = bundle.cases[0].id
     found = card(bundle, doc(cid, 26))
     row = next(c for c in found["cases"] if c["id"] == cid)
-    assert row["warnings"] == [f"turn 1: the server reported 26 input tokens, fewer than the ~"
+    assert row["warnings"] == [f"the server reported 26 input tokens, fewer than the ~"
                                f"{tool_tokens({'tools': [TOOL] * 3})} its tool definitions take at least: {WARNING}"]
     assert found["warnings"] == [f"1 case(s): the reported input tokens were fewer than the tool definitions "
                                  f"sent: {WARNING} ({cid})"]
     assert row["verdict"] == card(bundle, doc(cid, 5000))["cases"][0]["verdict"]     # never a verdict change
+
+
+def test_one_line_per_case_over_its_repeats_and_turns(bundle):
+    """A server that drops the tools does it on every request: one line for the case (issue 37 showed
+    eight identical lines, one per turn and repeat), counting the requests that fell short of those
+    answered, with the fewest tokens reported; a failed request is not an answered one."""
+    cid = bundle.cases[0].id
+    needed = tool_tokens({"tools": [TOOL] * 3})
+    two_turns = doc(cid, 40)
+    two_turns["turns"].append(doc(cid, 26)["turns"][0])
+    failed = doc(cid, 5000, repeat=3)
+    failed["turns"] = [{"request": failed["turns"][0]["request"], "error": {"status": 500, "message": "down"}}]
+    found = card(bundle, two_turns, doc(cid, 5000, repeat=1), doc(cid, 30, repeat=2), failed)
+    row = next(c for c in found["cases"] if c["id"] == cid)
+    assert row["warnings"] == [f"in 3 of 4 answered requests the server reported fewer input tokens than the tool "
+                               f"definitions take (as few as 26, where they take ~{needed} at least): {WARNING}"]
+    found = card(bundle, doc(cid, 26), doc(cid, 5000, repeat=1))
+    assert next(c for c in found["cases"] if c["id"] == cid)["warnings"] == [
+        f"in 1 of 2 answered requests the server reported 26 input tokens, fewer than the ~{needed} its tool "
+        f"definitions take at least: {WARNING}"]
 
 
 def test_enough_tokens_no_usage_or_no_request_do_not_warn(bundle):
