@@ -11,6 +11,7 @@ from phrasingdocs import TOOLS_DOC, every_phrasing, suite_doc, transcript, trans
 from toolproof.datafiles import format_schema
 from toolproof.grading.transcripts import parse_transcripts
 from toolproof.reports.junit import junit_xml
+from toolproof.reports.robustness import case_phrasings
 from toolproof.reports.scorecard import render_markdown, render_text
 from toolproof.scoring.evaluate import evaluate
 from toolproof.suite.load import parse_suite, parse_tools
@@ -39,11 +40,16 @@ def test_the_terminal_names_the_cases_and_the_phrasings_that_failed(card):
     assert "per phrasing: base: 100.00" in text and "seed 20261130" in text
 
 
-def test_markdown_has_the_section_and_a_side_by_side_table(card):
+def test_markdown_has_the_section_and_one_row_per_dependent_case(card):
+    """One row per case with its own phrasings, never a column per phrasing of the whole suite (the
+    bundled suite has 30 phrasing ids: a table 30 columns wide, almost every cell empty)."""
     md = render_markdown(card)
     assert "## Wording sensitivity" in md
-    assert "| case | base | terse | chatty | polite | typo |" in md
-    assert "| call | PASS | PASS | FAIL | - | - |" in md
+    assert "| case | verdict by phrasing | worse in |" in md
+    assert "| call | PASS in base, terse; FAIL in chatty | chatty |" in md
+    assert "| two | PASS in base; FAIL in typo | typo |" in md
+    table = md.split("Cases whose verdict depends")[1].split("\n\n")[1]
+    assert "| case | base |" not in md and "polite" not in table and len(table.splitlines()) == 4
 
 
 def test_junit_fails_wording_dependent_cases_in_their_own_suite(card):
@@ -69,3 +75,52 @@ def test_hostile_text_in_a_card_stays_inert(card):
     md = render_markdown(bad)
     assert "<script>" not in md and "&lt;script&gt;x&lt;/script&gt;\\|" in md
     ET.fromstring(junit_xml(bad))             # still well-formed
+    assert "FAIL in chatty" in md.split("Cases whose verdict depends")[1]      # an id with ": " is not split
+
+
+def test_each_case_has_only_its_own_phrasings_with_verdicts_and_prompts(card):
+    rows = case_phrasings(card["robustness"], card["cases"], {c.id: c for c in CASES})
+    assert [(r["id"], r["state"]) for r in rows] == [("call", "depends"), ("two", "depends"), ("nocall", "consistent")]
+    call = rows[0]
+    assert [(p["phrasing"], p["verdict"], p["worse"]) for p in call["phrasings"]] == [
+        ("base", "PASS", False), ("terse", "PASS", False), ("chatty", "FAIL", True)]
+    by_id = {c.id: c for c in CASES}
+    assert call["phrasings"][0]["prompt"] == by_id["call"].prompt
+    assert call["phrasings"][2]["prompt"] == next(p.prompt for p in by_id["call"].phrasings if p.id == "chatty")
+    assert [p["phrasing"] for p in rows[2]["phrasings"]] == ["base", "polite"]
+    assert rows[1]["state_text"] == "verdict depends on the wording"
+    assert rows[2]["state_text"] == "one verdict in every phrasing"
+
+
+def test_each_phrasing_lists_its_own_repeats():
+    doubled = evaluate(CASES, TOOLS, parse_transcripts(transcripts_doc(every_phrasing(repeats=2)), format_schema("transcripts")))
+    rows = case_phrasings(doubled["robustness"], doubled["cases"], {c.id: c for c in CASES})
+    assert {p["phrasing"]: p["repeats"] for p in rows[0]["phrasings"]} == {
+        "base": ["PASS", "PASS"], "terse": ["PASS", "PASS"], "chatty": ["FAIL", "FAIL"]}
+
+
+def test_without_the_suite_or_with_a_phrasing_it_lacks_the_prompt_is_none(card):
+    assert all(p["prompt"] is None for r in case_phrasings(card["robustness"], card["cases"]) for p in r["phrasings"])
+    bad = copy.deepcopy(card)
+    bad["robustness"]["cases"][0]["verdicts"]["\u202e<b>x</b>"] = "PASS"
+    bad["cases"] = []                                  # a card whose case entries are missing
+    row = case_phrasings(bad["robustness"], bad["cases"], {c.id: c for c in CASES})[0]
+    odd = row["phrasings"][-1]
+    assert (odd["phrasing"], odd["prompt"], odd["repeats"]) == ("\u202e<b>x</b>", None, ["PASS"])
+
+
+def test_the_bundled_fixtures_list_each_case_with_its_own_phrasings_only():
+    """The fixtures carry 30 phrasing ids over 72 cases; each case shows at most its own few."""
+    from toolproof.datafiles import load_bundle
+
+    bundle = load_bundle()
+    found = evaluate(bundle.cases, bundle.tools, bundle.transcripts)
+    cases = {c.id: c for c in bundle.cases}
+    rows = case_phrasings(found["robustness"], found["cases"], cases)
+    assert len(found["robustness"]["phrasings"]) > 20 and len(rows) == len(found["cases"])
+    for row in rows:
+        own = [p["phrasing"] for p in row["phrasings"]]
+        assert own and set(own) <= set(cases[row["id"]].phrasing_ids) and len(own) <= 4, row["id"]
+        assert all(p["prompt"] for p in row["phrasings"])
+    states = [r["state"] for r in rows]
+    assert states == sorted(states, key=lambda s: s != "depends") and "depends" in states

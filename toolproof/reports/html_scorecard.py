@@ -15,7 +15,7 @@ from .page_view import CATEGORY_LABELS, METRIC_LABELS, chart_bars
 from .scorecard import (METRIC_HELP, better, coverage_line, diagnosis_lines, headline, percent,
                         score_with_interval, statistics_lines)
 from .sweep import sweep_text
-from .robustness import (case_wording, consistency_text, dependent_text, phrasing_cases, phrasing_interval,
+from .robustness import (case_wording, consistency_text, phrasing_cases, phrasing_interval, verdict_groups,
                          worst_text)
 
 MAX_SHOWN = 4000        # characters of one value (arguments, final text) shown in a case
@@ -62,8 +62,7 @@ def _wording(card: dict) -> str:
     if dependent:
         parts.append(f"<p><strong>Verdict depends on the wording ({len(dependent)})</strong></p>")
         parts.append(table(["Case", "Verdicts", "Worse in"],
-                           [[row["id"], text.split(": ", 1)[1], ", ".join(row["worse_in"])]
-                            for row, text in zip(dependent, dependent_text(found))]))
+                           [[row["id"], verdict_groups(row), ", ".join(row["worse_in"])] for row in dependent]))
     else:
         parts.append("<p class=\"muted\">No case's verdict depends on the wording.</p>")
     return section("Wording sensitivity", parts)

@@ -1,5 +1,6 @@
 """The robustness section (scoring/robustness.py) as words: the line beside the headline, terminal
-and Markdown blocks, and the JUnit suite where a case whose verdict depends on the wording fails.
+and Markdown blocks, the JUnit suite where a case whose verdict depends on the wording fails, and
+each case's own phrasings with their verdicts and prompts (the page's wording view).
 
 Every view says the consistency as "N of M cases" with its interval, the worst-phrasing score with
 its interval, and that the main score is the mean over each case's phrasings. Absent from every
@@ -10,9 +11,17 @@ Pure: returns strings and lists.
 from __future__ import annotations
 
 from toolproof.scoring.repeats import majority
+from toolproof.suite.model import phrased
 
+from .case_view import shown
 from .figures import interval_span, percent, score_text
 from .markdown import md_text
+
+# A case's row in the wording view: data-wording, and what it says (scoring/robustness.case_table's
+# `consistent`: False, True, or None with fewer than two graded phrasings)
+WORDING_STATES = {False: "depends", True: "consistent", None: "single"}
+STATE_TEXT = {"depends": "verdict depends on the wording", "consistent": "one verdict in every phrasing",
+              "single": "fewer than two phrasings graded"}
 
 
 def _ci(bounds: dict | None, scale: float = 1, unit: str = "") -> str:
@@ -64,18 +73,53 @@ def _cases(n: int) -> str:
     return f"{n} case" if n == 1 else f"{n} cases"
 
 
+def verdict_groups(row: dict) -> str:
+    """A case table row's verdicts grouped: 'PASS in base, terse; FAIL in chatty'."""
+    groups: dict[str, list[str]] = {}
+    for phrasing, verdict in row["verdicts"].items():
+        if verdict is not None:
+            groups.setdefault(verdict, []).append(phrasing)
+    return "; ".join(f"{v} in {', '.join(ps)}" for v, ps in groups.items())
+
+
 def dependent_text(found: dict) -> list[str]:
     """'case-a: PASS in base, terse; FAIL in chatty' for each case whose verdict depends on the wording."""
+    return [f"{row['id']}: {verdict_groups(row)}" for row in found["cases"] if row["consistent"] is False]
+
+
+def case_phrasings(found: dict, card_cases: list[dict], cases: dict | None = None) -> list[dict]:
+    """Each case with only its own phrasings (those it was run in), side by side: [{"id", "state",
+    "state_text", "phrasings": [{"phrasing", "verdict", "repeats", "worse", "prompt"}]}], the cases
+    whose verdict depends on the wording first, then in the card's order. `repeats` lists every
+    repeat's verdict in that phrasing; `worse` marks a phrasing below the case's best; `prompt` is
+    the phrasing's first user message as the case detail shows it, from `cases` ({id: Case}), None
+    where the suite at hand lacks the case or the phrasing (a card opened without its suite)."""
+    entries = {c.get("id"): c for c in card_cases}
     out = []
     for row in found["cases"]:
-        if row["consistent"] is not False:
-            continue
-        groups: dict[str, list[str]] = {}
-        for phrasing, verdict in row["verdicts"].items():
-            if verdict is not None:
-                groups.setdefault(verdict, []).append(phrasing)
-        out.append(f"{row['id']}: " + "; ".join(f"{v} in {', '.join(ps)}" for v, ps in groups.items()))
-    return out
+        entry = entries.get(row["id"], {})
+        tries = entry.get("phrasings") or {}
+        case = (cases or {}).get(row["id"])
+        phrasings = []
+        for p, verdict in row["verdicts"].items():
+            if verdict is None:                 # a phrasing of another case: not this case's
+                continue
+            repeats = tries.get(p) if tries else entry.get("repeats")     # one phrasing: the row's own
+            phrasings.append({"phrasing": p, "verdict": verdict, "worse": p in row.get("worse_in", []),
+                              "repeats": [str(v) for v in repeats] if isinstance(repeats, list) and repeats
+                              else [verdict], "prompt": _prompt(case, p)})
+        state = WORDING_STATES[row["consistent"]]
+        out.append({"id": row["id"], "state": state, "state_text": STATE_TEXT[state], "phrasings": phrasings})
+    return sorted(out, key=lambda r: r["state"] != "depends")
+
+
+def _prompt(case, phrasing: str) -> str | None:
+    if case is None:
+        return None
+    try:
+        return shown(phrased(case, phrasing).prompt)
+    except KeyError:
+        return None
 
 
 def case_wording(case: dict) -> str:
@@ -114,15 +158,13 @@ def robustness_markdown(card: dict) -> list[str]:
              "| phrasing | score | cases |", "|---|---:|---:|"]
     for p in found["per_phrasing"]:
         lines.append(f"| {md_text(p['phrasing'])} | {score_text(p['score'])}{phrasing_interval(p)} | {phrasing_cases(p)} |")
-    phrasings = found["phrasings"]
     dependent = [row for row in found["cases"] if row["consistent"] is False]
-    if dependent:
+    if dependent:                       # one row per case, its own phrasings only (never a column per phrasing)
         lines += ["", "Cases whose verdict depends on the wording:", "",
-                  "| case | " + " | ".join(md_text(p) for p in phrasings) + " |",
-                  "|---|" + "---|" * len(phrasings)]
+                  "| case | verdict by phrasing | worse in |", "|---|---|---|"]
         for row in dependent:
-            cells = [md_text(row["verdicts"][p]) if row["verdicts"].get(p) else "-" for p in phrasings]
-            lines.append(f"| {md_text(row['id'])} | " + " | ".join(cells) + " |")
+            lines.append(f"| {md_text(row['id'])} | {md_text(verdict_groups(row))} | "
+                         f"{md_text(', '.join(row['worse_in']))} |")
     return lines
 
 
