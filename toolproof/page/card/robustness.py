@@ -1,5 +1,6 @@
 """The scorecard's wording section: consistency across phrasings and the worst-phrasing score under
-the headline, the score per phrasing, and each case's phrasings side by side with their verdicts.
+the headline, the score per phrasing, and each case with its own phrasings side by side: verdict,
+repeats and prompt text (only the phrasings that case was run in, never a column per phrasing id).
 
 Every figure is `card["robustness"]`'s (scoring/robustness.py) and every sentence
 reports/robustness.py's, so the page says what the terminal says. Hidden for a run of one phrasing.
@@ -8,11 +9,12 @@ module (DOM); case ids and phrasing ids reach the page as textContent only.
 """
 from __future__ import annotations
 
-from ..dom import el
+from ..dom import breakable, el
 
 
-def robustness_section(card: dict, kind: str):
-    """#<prefix>-robustness: present only when the card holds several phrasings."""
+def robustness_section(card: dict, kind: str, cases: dict | None = None):
+    """#<prefix>-robustness: present only when the card holds several phrasings. `cases` ({id: Case},
+    the suite the card was graded on) gives each phrasing's prompt text."""
     from toolproof.reports.page_view import id_prefix
     from toolproof.reports.robustness import consistency_text, worst_text
 
@@ -31,7 +33,8 @@ def robustness_section(card: dict, kind: str):
                     f"({method['resamples']} resamples, seed {method['seed']}).", cls="muted small")
     per = _per_phrasing(found)
     return el("section", cls="block robustness", id=f"{prefix}-robustness", children=[
-        el("h3", f"Wording: {len(found['phrasings'])} phrasings"), headline, per, _table(found, prefix), notes])
+        el("h3", f"Wording: {len(found['phrasings'])} phrasings"), headline, per,
+        _case_rows(card, cases, prefix), notes])
 
 
 def _per_phrasing(found: dict):
@@ -51,24 +54,45 @@ def _per_phrasing(found: dict):
         el("div", cls="table-scroll", tabindex="0", role="region", aria_label="Score per phrasing", children=[table])])
 
 
-def _table(found: dict, prefix: str):
-    """Each case's phrasings side by side: the cases whose verdict depends on the wording first."""
-    phrasings = found["phrasings"]
-    rows = sorted(found["cases"], key=lambda row: row["consistent"] is not False)
-    head = el("tr", children=[el("th", "case")] + [el("th", p, cls="phrasing-id") for p in phrasings])
-    body = []
-    for row in rows:
-        cells = [el("td", row["id"], cls="case-id")]
-        for p in phrasings:
-            verdict = row["verdicts"].get(p)
-            cells.append(el("td", verdict or "–", cls=f"verdict-cell verdict-{(verdict or 'none').lower()}",
-                            data_phrasing=p, title=f"{row['id']} in phrasing {p}"))
-        state = {True: "consistent", False: "depends", None: "single"}[row["consistent"]]
-        body.append(el("tr", cls="phrasing-row", data_case_id=row["id"], data_wording=state, children=cells))
-    dependent = sum(row["consistent"] is False for row in rows)
-    caption = el("caption", f"{dependent} case(s) whose verdict depends on the wording, listed first",
-                 cls="small muted")
-    return el("div", cls="table-scroll", tabindex="0", role="region", aria_label="Each case's phrasings side by side",
-              children=[el("table", cls="phrasing-table", id=f"{prefix}-phrasings-table",
-                                                      children=[caption, el("thead", children=[head]),
-                                                                el("tbody", children=body)])])
+def _case_rows(card: dict, cases: dict | None, prefix: str):
+    """Each case with its own phrasings side by side (#<prefix>-phrasings-table), in two folds: the
+    cases whose verdict depends on the wording (open), the others (closed); each counts its cases."""
+    from toolproof.plurals import counted
+    from toolproof.reports.robustness import case_phrasings
+
+    rows = case_phrasings(card["robustness"], card["cases"], cases)
+    dependent = [_case_row(row) for row in rows if row["state"] == "depends"]
+    others = [_case_row(row) for row in rows if row["state"] != "depends"]
+    children = [el("h4", "Each case's phrasings"),
+                el("p", "Each case shows the phrasings it was run in, with its verdict in each and the prompt sent.",
+                   cls="small muted")]
+    if dependent:                      # open: these are what the section is for
+        children.append(el("details", cls="phrasing-group", open="", children=[
+            el("summary", f"{counted(len(dependent), 'case')} whose verdict depends on the wording")] + dependent))
+    else:
+        children.append(el("p", "No case's verdict depends on the wording.", cls="small"))
+    if others:
+        children.append(el("details", cls="phrasing-group", children=[
+            el("summary", f"{counted(len(others), 'other case')}: one verdict in every phrasing, or fewer "
+                          "than two phrasings graded")] + others))
+    return el("div", cls="phrasing-cases", id=f"{prefix}-phrasings-table", children=children)
+
+
+def _case_row(row: dict):
+    """One case (.phrasing-row): its id and state, then one .verdict-cell per phrasing it was run in."""
+    cells = []
+    for p in row["phrasings"]:
+        verdict = p["verdict"]
+        head = [el("span", p["phrasing"], cls="phrasing-id"),
+                el("span", verdict, cls=f"badge verdict-{verdict.lower()}")]
+        if len(p["repeats"]) > 1:
+            head.append(el("span", "repeats " + " ".join(p["repeats"]), cls="muted small"))
+        prompt = (el("p", p["prompt"], cls="phrasing-prompt") if p["prompt"] is not None
+                  else el("p", "prompt not in this suite", cls="phrasing-prompt muted"))
+        cells.append(el("li", cls="verdict-cell", data_phrasing=p["phrasing"], data_verdict=verdict,
+                        data_worse="true" if p["worse"] else "false",
+                        children=[el("div", cls="phrasing-head", children=head), prompt]))
+    return el("div", cls="phrasing-row", data_case_id=row["id"], data_wording=row["state"], children=[
+        el("div", cls="phrasing-case", children=[breakable("code", row["id"], cls="case-id")] + (
+            [] if row["state"] == "depends" else [el("span", row["state_text"], cls="small muted")])),
+        el("ul", cls="phrasing-cells", aria_label=f"Phrasings of case {row['id']}", children=cells)])

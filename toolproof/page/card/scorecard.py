@@ -104,7 +104,7 @@ class ScorecardView:
             self.diagnosis_slot = el("section", "Working out the diagnosis…", cls="block muted",
                                      id=f"{self.prefix()}-diagnosis-pending")
         self.sweep_node = sweep_chart(self.card, self.kind)
-        self.wording_node = robustness_section(self.card, self.kind)     # beside the headline
+        self.wording_node = robustness_section(self.card, self.kind, self.context["cases"])     # beside the headline
         for part in (self._summary(), self.wording_node, self.sweep_node, self._rates(), self._cost(), self._categories(),
                      self.diagnosis_slot, self.case_list.section()):
             self.root.appendChild(part)
@@ -288,7 +288,7 @@ class ScorecardView:
 
     def _refresh_sweep(self) -> None:
         if getattr(self, "wording_node", None) is not None and "robustness" in self.card:   # its intervals, weights
-            node = robustness_section(self.card, self.kind)
+            node = robustness_section(self.card, self.kind, self.context["cases"])
             self.wording_node.replaceWith(node)
             self.wording_node = node
         if getattr(self, "sweep_node", None) is None or "sweep" not in self.card:
