@@ -59,15 +59,70 @@ def test_the_fixture_scorecard_shows_the_wording_section(worded):
     assert page.text_content("#fixture-consistency").startswith("1 of 2 cases consistent across phrasings")
 
 
-def test_each_case_shows_its_phrasings_side_by_side(worded):
+def test_each_case_shows_its_own_phrasings_side_by_side(worded):
+    """One row per case with only the phrasings it was run in, each with its verdict and the prompt
+    sent (the table had a column per phrasing id of the whole suite: 30 columns, ~90% empty)."""
     page, _, docs = worded
     rows = page.eval_on_selector_all(
         "#fixture-phrasings-table .phrasing-row",
-        "rows => rows.map(r => [r.dataset.caseId, r.dataset.wording, [...r.querySelectorAll('.verdict-cell')].map(c => c.textContent)])")
+        "rows => rows.map(r => [r.dataset.caseId, r.dataset.wording, [...r.querySelectorAll('.verdict-cell')].map("
+        "c => [c.dataset.phrasing, c.dataset.verdict, c.querySelector('.phrasing-prompt').textContent])])")
     depends = [r for r in rows if r[1] == "depends"]
-    assert len(depends) == 1 and depends[0][2] == ["PASS", "FAIL"] and rows[0] == depends[0]
-    assert page.locator("#fixture-phrasings-table th").all_text_contents() == ["case", "base", "terse"]
+    assert len(depends) == 1 and rows[0] == depends[0]
+    case = next(c for c in docs["suite"]["cases"] if c["id"] == depends[0][0])
+    assert depends[0][2] == [["base", "PASS", case["prompt"]], ["terse", "FAIL", case["phrasings"][0]["prompt"]]]
+    single = [r for r in rows if r[1] == "single"]
+    assert len(rows) == len(docs["suite"]["cases"]) and len(single) == len(rows) - 2
+    assert all([c[0] for c in r[2]] == ["base"] for r in single)      # never a cell for another case's phrasing
+    assert page.locator("#fixture-phrasings-table th, #fixture-phrasings-table td").count() == 0
     assert page.locator("#fixture-robustness script, #fixture-robustness b").count() == 0
+    groups = page.locator("#fixture-phrasings-table details.phrasing-group")
+    assert [g.get_attribute("open") for g in groups.all()] == ["", None]   # depends open, the rest folded
+    assert groups.nth(0).locator("summary").text_content() == "1 case whose verdict depends on the wording"
+
+
+def test_the_wording_view_fits_a_phone(worded):
+    page, _, _ = worded
+    page.set_viewport_size({"width": 390, "height": 900})
+    try:
+        section = page.locator("#fixture-phrasings-table")
+        section.scroll_into_view_if_needed()
+        widths = section.evaluate("s => [s.scrollWidth, s.clientWidth, document.documentElement.scrollWidth]")
+        assert widths[0] <= widths[1] and widths[2] <= 390
+        cells = page.eval_on_selector_all("#fixture-phrasings-table .phrasing-row[data-wording=depends] .verdict-cell",
+                                          "cs => cs.map(c => c.getBoundingClientRect().left)")
+        assert len(cells) == 2 and cells[0] == cells[1]                 # stacked, one under the other
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_a_case_detail_says_which_conversation_it_shows_and_picks_another(worded):
+    """The detail opens on the conversation the row's reasons come from (the tie PASS/FAIL goes to
+    FAIL: terse), says so, and a fast user switching phrasings with no pause gets the last one."""
+    page, _, docs = worded
+    case_id = page.get_attribute("#fixture-phrasings-table .phrasing-row[data-wording=depends]", "data-case-id")
+    case = next(c for c in docs["suite"]["cases"] if c["id"] == case_id)
+    row = page.locator(f'#fixture-card .case-row[data-case-id="{case_id}"]')
+    row.locator("button.toggle").click()
+    view = row.locator(".conversation-view")
+    page.wait_for_selector(f'#fixture-card .case-row[data-case-id="{case_id}"] .conversation-view[data-phrasing]')
+    picker = row.locator(".conversation-picker")
+    assert picker.locator("option").all_text_contents() == ["base · PASS", "terse · FAIL"]
+    assert (view.get_attribute("data-phrasing"), picker.input_value()) == ("terse", "1")
+    assert row.locator(".conversation-shown").text_content() == \
+        "Conversation 2 of 2: phrasing terse, FAIL (the one the case's reasons come from)."
+    assert view.locator(".msg-user").text_content() == "User" + case["phrasings"][0]["prompt"]
+    assert view.locator(".msg-call").count() == 0                # terse's answer called nothing
+    assert view.locator("b, script").count() == 0
+    picker.select_option("0")
+    picker.select_option("1")
+    picker.select_option("0")
+    page.wait_for_function("document.body.dataset.pending === '0'")
+    page.wait_for_selector(f'#fixture-card .case-row[data-case-id="{case_id}"] .conversation-view[data-phrasing=base]')
+    assert view.locator(".msg-user").text_content() == "User" + case["prompt"]
+    assert row.locator(".conversation-shown").text_content() == "Conversation 1 of 2: phrasing base, PASS."
+    assert row.locator(".conversation-reasons li").count() >= 1                 # base's own reasons, not the row's
+    assert view.locator(".msg-call").count() >= 1                # base's answer called the tool
 
 
 def test_the_phrasings_select_counts_each_phrasing_in_the_need(worded):
@@ -117,6 +172,14 @@ def test_a_live_run_of_every_phrasing_shows_the_section_and_regrades_the_same(wo
                 for p in provider.posts}
         assert worded_ids & sent
         page.wait_for_selector("#live-robustness", state="attached")
+        worded_row = page.locator("#live-card .phrasing-row[data-wording]").first
+        picked = worded_row.get_attribute("data-case-id")
+        assert [c.get_attribute("data-phrasing") for c in worded_row.locator(".verdict-cell").all()] == ["base", "terse"]
+        live_row = page.locator(f'#live-card .case-row[data-case-id="{picked}"]')
+        live_row.locator("button.toggle").click()
+        live_row.locator(".conversation-picker").wait_for()
+        assert [o.split(" · ")[0] for o in live_row.locator(".conversation-picker option").all_text_contents()] == [
+            "base", "terse"]
         with page.expect_download() as download:
             page.click("#export-live-json")
         exported = json.loads(open(download.value.path(), encoding="utf-8").read())

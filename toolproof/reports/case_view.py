@@ -1,6 +1,7 @@
 """A case you can read: the expected calls beside the calls the model made, field by field as
 the grader compares them, and the exchange as a conversation (system, user, the assistant's
-calls and text, the tool results it was sent, a failed request's own words).
+calls and text, the tool results it was sent, a failed request's own words); and, for a case sent
+in several phrasings or repeats, which of its conversations is shown and the others to pick from.
 
 Pure: data in, plain dicts out, for the page's case detail (page/card/cases.py renders them as
 text). The field comparison is the grader's own (grading/values.compare_arguments) and the tool
@@ -9,13 +10,14 @@ results are what the runner sends (providers/conversation.tool_result_for), neve
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolproof.grading.transcripts import Transcript, failed_request
+from toolproof.grading.verdicts import CaseResult
 from toolproof.grading.values import compare_arguments
 from toolproof.providers.conversation import case_mocks, tool_result_for
 from toolproof.secrets import redact
-from toolproof.suite.model import Case, Tool
+from toolproof.suite.model import BASE, Case, Tool, phrased
 
 MAX_SHOWN = 2000        # characters of one value or message shown; the raw JSON holds all of it
 
@@ -117,3 +119,66 @@ def request_errors(transcript: Transcript | None) -> list[str]:
     if transcript is None:
         return []
     return [failed_request(t.error) for t in transcript.turns if t.error is not None]
+
+
+class Conversation(NamedTuple):
+    """One conversation of a case: one phrasing sent once (a repeat), its grade and its transcript."""
+    phrasing: str
+    repeat: int                     # 0-based, as in the results file
+    repeats: int                    # how many repeats its phrasing has
+    result: CaseResult
+    transcript: Transcript | None   # None: the results were not kept with their transcripts
+    label: str                      # "terse · repeat 2 of 3 · FAIL", what the picker lists
+
+
+def conversations_of(results: list[CaseResult], transcripts: list[Transcript]) -> list[Conversation]:
+    """A case's conversations (phrasing × repeat), phrasing by phrasing in the order graded, repeats
+    in order, each with the transcript of the same phrasing and repeat. The label names the
+    phrasing only when the case has several, the repeat only when its phrasing has several."""
+    by_key = {(t.phrasing, t.repeat): t for t in transcripts}
+    groups: dict[str, list[CaseResult]] = {}
+    for r in results:
+        groups.setdefault(r.phrasing, []).append(r)
+    out = []
+    for phrasing, tries in groups.items():
+        count = max([len(tries)] + [r.repeat + 1 for r in tries])
+        for r in tries:
+            words = ([phrasing] if len(groups) > 1 else []) + ([f"repeat {r.repeat + 1} of {count}"] if count > 1 else [])
+            out.append(Conversation(phrasing, r.repeat, count, r, by_key.get((phrasing, r.repeat)),
+                                    " · ".join(words + [r.verdict])))
+    return out
+
+
+def row_conversation(conversations: list[Conversation], row: CaseResult) -> int:
+    """The index of the conversation a case's row reports (its reasons and calls are that one's:
+    scoring/repeats.merge_repeats and scoring/robustness.merge_phrasings keep its phrasing and
+    repeat), 0 when none matches."""
+    return next((i for i, c in enumerate(conversations)
+                 if (c.phrasing, c.repeat) == (row.phrasing, row.repeat)), 0)
+
+
+def conversation_line(conversations: list[Conversation], index: int, reported: int) -> str:
+    """Which conversation the detail shows: 'Conversation 4 of 6: phrasing terse, repeat 2 of 3,
+    FAIL (the one the case's reasons come from).'"""
+    shown_one = conversations[index]
+    where = [f"phrasing {shown_one.phrasing}" if shown_one.phrasing != BASE or len({c.phrasing for c in conversations}) > 1
+             else "", f"repeat {shown_one.repeat + 1} of {shown_one.repeats}" if shown_one.repeats > 1 else ""]
+    text = ", ".join([w for w in where if w] + [shown_one.result.verdict])
+    return (f"Conversation {index + 1} of {len(conversations)}: {text}"
+            + (" (the one the case's reasons come from)." if index == reported else "."))
+
+
+def graded_entry(result: CaseResult) -> dict:
+    """A conversation's grade as a scorecard case entry holds it (verdict, reasons, calls as graded),
+    credentials redacted as scoring/scorecard redacts every entry."""
+    return redact(result.to_json())
+
+
+def sent_as(case: Case, phrasing: str) -> Case:
+    """The case with the prompt this phrasing sent, as grading/guarded.grade_phrased grades it (the
+    detail's conversation shows the message the model saw); the case itself for a phrasing the
+    suite at hand lacks."""
+    try:
+        return phrased(case, phrasing)
+    except KeyError:
+        return case

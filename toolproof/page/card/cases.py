@@ -1,5 +1,6 @@
 """The scorecard's Cases section: filters, one row per case, and each row's detail: the expected
-calls beside the actual ones, the conversation, and the raw request/response JSON one click away.
+calls beside the actual ones, the conversation, and the raw request/response JSON one click away;
+for a case sent in several phrasings or repeats, a picker for which conversation the detail shows.
 
 A row shows a scorecard "cases" entry (already graded and redacted); its detail is built on first
 open from the case, the tools and the transcript (reports/case_view.py builds what it shows). The live feed and the
@@ -10,17 +11,18 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..dom import breakable, el, on
+from ..dom import breakable, clear, el, on
 
 
 class CaseList:
     """One scorecard's case list. `card` gives the view's card as it is now (a weight change makes
-    a new one); `context` holds the cases, tools and transcripts by id."""
+    a new one); `context` holds the cases, tools and transcripts by id; `graded` (scoring/evaluate's
+    Graded, every phrasing and repeat) gives each case's conversations for the detail's picker."""
 
-    def __init__(self, card: Callable[[], dict], context: dict, kind: str):
+    def __init__(self, card: Callable[[], dict], context: dict, kind: str, graded=None):
         from toolproof.reports.page_view import id_prefix
 
-        self.card, self.context, self.kind = card, context, kind
+        self.card, self.context, self.kind, self.graded = card, context, kind, graded
         self.prefix = id_prefix(kind)
         self.filters = {"category": "all", "verdict": "all", "flaky": "all"}
         self.rows: dict = {}
@@ -77,25 +79,80 @@ class CaseList:
         toggle.setAttribute("aria-expanded", "true" if opening else "false")
 
     def fill_detail(self, case_id: str, detail) -> None:
-        """The expected calls beside the actual ones, the exchange as a conversation, then the
-        raw request and response JSON one click away (built on first open)."""
-        from toolproof.reports.case_view import call_rows, conversation, forbidden_lines, request_errors
+        """The case's title, then (several conversations) the picker and the line saying which
+        conversation is shown, then that conversation: the expected calls beside the actual ones,
+        the exchange, the raw request and response JSON one click away (built on first open)."""
+        from toolproof.reports.case_view import (conversation_line, conversations_of, graded_entry, row_conversation,
+                                                 sent_as)
 
         case = self.context["cases"][case_id]
-        transcript = self.context["transcripts"].get(case_id)
         detail.appendChild(el("p", case.title, cls="case-title"))
         if case.why:
             detail.appendChild(el("p", case.why, cls="muted small"))
+        view = el("div", cls="conversation-view")
+        found = self._conversations(case_id)
+        if not found:            # no graded results to hand: the case's first transcript and its row's calls
+            transcript = self.context["transcripts"].get(case_id)
+            graded = [c for c in self.card()["cases"] if c["id"] == case_id][0]["calls"]
+            self.show_conversation(case, transcript, graded, view)
+            detail.appendChild(view)
+            return
+        conversations, row = conversations_of(*found[:2]), found[2]
+        reported = row_conversation(conversations, row)
+        line = el("p", cls="conversation-shown small", aria_live="polite")
+
+        def show(index: int) -> None:
+            chosen = conversations[index]
+            line.textContent = conversation_line(conversations, index, reported)
+            view.dataset.phrasing, view.dataset.repeat = chosen.phrasing, str(chosen.repeat + 1)
+            clear(view)
+            entry = graded_entry(chosen.result)
+            self.show_conversation(sent_as(case, chosen.phrasing), chosen.transcript, entry["calls"], view,
+                                   entry if index != reported else None)
+
+        if len(conversations) > 1:
+            picker = el("select", cls="filter conversation-picker", aria_label=f"Conversation of case {case_id} shown",
+                        children=[el("option", c.label, value=str(i), **({"selected": ""} if i == reported else {}))
+                                  for i, c in enumerate(conversations)])
+            on(picker, "change", lambda e: show(int(e.target.value)))
+            detail.appendChild(el("label", cls="conversation-pick small", children=[
+                el("span", f"{len(conversations)} conversations (phrasing × repeat): "), picker]))
+            detail.appendChild(line)
+        detail.appendChild(view)
+        show(reported)
+
+    def _conversations(self, case_id: str):
+        """(results, transcripts, row) of one case from the view's Graded, or None without it."""
+        graded = self.graded() if callable(self.graded) else self.graded
+        if graded is None:
+            return None
+        if getattr(self, "_by_case", None) is None:
+            results = {rs[0].case_id: rs for rs in graded.per_case if rs}
+            rows = {r.case_id: r for r in graded.rows}
+            transcripts: dict = {}
+            for t in graded.transcripts:
+                transcripts.setdefault(t.case_id, []).append(t)
+            self._by_case = {cid: (rs, transcripts.get(cid, []), rows[cid]) for cid, rs in results.items() if cid in rows}
+        return self._by_case.get(case_id)
+
+    def show_conversation(self, case, transcript, graded: list, into, entry=None) -> None:
+        """One conversation into `into` (`case` as that conversation's phrasing sent it): its reasons
+        when they are not the row's (`entry`, its graded entry), a failed request's words, the calls
+        compared, the exchange, the raw JSON."""
+        from toolproof.reports.case_view import call_rows, conversation, forbidden_lines, request_errors
+
+        if entry is not None:           # another conversation than the row's: its own reasons
+            into.appendChild(el("h4", "Reasons in this conversation"))
+            into.appendChild(el("ul", cls="reasons conversation-reasons", children=[el("li", r) for r in entry["reasons"]]))
         note = transcript.raw.get("note") if transcript is not None else None
         if note and self.kind == "fixture":
-            detail.appendChild(el("p", f"Fixture note: {note}", cls="fixture-note small"))
+            into.appendChild(el("p", f"Fixture note: {note}", cls="fixture-note small"))
         for line in request_errors(transcript):
-            detail.appendChild(el("p", f"Request failed: {line}", cls="request-error"))
-        graded = [c for c in self.card()["cases"] if c["id"] == case_id][0]["calls"]
-        detail.appendChild(calls_block(call_rows(case, self.context["tools"], graded), forbidden_lines(case),
-                                       case.expect.action))
-        detail.appendChild(el("h4", "Conversation"))
-        detail.appendChild(conversation_list(conversation(case, transcript)))
+            into.appendChild(el("p", f"Request failed: {line}", cls="request-error"))
+        into.appendChild(calls_block(call_rows(case, self.context["tools"], graded), forbidden_lines(case),
+                                     case.expect.action))
+        into.appendChild(el("h4", "Conversation"))
+        into.appendChild(conversation_list(conversation(case, transcript)))
         if transcript is not None:
             raw = el("details", cls="raw-json", children=[el("summary", "Raw request and response JSON")])
             raw.appendChild(el("p", "Calls as graded", cls="raw-head"))
@@ -111,7 +168,7 @@ class CaseList:
                 else:
                     raw.appendChild(el("p", f"Turn {view['turn']}: response", cls="raw-head"))
                     raw.appendChild(el("pre", view["response"], cls="json"))
-            detail.appendChild(raw)
+            into.appendChild(raw)
 
     def filter(self, key: str, value: str) -> None:
         from toolproof.reports.page_view import visible_cases

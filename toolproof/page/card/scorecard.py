@@ -50,7 +50,7 @@ class ScorecardView:
         if diagnose_now:
             self.diagnose()
         self.card = self._card()
-        self.case_list = CaseList(lambda: self.card, context, kind)
+        self.case_list = CaseList(lambda: self.card, context, kind, graded=self.graded)
 
     def _card(self) -> dict:
         from toolproof.scoring.evaluate import card_of
