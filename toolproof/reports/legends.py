@@ -24,6 +24,11 @@ VERDICT_MEANING = {
 }
 
 
+def verdict_legend() -> str:
+    """The verdicts in one line, as the page prints it under the verdict pills."""
+    return " · ".join(f"{verdict}: {meaning}" for verdict, meaning in VERDICT_MEANING.items()) + "."
+
+
 def _level(found: dict | None) -> int:
     level = (found or {}).get("level")
     return round(100 * level) if isinstance(level, (int, float)) else 95

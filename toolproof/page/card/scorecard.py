@@ -121,6 +121,8 @@ class ScorecardView:
         return "—" if too_partial(self.card) else score_text(score)
 
     def _summary(self):
+        from toolproof.reports.legends import verdict_legend
+
         card, counts = self.card, self.card["counts"]
         self.score_node = el("span", self._score_text(), cls="score-value")
         self.lenient_node = el("span", self._score_text("lenient"))
@@ -128,11 +130,7 @@ class ScorecardView:
             el("span", f"{counts[v]} {v}", cls=f"pill verdict-{v.lower()}") for v in ("PASS", "PARTIAL", "FAIL")]
             + [el("span", f"{counts.get('error', 0)} ERROR", cls="pill verdict-error",
                   title="the request failed after its retries: not graded, left out of every score")])
-        legend = el("p", "PASS: every check held · PARTIAL: partly right (a non-critical field off, or part of a "
-                         "multi-step task), half credit · "
-                         "FAIL: a wrong decision, tool or critical field · ERROR: the request failed after its "
-                         "retries, so the case is not graded and left out of every score.",
-                    cls="muted small verdict-legend")
+        legend = el("p", verdict_legend(), cls="muted small verdict-legend")   # the HTML reports' words
         meta = el("p", f"{counts['cases']} cases · {counts['truncated']} truncated · "
                        f"{counts['request_errors']} request errors", cls="muted")
         lenient = el("p", cls="muted", children=[
