@@ -103,6 +103,20 @@ def test_grade_and_compare_write_html(paths, tmp_path):
     assert "ToolProof comparison (B − A)" in "".join(assert_inert((tmp_path / "c.html").read_text(encoding="utf-8")).text)
 
 
+@pytest.mark.parametrize("verb", ["grade", "compare"])
+def test_format_html_prints_what_html_writes(paths, tmp_path, verb):
+    # the page's Export HTML buttons promise "what grade/compare --format html prints": one report,
+    # the same bytes on stdout as in the --html file, with the hostile model name inert
+    files = ["--transcripts", paths[1]] if verb == "grade" else [paths[0], paths[1]]
+    page = tmp_path / f"{verb}.html"
+    code, out, err = cli(verb, *files, "--format", "html", "--html", str(page))
+    assert code == 0 and "Traceback" not in err       # compare names the cases not graded in both
+    assert out == page.read_text(encoding="utf-8")
+    assert "<script>alert(1)</script>" in "".join(assert_inert(out).text)
+    code, alone, _ = cli(verb, *files, "--format", "html")
+    assert (code, alone) == (0, out)
+
+
 def test_runs_of_different_scopes_rank_on_shared_cases_without_allow_mixed(paths, tmp_path):
     calls, other = write_runs(tmp_path, {"calls": scoped_doc("calls", "should_call"),
                                          "nocall": scoped_doc("nocall", "should_not_call")})

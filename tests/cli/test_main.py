@@ -101,7 +101,7 @@ KNOWN = ", ".join(CATEGORIES)
     # "nan" and "inf" parse as floats; the scorer must still refuse them
     (["--weight", "multi_step=nan"], "toolproof: weight for multi_step must be a finite number >= 0, got nan"),
     (["--weight", "multi_step=inf"], "toolproof: weight for multi_step must be a finite number >= 0, got inf"),
-    (["--format", "xml"], "toolproof: usage error: argument --format: invalid choice: 'xml' (choose from 'text', 'json')"),
+    (["--format", "xml"], "toolproof: usage error: argument --format: invalid choice: 'xml' (choose from 'text', 'json', 'html')"),
     (["--nope"], "toolproof: usage error: unrecognized arguments: --nope"),
 ])
 def test_bad_grade_flags(argv, line):

@@ -32,3 +32,31 @@ def test_reports_open_from_disk_and_request_nothing(browser, tmp_path):
     assert page.evaluate("document.scripts.length") == 0
     assert requests == [board.as_uri(), card.as_uri()] and dialogs == []
     page.close()
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_reports_fit_the_screen_and_pass_axe(browser, tmp_path, width):
+    # at 390 px the report never scrolls sideways: each wide table scrolls in its own box, which
+    # the keyboard reaches (axe: scrollable-region-focusable), and axe finds nothing at all
+    from axe import axe_violations
+    from browser import ARTIFACTS
+
+    paths = write_runs(tmp_path, {"a": run_doc("strong", label="baseline"), "b": run_doc(HOSTILE, 3)})
+    reports = {"board": ["board", *paths], "card": ["grade", "--transcripts", paths[1]],
+               "compare": ["compare", *paths], "fixtures": ["grade"]}
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    ARTIFACTS.mkdir(exist_ok=True)
+    for name, argv in reports.items():
+        out = tmp_path / f"{name}.html"
+        assert run([*argv, "--html", str(out)], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+        page.goto(out.as_uri())
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, name
+        boxes = page.eval_on_selector_all(".table-scroll", """bs => bs.map(b => [b.tabIndex, b.getAttribute('aria-label'),
+                                                                             b.scrollWidth > b.clientWidth])""")
+        assert boxes and all(tab == 0 and label for tab, label, _ in boxes), name
+        if width == 390:
+            assert any(wide for _, _, wide in boxes), name        # something did need its own scroll
+        assert page.locator("dl.legend dt").count() >= 5, name
+        assert axe_violations(page) == [], name
+        page.screenshot(path=str(ARTIFACTS / f"report-{name}-{width}.png"))
+    page.close()

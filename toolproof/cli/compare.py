@@ -1,5 +1,6 @@
 """`python -m toolproof compare A B`: grade two results files against the same suite and print
-how B differs from A (text or JSON), with optional JUnit and Markdown files and a regression gate.
+how B differs from A (text, JSON or one HTML file), with optional JUnit, Markdown and HTML files
+and a regression gate.
 
 Reads files and prints; pairing the runs, the statistics and the gate are the pure modules'
 (scoring.comparison, reports.comparison). It never exits or catches ToolProofError: `run` in
@@ -20,7 +21,8 @@ def add_parser(commands) -> None:
     compare = commands.add_parser("compare", help="compare two results files (B against A)")
     compare.add_argument("a", metavar="A", help="results file or page export of the first run")
     compare.add_argument("b", metavar="B", help="results file or page export of the second run")
-    compare.add_argument("--format", choices=("text", "json"), default="text")
+    compare.add_argument("--format", choices=("text", "json", "html"), default="text",
+                         help="html: the self-contained report --html writes (what the page's Export HTML saves)")
     compare.add_argument("--fail-on-regression", action="store_true",
                          help="exit 1 when the score delta's 95%% interval lies entirely below 0")
     compare.add_argument("--allow-mixed", action="store_true",
@@ -42,12 +44,14 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     runs = [graded_run(read_json(path), bundle.cases, bundle.tools, schema, path) for path in (args.a, args.b)]
     comparison = compare_runs(*runs, allow_mixed=args.allow_mixed)
     write_reports(args, comparison_junit(comparison), render_comparison_markdown(comparison))
-    if args.html:
+    if args.html or args.format == "html":
         # lazy: every verb loads with the parser; what only this verb uses loads when it runs
         from toolproof.reports.html_comparison import comparison_html
 
-        write_text(args.html, comparison_html(comparison), "--html")
-    stdout.write(comparison_json(comparison) if args.format == "json" else render_comparison_text(comparison))
+        html = comparison_html(comparison)
+        if args.html:
+            write_text(args.html, html, "--html")
+    stdout.write({"json": comparison_json, "html": lambda _: html}.get(args.format, render_comparison_text)(comparison))
     errored = comparison["comparison"]["errored"]
     if errored:      # the gate cannot see these: say so, so an endpoint outage is not read as "no regression"
         stderr.write(printable(f"toolproof: {len(errored)} case(s) not graded in both runs (ERROR), left out "

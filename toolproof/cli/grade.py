@@ -1,5 +1,6 @@
 """`python -m toolproof grade`: grade a transcripts or results file (default data/fixtures.json)
-against the suite and print the scorecard as text or JSON, with optional JUnit and Markdown files.
+against the suite and print the scorecard as text, JSON or one HTML file, with optional JUnit,
+Markdown and HTML files.
 A results file made before some of the suite's errata gets them on its card (`errata`), and the
 text lists them, one line each.
 
@@ -30,7 +31,8 @@ def add_parser(commands) -> None:
                        help="errata file (default data/errata.json, read only with the default suite)")
     grade.add_argument("--weight", metavar="CATEGORY=W", action="append", default=[],
                        help="override a category weight (repeatable)")
-    grade.add_argument("--format", choices=("text", "json"), default="text")
+    grade.add_argument("--format", choices=("text", "json", "html"), default="text",
+                       help="html: the self-contained report --html writes (what the page's Export HTML saves)")
     price_flags(grade)
     report_flags(grade)
     html_flag(grade)
@@ -48,12 +50,14 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     card = evaluate(bundle.cases, bundle.tools, bundle.transcripts, weights, prices=prices)
     card = with_errata(card, errata_for(args, bundle))
     write_reports(args, junit_xml(card), render_markdown(card))
-    if args.html:
+    if args.html or args.format == "html":
         # lazy: every verb loads with the parser; what only this verb uses loads when it runs
         from toolproof.reports.html_scorecard import scorecard_html
 
-        write_text(args.html, scorecard_html(card, bundle.cases), "--html")
-    stdout.write(to_json(card) if args.format == "json" else render_text(card))
+        html = scorecard_html(card, bundle.cases)
+        if args.html:
+            write_text(args.html, html, "--html")
+    stdout.write({"json": to_json, "html": lambda _: html}.get(args.format, render_text)(card))
     return 0
 
 

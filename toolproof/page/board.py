@@ -224,14 +224,15 @@ class BoardView:
 
     def export(self, form: str) -> None:
         from toolproof.reports.board import board_json, render_board_markdown
+        from toolproof.reports.file_names import board_file_name
         from toolproof.reports.html_board import board_html
 
         if self.board is None:
             return
-        text, name, mime = {"json": (board_json, "toolproof-board.json", "application/json"),
-                            "markdown": (render_board_markdown, "toolproof-board.md", "text/markdown"),
-                            "html": (board_html, "toolproof-board.html", "text/html")}[form]
-        download(name, text(self.board), mime)
+        text, ext, mime = {"json": (board_json, "json", "application/json"),
+                           "markdown": (render_board_markdown, "md", "text/markdown"),
+                           "html": (board_html, "html", "text/html")}[form]
+        download(board_file_name(self.board, ext), text(self.board), mime)
 
 
 def whisker(value, low, high, width: int = 140):

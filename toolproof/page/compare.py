@@ -1,6 +1,7 @@
 """The page's Compare section: two runs (kept runs, results files, or the live result) compared exactly as
 `python -m toolproof compare A B --format json` compares them, with flip rows, deltas and their
-intervals, and `#export-compare` downloading that JSON byte for byte. An edge module (DOM, files).
+intervals, `#export-compare` downloading that JSON byte for byte and `#export-compare-html` what
+`compare A B --format html` prints, each named for both runs. An edge module (DOM, files).
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ class CompareView:
         self.docs: dict = {"a": None, "b": None}
         self.names: dict = {"a": "", "b": ""}
         self.comparison: dict | None = None
+        self.compared: tuple = ({}, {})   # the two documents the comparison was made of (its file names)
         for slot in ("a", "b"):
             on(byid(f"compare-{slot}"), "change",
                lambda e, s=slot: task(self.load(s, e.target.files), self.fail))
@@ -31,7 +33,8 @@ class CompareView:
                lambda e, s=slot: task(self.pick(s, str(e.target.value)), self.fail))
         on(byid("compare-use-live"), "click", lambda e: self.use_live())
         on(byid("compare-mixed"), "change", lambda e: self.update())
-        on(byid("export-compare"), "click", lambda e: self.export())
+        on(byid("export-compare"), "click", lambda e: self.export("json"))
+        on(byid("export-compare-html"), "click", lambda e: self.export("html"))
 
     def message(self, text: str, *, bad: bool = False) -> None:
         node = byid("compare-message")
@@ -89,9 +92,13 @@ class CompareView:
         self.docs["b"], self.names["b"] = _LIVE["document"], "live result"
         self.update()
 
+    def exportable(self, yes: bool) -> None:
+        for name in ("export-compare", "export-compare-html"):
+            byid(name).disabled = not yes
+
     def fail(self, line: str) -> None:
         self.comparison = None
-        byid("export-compare").disabled = True
+        self.exportable(False)
         clear(byid("compare-result"))
         byid("compare").dataset.compare = "error"
         self.message(line, bad=True)
@@ -102,6 +109,8 @@ class CompareView:
         from toolproof.scoring.comparison import compare_runs, graded_run
 
         if self.docs["a"] is None or self.docs["b"] is None:
+            self.comparison = None           # no export of a comparison that is no longer shown
+            self.exportable(False)
             self.message("Choose run A and run B (results files or JSON exports of live runs).")
             return
         b = self.bundle
@@ -109,6 +118,7 @@ class CompareView:
             runs = [graded_run(self.docs[s], b.cases, b.tools, format_schema("transcripts"), self.names[s])
                     for s in ("a", "b")]
             self.comparison = compare_runs(*runs, allow_mixed=bool(byid("compare-mixed").checked))
+            self.compared = (self.docs["a"], self.docs["b"])
         except ToolProofError as exc:
             self.fail(exc.line())
             return
@@ -126,9 +136,10 @@ class CompareView:
         wording = wording_lines(self.comparison["comparison"])      # two runs of several phrasings
         if wording:
             root.appendChild(el("pre", "\n".join(wording[1:]), cls="compare-wording small", id="compare-wording"))
-        byid("export-compare").disabled = False
+        self.exportable(True)
         byid("compare").dataset.compare = "ready"
-        self.message("Compared. The export is exactly what python -m toolproof compare A B --format json prints.")
+        self.message("Compared. The exports are exactly what python -m toolproof compare A B --format json "
+                     "and --format html print.")
 
     def _categories(self):
         from toolproof.reports.scorecard import percent
@@ -157,8 +168,12 @@ class CompareView:
         return el("div", cls="flips", children=[el("h3", f"Flipped cases ({len(rows)})")] + (
             rows or [el("p", "No case's verdict went from PASS to another or back (among cases graded as often in A as in B).", cls="muted")]))
 
-    def export(self) -> None:
+    def export(self, fmt: str) -> None:
         from toolproof.reports.comparison import comparison_json
+        from toolproof.reports.file_names import comparison_file_name
+        from toolproof.reports.html_comparison import comparison_html
 
-        if self.comparison is not None:
-            download("toolproof-compare.json", comparison_json(self.comparison), "application/json")
+        if self.comparison is None:
+            return
+        text, mime = (comparison_json, "application/json") if fmt == "json" else (comparison_html, "text/html")
+        download(comparison_file_name(*self.compared, fmt), text(self.comparison), mime)

@@ -333,7 +333,7 @@ class RunsView:
             else:
                 cases, tools = self.suite_for(doc)
                 kept_scorecard(el_into(card_root), doc, self.regrade(doc, cases, tools, title), cases, tools,
-                               errata=self.errata_for(doc, cases))
+                               errata=self.errata_for(doc, cases), name=row["label"] if row else "")
         except ToolProofError as exc:
             card_root.appendChild(el("p", exc.line(), cls="run-message bad"))
             card_root.dataset.state = "error"

@@ -1,5 +1,6 @@
 """One self-contained HTML file, the pieces every report page shares: the one escape function,
-the page frame with its inline CSS, tables, and inline SVG (interval whiskers, category bars).
+the page frame with its inline CSS (one column below 600 px), tables in boxes that scroll on
+their own, the legend of short column heads, and inline SVG (interval whiskers, category bars).
 
 What a report must never do, whoever wrote the strings in it: run a script, fetch anything, or
 let a string become markup. So: no <script>, no external URL, no event-handler attribute, a
@@ -41,6 +42,19 @@ svg { vertical-align: middle; }
 section > h2:first-child { margin-top: 0; }
 td.num, th.num, .board td:not(:nth-child(3)), .grid td { white-space: nowrap; }
 ul.lines { margin: 4px 0; padding-left: 18px; }
+h1, h2, p, li, summary, dd { overflow-wrap: anywhere; }
+.table-scroll { overflow-x: auto; max-width: 100%; margin: 6px 0; }
+.table-scroll:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+.table-scroll > table { margin: 0; }
+svg.chart { max-width: 100%; min-width: 420px; height: auto; }
+dl.legend { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 10px 0 0;
+  color: var(--muted); font-size: 13px; }
+dl.legend dt { font-weight: 650; color: var(--ink); } dl.legend dd { margin: 0; }
+@media (max-width: 600px) {
+  body { padding: 10px; } section { padding: 10px 12px; } main { max-width: 100%; }
+  h1 { font-size: 19px; } .headline { font-size: 21px; }
+  dl.legend { gap: 4px 10px; }
+}
 """
 
 
@@ -84,9 +98,23 @@ def pre(text: str) -> str:
     return f"<pre>{esc(text, multiline=True)}</pre>"
 
 
-def table(head: list[str], rows: list[list], *, right: set = frozenset(), cls: str = "",
+def scroll_box(markup: str, label: str) -> str:
+    """A wide table in its own box that scrolls sideways on a narrow screen (the page never
+    does), reachable with Tab and named, so a keyboard can scroll it (axe:
+    scrollable-region-focusable)."""
+    return f"<div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"{esc(label)}\">{markup}</div>"
+
+
+def legend(entries: list[tuple[str, str]]) -> str:
+    """What the short column heads above mean (reports/legends.py): a definition list."""
+    return ("<dl class=\"legend\">" + "".join(f"<dt>{esc(term)}</dt><dd>{esc(meaning)}</dd>" for term, meaning in entries)
+            + "</dl>")
+
+
+def table(head: list[str], rows: list[list], *, label: str = "", right: set = frozenset(), cls: str = "",
           row_attrs: list[str] | None = None) -> str:
-    """A table; `right` holds the indexes of numeric columns; cells are escaped unless Raw."""
+    """A table in its scroll box named `label` (else by its first heads); `right` holds the
+    indexes of numeric columns; cells are escaped unless Raw."""
     num = ' class="num"'
 
     def th(i, h):
@@ -98,8 +126,9 @@ def table(head: list[str], rows: list[list], *, right: set = frozenset(), cls: s
     body = "".join(f"<tr{(row_attrs or [''] * len(rows))[n]}>" + "".join(td(i, v) for i, v in enumerate(r)) + "</tr>"
                    for n, r in enumerate(rows))
     klass = f" class=\"{esc(cls)}\"" if cls else ""
-    return (f"<table{klass}><thead><tr>" + "".join(th(i, h) for i, h in enumerate(head))
-            + f"</tr></thead><tbody>{body}</tbody></table>")
+    return scroll_box(f"<table{klass}><thead><tr>" + "".join(th(i, h) for i, h in enumerate(head))
+                      + f"</tr></thead><tbody>{body}</tbody></table>",
+                      label or "Table: " + ", ".join(str(h) for h in head[:3] if h))
 
 
 def whisker(value: float | None, low: float | None, high: float | None, *, lo: float = 0.0, hi: float = 100.0,
@@ -124,9 +153,10 @@ def whisker(value: float | None, low: float | None, high: float | None, *, lo: f
 
 
 def bar_chart(chart: dict) -> Raw:
-    """The category bars with whiskers, from reports/page_view.chart_bars (the page's geometry)."""
+    """The category bars with whiskers, from reports/page_view.chart_bars (the page's geometry):
+    narrower with the screen down to 420 px, then scrolled in its own box."""
     w, h = chart["width"], chart["height"]
-    parts = [f"<svg width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" "
+    parts = [f"<svg class=\"chart\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" "
              "role=\"img\" aria-label=\"category scores\">"]
     for b in chart["bars"]:
         mid = b["y"] + b["height"] / 2
@@ -139,4 +169,4 @@ def bar_chart(chart: dict) -> Raw:
                          "stroke=\"#1d2433\" stroke-width=\"1.5\"/>")
         parts.append(f"<text x=\"{b['x'] + chart['span'] + 6}\" y=\"{mid + 4}\" font-size=\"12\" "
                      f"fill=\"#1d2433\">{esc(b['text'])}</text>")
-    return Raw("".join(parts) + "</svg>")
+    return Raw(scroll_box("".join(parts) + "</svg>", "Category scores, chart"))

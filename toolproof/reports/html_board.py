@@ -9,7 +9,8 @@ from __future__ import annotations
 from toolproof.errors import clip
 
 from .board import RATES_TITLE, headline, interval, num, pass_k, pct, run_name, score_cell, significant_cell, tables
-from .html import Raw, esc, lines, page, section, table, whisker
+from .html import Raw, esc, legend, lines, page, scroll_box, section, table, whisker
+from .legends import board_legend
 
 
 def _runs_table(board: dict) -> str:
@@ -21,7 +22,7 @@ def _runs_table(board: dict) -> str:
                      whisker(r["score"], i.get("low"), i.get("high")), pass_k(r), pct(r["error_rate"]) + "%"])
         attrs.append(f" data-run-id=\"{esc(r['id'])}\"")
     head = ["Rank", "Run", "Name", "Date", "Graded", "Score", "95% CI", "Interval (0–100)", "pass^k", "Error"]
-    return table(head, rows, right={4, 5, 9}, cls="board", row_attrs=attrs)
+    return table(head, rows, label="Runs, ranked by score", right={4, 5, 9}, cls="board", row_attrs=attrs)
 
 
 def _grid(board: dict) -> str:
@@ -47,8 +48,9 @@ def _grid(board: dict) -> str:
             cells.append(f"<td class=\"{cls}\" data-a=\"{esc(row['id'])}\" data-b=\"{esc(col['id'])}\" "
                          f"data-significant=\"{'true' if p['significant'] else 'false'}\">{esc(delta + mark)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return (f"<table class=\"grid\"><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>"
-            "<p class=\"note\">Each cell: the column run's score minus the row run's, in points; * marks a difference "
+    return (scroll_box(f"<table class=\"grid\"><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>",
+                       "Pairwise grid: the column run's score minus the row run's")
+            + "<p class=\"note\">Each cell: the column run's score minus the row run's, in points; * marks a difference "
             "that stays significant after Holm's correction over every pair.</p>")
 
 
@@ -61,7 +63,7 @@ def _pairs_table(board: dict) -> str:
                      num(p["p_value"], 4), num(p["p_holm"], 4), num(p["mcnemar_p"], 4),
                      significant_cell(p)])
     head = ["A", "B", "Δ B − A", "95% CI", "Interval (−100 to 100)", "Cases", "p", "p (Holm)", "McNemar p", "Significant"]
-    return table(head, rows, right={2, 5, 6, 7, 8})
+    return table(head, rows, label="Every pair, tested", right={2, 5, 6, 7, 8})
 
 
 def board_html(board: dict) -> str:
@@ -74,8 +76,9 @@ def board_html(board: dict) -> str:
     titles = ("Category scores (%)", RATES_TITLE, "Cost and latency")
     for title, rows in tables(board).items():
         if title in titles and len(rows) > 1:
-            parts.append(section(title, [table(rows[0], rows[1:], right=set(range(1, len(rows[0]))))]))
+            parts.append(section(title, [table(rows[0], rows[1:], label=title, right=set(range(1, len(rows[0]))))]))
     if board["pairs"]:
         parts.append(section("Pairwise: which differences are real", [_grid(board), _pairs_table(board)]))
+    parts.append(section("What the short heads mean", [legend(board_legend(board))], cls="legend-box"))
     return page("ToolProof leaderboard", parts + [Raw("<p class=\"muted\">Made by ToolProof. "
                                                       "No script, no external request.</p>")])

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from toolproof.scoring.comparison import level_label
 from .comparison import _summary, coverage_lines, sweep_lines
-from .html import esc, lines, page, pre, section, table, whisker
+from .html import esc, legend, lines, page, pre, section, table, whisker
+from .legends import comparison_legend
 from .page_view import CATEGORY_LABELS
 
 
@@ -20,7 +21,7 @@ def _categories(c: dict) -> str:
                      whisker(100 * row["delta"], 100 * row["low"], 100 * row["high"], lo=-100, hi=100, zero=0)])
     ci = f"{level_label(c['intervals']['level'])} CI over cases"
     return section("Categories (B − A, points)", [table(["Category", "A", "B", "Δ", ci, "Interval (−100 to 100)"],
-                                                        rows, right={1, 2, 3})])
+                                                        rows, label="Categories, B − A", right={1, 2, 3})])
 
 
 def _flips(c: dict) -> str:
@@ -28,7 +29,7 @@ def _flips(c: dict) -> str:
     rows = [[r["id"], CATEGORY_LABELS.get(r["category"], r["category"]),
              f"{r['a']['verdict']} ({r['a']['passes']}/{r['a']['repeats']})",
              f"{r['b']['verdict']} ({r['b']['passes']}/{r['b']['repeats']})", r["flip"]] for r in flipped]
-    body = table(["Case", "Category", "A", "B", "Flip"], rows) if rows else \
+    body = table(["Case", "Category", "A", "B", "Flip"], rows, label="Flipped cases") if rows else \
         "<p class=\"muted\">No case's verdict went from PASS to another or back.</p>"
     return section(f"Flipped cases ({len(rows)})", [body])
 
@@ -51,7 +52,7 @@ def _wording(c: dict) -> str:
                              lo=-100, hi=100, zero=0), "REGRESSION" if row.get("regression") else ""])
     return section("Wording (B − A per phrasing both runs used, points)",
                    [table(["Phrasing", "A", "B", "Δ", ci, "Cases", "Interval (−100 to 100)", ""], rows,
-                          right={1, 2, 3, 5}),
+                          label="Wording, B − A per phrasing", right={1, 2, 3, 5}),
                     "<p class=\"muted\">The worst-phrasing row takes each case at its worst over the shared "
                     "phrasings. These rows inform; the gate reads the main score.</p>"])
 
@@ -76,4 +77,5 @@ def comparison_html(comparison: dict) -> str:
     sweep = [line for line in sweep_lines(c) if line]
     if sweep:
         parts.append(section("Tool-count sweep, level by level", [pre("\n".join(sweep[1:]))]))
+    parts.append(section("What the short heads mean", [legend(comparison_legend(c))], cls="legend-box"))
     return page("ToolProof comparison", parts + ["<p class=\"muted\">Made by ToolProof. No script, no external request.</p>"])

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 
 from toolproof.suite.model import Case
-from .html import bar_chart, esc, lines, page, pre, section, table, whisker
+from .html import bar_chart, esc, legend, lines, page, pre, section, table, whisker
+from .legends import scorecard_legend
 from .page_view import CATEGORY_LABELS, METRIC_LABELS, chart_bars
 from .scorecard import (METRIC_HELP, better, coverage_line, diagnosis_lines, headline, percent,
                         score_with_interval, statistics_lines)
@@ -36,13 +37,14 @@ def _categories(card: dict) -> str:
         rows.append([CATEGORY_LABELS.get(key, key), percent(row["score"]), ci, str(row["weight"]), str(row["count"]),
                      str(row["pass"]), str(row["partial"]), str(row["fail"]), str(row.get("error", 0))])
     head = ["Category", "Score", "95% CI", "Weight", "Cases", "PASS", "PARTIAL", "FAIL", "ERROR"]
-    return section("Categories", [chart, table(head, rows, right=set(range(1, 9)))])
+    return section("Categories", [chart, table(head, rows, label="Categories", right=set(range(1, 9))),
+                                  legend(scorecard_legend(card))])
 
 
 def _rates(card: dict) -> str:
     rows = [[METRIC_LABELS.get(k, k), percent(v), better(k), METRIC_HELP.get(k, "")]
             for k, v in card["metrics"].items()]
-    return section("Rates", [table(["Rate", "Value", "Better", "What it counts"], rows, right={1})])
+    return section("Rates", [table(["Rate", "Value", "Better", "What it counts"], rows, label="Rates", right={1})])
 
 
 def _wording(card: dict) -> str:

@@ -33,7 +33,7 @@ class ScorecardView:
 
     def __init__(self, root, results, *, kind: str, source: dict, context: dict,
                  document: dict | None = None, diagnose_now: bool = True, prices: dict | None = None,
-                 notes: list | None = None, sweep=None, errata: list | None = None):
+                 notes: list | None = None, sweep=None, errata: list | None = None, name: str = ""):
         from toolproof.scoring.scorecard import DEFAULT_WEIGHTS
 
         self.sweep = sweep                            # evaluate.SweepLevels of a tool-count sweep, or None
@@ -45,6 +45,7 @@ class ScorecardView:
         self.errata = list(errata or [])  # errata made after the results file (suite/errata.py, applying)
         self._diagnosed = False
         self.document = document                      # a live run's results file
+        self.name = name                              # a kept run's name as the user gave it (exports)
         self.context = context                       # cases, tools, transcripts by id
         self.weights = dict(DEFAULT_WEIGHTS)
         if diagnose_now:
@@ -120,6 +121,8 @@ class ScorecardView:
         return "—" if too_partial(self.card) else score_text(score)
 
     def _summary(self):
+        from toolproof.reports.legends import verdict_legend
+
         card, counts = self.card, self.card["counts"]
         self.score_node = el("span", self._score_text(), cls="score-value")
         self.lenient_node = el("span", self._score_text("lenient"))
@@ -127,24 +130,14 @@ class ScorecardView:
             el("span", f"{counts[v]} {v}", cls=f"pill verdict-{v.lower()}") for v in ("PASS", "PARTIAL", "FAIL")]
             + [el("span", f"{counts.get('error', 0)} ERROR", cls="pill verdict-error",
                   title="the request failed after its retries: not graded, left out of every score")])
-        legend = el("p", "PASS: every check held · PARTIAL: partly right (a non-critical field off, or part of a "
-                         "multi-step task), half credit · "
-                         "FAIL: a wrong decision, tool or critical field · ERROR: the request failed after its "
-                         "retries, so the case is not graded and left out of every score.",
-                    cls="muted small verdict-legend")
+        legend = el("p", verdict_legend(), cls="muted small verdict-legend")   # the HTML reports' words
         meta = el("p", f"{counts['cases']} cases · {counts['truncated']} truncated · "
                        f"{counts['request_errors']} request errors", cls="muted")
         lenient = el("p", cls="muted", children=[
             document.createTextNode("Lenient score "), self.lenient_node,
             document.createTextNode(f" · {card['lenient']['rescued']} case(s) rescued by casting "
                                     "strings to the schema's type")])
-        json_button = el("button", "Export JSON", id="export-json" if self.kind == "fixture" else "export-live-json",
-                         type="button", cls="button")
-        md_button = el("button", "Export Markdown", id="export-md" if self.kind == "fixture" else "export-live-md",
-                       type="button", cls="button secondary")
-        exports = el("div", cls="exports", children=[json_button, md_button])
-        on(json_button, "click", lambda e: self.export("json"))
-        on(md_button, "click", lambda e: self.export("md"))
+        exports = self._exports()
         score = el("div", cls="score", children=[
             el("div", "Weighted score", cls="label"),
             el("div", cls="score-line", children=[self.score_node, el("span", " / 100", cls="of")]),
@@ -344,32 +337,51 @@ class ScorecardView:
 
         check_weights(weights)
 
-    # -- exports
+    # -- exports: each the terminal's own output for the same file (grade --format json, the
+    # Markdown report, grade --format html), named by the run's name, model and date
+    def _exports(self):
+        """The Export JSON, Markdown and HTML buttons (ids: the fixtures' `export-json`, a live
+        run's `export-live-json`, a kept run's `export-kept-json`, and so on)."""
+        middle = "" if self.kind == "fixture" else "live-"      # kept_scorecard renames live- to kept-
+        buttons = []
+        for fmt, text, cls in (("json", "Export JSON", "button"), ("md", "Export Markdown", "button secondary"),
+                               ("html", "Export HTML", "button secondary")):
+            button = el("button", text, id=f"export-{middle}{fmt}", type="button", cls=cls)
+            on(button, "click", lambda e, f=fmt: self.export(f))
+            buttons.append(button)
+        return el("div", cls="exports", children=buttons)
+
     def export(self, fmt: str) -> None:
+        from toolproof.reports.file_names import run_file_name
         from toolproof.reports.scorecard import render_markdown, results_json, to_json
 
         if self.diagnosis is None:        # an export before the diagnosis was shown
             self.diagnose()
-        stem = "toolproof-fixtures" if self.kind == "fixture" else "toolproof-live"
+        name = run_file_name(self.document or self.card.get("source") or {}, fmt, name=self.name)
         if fmt == "json" and self.document is not None:
-            download(f"{stem}.json", results_json(self.document, self.card), "application/json")
+            download(name, results_json(self.document, self.card), "application/json")
         elif fmt == "json":
-            download(f"{stem}.json", to_json(self.card), "application/json")
+            download(name, to_json(self.card), "application/json")
+        elif fmt == "html":
+            from toolproof.reports.html_scorecard import scorecard_html
+
+            download(name, scorecard_html(self.card, list(self.context["cases"].values())), "text/html")
         else:
-            download(f"{stem}.md", render_markdown(self.card), "text/markdown")
+            download(name, render_markdown(self.card), "text/markdown")
 
 
-def kept_scorecard(root, doc: dict, regraded, cases, tools, errata: list | None = None) -> None:
+def kept_scorecard(root, doc: dict, regraded, cases, tools, errata: list | None = None, name: str = "") -> None:
     """A kept run (or an opened results file) drawn as the page draws a result: the same view,
-    with the errata of the suite that came after it (`errata`, suite/errata.py `applying`)."""
+    with the errata of the suite that came after it (`errata`, suite/errata.py `applying`);
+    `name`, the run's name in Runs, names its exports."""
     context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": regraded.by_case}
     settings = doc.get("settings") if isinstance(doc.get("settings"), dict) else {}
     prices = settings.get("prices") if isinstance(settings.get("prices"), dict) else None
     view = ScorecardView(root, regraded.results, kind="kept", source=regraded.source, context=context,
                          document=doc, notes=list(regraded.notes), sweep=regraded.sweep, prices=prices,
-                         errata=errata)
+                         errata=errata, name=name)
     view.render()
-    for name in ("json", "md"):          # the live card's export ids stay the live card's
-        button = root.querySelector(f"#export-live-{name}")
+    for fmt in ("json", "md", "html"):   # the live card's export ids stay the live card's
+        button = root.querySelector(f"#export-live-{fmt}")
         if button is not None:
-            button.id = f"export-kept-{name}"
+            button.id = f"export-kept-{fmt}"

@@ -1,0 +1,82 @@
+"""What the short column heads of the reports mean, as (head, meaning) pairs: the verdicts, the
+board's short category and rate names, the statistics' abbreviations. A report prints them under
+its tables (reports/html*.py), so no head is left for the reader to guess.
+
+The long names come from where they are defined (suite/categories.py's labels, page_view's rate
+labels, the interval method a scorecard or comparison records); this module only pairs them with
+the short heads. Pure: data and strings.
+"""
+from __future__ import annotations
+
+from toolproof.grading.verdicts import ERROR, FAIL, PARTIAL, PASS
+from toolproof.scoring.scorecard import METRIC_KEYS
+from toolproof.suite.categories import CATEGORIES, CATEGORY
+
+from .board import RATE_SHORT
+from .page_view import METRIC_LABELS
+from .scorecard import better
+
+VERDICT_MEANING = {
+    PASS: "every check held",
+    PARTIAL: "partly right (a non-critical field off, or part of a multi-step task), half credit",
+    FAIL: "a wrong decision, tool or critical field",
+    ERROR: "the request failed after its retries, so the case is not graded and left out of every score",
+}
+
+
+def verdict_legend() -> str:
+    """The verdicts in one line, as the page prints it under the verdict pills."""
+    return " · ".join(f"{verdict}: {meaning}" for verdict, meaning in VERDICT_MEANING.items()) + "."
+
+
+def _level(found: dict | None) -> int:
+    level = (found or {}).get("level")
+    return round(100 * level) if isinstance(level, (int, float)) else 95
+
+
+def _method(found: dict | None, fallback: str) -> str:
+    method = (found or {}).get("method")
+    return str(method).removeprefix("over cases: ") if isinstance(method, str) and method else fallback
+
+
+def scorecard_legend(card: dict) -> list[tuple[str, str]]:
+    """The scorecard's categories table: its interval, weight and verdict columns."""
+    level = _level(card.get("intervals"))
+    return [(f"{level}% CI", f"the {level}% interval of the category's score over its cases (Wilson): other "
+                             "cases like these could score anywhere in it"),
+            ("Weight", "the category's share of the weighted score: Score = 100 × Σ(weight × category "
+                       "score) / Σ(weight)"),
+            ("Cases", "the suite's cases of that category in this run")] + \
+        [(verdict, meaning) for verdict, meaning in VERDICT_MEANING.items()]
+
+
+def comparison_legend(comparison: dict) -> list[tuple[str, str]]:
+    """A comparison's tables: the two runs, the difference and its interval, a flip."""
+    found = comparison.get("intervals")
+    level = _level(found)
+    return [("A, B", "the first and the second run's score (per category: the share of credit, in %)"),
+            ("Δ", "B − A, in points: above 0, B scored higher"),
+            (f"{level}% CI over cases", f"the {level}% interval of Δ over the cases graded in both runs "
+                                       f"({_method(found, 'paired t')})"),
+            ("Flip", "a case whose verdict went from PASS to another (regressed) or back (fixed)"),
+            (ERROR, VERDICT_MEANING[ERROR])]
+
+
+def board_legend(board: dict) -> list[tuple[str, str]]:
+    """The leaderboard's short heads: rank, the statistics, each short category and rate name,
+    the cost columns and the pairwise tests."""
+    method = board.get("method") if isinstance(board.get("method"), dict) else {}
+    level = _level(method)
+    return ([("Rank", "runs that cannot be told apart share a rank (\"1–3\")"),
+             ("Graded", "the plan's conversations that got a verdict, of those planned"),
+             (f"{level}% CI", f"the {level}% interval of the score over cases"),
+             ("pass^k", "the chance that k repeats of a case all pass (tau-bench's estimator)"),
+             ("Error", "the share of the run graded ERROR (" + VERDICT_MEANING[ERROR].split(", so")[0] + ")")]
+            + [(CATEGORY[c].short, CATEGORY[c].label) for c in CATEGORIES]
+            + [(f"{RATE_SHORT[k]} {better(k)[0]}", f"{METRIC_LABELS[k]}, {better(k)[2:]}") for k in METRIC_KEYS]
+            + [("USD/1k req", "cost per 1,000 requests"), ("USD/pass", "cost per passing conversation (every repeat and phrasing that passed)"),
+               ("p50 ms, p95 ms", "the median and the 95th percentile of a request's latency, in milliseconds"),
+               ("Δ", "the column run's (or B's) score minus the row run's (or A's), in points"),
+               ("p", "the p-value of the test behind the pair's interval (paired t over the cases graded in both)"),
+               ("p (Holm)", "the p-value corrected for the number of pairs (Holm's step-down method)"),
+               ("McNemar p", "McNemar's exact two-sided test over the flipped cases")])
