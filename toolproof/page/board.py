@@ -10,6 +10,7 @@ reports/board.py's; everything shown goes through textContent (SVG through creat
 from __future__ import annotations
 
 from .dom import byid, clear, download, el, on, svg, task
+from toolproof.plurals import counted
 
 SORTS = {        # column key -> (header, sort key on a board row, highest first?)
     "rank": ("Rank", lambda r: (r["rank"]["best"], r["rank"]["worst"]), False),
@@ -143,7 +144,7 @@ class BoardView:
             byid(f"export-board-{name}").disabled = False
         byid("board").dataset.board = "ready"
         n = len(self.board["runs"])
-        self.message(f"Ranked {n} run(s). The exports are exactly what python -m toolproof board ... prints.")
+        self.message(f"Ranked {counted(n, 'run')}. The exports are exactly what python -m toolproof board ... prints.")
 
     def _table(self):
         from toolproof.reports.board import interval, num, pass_k, pct, run_name, score_cell, usd

@@ -15,6 +15,7 @@ from .card.cases import case_row
 from .card.scorecard import ScorecardView
 from .dom import byid, clear, document, el, on
 from toolproof.errors import failure_line
+from toolproof.plurals import counted, plural
 
 
 class LiveController:
@@ -170,7 +171,8 @@ class LiveController:
                  "error": f"Run stopped: {redact_text(run.error, run.settings.secrets())}"}
         note = notes.get(run.state, run.state)
         if run.skipped:
-            note += f" {run.skipped} case(s) were not started: the cap could not cover them."
+            note += (f" {counted(run.skipped, 'case')} {plural(run.skipped, 'was', 'were')} not started: the cap "
+                     "could not cover them.")
         self.message(note, bad=run.state == "error")
         self.progress()
         clear(byid("live-feed"))

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from toolproof.plurals import counted
+
 CHARS_PER_TOKEN = 4
 MARGIN = 0.5                  # the estimate is halved: only a clear shortfall warns
 MIN_ESTIMATE = 16             # tools this small are not worth a warning
@@ -62,7 +64,7 @@ def add_warnings(card: dict, transcripts: list) -> dict:
     for case in card.get("cases", []):
         if case.get("id") in found:
             case["warnings"] = found[case["id"]]
-    card["warnings"] = [f"{len(found)} case(s): the reported input tokens were fewer than the tool "
+    card["warnings"] = [f"{counted(len(found), 'case')}: the reported input tokens were fewer than the tool "
                         f"definitions sent: {WARNING} ({', '.join(sorted(found)[:5])}"
                         f"{', ...' if len(found) > 5 else ''})"]
     return card

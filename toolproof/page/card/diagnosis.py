@@ -7,6 +7,7 @@ panel. An edge module (DOM).
 from __future__ import annotations
 
 from ..dom import breakable, el, on
+from toolproof.plurals import counted
 
 
 def diagnosis_section(card: dict, kind: str):
@@ -55,7 +56,7 @@ def diagnosis_section(card: dict, kind: str):
         cells = [el("th", label, scope="row")]
         for column, n in zip(focus["columns"], row):
             shade = "diag" if column == label else "off"
-            meaning = f"expected {label}, called {column}: {n} case(s)" + (
+            meaning = f"expected {label}, called {column}: {counted(n, 'case')}" + (
                 " (right tool)" if column == label else " (wrong tool)" if n else "")
             cell = el("td", str(n) if n else "", cls=f"heat {shade} heat-{heat_level(n, biggest)}",
                       tabindex="0", aria_label=meaning, data_meaning=meaning)

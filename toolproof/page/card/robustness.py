@@ -9,6 +9,7 @@ module (DOM); case ids and phrasing ids reach the page as textContent only.
 from __future__ import annotations
 
 from ..dom import el
+from toolproof.plurals import counted
 
 
 def robustness_section(card: dict, kind: str):
@@ -66,7 +67,7 @@ def _table(found: dict, prefix: str):
         state = {True: "consistent", False: "depends", None: "single"}[row["consistent"]]
         body.append(el("tr", cls="phrasing-row", data_case_id=row["id"], data_wording=state, children=cells))
     dependent = sum(row["consistent"] is False for row in rows)
-    caption = el("caption", f"{dependent} case(s) whose verdict depends on the wording, listed first",
+    caption = el("caption", f"{counted(dependent, 'case')} whose verdict depends on the wording, listed first",
                  cls="small muted")
     return el("div", cls="table-scroll", tabindex="0", role="region", aria_label="Each case's phrasings side by side",
               children=[el("table", cls="phrasing-table", id=f"{prefix}-phrasings-table",

@@ -15,6 +15,7 @@ from .cases import CaseList
 from .diagnosis import diagnosis_section
 from .robustness import robustness_section
 from .sweep import sweep_chart
+from toolproof.plurals import counted
 
 
 def graded_of(results, context: dict):
@@ -136,7 +137,7 @@ class ScorecardView:
                        f"{counts['request_errors']} request errors", cls="muted")
         lenient = el("p", cls="muted", children=[
             document.createTextNode("Lenient score "), self.lenient_node,
-            document.createTextNode(f" · {card['lenient']['rescued']} case(s) rescued by casting "
+            document.createTextNode(f" · {counted(card['lenient']['rescued'], 'case')} rescued by casting "
                                     "strings to the schema's type")])
         json_button = el("button", "Export JSON", id="export-json" if self.kind == "fixture" else "export-live-json",
                          type="button", cls="button")
@@ -178,7 +179,8 @@ class ScorecardView:
         self.pass_k_node = el("div", pass_k_line(card), cls="pass-k", id=f"{self.prefix()}-pass-k",
                               title="pass^k: the chance that k repeats of a case all pass (tau-bench's estimator)")
         k_note = card["reliability"].get("k_note")
-        repeats = f"{card['repeats']} repeat(s) per case · {len(card['reliability']['flaky_cases'])} flaky" + \
+        flaky = len(card['reliability']['flaky_cases'])
+        repeats = f"{counted(card['repeats'], 'repeat')} per case · {flaky} flaky" + \
             (f" · {k_note}" if k_note else "")
         explain = el("p", explain_line(card), cls="muted small score-explain", id=f"{self.prefix()}-explain")
         return [self.ci_node, coverage, self.pass_k_node, el("div", repeats, cls="muted small repeats-line"), explain]
