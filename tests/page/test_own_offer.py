@@ -87,7 +87,7 @@ def page(browser, server):
 def test_a_partly_bad_file_keeps_its_good_tools_and_lists_what_lint_prints(page, tmp_path):
     message = load(page, "mixed.json", json.dumps(MIXED))
     assert message.startswith("2 tools loaded from OpenAI Chat Completions tools. 1 tool cannot be run "
-                              "as given and were not loaded (the first: mixed.json: at $[1].function.parameters"), message
+                              "as given and was not loaded (the first: mixed.json: at $[1].function.parameters"), message
     assert "1 tool with error-level findings is not offered until you tick it." in message
     assert page_findings(page) == cli_findings(tmp_path, MIXED)       # the terminal's lint, finding for finding
     assert page.text_content("#own-lint h3") == "Lint: 2 errors, 2 warnings"
