@@ -79,7 +79,7 @@ class CaseList:
     def fill_detail(self, case_id: str, detail) -> None:
         """The expected calls beside the actual ones, the exchange as a conversation, then the
         raw request and response JSON one click away (built on first open)."""
-        from toolproof.reports.case_view import call_rows, conversation, forbidden_lines, request_errors
+        from toolproof.reports.case_view import absent_call, call_rows, conversation, forbidden_lines, request_errors
 
         case = self.context["cases"][case_id]
         transcript = self.context["transcripts"].get(case_id)
@@ -93,7 +93,7 @@ class CaseList:
             detail.appendChild(el("p", f"Request failed: {line}", cls="request-error"))
         graded = [c for c in self.card()["cases"] if c["id"] == case_id][0]["calls"]
         detail.appendChild(calls_block(call_rows(case, self.context["tools"], graded), forbidden_lines(case),
-                                       case.expect.action))
+                                       case.expect.action, absent_call(transcript)))
         detail.appendChild(el("h4", "Conversation"))
         detail.appendChild(conversation_list(conversation(case, transcript)))
         if transcript is not None:
@@ -136,8 +136,9 @@ ROLE_LABELS = {"system": "System", "user": "User", "assistant": "Assistant", "ca
 STATUS_WORDS = {"match": "same", "mismatch": "differs", "missing": "missing", "extra": "extra"}
 
 
-def calls_block(rows: list[dict], forbidden: list[str], action: str):
-    """Expected calls (.expected-call) beside the calls made (.actual-call), differing fields marked."""
+def calls_block(rows: list[dict], forbidden: list[str], action: str, absent: str):
+    """Expected calls (.expected-call) beside the calls made (.actual-call), differing fields marked;
+    `absent` stands where no call was made (case_view.absent_call: no such call, or no answer)."""
     block = el("div", cls="call-compare")
     block.appendChild(el("h4", "Expected and actual calls"))
     if ACTION_WORDS.get(action):
@@ -154,7 +155,7 @@ def calls_block(rows: list[dict], forbidden: list[str], action: str):
             expected.appendChild(el("code", row["expected"]["tool"], cls="call-tool-name"))
         actual = el("div", cls="actual-call", children=[el("span", f"Call {row['index']} made", cls="call-label")])
         if row["actual"] is None:
-            actual.appendChild(el("p", "none: the model made no such call", cls="small differs"))
+            actual.appendChild(el("p", absent, cls="small differs"))
         else:
             actual.appendChild(el("code", row["actual"]["tool"] + (" (another tool)" if row["tool_differs"] else ""),
                                   cls="call-tool-name" + (" differs" if row["tool_differs"] else "")))
