@@ -13,7 +13,7 @@ from pyodide.ffi import create_proxy
 
 from .card.cases import case_row
 from .card.scorecard import ScorecardView
-from .dom import byid, clear, document, el, on
+from .dom import byid, clear, document, el, focus_result, on
 from toolproof.errors import failure_line
 from toolproof.plurals import counted, plural
 
@@ -155,6 +155,7 @@ class LiveController:
         try:
             self.show_finished(run, doc)
         finally:
+            focus_result(byid("run-message"), "#live")      # the outcome, then Tab goes on to the card
             document.body.dataset.run = self.finished_state
 
     def show_finished(self, run, doc) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..dom import breakable, el, on
+from ..dom import breakable, el, on, scroller
 
 
 class CaseList:
@@ -80,6 +80,7 @@ class CaseList:
         """The expected calls beside the actual ones, the exchange as a conversation, then the
         raw request and response JSON one click away (built on first open)."""
         from toolproof.reports.case_view import absent_call, call_rows, conversation, forbidden_lines, request_errors
+        from toolproof.reports.page_view import card_name
 
         case = self.context["cases"][case_id]
         transcript = self.context["transcripts"].get(case_id)
@@ -92,8 +93,9 @@ class CaseList:
         for line in request_errors(transcript):
             detail.appendChild(el("p", f"Request failed: {line}", cls="request-error"))
         graded = [c for c in self.card()["cases"] if c["id"] == case_id][0]["calls"]
+        name = f"{card_name(self.kind)}, case {case_id}"
         detail.appendChild(calls_block(call_rows(case, self.context["tools"], graded), forbidden_lines(case),
-                                       case.expect.action, absent_call(transcript)))
+                                       case.expect.action, absent_call(transcript), name))
         detail.appendChild(el("h4", "Conversation"))
         detail.appendChild(conversation_list(conversation(case, transcript)))
         if transcript is not None:
@@ -101,16 +103,19 @@ class CaseList:
             raw.appendChild(el("p", "Calls as graded", cls="raw-head"))
             from toolproof.reports.page_view import pretty, turn_views
 
-            raw.appendChild(el("pre", pretty(graded), cls="json"))
+            raw.appendChild(scroller(f"{name}: calls as graded, JSON", tag="pre", text=pretty(graded), cls="json"))
             for view in turn_views(case, self.context["tools"], transcript):
                 raw.appendChild(el("p", f"Turn {view['turn']}: request ({view['request_note']})", cls="raw-head"))
-                raw.appendChild(el("pre", view["request"], cls="json"))
+                raw.appendChild(scroller(f"{name}, turn {view['turn']}: request JSON", tag="pre", text=view["request"],
+                                         cls="json"))
                 if view["error"] is not None:
                     raw.appendChild(el("p", f"Turn {view['turn']}: request failed", cls="raw-head"))
-                    raw.appendChild(el("pre", pretty(view["error"]), cls="json error"))
+                    raw.appendChild(scroller(f"{name}, turn {view['turn']}: request failed, JSON", tag="pre",
+                                             text=pretty(view["error"]), cls="json error"))
                 else:
                     raw.appendChild(el("p", f"Turn {view['turn']}: response", cls="raw-head"))
-                    raw.appendChild(el("pre", view["response"], cls="json"))
+                    raw.appendChild(scroller(f"{name}, turn {view['turn']}: response JSON", tag="pre", text=view["response"],
+                                             cls="json"))
             detail.appendChild(raw)
 
     def filter(self, key: str, value: str) -> None:
@@ -136,9 +141,10 @@ ROLE_LABELS = {"system": "System", "user": "User", "assistant": "Assistant", "ca
 STATUS_WORDS = {"match": "same", "mismatch": "differs", "missing": "missing", "extra": "extra"}
 
 
-def calls_block(rows: list[dict], forbidden: list[str], action: str, absent: str):
+def calls_block(rows: list[dict], forbidden: list[str], action: str, absent: str, name: str):
     """Expected calls (.expected-call) beside the calls made (.actual-call), differing fields marked;
-    `absent` stands where no call was made (case_view.absent_call: no such call, or no answer)."""
+    `absent` stands where no call was made (case_view.absent_call: no such call, or no answer);
+    `name` (card and case) starts the label of each field table, which must be unique on the page."""
     block = el("div", cls="call-compare")
     block.appendChild(el("h4", "Expected and actual calls"))
     if ACTION_WORDS.get(action):
@@ -161,15 +167,14 @@ def calls_block(rows: list[dict], forbidden: list[str], action: str, absent: str
                                   cls="call-tool-name" + (" differs" if row["tool_differs"] else "")))
         if row["fields"]:
             table = el("table", cls="fields call-fields", children=[el("thead", children=[el("tr", children=[
-                el("th", t, scope="col") for t in ("Field", "Expected", "Actual", "")])])])
+                el("th", t, scope="col") for t in ("Field", "Expected", "Actual", "Result")])])])
             body = el("tbody")
             for f in row["fields"]:
                 body.appendChild(el("tr", cls=f"field-{f['status']}", data_field=f["field"], data_status=f["status"],
                                     children=[el("td", f["field"]), el("td", f["expected"]), el("td", f["actual"]),
                                               el("td", STATUS_WORDS.get(f["status"], f["status"]))]))
             table.appendChild(body)
-            fields = el("div", cls="table-scroll", tabindex="0", role="region",      # keyboard-scrollable
-                        aria_label="Expected and actual arguments, field by field", children=[table])
+            fields = scroller(f"{name}, call {row['index']}: expected and actual arguments", table)
         else:
             fields = None
             for side, key in ((expected, "expected"), (actual, "actual")):

@@ -10,7 +10,7 @@ this view itself. It never imports a panel. An edge module (DOM).
 """
 from __future__ import annotations
 
-from ..dom import breakable, clear, document, download, el, on, svg
+from ..dom import breakable, clear, document, download, el, on, scroller, svg
 from .cases import CaseList
 from .diagnosis import diagnosis_section
 from .robustness import robustness_section
@@ -219,7 +219,7 @@ class ScorecardView:
     # -- categories: table with weight inputs, and the chart
     def _categories(self):
         from toolproof.reports.scorecard import percent
-        from toolproof.reports.page_view import CATEGORY_LABELS, interval_text
+        from toolproof.reports.page_view import CATEGORY_LABELS, card_name, interval_text
 
         head = el("tr", children=[el("th", t, scope="col") for t in
                                   ("Category", "Score", "95% CI", "Cases", "Pass", "Partial", "Fail", "Error",
@@ -256,7 +256,8 @@ class ScorecardView:
         return el("section", cls="block", children=[
             el("h3", "Categories"),
             el("div", cls="categories-layout", children=[
-                el("div", children=[table, note]), self.chart_node])])
+                el("div", children=[scroller(f"{card_name(self.kind)}: categories", table), note]),
+                self.chart_node])])
 
     def _chart(self):
         from toolproof.reports.page_view import chart_bars
