@@ -148,7 +148,7 @@ def fake_run_requests(fake, scope: str) -> list[dict]:
     return list(fake.requests)
 
 
-NOT_RUN = re.compile(r"^toolproof: (\d+) case\(s\) not run: the cap of 7 requests could not cover them$", re.M)
+NOT_RUN = re.compile(r"^toolproof: (\d+) cases? not run: the cap of 7 requests could not cover them$", re.M)
 
 
 def test_the_cap_bounds_what_reaches_the_server(fake, tmp_path):
