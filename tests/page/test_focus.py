@@ -156,6 +156,7 @@ def test_a_comparison_and_the_board(pages, tmp_path_factory):
         page.screenshot(path=str(ARTIFACTS / f"focus-compare-{width}.png"))
         page.set_input_files("#board-files", paths)
         page.wait_for_selector('#board[data-board="ready"]', timeout=60_000)
+        assert "`" not in page.text_content("#board-result")          # no Markdown shown raw
         page.locator("#board").scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / f"focus-board-{width}.png"))
         scrollers_are_reachable(page, "a comparison and the board open")
