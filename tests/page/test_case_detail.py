@@ -119,3 +119,6 @@ def test_a_failed_request_shows_the_providers_words(page, live):  # noqa: F811
     error = row.locator(".request-error").first.text_content()
     assert error.startswith("Request failed: HTTP 400") and "the provider said: Invalid schema for function" in error
     assert row.locator(".conversation .msg-error").count() == 1 and page.locator("#live-card b").count() == 0
+    # the call the case expects was never made because no answer came: not the model's doing
+    absent = row.locator(".actual-call p.differs").all_text_contents()
+    assert absent and set(absent) == {"no answer: the request failed"}, absent
