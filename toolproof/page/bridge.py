@@ -40,7 +40,7 @@ _numbers = itertools.count(1)
 
 def _plain(value) -> bool:
     """A value a queued write can carry as JSON (NaN and infinities cannot), or a dict of them
-    (a method's options, e.g. focus's {"preventScroll": true})."""
+    (a method's options, such as focus's preventScroll)."""
     if isinstance(value, float):
         return math.isfinite(value)
     if isinstance(value, dict):
