@@ -287,7 +287,8 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
     worded = len(run.work) // max(1, args.repeats) - len(run.plan) if args.phrasings != "base" else 0
     times += f", {counted(worded, 'more phrasing')} (--phrasings {args.phrasings})" if worded else ""
     at_once = f", {args.concurrency} in flight" if args.concurrency > 1 else ""
-    say(f"toolproof: {len(run.plan)} cases{times}{sweep}, up to {run.need} requests; cap {settings.cap}{at_once}")
+    say(f"toolproof: {counted(len(run.plan), 'case')}{times}{sweep}, up to {counted(run.need, 'request')}; "
+        f"cap {settings.cap}{at_once}")
     if args.out:                       # the file must read back: refused before anything is sent
         _check_file_plan(run)
     return Prepared(args, bundle, settings, run, say, weights, prices)

@@ -92,7 +92,7 @@ def headline(board: dict) -> list[str]:
     elif s.get("note"):
         scope = f"same suite (sha256 {s['suite_sha256'][:12]}), SHARED CASES ONLY: {s['note']}"
     else:
-        scope = f"same suite (sha256 {s['suite_sha256'][:12]}), {s['cases']} cases"
+        scope = f"same suite (sha256 {s['suite_sha256'][:12]}), {counted(s['cases'], 'case')}"
     return [f"ToolProof leaderboard: {counted(n, 'run')}, {scope}",
             f"Ranked by score; {int(100 * m['level'])}% intervals {m['intervals']}",
             f"Pairs ({m['pairs']}): {m['pairwise']}; significant when the Holm-adjusted p < {m['alpha']:g}. "

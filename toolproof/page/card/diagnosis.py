@@ -7,7 +7,7 @@ panel. An edge module (DOM).
 from __future__ import annotations
 
 from ..dom import breakable, el, on, scroller
-from toolproof.plurals import counted
+from toolproof.plurals import counted, plural
 
 
 def diagnosis_section(card: dict, kind: str):
@@ -65,14 +65,16 @@ def diagnosis_section(card: dict, kind: str):
             on(cell, "mouseenter", lambda e, m=meaning: setattr(readout, "textContent", m))
             cells.append(cell)
         body.append(el("tr", children=cells))
-    heatmap = el("div", cls="heatmap-wrap", children=[scroller(f"{name}: which tool was called, by expected tool", el(
-        "table", cls="heatmap", data_testid="confusion", children=[el("thead", children=[head]), el("tbody", children=body)])),
-        readout]) if focus["rows"] else el(
+    table = el("table", cls="heatmap", data_testid="confusion", children=[el("thead", children=[head]),
+                                                                          el("tbody", children=body)])
+    heatmap = el("div", cls="heatmap-wrap", children=[
+        scroller(f"{name}: which tool was called, by expected tool", table), readout]) if focus["rows"] else el(
         "p", "Every expected tool was chosen right.", cls="muted")
     pairs = ", ".join(f"{p['expected']} → {p['called']} ({p['count']})" for p in sel["confused_pairs"]) or "none"
     select = panel("Select: which tool", sel["advice"], heatmap,
-                   el("p", f"Most-confused pairs: {pairs}. {focus['omitted']} tools that were always "
-                           "chosen right are not shown.", cls="muted small"))
+                   el("p", f"Most-confused pairs: {pairs}. {counted(focus['omitted'], 'tool')} that "
+                           f"{plural(focus['omitted'], 'was', 'were')} always chosen right "
+                           f"{plural(focus['omitted'], 'is', 'are')} not shown.", cls="muted small"))
 
     fv = fil["field_verdicts"]
     verdict_row = el("div", cls="pills", children=[
@@ -94,7 +96,7 @@ def diagnosis_section(card: dict, kind: str):
 
     tracking = el("div", cls="big-rate", children=[
         el("span", percent(use["result_tracking_rate"]), cls="big"),
-        el("span", f" result tracking over {use['result_runs']} runs (base and counterfactual mock results)")]
+        el("span", f" result tracking over {counted(use['result_runs'], 'run')} (base and counterfactual mock results)")]
     ) if use["result_runs"] else el("p", "No result-use runs in this scorecard.", cls="muted")
     use_panel = panel("Use: the result", use["advice"], tracking,
         el("p", f"Derived arguments {percent(use['derived_accuracy'])} · in variants "
