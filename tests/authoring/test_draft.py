@@ -54,7 +54,7 @@ def loaded(*tools, cases=()):
 @pytest.mark.parametrize("label", SHAPES)
 def test_tools_of_each_shape_load_with_one_line(label):
     step = d.load_tools(d.Draft(), json.dumps(SHAPES[label]), "t.json", TOOLS_SCHEMA)
-    assert step.line == f"1 tool(s) loaded from {label}."
+    assert step.line == f"1 tool loaded from {label}."
     assert not step.bad and step.tools and step.changed and step.state == ""
     assert list(step.draft.tools) == ["good"] and step.draft.state == "ready"
     assert step.findings == ()
@@ -92,9 +92,9 @@ def test_a_partly_bad_file_loads_the_rest_and_leaves_poisoned_tools_unticked():
     step = d.load_tools(d.Draft(), json.dumps([GOOD, OBJEKT, POISON]), "t.json", TOOLS_SCHEMA)
     assert list(step.draft.tools) == ["good", "poison"] and step.draft.left_out == ("poison",)
     assert [r.name for r in step.draft.refused] == ["bad"] and step.bad
-    assert step.line.startswith("2 tool(s) loaded from Anthropic tools. 1 tool(s) cannot be run as given and were "
+    assert step.line.startswith("2 tools loaded from Anthropic tools. 1 tool cannot be run as given and was "
                                 "not loaded (the first: t.json: at $[1].input_schema: ")
-    assert step.line.endswith(" 1 tool(s) with error-level findings are not offered until you tick them.")
+    assert step.line.endswith(" 1 tool with error-level findings is not offered until you tick it.")
 
 
 def test_any_failure_while_loading_is_one_line_but_a_missing_jsonschema_is_fetched(monkeypatch):
@@ -116,8 +116,8 @@ def test_new_tools_drop_the_cases_expecting_a_tool_gone():
     draft = loaded(GOOD, OTHER, cases=[case("a"), case("b", calls=("other",), tools=("other",))])
     step = d.load_tools(draft, json.dumps([GOOD]), "new.json", TOOLS_SCHEMA)
     assert [c["id"] for c in step.draft.cases] == ["a"]
-    assert step.line == ("1 tool(s) loaded from Anthropic tools. 1 case(s) expecting a tool no longer loaded "
-                         "were removed.")
+    assert step.line == ("1 tool loaded from Anthropic tools. 1 case expecting a tool no longer loaded "
+                         "was removed.")
 
 
 def test_a_suite_needs_tools_first_and_replaces_the_cases():
@@ -125,7 +125,7 @@ def test_a_suite_needs_tools_first_and_replaces_the_cases():
     draft = loaded(GOOD, cases=[case("old")])
     suite = {"format": "toolproof.suite", "version": 1, "cases": [case("x"), case("y")]}
     step = d.load_suite(draft, json.dumps(suite), "s.json", SUITE_SCHEMA, json_from_text)
-    assert step.line == "2 case(s) loaded from s.json; they replace the draft's cases."
+    assert step.line == "2 cases loaded from s.json; they replace the draft's cases."
     assert [c["id"] for c in step.draft.cases] == ["x", "y"] and step.form and step.changed
     bad = d.load_suite(draft, "[1,", "s.json", SUITE_SCHEMA, json_from_text)
     assert (bad.line, bad.bad, bad.draft) == ("s.json: not valid JSON: Expecting value (line 1, column 4)", True, draft)
@@ -140,7 +140,7 @@ def test_offer_ticks_leave_a_tool_out_of_the_run_and_the_exports():
     assert step.draft.left_out == ("other",) and step.tools and step.changed and step.line == ""
     offer = d.run_offer(step.draft, SUITE_SCHEMA)
     assert list(offer.tools) == ["good"] and [c.id for c in offer.suite] == ["a"] and offer.problem == ""
-    assert offer.note == "1 case(s) need a tool you left out and are not run: b"
+    assert offer.note == "1 case needs a tool you left out and is not run: b"
     assert offer.document["cases"][0]["tools"] == ["good"]
     assert d.set_offered(step.draft, "other", True).draft.left_out == ()
     nothing = d.run_offer(d.set_offered(step.draft, "good", False).draft, SUITE_SCHEMA)
@@ -151,11 +151,11 @@ def test_clear_keeps_one_undo_until_the_next_change():
     draft = loaded(GOOD, OTHER, cases=[case("a")])
     draft = d.set_offered(draft, "other", False).draft
     cleared = d.clear(draft)
-    assert cleared.line == "Draft cleared (2 tool(s), 1 case(s)). Undo brings it back."
+    assert cleared.line == "Draft cleared (2 tools, 1 case). Undo brings it back."
     assert cleared.draft.empty and cleared.draft.undo is not None and cleared.clear_lint and cleared.form
     assert d.clear(cleared.draft).draft is cleared.draft          # clearing an empty draft does nothing
     back = d.undo_clear(cleared.draft)
-    assert back.line == "Draft back: 2 tool(s), 1 case(s)." and back.draft.undo is None
+    assert back.line == "Draft back: 2 tools, 1 case." and back.draft.undo is None
     assert (back.draft.tools_doc, back.draft.cases, back.draft.left_out) == (draft.tools_doc, draft.cases, ("other",))
     assert d.undo_clear(back.draft).draft is back.draft           # nothing left to undo
     # any change after a clear forgets the undo
@@ -181,7 +181,7 @@ def test_the_stored_draft_round_trips_and_an_empty_one_is_removed():
     text, line = d.stored_text(draft)
     assert line == "" and json.loads(text)["left_out"] == ["other"]
     step = d.restore(text, TOOLS_SCHEMA, SUITE_SCHEMA)
-    assert step.line == "Draft restored: 2 tool(s), 1 case(s)." and not step.bad and not step.save
+    assert step.line == "Draft restored: 2 tools, 1 case." and not step.bad and not step.save
     assert (step.draft.tools_doc, step.draft.cases, step.draft.left_out) == (draft.tools_doc, draft.cases, ("other",))
     assert step.findings == () and step.lint_note == d.RESTORED_LINT_NOTE and step.tools
     assert d.stored_text(d.Draft()) == (None, "")
@@ -201,7 +201,7 @@ def test_a_stored_draft_that_no_longer_loads_in_part_is_kept_without_it():
     doc = json.loads(draft_text(loaded(GOOD).tools_doc, [case("a"), case("b", calls=("gone",), tools=("gone",))]))
     step = d.restore(json.dumps(doc), TOOLS_SCHEMA, SUITE_SCHEMA)
     assert [c["id"] for c in step.draft.cases] == ["a"] and step.bad and step.save    # rewritten without it
-    assert step.line.startswith("Draft restored: 1 tool(s), 1 case(s). Dropped 0 tool(s) and 1 case(s) that no "
+    assert step.line.startswith("Draft restored: 1 tool, 1 case. Dropped 0 tools and 1 case that no "
                                 "longer load (the first: the saved draft: at $.cases[1]")
 
 
@@ -228,14 +228,14 @@ def test_exports_hold_what_a_run_offers_and_refuse_when_nothing_would():
     unticked = d.set_offered(draft, "other", False).draft
     suite = d.export(unticked, "suite", TOOLS_SCHEMA, SUITE_SCHEMA)
     assert (suite.filename, suite.bad) == ("suite.json", False)
-    assert suite.line == "Exported suite.json: 1 case(s). Not in it: 1 case(s) that need a tool you left out: b."
+    assert suite.line == "Exported suite.json: 1 case. Not in it: 1 case that needs a tool you left out: b."
     assert [c["id"] for c in json.loads(suite.text)["cases"]] == ["a"]
     tools = d.export(unticked, "tools", TOOLS_SCHEMA, SUITE_SCHEMA)
-    assert tools.line == "Exported tools.json: 1 tool(s); left out (unticked): other."
+    assert tools.line == "Exported tools.json: 1 tool; left out (unticked): other."
     assert [t["name"] for t in json.loads(tools.text)["tools"]] == ["good"]
     only_b = d.set_offered(d.delete_case(draft, 0).draft, "other", False).draft
     refused = d.export(only_b, "suite", TOOLS_SCHEMA, SUITE_SCHEMA)
-    assert refused == ("", None, "Not exported: each of the 1 case(s) needs a tool you left out (b); tick the tools "
+    assert refused == ("", None, "Not exported: the case needs a tool you left out (b); tick the tools "
                                  "they need.", True)
     none = d.export(d.set_offered(unticked, "good", False).draft, "tools", TOOLS_SCHEMA, SUITE_SCHEMA)
     assert none == ("", None, "Not exported: every tool is left out; tick the tools to offer.", True)

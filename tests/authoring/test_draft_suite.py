@@ -368,8 +368,8 @@ def test_one_case_that_no_longer_loads_drops_alone(imported, tools):
     assert draft.tools_doc == imported.document and draft.cases == good     # in order; the duplicate w1 too
     assert (draft.dropped_tools, draft.dropped_cases) == (0, 4)
     assert draft.problem.startswith("the saved draft: at $.cases[")
-    assert restored_line(draft, 2).startswith("Draft restored: 2 tool(s), 3 case(s). Dropped 0 tool(s) and "
-                                              "4 case(s) that no longer load (the first: the saved draft: ")
+    assert restored_line(draft, 2).startswith("Draft restored: 2 tools, 3 cases. Dropped 0 tools and "
+                                              "4 cases that no longer load (the first: the saved draft: ")
 
 
 def test_a_tool_that_no_longer_loads_drops_alone_with_its_cases(imported, tools):
@@ -382,12 +382,12 @@ def test_a_tool_that_no_longer_loads_drops_alone_with_its_cases(imported, tools)
     draft = draft_from_text(draft_text(doc, cases), TOOLS_SCHEMA, SUITE_SCHEMA)
     assert [t["name"] for t in draft.tools_doc["tools"]] == ["get_weather", "send_email"]
     assert draft.cases == cases and draft.dropped_tools == 3 and draft.dropped_cases == 0
-    assert restored_line(draft, 2).startswith("Draft restored: 2 tool(s), 2 case(s). Dropped 3 tool(s) and 0 case(s)")
+    assert restored_line(draft, 2).startswith("Draft restored: 2 tools, 2 cases. Dropped 3 tools and 0 cases")
 
 
 def test_an_intact_draft_says_nothing_was_dropped(imported, tools):
     draft = draft_from_text(draft_text(imported.document, []), TOOLS_SCHEMA, SUITE_SCHEMA)
-    assert restored_line(draft, 2) == "Draft restored: 2 tool(s), 0 case(s)."
+    assert restored_line(draft, 2) == "Draft restored: 2 tools, 0 cases."
 
 
 def test_a_hostile_draft_with_many_bad_cases_keeps_the_good_ones_bounded(imported, tools):

@@ -63,9 +63,9 @@ def finding(severity="error", tool="t\u200b", message="m", path="$.tools[0]"):
 
 def test_the_lint_counts_errors_and_warnings_and_bounds_the_rows():
     empty = lint_list([])
-    assert (empty.heading, empty.empty, empty.rows, empty.more) == ("Lint: 0 error(s), 0 warning(s)", NO_FINDINGS, [], "")
+    assert (empty.heading, empty.empty, empty.rows, empty.more) == ("Lint: 0 errors, 0 warnings", NO_FINDINGS, [], "")
     some = lint_list([finding(), finding("warning")], note="restored")
-    assert some.heading == "Lint: 1 error(s), 1 warning(s)" and some.note == "restored" and some.empty == ""
+    assert some.heading == "Lint: 1 error, 1 warning" and some.note == "restored" and some.empty == ""
     assert some.rows[0] == ("error", "no-description", "t\u200b", "t\\u200b", "m", "$.tools[0]")
     lots = lint_list([finding()] * (SHOWN_FINDINGS + 2))
     assert len(lots.rows) == SHOWN_FINDINGS

@@ -79,15 +79,15 @@ def test_an_export_says_what_it_holds_and_what_it_leaves_out():
     doc = import_tools(json.dumps([GOOD, POISON]), TOOLS_SCHEMA).document
     some = offered_draft(doc, CASES, ["poison"])
     assert export_note("suite", some, ["poison"]) == (
-        True, "Exported suite.json: 1 case(s). Not in it: 3 case(s) that need a tool you left out: b, c, d.")
-    assert export_note("tools", some, ["poison"]) == (True, "Exported tools.json: 1 tool(s); left out (unticked): poison.")
-    assert skipped_note(some) == "3 case(s) need a tool you left out and are not run: b, c, d"
+        True, "Exported suite.json: 1 case. Not in it: 3 cases that need a tool you left out: b, c, d.")
+    assert export_note("tools", some, ["poison"]) == (True, "Exported tools.json: 1 tool; left out (unticked): poison.")
+    assert skipped_note(some) == "3 cases need a tool you left out and are not run: b, c, d"
     whole = offered_draft(doc, CASES, [])
-    assert export_note("suite", whole, []) == (True, "Exported suite.json: 4 case(s).")
-    assert export_note("tools", whole, []) == (True, "Exported tools.json: 2 tool(s).") and skipped_note(whole) == ""
+    assert export_note("suite", whole, []) == (True, "Exported suite.json: 4 cases.")
+    assert export_note("tools", whole, []) == (True, "Exported tools.json: 2 tools.") and skipped_note(whole) == ""
     none_runs = offered_draft(doc, CASES[1:3], ["poison"])
     assert export_note("suite", none_runs, ["poison"]) == (
-        False, "Not exported: each of the 2 case(s) needs a tool you left out (b, c); tick the tools they need.")
+        False, "Not exported: each of the 2 cases needs a tool you left out (b, c); tick the tools they need.")
     assert export_note("tools", none_runs, ["poison"])[0]          # the tools file still exports
     for kind in ("suite", "tools"):
         assert export_note(kind, offered_draft(doc, CASES, ["good", "poison"]), ["good", "poison"]) == (

@@ -28,9 +28,9 @@ def test_every_format_prints_the_same_ranking(paths, form):
         assert str(paths[0]) not in out                # labels, never file paths
     elif form == "html":
         text = "".join(assert_inert(out).text)
-        assert "ToolProof leaderboard: 3 run(s)" in text and "<script>alert(1)</script>" in text
+        assert "ToolProof leaderboard: 3 runs" in text and "<script>alert(1)</script>" in text
     else:
-        assert "ToolProof leaderboard: 3 run(s), same suite" in out
+        assert "ToolProof leaderboard: 3 runs, same suite" in out
         assert "<script>" not in out or form == "text"
 
 

@@ -69,7 +69,7 @@ def test_compare_json_text_gate_and_reports(tmp_path):
     # two cases cannot show a regression (a paired t with 1 degree of freedom): exit 0, and the
     # verdict says so instead of "no regression beyond noise"
     assert code == 0 and "Verdict: no significant change; a drop of up to 100 points cannot be ruled out" in out
-    assert out.startswith("ToolProof comparison (B - A)\nA: anthropic / m / 2026-11-30T10:00:00+00:00 (3 repeat(s) per case)\n")
+    assert out.startswith("ToolProof comparison (B - A)\nA: anthropic / m / 2026-11-30T10:00:00+00:00 (3 repeats per case)\n")
     failures = ET.fromstring((tmp_path / "j.xml").read_text(encoding="utf-8")).iter("failure")
     assert [f.get("type") for f in failures] == ["REGRESSED", "REGRESSED"]   # the flips, still listed
     assert "| sc-hotels-lisbon | should_call | PASS (3/3) | FAIL (0/3) | regressed |" in (tmp_path / "s.md").read_text(encoding="utf-8")
@@ -104,7 +104,7 @@ def test_errored_cases_are_named_on_stderr(tmp_path):
     a = write(tmp_path, "a.json", document({CALL_A: ["pass"], CALL_B: ["pass"]}, suite_sha256=SHA))
     b = write(tmp_path, "b.json", document({CALL_A: ["error"], CALL_B: ["pass"]}, suite_sha256=SHA))
     code, out, err = cli("compare", a, b, "--fail-on-regression")
-    assert code == 0 and err == (f"toolproof: 1 case(s) not graded in both runs (ERROR), left out of the "
+    assert code == 0 and err == (f"toolproof: 1 case not graded in both runs (ERROR), left out of the "
                                  f"comparison: {CALL_A}\n")
 
 

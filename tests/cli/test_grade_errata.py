@@ -46,7 +46,7 @@ def test_grade_of_an_older_results_file_lists_the_errata_that_apply(tmp_path):
     code, out, err = cli("grade", "--transcripts", str(OLDER), "--errata", str(errata_file(tmp_path)))
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    start = lines.index("Errata: 2 change(s) to what these cases expect came after this results file was made; "
+    start = lines.index("Errata: 2 changes to what these cases expect came after this results file was made; "
                         "their verdicts use the expectations as they are now:")
     assert lines[start + 1:start + 3] == [
         "  sc-reminder-prescription (2026-11-20): remind_at now accepts 17:30:00",

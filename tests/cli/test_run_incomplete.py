@@ -40,7 +40,7 @@ def compatible(base: str, *argv: str, environ: dict | None = None):
 
 def test_incomplete_line_counts_errors_and_items_never_started():
     assert incomplete_line(4, ["PASS", "FAIL", "PARTIAL", "PASS"]) is None
-    assert incomplete_line(5, ["PASS", "ERROR"]) == ("toolproof: incomplete: 4 of 5 planned case run(s) got "
+    assert incomplete_line(5, ["PASS", "ERROR"]) == ("toolproof: incomplete: 4 of 5 planned conversations got "
                                                      "no verdict (1 ERROR, 3 not started)")
     assert incomplete_line(0, []) is None
 
@@ -52,14 +52,14 @@ def test_a_server_that_dies_mid_way_exits_3_and_says_how_many(bad):
     last = stderr.splitlines()[-1]
     # the cap (lowered to the plan's need with every retry allowed for) covers the retries, so every
     # case starts and the dead server's cases end in ERROR (issue 20: a full run completes in full)
-    assert last == ("toolproof: incomplete: 7 of 9 planned case run(s) got no verdict (7 ERROR, 0 not started); "
+    assert last == ("toolproof: incomplete: 7 of 9 planned conversations got no verdict (7 ERROR, 0 not started); "
                     "exit 3 (--allow-incomplete accepts a partial run)")
 
 
 def test_allow_incomplete_accepts_a_partial_run_and_still_says_so(fake):
     code, _, stderr = compatible(fake.base + "/v1", "--scope", "must_ask", "--cap", "3", "--allow-incomplete")
     assert code == 0
-    assert stderr.splitlines()[-1] == ("toolproof: incomplete: 6 of 9 planned case run(s) got no verdict "
+    assert stderr.splitlines()[-1] == ("toolproof: incomplete: 6 of 9 planned conversations got no verdict "
                                        "(0 ERROR, 6 not started); accepted (--allow-incomplete)")
 
 

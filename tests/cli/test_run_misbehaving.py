@@ -228,7 +228,7 @@ def test_ctrl_c_stops_the_request_in_flight_at_once(server, tmp_path, ctrl_c):
     # (it waited it out before: 87 s)
     assert sent and len(server.drips) == before
     assert code == 130
-    assert f"toolproof: interrupted: 1 graded case(s) kept in {out}\n" in stderr
+    assert f"toolproof: interrupted: 1 graded case kept in {out}\n" in stderr
     assert [t["case_id"] for t in json.loads(out.read_text())["transcripts"]] == [FIRST]
     assert len(regrade(out)["cases"]) == 1
 

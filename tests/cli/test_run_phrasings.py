@@ -54,7 +54,7 @@ def test_all_phrasings_each_as_a_conversation_and_regraded_byte_for_byte(fake, s
                                 "--format", "json", "--out", str(out))
     assert code == 0, stderr
     cases = [c for c in load_suite_files(suite=suite).cases if c.category == "should_call"]
-    assert f"{len(cases)} cases x 2 repeats, 3 more phrasing(s) (--phrasings all)" in stderr
+    assert f"{len(cases)} cases x 2 repeats, 3 more phrasings (--phrasings all)" in stderr
     doc = json.loads(out.read_text())
     assert doc["settings"]["phrasings"] == "all"
     keys = [(t["case_id"], t.get("phrasing", "base"), t["repeat"]) for t in doc["transcripts"]]

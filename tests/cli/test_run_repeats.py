@@ -167,7 +167,7 @@ def test_ctrl_c_during_a_concurrent_run_keeps_the_finished_cases(fake, tmp_path,
                            "--concurrency", "4", "--out", str(out))
     assert sent and code == 130
     # the answers in flight (20 s each) were not waited for: only the two finished cases are kept
-    assert f"toolproof: interrupted: 2 graded case(s) kept in {out}\n" in stderr
+    assert f"toolproof: interrupted: 2 graded cases kept in {out}\n" in stderr
     assert [t["case_id"] for t in json.loads(out.read_text())["transcripts"]] == [c.id for c in cases[:2]]
 
 
@@ -180,5 +180,5 @@ def test_fail_under_fails_a_repeated_run_with_one_error_repeat(fake):
     case = next(c for c in card["cases"] if c["id"] == first.id)
     assert "ERROR" in case["repeats"]
     assert code == 1
-    assert stderr.endswith("toolproof: 1 case run(s) ended in ERROR (the request failed after its retries); "
+    assert stderr.endswith("toolproof: 1 conversation ended in ERROR (the request failed after its retries); "
                            "--fail-under 0.0 needs every case graded: re-run, or check the endpoint\n")

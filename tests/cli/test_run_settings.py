@@ -117,7 +117,7 @@ def test_a_server_that_did_not_show_the_tools_is_named(fake, tmp_path):
     fake.script[first.id] = [(200, {}, json.dumps(answer))]
     out = tmp_path / "r.json"
     code, stdout, stderr = live(fake, "openai-compatible", "/v1", "--out", str(out))
-    assert "Warning: 1 case(s): the reported input tokens were fewer than the tool definitions sent: " \
+    assert "Warning: 1 case: the reported input tokens were fewer than the tool definitions sent: " \
            f"the server may not have shown the tools to the model ({first.id})" in stdout
     _, regraded, _ = cli("grade", "--transcripts", str(out), "--format", "json")
     row = next(c for c in json.loads(regraded)["cases"] if c["id"] == first.id)

@@ -85,7 +85,7 @@ def test_import_writes_a_suite_that_validates(bfcl, tmp_path):
     ids = [c["id"] for c in suite["cases"]]
     assert ids == ["simple_python_0", "simple_python_1", "multiple_0", "parallel_0", "irrelevance_0"]
     assert "skipped simple_python_2: only single-turn questions are imported" in err
-    assert "5 case(s) and 3 tool(s) written" in err
+    assert "5 cases and 3 tools written" in err
     by_id = {c["id"]: c for c in suite["cases"]}
     assert by_id["simple_python_0"]["expect"] == {"action": "call", "calls": [{
         "tool": "calculate_triangle_area", "args": {"base": 10, "height": 5, "unit": "units"},
@@ -104,7 +104,7 @@ def test_import_writes_a_suite_that_validates(bfcl, tmp_path):
     assert "type" not in play["properties"]["extra"] and play["properties"]["pair"]["type"] == "array"
     code, out, _ = cli("suite", "validate", str(tmp_path / "out" / "suite.json"), "--tools",
                        str(tmp_path / "out" / "tools.json"))
-    assert (code, out) == (0, "suite validate: ok (5 case(s), 3 tool(s))\n")
+    assert (code, out) == (0, "suite validate: ok (5 cases, 3 tools)\n")
 
 
 def test_a_line_separator_inside_a_string_stays_in_its_line(bfcl, tmp_path):
@@ -198,7 +198,7 @@ def test_hostile_entries_are_skipped_with_an_escaped_reason(bfcl, tmp_path):
     assert code == 0
     assert "skipped irrelevance_0: a function needs a name of 1-128 of A-Z a-z 0-9 _ - ." in err
     assert "\x1b" not in err and "\x00" not in err and "\\x00" in err
-    assert "1 case(s) and 1 tool(s) written" in err
+    assert "1 case and 1 tool written" in err
 
 
 def test_nothing_importable_is_an_input_error(bfcl, tmp_path):
@@ -222,7 +222,7 @@ def test_validate_lists_every_problem_one_line_each(tmp_path):
         f"{path}: at $.cases[1].expect.calls[0].tool: expected tool 'transfer_between_accounts' is not offered by the case",
         f"{path}: at $.cases[3].expect.calls[0].accept.zzz: accept names 'zzz', which is not in args or derive "
         "(or a key inside them)",
-        "suite validate: 4 problem(s)"]
+        "suite validate: 4 problems"]
 
 
 @pytest.mark.parametrize("text, phrase", [
@@ -274,7 +274,7 @@ def test_validate_a_hostile_suite_of_thousands_of_bad_cases_quickly(tmp_path):
     path.write_text(json.dumps({"format": "toolproof.suite", "version": 2, "cases": cases}))
     code, out, _ = cli("suite", "validate", str(path))
     assert code == 2 and out.count("unknown tool 'nope'") == 3000
-    assert out.endswith(f"suite validate: {len(out.splitlines()) - 1} problem(s)\n")
+    assert out.endswith(f"suite validate: {len(out.splitlines()) - 1} problems\n")
 
 
 # --out DIR (issue 19): the finding was `--out data` silently replacing the project's own

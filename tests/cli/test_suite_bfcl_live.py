@@ -182,7 +182,7 @@ def test_hostile_entries_get_one_line_each_and_the_rest_still_import(live, tmp_p
     skipped = [line for line in err.splitlines() if line.startswith("toolproof: skipped ")]
     assert len(skipped) == 41
     assert skipped[0] == "toolproof: skipped live_irrelevance_0-0-0: offers two functions named 'math.gcd'"
-    assert "1 case(s) and 1 tool(s) written" in err
+    assert "1 case and 1 tool written" in err
 
 
 EXTRACT = {"name": "extractor.extract", "description": "Extract people.", "parameters": {

@@ -39,7 +39,7 @@ def baseline(tmp_path: Path) -> str:
 def test_the_check_passes_when_nothing_changed(tmp_path):
     code, out, err = cli("suite", "errata", "--errata", baseline(tmp_path))
     assert (code, err) == (0, "")
-    assert out == f"suite errata: ok ({len(SUITE['cases'])} case(s), 0 entry(ies))\n"
+    assert out == f"suite errata: ok ({len(SUITE['cases'])} cases, 0 entries)\n"
 
 
 def test_a_change_without_an_entry_fails_the_check_and_names_the_case(tmp_path):

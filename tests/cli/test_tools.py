@@ -28,7 +28,7 @@ def test_import_writes_tools_json_verbatim(shape, tmp_path):
     out = tmp_path / "tools.json"
     code, stdout, stderr = cli("tools", "import", write(tmp_path, as_shape(shape)), "--out", str(out))
     assert (code, stdout) == (0, "")
-    assert stderr.startswith("toolproof: 2 tool(s) from ") and stderr.endswith(f" written to {out}\n")
+    assert stderr.startswith("toolproof: 2 tools from ") and stderr.endswith(f" written to {out}\n")
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert [(t["name"], t["description"], t["parameters"]) for t in doc["tools"]] == TOOLS
     assert json.dumps(doc["tools"][1]["parameters"]) == json.dumps(REAL)        # key order too
@@ -144,7 +144,7 @@ def test_ten_thousand_tools(tmp_path):
     source = write(tmp_path, tools)
     out = tmp_path / "tools.json"
     code, _, err = cli("tools", "import", source, "--out", str(out))
-    assert code == 0 and err == f"toolproof: 10000 tool(s) from OpenAI Chat Completions tools written to {out}\n"
+    assert code == 0 and err == f"toolproof: 10000 tools from OpenAI Chat Completions tools written to {out}\n"
     code, out_text, _ = cli("tools", "lint", source, "--format", "json")
     assert (code, json.loads(out_text)) == (0, {"findings": []})
 
@@ -153,7 +153,7 @@ def test_ten_thousand_tools(tmp_path):
 def test_lint_data_tools_exits_0_with_warnings_only():
     code, out, err = cli("tools", "lint", str(DATA / "tools.json"))
     assert (code, err) == (0, "")
-    assert out.splitlines()[-1].startswith("lint: 41 tool(s), 0 error(s), ")
+    assert out.splitlines()[-1].startswith("lint: 41 tools, 0 errors, ")
 
 
 def test_lint_json_shape_and_exit_1_on_an_error(tmp_path):
@@ -169,7 +169,7 @@ def test_lint_text_lists_each_finding_and_a_summary(tmp_path):
     source = write(tmp_path, [{"name": "f", "input_schema": {"type": "object", "properties": {}}}])
     assert cli("tools", "lint", source) == (1, "error   missing-description        f  $[0].description\n"
                                                "        tool 'f' has no description\n"
-                                               "lint: 1 tool(s), 1 error(s), 0 warning(s)\n", "")
+                                               "lint: 1 tool, 1 error, 0 warnings\n", "")
 
 
 def test_lint_refuses_an_unknown_shape(tmp_path):
@@ -188,7 +188,7 @@ def fake(tmp_path) -> str:
 def test_mcp_stdio_import(fake, tmp_path):
     out = tmp_path / "tools.json"
     code, _, err = cli("tools", "import", "--mcp-stdio", f"{fake} ok", "--out", str(out), "--timeout", "600")
-    assert (code, err) == (0, f"toolproof: 3 tool(s) from MCP tools/list written to {out}\n")
+    assert (code, err) == (0, f"toolproof: 3 tools from MCP tools/list written to {out}\n")
     doc = json.loads(out.read_text())
     assert [t["name"] for t in doc["tools"]] == ["tool_0", "tool_1", "tool_2"]
     assert doc["tools"][0]["annotations"] == {"readOnlyHint": True} and "domain" not in doc["tools"][0]

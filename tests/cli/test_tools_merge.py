@@ -33,7 +33,7 @@ def test_two_servers_exposing_search_keep_both_apart_by_id(tmp_path):
     out = tmp_path / "tools.json"
     code, _, err = cli("tools", "import", github, jira, "--out", str(out))
     assert code == 0, err
-    assert err == (f"toolproof: 4 tool(s) from 2 sources (github, jira); 2 share a name with another source's "
+    assert err == (f"toolproof: 4 tools from 2 sources (github, jira); 2 share a name with another source's "
                    f"tool, kept apart by id written to {out}\n")
     doc = json.loads(out.read_text())
     assert [(t.get("id"), t["name"], t["description"]) for t in doc["tools"]] == [

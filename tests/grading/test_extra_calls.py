@@ -78,7 +78,7 @@ def test_50000_calls_grade_with_bounded_work_and_bounded_reasons(grader, cid, mo
     extra = [r for r in result.reasons if r.startswith("extra call")]
     assert len(extra) == MAX_EXTRA_REASONS
     expected = 2 if cid == "any" else 1
-    assert f"… and {MAX_CALLS - expected - MAX_EXTRA_REASONS} more extra call(s)" in result.reasons
+    assert f"… and {MAX_CALLS - expected - MAX_EXTRA_REASONS} more extra calls" in result.reasons
     assert result.reasons[-1] == (f"turn 1: {N - MAX_CALLS} more calls not read (a reply's first "
                                   f"{MAX_CALLS} calls are graded; more than any case expects)")
     assert len(result.reasons) <= MAX_EXTRA_REASONS + 4
@@ -95,7 +95,7 @@ def test_an_over_call_names_a_bounded_number_of_tools(grader):
 
 def test_a_few_extra_calls_are_each_named_as_before(grader):
     result = grader("seq", openai(*[("lookup", {"order_id": "ORD-123456"})] * 3))
-    assert result.reasons == ["extra call lookup in turn 1: expected 1 call(s)"] * 2
+    assert result.reasons == ["extra call lookup in turn 1: expected 1 call"] * 2
 
 
 def test_called_names_lists_all_when_few():

@@ -124,7 +124,7 @@ def test_a_stopped_run_keeps_its_own_error_when_fitted():
 def test_the_note_a_recovered_file_gets():
     doc = json.loads(recover(results_text(document(4))[:-40])[0])
     assert cut_short_note(doc) == ("this results file was cut short while the run wrote it (killed, or the disk "
-                                   "full): 4 whole transcript(s) read; the run's state, request count and anything "
+                                   "full): 4 whole transcripts read; the run's state, request count and anything "
                                    "later are lost")
     assert cut_short_note(document(4)) is None and cut_short_note([]) is None
     assert compact(doc["state"]) == '"cut short"'

@@ -8,6 +8,7 @@ heatmap's cells are focusable and say what they count; each case toggle is named
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -100,7 +101,8 @@ def test_heatmap_cells_are_focusable_and_say_what_they_count(page):
     assert cells.count() > 0
     assert set(cells.evaluate_all("cs => cs.map(c => c.tabIndex)")) == {0}
     labels = cells.evaluate_all("cs => cs.map(c => c.getAttribute('aria-label'))")
-    assert all(label.startswith("expected ") and ", called " in label and "case(s)" in label for label in labels)
+    assert all(label.startswith("expected ") and ", called " in label and re.search(r": (1 case|\d+ cases)\b", label)
+               for label in labels)
     wrong = page.locator("#fixture-diagnosis table.heatmap td.heat.off:not(.heat-0)").first
     wrong.focus()
     assert page.text_content("#fixture-heat-readout") == wrong.get_attribute("aria-label")
@@ -117,3 +119,6 @@ def test_a_failed_request_shows_the_providers_words(page, live):  # noqa: F811
     error = row.locator(".request-error").first.text_content()
     assert error.startswith("Request failed: HTTP 400") and "the provider said: Invalid schema for function" in error
     assert row.locator(".conversation .msg-error").count() == 1 and page.locator("#live-card b").count() == 0
+    # the call the case expects was never made because no answer came: not the model's doing
+    absent = row.locator(".actual-call p.differs").all_text_contents()
+    assert absent and set(absent) == {"no answer: the request failed"}, absent

@@ -21,7 +21,7 @@ pytest.importorskip("playwright.sync_api")
 
 VALID = json.dumps([{"name": "get_weather", "description": "Current weather for a city.",
                      "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}])
-LOADED = "1 tool(s) loaded from Anthropic tools."
+LOADED = "1 tool loaded from Anthropic tools."
 HUGE = 21_000_000                 # bytes: over the 20 MB bound
 REFUSED = "text is 21.0 MB, over the 20 MB limit; the field was left as it was"
 OWN_ANSWERED = ("document.body.dataset.pending === '0' && "

@@ -122,7 +122,7 @@ def test_cap_is_never_exceeded(page, live):
     assert len(openai.posts) <= cap
     assert len(openai.posts) == sent
     message = page.text_content("#run-message")
-    assert f"{len(plan) - started} case(s) were not started" in message
+    assert f"{len(plan) - started} cases were not started" in message
     assert len(card_cases(page)) == started
     assert page.text_content("#requests-text") == f"{sent} / {cap}"
     # issue 20: a run cut short by the cap showed a full-size score; below half of the plan, none

@@ -96,7 +96,7 @@ def test_load_author_export_reload_and_run(page, server, tmp_path):
     assert page.locator("#own img").count() == 0 and page.locator("#own b").count() == 0
     assert "quiet\\u200btool" in page.text_content("#own-lint")      # the hidden character shown
     # the real tools, from a file
-    assert load_tools_file(page, "tools.json", json.dumps(TOOLS)).startswith("2 tool(s) loaded from OpenAI Chat")
+    assert load_tools_file(page, "tools.json", json.dumps(TOOLS)).startswith("2 tools loaded from OpenAI Chat")
     assert page.eval_on_selector_all("#case-tool option", "o => o.map(x => x.value)") == ["get_weather", "send_email"]
     # a bad case: refused, naming the field; the live check says why first
     fill_case(page, id="w1", prompt="Weather in Paris, in kelvin?", args='{"city": "Paris", "unit": "k"}')
@@ -156,7 +156,7 @@ def test_load_author_export_reload_and_run(page, server, tmp_path):
             ("bad-suite.json", '{"format": "toolproof.suite", "version": 1, "cases": [{"id": "x", "category": '
                                '"should_call", "tools": ["ghost"], "prompt": "p", "expect": {"action": "no_call"}}]}',
              "bad-suite.json: at $.cases[0].tools[0]: unknown tool 'ghost' (not in tools.json)"),
-            ("suite.json", files["suite"].read_text(), "3 case(s) loaded from suite.json; they replace the draft's cases.")]:
+            ("suite.json", files["suite"].read_text(), "3 cases loaded from suite.json; they replace the draft's cases.")]:
         page.set_input_files("#own-suite", files=[{"name": name, "mimeType": "application/json",
                                                    "buffer": text.encode("utf-8")}])
         page.wait_for_function("m => document.querySelector('#own-message').textContent === m", arg=message)
@@ -168,7 +168,7 @@ def test_load_author_export_reload_and_run(page, server, tmp_path):
     page.wait_for_function("document.body.dataset.ready === 'true' && document.querySelector('#own').dataset.state === 'ready'",
                            timeout=READY_TIMEOUT_MS)
     assert page.eval_on_selector_all(".own-case", "r => r.map(x => x.dataset.caseId)") == ["w1", "n1", "w2"]
-    assert page.text_content("#own-message") == "Draft restored: 2 tool(s), 3 case(s)."
+    assert page.text_content("#own-message") == "Draft restored: 2 tools, 3 cases."
     stored = page.evaluate("JSON.stringify(Object.entries(localStorage))")
     assert KEY not in stored and "toolproof.own.draft" in stored
     # the live run of "Your suite" against a routed OpenAI
@@ -232,7 +232,7 @@ def test_ten_thousand_tools_and_a_huge_file(page):
              "input_schema": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]}}
             for i in range(10_000)]
     message = load_tools_file(page, "many.json", json.dumps(many))
-    assert message.startswith("10000 tool(s) loaded from Anthropic tools"), message
+    assert message.startswith("10000 tools loaded from Anthropic tools"), message
     assert page.locator(".own-tool").count() == 100
     # a case would offer more tools than a provider accepts: refused, naming the field
     fill_case(page, id="m1", prompt="x", tool="tool_1", args='{"x": "y"}')
@@ -272,7 +272,7 @@ def test_a_stored_draft_keeps_what_loads_and_drops_only_the_stale_case(page):
     page.wait_for_function("document.body.dataset.ready === 'true' && document.querySelector('#own').dataset.state",
                            timeout=READY_TIMEOUT_MS)
     assert page.text_content("#own-message").startswith(
-        "Draft restored: 1 tool(s), 1 case(s). Dropped 0 tool(s) and 1 case(s) that no longer load")
+        "Draft restored: 1 tool, 1 case. Dropped 0 tools and 1 case that no longer load")
     assert page.eval_on_selector_all(".own-case", "r => r.map(x => x.dataset.caseId)") == ["w1"]
     stored = json.loads(page.evaluate("localStorage.getItem('toolproof.own.draft')"))
     assert [c["id"] for c in stored["cases"]] == ["w1"] and page.errors == []
@@ -293,7 +293,7 @@ def test_entries_that_share_a_name_are_listed_by_name_and_id(page):
          "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}},
         {"id": "search@jira", "name": "search", "description": "Search tickets.",
          "parameters": {"type": "object", "properties": {"jql": {"type": "string"}}, "required": ["jql"]}}]}
-    assert load_tools_file(page, "merged.json", json.dumps(doc)).startswith("2 tool(s) loaded")
+    assert load_tools_file(page, "merged.json", json.dumps(doc)).startswith("2 tools loaded")
     options = page.eval_on_selector_all("#case-tool option", "o => o.map(x => [x.value, x.textContent])")
     assert options == [["search@github", "search [search@github]"], ["search@jira", "search [search@jira]"]]
     assert page.eval_on_selector_all(".own-tool code", "c => c.map(x => x.textContent)") == [

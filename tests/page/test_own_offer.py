@@ -86,11 +86,11 @@ def page(browser, server):
 
 def test_a_partly_bad_file_keeps_its_good_tools_and_lists_what_lint_prints(page, tmp_path):
     message = load(page, "mixed.json", json.dumps(MIXED))
-    assert message.startswith("2 tool(s) loaded from OpenAI Chat Completions tools. 1 tool(s) cannot be run "
-                              "as given and were not loaded (the first: mixed.json: at $[1].function.parameters"), message
-    assert "1 tool(s) with error-level findings are not offered until you tick them." in message
+    assert message.startswith("2 tools loaded from OpenAI Chat Completions tools. 1 tool cannot be run "
+                              "as given and was not loaded (the first: mixed.json: at $[1].function.parameters"), message
+    assert "1 tool with error-level findings is not offered until you tick it." in message
     assert page_findings(page) == cli_findings(tmp_path, MIXED)       # the terminal's lint, finding for finding
-    assert page.text_content("#own-lint h3") == "Lint: 2 error(s), 2 warning(s)"
+    assert page.text_content("#own-lint h3") == "Lint: 2 errors, 2 warnings"
     offers = page.eval_on_selector_all(".tool-offer", "b => b.map(x => [x.dataset.tool, x.checked])")
     assert offers == [["good_tool", True], ["poison_tool", False]]
     assert "objekt" in page.text_content('.own-tool.refused[data-tool="bad_tool"]')
@@ -128,7 +128,7 @@ def test_a_partly_bad_file_keeps_its_good_tools_and_lists_what_lint_prints(page,
     # the lint is back after the reload (it was gone): the terminal's lint of the saved tools
     saved = json.loads(page.evaluate("localStorage.getItem('toolproof.own.draft')"))["tools"]
     assert page_findings(page) == cli_findings(tmp_path, saved) != []
-    assert page.text_content("#own-lint h3") == "Lint: 1 error(s), 0 warning(s)"      # bad_tool was not loaded
+    assert page.text_content("#own-lint h3") == "Lint: 1 error, 0 warnings"      # bad_tool was not loaded
     assert page.text_content("#own-lint .lint-note").startswith("Restored draft: the lint of its tools as saved")
     assert page.errors == []
 
@@ -143,21 +143,21 @@ def test_a_case_that_needs_a_left_out_tool_is_skipped_and_said(page, tmp_path):
     page.click("#add-case")
     assert page.text_content("#case-error") == ""
     page.uncheck('.tool-offer[data-tool="poison_tool"]')
-    assert page.text_content("#own-offer-note") == "1 case(s) need a tool you left out and are not run: p1"
+    assert page.text_content("#own-offer-note") == "1 case needs a tool you left out and is not run: p1"
     assert page.eval_on_selector("#scope option[value=own]", "o => o.textContent").startswith("Your suite (1 cases)")
     # the export leaves it out too, and says so (it used to drop it without a word)
     assert [c["id"] for c in exported(page, tmp_path, "suite")["cases"]] == ["g1"]
     assert page.text_content("#own-message") == \
-        "Exported suite.json: 1 case(s). Not in it: 1 case(s) that need a tool you left out: p1."
+        "Exported suite.json: 1 case. Not in it: 1 case that needs a tool you left out: p1."
     assert [t["name"] for t in exported(page, tmp_path, "tools")["tools"]] == ["good_tool"]
-    assert page.text_content("#own-message") == "Exported tools.json: 1 tool(s); left out (unticked): poison_tool."
+    assert page.text_content("#own-message") == "Exported tools.json: 1 tool; left out (unticked): poison_tool."
 
 
 def test_clearing_the_draft_can_be_undone(page):
     cases = page.eval_on_selector_all(".own-case", "r => r.map(x => x.dataset.caseId)")
     assert cases == ["g1", "p1"]
     page.click("#own-clear")
-    assert page.text_content("#own-message") == "Draft cleared (2 tool(s), 2 case(s)). Undo brings it back."
+    assert page.text_content("#own-message") == "Draft cleared (2 tools, 2 cases). Undo brings it back."
     assert page.locator(".own-case").count() == 0 and page.locator(".tool-offer").count() == 0
     page.click("#own-undo")
     page.wait_for_function("document.querySelectorAll('.own-case').length === 2")
@@ -167,7 +167,7 @@ def test_clearing_the_draft_can_be_undone(page):
     page.click("#own-clear")
     page.fill("#own-paste", json.dumps([GOOD]))
     page.click("#own-paste-load")            # any change ends the undo
-    page.wait_for_function("document.querySelector('#own-message').textContent.startsWith('1 tool(s)')")
+    page.wait_for_function("document.querySelector('#own-message').textContent.startsWith('1 tool')")
     page.wait_for_selector("#own-undo", state="hidden")      # the load's last step (the worker's writes land in turn)
     assert page.errors == []
 
@@ -191,7 +191,7 @@ def test_jsonschema_that_cannot_load_is_one_line_not_a_hang(browser, server):
         assert message.startswith("objekt.json: could not be read (RuntimeError: could not load vendor/wheels/"), message
         assert page.evaluate("document.querySelector('#own').dataset.state") == "error"
         # still usable: a file that needs no jsonschema loads
-        assert load(page, "good.json", json.dumps([GOOD])).startswith("1 tool(s) loaded")
+        assert load(page, "good.json", json.dumps([GOOD])).startswith("1 tool loaded")
     finally:
         context.close()
 

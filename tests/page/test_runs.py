@@ -204,7 +204,7 @@ def test_files_from_the_page_and_the_terminal_open_as_scorecards(page, tmp_path)
     page.wait_for_function("document.getElementById('board-message').textContent.includes('Left out')")
     line = page.text_content("#board-message")
     assert page.get_attribute("#board", "data-board") in ("ready", "empty"), line
-    assert "1 scorecard-only file(s)" in line and "record no suite fingerprint, e.g. the fixtures" in line
+    assert "1 scorecard-only file (no transcripts in it)" in line and "with no suite fingerprint, e.g. the fixtures" in line
 
 
 @pytest.mark.parametrize("name,text,message", [
@@ -236,7 +236,7 @@ def test_a_results_file_cut_short_opens_with_its_whole_transcripts_and_says_so(p
     page.wait_for_selector("#run-card[data-state=ready]")
     assert page.locator("#run-card .case-row").count() == 9
     assert "this results file was cut short while the run wrote it (killed, or the disk full): 9 whole " \
-           "transcript(s) read" in page.text_content("#run-card")
+           "transcripts read" in page.text_content("#run-card")
 
 
 def test_a_huge_file_is_refused_before_it_is_read(page):

@@ -36,7 +36,7 @@ def test_text_has_every_table_and_no_raw_control(hostile_board):
     for title in ("Runs", "Category scores (%)", RATES_TITLE, "Cost and latency", "Pairs (B - A, B ranked lower)"):
         assert f"\n{title}\n" in text
     assert "\\u202e" in text and "\\u2066" in text      # (the name is clipped before its ESC)
-    assert text.startswith("ToolProof leaderboard: 3 run(s), same suite")
+    assert text.startswith("ToolProof leaderboard: 3 runs, same suite")
     assert all("\n# heading" not in line for line in text.splitlines())
 
 

@@ -8,7 +8,8 @@ import pytest
 
 from toolproof.grading.transcripts import Transcript, Turn
 from toolproof.providers.reply import Call, Reply
-from toolproof.reports.case_view import MAX_SHOWN, call_rows, conversation, forbidden_lines, request_errors
+from toolproof.reports.case_view import (MAX_SHOWN, absent_call, call_rows, conversation, forbidden_lines,
+                                        request_errors)
 
 
 def transcript(case_id, *turns):
@@ -60,6 +61,18 @@ def test_a_failed_request_is_its_status_and_the_providers_words(bundle):
                                          "text": "HTTP 400: bad request; the provider said: Invalid 'tools[0]' \\x1b[31m"}
     assert request_errors(t) == ["HTTP 400: bad request; the provider said: Invalid 'tools[0]' \\x1b[31m"]
     assert conversation(case, None)[-1]["role"] == "note" and request_errors(None) == []
+
+
+def test_a_missing_call_says_whether_the_model_answered(bundle):
+    """A call the model could not make (its request failed) is not "no such call" (issue 37)."""
+    case = case_of(bundle, "mst-refund-latest-order")
+    answered = bundle.transcripts.transcripts[case.id]
+    assert absent_call(answered) == "none: the model made no such call"
+    failed = transcript(case.id, answered.turns[0], Turn(None, {"status": 500, "message": "server error"}))
+    assert absent_call(failed) == "no answer: the request failed"
+    assert absent_call(transcript(case.id, Turn(None, {"status": None, "message": "timed out"}))) == \
+        "no answer: the request failed"
+    assert absent_call(None) == absent_call(transcript(case.id)) == "no answer: the request was not sent"
 
 
 def test_hostile_replies_stay_bounded_text_and_keys_are_redacted(bundle):

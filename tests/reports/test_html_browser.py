@@ -23,7 +23,7 @@ def test_reports_open_from_disk_and_request_nothing(browser, tmp_path):
     page.on("request", lambda r: requests.append(r.url))
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page.goto(board.as_uri())
-    assert page.locator("h1").inner_text().startswith("ToolProof leaderboard: 2 run(s)")
+    assert page.locator("h1").inner_text().startswith("ToolProof leaderboard: 2 runs")
     assert page.locator("tr[data-run-id]").count() == 2
     assert "<script>alert(1)</script>" in page.locator("table.board").inner_text()
     page.goto(card.as_uri())

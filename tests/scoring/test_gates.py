@@ -17,10 +17,10 @@ def card(score, *repeats):
     (card(80.0, ["PASS"]), 70, None),
     (card(80.0, ["PASS"]), 80, None),
     (card(69.99, ["PASS"]), 70, "score 69.99 is below --fail-under 70"),
-    (card(None, ["ERROR"]), 0, "1 case run(s) ended in ERROR (the request failed after its retries); "
+    (card(None, ["ERROR"]), 0, "1 conversation ended in ERROR (the request failed after its retries); "
                                "--fail-under 0 needs every case graded: re-run, or check the endpoint"),
     # one errored repeat inside a case that passed by majority still fails the gate
-    (card(100.0, ["PASS", "ERROR", "PASS"]), 50, "1 case run(s) ended in ERROR (the request failed after its "
+    (card(100.0, ["PASS", "ERROR", "PASS"]), 50, "1 conversation ended in ERROR (the request failed after its "
                                                  "retries); --fail-under 50 needs every case graded: re-run, or check the endpoint"),
     (card(None), 10, "score None is below --fail-under 10"),
 ])

@@ -52,7 +52,7 @@ def test_repeats_stay_per_phrasing_and_a_phrasing_that_disagrees_with_itself_is_
 def test_an_error_in_any_phrasing_still_fails_the_gate():
     items = [transcript("call"), transcript("call", "terse"),
              transcript("call", "chatty", turns=[{"error": {"status": 500, "message": "server error"}}])]
-    assert "1 case run(s) ended in ERROR" in score_gate(card(items), 10)
+    assert "1 conversation ended in ERROR" in score_gate(card(items), 10)
 
 
 def test_reasons_from_another_phrasing_name_it():

@@ -47,7 +47,7 @@ def test_26_input_tokens_for_three_tool_schemas_warns(bundle):
     row = next(c for c in found["cases"] if c["id"] == cid)
     assert row["warnings"] == [f"the server reported 26 input tokens, fewer than the ~"
                                f"{tool_tokens({'tools': [TOOL] * 3})} its tool definitions take at least: {WARNING}"]
-    assert found["warnings"] == [f"1 case(s): the reported input tokens were fewer than the tool definitions "
+    assert found["warnings"] == [f"1 case: the reported input tokens were fewer than the tool definitions "
                                  f"sent: {WARNING} ({cid})"]
     assert row["verdict"] == card(bundle, doc(cid, 5000))["cases"][0]["verdict"]     # never a verdict change
 

@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 from toolproof.errors import ToolProofError
 from toolproof.importers import tools_from_any
 from toolproof.limits import size_refusal
+from toolproof.plurals import counted, plural
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.suite.model import Tool
 from .draft_suite import (MAX_CASES, checked_exports, draft_from_text, draft_text, import_tools, loaded_suite,
@@ -112,14 +113,17 @@ def load_tools(draft: Draft, text: str, source: str, tools_schema: dict) -> Step
         if needs_jsonschema(exc):
             raise
         return unreadable(draft, source, exc, findings)
-    line = f"{len(tools)} tool(s) loaded from {imported.label}."
+    line = f"{counted(len(tools), 'tool')} loaded from {imported.label}."
     if imported.refused:
-        line += (f" {len(imported.refused)} tool(s) cannot be run as given and were not loaded "
+        n = len(imported.refused)
+        line += (f" {counted(n, 'tool')} cannot be run as given and {plural(n, 'was', 'were')} not loaded "
                  f"(the first: {imported.problem[:300]}).")
     if left_out:
-        line += f" {len(left_out)} tool(s) with error-level findings are not offered until you tick them."
+        line += (f" {counted(len(left_out), 'tool')} with error-level findings {plural(len(left_out), 'is', 'are')} "
+                 f"not offered until you tick {plural(len(left_out), 'it', 'them')}.")
     if len(draft.cases) > len(cases):
-        line += f" {len(draft.cases) - len(cases)} case(s) expecting a tool no longer loaded were removed."
+        gone = len(draft.cases) - len(cases)
+        line += f" {counted(gone, 'case')} expecting a tool no longer loaded {plural(gone, 'was', 'were')} removed."
     loaded = Draft(imported.document, tools, tuple(cases), left_out, tuple(imported.refused))
     return Step(loaded, line, bad=bool(imported.refused), findings=findings, tools=True, changed=True)
 
@@ -135,7 +139,8 @@ def load_suite(draft: Draft, text: str, source: str, suite_schema: dict,
     except ToolProofError as exc:
         return Step(draft, exc.line(), bad=True)
     return Step(replace(draft, cases=tuple(cases), undo=None),
-                f"{len(cases)} case(s) loaded from {source}; they replace the draft's cases.", form=True, changed=True)
+                f"{counted(len(cases), 'case')} loaded from {source}; "
+                f"{plural(len(cases), 'it replaces', 'they replace')} the draft's cases.", form=True, changed=True)
 
 
 def restore(stored: Any, tools_schema: dict, suite_schema: dict) -> Step:
@@ -187,7 +192,7 @@ def clear(draft: Draft) -> Step:
     if draft.empty:
         return Step(draft)
     return Step(Draft(undo=replace(draft, undo=None)),
-                f"Draft cleared ({len(draft.tools)} tool(s), {len(draft.cases)} case(s)). Undo brings it back.",
+                f"Draft cleared ({_sizes(draft)}). Undo brings it back.",
                 clear_lint=True, tools=True, form=True, changed=True)
 
 
@@ -196,7 +201,12 @@ def undo_clear(draft: Draft) -> Step:
     if draft.undo is None:
         return Step(draft)
     back = replace(draft.undo, refused=(), undo=None)
-    return Step(back, f"Draft back: {len(back.tools)} tool(s), {len(back.cases)} case(s).", tools=True, changed=True)
+    return Step(back, f"Draft back: {_sizes(back)}.", tools=True, changed=True)
+
+
+def _sizes(draft: Draft) -> str:
+    """"2 tools, 1 case": what a draft holds, in the lines that clear and restore it."""
+    return f"{counted(len(draft.tools), 'tool')}, {counted(len(draft.cases), 'case')}"
 
 
 def set_offered(draft: Draft, name: str, offered: bool) -> Step:

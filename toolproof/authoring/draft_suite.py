@@ -19,6 +19,7 @@ from toolproof import limits
 from toolproof.errors import ToolProofError
 from toolproof.importers import LABELS, tools_from_any
 from toolproof.importers.toolproof import tools_document
+from toolproof.plurals import counted
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.suite.model import Tool
 from .case_form import check_case, readable_offer
@@ -212,9 +213,9 @@ def _kept_cases(cases: list, tools: dict[str, Tool], suite_schema: dict, source:
 
 def restored_line(draft: StoredDraft, tool_count: int) -> str:
     """What the page says after reading a stored draft back."""
-    line = f"Draft restored: {tool_count} tool(s), {len(draft.cases)} case(s)."
+    line = f"Draft restored: {counted(tool_count, 'tool')}, {counted(len(draft.cases), 'case')}."
     if draft.dropped_tools or draft.dropped_cases:
-        line += (f" Dropped {draft.dropped_tools} tool(s) and {draft.dropped_cases} case(s) that no longer "
-                 f"load (the first: {draft.problem[:200]}).")
+        line += (f" Dropped {counted(draft.dropped_tools, 'tool')} and {counted(draft.dropped_cases, 'case')} that "
+                 f"no longer load (the first: {draft.problem[:200]}).")
     return line
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from toolproof.safe_text import printable
+from toolproof.plurals import counted
 from .case_form import form_of
 from .suite_text import V2_CALL_KEYS
 
@@ -94,7 +95,7 @@ def lint_list(findings, note: str = "") -> LintList:
             for f in findings[:SHOWN_FINDINGS]]
     more = (f"… and {len(findings) - SHOWN_FINDINGS:,} more (python -m toolproof tools lint FILE lists them all)"
             if len(findings) > SHOWN_FINDINGS else "")
-    return LintList(f"Lint: {errors} error(s), {len(findings) - errors} warning(s)", note,
+    return LintList(f"Lint: {counted(errors, 'error')}, {counted(len(findings) - errors, 'warning')}", note,
                     "" if findings else NO_FINDINGS, rows, more)
 
 

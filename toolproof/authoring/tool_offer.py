@@ -10,6 +10,7 @@ from typing import Iterable, NamedTuple
 
 from toolproof.errors import ToolProofError
 from toolproof.importers.toolproof import map_to_source, tools_document
+from toolproof.plurals import counted, plural
 from toolproof.suite.load import parse_tools
 
 MAX_REFUSED_SHOWN = 50
@@ -102,7 +103,9 @@ def skipped_note(offered: Offered) -> str:
     """The line under the tool list: the cases a run (and an export) leaves out, or ""."""
     if not offered.skipped:
         return ""
-    return f"{len(offered.skipped)} case(s) need a tool you left out and are not run: {_ids(offered.skipped)}"
+    n = len(offered.skipped)
+    return (f"{counted(n, 'case')} {plural(n, 'needs', 'need')} a tool you left out and {plural(n, 'is', 'are')} "
+            f"not run: {_ids(offered.skipped)}")
 
 
 def export_note(kind: str, offered: Offered, left_out: Iterable[str]) -> tuple[bool, str]:
@@ -113,10 +116,13 @@ def export_note(kind: str, offered: Offered, left_out: Iterable[str]) -> tuple[b
     if kind == "tools":
         gone = list(left_out)
         tail = f"; left out (unticked): {_ids(gone)}" if gone else ""
-        return True, f"Exported tools.json: {len(offered.tools_doc['tools'])} tool(s){tail}."
+        return True, f"Exported tools.json: {counted(len(offered.tools_doc['tools']), 'tool')}{tail}."
     if not offered.cases:
-        return False, (f"Not exported: each of the {len(offered.skipped)} case(s) needs a tool you left out "
+        each = "the case" if len(offered.skipped) == 1 else f"each of the {len(offered.skipped)} cases"
+        return False, (f"Not exported: {each} needs a tool you left out "
                        f"({_ids(offered.skipped)}); tick the tools they need.")
-    tail = (f" Not in it: {len(offered.skipped)} case(s) that need a tool you left out: {_ids(offered.skipped)}."
+    n = len(offered.skipped)
+    tail = (f" Not in it: {counted(n, 'case')} that {plural(n, 'needs', 'need')} a tool you left out: "
+            f"{_ids(offered.skipped)}."
             if offered.skipped else "")
-    return True, f"Exported suite.json: {len(offered.cases)} case(s).{tail}"
+    return True, f"Exported suite.json: {counted(len(offered.cases), 'case')}.{tail}"

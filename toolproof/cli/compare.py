@@ -14,6 +14,7 @@ from typing import TextIO
 from .files import check_outputs
 from .flags import html_flag, report_flags, report_outputs, suite_flags, suite_inputs, write_reports, write_text
 from toolproof.datafiles import format_schema, load_suite_files, read_json
+from toolproof.plurals import counted
 from toolproof.safe_text import printable
 
 
@@ -54,7 +55,7 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     stdout.write({"json": comparison_json, "html": lambda _: html}.get(args.format, render_comparison_text)(comparison))
     errored = comparison["comparison"]["errored"]
     if errored:      # the gate cannot see these: say so, so an endpoint outage is not read as "no regression"
-        stderr.write(printable(f"toolproof: {len(errored)} case(s) not graded in both runs (ERROR), left out "
+        stderr.write(printable(f"toolproof: {counted(len(errored), 'case')} not graded in both runs (ERROR), left out "
                                f"of the comparison: {', '.join(errored)}") + "\n")
     failed = regression_gate(comparison) if args.fail_on_regression else None
     if failed:

@@ -19,6 +19,7 @@ from typing import TextIO
 
 from toolproof.datafiles import DATA, format_schema, load_errata, read_json
 from toolproof.errors import ToolProofError
+from toolproof.plurals import counted, plural
 from toolproof.safe_text import printable
 from toolproof.suite.errata import fingerprinted, fingerprints, parse_entries, unrecorded
 
@@ -63,10 +64,12 @@ def _check(args: argparse.Namespace, suite_doc: dict, stdout: TextIO) -> int:
     for item in found:
         stdout.write(printable(f"{item.case} {item.fingerprint or '-'}: {item.reason}") + "\n")
     if found:
-        stdout.write(f"suite errata: {len(found)} case(s) without the entry their change needs; write each "
+        stdout.write(f"suite errata: {counted(len(found), 'case')} without the entry "
+                     f"{plural(len(found), 'its', 'their')} change needs; write each "
                      f"one (case, date, changed, why) and fill in expect_sha256 with `{COMMAND} --entries FILE`\n")
         return 1
-    stdout.write(f"suite errata: ok ({len(fingerprints(suite_doc))} case(s), {len(errata.entries)} entry(ies))\n")
+    stdout.write(f"suite errata: ok ({counted(len(fingerprints(suite_doc)), 'case')}, "
+                 f"{counted(len(errata.entries), 'entry', 'entries')})\n")
     return 0
 
 

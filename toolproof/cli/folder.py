@@ -46,7 +46,7 @@ Key = tuple[int, int]
 
 
 def home_folders(environ: Mapping[str, str]) -> list[Path]:
-    """The current user's home folder(s): HOME when it is an absolute path (empty or relative:
+    """The current user's home folders: HOME when it is an absolute path (empty or relative:
     unknown) and the password database's, when the platform has one."""
     found = []
     home = environ.get("HOME") or ""

@@ -26,6 +26,7 @@ from toolproof.safe_text import printable
 from toolproof.providers.catalog import CATALOGUE, PROVIDER, PROVIDERS
 from toolproof.providers.dispatch import base_url_problem, endpoint, parse_header, shown_headers
 from toolproof.running.settings import checked
+from toolproof.plurals import counted
 from toolproof.suite.model import CATEGORIES
 
 
@@ -199,7 +200,8 @@ def incomplete_line(planned: int, verdicts: list[str]) -> str | None:
     not_started = planned - len(verdicts)
     if not errors and not not_started:
         return None
-    return (f"toolproof: incomplete: {errors + not_started} of {planned} planned case run(s) got no verdict "
+    return (f"toolproof: incomplete: {errors + not_started} of {counted(planned, 'planned conversation')} "
+            "got no verdict "
             f"({errors} ERROR, {not_started} not started)")
 
 
@@ -283,9 +285,10 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
     sweep = f" at pad levels {','.join(map(str, levels))} (seed {args.pad_seed})" if levels else ""
     times = f" x {args.repeats} repeats" if args.repeats > 1 else ""
     worded = len(run.work) // max(1, args.repeats) - len(run.plan) if args.phrasings != "base" else 0
-    times += f", {worded} more phrasing(s) (--phrasings {args.phrasings})" if worded else ""
+    times += f", {counted(worded, 'more phrasing')} (--phrasings {args.phrasings})" if worded else ""
     at_once = f", {args.concurrency} in flight" if args.concurrency > 1 else ""
-    say(f"toolproof: {len(run.plan)} cases{times}{sweep}, up to {run.need} requests; cap {settings.cap}{at_once}")
+    say(f"toolproof: {counted(len(run.plan), 'case')}{times}{sweep}, up to {counted(run.need, 'request')}; "
+        f"cap {settings.cap}{at_once}")
     if args.out:                       # the file must read back: refused before anything is sent
         _check_file_plan(run)
     return Prepared(args, bundle, settings, run, say, weights, prices)
@@ -350,20 +353,21 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
     except KeyboardInterrupt:          # Ctrl-C: the request in flight is abandoned at once
         run.state, interrupted = "aborted", True
     if run.skipped:
-        what = "case(s)" if args.repeats == 1 else "case repeat(s)"
-        say(f"toolproof: {run.skipped} {what} not run: the cap of {settings.cap} requests could not cover them")
+        what = "case" if args.repeats == 1 else "case repeat"
+        say(f"toolproof: {counted(run.skipped, what)} not run: the cap of {settings.cap} requests could not cover them")
     document = run.document(created=_now())
     if results is not None:            # in plan order, within the reading limit: what is graded below
         document, left_out = results.finish(document)
         if left_out:
-            say(f"toolproof: {left_out} graded case run(s) left out of {args.out}: with them it would pass "
+            say(f"toolproof: {counted(left_out, 'graded conversation')} left out of {args.out}: with them it "
+                "would pass "
                 f"the {results.limit / 1e6:g} MB reading limit (listed there as not started)")
         if results.moved:
             say(f"toolproof: {args.out} was moved or replaced while the run went: the results were written "
                 "into the file the run made, wherever it now is, and the file now at that path was left as it is")
     if interrupted:
         where = f" in {args.out}" if args.out else " (no --out file: printed below only)"
-        say(f"toolproof: interrupted: {len(run.results)} graded case(s) kept{where}")
+        say(f"toolproof: interrupted: {counted(len(run.results), 'graded case')} kept{where}")
     elif run.state == "aborted":
         say("toolproof: run aborted; the cases graded so far are kept")
     elif run.state == "error":

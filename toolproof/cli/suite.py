@@ -18,6 +18,7 @@ from toolproof.safe_text import printable
 from toolproof.datafiles import DATA, format_schema, json_from_text, read_file_bytes, read_json
 from toolproof.errors import ToolProofError
 from toolproof.suite.load import load_suite, load_tools
+from toolproof.plurals import counted
 
 from . import errata
 from .files import check_outputs, check_writable, guarded_data_folders, write_atomic
@@ -65,9 +66,9 @@ def _validate(args: argparse.Namespace, stdout: TextIO) -> int:
     for source, path, reason in problems:
         stdout.write(printable(ToolProofError(reason, source=source, path=path).line()) + "\n")
     if problems:
-        stdout.write(f"suite validate: {len(problems)} problem(s)\n")
+        stdout.write(f"suite validate: {counted(len(problems), 'problem')}\n")
         return 2
-    stdout.write(f"suite validate: ok ({len(cases)} case(s), {len(tools)} tool(s))\n")
+    stdout.write(f"suite validate: ok ({counted(len(cases), 'case')}, {counted(len(tools), 'tool')})\n")
     return 0
 
 
@@ -109,7 +110,8 @@ def _import_bfcl(args: argparse.Namespace, stderr: TextIO, environ: dict) -> int
     if not cases:
         raise ToolProofError("no entry could be imported (see the skipped lines above)", source=args.data_dir)
     _write(out, imported.suite, imported.tools, force=args.force)
-    stderr.write(f"toolproof: {len(cases)} case(s) and {len(imported.tools['tools'])} tool(s) written to "
+    stderr.write(f"toolproof: {counted(len(cases), 'case')} and {counted(len(imported.tools['tools']), 'tool')} "
+                 "written to "
                  f"{printable(args.out)} (suite.json, tools.json); {len(imported.skipped)} skipped\n")
     return 0
 

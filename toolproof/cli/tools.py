@@ -19,6 +19,7 @@ from toolproof.safe_text import printable
 from toolproof.importers import LABELS, merged_records, tools_from_any, tools_from_mcp, unique_labels
 from toolproof.importers.toolproof import map_to_source, tools_document
 from toolproof.running.settings import checked
+from toolproof.plurals import counted
 from toolproof.suite.load import parse_tools
 
 from .files import check_outputs, check_writable, write_atomic
@@ -98,7 +99,8 @@ def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             write_atomic(args.out, text)
         except OSError as exc:
             raise ToolProofError(f"cannot write ({exc.strerror or exc})", source=args.out) from None
-        stderr.write(f"toolproof: {len(records)} tool(s) from {printable(what)} written to {printable(args.out)}\n")
+        stderr.write(f"toolproof: {counted(len(records), 'tool')} from {printable(what)} written to "
+                     f"{printable(args.out)}\n")
     else:
         stdout.write(text)
     return 0
@@ -171,5 +173,6 @@ def _lint(args: argparse.Namespace, stdout: TextIO) -> int:
             stdout.write(f"{f.severity:<7} {f.code:<26} {printable(f.tool)}  {printable(f.path)}\n"
                          f"        {printable(f.message)}\n")
         errors = sum(f.severity == "error" for f in findings)
-        stdout.write(f"lint: {len(records)} tool(s), {errors} error(s), {len(findings) - errors} warning(s)\n")
+        stdout.write(f"lint: {counted(len(records), 'tool')}, {counted(errors, 'error')}, "
+                     f"{counted(len(findings) - errors, 'warning')}\n")
     return 1 if has_errors(findings) else 0

@@ -9,6 +9,7 @@ Pure: no I/O.
 from __future__ import annotations
 
 from toolproof.providers.reply import MAX_CALLS
+from toolproof.plurals import counted
 from toolproof.suite.model import Tool, tool_label
 from .verdicts import CheckedCall
 
@@ -24,7 +25,7 @@ def shown_name(c: CheckedCall, tools: dict[str, Tool]) -> str:
 
 def extra_reason(extra: CheckedCall, expected: int, tools: dict[str, Tool]) -> str:
     name = shown_name(extra, tools)
-    reason = f"extra call {name} in turn {extra.turn}: expected {expected} call(s)"
+    reason = f"extra call {name} in turn {extra.turn}: expected {counted(expected, 'call')}"
     if not extra.offered:
         reason += f"; {name} is not offered by this case (hallucinated tool)"
     return reason
@@ -35,7 +36,7 @@ def extra_reasons(extras: list[CheckedCall], expected: int, notes: dict,
     """One reason per extra call, up to MAX_EXTRA_REASONS, then one line counting the others."""
     reasons = [extra_reason(c, expected, tools) + notes.get(id(c), "") for c in extras[:MAX_EXTRA_REASONS]]
     if len(extras) > MAX_EXTRA_REASONS:
-        reasons.append(f"… and {len(extras) - MAX_EXTRA_REASONS} more extra call(s)")
+        reasons.append(f"… and {counted(len(extras) - MAX_EXTRA_REASONS, 'more extra call')}")
     return reasons
 
 

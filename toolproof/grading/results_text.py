@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolproof import limits
+from toolproof.plurals import counted
 from .results_refs import VERSION, Encoder, compact, expand
 
 # What changes while a run goes (and the scorecard of the page's export): written last.
@@ -165,4 +166,4 @@ def cut_short_note(document: Any) -> str | None:
     transcripts = document.get("transcripts")
     n = len(transcripts) if isinstance(transcripts, list) else 0
     return (f"this results file was cut short while the run wrote it (killed, or the disk full): "
-            f"{n} whole transcript(s) read; the run's state, request count and anything later are lost")
+            f"{counted(n, 'whole transcript')} read; the run's state, request count and anything later are lost")

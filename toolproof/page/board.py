@@ -9,7 +9,8 @@ reports/board.py's; everything shown goes through textContent (SVG through creat
 """
 from __future__ import annotations
 
-from .dom import byid, clear, download, el, on, svg, task
+from .dom import byid, clear, download, el, on, scroller, svg, task
+from toolproof.plurals import counted
 
 SORTS = {        # column key -> (header, sort key on a board row, highest first?)
     "rank": ("Rank", lambda r: (r["rank"]["best"], r["rank"]["worst"]), False),
@@ -135,15 +136,14 @@ class BoardView:
         root.appendChild(el("ul", cls="compare-summary", children=[el("li", line) for line in top]))
         if self.board["suite"].get("note"):
             root.appendChild(el("p", self.board["suite"]["note"], cls="board-mixed-note"))
-        root.appendChild(el("div", cls="table-scroll", tabindex="0", role="region", aria_label="Leaderboard",
-                            children=[self._table()]))
+        root.appendChild(scroller("Ranked runs, one row each", self._table()))
         if self.board["pairs"]:
             root.appendChild(self._grid())
         for name in ("json", "md", "html"):
             byid(f"export-board-{name}").disabled = False
         byid("board").dataset.board = "ready"
         n = len(self.board["runs"])
-        self.message(f"Ranked {n} run(s). The exports are exactly what python -m toolproof board ... prints.")
+        self.message(f"Ranked {counted(n, 'run')}. The exports are exactly what python -m toolproof board ... prints.")
 
     def _table(self):
         from toolproof.reports.board import interval, num, pass_k, pct, run_name, score_cell, usd
@@ -218,8 +218,8 @@ class BoardView:
                        "stays significant after Holm's correction over every pair.", cls="muted small")
         return el("div", cls="board-grid", children=[
             el("h3", "Pairwise: which differences are real"),
-            el("div", cls="table-scroll", tabindex="0", role="region", aria_label="Pairwise differences", children=[
-                el("table", cls="board-pairs", children=[el("thead", children=[head]), el("tbody", children=body)])]),
+            scroller("Pairwise differences",
+                     el("table", cls="board-pairs", children=[el("thead", children=[head]), el("tbody", children=body)])),
             note])
 
     def export(self, form: str) -> None:

@@ -39,9 +39,12 @@ _numbers = itertools.count(1)
 
 
 def _plain(value) -> bool:
-    """A value a queued write can carry as JSON (NaN and infinities cannot)."""
+    """A value a queued write can carry as JSON (NaN and infinities cannot), or a dict of them
+    (a method's options, such as focus's preventScroll)."""
     if isinstance(value, float):
         return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
     return value is None or isinstance(value, (str, bool, int))
 
 

@@ -5,7 +5,7 @@ intervals, `#export-compare` downloading that JSON byte for byte and `#export-co
 """
 from __future__ import annotations
 
-from .dom import byid, clear, download, el, on, task
+from .dom import byid, clear, download, el, on, scroller, task
 
 _LIVE: dict = {"document": None}
 
@@ -154,8 +154,8 @@ class CompareView:
             for k, r in c["categories"].items()]
         ci = f"{level_label(c['intervals']['level'])} CI over cases"
         head = el("tr", children=[el("th", t, scope="col") for t in ("Category", "A", "B", "Δ (points)", ci)])
-        return el("table", cls="categories compare-table", children=[el("thead", children=[head]),
-                                                                    el("tbody", children=rows)])
+        return scroller("Category scores of A and B", el("table", cls="categories compare-table", children=[
+            el("thead", children=[head]), el("tbody", children=rows)]))
 
     def _flips(self):
         from toolproof.reports.page_view import flip_rows

@@ -32,6 +32,14 @@ def el(tag: str, text: str | None = None, *, cls: str | None = None, children=()
     return node
 
 
+def scroller(label: str, *children, tag: str = "div", text: str | None = None, cls: str = "table-scroll", **attrs):
+    """A box that may scroll (a wide table, a long JSON block): reachable with Tab, then scrolled
+    with the arrow keys, and named by `label` for a screen reader (role=region). Every scroll
+    region of the page is made here, so none is one a keyboard cannot reach (axe-core's
+    scrollable-region-focusable)."""
+    return el(tag, text, cls=cls, children=children, tabindex="0", role="region", aria_label=label, **attrs)
+
+
 def breakable(tag: str, text: str, **kw):
     """An element showing `text` with a line-break opportunity (<wbr>) after each `_` and `.`,
     so long identifiers wrap between their words, not mid-word. Display only: textContent and
@@ -104,6 +112,16 @@ def values(names, attribute: str = "") -> dict:
     """The `value` (or the given attribute) of each element named by id, None where there is
     none: one trip for them all."""
     return json.loads(flush(["values", [str(n) for n in names], str(attribute)]))
+
+
+def focus_result(node, within: str) -> None:
+    """Keyboard focus to `node` (a tabindex="-1" target: a result line, a section) without
+    scrolling the page, so Tab goes on from the result, not from the top. Only when focus is on
+    nothing (the body) or inside `within` (a CSS selector, the panel that produced the result):
+    someone typing in another panel keeps their place."""
+    active = document.activeElement
+    if not active or active.matches(f"body, {within}, {within} *"):
+        node.focus({"preventScroll": True})
 
 
 def byid(name: str) -> Live:

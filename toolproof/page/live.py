@@ -13,8 +13,9 @@ from pyodide.ffi import create_proxy
 
 from .card.cases import case_row
 from .card.scorecard import ScorecardView
-from .dom import byid, clear, document, el, on
+from .dom import byid, clear, document, el, focus_result, on
 from toolproof.errors import failure_line
+from toolproof.plurals import counted, plural
 
 
 class LiveController:
@@ -154,6 +155,7 @@ class LiveController:
         try:
             self.show_finished(run, doc)
         finally:
+            focus_result(byid("run-message"), "#live")      # the outcome, then Tab goes on to the card
             document.body.dataset.run = self.finished_state
 
     def show_finished(self, run, doc) -> None:
@@ -170,7 +172,8 @@ class LiveController:
                  "error": f"Run stopped: {redact_text(run.error, run.settings.secrets())}"}
         note = notes.get(run.state, run.state)
         if run.skipped:
-            note += f" {run.skipped} case(s) were not started: the cap could not cover them."
+            note += (f" {counted(run.skipped, 'case')} {plural(run.skipped, 'was', 'were')} not started: the cap "
+                     "could not cover them.")
         self.message(note, bad=run.state == "error")
         self.progress()
         clear(byid("live-feed"))

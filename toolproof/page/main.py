@@ -27,6 +27,7 @@ from toolproof.page.live import LiveController
 from toolproof.page.own import OwnView
 from toolproof.page.runform import RunForm
 from toolproof.page.runs import KeptRuns, RunsView
+from toolproof.plurals import counted
 
 
 class _RpdsAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -103,10 +104,10 @@ async def rank_kept_runs(board) -> None:
             documents.append((await KEPT.load_run(row["id"]), row_texts(row)["name"]))
         except Exception as exc:       # a run the browser lost: the others are still ranked
             page_js.console.warn(f"kept run {row['id']} could not be read: {exc}")
-    left = [f"{n} {what}" for n, what in ((scorecards, "scorecard-only file(s), which hold no transcripts"),
-                                          (other_suite, "run(s) of another suite, e.g. Your suite"),
-                                          (unknown, "run(s) that record no suite fingerprint, e.g. the fixtures"))
-            if n]
+    left = [counted(n, noun) + what for n, noun, what in (
+                (scorecards, "scorecard-only file", " (no transcripts in it)"),
+                (other_suite, "run", " of another suite, e.g. Your suite"),
+                (unknown, "run", " with no suite fingerprint, e.g. the fixtures")) if n]
     board.set_runs(documents, note="Left out of the kept runs: " + "; ".join(left) + "." if left else "")
 
 

@@ -16,6 +16,7 @@ from toolproof.errors import clip
 from toolproof.safe_text import CONTROL_RANGES, INVISIBLE_RANGES
 from toolproof.scoring.scorecard import METRIC_KEYS
 from toolproof.suite.categories import CATEGORIES, CATEGORY
+from toolproof.plurals import counted
 
 from .markdown import md_text
 from .scorecard import _lines, better
@@ -91,8 +92,8 @@ def headline(board: dict) -> list[str]:
     elif s.get("note"):
         scope = f"same suite (sha256 {s['suite_sha256'][:12]}), SHARED CASES ONLY: {s['note']}"
     else:
-        scope = f"same suite (sha256 {s['suite_sha256'][:12]}), {s['cases']} cases"
-    return [f"ToolProof leaderboard: {n} run(s), {scope}",
+        scope = f"same suite (sha256 {s['suite_sha256'][:12]}), {counted(s['cases'], 'case')}"
+    return [f"ToolProof leaderboard: {counted(n, 'run')}, {scope}",
             f"Ranked by score; {int(100 * m['level'])}% intervals {m['intervals']}",
             f"Pairs ({m['pairs']}): {m['pairwise']}; significant when the Holm-adjusted p < {m['alpha']:g}. "
             "Runs that cannot be told apart share a rank (\"1–3\")."]

@@ -114,6 +114,16 @@ def conversation(case: Case, transcript: Transcript | None) -> list[dict]:
     return messages
 
 
+def absent_call(transcript: Transcript | None) -> str:
+    """What stands where an expected call has no call beside it: the model made none only when
+    every request was answered; a request that failed (or was never sent) says so instead."""
+    if transcript is None or not transcript.turns:
+        return "no answer: the request was not sent"
+    if any(turn.error is not None or turn.reply is None for turn in transcript.turns):
+        return "no answer: the request failed"
+    return "none: the model made no such call"
+
+
 def request_errors(transcript: Transcript | None) -> list[str]:
     """Each failed request of a transcript in one line: status, message, the provider's words."""
     if transcript is None:

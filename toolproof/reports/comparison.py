@@ -11,6 +11,7 @@ import json
 
 from toolproof.errors import clip
 from toolproof.scoring.comparison import level_label, overall_verdict
+from toolproof.plurals import counted
 
 from .markdown import md_block, md_text
 from .scorecard import _lines
@@ -23,7 +24,7 @@ def comparison_json(comparison: dict) -> str:
 
 def _who(label: dict) -> str:
     parts = [label.get("provider", ""), label.get("model", ""), label.get("created", "")]
-    return " / ".join(clip(str(p)) for p in parts if p) + f" ({label['repeats']} repeat(s) per case)"
+    return " / ".join(clip(str(p)) for p in parts if p) + f" ({counted(label['repeats'], 'repeat')} per case)"
 
 
 def _num(value, places: int = 2) -> str:

@@ -38,6 +38,12 @@ def id_prefix(kind: str) -> str:
     return kind if kind in ("fixture", "kept") else "live"
 
 
+def card_name(kind: str) -> str:
+    """How a scorecard names itself in its regions' labels, which must differ between the cards
+    the page shows at once (the fixtures, a live run, a run opened from Runs)."""
+    return {"fixture": "Fixtures", "kept": "Opened run"}.get(kind, "Live run")
+
+
 def interval_text(bounds: dict | None) -> str:
     """'95% CI 55%–68% over cases' for a category's bounds (a tooltip), '' without them."""
     return "" if not bounds else f"95% CI {100 * bounds['low']:.0f}%–{100 * bounds['high']:.0f}% over cases"

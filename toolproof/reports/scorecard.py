@@ -18,6 +18,7 @@ from toolproof.scoring.coverage import below_half
 from toolproof.scoring.diagnose import confusion_focus
 from toolproof.scoring.results_doc import SCORECARD, kind_of
 from toolproof.scoring.scorecard import METRIC_KEYS
+from toolproof.plurals import counted
 
 from .figures import interval_span, percent, score_text
 from .markdown import md_code, md_text
@@ -174,7 +175,7 @@ def headline(card: dict) -> list[str]:
         covered = f" [{coverage_line(card)}]" if coverage_line(card) else ""
         lines.append(f"Score: {score_text(card['score'])} / 100 strict{ci}{covered}; "
                      f"{score_text(lenient['score'])} lenient "
-                     f"({lenient['rescued']} case(s) rescued by casting strings to the schema type)")
+                     f"({counted(lenient['rescued'], 'case')} rescued by casting strings to the schema type)")
     lines += [line for line in [headline_line(card)] if line]
     lines += [f"Note: {note}" for note in card.get("notes", [])]
     lines += [f"Warning: {warning}" for warning in card.get("warnings", [])]
@@ -187,7 +188,7 @@ def errata_lines(card: dict) -> list[str]:
     entries = card.get("errata") or []
     if not entries:
         return []
-    return [f"Errata: {len(entries)} change(s) to what these cases expect came after this results file "
+    return [f"Errata: {counted(len(entries), 'change')} to what these cases expect came after this results file "
             "was made; their verdicts use the expectations as they are now:"] + \
         [f"  {e['case']} ({e['date']}): {e['changed']}" for e in entries]
 

@@ -44,8 +44,9 @@ from .results_doc import refuse_scorecard
 FORMAT, VERSION = "toolproof.board", 1
 MAX_RUNS = 40           # 780 pairs: beyond this a table of pairs is no longer read
 ALPHA = round(1 - LEVEL, 10)
-PAIR_METHOD = ("each pair as `compare` tests it: the score delta's stratified paired t interval over the cases "
-               "graded in both runs; p-values corrected for the number of pairs by Holm's step-down method")
+# plain words, no Markdown: the page shows this line as text, and Markdown exports escape it
+PAIR_METHOD = ("each pair tested as compare tests two runs: the score delta's stratified paired t interval over "
+               "the cases graded in both runs; p-values corrected for the number of pairs by Holm's step-down method")
 
 
 def _prices(document: dict) -> dict | None:

@@ -45,6 +45,7 @@ from .results_doc import refuse_scorecard
 from .robustness import compare_wording, phrasing_credits, phrasing_groups
 from .sweep import at_level, levels_in, main_level
 from toolproof.grading.transcripts import parse_transcripts
+from toolproof.plurals import counted, plural
 
 
 def graded_run(document, cases: list[Case], tools: dict[str, Tool], format_schema: dict,
@@ -227,7 +228,9 @@ def _coverage(a: dict, b: dict) -> dict:
 def _flip_test(regressed: list, improved: list, tested: int, untested: list) -> dict:
     out = {**mcnemar(len(regressed), len(improved)), "cases": tested, "left_out": len(untested)}
     if untested:
-        out["note"] = (f"{len(untested)} case(s) were graded a different number of times in A and B and are "
+        n = len(untested)
+        out["note"] = (f"{counted(n, 'case')} {plural(n, 'was', 'were')} graded a different number of times in A "
+                       f"and B and {plural(n, 'is', 'are')} "
                        "left out of the flips and this test: a case's verdict is not equally likely to be PASS "
                        "with 1 repeat as with 2 (a 1-1 tie is never PASS), even for the same model")
         if not tested:
@@ -245,13 +248,19 @@ def verdict_line(score: dict, level: float = LEVEL) -> str:
     if low is None:
         return "no verdict: no case was graded in both runs"
     if high < 0:
-        return (f"REGRESSION: B scores {-high:.0f} to {-low:.0f} points lower "
+        return (f"REGRESSION: B scores {_points(-high, -low)} lower "
                 f"(the whole {pct} interval of the delta is below 0)")
     if low > 0:
-        return (f"improvement: B scores {low:.0f} to {high:.0f} points higher "
+        return (f"improvement: B scores {_points(low, high)} higher "
                 f"(the whole {pct} interval of the delta is above 0)")
-    return (f"no significant change; a drop of up to {-low:.0f} points cannot be ruled out "
+    return (f"no significant change; a drop of up to {_points(-low)} cannot be ruled out "
             f"(nor a rise of up to {high:.0f})")
+
+
+def _points(low: float, high: float | None = None) -> str:
+    """"1 point", "6 points", "2 to 5 points": score points as the verdict prints them (whole)."""
+    ends = [f"{low:.0f}"] + ([f"{high:.0f}"] if high is not None and f"{high:.0f}" != f"{low:.0f}" else [])
+    return " to ".join(ends) + " " + plural(float(ends[-1]), "point")
 
 
 def _deltas(a: dict, b: dict, ids: list[str], weights: dict, level: float) -> dict:

@@ -32,6 +32,7 @@ from toolproof.suite.model import Case, Tool
 from .unseen_tools import add_warnings
 from .sweep import at_level, level_row, levels_in, main_level, sweep_seed
 from toolproof.grading.results_text import cut_short_note
+from toolproof.plurals import counted, plural
 from toolproof.grading.transcripts import Transcript, TranscriptSet
 
 
@@ -121,9 +122,10 @@ def computable_k_note(per_case: list[list[CaseResult]]) -> str | None:
         return None
     case, size, n = next(c for c in graded if c[2] == top)
     left = sum(c[2] == 0 for c in counts)
-    out = (f"k = 1..{top} only (of {most} repeats): {case} has {n} graded repeat(s), {size - n} ERROR; "
+    out = (f"k = 1..{top} only (of {most} repeats): {case} has {counted(n, 'graded repeat')}, {size - n} ERROR; "
            "ERROR repeats are not graded")
-    return out + (f"; {left} case(s) with no graded repeat are left out" if left else "")
+    return out + (f"; {counted(left, 'case')} with no graded repeat {plural(left, 'is', 'are')} left out"
+                  if left else "")
 
 
 def extras(graded: Graded, weights: dict, prices: dict | None, intervals_now: bool = True) -> dict:

@@ -6,6 +6,7 @@ terminal to show, before a run sends anything).
 from __future__ import annotations
 
 from toolproof.errors import ToolProofError
+from toolproof.plurals import counted
 from toolproof.grading.verdicts import ERROR, CaseEntry
 
 
@@ -23,7 +24,7 @@ def score_gate(card: dict, fail_under: float | None) -> str | None:
         return None
     errors = sum(CaseEntry.of(c).tries.count(ERROR) for c in card["cases"])
     if errors:
-        return (f"{errors} case run(s) ended in ERROR (the request failed after its retries); "
+        return (f"{counted(errors, 'conversation')} ended in ERROR (the request failed after its retries); "
                 f"--fail-under {fail_under} needs every case graded: re-run, or check the endpoint")
     if card["score"] is None or card["score"] < fail_under:
         return f"score {card['score']} is below --fail-under {fail_under}"

@@ -88,7 +88,7 @@ def add_warnings(card: dict, transcripts: list) -> dict:
     for case in card.get("cases", []):
         if case.get("id") in found:
             case["warnings"] = found[case["id"]]
-    card["warnings"] = [f"{len(found)} case(s): the reported input tokens were fewer than the tool "
+    card["warnings"] = [f"{counted(len(found), 'case')}: the reported input tokens were fewer than the tool "
                         f"definitions sent: {WARNING} ({', '.join(sorted(found)[:5])}"
                         f"{', ...' if len(found) > 5 else ''})"]
     return card

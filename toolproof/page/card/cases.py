@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..dom import breakable, clear, el, on
+from ..dom import breakable, clear, el, on, scroller
 
 
 class CaseList:
@@ -139,8 +139,10 @@ class CaseList:
         """One conversation into `into` (`case` as that conversation's phrasing sent it): its reasons
         when they are not the row's (`entry`, its graded entry), a failed request's words, the calls
         compared, the exchange, the raw JSON."""
-        from toolproof.reports.case_view import call_rows, conversation, forbidden_lines, request_errors
+        from toolproof.reports.case_view import absent_call, call_rows, conversation, forbidden_lines, request_errors
+        from toolproof.reports.page_view import card_name
 
+        name = f"{card_name(self.kind)}, case {case.id}"
         if entry is not None:           # another conversation than the row's: its own reasons
             into.appendChild(el("h4", "Reasons in this conversation"))
             into.appendChild(el("ul", cls="reasons conversation-reasons", children=[el("li", r) for r in entry["reasons"]]))
@@ -150,7 +152,7 @@ class CaseList:
         for line in request_errors(transcript):
             into.appendChild(el("p", f"Request failed: {line}", cls="request-error"))
         into.appendChild(calls_block(call_rows(case, self.context["tools"], graded), forbidden_lines(case),
-                                     case.expect.action))
+                                     case.expect.action, absent_call(transcript), name))
         into.appendChild(el("h4", "Conversation"))
         into.appendChild(conversation_list(conversation(case, transcript)))
         if transcript is not None:
@@ -158,16 +160,19 @@ class CaseList:
             raw.appendChild(el("p", "Calls as graded", cls="raw-head"))
             from toolproof.reports.page_view import pretty, turn_views
 
-            raw.appendChild(el("pre", pretty(graded), cls="json"))
+            raw.appendChild(scroller(f"{name}: calls as graded, JSON", tag="pre", text=pretty(graded), cls="json"))
             for view in turn_views(case, self.context["tools"], transcript):
                 raw.appendChild(el("p", f"Turn {view['turn']}: request ({view['request_note']})", cls="raw-head"))
-                raw.appendChild(el("pre", view["request"], cls="json"))
+                raw.appendChild(scroller(f"{name}, turn {view['turn']}: request JSON", tag="pre", text=view["request"],
+                                         cls="json"))
                 if view["error"] is not None:
                     raw.appendChild(el("p", f"Turn {view['turn']}: request failed", cls="raw-head"))
-                    raw.appendChild(el("pre", pretty(view["error"]), cls="json error"))
+                    raw.appendChild(scroller(f"{name}, turn {view['turn']}: request failed, JSON", tag="pre",
+                                             text=pretty(view["error"]), cls="json error"))
                 else:
                     raw.appendChild(el("p", f"Turn {view['turn']}: response", cls="raw-head"))
-                    raw.appendChild(el("pre", view["response"], cls="json"))
+                    raw.appendChild(scroller(f"{name}, turn {view['turn']}: response JSON", tag="pre", text=view["response"],
+                                             cls="json"))
             into.appendChild(raw)
 
     def filter(self, key: str, value: str) -> None:
@@ -193,8 +198,10 @@ ROLE_LABELS = {"system": "System", "user": "User", "assistant": "Assistant", "ca
 STATUS_WORDS = {"match": "same", "mismatch": "differs", "missing": "missing", "extra": "extra"}
 
 
-def calls_block(rows: list[dict], forbidden: list[str], action: str):
-    """Expected calls (.expected-call) beside the calls made (.actual-call), differing fields marked."""
+def calls_block(rows: list[dict], forbidden: list[str], action: str, absent: str, name: str):
+    """Expected calls (.expected-call) beside the calls made (.actual-call), differing fields marked;
+    `absent` stands where no call was made (case_view.absent_call: no such call, or no answer);
+    `name` (card and case) starts the label of each field table, which must be unique on the page."""
     block = el("div", cls="call-compare")
     block.appendChild(el("h4", "Expected and actual calls"))
     if ACTION_WORDS.get(action):
@@ -211,21 +218,20 @@ def calls_block(rows: list[dict], forbidden: list[str], action: str):
             expected.appendChild(el("code", row["expected"]["tool"], cls="call-tool-name"))
         actual = el("div", cls="actual-call", children=[el("span", f"Call {row['index']} made", cls="call-label")])
         if row["actual"] is None:
-            actual.appendChild(el("p", "none: the model made no such call", cls="small differs"))
+            actual.appendChild(el("p", absent, cls="small differs"))
         else:
             actual.appendChild(el("code", row["actual"]["tool"] + (" (another tool)" if row["tool_differs"] else ""),
                                   cls="call-tool-name" + (" differs" if row["tool_differs"] else "")))
         if row["fields"]:
             table = el("table", cls="fields call-fields", children=[el("thead", children=[el("tr", children=[
-                el("th", t, scope="col") for t in ("Field", "Expected", "Actual", "")])])])
+                el("th", t, scope="col") for t in ("Field", "Expected", "Actual", "Result")])])])
             body = el("tbody")
             for f in row["fields"]:
                 body.appendChild(el("tr", cls=f"field-{f['status']}", data_field=f["field"], data_status=f["status"],
                                     children=[el("td", f["field"]), el("td", f["expected"]), el("td", f["actual"]),
                                               el("td", STATUS_WORDS.get(f["status"], f["status"]))]))
             table.appendChild(body)
-            fields = el("div", cls="table-scroll", tabindex="0", role="region",      # keyboard-scrollable
-                        aria_label="Expected and actual arguments, field by field", children=[table])
+            fields = scroller(f"{name}, call {row['index']}: expected and actual arguments", table)
         else:
             fields = None
             for side, key in ((expected, "expected"), (actual, "actual")):

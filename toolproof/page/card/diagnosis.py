@@ -6,7 +6,8 @@ panel. An edge module (DOM).
 """
 from __future__ import annotations
 
-from ..dom import breakable, el, on
+from ..dom import breakable, el, on, scroller
+from toolproof.plurals import counted, plural
 
 
 def diagnosis_section(card: dict, kind: str):
@@ -14,9 +15,9 @@ def diagnosis_section(card: dict, kind: str):
     (guarded), the card's notes where it would have been."""
     from toolproof.scoring.diagnose import confusion_focus
     from toolproof.reports.scorecard import claims_text, percent
-    from toolproof.reports.page_view import heat_level, id_prefix
+    from toolproof.reports.page_view import card_name, heat_level, id_prefix
 
-    prefix = id_prefix(kind)
+    prefix, name = id_prefix(kind), card_name(kind)
     d = card.get("diagnosis") or {}
     if not d:       # nothing graded, or the diagnosis failed (guarded): say so where it would have been
         empty = (card.get("coverage") or {}).get("graded") == 0
@@ -39,7 +40,8 @@ def diagnosis_section(card: dict, kind: str):
             el("tr", children=[el("th", "should not call", scope="row"),
                                el("td", f"{dec['should_not_call']['called']} unnecessary", cls="bad" if dec["unnecessary_call"] else ""),
                                el("td", str(dec["should_not_call"]["not_called"]), cls="ok")])])])
-    decide = panel("Decide: call or not", dec["advice"], decide_table, el(
+    decide = panel("Decide: call or not", dec["advice"], scroller(
+        f"{name}: calls made, by whether the case should call", decide_table), el(
         "p", f"Missing calls {percent(dec['missing_call_rate'])} · unnecessary calls "
              f"{percent(dec['unnecessary_call_rate'])}", cls="muted small"))
 
@@ -55,7 +57,7 @@ def diagnosis_section(card: dict, kind: str):
         cells = [el("th", label, scope="row")]
         for column, n in zip(focus["columns"], row):
             shade = "diag" if column == label else "off"
-            meaning = f"expected {label}, called {column}: {n} case(s)" + (
+            meaning = f"expected {label}, called {column}: {counted(n, 'case')}" + (
                 " (right tool)" if column == label else " (wrong tool)" if n else "")
             cell = el("td", str(n) if n else "", cls=f"heat {shade} heat-{heat_level(n, biggest)}",
                       tabindex="0", aria_label=meaning, data_meaning=meaning)
@@ -63,13 +65,16 @@ def diagnosis_section(card: dict, kind: str):
             on(cell, "mouseenter", lambda e, m=meaning: setattr(readout, "textContent", m))
             cells.append(cell)
         body.append(el("tr", children=cells))
-    heatmap = el("div", cls="heatmap-wrap", children=[el("table", cls="heatmap", data_testid="confusion", children=[
-        el("thead", children=[head]), el("tbody", children=body)]), readout]) if focus["rows"] else el(
+    table = el("table", cls="heatmap", data_testid="confusion", children=[el("thead", children=[head]),
+                                                                          el("tbody", children=body)])
+    heatmap = el("div", cls="heatmap-wrap", children=[
+        scroller(f"{name}: which tool was called, by expected tool", table), readout]) if focus["rows"] else el(
         "p", "Every expected tool was chosen right.", cls="muted")
     pairs = ", ".join(f"{p['expected']} → {p['called']} ({p['count']})" for p in sel["confused_pairs"]) or "none"
     select = panel("Select: which tool", sel["advice"], heatmap,
-                   el("p", f"Most-confused pairs: {pairs}. {focus['omitted']} tools that were always "
-                           "chosen right are not shown.", cls="muted small"))
+                   el("p", f"Most-confused pairs: {pairs}. {counted(focus['omitted'], 'tool')} that "
+                           f"{plural(focus['omitted'], 'was', 'were')} always chosen right "
+                           f"{plural(focus['omitted'], 'is', 'are')} not shown.", cls="muted small"))
 
     fv = fil["field_verdicts"]
     verdict_row = el("div", cls="pills", children=[
@@ -80,9 +85,9 @@ def diagnosis_section(card: dict, kind: str):
                                el("td", str(f["checked"]), cls="num"),
                                el("td", str(f["errors"]), cls="num"), el("td", percent(f["error_rate"]), cls="num")])
             for f in fil["field_errors"] if f["errors"]][:10]
-    field_table = el("table", cls="fields", children=[
+    field_table = scroller(f"{name}: field errors by tool and field", el("table", cls="fields", children=[
         el("thead", children=[el("tr", children=[el("th", t) for t in ("tool", "field", "checked", "errors", "rate")])]),
-        el("tbody", children=rows)]) if rows else el("p", "No field errors.", cls="muted")
+        el("tbody", children=rows)])) if rows else el("p", "No field errors.", cls="muted")
     un = fil["unsourced"]
     fill = panel("Fill: which arguments", fil["advice"], verdict_row, el(
         "p", f"Critical-field failures {percent(fil['critical_field_failure_rate'])} "
@@ -91,7 +96,7 @@ def diagnosis_section(card: dict, kind: str):
 
     tracking = el("div", cls="big-rate", children=[
         el("span", percent(use["result_tracking_rate"]), cls="big"),
-        el("span", f" result tracking over {use['result_runs']} runs (base and counterfactual mock results)")]
+        el("span", f" result tracking over {counted(use['result_runs'], 'run')} (base and counterfactual mock results)")]
     ) if use["result_runs"] else el("p", "No result-use runs in this scorecard.", cls="muted")
     use_panel = panel("Use: the result", use["advice"], tracking,
         el("p", f"Derived arguments {percent(use['derived_accuracy'])} · in variants "

@@ -9,7 +9,7 @@ module (DOM); case ids and phrasing ids reach the page as textContent only.
 """
 from __future__ import annotations
 
-from ..dom import breakable, el
+from ..dom import breakable, el, scroller
 
 
 def robustness_section(card: dict, kind: str, cases: dict | None = None):
@@ -31,15 +31,16 @@ def robustness_section(card: dict, kind: str, cases: dict | None = None):
     method = found["interval_method"]
     notes = el("p", f"The score above is {found['main_score']}. Intervals: {method['method']} "
                     f"({method['resamples']} resamples, seed {method['seed']}).", cls="muted small")
-    per = _per_phrasing(found)
+    per = _per_phrasing(found, kind)
     return el("section", cls="block robustness", id=f"{prefix}-robustness", children=[
         el("h3", f"Wording: {len(found['phrasings'])} phrasings"), headline, per,
         _case_rows(card, cases, prefix), notes])
 
 
-def _per_phrasing(found: dict):
+def _per_phrasing(found: dict, kind: str):
     """The score per phrasing as a small table, the phrasings resting on most cases first (the
     text views list the same rows in one line)."""
+    from toolproof.reports.page_view import card_name
     from toolproof.reports.robustness import phrasing_cases, phrasing_interval
     from toolproof.reports.scorecard import score_text
 
@@ -51,7 +52,7 @@ def _per_phrasing(found: dict):
     table = el("table", cls="phrasing-scores", children=[el("thead", children=[head]), el("tbody", children=body)])
     return el("details", cls="small robustness-per-phrasing", children=[
         el("summary", f"Score per phrasing ({len(rows)})"),
-        el("div", cls="table-scroll", tabindex="0", role="region", aria_label="Score per phrasing", children=[table])])
+        scroller(f"{card_name(kind)}: score per phrasing", table)])
 
 
 def _case_rows(card: dict, cases: dict | None, prefix: str):

@@ -10,11 +10,12 @@ this view itself. It never imports a panel. An edge module (DOM).
 """
 from __future__ import annotations
 
-from ..dom import breakable, clear, document, download, el, on, svg
+from ..dom import breakable, clear, document, download, el, on, scroller, svg
 from .cases import CaseList
 from .diagnosis import diagnosis_section
 from .robustness import robustness_section
 from .sweep import sweep_chart
+from toolproof.plurals import counted
 
 
 def graded_of(results, context: dict):
@@ -135,7 +136,7 @@ class ScorecardView:
                        f"{counts['request_errors']} request errors", cls="muted")
         lenient = el("p", cls="muted", children=[
             document.createTextNode("Lenient score "), self.lenient_node,
-            document.createTextNode(f" · {card['lenient']['rescued']} case(s) rescued by casting "
+            document.createTextNode(f" · {counted(card['lenient']['rescued'], 'case')} rescued by casting "
                                     "strings to the schema's type")])
         exports = self._exports()
         score = el("div", cls="score", children=[
@@ -171,7 +172,8 @@ class ScorecardView:
         self.pass_k_node = el("div", pass_k_line(card), cls="pass-k", id=f"{self.prefix()}-pass-k",
                               title="pass^k: the chance that k repeats of a case all pass (tau-bench's estimator)")
         k_note = card["reliability"].get("k_note")
-        repeats = f"{card['repeats']} repeat(s) per case · {len(card['reliability']['flaky_cases'])} flaky" + \
+        flaky = len(card['reliability']['flaky_cases'])
+        repeats = f"{counted(card['repeats'], 'repeat')} per case · {flaky} flaky" + \
             (f" · {k_note}" if k_note else "")
         explain = el("p", explain_line(card), cls="muted small score-explain", id=f"{self.prefix()}-explain")
         return [self.ci_node, coverage, self.pass_k_node, el("div", repeats, cls="muted small repeats-line"), explain]
@@ -210,7 +212,7 @@ class ScorecardView:
     # -- categories: table with weight inputs, and the chart
     def _categories(self):
         from toolproof.reports.scorecard import percent
-        from toolproof.reports.page_view import CATEGORY_LABELS, interval_text
+        from toolproof.reports.page_view import CATEGORY_LABELS, card_name, interval_text
 
         head = el("tr", children=[el("th", t, scope="col") for t in
                                   ("Category", "Score", "95% CI", "Cases", "Pass", "Partial", "Fail", "Error",
@@ -247,7 +249,8 @@ class ScorecardView:
         return el("section", cls="block", children=[
             el("h3", "Categories"),
             el("div", cls="categories-layout", children=[
-                el("div", children=[table, note]), self.chart_node])])
+                el("div", children=[scroller(f"{card_name(self.kind)}: categories", table), note]),
+                self.chart_node])])
 
     def _chart(self):
         from toolproof.reports.page_view import chart_bars
