@@ -16,7 +16,7 @@ from .scorecard import (METRIC_HELP, better, coverage_line, diagnosis_lines, hea
                         score_with_interval, statistics_lines)
 from .sweep import sweep_text
 from .robustness import (case_wording, consistency_text, dependent_text, phrasing_cases, phrasing_interval,
-                         worst_text)
+                         shown, worst_text)
 
 MAX_SHOWN = 4000        # characters of one value (arguments, final text) shown in a case
 
@@ -47,7 +47,7 @@ def _rates(card: dict) -> str:
 
 def _wording(card: dict) -> str:
     """The wording section (a run of several phrasings): what text and Markdown say, as HTML."""
-    found = card.get("robustness")
+    found = shown(card)
     if not found:
         return ""
     method = found["interval_method"]
