@@ -1,11 +1,13 @@
 """The counts a scorecard shows, each in one of three units, with what the unit is.
 
 - A *case* is one of the suite's cases. The verdict pills, the categories table, "N cases" and the
-  error rate count cases: a case's verdict is the most common among its graded conversations (a tie
-  to the worse), ERROR when none of them was graded (scoring/repeats.py).
+  error rate count cases: a case's verdict is the most common of its phrasings' verdicts, each
+  phrasing's the most common of its graded repeats (a tie to the worse), ERROR when none of its
+  conversations was graded (scoring/repeats.py, scoring/robustness.py).
 - A *conversation* is one case sent once: in one phrasing, one repeat (and, in a sweep, at one pad
   level). The plan and its coverage ("N of M graded", ERROR, not started) count conversations; an
-  ERROR conversation is one whose request failed after its retries.
+  ERROR conversation is one whose request failed after its retries. A sweep's coverage counts
+  every level's conversations; its cases are the main level's.
 - A *request* is one request sent to the provider: each turn, each counterfactual variant's second
   turn, each retry. The cost counts requests.
 
@@ -45,11 +47,21 @@ def verdicts_line(card: dict) -> str:
 
 
 def verdict_rule(card: dict) -> str:
-    """How a case's one verdict comes from its conversations; '' when each case ran once."""
-    if not dimensions(card):
+    """How a case's one verdict comes from its conversations (scoring/repeats.py `majority`,
+    scoring/robustness.py `merge_phrasings`); '' when each case ran once."""
+    found = dimensions(card)
+    if not found:
         return ""
-    return ("A case's verdict is the most common among its graded conversations (a tie to the worse); "
-            "ERROR when none of them was graded.")
+    repeats = "repeat" in found
+    if found == ["pad level"]:
+        return "A case's verdict is its verdict at the main pad level, the score's; the other levels are the sweep's."
+    if "phrasing" in found:
+        rule = ("A case's verdict is the most common of its phrasings' verdicts"
+                + (", each phrasing's the most common of its graded repeats" if repeats else ""))
+    else:
+        rule = "A case's verdict is the most common of its graded repeats"
+    level = " at the main pad level" if "pad level" in found else ""
+    return f"{rule}{level} (a tie to the worse); ERROR when none of its conversations was graded."
 
 
 def conversations_line(card: dict) -> str:
