@@ -1,27 +1,20 @@
 """Every count on a card, recomputed from the results file by its stated definition
-(reports/card_counts.py, docs/statistics.md "Cases, conversations, requests"), for runs with
-phrasings, repeats and errors: built documents and a run of the CLI against tests/fakeprovider.py.
-
-The recomputation reads only the file: which conversations it holds, which of them failed a request,
-each conversation's own verdict (the grader's, one transcript at a time) and each turn's attempts.
-The counting (a case's verdict from its conversations, the plan and its coverage, the requests) is
-done here again, independently of scoring/, and every view's line must carry the same numbers.
+(tests/cardcounts.py), for runs with phrasings, repeats and errors: built documents and a run of the
+CLI against tests/fakeprovider.py; every view's line (text, Markdown, HTML, the page's tiles) must
+carry the same numbers, each in its unit.
 """
 from __future__ import annotations
 
 import html
 import json
-from collections import Counter
-
 import pytest
 
+from cardcounts import recompute
 from clirun import cli_with
 from conftest import error
 from fakeprovider import FIXTURES
 from phrasingdocs import PHRASINGS, RIGHT, TOOLS_DOC, suite_doc, transcript, transcripts_doc
 from toolproof.datafiles import format_schema, load_bundle
-from toolproof.grading.guarded import grade_phrased
-from toolproof.grading.results_refs import expand
 from toolproof.grading.transcripts import parse_transcripts
 from toolproof.reports.card_counts import conversations_line, verdict_rule, verdicts_line
 from toolproof.reports.html_scorecard import scorecard_html
@@ -29,54 +22,9 @@ from toolproof.reports.page_view import cost_tiles
 from toolproof.reports.scorecard import coverage_line, render_markdown, render_text
 from toolproof.scoring.evaluate import evaluate
 from toolproof.suite.load import parse_suite, parse_tools
-from toolproof.suite.model import chosen_phrasings, scoped
 
 TOOLS = parse_tools(TOOLS_DOC, format_schema("tools"))
 CASES = parse_suite(suite_doc(), TOOLS, format_schema("suite"))
-WORSE = ("PASS", "PARTIAL", "FAIL")          # a tie goes to the later one
-
-
-def most_common(verdicts: list[str]) -> str:
-    """The stated rule: the most common graded verdict, a tie to the worse; ERROR when none."""
-    graded = [v for v in verdicts if v != "ERROR"]
-    if not graded:
-        return "ERROR"
-    counts = Counter(graded)
-    return max(WORSE, key=lambda v: (counts[v], WORSE.index(v)))
-
-
-def recompute(doc: dict, cases: list, tools: dict) -> dict:
-    """The card's counts from the results file alone, by the definitions the card states."""
-    doc = expand(doc)                       # a results file may write repeated parts once
-    settings = doc.get("settings") or {}
-    choice, repeats = settings.get("phrasings", "base"), settings.get("repeats", 1)
-    by_id = {c.id: c for c in cases}
-    parsed = parse_transcripts(doc, format_schema("transcripts"), set(by_id))
-    # each conversation's own verdict, and whether a request of it failed after its retries
-    per_case: dict[str, dict[str, list[str]]] = {}
-    errored = 0
-    for case_id, conversations in parsed.all_repeats().items():
-        for t in conversations:
-            verdict = grade_phrased(by_id[case_id], tools, t).verdict
-            per_case.setdefault(case_id, {}).setdefault(t.phrasing, []).append(verdict)
-            errored += verdict == "ERROR"
-    # a case's verdict: the most common of its phrasings' verdicts, each the most common of its repeats
-    verdict = {cid: most_common([most_common(vs) for vs in phrasings.values()])
-               for cid, phrasings in per_case.items()}
-    tally = Counter(verdict.values())
-    planned = repeats * sum(len(chosen_phrasings(c, choice)) for c in scoped(cases, doc.get("scope", "all")))
-    present = len(doc["transcripts"])
-    # requests: every turn's attempts (1 when absent), every variant's own second turn
-    requests = sum(turn.get("attempts", 1) for raw in doc["transcripts"]
-                   for turn in raw["turns"] + [v["turns"][1] for v in raw.get("variants", [])])
-    categories: dict[str, Counter] = {}
-    for cid, v in verdict.items():
-        categories.setdefault(by_id[cid].category, Counter())[v] += 1
-    return {"cases": len(verdict), "PASS": tally["PASS"], "PARTIAL": tally["PARTIAL"], "FAIL": tally["FAIL"],
-            "error": tally["ERROR"], "planned": planned, "graded": present - errored, "conversation_errors": errored,
-            "not_started": planned - present, "requests": requests, "categories": categories}
-
-
 def assert_card_counts(card: dict, want: dict) -> None:
     counts, cov = card["counts"], card["coverage"]
     assert {k: counts[k] for k in ("cases", "PASS", "PARTIAL", "FAIL", "error")} == \
@@ -151,6 +99,9 @@ def test_errors_of_two_units_are_told_apart_and_agree_with_the_file():
     assert f"{want['cases']} cases: " in text and ", 1 ERROR (" in text
     assert ": 5 ERROR" not in text and "graded, 5 ERROR, " in text      # the five are conversations, said so
     assert "ERROR cases (no conversation graded): 1 of 3 cases" in text
+    # pass^k's note counts (case, phrasing) pairs, and says so: "two" is one case in two phrasings
+    assert "call in phrasing chatty has 1 graded repeat, 1 ERROR" in text
+    assert "2 (case, phrasing) pairs with no graded repeat are left out" in text
 
 
 def test_below_half_of_the_plan_nothing_is_scored_under_no_score():

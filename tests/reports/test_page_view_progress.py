@@ -35,6 +35,9 @@ def test_feed_tags_tell_repeats_and_pad_levels_apart():
     assert feed_tag({"repeat": 0}, 1, 0) == ""
     assert feed_tag({"pad": 0}, 1, 2) == "pad 0"
     assert feed_tag({"repeat": "1", "pad": None}, 3, 2) == ""       # a hostile transcript: no tag
+    # which conversation of its case: the phrasing too (two rows "repeat 1 of 2" looked the same)
+    assert feed_tag({"phrasing": "terse", "repeat": 0}, 2, 0) == "phrasing terse · repeat 1 of 2"
+    assert feed_tag({"phrasing": ["x"], "repeat": 0}, 1, 0) == ""     # not a string: no tag
 
 
 def test_the_clock_and_the_estimate_by_the_requests_left():

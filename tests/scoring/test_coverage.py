@@ -147,7 +147,7 @@ def test_pass_k_says_which_k_an_error_repeat_left(data):
     c = card(data, doc)
     assert list(c["reliability"]["pass_hat_k"]) == ["1", "2"]
     note = c["reliability"]["k_note"]
-    assert note == f"k = 1..2 only (of 3 repeats): {CALL_A} has 2 graded repeat(s), 1 ERROR; ERROR repeats are not graded"
+    assert note == f"k = 1..2 only (of 3 repeats): {CALL_A} has 2 graded repeats, 1 ERROR; ERROR repeats are not graded"
     assert any(note in line for line in statistics_lines(c))
     assert "k_note" not in card(data, document({CALL_A: ["pass", "fail"]}))["reliability"]
 

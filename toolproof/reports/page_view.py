@@ -233,8 +233,10 @@ def key_hint(provider: str, key: str) -> str:
 
 
 def feed_tag(raw: dict, repeats: int, pad_levels: int) -> str:
-    """'repeat 2 of 3 · pad 8' for a live feed row ('' for a run of one repeat and no sweep)."""
-    parts = []
+    """'phrasing terse · repeat 2 of 3 · pad 8' for a live feed row: which conversation of its case
+    it is ('' for a run of the base phrasing, one repeat and no sweep)."""
+    phrasing = raw.get("phrasing")
+    parts = [f"phrasing {phrasing}"] if isinstance(phrasing, str) and phrasing else []
     repeat = raw.get("repeat")
     if repeats > 1 and isinstance(repeat, int):
         parts.append(f"repeat {repeat + 1} of {repeats}")
