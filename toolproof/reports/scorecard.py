@@ -193,9 +193,10 @@ def score_with_interval(card: dict) -> str:
         return partial_score_line(card)
     interval = (card.get("intervals") or {}).get("score")
     if card["score"] is None or not interval:
-        return "n/a" if card["score"] is None else f"{card['score']:.1f}"
+        return score_text(card["score"])
     level = round(100 * card["intervals"]["level"])
-    return f"{card['score']:.1f} · {level}% CI {interval_span(interval)} over cases"
+    # the score as the headline writes it (two places): one card never shows 31.25 and 31.2
+    return f"{score_text(card['score'])} · {level}% CI {interval_span(interval)} over cases"
 
 
 def pass_k_line(card: dict) -> str:

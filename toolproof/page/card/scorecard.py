@@ -132,7 +132,8 @@ class ScorecardView:
         legend = el("p", "PASS: every check held · PARTIAL: partly right (a non-critical field off, or part of a "
                          "multi-step task), half credit · "
                          "FAIL: a wrong decision, tool or critical field · ERROR: the request failed after its "
-                         "retries, so the case is not graded and left out of every score.",
+                         "retries (in every conversation of the case, with phrasings or repeats), so the case "
+                         "is not graded and left out of every score.",
                     cls="muted small verdict-legend")
         meta = self._counts()
         lenient = el("p", cls="muted", children=[
