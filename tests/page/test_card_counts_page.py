@@ -101,6 +101,12 @@ def test_a_run_with_phrasings_repeats_and_errors_shows_the_counts_of_its_file(pa
     eta = page.text_content("#run-eta")
     assert eta.startswith("· about ") and "requests to go, at the pace so far)" in eta, eta
     page.locator("#live").screenshot(path=str(ARTIFACTS / "vocab-progress-1280.png"))
+    page.set_viewport_size({"width": 390, "height": 1000})
+    try:   # mid-run on a phone: the meters fit, and "Running … at <endpoint URL>" wraps
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.locator("#run-progress").screenshot(path=str(ARTIFACTS / "vocab-progress-390.png"))
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 1000})
     route = openai.held.pop()
     post = next(p for p in openai.posts if p["case_id"] == third)
     status, headers, text = fixture_answer(third, post["turn"], "openai")
