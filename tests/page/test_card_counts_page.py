@@ -113,6 +113,7 @@ def test_a_run_with_phrasings_repeats_and_errors_shows_the_counts_of_its_file(pa
     openai.release(route, status=status, headers=CORS, body=text)
     page.wait_for_function(ENDED, timeout=READY_TIMEOUT_MS)
     assert page.text_content("#cases-text") == f"{conversations} / {conversations}"
+    assert page.text_content("#run-tally").startswith(f"{conversations} conversations so far:")
     doc, _ = exports(page)
     card = doc.pop("scorecard")
     want = recompute(doc, BUNDLE.cases, BUNDLE.tools)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from toolproof.reports.page_view import clock, clock_texts, feed_tag, kept_form, key_hint, run_label, tally
+from toolproof.reports.page_view import clock, clock_texts, feed_tag, kept_form, key_hint, run_label, tally, tally_label
 
 
 @pytest.mark.parametrize("provider,key,hint", [
@@ -62,6 +62,11 @@ def test_long_conversations_first_do_not_make_the_estimate_long():
     assert clock_texts(16_000, 4, 16, running=True, planned_done=16, planned_left=0)[1] == ""
     # hostile counts (none done by requests): no division by zero
     assert clock_texts(16_000, 4, 16, running=True, planned_done=0, planned_left=5)[1] == ""
+
+
+def test_the_tally_says_it_counts_conversations():
+    assert [tally_label(n) for n in (0, 1, 9)] == [
+        "0 conversations so far:", "1 conversation so far:", "9 conversations so far:"]
 
 
 def test_the_tally_counts_every_verdict_in_order():

@@ -128,7 +128,7 @@ class LiveController:
     def show_clock(self, done: int, total: int) -> None:
         """Elapsed time, an estimate of the time left (by the requests the unfinished
         conversations can still need), and the verdicts so far."""
-        from toolproof.reports.page_view import clock_texts, tally
+        from toolproof.reports.page_view import clock_texts, tally, tally_label
 
         run = self.run
         if getattr(self, "_planned", (None,))[0] is not run:    # each case's requests, once per run
@@ -143,6 +143,8 @@ class LiveController:
         counts = tally(r.verdict for r in self.run.results)
         node = byid("run-tally")
         clear(node)
+        # the tally counts conversations (the card's pills count cases): it says so
+        node.appendChild(el("span", tally_label(done), cls="tally-unit"))
         for verdict, count in counts.items():
             node.appendChild(el("span", f"{verdict} {count}", cls=f"tally tally-{verdict}"))
             node.setAttribute(f"data-{verdict.lower()}", str(count))

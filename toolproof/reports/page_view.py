@@ -284,6 +284,12 @@ def progress_texts(done: int, total: int, sent: int, cap: int) -> tuple[str, str
     return f"{done} / {total}", f"{sent} / {cap}"
 
 
+def tally_label(done: int) -> str:
+    """'9 conversations so far:' before the live tally: its verdicts are each conversation's, not
+    the cases' the finished card counts."""
+    return f"{counted(done, 'conversation')} so far:"
+
+
 def tally(verdicts) -> dict[str, int]:
     """How many of each verdict so far, in the fixed order (every verdict listed, zeros too)."""
     counts = dict.fromkeys(VERDICTS, 0)
