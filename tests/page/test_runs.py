@@ -313,7 +313,7 @@ def test_progress_shows_time_tally_and_each_repeat(page, live):
         wait_until(page, lambda: provider.held, "the first request held")
         page.wait_for_selector("#run-elapsed")
         assert page.text_content("#run-elapsed").startswith("Elapsed 0:")
-        assert page.text_content("#run-eta") == "· estimating the time left after the first case…"
+        assert page.text_content("#run-eta") == "· estimating the time left after the first conversation…"
         page.locator("#live").screenshot(path=str(ARTIFACTS / "live-progress-1280.png"))
         provider.release(provider.held.pop(), status=200, headers={"access-control-allow-origin": "*",
                                                                     "content-type": "application/json"},

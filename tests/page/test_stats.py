@@ -62,7 +62,7 @@ def test_repeats_export_equals_the_cli_regrade(page, repeated):
 def test_interval_pass_k_and_whiskers_show_the_scorecard(page, repeated):
     card = json.loads(cli("grade", "--transcripts", str(repeated), "--format", "json"))
     assert page.text_content("#fixture-score-ci") == score_with_interval(card)
-    assert page.text_content("#fixture-score-ci").startswith(f"{card['score']:.1f} · 95% CI ")
+    assert page.text_content("#fixture-score-ci").startswith(f"{card['score']:.2f} · 95% CI ")
     # CALL_B has one graded repeat (the other errored), so k stops at 1
     assert page.text_content("#fixture-pass-k") == pass_k_line(card) == f"pass^1 {card['reliability']['pass_hat_k']['1']:.2f}"
     whiskers = page.eval_on_selector_all("#fixture .chart-whisker", "ls => ls.map(l => l.dataset.category)")

@@ -72,7 +72,10 @@ def test_a_two_level_sweep_draws_its_curve_and_regrades_in_the_terminal(page, se
     page.select_option("#scope", "should_call")
     page.fill("#pad", "0,6")
     page.fill("#pad-seed", "3")
-    assert f"needs at most {need} requests (2 pad levels" in page.text_content("#need")
+    need_line = page.text_content("#need")
+    assert f"needs at most {need} requests for " in need_line and " × 2 pad levels)" in need_line
+    # the option of the scope chosen says the need line's number
+    assert page.eval_on_selector("#scope option[value=should_call]", "o => o.textContent").endswith(f": {need} requests")
     page.fill("#cap", str(need))
     page.click("#run-live")
     page.wait_for_function("['done', 'aborted', 'error'].includes(document.body.dataset.run)", timeout=60_000)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from toolproof.reports.page_view import clock, clock_texts, feed_tag, kept_form, key_hint, run_label, tally
+from toolproof.reports.page_view import clock, clock_texts, feed_tag, kept_form, key_hint, run_label, tally, tally_label
 
 
 @pytest.mark.parametrize("provider,key,hint", [
@@ -35,15 +35,38 @@ def test_feed_tags_tell_repeats_and_pad_levels_apart():
     assert feed_tag({"repeat": 0}, 1, 0) == ""
     assert feed_tag({"pad": 0}, 1, 2) == "pad 0"
     assert feed_tag({"repeat": "1", "pad": None}, 3, 2) == ""       # a hostile transcript: no tag
+    # which conversation of its case: the phrasing too (two rows "repeat 1 of 2" looked the same)
+    assert feed_tag({"phrasing": "terse", "repeat": 0}, 2, 0) == "phrasing terse · repeat 1 of 2"
+    assert feed_tag({"phrasing": ["x"], "repeat": 0}, 1, 0) == ""     # not a string: no tag
 
 
-def test_the_clock_and_the_estimate_from_the_mean_time_per_case():
+def test_the_clock_and_the_estimate_by_the_requests_left():
     assert [clock(ms) for ms in (0, 7_400, 750_000, 3_723_000, -5)] == ["0:00", "0:07", "12:30", "1:02:03", "0:00"]
-    assert clock_texts(4_000, 0, 10, running=True) == ("Elapsed 0:04", "· estimating the time left after the first case…")
-    assert clock_texts(12_000, 4, 16, running=True) == ("Elapsed 0:12",
-                                                        "· about 0:36 left (from 4 of 16 cases so far)")
+    assert clock_texts(4_000, 0, 10, running=True) == ("Elapsed 0:04",
+                                                       "· estimating the time left after the first conversation…")
+    # without request counts each conversation counts as one request
+    assert clock_texts(12_000, 4, 16, running=True) == (
+        "Elapsed 0:12", "· about 0:36 left (at most 12 requests to go, at the pace so far)")
     assert clock_texts(12_000, 4, 16, running=False) == ("Elapsed 0:12", "")
     assert clock_texts(12_000, 16, 16, running=True) == ("Elapsed 0:12", "")
+
+
+def test_long_conversations_first_do_not_make_the_estimate_long():
+    # 4 conversations of 4 requests took 16 s; 12 of 1 request are left: 12 s, not 48 s
+    # (48 s is what the time per conversation said: the "11 minutes for a 3:40 run")
+    assert clock_texts(16_000, 4, 16, running=True, planned_done=16, planned_left=12)[1] == \
+        "· about 0:12 left (at most 12 requests to go, at the pace so far)"
+    assert clock_texts(16_000, 4, 16, running=True, planned_done=16, planned_left=1)[1].startswith(
+        "· about 0:01 left (at most 1 request to go")
+    # nothing left to send (the cap is spent): no estimate rather than "0:00 left"
+    assert clock_texts(16_000, 4, 16, running=True, planned_done=16, planned_left=0)[1] == ""
+    # hostile counts (none done by requests): no division by zero
+    assert clock_texts(16_000, 4, 16, running=True, planned_done=0, planned_left=5)[1] == ""
+
+
+def test_the_tally_says_it_counts_conversations():
+    assert [tally_label(n) for n in (0, 1, 9)] == [
+        "0 conversations so far:", "1 conversation so far:", "9 conversations so far:"]
 
 
 def test_the_tally_counts_every_verdict_in_order():

@@ -46,7 +46,7 @@ def test_the_fixtures_planned_what_they_hold(data):
     c = evaluate(data.cases, data.tools, data.transcripts)
     assert c["coverage"] == {"planned": 223, "graded": 222, "error": 1, "not_started": 0}
     assert list(c)[list(c).index("counts") + 1] == "coverage"      # beside the counts
-    assert coverage_line(c) == "222 of 223 case runs graded (1 ERROR)"
+    assert coverage_line(c) == "222 of 223 conversations graded (1 ERROR)"
     from repeatdocs import FIXTURES            # the base phrasing's transcripts only
     assert coverage_line(card(data, FIXTURES)) == "71 of 72 cases graded (1 ERROR)"
 
@@ -119,7 +119,7 @@ def test_repeats_count_in_the_plan(data):
     doc["scope"], doc["settings"] = "should_call", {"repeats": 3}
     c = card(data, doc)
     assert c["coverage"] == {"planned": 27, "graded": 4, "error": 1, "not_started": 22}
-    assert coverage_line(c) == "4 of 27 case runs graded (1 ERROR, 22 not started)"
+    assert coverage_line(c) == "4 of 27 conversations graded (1 ERROR, 22 not started)"
 
 
 @pytest.mark.parametrize("settings, scope", [

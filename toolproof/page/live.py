@@ -111,26 +111,41 @@ class LiveController:
         self.progress()
 
     def progress(self) -> None:
+        """The meters: conversations (case × phrasing × repeat × pad level) finished of planned,
+        requests sent of the cap."""
+        from toolproof.reports.page_view import progress_texts
+
         run = self.run
-        done, total = len(run.results), len(run.work)          # every repeat (and pad level)
+        done, total = len(run.results), len(run.work)          # every phrasing, repeat (and pad level)
+        conversations, requests = progress_texts(done, total, run.used, run.settings.cap)
         byid("cases-progress").max = max(total, 1)
         byid("cases-progress").value = done
-        byid("cases-text").textContent = f"{done} / {total}"
+        byid("cases-text").textContent = conversations
         byid("requests-progress").max = max(run.settings.cap, 1)
         byid("requests-progress").value = run.used
-        byid("requests-text").textContent = f"{run.used} / {run.settings.cap}"
+        byid("requests-text").textContent = requests
         self.show_clock(done, total)
 
     def show_clock(self, done: int, total: int) -> None:
-        """Elapsed time, an estimate of the time left, and the verdicts so far."""
-        from toolproof.reports.page_view import clock_texts, tally
+        """Elapsed time, an estimate of the time left (by the requests the unfinished
+        conversations can still need), and the verdicts so far."""
+        from toolproof.reports.page_view import clock_texts, tally, tally_label
 
+        run = self.run
+        if getattr(self, "_planned", (None,))[0] is not run:    # each case's requests, once per run
+            self._planned = (run, {w.case.id: w.requests for w in run.work}, sum(w.requests for w in run.work))
+        _, requests, planned_total = self._planned
+        planned_done = sum(requests.get(r.case_id, 1) for r in run.results)
+        planned_left = max(0, min(planned_total - planned_done, run.settings.cap - run.used))
         elapsed, left = clock_texts(js.performance.now() - self.started, done, total,
-                                    running=self.run.state == "running")
+                                    running=run.state == "running",
+                                    planned_done=planned_done, planned_left=planned_left)
         byid("run-elapsed").textContent, byid("run-eta").textContent = elapsed, left
         counts = tally(r.verdict for r in self.run.results)
         node = byid("run-tally")
         clear(node)
+        # the tally counts conversations (the card's pills count cases): it says so
+        node.appendChild(el("span", tally_label(done), cls="tally-unit"))
         for verdict, count in counts.items():
             node.appendChild(el("span", f"{verdict} {count}", cls=f"tally tally-{verdict}"))
             node.setAttribute(f"data-{verdict.lower()}", str(count))

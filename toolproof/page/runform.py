@@ -59,16 +59,19 @@ class RunForm:
     """The run form. Reads itself as RunSettings; the run is the live controller's."""
 
     def __init__(self, bundle):
-        from toolproof.reports.page_view import scope_options
+        from toolproof.reports.page_view import scope_option_text, scope_options
 
         self.bundle = bundle
         self.own = None                # (cases, tools) of "Your suite", set by the #own section
         self.own_option = None
         self.own_document = None       # the draft suite as its export writes it (for suite_sha256)
         self.options = {value: need for value, _, need in scope_options(bundle.cases)}
+        self.option_nodes, self.option_texts = {}, {}     # value -> <option>, and the text it shows
         scope = byid("scope")
         for value, label, need in scope_options(bundle.cases):
-            scope.appendChild(el("option", f"{label}: {need} requests", value=value))
+            self.option_nodes[value] = el("option", value=value)
+            scope.appendChild(self.option_nodes[value])
+            self.label_option(value, scope_option_text(label, need))
         on(byid("provider"), "change", lambda e: self.provider_changed())
         on(scope, "change", lambda e: self.scope_changed())
         on(byid("cap"), "input", lambda e: self.show_need())
@@ -187,6 +190,7 @@ class RunForm:
                     set_field("scope", "all")
                 self.own_option.remove()
                 self.own_option = None
+                self.option_nodes.pop("own", None)
             self.scope_changed()
             return
         self.own = (cases, tools)
@@ -194,7 +198,8 @@ class RunForm:
         if self.own_option is None:
             self.own_option = el("option", value="own")
             scope.appendChild(self.own_option)
-        self.own_option.textContent = f"Your suite ({len(cases)} cases): {self.options['own']} requests"
+        self.option_nodes["own"] = self.own_option
+        self.option_texts.pop("own", None)            # a new node: labelled by show_need below
         if self.pending_scope == "own":
             set_field("scope", "own")
             self.pending_scope = None
@@ -249,16 +254,40 @@ class RunForm:
         self.show_need()
 
     def show_need(self) -> None:
-        need, most, repeats = self.need(), self.most(), self.repeats()
-        levels = need // max(self.scope_need() * repeats, 1)
-        sweep = f" ({levels} pad levels, the scope once per level)" if levels > 1 else ""
-        times = f", each case {repeats} times" if repeats > 1 else ""
-        byid("need").textContent = (f"This scope needs at most {need} requests{sweep}{times}: one per turn (multi-step, "
-                                    "injection and result-use cases take two) plus one per counterfactual "
-                                    f"variant. The cap starts there and can be 1 to {most}: retries count "
-                                    "against it, and at the maximum every retry is allowed for; a case is "
-                                    "only started if all its requests fit, and the result says how many "
-                                    "were left out.")
+        """The need line and every scope option, in one unit: the requests a run of that scope
+        needs with the repeats, phrasings and pad levels chosen now (the option of the scope
+        chosen says the need line's number)."""
+        from toolproof.errors import ToolProofError
+        from toolproof.reports.page_view import conversations_needed, need_text, scope_option_text, scope_options
+        from toolproof.running.sweep import sweep_need
+        from toolproof.suite.model import requests_needed, scoped
+        from toolproof.plurals import counted
+
+        try:
+            levels = self.pad_levels()
+        except ToolProofError:
+            levels = ()                                       # as need(): an unreadable level counts once
+        repeats, choice, scope = self.repeats(), self.phrasings(), field("scope")
+        times = sweep_need(1, levels, repeats)                # how many times the scope runs
+        texts = {value: scope_option_text(label, need)
+                 for value, label, need in scope_options(self.bundle.cases, choice, times)}
+        if self.own is not None:
+            texts["own"] = scope_option_text(f"Your suite ({counted(len(self.own[0]), 'case')})",
+                                             times * requests_needed(self.own[0], choice))
+        for value, text in texts.items():
+            self.label_option(value, text)
+        mine = self.own[0] if scope == "own" and self.own is not None else scoped(
+            self.bundle.cases, scope if scope in self.options and scope != "own" else "all")
+        byid("need").textContent = need_text(
+            self.need(), self.most(), conversations_needed(mine, choice, times), len(mine),
+            phrased=choice != "base", repeats=repeats, levels=len(levels))
+
+    def label_option(self, value: str, text: str) -> None:
+        """An option's text, written only when it changes (the need line redraws on every key)."""
+        node = self.option_nodes.get(value)
+        if node is not None and self.option_texts.get(value) != text:
+            node.textContent = text
+            self.option_texts[value] = text
 
     def lock(self, running: bool) -> None:
         """Every field read-only while a run goes (what it runs was read when it started)."""

@@ -16,8 +16,8 @@ from .page_view import CATEGORY_LABELS, METRIC_LABELS, chart_bars
 from .scorecard import (METRIC_HELP, better, coverage_line, diagnosis_lines, headline, percent,
                         score_with_interval, statistics_lines)
 from .sweep import sweep_text
-from .robustness import (case_wording, consistency_text, phrasing_cases, phrasing_interval, verdict_groups,
-                         worst_text)
+from .robustness import (case_wording, consistency_text, dependent_text, phrasing_cases, phrasing_interval,
+                         shown, verdict_groups, worst_text)
 
 MAX_SHOWN = 4000        # characters of one value (arguments, final text) shown in a case
 
@@ -49,7 +49,7 @@ def _rates(card: dict) -> str:
 
 def _wording(card: dict) -> str:
     """The wording section (a run of several phrasings): what text and Markdown say, as HTML."""
-    found = card.get("robustness")
+    found = shown(card)
     if not found:
         return ""
     method = found["interval_method"]

@@ -20,7 +20,8 @@ VERDICT_MEANING = {
     PASS: "every check held",
     PARTIAL: "partly right (a non-critical field off, or part of a multi-step task), half credit",
     FAIL: "a wrong decision, tool or critical field",
-    ERROR: "the request failed after its retries, so the case is not graded and left out of every score",
+    ERROR: ("the request failed after its retries (in every conversation of the case, with phrasings or "
+            "repeats), so the case is not graded and left out of every score"),
 }
 
 

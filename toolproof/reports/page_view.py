@@ -16,9 +16,11 @@ from toolproof.providers.catalog import CATALOGUE, PROVIDER
 from toolproof.providers.dispatch import origin_of, request_body
 from toolproof.secrets import redact
 from toolproof.suite.categories import CATEGORY
-from toolproof.suite.model import CATEGORIES, Case, Tool, requests_needed, scoped
+from toolproof.suite.model import BASE, CATEGORIES, Case, Tool, chosen_phrasings, requests_needed, scoped
 from toolproof.grading.transcripts import as_offered
 from toolproof.limits import ReadError, read_json
+from toolproof.plurals import counted
+from toolproof.reports.card_counts import requests_label
 from toolproof.grading.transcripts import Transcript
 
 CATEGORY_LABELS = {c.id: c.label for c in CATEGORY.values()}
@@ -85,7 +87,7 @@ def cost_tiles(cost: dict | None) -> list[tuple[str, str, str]]:
         return []
     lat = cost["latency_ms"]
     ms = lambda key: "n/a" if lat is None else f"{lat[key]:.0f} ms"  # noqa: E731
-    tiles = [("requests", "Requests", str(cost["requests"])),
+    tiles = [("requests", requests_label(), str(cost["requests"])),
              ("input_tokens", "Input tokens", str(cost["input_tokens"])),
              ("output_tokens", "Output tokens", str(cost["output_tokens"])),
              ("latency_mean", "Latency mean", ms("mean")), ("latency_p50", "Latency p50", ms("p50")),
@@ -172,14 +174,39 @@ def run_label(document: dict) -> str:
     return " · ".join(p for p in parts if p)
 
 
-def scope_options(cases: list[Case]) -> list[tuple[str, str, int]]:
-    """(value, label, requests needed) for the scope picker: all, then each category present."""
-    out = [("all", f"All categories ({len(cases)} cases)", requests_needed(cases))]
-    for category in CATEGORIES:
-        mine = scoped(cases, category)
-        if mine:
-            out.append((category, f"{CATEGORY_LABELS[category]} ({len(mine)} cases)", requests_needed(mine)))
-    return out
+def scope_options(cases: list[Case], phrasings: str | int = BASE, times: int = 1) -> list[tuple[str, str, int]]:
+    """(value, label, requests needed) for the scope picker: all, then each category present.
+    The need is the need line's own number: each chosen phrasing of a case is a conversation,
+    the scope run `times` times (repeats × pad levels: running.sweep.sweep_need(1, levels, repeats))."""
+    groups = [("all", "All categories", cases)] + [
+        (c, CATEGORY_LABELS[c], mine) for c in CATEGORIES if (mine := scoped(cases, c))]
+    return [(value, f"{label} ({counted(len(mine), 'case')})", times * requests_needed(mine, phrasings))
+            for value, label, mine in groups]
+
+
+def scope_option_text(label: str, need: int) -> str:
+    """'All categories (61 cases): 1131 requests': an option says what the need line says."""
+    return f"{label}: {counted(need, 'request')}"
+
+
+def conversations_needed(cases: list[Case], phrasings: str | int = BASE, times: int = 1) -> int:
+    """Conversations a run of these cases plans: each case once per chosen phrasing, `times` times
+    (running/workplan.py plan_work makes one work item per conversation)."""
+    return times * sum(len(chosen_phrasings(c, phrasings)) for c in cases)
+
+
+def need_text(need: int, most: int, conversations: int, cases: int, *, phrased: bool,
+              repeats: int, levels: int) -> str:
+    """The need line under the form: the scope option's number of requests, the conversations
+    they serve and how the cap relates to them."""
+    parts = [counted(cases, "case") + (" in their chosen phrasings" if phrased else "")]
+    parts += [f"{repeats} repeats"] if repeats > 1 else []
+    parts += [f"{levels} pad levels"] if levels > 1 else []
+    return (f"This scope needs at most {counted(need, 'request')} for {counted(conversations, 'conversation')} "
+            f"({' × '.join(parts)}): one request per turn (multi-step, injection and result-use cases take "
+            f"two) plus one per counterfactual variant. The cap starts there and can be 1 to {most}: retries "
+            "count against it, and at the maximum every retry is allowed for; a conversation is only "
+            "started if all its requests fit, and the result says how many were left out.")
 
 
 def heat_level(count: int, biggest: int) -> int:
@@ -212,8 +239,10 @@ def key_hint(provider: str, key: str) -> str:
 
 
 def feed_tag(raw: dict, repeats: int, pad_levels: int) -> str:
-    """'repeat 2 of 3 · pad 8' for a live feed row ('' for a run of one repeat and no sweep)."""
-    parts = []
+    """'phrasing terse · repeat 2 of 3 · pad 8' for a live feed row: which conversation of its case
+    it is ('' for a run of the base phrasing, one repeat and no sweep)."""
+    phrasing = raw.get("phrasing")
+    parts = [f"phrasing {phrasing}"] if isinstance(phrasing, str) and phrasing else []
     repeat = raw.get("repeat")
     if repeats > 1 and isinstance(repeat, int):
         parts.append(f"repeat {repeat + 1} of {repeats}")
@@ -230,16 +259,41 @@ def clock(ms: float) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
-def clock_texts(elapsed_ms: float, done: int, total: int, *, running: bool) -> tuple[str, str]:
-    """('Elapsed 0:12', 'about 0:30 left (from 4 of 16 cases so far)'): the estimate is the mean
-    time per finished case times the cases left; none before the first case, none once stopped."""
+def clock_texts(elapsed_ms: float, done: int, total: int, *, running: bool,
+                planned_done: int | None = None, planned_left: int | None = None) -> tuple[str, str]:
+    """('Elapsed 0:12', '· about 0:30 left (at most 40 requests to go, at the pace so far)').
+
+    `done` of `total` conversations are finished; `planned_done` is the requests those could have
+    needed (each its case's `requests`), `planned_left` what the rest can still need (never more
+    than the cap leaves). The estimate is the time per request of the finished conversations
+    times the requests left: a conversation of four requests counts four times one of one, so a
+    run that starts its long conversations first (with concurrency) is not read as slow. Without
+    request counts each conversation counts as one request. None before the first conversation
+    ends, none once the run stopped."""
     elapsed = f"Elapsed {clock(elapsed_ms)}"
     if not running:
         return elapsed, ""
     if done <= 0 or total <= done:
-        return elapsed, "· estimating the time left after the first case…" if total > done else ""
-    left = elapsed_ms / done * (total - done)
-    return elapsed, f"· about {clock(left)} left (from {done} of {total} cases so far)"
+        return elapsed, "· estimating the time left after the first conversation…" if total > done else ""
+    spent = done if planned_done is None else planned_done
+    left_requests = total - done if planned_left is None else planned_left
+    if spent <= 0 or left_requests <= 0:
+        return elapsed, ""
+    left = elapsed_ms / spent * left_requests
+    return elapsed, (f"· about {clock(left)} left (at most {counted(left_requests, 'request')} to go, "
+                     "at the pace so far)")
+
+
+def progress_texts(done: int, total: int, sent: int, cap: int) -> tuple[str, str]:
+    """The two meters' texts: ('4 / 669', '12 / 1131'): conversations finished of planned,
+    requests sent of the cap."""
+    return f"{done} / {total}", f"{sent} / {cap}"
+
+
+def tally_label(done: int) -> str:
+    """'9 conversations so far:' before the live tally: its verdicts are each conversation's, not
+    the cases' the finished card counts."""
+    return f"{counted(done, 'conversation')} so far:"
 
 
 def tally(verdicts) -> dict[str, int]:

@@ -10,6 +10,7 @@ Pure: returns strings and lists.
 """
 from __future__ import annotations
 
+from toolproof.scoring.coverage import below_half
 from toolproof.scoring.repeats import majority
 from toolproof.suite.model import phrased
 
@@ -36,15 +37,29 @@ def consistency_text(found: dict) -> str:
             f"({percent(found['consistency_rate'])}{ci})")
 
 
+def shown(card: dict) -> dict | None:
+    """card["robustness"] as every view shows it. Below half of the plan graded the headline says
+    "No score", so no score stands under it either: the worst-phrasing score and the score per
+    phrasing are withheld (None, and `withheld` set); consistency, a count, stays."""
+    found = card.get("robustness")
+    if not found or not below_half(card.get("coverage")):
+        return found
+    return {**found, "withheld": True, "worst": {**found["worst"], "score": None, "interval": None},
+            "per_phrasing": [{**p, "score": None, "interval": None, "interval_note": None}
+                             for p in found["per_phrasing"]]}
+
+
 def worst_text(found: dict) -> str:
-    """'worst-phrasing score 58.3 / 100 (95% CI 49–67), 72 cases'."""
+    """'worst-phrasing score 58.3 / 100 (95% CI 49–67), 72 cases'; withheld below half of the plan."""
     worst = found["worst"]
+    if found.get("withheld"):
+        return f"no worst-phrasing score: below half of the plan graded ({_cases(worst['cases'])})"
     return f"worst-phrasing score {score_text(worst['score'])} / 100{_ci(worst.get('interval'))}, {_cases(worst['cases'])}"
 
 
 def headline_line(card: dict) -> str:
     """The one line beside the score; '' for a card of one phrasing."""
-    found = card.get("robustness")
+    found = shown(card)
     if not found:
         return ""
     return (f"Wording: {consistency_text(found)}; {worst_text(found)}. The score is {found['main_score']} "
@@ -135,7 +150,7 @@ def case_wording(case: dict) -> str:
 
 def robustness_text(card: dict) -> list[str]:
     """The terminal block (after the statistics); [] for a card of one phrasing."""
-    found = card.get("robustness")
+    found = shown(card)
     if not found:
         return []
     method = found["interval_method"]
@@ -150,7 +165,7 @@ def robustness_text(card: dict) -> list[str]:
 
 def robustness_markdown(card: dict) -> list[str]:
     """The Markdown section (model and file text through md_text)."""
-    found = card.get("robustness")
+    found = shown(card)
     if not found:
         return []
     lines = ["", "## Wording sensitivity", "", f"- {md_text(consistency_text(found))}", f"- {md_text(worst_text(found))}",

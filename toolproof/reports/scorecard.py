@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from toolproof.grading.results_text import results_text
+from toolproof.plurals import counted
 from toolproof.safe_text import printable
 from toolproof.scoring.coverage import below_half
 from toolproof.scoring.diagnose import confusion_focus
@@ -20,6 +21,7 @@ from toolproof.scoring.results_doc import SCORECARD, kind_of
 from toolproof.scoring.scorecard import METRIC_KEYS
 from toolproof.plurals import counted
 
+from .card_counts import conversations_line, error_rate_line, plan_unit, verdict_rule, verdicts_line
 from .figures import interval_span, percent, score_text
 from .markdown import md_code, md_text
 from .robustness import case_wording, headline_line, robustness_markdown, robustness_text
@@ -114,13 +116,6 @@ def _lines(lines: list[str]) -> str:
     return "\n".join(printable(line) for line in lines) + "\n"
 
 
-def plan_unit(card: dict) -> str:
-    """What the plan counts: cases, or case runs when a case runs more than once (repeats, levels)."""
-    repeats = card.get("repeats")
-    once = (not isinstance(repeats, int) or repeats <= 1) and "sweep" not in card and not card.get("robustness")
-    return "cases" if once else "case runs"
-
-
 def coverage_line(card: dict) -> str:
     """'10 of 122 cases graded (112 not started)' when the graded part differs from the plan,
     else '' (the contract: every view says it beside the score)."""
@@ -157,15 +152,14 @@ def explain_line(card: dict) -> str:
 
 
 def headline(card: dict) -> list[str]:
-    source, counts = card["source"], card["counts"]
+    source = card["source"]
     label = source.get("label") or ""
     who = " / ".join(x for x in (source.get("provider"), source.get("model")) if x)
     lines = [f"ToolProof scorecard{' - ' + who if who else ''}"]
     if label:
         lines.append(label)
-    lines.append(f"{counts['cases']} cases: {counts['PASS']} PASS, {counts['PARTIAL']} PARTIAL, "
-                 f"{counts['FAIL']} FAIL, {counts.get('error', 0)} ERROR ({counts['truncated']} truncated, "
-                 f"{counts['request_errors']} request errors)")
+    lines.append(verdicts_line(card))
+    lines += [line for line in (verdict_rule(card), conversations_line(card)) if line]
     lenient = card["lenient"]
     interval = (card.get("intervals") or {}).get("score")
     ci = f" (95% CI {interval_span(interval)} over cases)" if interval and card["score"] is not None else ""
@@ -200,9 +194,10 @@ def score_with_interval(card: dict) -> str:
         return partial_score_line(card)
     interval = (card.get("intervals") or {}).get("score")
     if card["score"] is None or not interval:
-        return "n/a" if card["score"] is None else f"{card['score']:.1f}"
+        return score_text(card["score"])
     level = round(100 * card["intervals"]["level"])
-    return f"{card['score']:.1f} · {level}% CI {interval_span(interval)} over cases"
+    # the score as the headline writes it (two places): one card never shows 31.25 and 31.2
+    return f"{score_text(card['score'])} · {level}% CI {interval_span(interval)} over cases"
 
 
 def pass_k_line(card: dict) -> str:
@@ -233,11 +228,11 @@ def statistics_lines(card: dict) -> list[str]:
     if "reliability" not in card:
         return []
     rel = card["reliability"]
-    lines = [f"Repeats per case: {card['repeats']}" + (f" ({card['repeats_note']})" if card.get("repeats_note") else ""),
+    per = "per case and phrasing" if card.get("robustness") else "per case"
+    lines = [f"Repeats {per}: {card['repeats']}" + (f" ({card['repeats_note']})" if card.get("repeats_note") else ""),
              f"Reliability: {pass_k_line(card) or 'n/a'}; flaky cases: {', '.join(rel['flaky_cases']) or 'none'}"
              + (f" ({rel['k_note']})" if rel.get("k_note") else ""),
-             f"ERROR (request failed after retries, not graded): {card['counts'].get('error', 0)} of "
-             f"{card['counts']['cases']} cases ({percent(card.get('error_rate'))})"]
+             error_rate_line(card)]
     note = (card.get("intervals") or {}).get("note")
     if note:
         lines.append(f"Interval note: {note}")

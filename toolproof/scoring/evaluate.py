@@ -21,6 +21,7 @@ from .cost import cost
 from .coverage import Plan, add_coverage, coverage, phrasing_plan, plan_of
 from .diagnose import diagnosis, transcript_key
 from toolproof.errors import ToolProofError
+from toolproof.plurals import counted
 from toolproof.grading.verdicts import ERROR, FAIL, PASS, CaseResult, blank_facts
 from toolproof.grading.guarded import grade_phrased, internal_error
 from .repeats import pass_counts, repeats_summary
@@ -28,7 +29,7 @@ from .robustness import merge_phrasings, phrasing_groups, robustness
 from .scorecard import check_weights, scorecard
 from .intervals import card_intervals
 from .stats import reliability
-from toolproof.suite.model import Case, Tool
+from toolproof.suite.model import BASE, Case, Tool
 from .unseen_tools import add_warnings
 from .sweep import at_level, level_row, levels_in, main_level, sweep_seed
 from toolproof.grading.results_text import cut_short_note
@@ -113,7 +114,10 @@ def intervals(graded: Graded, weights: dict) -> dict:
 def computable_k_note(per_case: list[list[CaseResult]]) -> str | None:
     """Which k pass^k and pass@k reach, said when ERROR repeats lowered it (k only goes up to
     the fewest graded repeats of a case); None when nothing was lost to ERROR."""
-    counts = [(rs[0].case_id, len(rs), sum(r.verdict != ERROR for r in rs)) for rs in per_case if rs]
+    # with phrasings each list is one (case, phrasing) pair's repeats: named so, never as a case
+    phrased = any(rs and rs[0].phrasing not in (None, BASE) for rs in per_case)
+    counts = [(rs[0].case_id + (f" in phrasing {rs[0].phrasing or BASE}" if phrased else ""), len(rs),
+               sum(r.verdict != ERROR for r in rs)) for rs in per_case if rs]
     graded = [c for c in counts if c[2] > 0]
     if not graded or all(n == size for _, size, n in counts):
         return None
@@ -124,8 +128,8 @@ def computable_k_note(per_case: list[list[CaseResult]]) -> str | None:
     left = sum(c[2] == 0 for c in counts)
     out = (f"k = 1..{top} only (of {most} repeats): {case} has {counted(n, 'graded repeat')}, {size - n} ERROR; "
            "ERROR repeats are not graded")
-    return out + (f"; {counted(left, 'case')} with no graded repeat {plural(left, 'is', 'are')} left out"
-                  if left else "")
+    unit = counted(left, "(case, phrasing) pair") if phrased else counted(left, "case")
+    return out + (f"; {unit} with no graded repeat {plural(left, 'is', 'are')} left out" if left else "")
 
 
 def extras(graded: Graded, weights: dict, prices: dict | None, intervals_now: bool = True) -> dict:

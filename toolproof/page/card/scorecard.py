@@ -106,7 +106,7 @@ class ScorecardView:
             self.diagnosis_slot = el("section", "Working out the diagnosis…", cls="block muted",
                                      id=f"{self.prefix()}-diagnosis-pending")
         self.sweep_node = sweep_chart(self.card, self.kind)
-        self.wording_node = robustness_section(self.card, self.kind, self.context["cases"])     # beside the headline
+        self.wording_node = robustness_section(self._wording_card(), self.kind, self.context["cases"])     # beside the headline
         for part in (self._summary(), self.wording_node, self.sweep_node, self._rates(), self._cost(), self._categories(),
                      self.diagnosis_slot, self.case_list.section()):
             self.root.appendChild(part)
@@ -130,10 +130,10 @@ class ScorecardView:
         pills = el("div", cls="pills", children=[
             el("span", f"{counts[v]} {v}", cls=f"pill verdict-{v.lower()}") for v in ("PASS", "PARTIAL", "FAIL")]
             + [el("span", f"{counts.get('error', 0)} ERROR", cls="pill verdict-error",
-                  title="the request failed after its retries: not graded, left out of every score")])
+                  title="cases with no graded conversation (the request failed after its retries): "
+                        "left out of every score")])
         legend = el("p", verdict_legend(), cls="muted small verdict-legend")   # the HTML reports' words
-        meta = el("p", f"{counts['cases']} cases · {counts['truncated']} truncated · "
-                       f"{counts['request_errors']} request errors", cls="muted")
+        meta = self._counts()
         lenient = el("p", cls="muted", children=[
             document.createTextNode("Lenient score "), self.lenient_node,
             document.createTextNode(f" · {counted(card['lenient']['rescued'], 'case')} rescued by casting "
@@ -148,7 +148,25 @@ class ScorecardView:
             [el("p", f"Warning: {w}", cls="card-note card-warning") for w in card.get("warnings", [])] + \
             self._errata()
         return el("div", cls="summary", children=[score, el("div", cls="summary-side", children=[
-            pills, legend, meta, lenient, *notes, exports])])
+            pills, legend, *meta, lenient, *notes, exports])])
+
+    def _counts(self) -> list:
+        """What the pills count (cases) and, when a case ran more than once, its conversations:
+        each line in its unit, in the terminal's words (reports/card_counts.py)."""
+        from toolproof.reports.card_counts import conversations_line, verdict_rule, verdicts_line
+
+        card, prefix = self.card, self.prefix()
+        cov = card.get("coverage") or {}
+        out = [el("p", verdicts_line(card), cls="muted card-counts", id=f"{prefix}-counts",
+                  data_cases=str(card["counts"]["cases"]))]
+        rule, conversations = verdict_rule(card), conversations_line(card)
+        if conversations:
+            out.append(el("p", conversations, cls="muted card-conversations", id=f"{prefix}-conversations",
+                          data_planned=str(cov.get("planned", "")), data_graded=str(cov.get("graded", "")),
+                          data_error=str(cov.get("error", "")), data_not_started=str(cov.get("not_started", ""))))
+        if rule:
+            out.append(el("p", rule, cls="muted small verdict-rule"))
+        return out
 
     def _errata(self) -> list:
         """The errata made after the results file, in the terminal's words (reports.scorecard)."""
@@ -172,8 +190,8 @@ class ScorecardView:
         self.pass_k_node = el("div", pass_k_line(card), cls="pass-k", id=f"{self.prefix()}-pass-k",
                               title="pass^k: the chance that k repeats of a case all pass (tau-bench's estimator)")
         k_note = card["reliability"].get("k_note")
-        flaky = len(card['reliability']['flaky_cases'])
-        repeats = f"{counted(card['repeats'], 'repeat')} per case · {flaky} flaky" + \
+        per = "per case and phrasing" if card.get("robustness") else "per case"
+        repeats = f"{counted(card['repeats'], 'repeat')} {per} · {len(card['reliability']['flaky_cases'])} flaky" + \
             (f" · {k_note}" if k_note else "")
         explain = el("p", explain_line(card), cls="muted small score-explain", id=f"{self.prefix()}-explain")
         return [self.ci_node, coverage, self.pass_k_node, el("div", repeats, cls="muted small repeats-line"), explain]
@@ -282,9 +300,16 @@ class ScorecardView:
                 chart.appendChild(whisker)
         return el("figure", cls="chart-box", children=[chart])
 
+    def _wording_card(self) -> dict:
+        """The card as the wording section shows it: below half of the plan graded, no
+        worst-phrasing or per-phrasing score under "No score" (reports/robustness.py `shown`)."""
+        from toolproof.reports.robustness import shown
+
+        return {**self.card, "robustness": shown(self.card)} if self.card.get("robustness") else self.card
+
     def _refresh_sweep(self) -> None:
         if getattr(self, "wording_node", None) is not None and "robustness" in self.card:   # its intervals, weights
-            node = robustness_section(self.card, self.kind, self.context["cases"])
+            node = robustness_section(self._wording_card(), self.kind, self.context["cases"])
             self.wording_node.replaceWith(node)
             self.wording_node = node
         if getattr(self, "sweep_node", None) is None or "sweep" not in self.card:
