@@ -9,7 +9,7 @@ reports/board.py's; everything shown goes through textContent (SVG through creat
 """
 from __future__ import annotations
 
-from .dom import byid, clear, download, el, on, svg, task
+from .dom import byid, clear, download, el, fill, on, svg, task
 
 SORTS = {        # column key -> (header, sort key on a board row, highest first?)
     "rank": ("Rank", lambda r: (r["rank"]["best"], r["rank"]["worst"]), False),
@@ -68,7 +68,7 @@ class BoardView:
 
     def clear_runs(self) -> None:
         self.uploaded, self.live_added = [], False
-        byid("board-files").value = ""
+        fill(byid("board-files"), "")        # files chosen since the click stay chosen
         self.update()
 
     def message(self, text: str, *, bad: bool = False) -> None:

@@ -19,6 +19,7 @@ Panels use page/dom.py, which builds on this.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import itertools
 import json
 import math
@@ -36,6 +37,7 @@ _args: list = []             # page objects those writes name ({"arg": i}), sent
 _channel: list = []          # the BroadcastChannel while writes are posted (post_writes)
 _posted: list = []           # [number, message] posted since the last trip, in order
 _numbers = itertools.count(1)
+since = contextvars.ContextVar("since", default=0)   # the user's changes the answered event saw (dom.fill)
 
 
 def _plain(value) -> bool:
@@ -54,6 +56,9 @@ def _where(target) -> dict:
         return target._at
     _args.append(target._js)
     return {"arg": len(_args) - 1}
+
+
+where = _where
 
 
 def push(op: list) -> None:
@@ -397,12 +402,14 @@ def turn_cache() -> dict:
     return cache
 
 
-def _dispatch(handler_id, event) -> None:
+def _dispatch(handler_id, event, stamp=0) -> None:
     for cache in _turn_caches:
         cache.clear()
+    token = since.set(int(stamp or 0))      # kept by the tasks the handler starts, too
     try:
         _handlers[int(handler_id)](Live(event))
     finally:
+        since.reset(token)
         for cache in _turn_caches:
             cache.clear()
         flush()
