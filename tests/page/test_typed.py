@@ -210,3 +210,39 @@ def test_a_hostile_or_misdirected_fill_is_refused(browser, server):
     assert page.locator("#run-form b").count() == 0 and page.input_value("#model") == ""
     assert page.evaluate("document.getElementById('model').onclick") is None
     context.close()
+
+
+SHOP = [{"name": "search_orders", "description": "Find a customer's orders by email.",
+         "input_schema": {"type": "object", "properties": {"email": {"type": "string", "description": "email"}},
+                          "required": ["email"]}}]
+
+
+# A click and typing in one task of the page: the worker cannot answer the click in between, so
+# its writes always come after what was typed (the fastest user there is).
+CLICK_THEN_TYPE = """([button, id, text]) => { document.querySelector(button).click();
+    const f = document.getElementById(id); f.value = text; f.dispatchEvent(new Event('input', {bubbles: true})); }"""
+
+
+def test_the_case_editor_keeps_what_was_typed_after_edit_or_cancel(browser, server, busy):
+    """Edit fills the form with the case, Cancel empties it: both only where the user has not
+    typed since the click."""
+    context = browser.new_context()
+    page = open_ready(context, server)
+    page.evaluate("localStorage.clear()")
+    page.fill("#own-paste", json.dumps(SHOP))
+    page.click("#own-paste-load")
+    page.wait_for_function("document.querySelector('#own').dataset.state === 'ready'")
+    page.select_option("#case-category", "should_not_call")
+    page.fill("#case-id", "first")
+    page.fill("#case-prompt", "What time is it?")
+    page.click("#add-case")
+    # Edit fills the form with the case, except the prompt typed after the click
+    page.evaluate(CLICK_THEN_TYPE, ["#own-cases .case-edit", "case-prompt", f"typed after Edit {HOSTILE}"])
+    settled(page)
+    assert (page.input_value("#case-id"), page.input_value("#case-prompt")) == ("first", f"typed after Edit {HOSTILE}")
+    # Cancel empties the form, except the id typed after the click
+    page.evaluate(CLICK_THEN_TYPE, ["#case-cancel", "case-id", "second"])
+    settled(page)
+    assert (page.input_value("#case-id"), page.input_value("#case-prompt")) == ("second", "")
+    assert page.is_hidden("#case-cancel") and page.locator("#case-form img").count() == 0
+    context.close()

@@ -8,7 +8,7 @@ authoring/case_form.py's; tool names only ever reach the page as textContent. Th
 """
 from __future__ import annotations
 
-from .dom import byid, clear, default, el, fill, on
+from .dom import byid, clear, el, fill, on
 from toolproof.errors import failure_line
 from .inputs import on_refused, refused_reason
 
@@ -46,7 +46,7 @@ class CaseEditor:
 
         category = str(byid("case-category").value) if category is None else category
         used = fields_for(category)
-        default(byid("case-action"), ACTION_OF.get(category, "call"))     # an action the user chose stays
+        byid("case-action").value = ACTION_OF.get(category, "call")     # disabled: shown, never typed
         byid("case-calls").hidden = "tool" not in used
         for name in _OWN_LABEL:
             byid(f"case-{name}").closest("label").hidden = name not in used
