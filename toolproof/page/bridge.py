@@ -58,7 +58,7 @@ def _where(target) -> dict:
     return {"arg": len(_args) - 1}
 
 
-where = _where
+where = _where       # how page/dom.py's fill and default name a field, as every write does
 
 
 def push(op: list) -> None:

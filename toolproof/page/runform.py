@@ -191,7 +191,7 @@ class RunForm:
             if self.own_option is not None:
                 if field("scope") == "own":       # its option goes: whatever was typed since
                     scope.value = "all"
-                    _fields["scope"] = "all"
+                    _fields.clear()
                 self.own_option.remove()
                 self.own_option = None
             self.scope_changed()
