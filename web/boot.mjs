@@ -39,13 +39,49 @@ const METHODS = new Set(["focus", "blur", "click", "scrollIntoView", "getAttribu
 const made = new Map();                     // a built node's id -> WeakRef, while the node lives
 const forget = new FinalizationRegistry((id) => made.delete(id));
 
+// What the user typed wins. Every change the user makes to a field is stamped here, in the
+// capture phase, before any handler of the page's Python hears of it, and from the page's first
+// moment (this module runs before Python starts). The worker writes a field the user can type into
+// with "fill" or "default", naming the stamp of the event it answers ("since"; 0 outside any
+// event, e.g. the saved form restored at start-up): the write is skipped when the user has changed
+// the field after that, checked here on the main thread at the moment it would apply. The page
+// never fires these events itself: a value the worker writes is no user's change.
+let edits = 0;
+const editedAt = new WeakMap();             // field -> the stamp of the user's last change to it
+const defaults = new WeakMap();             // field -> the value the worker last wrote as its default
+for (const type of ["input", "change"]) {
+  document.addEventListener(type, (event) => {
+    const field = event.target;
+    if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement ||
+        field instanceof HTMLSelectElement) editedAt.set(field, ++edits);
+  }, true);
+}
+const changedSince = (node, since) => (editedAt.get(node) ?? 0) > since;
+
+// "fill": the property unless the user changed the field after `since`.
+function fill(node, name, value, since) {
+  if (!WRITABLE.has(name)) refuse("property", name);
+  if (!changedSince(node, since)) node[name] = value;
+}
+
+// "default": a value derived from other fields (the cap from the scope). It replaces only the
+// default of the last such write (before the first, only a field the user never changed), so a
+// value the user gave (typed, or kept from an earlier visit) stays; the new default is remembered
+// either way, so a field the user sets to it follows the next one again.
+function setDefault(node, value, since) {
+  const held = defaults.has(node) ? node.value === defaults.get(node) : !editedAt.has(node);
+  defaults.set(node, value);
+  if (held && !changedSince(node, since)) node.value = value;
+}
+
 // body[data-pending]: how many Python handlers are still running (tests wait for "0" after an
-// action, since the worker answers an event after the browser has dispatched it).
+// action, since the worker answers an event after the browser has dispatched it). Each handler is
+// told the stamp of the user's changes so far: its writes to fields name it (fill, setDefault).
 let pending = 0;
 function listen(node, type, handler) {
   node.addEventListener(type, (event) => {
     document.body.dataset.pending = String(++pending);
-    Promise.resolve(window.toolproofDispatch(handler, event)).finally(() => {
+    Promise.resolve(window.toolproofDispatch(handler, event, edits)).finally(() => {
       document.body.dataset.pending = String(--pending);
     });
   });
@@ -118,6 +154,8 @@ function apply(op, args) {
   switch (kind) {
     case "append": for (const spec of op[2]) node.appendChild(build(spec, args)); return;
     case "set": if (!WRITABLE.has(op[2])) refuse("property", op[2]); node[op[2]] = op[3]; return;
+    case "fill": return fill(node, op[2], op[3], op[4]);
+    case "default": return setDefault(node, op[2], op[3]);
     case "attr": if (/^on/i.test(op[2])) refuse("attribute", op[2]); node.setAttribute(op[2], op[3]); return;
     case "unattr": node.removeAttribute(op[2]); return;
     case "clear": node.replaceChildren(); return;

@@ -25,6 +25,10 @@ class Kind(NamedTuple):
 KINDS = {
     "append": Kind("queued", "where, [spec, text or {ref}, ...]", "builds each spec, appends it in order"),
     "set": Kind("queued", "where, property, value", "sets a property in WRITABLE"),
+    "fill": Kind("queued", "where, property, value, since",
+                 "sets a property in WRITABLE unless the user changed the field after since"),
+    "default": Kind("queued", "where, value, since",
+                    "sets a derived value while the field holds the last one and the user has not changed it since"),
     "attr": Kind("queued", "where, name, value", "setAttribute (a name starting with on is refused)"),
     "unattr": Kind("queued", "where, name", "removeAttribute"),
     "clear": Kind("queued", "where", "replaceChildren()"),

@@ -9,7 +9,7 @@ reports/board.py's; everything shown goes through textContent (SVG through creat
 """
 from __future__ import annotations
 
-from .dom import byid, clear, download, el, on, scroller, svg, task
+from .dom import byid, clear, download, el, fill, on, scroller, svg, task
 from toolproof.plurals import counted
 
 SORTS = {        # column key -> (header, sort key on a board row, highest first?)
@@ -69,7 +69,7 @@ class BoardView:
 
     def clear_runs(self) -> None:
         self.uploaded, self.live_added = [], False
-        byid("board-files").value = ""
+        fill(byid("board-files"), "")        # files chosen since the click stay chosen
         self.update()
 
     def message(self, text: str, *, bad: bool = False) -> None:

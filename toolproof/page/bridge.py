@@ -19,6 +19,7 @@ Panels use page/dom.py, which builds on this.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import itertools
 import json
 import math
@@ -36,6 +37,7 @@ _args: list = []             # page objects those writes name ({"arg": i}), sent
 _channel: list = []          # the BroadcastChannel while writes are posted (post_writes)
 _posted: list = []           # [number, message] posted since the last trip, in order
 _numbers = itertools.count(1)
+since = contextvars.ContextVar("since", default=0)   # the user's changes the answered event saw (dom.fill)
 
 
 def _plain(value) -> bool:
@@ -48,7 +50,7 @@ def _plain(value) -> bool:
     return value is None or isinstance(value, (str, bool, int))
 
 
-def _where(target) -> dict:
+def where(target) -> dict:
     """How a queued write names a page object: by id, by the id of a node built here, as the body,
     or passed beside the message."""
     if isinstance(target, Node):
@@ -151,29 +153,29 @@ class Live:
     # -- writes: queued
     def appendChild(self, child):
         if isinstance(child, Text) or isinstance(child, Node) and child._building():
-            push(["append", _where(self), [child.spec()]])     # page/batches.py merges a run of these
+            push(["append", where(self), [child.spec()]])     # page/batches.py merges a run of these
             return child
         if isinstance(child, (Node, Live)) and (isinstance(child, Node) or child._at is not None):
-            push(["append", _where(self), [_where(child)]])
+            push(["append", where(self), [where(child)]])
             return child
         return _wrapped(self._node().appendChild(_real(child)))
 
     def setAttribute(self, name: str, value) -> None:
-        push(["attr", _where(self), str(name), str(value)])
+        push(["attr", where(self), str(name), str(value)])
 
     def removeAttribute(self, name: str) -> None:
-        push(["unattr", _where(self), str(name)])
+        push(["unattr", where(self), str(name)])
 
     def remove(self) -> None:
-        push(["remove", _where(self)])
+        push(["remove", where(self)])
 
     def replaceChildren(self, *children) -> None:
-        push(["clear", _where(self)])
+        push(["clear", where(self)])
         for child in children:
             self.appendChild(child)
 
     def listen(self, event: str, handler) -> None:
-        push(["listen", _where(self), str(event), _handler_id(handler)])
+        push(["listen", where(self), str(event), _handler_id(handler)])
 
     @property
     def dataset(self):
@@ -181,7 +183,7 @@ class Live:
 
     def __setattr__(self, name: str, value) -> None:
         if name in WRITABLE and _plain(value):
-            push(["set", _where(self), name, value])
+            push(["set", where(self), name, value])
         else:
             setattr(self._node(), name, _real(value))
 
@@ -198,14 +200,14 @@ class Live:
             flush()
             value = getattr(self._js, name)
         else:
-            value = flush(["get", _where(self), name])
+            value = flush(["get", where(self), name])
         if isinstance(value, JsProxy) and getattr(value, "typeof", "") == "function":
             return lambda *args: _wrapped(getattr(self._node(), name)(*(_real(a) for a in args)))
         return _wrapped(value)
 
     def _call(self, name: str, args: tuple):
         if all(_plain(a) for a in args):
-            return _wrapped(flush(["call", _where(self), name, list(args)]))
+            return _wrapped(flush(["call", where(self), name, list(args)]))
         return _wrapped(getattr(self._node(), name)(*(_real(a) for a in args)))
 
     def getAttribute(self, name: str):
@@ -400,12 +402,14 @@ def turn_cache() -> dict:
     return cache
 
 
-def _dispatch(handler_id, event) -> None:
+def _dispatch(handler_id, event, stamp=0) -> None:
     for cache in _turn_caches:
         cache.clear()
+    token = since.set(int(stamp or 0))      # kept by the tasks the handler starts, too
     try:
         _handlers[int(handler_id)](Live(event))
     finally:
+        since.reset(token)
         for cache in _turn_caches:
             cache.clear()
         flush()

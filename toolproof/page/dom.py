@@ -12,7 +12,7 @@ import json
 
 from pyodide.ffi import create_proxy, to_js
 
-from .bridge import Live, document, flush, page_js, push, turn_cache  # noqa: F401  (re-exported)
+from .bridge import Live, document, flush, page_js, push, since, turn_cache, where  # noqa: F401  (re-exported)
 from toolproof.errors import failure_line
 
 SVG = "http://www.w3.org/2000/svg"
@@ -71,6 +71,21 @@ def on(node, event: str, handler) -> None:
 
 def clear(node) -> None:
     node.replaceChildren()          # queued: one op, however many children
+
+
+def fill(node, value, prop: str = "value") -> None:
+    """Write a field the user can type into (its value, or `checked`): skipped by the page when
+    the user has changed the field since the event this code answers (outside any event, since the
+    page loaded), so what the user typed wins over any later write from the worker
+    (web/boot.mjs checks it on the main thread, when the write would apply)."""
+    push(["fill", where(node), prop, value, since.get()])
+
+
+def default(node, value: str) -> None:
+    """Write a value derived from other fields (the cap from the scope): it replaces only the
+    default written last (or, before any, a field the user never changed), and never a change
+    the user made after the event this code answers. See fill."""
+    push(["default", where(node), str(value), since.get()])
 
 
 def set_stage(stage: str, text: str) -> None:

@@ -8,7 +8,7 @@ authoring/case_form.py's; tool names only ever reach the page as textContent. Th
 """
 from __future__ import annotations
 
-from .dom import byid, clear, el, on
+from .dom import byid, clear, el, fill, on
 from toolproof.errors import failure_line
 from .inputs import on_refused, refused_reason
 
@@ -46,7 +46,7 @@ class CaseEditor:
 
         category = str(byid("case-category").value) if category is None else category
         used = fields_for(category)
-        byid("case-action").value = ACTION_OF.get(category, "call")
+        byid("case-action").value = ACTION_OF.get(category, "call")     # disabled: shown, never typed
         byid("case-calls").hidden = "tool" not in used
         for name in _OWN_LABEL:
             byid(f"case-{name}").closest("label").hidden = name not in used
@@ -186,15 +186,16 @@ class CaseEditor:
         form = form_of(self.own.cases[index])
         if form is None:
             return
-        byid("case-category").value = form["category"]
+        # the case fills the form, except what the user typed after clicking Edit (dom.fill)
+        fill(byid("case-category"), form["category"])
         self.category_changed()
         for name, value in form.items():
             if name == "more":
                 continue
             if name in CHECKBOXES:
-                byid(f"case-{name}").checked = value == "true"
+                fill(byid(f"case-{name}"), value == "true", "checked")
             else:
-                byid(f"case-{name}").value = value
+                fill(byid(f"case-{name}"), value)
         clear(byid("case-more"))
         for row in form["more"]:
             self.add_row(row)
@@ -211,8 +212,8 @@ class CaseEditor:
         self.editing = None
         for name in ("id", "prompt", "phrasings", "system", "args", "mock", "critical", "optional", "absent", "loose", "accept",
                      "forbidden", "include", "exclude", "variants"):
-            byid(f"case-{name}").value = ""
-        byid("case-exact").checked = False
+            fill(byid(f"case-{name}"), "")           # what the user typed since the click stays
+        fill(byid("case-exact"), False, "checked")
         clear(byid("case-more"))
         byid("add-case").textContent = "Add case"
         byid("case-cancel").hidden = True

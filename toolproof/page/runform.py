@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from .dom import byid, el, flush, on
+from .dom import byid, default, el, fill, flush, on
 from .inputs import on_refused, refused_line
 from .dom import page_js as js      # the page's globals: sessionStorage, localStorage, URL (dom.py)
 from .dom import turn_cache
@@ -29,9 +29,11 @@ def field(name: str) -> str:
 
 
 def set_field(name: str, value: str) -> None:
-    byid(name).value = value
-    if _fields:
-        _fields[name] = str(value)
+    """Write a form field unless the user changed it after the event being answered (or, outside
+    any event, since the page loaded): what the user typed wins (dom.fill). The page decides at
+    the moment the write applies, so the copy of the form read here is dropped, and read again."""
+    fill(byid(name), str(value))
+    _fields.clear()
 
 
 KEY_PREFIX = "toolproof.key."          # sessionStorage only: never localStorage, cookies or the URL
@@ -98,8 +100,9 @@ class RunForm:
             pass                         # form too big for one read (Run says so): not kept
 
     def restore(self) -> str | None:
-        """Put back the fields kept by keep_fields; returns a kept scope that is not offered yet
-        ("own": the draft suite arrives later). Anything odd in storage is ignored."""
+        """Put back the fields kept by keep_fields, into the fields the user has not changed while
+        Python started (set_field); returns a kept scope that is not offered yet ("own": the draft
+        suite arrives later). Anything odd in storage is ignored."""
         from toolproof.reports.page_view import kept_form
         from toolproof.running.settings import check_value
 
@@ -127,6 +130,9 @@ class RunForm:
         if any(values.get(name, "") != str(defaults.get(name) or "") for name in ADVANCED
                if name in values):
             byid("advanced").open = True          # a kept setting out of sight would surprise
+        # What the user typed while Python started is kept as if typed now (the key in this tab).
+        self.store_key()
+        self.keep_fields()
         return pending
 
     # -- the form
@@ -186,8 +192,9 @@ class RunForm:
             self.own = None
             self.options.pop("own", None)
             if self.own_option is not None:
-                if field("scope") == "own":
-                    set_field("scope", "all")
+                if field("scope") == "own":       # its option goes: whatever was typed since
+                    scope.value = "all"
+                    _fields.clear()
                 self.own_option.remove()
                 self.own_option = None
                 self.option_nodes.pop("own", None)
@@ -250,7 +257,9 @@ class RunForm:
         cap.setAttribute("max", str(most))
         # A run asked for in full completes in full: a new scope (or repeat count, or pad levels)
         # sets the cap to what it needs; the user may then lower it, or raise it up to `most`.
-        set_field("cap", str(need))
+        # Only while the cap holds the need set last: a cap the user gave stays (dom.default).
+        default(cap, str(need))
+        _fields.clear()
         self.show_need()
 
     def show_need(self) -> None:

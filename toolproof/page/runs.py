@@ -18,7 +18,7 @@ from pyodide.ffi import create_proxy, to_js
 
 from .card.cases import case_row
 from .card.scorecard import kept_scorecard
-from .dom import byid, clear, el, on, task
+from .dom import byid, clear, el, fill, on, task
 from .notices import Notices
 
 DB_NAME, DB_VERSION = "toolproof", 1
@@ -174,7 +174,7 @@ class RunsView:
         """Opening a file failed, whatever raised: said, and the section answers the next file."""
         self.message(line, bad=True)
         byid("kept").dataset.open = "error"
-        byid("open-results").value = ""
+        fill(byid("open-results"), "")     # ready for the next file; one chosen meanwhile stays
 
     # -- keeping
     async def keep(self, doc: dict, card: dict, *, label: str = "", say: bool = False) -> str | None:
@@ -408,7 +408,7 @@ class RunsView:
             self.message(exc.line(), bad=True)
             byid("kept").dataset.open = "error"
             return
-        byid("open-results").value = ""
+        fill(byid("open-results"), "")     # ready for the next file; one chosen meanwhile stays
         run_id = await self.keep(doc, card, label=str(doc.get("label") or "") or name)
         if run_id is not None:
             self.message(f"Opened {name} and kept it in this browser.")
