@@ -14,7 +14,7 @@ from toolproof.scoring.coverage import below_half
 from toolproof.scoring.repeats import majority
 from toolproof.suite.model import phrased
 
-from .case_view import shown
+from .case_view import shown as shown_text
 from .figures import interval_span, percent, score_text
 from .markdown import md_text
 
@@ -132,7 +132,7 @@ def _prompt(case, phrasing: str) -> str | None:
     if case is None:
         return None
     try:
-        return shown(phrased(case, phrasing).prompt)
+        return shown_text(phrased(case, phrasing).prompt)
     except KeyError:
         return None
 
