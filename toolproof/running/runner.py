@@ -89,6 +89,9 @@ class Run:
     transport: Transport
     on_case: Callable[[dict, CaseResult], None] | None = None
     on_request: Callable[[int, int], None] | None = None
+    # (plan index, the transcript as the results file holds it: redacted) once a conversation is
+    # over: what the page stores as the run goes, so a closed tab keeps every answer it had
+    on_kept: Callable[[int, dict], None] | None = None
     suite_sha256: str = ""         # fingerprint.suite_sha256 of the suite document (the caller's)
     state: str = "idle"            # idle | running | done | aborted | error
     error: str = ""
@@ -216,6 +219,8 @@ class Run:
         clean = redact(raw, keys=self.settings.secrets())
         bisect.insort(self._done, (work.index, raw, result, clean), key=lambda done: done[0])
         self._same_status_stop(work, raw)
+        if self.on_kept:
+            self.on_kept(work.index, clean)
         if self.on_case:
             self.on_case(raw, result)
         refused = next((t["error"]["status"] for t in raw["turns"]
