@@ -38,7 +38,10 @@ class RunsView:
     async def start(self) -> None:
         await self.store.open()
         await self.refresh(self.store.problem)
-        await self.settle()
+        try:
+            await self.settle()
+        finally:                         # what a test (or a script) waits on: the list is as it stays
+            byid("kept").dataset.settled = "true"
 
     async def settle(self) -> None:
         """Runs still "running" that no tab runs any more (their tab was closed before the end):

@@ -105,7 +105,8 @@ class KeptRuns:
 
     async def load_kept(self, run_id: str) -> tuple[dict, int]:
         """(the document, how many of its stored batches could not be read: 0 for a whole file)."""
-        from toolproof.reports.kept_runs import assembled, parts_range
+        from toolproof.limits import read_json
+        from toolproof.reports.kept_runs import MAX_TOTAL_BYTES, assembled, parts_range
 
         await self.opened.wait()
         if self.db is None:
@@ -126,8 +127,9 @@ class KeptRuns:
                 found = await _wait(self.db.transaction("docs", "readonly").objectStore("docs")
                                     .getAll(js.IDBKeyRange.bound(*parts_range(run_id))))
                 parts = [str(getattr(part, "text", "")) for part in found]
-        doc = json.loads(text)
-        return assembled(doc, parts) if has_parts else (doc, 0)
+        if not has_parts:
+            return json.loads(text), 0
+        return assembled(read_json(text, what="stored run", max_bytes=MAX_TOTAL_BYTES), parts)
 
     async def put(self, row: dict, text: str | None, drop: list[str], *, parts: bool = False) -> None:
         """Store a row (and its document's text, unless only the row changed); delete `drop` first.

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
+from toolproof.limits import ReadError, read_json
 from toolproof.safe_text import without_hidden
 
 MAX_RUNS = 60                      # runs kept at most; the oldest is dropped first
@@ -155,9 +156,9 @@ def assembled(head: dict, texts: list[str]) -> tuple[dict, int]:
     the browser mangled loses its own conversations, never the others')."""
     items, unreadable = [], 0
     for text in texts:
-        try:
-            batch = json.loads(text)
-        except (TypeError, ValueError, RecursionError):
+        try:            # as every file is read: bounded in size and depth (a batch the browser
+            batch = read_json(text, what="stored batch", max_bytes=MAX_TOTAL_BYTES)   # mangled may be anything)
+        except ReadError:
             unreadable += 1
             continue
         good = isinstance(batch, list) and all(
