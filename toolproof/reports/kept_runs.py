@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from toolproof.limits import ReadError, read_json
 from toolproof.safe_text import without_hidden
+from toolproof.scoring.coverage import below_half
 
 MAX_RUNS = 60                      # runs kept at most; the oldest is dropped first
 MAX_TOTAL_BYTES = 40_000_000       # their results files together (UTF-8 JSON text)
@@ -34,7 +35,8 @@ def row_of(doc: dict, card: dict, *, run_id: str, kept: str, size: int, label: s
     cases = card.get("cases") if isinstance(card.get("cases"), list) else []
     planned = _count(coverage.get("planned"), len(cases))
     graded = _count(coverage.get("graded"), sum(isinstance(c, dict) and c.get("verdict") != "ERROR" for c in cases))
-    score = card.get("score")
+    # a run graded on less than half its plan has no score, in its row as on its card's headline
+    score = None if below_half({"planned": planned, "graded": graded}) else card.get("score")
     field = lambda key: clean_text(str(doc.get(key) or source.get(key) or ""), 200)  # noqa: E731
     return {
         "id": run_id, "kept": kept, "bytes": int(size),
