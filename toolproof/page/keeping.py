@@ -2,8 +2,9 @@
 
 When the run starts, its row (state "running", "0 of M") and its head (the results file without
 transcripts) are stored; each finished conversation, redacted as the results file holds it
-(runner.Run.on_kept), joins a batch, and a batch is written while none is being written: one
-write at a time, each holding what finished since the last, so the cost grows with the run, never
+(runner.Run.on_kept), joins a batch, and a batch is sent at once when none is being written
+(in the call that hands it on), else when the one being written is stored: one write at a time,
+each holding what finished since the last, so the cost grows with the run, never
 with its square, and a busy page writes fewer, larger batches. When the run ends, its whole results
 file replaces head and batches (the kept runs' `keep`), before the page says "Run complete.".
 A tab closed before that leaves a run the next visit settles (page/runs.py: `settle`); the lock
@@ -72,32 +73,49 @@ class LiveKeeping:
         self.batch.append((index, transcript))
         self.graded += succeeded(transcript)
         if self.writing is None or self.writing.done():
-            self.writing = asyncio.ensure_future(self._write())
+            # the write is sent here, in the call, not on the loop's next turn: what follows in the
+            # worker (grading, the feed) never stands between an answer and its storage
+            self.writing = self._send()
 
-    async def _write(self) -> None:
-        from toolproof.reports.kept_runs import MAX_TOTAL_BYTES, drop_notice, part_key, part_text, row_texts, to_drop
+    def _send(self) -> asyncio.Future | None:
+        """Send the waiting batch; a future that ends when it and every batch after it are stored."""
+        from toolproof.reports.kept_runs import MAX_TOTAL_BYTES, part_key, part_text, to_drop
 
-        while self.batch and self.run_id is not None:
-            items, self.batch = self.batch, []
-            text = part_text(items)
-            size = len(text.encode("utf-8"))
-            if self.size + size > MAX_TOTAL_BYTES:      # the end says "Not kept" and why
-                self.problem = "too large to keep as it goes"
-                return
-            self.seq += 1
-            self.size += size
-            row = self._row(self.run_id)
-            try:
-                async with self.runs.keeping:
-                    others = [r for r in self.runs.rows if r["id"] != self.run_id]
-                    drop = to_drop(others, self.size)
-                    await self.runs.store.put_part(row, part_key(self.run_id, self.seq), text, drop)
-            except Exception as exc:     # noqa: BLE001 - the run goes on; it is kept whole at the end
-                self.problem = f"not kept as it goes ({exc})"
-                return
-            if drop:
-                self.runs.notices.add(drop_notice([r for r in others if r["id"] in drop], row_texts(row)["name"]))
-                self.runs.rows = [r for r in self.runs.rows if r["id"] not in drop]
+        items, self.batch = self.batch, []
+        text = part_text(items)
+        size = len(text.encode("utf-8"))
+        if self.size + size > MAX_TOTAL_BYTES:      # the end says "Not kept" and why
+            self.problem = "too large to keep as it goes"
+            return None
+        self.seq += 1
+        self.size += size
+        row = self._row(self.run_id)
+        others = [r for r in self.runs.rows if r["id"] != self.run_id]
+        drop = to_drop(others, self.size)
+        try:
+            sent = self.runs.store.put_part(row, part_key(self.run_id, self.seq), text, drop)
+        except Exception as exc:         # noqa: BLE001 - the run goes on; it is kept whole at the end
+            self.problem = f"not kept as it goes ({exc})"
+            return None
+        return asyncio.ensure_future(self._stored(sent, row, [r for r in others if r["id"] in drop]))
+
+    async def _stored(self, sent, row: dict, dropped: list[dict]) -> None:
+        """Once a batch is stored: say which runs it dropped, then send what finished meanwhile."""
+        from toolproof.reports.kept_runs import drop_notice, row_texts
+
+        try:
+            await sent
+        except Exception as exc:         # noqa: BLE001 - the run goes on; it is kept whole at the end
+            self.problem = f"not kept as it goes ({exc})"
+            return
+        if dropped:
+            self.runs.notices.add(drop_notice(dropped, row_texts(row)["name"]))
+            gone = {r["id"] for r in dropped}
+            self.runs.rows = [r for r in self.runs.rows if r["id"] not in gone]
+        if self.batch and self.run_id is not None:
+            following = self._send()
+            if following is not None:
+                await following
 
     def _row(self, run_id: str) -> dict:
         from toolproof.reports.kept_runs import row_of

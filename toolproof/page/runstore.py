@@ -156,26 +156,28 @@ class KeptRuns:
                 docs.put(_obj({"id": row["id"], "text": text, **({"parts": True} if parts else {})}))
         await self._tx(["rows", "docs"], "readwrite", work)
 
-    async def put_part(self, row: dict, key: str, text: str, drop: list[str]) -> None:
+    def put_part(self, row: dict, key: str, text: str, drop: list[str]):
         """One more batch of a run kept as it goes, and its row brought up to date, in one
-        transaction (so the row never counts conversations the store does not hold)."""
-        await self.opened.wait()
+        transaction (so the row never counts conversations the store does not hold). Sent at once,
+        in this call (only an open store is written this way: keeping.py begins only then), so a
+        tab closed a moment later finds it committed; returns a future for its end."""
         if self.db is None:
             for gone in drop:
                 self._forget(gone)
             self.memory["docs"][key] = (text, False)
             self.memory["rows"][row["id"]] = row
-            return
-
-        def work(tx):
-            rows, docs = tx.objectStore("rows"), tx.objectStore("docs")
-            for gone in drop:
-                rows.delete(gone)
-                docs.delete(gone)
-                docs.delete(_parts(gone))
-            docs.put(_obj({"id": key, "text": text}))
-            rows.put(_obj({"id": row["id"], "json": json.dumps(row)}))
-        await self._tx(["rows", "docs"], "readwrite", work)
+            done = asyncio.get_event_loop().create_future()
+            done.set_result(None)
+            return done
+        tx = self.db.transaction(to_js(["rows", "docs"]), "readwrite")
+        rows, docs = tx.objectStore("rows"), tx.objectStore("docs")
+        for gone in drop:
+            rows.delete(gone)
+            docs.delete(gone)
+            docs.delete(_parts(gone))
+        docs.put(_obj({"id": key, "text": text}))
+        rows.put(_obj({"id": row["id"], "json": json.dumps(row)}))
+        return _wait(tx, events=("complete", "error", "abort"))
 
     async def delete(self, run_id: str) -> None:
         await self.opened.wait()

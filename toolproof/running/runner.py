@@ -212,15 +212,15 @@ class Run:
             await self._until(self._freed)
 
     def _record(self, work: Work, raw: dict) -> None:
-        result = grade_safely(work.case, self.tools, make_transcript(raw, self.settings.provider,
-                                                                     self.settings.model))
         # redacted once, here: the results file is rewritten after every case, and redacting
         # every transcript again each time made long runs quadratic
         clean = redact(raw, keys=self.settings.secrets())
+        if self.on_kept:                # first, before grading: the page stores it the moment it is over
+            self.on_kept(work.index, clean)
+        result = grade_safely(work.case, self.tools, make_transcript(raw, self.settings.provider,
+                                                                     self.settings.model))
         bisect.insort(self._done, (work.index, raw, result, clean), key=lambda done: done[0])
         self._same_status_stop(work, raw)
-        if self.on_kept:
-            self.on_kept(work.index, clean)
         if self.on_case:
             self.on_case(raw, result)
         refused = next((t["error"]["status"] for t in raw["turns"]
