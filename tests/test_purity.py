@@ -230,10 +230,10 @@ def test_arrows_run_one_way(path):
 # The page's panels never import each other: page/main.py wires them. A panel may use the DOM
 # helpers (page/dom.py, on page/bridge.py), the fields' bound and big reads (page/inputs.py), the
 # notices that stay until dismissed (page/notices.py), the one module that touches js.fetch
-# (page/transport.py) and the scorecard's parts (page/card/, which import each other and those
+# (page/transport.py), the kept runs' storage (page/runstore.py: IndexedDB, no DOM) and the scorecard's parts (page/card/, which import each other and those
 # helpers, never a panel).
 PAGE_SHARED = {"toolproof.page.dom", "toolproof.page.bridge", "toolproof.page.batches", "toolproof.page.transport",
-               "toolproof.page.inputs", "toolproof.page.notices"}
+               "toolproof.page.inputs", "toolproof.page.notices", "toolproof.page.runstore"}
 PAGE_CARD = "toolproof.page.card"
 
 

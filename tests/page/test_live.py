@@ -24,6 +24,7 @@ from toolproof.suite.model import scoped
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")
 
+KEPT = "Kept as “openai / gpt-test” in Runs."     # what every run that graded a case ends its line with
 NOTHING_SUCCEEDED = "Run stopped: no request succeeded ({n} sent); each case's reason says why"
 
 
@@ -122,7 +123,7 @@ def test_cap_is_never_exceeded(page, live):
     assert len(openai.posts) <= cap
     assert len(openai.posts) == sent
     message = page.text_content("#run-message")
-    assert f"{len(plan) - started} cases were not started" in message
+    assert f"{len(plan) - started} conversations were not started" in message
     assert len(card_cases(page)) == started
     assert page.text_content("#requests-text") == f"{sent} / {cap}"
     # issue 20: a run cut short by the cap showed a full-size score; below half of the plan, none
@@ -196,7 +197,8 @@ def test_401_message_names_the_cause_once(page, live):
     openai.script[FIRST] = [(401, {}, "{}")]
     assert run(page, cap=1) == "error"
     # once said "Run stopped: stopped: HTTP 401, ..." (fixed in 57e9e6d)
-    assert page.text_content("#run-message") == "Run stopped: HTTP 401, unauthorized (check the API key)"
+    assert page.text_content("#run-message") == ("Run stopped: HTTP 401, unauthorized (check the API key) "
+                                                 f"{KEPT}")
 
 
 def test_the_need_line_matches_the_scope(page):
@@ -276,7 +278,7 @@ def test_an_endpoint_failing_everything_stops_after_5_conversations(page, live):
     assert len(openai.posts) == 15                                  # five conversations, three attempts each
     assert page.text_content("#run-message") == ("Run stopped: 5 conversations failed with HTTP 500: server error, "
                                                  "each after its retries; nothing succeeded, so no further request "
-                                                 "is sent")
+                                                 f"is sent {KEPT}")
     assert_only_talked_to(page, live.server, OPENAI)
 
 
@@ -436,7 +438,8 @@ def test_retry_after_3600_stops_the_run_keeping_what_was_graded(page, live, bad)
     assert bad_run(page, bad, "retry", after=2, cap=5) == "error"
     # two answered, one 429 with Retry-After 3600 read through CORS, and no retry after it
     assert len([r for r in bad.requests if r["path"].startswith("/after2-retry/")]) == 3
-    assert page.text_content("#run-message") == "Run stopped: rate limited: the provider asks to wait 3600 s"
+    assert page.text_content("#run-message") == ("Run stopped: rate limited: the provider asks to wait 3600 s "
+                                                 "Kept as “openai-compatible / m” in Runs.")
     assert len(card_cases(page)) == 3
 
 

@@ -102,7 +102,8 @@ def test_responses_401_stops_and_keeps_the_body_out(page, routes):
     first = ids("should_call")[0]
     responses.script[first] = [(401, {}, LEAKY_BODY)]
     assert run(page, provider="openai-responses", model="gpt-5-mini", scope="should_call", cap=9) == "error"
-    assert page.text_content("#run-message") == "Run stopped: HTTP 401, unauthorized (check the API key)"
+    assert page.text_content("#run-message") == ("Run stopped: HTTP 401, unauthorized (check the API key) "
+                                                 "Kept as “openai-responses / gpt-5-mini” in Runs.")
     assert len(responses.posts) == 1
     assert_not_shown(page, LEAK)
     assert_only_talked_to(page, routes.server, RESPONSES)

@@ -7,7 +7,10 @@ import json
 
 from toolproof.cli.main import run as cli
 from toolproof.datafiles import format_schema, load_bundle
-from toolproof.reports.kept_runs import (MAX_LABEL_CHARS, clean_label, drop_notice, listed, row_of, row_texts,
+import pytest
+
+from toolproof.reports.kept_runs import (MAX_LABEL_CHARS, assembled, clean_label, drop_notice, kept_line, listed,
+                                         part_key, part_text, parts_range, row_of, row_texts, settled_state,
                                          size_text, to_drop)
 from toolproof.scoring.results_doc import card_of_results
 
@@ -95,3 +98,88 @@ def test_the_drop_notice_keeps_hostile_names_cleaned_and_bounded():
     assert "\u202e" not in notice.line and len(notice.line) < 400
     assert notice.runs[0].startswith("ab<img src=x>: openai / m") and "\x00" not in notice.runs[0]
     assert len(notice.runs[0]) < 400
+
+
+# ---- a live run kept as it goes (issue 37 item 2) ----------------------------------------------
+
+def kept_as_it_goes(scope="should_call", *, script=None, repeats=2):
+    """A run of `scope` (9 cases) with the runner's in-memory transport: its head as the page stores it at
+    the start, each finished conversation as on_kept hands it on, and the run itself."""
+    import asyncio
+
+    from scripted import Transport
+    from toolproof.running.runner import Run, RunSettings
+
+    run = Run(BUNDLE.cases, BUNDLE.tools, RunSettings("openai", "fake-model", "sk-k", "", scope, 1000, pause_s=0,
+                                               backoff_s=0.01, repeats=repeats, concurrency=3),
+              Transport(script or {}))
+    head = {**run.document(created="2026-12-06T07:00:00+00:00"), "state": "running"}
+    items = []
+    run.on_kept = lambda index, transcript: items.append((index, transcript))
+    asyncio.run(run.run())
+    return head, items, run
+
+
+def graded(doc):
+    return card_of_results(doc, BUNDLE.cases, BUNDLE.tools, format_schema("transcripts"), "kept")
+
+
+def test_batches_put_back_together_grade_as_the_whole_results_file():
+    head, items, run = kept_as_it_goes()
+    # written in whatever batches the page managed, out of plan order
+    batches = [part_text(items[i:i + 3]) for i in range(0, len(items), 3)][::-1]
+    doc, unreadable = assembled(head, batches)
+    whole = run.document(created=head["created"])
+    assert unreadable == 0 and doc["transcripts"] == whole["transcripts"]
+    card, expected = graded(doc), graded(whole)
+    assert (card["score"], card["coverage"], [c["verdict"] for c in card["cases"]]) == \
+        (expected["score"], expected["coverage"], [c["verdict"] for c in expected["cases"]])
+    assert settled_state(card) == "done"
+
+
+def test_a_closed_tab_keeps_what_was_answered_as_n_of_m():
+    head, items, _ = kept_as_it_goes()
+    doc, _ = assembled(head, [part_text(items[:3])])
+    card = graded(doc)
+    assert card["coverage"]["planned"] == 18 and card["coverage"]["graded"] + card["coverage"]["error"] == 3
+    assert settled_state(card) == "interrupted"
+    row = row_of({**doc, "state": settled_state(card)}, card, run_id="r", kept="2026-12-06T07:01:00Z", size=9)
+    assert row_texts(row)["graded"] == f"{card['coverage']['graded']} of 18 graded"
+    assert "interrupted" in row_texts(row)["meta"].split(" · ")
+    # 3 of 18 is below half the plan: no score in the row, as on the card's headline
+    assert card["score"] is not None and row["score"] is None and row_texts(row)["score"] == "no score"
+
+
+def test_a_run_kept_whole_whose_every_request_failed_settles_as_an_error():
+    from toolproof.running.transport import HttpReply
+
+    # statuses that are not retried, none five times (five alike stop the run: runner.SAME_STATUS_STOP)
+    ids = [c.id for c in BUNDLE.cases if c.category == "should_call"]
+    script = {i: [HttpReply((400, 404, 422)[n % 3], {}, '{"error": {"message": "bad"}}', 5.0)] for n, i in enumerate(ids)}
+    head, items, run = kept_as_it_goes(script=script, repeats=1)
+    assert len(items) == 9 and run.state == "error"
+    assert settled_state(graded(assembled(head, [part_text(items)])[0])) == "error"
+
+
+@pytest.mark.parametrize("bad", ["", "not json", "{}", "[[1]]", '[["1", {}]]', "[[true, {}]]", "[[1, []]]",
+                                 "[" * 100_000, '[[1, {"case_id": "x"}], 5]'])
+def test_a_mangled_batch_loses_only_its_own_conversations(bad):
+    head, items, _ = kept_as_it_goes(repeats=1)
+    doc, unreadable = assembled(head, [part_text(items[:2]), bad, part_text(items[2:5])])
+    assert unreadable == 1
+    assert doc["transcripts"] == [t for _, t in sorted(items[:5], key=lambda item: item[0])]
+
+
+def test_batch_keys_sort_in_the_order_written_and_lie_in_the_runs_range():
+    keys = [part_key("run-17-live", n) for n in (1, 2, 10, 999_999)]
+    low, high = parts_range("run-17-live")
+    assert keys == sorted(keys) and all(low <= k <= high for k in keys)
+    assert not low <= part_key("run-17-live2", 1) <= high     # another run's batches are not its own
+    assert not low <= "run-17-live" <= high                    # nor its head
+
+
+def test_the_line_a_kept_run_ends_with_names_it_as_runs_lists_it():
+    row = row_of({"provider": "openai", "model": "gpt-4o"}, {}, run_id="r", kept="2026-12-06T07:00:00Z", size=1)
+    assert kept_line(row) == "Kept as “openai / gpt-4o” in Runs."
+    named = row_of({"label": "Baseline\u202e A"}, {}, run_id="r", kept="", size=1)
+    assert kept_line(named) == "Kept as “Baseline A” in Runs."

@@ -282,6 +282,19 @@ def test_the_key_an_error_body_echoes_is_never_kept(bundle, monkeypatch):
     assert LEAK not in json.dumps(run.document(created="x"))
 
 
+def test_each_finished_conversation_is_handed_on_redacted_with_its_plan_index(bundle, monkeypatch):
+    # the page stores these as the run goes (page/keeping.py): they must be what the results file
+    # will hold, key removed, and say where in the plan each belongs (workers finish out of order)
+    ids = [c.id for c in clean(bundle, turns=1)[:3]]
+    kept = []
+    run = make_run(bundle, by_id(bundle, *ids), Transport({ids[1]: [leaky(400)]}), repeats=2, concurrency=3)
+    run.on_kept = lambda index, transcript: kept.append((index, transcript))
+    go(run, monkeypatch)
+    assert sorted(i for i, _ in kept) == list(range(6))
+    assert LEAK not in json.dumps(kept)
+    assert [t for _, t in sorted(kept, key=lambda k: k[0])] == run.document(created="x")["transcripts"]
+
+
 # When the cap leaves no room for a retry, the runner must not wait for a retry it cannot send,
 # and the turn keeps the status it got ("a failed request fails that case with its status").
 def test_a_retry_the_cap_cannot_cover_keeps_the_status_and_does_not_wait(bundle, monkeypatch):

@@ -1,10 +1,11 @@
 """The page's live run: the progress (elapsed, time left, the tally so far), the feed, abort, and the
-result's scorecard, kept with the other runs.
+result's scorecard, kept with the other runs: as it goes, each conversation as it finishes, and
+whole before "Run complete." is shown (page/keeping.py).
 
 The loop, the cap, retries and grading are the shared runner's (`toolproof.running.runner`); the form
 is page/runform.py's; the scorecard and the feed's case rows are the card's (page/card/). This module
-never imports another panel: the form, the Compare section's hook and the kept runs' `keep` are handed
-in by page/main.py. An edge module (DOM).
+never imports another panel: the form, the Compare section's hook and the keeping of the run
+(page/keeping.py's LiveKeeping) are handed in by page/main.py. An edge module (DOM).
 """
 from __future__ import annotations
 
@@ -21,14 +22,14 @@ from toolproof.plurals import counted, plural
 class LiveController:
     """The run, its progress and its scorecard. Grading and the loop are the runner's."""
 
-    def __init__(self, bundle, context: dict, form, *, remember_live, keep_run):
+    def __init__(self, bundle, context: dict, form, *, remember_live, keeping):
         import asyncio
 
         self.bundle, self.context, self.form = bundle, context, form
         # handed in by page/main.py (panels never import each other): the run form (page/runform.py);
         # (results file) -> None, which gives the Compare section its "use the live result"; and
-        # (results file, card) -> None, which keeps the run in this browser
-        self.remember_live, self.keep_run = remember_live, keep_run
+        # what keeps the run in this browser as it goes (begin, add, end, discard)
+        self.remember_live, self.keeping = remember_live, keeping
         self.run = None
         self.label = ""                # "Your suite (N cases)" for a run of the draft suite
         self.started, self.ticker = 0.0, None
@@ -76,8 +77,10 @@ class LiveController:
         # the suite's fingerprint: ours, or the draft's as its export would write it
         suite_doc = form.own_document if own else self.bundle.documents["suite"]
         self.run = Run(*self.active, settings, fetch_transport,
-                       on_case=self.case_done, on_request=self.request_sent,
+                       on_case=self.case_done, on_request=self.request_sent, on_kept=self.keeping.add,
                        suite_sha256=suite_sha256(suite_doc) if suite_doc is not None else "")
+        # stored before the first request: a tab closed at any point keeps every answer it had
+        await self.keeping.begin(self.document("running"), len(self.run.work))
         self.started = js.performance.now()
         self.ticker = js.setInterval(create_proxy(lambda: self.progress()), 1000)
         self.progress()
@@ -85,7 +88,7 @@ class LiveController:
             await self.run.run()
         except Exception as exc:                 # a bug, not a provider error: say so plainly
             self.run.state, self.run.error = "error", f"{exc.__class__.__name__}: {exc}"
-        self.finish()
+        await self.finish()
 
     def busy(self, running: bool) -> None:
         document.body.dataset.run = "running" if running else document.body.dataset.run
@@ -156,25 +159,33 @@ class LiveController:
             self.run.abort()
             self.message("Aborting: no further requests will be sent.")
 
-    def finish(self) -> None:
-        run = self.run
-        created = str(js.Date.new().toISOString())[:19] + "+00:00"
-        doc = run.document(created=created)
+    def document(self, state: str | None = None) -> dict:
+        """The run's results file as it stands (with `state`, as the run's head says it while it runs)."""
+        doc = self.run.document(created=str(js.Date.new().toISOString())[:19] + "+00:00")
+        if state is not None:
+            doc["state"] = state
         if self.label:
             doc["label"] = self.label
+        return doc
+
+    async def finish(self) -> None:
+        run = self.run
+        doc = self.document()
         js.clearInterval(self.ticker)
-        self.busy(False)
         # data-run is set last, once the card is drawn: a test (or a script) that waits for it
-        # then reads every case row, never a list still being drawn
+        # then reads every case row, never a list still being drawn. The form is given back once
+        # the run is kept (show_finished), so a new run never starts before this one is stored.
         self.finished_state = run.state
         try:
-            self.show_finished(run, doc)
+            await self.show_finished(run, doc)
         finally:
+            self.busy(False)
             focus_result(byid("run-message"), "#live")      # the outcome, then Tab goes on to the card
             document.body.dataset.run = self.finished_state
 
-    def show_finished(self, run, doc) -> None:
-        """The run's closing line and its scorecard; finished_state is "error" if it cannot be shown."""
+    async def show_finished(self, run, doc) -> None:
+        """The run kept, then its closing line and its scorecard; finished_state is "error" if the
+        scorecard cannot be shown (the run is kept all the same)."""
         from toolproof.datafiles import format_schema
         from toolproof.scoring.evaluate import grade_transcripts, source_of
         from toolproof.secrets import redact_text
@@ -187,12 +198,13 @@ class LiveController:
                  "error": f"Run stopped: {redact_text(run.error, run.settings.secrets())}"}
         note = notes.get(run.state, run.state)
         if run.skipped:
-            note += (f" {counted(run.skipped, 'case')} {plural(run.skipped, 'was', 'were')} not started: the cap "
-                     "could not cover them.")
-        self.message(note, bad=run.state == "error")
-        self.progress()
-        clear(byid("live-feed"))
+            note += (f" {counted(run.skipped, 'conversation')} {plural(run.skipped, 'was', 'were')} "
+                     "not started: the cap could not cover them.")
         if not run.results:
+            await self.keeping.discard()       # nothing answered: nothing to keep
+            self.message(note, bad=run.state == "error")
+            self.progress()
+            clear(byid("live-feed"))
             byid("live-empty").hidden = False
             return
         notes, sweep = [], None
@@ -218,23 +230,35 @@ class LiveController:
             source = {k: doc.get(k, "") for k in ("kind", "label", "provider", "model", "created", "scope")}
             by_case = {}
             notes.append(internal_error(exc, "re-reading the results") + ": the diagnosis may be incomplete")
-        card_root = byid("live-card")
+        card_root, body, view = byid("live-card"), el("div"), None
         try:
-            card_root.appendChild(el("p", run_label(doc), cls="live-label"))
-            body = el("div")
-            card_root.appendChild(body)
             cases, tools = self.active
             context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": by_case}
-            self.remember_live(doc)
             view = ScorecardView(body, results, kind="live", source=source, context=context,
                                  document=doc, notes=notes, sweep=sweep, prices=run.settings.prices)
+        except Exception as exc:                 # noqa: BLE001 - said below; the run is kept all the same
+            failed = exc
+        # Kept before anything says the run is over: a tab closed right after "Run complete."
+        # finds it in Runs, whole.
+        try:
+            kept = await self.keeping.end(doc, view.card if view is not None else {})
+        except Exception as exc:                 # noqa: BLE001 - the run is still shown, and exportable
+            kept = f"Not kept in Runs: {failure_line(exc)}"
+        self.message(f"{note} {kept}", bad=run.state == "error")
+        self.progress()
+        clear(byid("live-feed"))
+        try:
+            if view is None:
+                raise failed
+            card_root.appendChild(el("p", run_label(doc), cls="live-label"))
+            card_root.appendChild(body)
+            self.remember_live(doc)
             view.render()
-            self.keep_run(doc, view.card)
         except Exception as exc:                 # noqa: BLE001 - never "Run complete." without a scorecard
             from toolproof.grading.guarded import internal_error
             clear(card_root)
             self.finished_state = "error"
-            self.message(f"Run finished, but {internal_error(exc, 'showing the scorecard')}.", bad=True)
+            self.message(f"Run finished, but {internal_error(exc, 'showing the scorecard')}. {kept}", bad=True)
 
     def sweep_of(self, transcripts):
         """The graded levels of a tool-count sweep (evaluate.SweepLevels), None for a plain run."""

@@ -26,7 +26,9 @@ from toolproof.page.inputs import publish as publish_input_bound
 from toolproof.page.live import LiveController
 from toolproof.page.own import OwnView
 from toolproof.page.runform import RunForm
-from toolproof.page.runs import KeptRuns, RunsView
+from toolproof.page.keeping import LiveKeeping
+from toolproof.page.runs import RunsView
+from toolproof.page.runstore import KeptRuns
 from toolproof.plurals import counted
 
 
@@ -71,7 +73,7 @@ async def load_jsonschema() -> None:
 
 
 # The panels never import each other; this module wires them, and hands each only what another
-# panel does: the live result to Compare and the Leaderboard, a finished run to the kept runs, the
+# panel does: the live result to Compare and the Leaderboard, a run as it goes to the kept runs, the
 # kept runs' changes to Compare, the draft suite to the run form and the kept runs. What draws a
 # scorecard (page/card/) is no panel: every panel imports it.
 
@@ -157,8 +159,7 @@ async def boot() -> None:
     form = RunForm(bundle)
     compare = CompareView(bundle, KEPT)
     runs = RunsView(KEPT, bundle, on_change=compare.offer)
-    live = LiveController(bundle, context, form, remember_live=shown_live,
-                          keep_run=lambda doc, card: task(runs.keep(doc, card), runs.failed))
+    live = LiveController(bundle, context, form, remember_live=shown_live, keeping=LiveKeeping(runs))
     OwnView(_DraftTap(live, runs), load_jsonschema, editor=CaseEditor)
     on(document.getElementById("board-use-kept"), "click",
        lambda _e: task(rank_kept_runs(board), board.fail))

@@ -1,146 +1,23 @@
-"""The page's kept runs: every finished or stopped run, and every results file opened, kept in this
-browser's IndexedDB (results and settings, never the key: the results file has none), listed in
-#runs, reopened as a scorecard (with the errata of the suite made after it: suite/errata.py),
-renamed, deleted, and handed to Compare.
+"""The page's kept runs: every finished or stopped run (kept as it goes: page/keeping.py), and every
+results file opened, kept in this browser's IndexedDB (results and settings, never the key: the
+results file has none), listed in #runs, reopened as a scorecard (with the errata of the suite made
+after it: suite/errata.py), renamed, deleted, and handed to Compare; a run whose tab was closed
+before it ended is settled on the next visit (`settle`).
 
-`KeptRuns` is the storage (IndexedDB, or memory where the browser refuses it) with a small API other
-panels are handed by page/main.py: `list_runs()` -> rows (reports/kept_runs.row_of), `load_run(id)`
--> the results document. What to keep, drop and show is decided in toolproof/reports/kept_runs.py.
-An edge module (DOM, IndexedDB, files).
+The storage is page/runstore.py's `KeptRuns`. What to keep, drop and show is decided in
+toolproof/reports/kept_runs.py. An edge module (DOM, files).
 """
 from __future__ import annotations
 
 import asyncio
-import json
 
 import js
-from pyodide.ffi import create_proxy, to_js
 
 from .card.cases import case_row
 from .card.scorecard import kept_scorecard
 from .dom import byid, clear, el, fill, on, task
 from .notices import Notices
-
-DB_NAME, DB_VERSION = "toolproof", 1
-
-
-def _obj(value: dict):
-    return to_js(value, dict_converter=js.Object.fromEntries)
-
-
-def _wait(request, *, events=("success", "error")):
-    """A future for an IndexedDB request (or, with complete/error/abort, a transaction)."""
-    future = asyncio.get_event_loop().create_future()
-    proxies = []
-
-    def settle(ok: bool):
-        def handler(event):
-            if not future.done():
-                if ok:
-                    future.set_result(getattr(request, "result", None))
-                else:
-                    error = getattr(request, "error", None)
-                    future.set_exception(RuntimeError(str(getattr(error, "name", None) or "IndexedDB failed")))
-            for proxy in proxies:
-                proxy.destroy()
-            proxies.clear()
-        proxies.append(create_proxy(handler))
-        return proxies[-1]
-    ok_event, *bad_events = events
-    setattr(request, "on" + ok_event, settle(True))
-    for event in bad_events:
-        setattr(request, "on" + event, settle(False))
-    return future
-
-
-class KeptRuns:
-    """The kept runs' storage: rows (small, listed) and documents (the results files' JSON text)."""
-
-    def __init__(self):
-        self.db = None
-        self.memory: dict = {"rows": {}, "docs": {}}    # where IndexedDB is refused (a private window)
-        self.problem = ""
-        self.opened = asyncio.Event()    # every call waits for open(): nothing goes to memory by mistake
-
-    async def open(self) -> None:
-        try:
-            await self._open()
-        finally:
-            self.opened.set()
-
-    async def _open(self) -> None:
-        try:
-            request = js.indexedDB.open(DB_NAME, DB_VERSION)
-
-            def upgrade(event):
-                db = request.result
-                for store in ("rows", "docs"):
-                    if not db.objectStoreNames.contains(store):
-                        db.createObjectStore(store, _obj({"keyPath": "id"}))
-            upgrade_proxy = create_proxy(upgrade)
-            request.onupgradeneeded = upgrade_proxy
-            self.db = await _wait(request)
-        except Exception as exc:         # noqa: BLE001 - no IndexedDB here: kept for this visit only
-            self.db, self.problem = None, f"runs are kept for this visit only (IndexedDB: {exc})"
-
-    async def _tx(self, stores: list, mode: str, work):
-        await self.opened.wait()
-        tx = self.db.transaction(to_js(stores), mode)
-        result = work(tx)
-        await _wait(tx, events=("complete", "error", "abort"))
-        return result
-
-    async def list_runs(self) -> list[dict]:
-        """Every kept run's row, newest first."""
-        from toolproof.reports.kept_runs import listed
-
-        await self.opened.wait()
-        if self.db is None:
-            return listed(list(self.memory["rows"].values()))
-        request = self.db.transaction("rows", "readonly").objectStore("rows").getAll()
-        items = await _wait(request)
-        return listed([json.loads(str(item.json)) for item in items])
-
-    async def load_run(self, run_id: str) -> dict:
-        """The results document (or scorecard) of a kept run; KeyError if it is gone."""
-        await self.opened.wait()
-        if self.db is None:
-            return json.loads(self.memory["docs"][run_id])
-        item = await _wait(self.db.transaction("docs", "readonly").objectStore("docs").get(run_id))
-        if item is None or not hasattr(item, "text"):
-            raise KeyError(run_id)
-        return json.loads(str(item.text))
-
-    async def put(self, row: dict, text: str | None, drop: list[str]) -> None:
-        """Store a row (and its document's text, unless only the row changed); delete `drop` first."""
-        await self.opened.wait()
-        if self.db is None:
-            for gone in drop:
-                self.memory["rows"].pop(gone, None)
-                self.memory["docs"].pop(gone, None)
-            self.memory["rows"][row["id"]] = row
-            if text is not None:
-                self.memory["docs"][row["id"]] = text
-            return
-
-        def work(tx):
-            rows, docs = tx.objectStore("rows"), tx.objectStore("docs")
-            for gone in drop:
-                rows.delete(gone)
-                docs.delete(gone)
-            rows.put(_obj({"id": row["id"], "json": json.dumps(row)}))
-            if text is not None:
-                docs.put(_obj({"id": row["id"], "text": text}))
-        await self._tx(["rows", "docs"], "readwrite", work)
-
-    async def delete(self, run_id: str) -> None:
-        await self.opened.wait()
-        if self.db is None:
-            self.memory["rows"].pop(run_id, None)
-            self.memory["docs"].pop(run_id, None)
-            return
-        await self._tx(["rows", "docs"], "readwrite",
-                       lambda tx: (tx.objectStore("rows").delete(run_id), tx.objectStore("docs").delete(run_id)))
+from .runstore import KeptRuns, running_elsewhere
 
 
 class RunsView:
@@ -161,6 +38,46 @@ class RunsView:
     async def start(self) -> None:
         await self.store.open()
         await self.refresh(self.store.problem)
+        try:
+            await self.settle()
+        finally:                         # what a test (or a script) waits on: the list is as it stays
+            byid("kept").dataset.settled = "true"
+
+    async def settle(self) -> None:
+        """Runs still "running" that no tab runs any more (their tab was closed before the end):
+        each graded from what was stored and kept whole, complete or "interrupted" with its "N of M".
+        A run of "Your suite" waits for the draft to be back; a run that got no answer goes."""
+        from toolproof.datafiles import format_schema
+        from toolproof.reports.kept_runs import row_texts, settled_state
+        from toolproof.scoring.results_doc import card_of_results
+        from toolproof.suite.fingerprint import suite_sha256
+
+        running = [r for r in self.rows if r["state"] == "running"]
+        going = await running_elsewhere() if running else set()
+        if going is None:                # no Web Locks: a run in another tab cannot be told apart
+            return
+        settled = []
+        for row in (r for r in running if r["id"] not in going):
+            name = row_texts(row)["name"]
+            try:
+                doc, unreadable = await self.store.load_kept(row["id"])
+                if not doc.get("transcripts"):
+                    await self.store.delete(row["id"])
+                    continue
+                cases, tools = self.suite_for(doc)
+                if cases is self.bundle.cases and doc.get("suite_sha256") not in (
+                        None, suite_sha256(self.bundle.documents["suite"])):
+                    continue                 # another suite's run (the draft's): settled once it is back
+                card = card_of_results(doc, cases, tools, format_schema("transcripts"), name)
+                doc["state"] = settled_state(card)
+                if await self.keep(doc, card, run_id=row["id"], label=row["label"]) is not None:
+                    settled.append(f"{name}" + (f" ({unreadable} stored batch{'' if unreadable == 1 else 'es'} "
+                                                "could not be read)" if unreadable else ""))
+            except Exception as exc:     # noqa: BLE001 - one line; the run stays listed as it was
+                from toolproof.errors import failure_line
+                self.message(f"A run left running ({name}) could not be settled: {failure_line(exc)}", bad=True)
+        if settled:
+            await self.refresh("Kept from a page closed while it ran: " + "; ".join(settled) + ".")
 
     def message(self, text: str, *, bad: bool = False) -> None:
         node = byid("runs-message")
@@ -177,13 +94,15 @@ class RunsView:
         fill(byid("open-results"), "")     # ready for the next file; one chosen meanwhile stays
 
     # -- keeping
-    async def keep(self, doc: dict, card: dict, *, label: str = "", say: bool = False) -> str | None:
+    async def keep(self, doc: dict, card: dict, *, label: str = "", say: bool = False,
+                   run_id: str | None = None) -> str | None:
         """Keep a run (its results file, or a scorecard file); returns its id, None if refused.
+        With `run_id`, it replaces that run's row and what was stored of it as it went.
         Runs dropped to make room are named in a notice that stays until dismissed."""
         async with self.keeping:
-            return await self._keep(doc, card, label=label, say=say)
+            return await self._keep(doc, card, label=label, say=say, run_id=run_id)
 
-    async def _keep(self, doc: dict, card: dict, *, label: str, say: bool) -> str | None:
+    async def _keep(self, doc: dict, card: dict, *, label: str, say: bool, run_id: str | None) -> str | None:
         from toolproof.reports.kept_runs import MAX_TOTAL_BYTES, drop_notice, row_of, row_texts, to_drop
         from toolproof.reports.scorecard import kept_json
         from toolproof.scoring.results_doc import evidence
@@ -197,13 +116,15 @@ class RunsView:
             return None
         self.count += 1
         now = str(js.Date.new().toISOString())
-        run_id = f"run-{int(js.Date.now())}-{self.count}"
-        row = row_of(doc, card, run_id=run_id, kept=now[:19] + "Z", size=size, label=label)
+        run_id = run_id or f"run-{int(js.Date.now())}-{self.count}"
         try:
             self.rows = await self.store.list_runs()
         except Exception:                # noqa: BLE001 - said by refresh below
             pass
-        drop = to_drop(self.rows, size)
+        # a run renamed while it ran keeps its new name
+        label = label or next((r["label"] for r in self.rows if r["id"] == run_id), "")
+        row = row_of(doc, card, run_id=run_id, kept=now[:19] + "Z", size=size, label=label)
+        drop = to_drop([r for r in self.rows if r["id"] != run_id], size)
         try:
             await self.store.put(row, text, drop)
         except Exception as exc:         # noqa: BLE001 - a full or refused store: said, never raised
@@ -212,9 +133,6 @@ class RunsView:
         self.notices.add(drop_notice([r for r in self.rows if r["id"] in drop], row_texts(row)["name"]))
         await self.refresh("Kept in this browser." if say else "")
         return run_id
-
-    async def keep_live(self, doc: dict, card: dict) -> None:
-        await self.keep(doc, card)
 
     # -- the list
     async def refresh(self, note: str = "") -> None:

@@ -5,16 +5,26 @@ again, are the results-document door's (scoring/results_doc.py), as for `compare
 The page's edge module (toolproof/page/runs.py) does the storage (IndexedDB) and the DOM; all it
 decides comes from here and from the door, so it is tested in CPython. Another panel (a
 leaderboard) reads the same rows. Pure: no I/O, no clock (the caller passes the time a run was kept).
+
+A live run is kept as it goes (page/keeping.py): its row says state "running", its document is
+stored as a head (the results file without transcripts) and its finished conversations in batches,
+each a part stored under `part_key`; `assembled` puts them back together. When the run ends the
+whole file replaces them; a run whose tab was closed first is settled on the next visit
+(`settled_state`): complete, or "interrupted" with what it had, "N of M".
 """
 from __future__ import annotations
 
+import json
 from typing import Any, NamedTuple
 
+from toolproof.limits import ReadError, read_json
 from toolproof.safe_text import without_hidden
+from toolproof.scoring.coverage import below_half
 
 MAX_RUNS = 60                      # runs kept at most; the oldest is dropped first
 MAX_TOTAL_BYTES = 40_000_000       # their results files together (UTF-8 JSON text)
 MAX_LABEL_CHARS = 120
+SHOWN_STATES = ("aborted", "error", "running", "interrupted")   # "done" goes without saying
 
 
 def row_of(doc: dict, card: dict, *, run_id: str, kept: str, size: int, label: str = "") -> dict:
@@ -25,7 +35,8 @@ def row_of(doc: dict, card: dict, *, run_id: str, kept: str, size: int, label: s
     cases = card.get("cases") if isinstance(card.get("cases"), list) else []
     planned = _count(coverage.get("planned"), len(cases))
     graded = _count(coverage.get("graded"), sum(isinstance(c, dict) and c.get("verdict") != "ERROR" for c in cases))
-    score = card.get("score")
+    # a run graded on less than half its plan has no score, in its row as on its card's headline
+    score = None if below_half({"planned": planned, "graded": graded}) else card.get("score")
     field = lambda key: clean_text(str(doc.get(key) or source.get(key) or ""), 200)  # noqa: E731
     return {
         "id": run_id, "kept": kept, "bytes": int(size),
@@ -45,7 +56,7 @@ def row_texts(row: dict) -> dict:
     when = (row["created"] or row["kept"]).replace("T", " ")[:16]
     meta = " · ".join(p for p in (row["provider"], row["model"], when + (" UTC" if when else ""),
                                   "" if row["scope"] in ("", "all") else f"scope {row['scope']}",
-                                  row["state"] if row["state"] in ("aborted", "error") else "",
+                                  row["state"] if row["state"] in SHOWN_STATES else "",
                                   "scorecard only" if row["kind"] == "scorecard" else "") if p)
     score = "no score" if row["score"] is None else f"{row['score']:.1f}"
     return {"name": name, "meta": meta, "score": score, "graded": f"{row['graded']} of {row['planned']} graded"}
@@ -120,3 +131,60 @@ def _count(value: Any, fallback: int) -> int:
 
 def _mb(n: int) -> str:
     return f"{n / 1_000_000:.1f} MB" if n < 10_000_000 else f"{n / 1_000_000:.0f} MB"
+
+
+# -- a live run kept as it goes
+
+def part_key(run_id: str, seq: int) -> str:
+    """The storage key of a run's `seq`th batch of conversations: its id, a slash, the number
+    (zero-padded, so the keys sort in the order written, and all lie in `parts_range`)."""
+    return f"{run_id}/{seq:06d}"
+
+
+def parts_range(run_id: str) -> tuple[str, str]:
+    """The lowest and highest key a part of `run_id` can have (an IndexedDB key range)."""
+    return f"{run_id}/", f"{run_id}/\uffff"
+
+
+def part_text(items: list[tuple[int, dict]]) -> str:
+    """One batch as stored: [[plan index, transcript], ...] as compact JSON."""
+    return json.dumps([[index, transcript] for index, transcript in items], separators=(",", ":"),
+                      ensure_ascii=False)
+
+
+def assembled(head: dict, texts: list[str]) -> tuple[dict, int]:
+    """The results file of a run kept as it went: its head with every stored conversation, in plan
+    order (workers finish out of order), and how many stored batches could not be read (a batch
+    the browser mangled loses its own conversations, never the others')."""
+    items, unreadable = [], 0
+    for text in texts:
+        try:            # as every file is read: bounded in size and depth (a batch the browser
+            batch = read_json(text, what="stored batch", max_bytes=MAX_TOTAL_BYTES)   # mangled may be anything)
+        except ReadError:
+            unreadable += 1
+            continue
+        good = isinstance(batch, list) and all(
+            isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)
+            and not isinstance(item[0], bool) and isinstance(item[1], dict) for item in batch)
+        if not good:
+            unreadable += 1
+            continue
+        items += [(item[0], item[1]) for item in batch]
+    items.sort(key=lambda item: item[0])
+    return {**head, "transcripts": [transcript for _, transcript in items]}, unreadable
+
+
+def settled_state(card: dict) -> str:
+    """The state of a run found still "running" on a later visit (its tab closed before the end),
+    from the scorecard its stored conversations grade to: "done" when every planned conversation
+    is there ("error" if none of them got an answer, as the runner says of such a run), else
+    "interrupted"."""
+    coverage = card.get("coverage") if isinstance(card.get("coverage"), dict) else {}
+    if _count(coverage.get("not_started"), 1):
+        return "interrupted"
+    return "done" if _count(coverage.get("graded"), 0) else "error"
+
+
+def kept_line(row: dict) -> str:
+    """What the live run says once its results file is stored: 'Kept as “openai / gpt-4o” in Runs.'"""
+    return f"Kept as “{row_texts(row)['name']}” in Runs."

@@ -89,6 +89,9 @@ class Run:
     transport: Transport
     on_case: Callable[[dict, CaseResult], None] | None = None
     on_request: Callable[[int, int], None] | None = None
+    # (plan index, the transcript as the results file holds it: redacted) once a conversation is
+    # over: what the page stores as the run goes, so a closed tab keeps every answer it had
+    on_kept: Callable[[int, dict], None] | None = None
     suite_sha256: str = ""         # fingerprint.suite_sha256 of the suite document (the caller's)
     state: str = "idle"            # idle | running | done | aborted | error
     error: str = ""
@@ -209,11 +212,13 @@ class Run:
             await self._until(self._freed)
 
     def _record(self, work: Work, raw: dict) -> None:
-        result = grade_safely(work.case, self.tools, make_transcript(raw, self.settings.provider,
-                                                                     self.settings.model))
         # redacted once, here: the results file is rewritten after every case, and redacting
         # every transcript again each time made long runs quadratic
         clean = redact(raw, keys=self.settings.secrets())
+        if self.on_kept:                # first, before grading: the page stores it the moment it is over
+            self.on_kept(work.index, clean)
+        result = grade_safely(work.case, self.tools, make_transcript(raw, self.settings.provider,
+                                                                     self.settings.model))
         bisect.insort(self._done, (work.index, raw, result, clean), key=lambda done: done[0])
         self._same_status_stop(work, raw)
         if self.on_case:
