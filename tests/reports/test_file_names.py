@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from toolproof.reports import file_names
 from toolproof.reports.file_names import MAX_PART, board_file_name, comparison_file_name, part, run_file_name
 
 LIVE = {"kind": "live", "label": "", "provider": "openai", "model": "gpt-4o", "created": "2026-12-06T07:01:02Z"}
@@ -63,3 +64,16 @@ def test_a_board_is_named_by_its_size_and_newest_run():
     assert board_file_name({"runs": runs[:1]}, "json") == "toolproof-board-1-run-2026-12-01.json"
     assert board_file_name({"runs": "junk"}, "json") == "toolproof-board-0-runs.json"
     assert board_file_name(None, "json") == "toolproof-board-0-runs.json"
+
+
+def test_every_name_fits_in_200_utf8_bytes_cut_on_a_character():
+    """Two runs with 40-character CJK labels and models named 289 bytes before the bound."""
+    wide = {"label": "模" * 60, "model": "型" * 60, "created": "2026-12-06T00:00:00Z"}
+    names = [file_names.comparison_file_name(wide, wide, "html"),
+             file_names.run_file_name(wide, "json"),
+             file_names.run_file_name({"label": "é" * 300, "model": "x"}, "md")]
+    for name in names:
+        assert len(name.encode("utf-8")) <= file_names.MAX_BYTES
+        name.encode("utf-8").decode("utf-8")            # no half character left at the cut
+        assert name.endswith((".html", ".json", ".md")) and not name.split(".")[0].endswith("-")
+    assert names[0].startswith("toolproof-compare-模模")

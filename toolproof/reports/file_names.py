@@ -16,6 +16,7 @@ import unicodedata
 
 PREFIX = "toolproof"
 MAX_PART = 40
+MAX_BYTES = 200                                    # file systems allow 255 bytes a name; leave room
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _LONE_DOT = re.compile(r"(?<![^\W_])\.|\.(?![^\W_])")
 
@@ -39,8 +40,16 @@ def _pieces(parts) -> list[str]:
     return pieces
 
 
+def bounded(stem: str, ext: str) -> str:
+    """`stem.ext` in at most MAX_BYTES UTF-8 bytes: the stem cut on a character boundary (a
+    40-character CJK label is 120 bytes, so a comparison of two such runs would be over 255)."""
+    room = MAX_BYTES - len(ext.encode()) - 1
+    cut = stem.encode()[:max(room, 0)].decode("utf-8", "ignore").rstrip(".-_")
+    return f"{cut}.{ext}"
+
+
 def _joined(parts, ext: str) -> str:
-    return "-".join([PREFIX, *_pieces(parts)]) + "." + ext
+    return bounded("-".join([PREFIX, *_pieces(parts)]), ext)
 
 
 def _date(doc: dict) -> str:
@@ -76,7 +85,7 @@ def comparison_file_name(a: dict, b: dict, ext: str) -> str:
     def short(doc, fallback: str) -> str:
         return "-".join(_pieces(run_name(doc))) or fallback
 
-    return f"{PREFIX}-compare-{short(a, 'A')}-vs-{short(b, 'B')}.{ext}"
+    return bounded(f"{PREFIX}-compare-{short(a, 'A')}-vs-{short(b, 'B')}", ext)
 
 
 def board_file_name(board: dict, ext: str) -> str:
