@@ -141,3 +141,22 @@ def test_after_a_live_run(pages):
     assert all(page.errors == [] for page in pages.values())
     # axe was injected by the test, never requested by the page
     assert not [u for page in pages.values() for u in page.requests if "axe" in u or "/tests/" in u]
+
+
+def test_a_long_unbroken_model_name_wraps_on_a_phone(pages):
+    """A model name comes from the user (or a results file): 150 characters without a space once
+    made the page 2530 px wide at 390 px (the live label, then the kept run's row and heading)."""
+    page = pages[390]
+    provider = RoutedProvider(page, origin_pattern(OPENAI))
+    page.select_option("#provider", "openai")
+    page.fill("#model", "m" * 150)
+    page.fill("#api-key", "sk-layout-test")
+    page.select_option("#scope", "should_call")
+    page.fill("#cap", "9")
+    page.click("#run-live")
+    page.wait_for_function("['done', 'aborted', 'error'].includes(document.body.dataset.run)", timeout=60_000)
+    assert page.evaluate("document.body.dataset.run") == "done", page.text_content("#run-message")
+    provider.close()
+    page.wait_for_selector('body[data-pending="0"]', state="attached", timeout=30_000)
+    check_phone(page, "a run of a 150-character model name")
+    shoot(page, "long-model-name", 390)
