@@ -68,3 +68,40 @@ def test_the_scan_finds_one(tmp_path):
 ])
 def test_score_points_in_the_verdict(low, high, says):
     assert says in verdict_line({"low": low, "high": high})
+
+
+# a count written straight before its noun in an f-string: f"{n} cases" says "1 cases" for one
+BARE_COUNT = re.compile(r"^ (cases|requests|conversations|phrasings|repeats|runs|tools|calls)\b")
+# counts a condition keeps above 1 where they are written ("each of the N cases" when N != 1) and
+# a word that is no count ("{case.category} cases need mock_results")
+ABOVE_ONE = {"toolproof/authoring/tool_offer.py", "toolproof/cli/live.py:286", "toolproof/reports/page_view.py:203",
+             "toolproof/suite/load.py"}
+
+
+def bare_counts(root: Path = ROOT) -> list[str]:
+    """Every f-string in the package that puts a variable count right before a plural noun; a
+    constant (MAX_CASES, all capitals) is never 1 and passes."""
+    found = []
+    for path in sorted((root / "toolproof").rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.JoinedStr):
+                continue
+            for value, after in zip(node.values, node.values[1:]):
+                if (isinstance(value, ast.FormattedValue) and isinstance(after, ast.Constant)
+                        and isinstance(after.value, str) and BARE_COUNT.match(after.value)
+                        and not (isinstance(value.value, ast.Name) and value.value.id.isupper())
+                        and rel not in ABOVE_ONE and f"{rel}:{node.lineno}" not in ABOVE_ONE):
+                    found.append(f"{rel}:{node.lineno}: {{{ast.unparse(value.value)}}}{BARE_COUNT.match(after.value).group(1)}")
+    return found
+
+
+def test_no_count_meets_a_plural_noun_by_hand():
+    assert bare_counts() == []
+
+
+def test_the_count_scan_finds_one(tmp_path):
+    (tmp_path / "toolproof").mkdir()
+    (tmp_path / "toolproof" / "m.py").write_text(
+        'n, MAX = 1, 9\na = f"Your suite ({n} cases)"\nb = f"at most {MAX} cases"\nc = f"{len(n)} requests, ok"\n')
+    assert bare_counts(tmp_path) == ["toolproof/m.py:2: {n}cases", "toolproof/m.py:4: {len(n)}requests"]

@@ -105,7 +105,7 @@ def loaded_suite(doc: Any, tools: dict[str, Tool], suite_schema: dict, source: s
     """A suite file's cases (raw), checked against the draft tools."""
     parse_suite(doc, tools, suite_schema, source)
     if len(doc["cases"]) > MAX_CASES:
-        raise ToolProofError(f"{len(doc['cases'])} cases; the page keeps at most {MAX_CASES}", source=source)
+        raise ToolProofError(f"{counted(len(doc['cases']), 'case')}; the page keeps at most {MAX_CASES}", source=source)
     return list(doc["cases"])
 
 

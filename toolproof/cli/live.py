@@ -354,7 +354,7 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
         run.state, interrupted = "aborted", True
     if run.skipped:
         what = "case" if args.repeats == 1 else "case repeat"
-        say(f"toolproof: {counted(run.skipped, what)} not run: the cap of {settings.cap} requests could not cover them")
+        say(f"toolproof: {counted(run.skipped, what)} not run: the cap of {counted(settings.cap, 'request')} could not cover them")
     document = run.document(created=_now())
     if results is not None:            # in plan order, within the reading limit: what is graded below
         document, left_out = results.finish(document)

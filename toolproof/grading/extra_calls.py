@@ -47,5 +47,5 @@ def called_names(checked: list[CheckedCall], tools: dict[str, Tool]) -> str:
 
 
 def not_read_reason(turn: int, count: int) -> str:
-    return (f"turn {turn}: {count} more calls not read (a reply's first {MAX_CALLS} calls are "
+    return (f"turn {turn}: {counted(count, 'more call')} not read (a reply's first {MAX_CALLS} calls are "
             f"graded; more than any case expects)")

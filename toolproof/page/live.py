@@ -68,7 +68,7 @@ class LiveController:
         own = str(byid("scope").value) == "own" and form.own is not None
         # "Your suite" runs every case of the draft: the file says scope "all" (it re-grades with
         # grade --suite S --tools T) and its label says whose cases they were
-        self.label = f"Your suite ({len(form.own[0])} cases)" if own else ""
+        self.label = f"Your suite ({counted(len(form.own[0]), 'case')})" if own else ""
         # where the requests go, resolved (never the key: it travels only in the auth header)
         self.message(f"Running {self.label or settings.scope} against {settings.provider} / "
                      f"{settings.model} at {endpoint(settings.provider, settings.base_url, settings.model)}…")

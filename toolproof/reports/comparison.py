@@ -38,8 +38,8 @@ def _signed(value, places: int = 2) -> str:
 def _summary(c: dict) -> list[str]:
     s, m = c["score"], c["mcnemar"]
     suite = c["suite"]
-    scope = (f"{suite['shared_cases']} shared cases (mixed suites: {suite['only_a']} only in A, "
-             f"{suite['only_b']} only in B)" if suite["mixed"] else f"{suite['shared_cases']} cases, same suite")
+    scope = (f"{counted(suite['shared_cases'], 'shared case')} (mixed suites: {suite['only_a']} only in A, "
+             f"{suite['only_b']} only in B)" if suite["mixed"] else f"{counted(suite['shared_cases'], 'case')}, same suite")
     return [f"A: {_who(c['runs']['a'])}", f"B: {_who(c['runs']['b'])}", f"Compared: {scope}",
             f"Score: A {_num(s['a'])} → B {_num(s['b'])}, delta {_signed(s['delta'])} "
             f"({_ci(c)} {_signed(s['low'], 1)} to {_signed(s['high'], 1)}, {c['intervals']['method']})",
@@ -69,7 +69,7 @@ def coverage_lines(c: dict) -> list[str]:
         if run and run["graded"] != run["planned"]:
             parts = [f"{run['error']} ERROR"] if run["error"] else []
             parts += [f"{run['not_started']} not started"] if run["not_started"] else []
-            lines.append(f"Run {name.upper()} is incomplete: {run['graded']} of {run['planned']} planned case runs "
+            lines.append(f"Run {name.upper()} is incomplete: {run['graded']} of {run['planned']} planned conversations "
                          f"graded ({', '.join(parts)})")
     for name in ("a", "b"):
         ids = cov.get(f"only_{name}") or []

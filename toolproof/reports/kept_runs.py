@@ -18,6 +18,7 @@ import json
 from typing import Any, NamedTuple
 
 from toolproof.limits import ReadError, read_json
+from toolproof.plurals import counted
 from toolproof.safe_text import without_hidden
 from toolproof.scoring.coverage import below_half
 
@@ -96,7 +97,7 @@ def drop_notice(dropped: list[dict], kept_name: str, *, max_bytes: int = MAX_TOT
         return None
     n = len(dropped)
     line = (f"To keep {clean_text(kept_name, MAX_LABEL_CHARS)}, {n} older run{'' if n == 1 else 's'} "
-            f"{'was' if n == 1 else 'were'} dropped from this browser (it keeps at most {max_runs} runs "
+            f"{'was' if n == 1 else 'were'} dropped from this browser (it keeps at most {counted(max_runs, 'run')} "
             f"and {_mb(max_bytes)}). Export a run before opening more if you need it again:")
     return DropNotice(line, tuple(_dropped_entry(row) for row in sorted(dropped, key=lambda r: (r["kept"], r["id"]))))
 

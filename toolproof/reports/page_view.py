@@ -168,7 +168,7 @@ def run_label(document: dict) -> str:
     created = document.get("created", "").replace("T", " ").replace("+00:00", " UTC")
     scope = str(document.get("label") or "") or f"scope {document.get('scope', 'all')}"
     parts = ["LIVE", document.get("provider", ""), document.get("model", ""), created,
-             scope, f"{document.get('requests_used', 0)} requests"]
+             scope, counted(document.get('requests_used', 0), 'request')]
     if document.get("state") in ("aborted", "error"):
         parts.append(document["state"])
     return " · ".join(p for p in parts if p)

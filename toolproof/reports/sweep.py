@@ -7,6 +7,7 @@ chart is tested in CPython. Pure: no I/O, no DOM.
 """
 from __future__ import annotations
 
+from toolproof.plurals import counted, plural
 from .markdown import md_text
 
 WIDTH, HEIGHT = 560, 260
@@ -34,7 +35,7 @@ def cases_text(row: dict) -> str:
     if row.get("cases") is None:
         return ""
     planned = row.get("cases_planned", row["cases"])
-    return f"{row['cases']} of {planned} cases" if planned != row["cases"] else f"{row['cases']} cases"
+    return f"{row['cases']} of {counted(planned, 'case')}" if planned != row["cases"] else counted(row["cases"], "case")
 
 
 def partial_levels(sweep: dict) -> list[str]:
@@ -61,7 +62,7 @@ def sweep_geometry(sweep: dict) -> dict:
                  "axis": f"pad {row['pad']}" + (f" · {cases_text(row)}" if cases_text(row) else ""),
                  "hollow": row.get("cases") is not None and row["cases"] < row.get("cases_planned", row["cases"]),
                  "tool_y": None if row.get("correct_tool_rate") is None else _y(100 * row["correct_tool_rate"]),
-                 "cost": (f"{row['tools_offered_mean']:g} tools · " if row.get("tools_offered_mean") is not None
+                 "cost": (f"{row['tools_offered_mean']:g} {plural(row['tools_offered_mean'], 'tool')} · " if row.get("tools_offered_mean") is not None
                           else "") + tokens_text(row.get("input_tokens_mean"))}
         if score is not None and row.get("low") is not None and row.get("high") is not None:
             point["whisker"] = {"y1": _y(row["high"]), "y2": _y(row["low"])}

@@ -17,6 +17,7 @@ Pure: no I/O, no clock, no `random`. Must not decide anything about grading.
 """
 from __future__ import annotations
 
+from toolproof.plurals import counted
 from toolproof.errors import ToolProofError
 from toolproof.scoring.stats import SeededDraws
 from toolproof.scoring.sweep import MAX_LEVELS
@@ -79,7 +80,7 @@ def offered_tools(case: Case, tools: dict[str, Tool], pad: int, seed: int) -> li
     """The tool names a case is offered at level `pad`, in the order they are sent."""
     pool = pad_pool(case, tools)
     if pad > len(pool):
-        raise ToolProofError(f"case {case.id!r} can be padded with at most {len(pool)} tools from "
+        raise ToolProofError(f"case {case.id!r} can be padded with at most {counted(len(pool), 'tool')} from "
                              f"other domains, not {pad}; use a lower --pad level")
     extras = shuffled(pool, _draws(seed, "pool", case.id))[:pad]
     return shuffled(list(case.tools) + extras, _draws(seed, "order", case.id, pad))
@@ -95,7 +96,7 @@ def check_levels(cases: list[Case], tools: dict[str, Tool], levels: tuple[int, .
         room = len(pad_pool(case, tools))
         if top > room:
             raise ToolProofError(f"{flag} {top} is more than case {case.id!r} can take: it has "
-                                 f"{room} tools from other domains to pad with; use at most {room}")
+                                 f"{counted(room, 'tool')} from other domains to pad with; use at most {room}")
 
 
 def sweep_need(per_level: int, levels: tuple[int, ...], repeats: int = 1) -> int:

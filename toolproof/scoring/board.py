@@ -31,6 +31,7 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
+from toolproof.plurals import counted
 from toolproof.errors import ToolProofError
 from toolproof.grading.transcripts import known_ids, parse_transcripts
 from toolproof.suite.model import Case, Tool
@@ -204,10 +205,10 @@ def build_board(runs: list[tuple], cases: list[Case], tools: dict[str, Tool], fo
              "cases": len(used), "shared_only": narrowed}
     if not same:
         suite["note"] = (f"mixed suites (--allow-mixed): every run graded on the {len(used)} case ids all "
-                         f"{len(rows)} runs share, not on its whole suite")
+                         f"{counted(len(rows), 'run')} share, not on its whole suite")
     elif narrowed:
-        suite["note"] = (f"different scopes or plans: every run graded on the {len(used)} of {len(cases)} cases "
-                         f"all {len(rows)} runs share, not on its own plan")
+        suite["note"] = (f"different scopes or plans: every run graded on the {len(used)} of {counted(len(cases), 'case')} "
+                         f"all {counted(len(rows), 'run')} share, not on its own plan")
     return {"format": FORMAT, "version": VERSION, "suite": suite,
             "method": {"intervals": METHOD, "pairwise": PAIR_METHOD, "level": LEVEL, "pairs": len(pairs),
                        "alpha": ALPHA},

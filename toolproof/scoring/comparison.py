@@ -166,7 +166,7 @@ def on_base(a: dict, b: dict) -> tuple[dict, dict, str | None]:
     several = "A" if "phrasings" in a else "B"
     other = "B" if several == "A" else "A"
     count = len(a.get("phrasings") or b.get("phrasings"))
-    note = (f"run {several} holds {count} phrasings (its score is a mean over them) and run {other} the base "
+    note = (f"run {several} holds {counted(count, 'phrasing')} (its score is a mean over them) and run {other} the base "
             f"phrasing alone: the score, the flips and McNemar compare the base phrasing of both")
     pick = lambda run: {**run, "cases": run["base_cases"]} if "phrasings" in run else run   # noqa: E731
     return pick(a), pick(b), note

@@ -126,7 +126,7 @@ def computable_k_note(per_case: list[list[CaseResult]]) -> str | None:
         return None
     case, size, n = next(c for c in graded if c[2] == top)
     left = sum(c[2] == 0 for c in counts)
-    out = (f"k = 1..{top} only (of {most} repeats): {case} has {counted(n, 'graded repeat')}, {size - n} ERROR; "
+    out = (f"k = 1..{top} only (of {counted(most, 'repeat')}): {case} has {counted(n, 'graded repeat')}, {size - n} ERROR; "
            "ERROR repeats are not graded")
     unit = counted(left, "(case, phrasing) pair") if phrased else counted(left, "case")
     return out + (f"; {unit} with no graded repeat {plural(left, 'is', 'are')} left out" if left else "")

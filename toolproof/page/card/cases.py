@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from toolproof.plurals import counted
 from ..dom import breakable, clear, el, on, scroller
 
 
@@ -116,7 +117,7 @@ class CaseList:
                                   for i, c in enumerate(conversations)])
             on(picker, "change", lambda e: show(int(e.target.value)))
             detail.appendChild(el("label", cls="conversation-pick small", children=[
-                el("span", f"{len(conversations)} conversations (phrasing × repeat): "), picker]))
+                el("span", f"{counted(len(conversations), 'conversation')} (phrasing × repeat): "), picker]))
             detail.appendChild(line)
         detail.appendChild(view)
         show(reported)
@@ -188,7 +189,7 @@ class CaseList:
         self.update_count(len(shown))
 
     def update_count(self, n: int) -> None:
-        self.shown.textContent = f"{n} of {len(self.card()['cases'])} cases shown"
+        self.shown.textContent = f"{n} of {counted(len(self.card()['cases']), 'case')} shown"
 
 
 ACTION_WORDS = {"call": "", "no_call": "No call: the model must answer without calling a tool.",

@@ -9,6 +9,8 @@ module (DOM); case ids and phrasing ids reach the page as textContent only.
 """
 from __future__ import annotations
 
+from toolproof.plurals import counted
+
 from ..dom import breakable, el, scroller
 
 
@@ -33,7 +35,7 @@ def robustness_section(card: dict, kind: str, cases: dict | None = None):
                     f"({method['resamples']} resamples, seed {method['seed']}).", cls="muted small")
     per = _per_phrasing(found, kind)
     return el("section", cls="block robustness", id=f"{prefix}-robustness", children=[
-        el("h3", f"Wording: {len(found['phrasings'])} phrasings"), headline, per,
+        el("h3", f"Wording: {counted(len(found['phrasings']), 'phrasing')}"), headline, per,
         _case_rows(card, cases, prefix), notes])
 
 
@@ -58,7 +60,6 @@ def _per_phrasing(found: dict, kind: str):
 def _case_rows(card: dict, cases: dict | None, prefix: str):
     """Each case with its own phrasings side by side (#<prefix>-phrasings-table), in two folds: the
     cases whose verdict depends on the wording (open), the others (closed); each counts its cases."""
-    from toolproof.plurals import counted
     from toolproof.reports.robustness import case_phrasings
 
     rows = case_phrasings(card["robustness"], card["cases"], cases)
