@@ -701,7 +701,7 @@ def test_five_conversations_failed_with_one_status_before_any_success_stop_the_r
     run = make_run(bundle, cases, transport, cap=200, concurrency=concurrency)
     go(run, monkeypatch)
     assert run.state == "error"
-    assert run.error == (f"5 conversations failed with HTTP {status}: {status_message(status)}, each after its "
+    assert run.error == (f"at least 5 conversations failed with HTTP {status}: {status_message(status)}, each after its "
                          "retries; nothing succeeded, so no further request is sent")
     attempts = 3 if status == 500 else 1        # a 500 is retried twice, a 404 never
     # five conversations, each after all its attempts; those in flight then send no retry
@@ -754,7 +754,7 @@ def test_the_stop_counts_each_status_apart(bundle, monkeypatch):
                       | {cases[8].id: [reply(500)] * 3})
     run = make_run(bundle, cases, mixed, cap=200)
     go(run, monkeypatch)
-    assert run.state == "error" and run.error.startswith("5 conversations failed with HTTP 500: server error")
+    assert run.state == "error" and run.error.startswith("at least 5 conversations failed with HTTP 500: server error")
     assert len(run.results) == 9
 
 

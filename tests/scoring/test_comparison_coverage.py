@@ -34,8 +34,8 @@ def test_a_run_cut_short_is_named_and_its_extra_cases_listed(data):
         "a": {"planned": 9, "graded": 2, "error": 0, "not_started": 7},
         "b": {"planned": 9, "graded": 1, "error": 0, "not_started": 8}, "complete": False}
     text = render_comparison_text({"comparison": c})
-    assert "Run A is incomplete: 2 of 9 planned case runs graded (7 not started)" in text
-    assert "Run B is incomplete: 1 of 9 planned case runs graded (8 not started)" in text
+    assert "Run A is incomplete: 2 of 9 planned conversations graded (7 not started)" in text
+    assert "Run B is incomplete: 1 of 9 planned conversations graded (8 not started)" in text
     assert f"Ran in A only (1, not compared): {CALL_B}" in text
     assert f"Ran in A only (1, not compared): {CALL_B}" in render_comparison_markdown({"comparison": c})
     # the statistics rest on the shared case only, as before

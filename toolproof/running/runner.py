@@ -318,7 +318,7 @@ class Run:
         failed = self._same.setdefault(status, set())
         failed.add(work.index)
         if len(failed) >= SAME_STATUS_STOP and not self.stop:
-            self.stop = (f"{SAME_STATUS_STOP} conversations failed with HTTP {status}: {status_message(status)}, "
+            self.stop = (f"at least {SAME_STATUS_STOP} conversations failed with HTTP {status}: {status_message(status)}, "
                          "each after its retries; nothing succeeded, so no further request is sent")
 
     def _turn_record(self, record: dict, url: str, reply: HttpReply | None,
