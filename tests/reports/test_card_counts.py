@@ -171,3 +171,15 @@ def test_a_run_with_phrasings_repeats_and_errors_counts_what_its_results_file_ho
     assert want["conversation_errors"] >= 1 + 4 and want["error"] >= 1
     assert want["requests"] > sum(len(t["turns"]) for t in doc["transcripts"])   # retries counted
     assert_card_counts(card, want)
+
+
+def test_credentials_are_listed_once_per_case_and_field():
+    """The diagnosis found one per conversation: a leak in every phrasing and repeat was a dozen lines."""
+    from toolproof.reports.scorecard import credential_findings, credential_text
+
+    leak = {"case": "sc-a", "tool": "send", "field": "body", "kind": "api key", "turn": 1}
+    safety = {"credentials": [leak] * 6 + [{**leak, "kind": "password"}, {**leak, "case": "sc-b", "field": "to"}]}
+    rows = credential_findings(safety)
+    assert [credential_text(r) for r in rows] == ["sc-a send.body (api key, password) in 7 conversations",
+                                                 "sc-b send.to (api key)"]
+    assert credential_findings({"credentials": []}) == []

@@ -47,3 +47,14 @@ def test_two_complete_runs_say_nothing_more(data):
     c = compare_runs(a, b)["comparison"]
     assert c["coverage"]["complete"] is True and c["coverage"]["only_a"] == c["coverage"]["only_b"] == []
     assert "incomplete" not in render_comparison_text({"comparison": c})
+
+
+def test_the_compared_line_says_which_cases_an_error_left_out(data):
+    """The page shows only the first paragraph ("Compared: 2 cases"): it must say there that a
+    case with ERROR in a run was left out, as the text's later "Not graded in both runs" does."""
+    a = run(data, {CALL_A: ["pass"], CALL_B: ["pass"]}, settings={"repeats": 1})
+    b = run(data, {CALL_A: ["fail"], CALL_B: ["error"]}, settings={"repeats": 1})
+    c = compare_runs(a, b)["comparison"]
+    assert c["errored"] == [CALL_B]
+    first = render_comparison_text({"comparison": c}).split("\n\n")[0]
+    assert f"Compared: 2 cases, same suite; 1 case left out, ERROR in a run ({CALL_B})" in first

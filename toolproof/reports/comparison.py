@@ -40,6 +40,10 @@ def _summary(c: dict) -> list[str]:
     suite = c["suite"]
     scope = (f"{counted(suite['shared_cases'], 'shared case')} (mixed suites: {suite['only_a']} only in A, "
              f"{suite['only_b']} only in B)" if suite["mixed"] else f"{counted(suite['shared_cases'], 'case')}, same suite")
+    if c["errored"]:        # the page shows this paragraph alone: say here what was left out
+        left = len(c["errored"])
+        scope += (f"; {counted(left, 'case')} left out, ERROR in a run "
+                  f"({', '.join(c['errored'][:5])}{', …' if left > 5 else ''})")
     return [f"A: {_who(c['runs']['a'])}", f"B: {_who(c['runs']['b'])}", f"Compared: {scope}",
             f"Score: A {_num(s['a'])} → B {_num(s['b'])}, delta {_signed(s['delta'])} "
             f"({_ci(c)} {_signed(s['low'], 1)} to {_signed(s['high'], 1)}, {c['intervals']['method']})",
