@@ -119,6 +119,28 @@ def test_below_half_of_the_plan_nothing_is_scored_under_no_score():
         assert "base: 100.00" not in text and "| base | 100.00" not in text
 
 
+def test_below_half_no_category_score_pass_k_or_consistency_interval_is_shown():
+    """Under "No score" the card still showed pass^k values, each category's score and interval
+    and a consistency interval "100%–100%": withheld in every view, the reason said once."""
+    from toolproof.reports.scorecard import WITHHELD, pass_k_line, withheld
+
+    doc = built(phrased_runs(2, failing=(("call", "terse", 0), ("call", "terse", 1))))
+    card = card_of(doc)
+    shown = withheld(card)
+    assert shown["withheld"] and all(row["score"] is None for row in shown["categories"].values())
+    assert any(row["score"] is not None for row in card["categories"].values())     # the JSON keeps them
+    assert pass_k_line(card) and "0." not in pass_k_line(card) and "1." not in pass_k_line(card)
+    for text in (render_text(card), render_markdown(card), html.unescape(scorecard_html(card))):
+        assert text.count(WITHHELD) == 1
+        assert "consistent across phrasings (33.3%)" in text and "consistent across phrasings (33.3%, 95% CI" not in text
+        assert "pass^1 n/a" in text or "pass^1" not in text.split("Reading")[0]
+    table = render_markdown(card).split("## Categories")[1].split("##")[0]
+    assert "%" not in table.replace("95% CI", "")                 # no score nor interval in a row
+    # a card above half keeps its scored parts
+    full = card_of(built(phrased_runs(2)))
+    assert withheld(full) is full
+
+
 def test_a_card_of_one_phrasing_and_one_repeat_says_cases_only():
     doc = transcripts_doc([transcript("call"), transcript("nocall")])
     card = card_of(doc)

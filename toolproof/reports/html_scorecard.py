@@ -14,7 +14,7 @@ from .html import bar_chart, esc, legend, lines, page, pre, section, table, whis
 from .legends import scorecard_legend
 from .page_view import CATEGORY_LABELS, METRIC_LABELS, chart_bars
 from .scorecard import (METRIC_HELP, better, coverage_line, diagnosis_lines, headline, percent,
-                        score_with_interval, statistics_lines)
+                        score_with_interval, statistics_lines, withheld, WITHHELD)
 from .sweep import sweep_text
 from .robustness import (case_wording, consistency_text, dependent_text, phrasing_cases, phrasing_interval,
                          shown, verdict_groups, worst_text)
@@ -28,6 +28,8 @@ def _json(value) -> str:
 
 
 def _categories(card: dict) -> str:
+    reason = [f"<p class=\"muted\">{esc(WITHHELD)}</p>"] if card is not withheld(card) else []
+    card = withheld(card)
     intervals = (card.get("intervals") or {}).get("categories") or {}
     chart = bar_chart(chart_bars(card["categories"], intervals=intervals))
     rows = []
@@ -37,7 +39,7 @@ def _categories(card: dict) -> str:
         rows.append([CATEGORY_LABELS.get(key, key), percent(row["score"]), ci, str(row["weight"]), str(row["count"]),
                      str(row["pass"]), str(row["partial"]), str(row["fail"]), str(row.get("error", 0))])
     head = ["Category", "Score", "95% CI", "Weight", "Cases", "PASS", "PARTIAL", "FAIL", "ERROR"]
-    return section("Categories", [chart, table(head, rows, label="Categories", right=set(range(1, 9))),
+    return section("Categories", [*reason, chart, table(head, rows, label="Categories", right=set(range(1, 9))),
                                   legend(scorecard_legend(card))])
 
 

@@ -10,6 +10,7 @@ Pure: returns strings and lists.
 """
 from __future__ import annotations
 
+from toolproof.plurals import counted
 from toolproof.scoring.coverage import below_half
 from toolproof.scoring.repeats import majority
 from toolproof.suite.model import phrased
@@ -33,7 +34,7 @@ def consistency_text(found: dict) -> str:
     """'9 of 12 cases consistent across phrasings (75.0%, 95% CI 50%–92%)'."""
     bounds = found.get("consistency_interval")
     ci = f", 95% CI {interval_span(bounds, 100, '%')}" if bounds else ""
-    return (f"{found['consistent_cases']} of {found['judged_cases']} cases consistent across phrasings "
+    return (f"{found['consistent_cases']} of {counted(found['judged_cases'], 'case')} consistent across phrasings "
             f"({percent(found['consistency_rate'])}{ci})")
 
 
@@ -44,7 +45,7 @@ def shown(card: dict) -> dict | None:
     found = card.get("robustness")
     if not found or not below_half(card.get("coverage")):
         return found
-    return {**found, "withheld": True, "worst": {**found["worst"], "score": None, "interval": None},
+    return {**found, "withheld": True, "consistency_interval": None, "worst": {**found["worst"], "score": None, "interval": None},
             "per_phrasing": [{**p, "score": None, "interval": None, "interval_note": None}
                              for p in found["per_phrasing"]]}
 
@@ -63,7 +64,7 @@ def headline_line(card: dict) -> str:
     if not found:
         return ""
     return (f"Wording: {consistency_text(found)}; {worst_text(found)}. The score is {found['main_score']} "
-            f"({len(found['phrasings'])} phrasings: {', '.join(found['phrasings'])}).")
+            f"({counted(len(found['phrasings']), 'phrasing')}: {', '.join(found['phrasings'])}).")
 
 
 def phrasing_interval(row: dict) -> str:
@@ -85,7 +86,7 @@ def per_phrasing_text(found: dict) -> list[str]:
 
 
 def _cases(n: int) -> str:
-    return f"{n} case" if n == 1 else f"{n} cases"
+    return counted(n, "case")
 
 
 def verdict_groups(row: dict) -> str:

@@ -19,7 +19,6 @@ from toolproof.scoring.coverage import below_half
 from toolproof.scoring.diagnose import confusion_focus
 from toolproof.scoring.results_doc import SCORECARD, kind_of
 from toolproof.scoring.scorecard import METRIC_KEYS
-from toolproof.plurals import counted
 
 from .card_counts import conversations_line, error_rate_line, plan_unit, verdict_rule, verdicts_line
 from .figures import interval_span, percent, score_text
@@ -132,6 +131,24 @@ def too_partial(card: dict) -> bool:
     return below_half(card.get("coverage"))
 
 
+WITHHELD = "Below half of the plan graded: no category score, interval or pass^k is shown (n/a)."
+
+
+def withheld(card: dict) -> dict:
+    """The card as every view shows its scored parts. Below half of the plan graded the headline
+    says "No score", so nothing scored stands under it either: each category's score and interval
+    and every pass^k are None (shown n/a, with WITHHELD said once); the counts stay. The wording
+    figures follow the same rule in reports/robustness.shown."""
+    if not too_partial(card):
+        return card
+    rel = card.get("reliability")
+    intervals = card.get("intervals")
+    return {**card, "withheld": True,
+            "categories": {c: {**row, "score": None} for c, row in card["categories"].items()},
+            "intervals": None if intervals is None else {**intervals, "categories": {}},
+            "reliability": rel and {**rel, "pass_hat_k": {k: None for k in rel.get("pass_hat_k") or {}}}}
+
+
 def partial_score_line(card: dict) -> str:
     """What the headline says instead of a score when too little of the plan was graded."""
     if card.get("coverage", {}).get("graded", 1) == 0:
@@ -202,8 +219,8 @@ def score_with_interval(card: dict) -> str:
 
 def pass_k_line(card: dict) -> str:
     """'pass^1 0.62 · pass^3 0.41' (every k the run allows), or '' without reliability."""
-    hats = (card.get("reliability") or {}).get("pass_hat_k") or {}
-    return " · ".join(f"pass^{k} {v:.2f}" for k, v in hats.items())
+    hats = (withheld(card).get("reliability") or {}).get("pass_hat_k") or {}
+    return " · ".join(f"pass^{k} {'n/a' if v is None else f'{v:.2f}'}" for k, v in hats.items())
 
 
 def cost_line(card: dict) -> str:
@@ -211,7 +228,7 @@ def cost_line(card: dict) -> str:
     cost = card.get("cost")
     if not cost:
         return ""
-    parts = [f"{cost['requests']} requests", f"{cost['input_tokens']} input / {cost['output_tokens']} output tokens"]
+    parts = [counted(cost["requests"], "request"), f"{cost['input_tokens']} input / {cost['output_tokens']} output tokens"]
     lat = cost["latency_ms"]
     if lat:
         parts.append(f"latency mean {lat['mean']:.0f} ms, p50 {lat['p50']:.0f}, p95 {lat['p95']:.0f}, max {lat['max']:.0f}")
@@ -251,6 +268,25 @@ def claims_text(safety: dict) -> str:
     return ", ".join(c["case"] for c in safety["injection_claims"]) or "none"
 
 
+def credential_findings(safety: dict) -> list[dict]:
+    """The credentials found in arguments, one per case and field (the diagnosis lists one per
+    conversation: with phrasings and repeats a case's one leak was listed a dozen times):
+    [{"case", "tool", "field", "kinds", "conversations"}] in the order first found."""
+    found: dict[tuple, dict] = {}
+    for c in safety.get("credentials") or []:
+        row = found.setdefault((c["case"], c["tool"], c["field"]), {
+            "case": c["case"], "tool": c["tool"], "field": c["field"], "kinds": [], "conversations": 0})
+        row["kinds"] += [c["kind"]] if c["kind"] not in row["kinds"] else []
+        row["conversations"] += 1
+    return list(found.values())
+
+
+def credential_text(row: dict) -> str:
+    """'sc-x send.body (api key) in 3 conversations' (the count only when above one)."""
+    times = f" in {counted(row['conversations'], 'conversation')}" if row["conversations"] > 1 else ""
+    return f"{row['case']} {row['tool']}.{row['field']} ({', '.join(row['kinds'])}){times}"
+
+
 def diagnosis_lines(card: dict) -> list[str]:
     """The four layers, trace metrics and safety findings, compactly, for the terminal."""
     d = card.get("diagnosis") or {}
@@ -258,7 +294,7 @@ def diagnosis_lines(card: dict) -> list[str]:
         return ["", "Diagnosis: none, no case was graded"] if (card.get("coverage") or {}).get("graded") == 0 else []
     dec, sel, fil, use, tr, saf = (d[k] for k in ("decide", "select", "fill", "use", "trace", "safety"))
     lines = ["", "Diagnosis",
-             f"  decide  should call: {dec['should_call']['called']} called, {dec['should_call']['not_called']} not "
+             f"  decide  ({plan_unit(card)}) should call: {dec['should_call']['called']} called, {dec['should_call']['not_called']} not "
              f"(missing calls {percent(dec['missing_call_rate'])}); should not call: "
              f"{dec['should_not_call']['called']} called, {dec['should_not_call']['not_called']} not "
              f"(unnecessary calls {percent(dec['unnecessary_call_rate'])})"]
@@ -272,7 +308,7 @@ def diagnosis_lines(card: dict) -> list[str]:
         for label, row in zip(focus["rows"], focus["matrix"]):
             lines.append("          " + label.ljust(width) + "".join(str(n or ".").rjust(4) for n in row))
         lines.append("          called: " + ", ".join(f"{n} {c}" for c, n in numbers.items()))
-        lines.append(f"          ({focus['omitted']} tools that were always chosen right are not shown)")
+        lines.append(f"          ({counted(focus['omitted'], 'tool')} that {'was' if focus['omitted'] == 1 else 'were'} always chosen right {'is' if focus['omitted'] == 1 else 'are'} not shown)")
     fv = fil["field_verdicts"]
     lines.append(f"  fill    fields: {fv['match']} match, {fv['mismatch']} mismatch, {fv['missing']} missing, "
                  f"{fv['extra']} extra, {fv['schema_invalid']} schema-invalid; critical-field failures "
@@ -285,14 +321,14 @@ def diagnosis_lines(card: dict) -> list[str]:
     if worst:
         lines.append("          worst fields: " + ", ".join(
             f"{f['tool']}.{f['field']} {f['errors']}/{f['checked']}" for f in worst))
-    lines.append(f"  use     result tracking {percent(use['result_tracking_rate'])} of {use['result_runs']} "
-                 f"runs (base + variants); derived arguments {percent(use['derived_accuracy'])}, in variants "
+    lines.append(f"  use     result tracking {percent(use['result_tracking_rate'])} of {counted(use['result_runs'], 'run')} "
+                 f"(base + variants); derived arguments {percent(use['derived_accuracy'])}, in variants "
                  f"{percent(use['derived_variant_tracking_rate'])}; copied from the prompt: {use['copied_from_prompt']}")
     lines.append(f"  trace   argument precision {percent(tr['argument_precision'])}, recall {percent(tr['argument_recall'])}, "
                  f"F1 {percent(tr['argument_f1'])}; edit distance {_ratio(tr['sequence_edit_distance'])}; "
                  f"redundant {percent(tr['redundant_call_rate'])}; identical {percent(tr['identical_call_rate'])}; "
                  f"required-call recall {percent(tr['required_call_recall'])}")
-    creds = "; ".join(f"{c['case']} {c['tool']}.{c['field']}: {c['kind']}" for c in saf["credentials"]) or "none"
+    creds = "; ".join(map(credential_text, credential_findings(saf))) or "none"
     forbidden = ", ".join(f"{f['case']} ({f['tool']})" for f in saf["forbidden_calls"]) or "none"
     lines.append(f"  safety  credentials in arguments: {creds}")
     lines.append(f"          forbidden calls: {forbidden}")
@@ -307,7 +343,8 @@ def render_text(card: dict) -> str:
     for key in METRIC_KEYS:
         lines.append(f"  {key:<27} {percent(card['metrics'][key]):>7} {better(key)[0]}  {METRIC_HELP[key]}")
     lines += ["", f"  {'category':<16} {'score':>7} {'weight':>6} {'cases':>5} {'pass':>5} {'part':>5} {'fail':>5} {'error':>5}"]
-    for category, row in card["categories"].items():
+    lines += [f"  {WITHHELD}"] if too_partial(card) else []
+    for category, row in withheld(card)["categories"].items():
         lines.append(f"  {category:<16} {percent(row['score']):>7} {row['weight']:>6} {row['count']:>5} "
                      f"{row['pass']:>5} {row['partial']:>5} {row['fail']:>5} {row.get('error', 0):>5}")
     lines += diagnosis_lines(card)
@@ -328,7 +365,7 @@ def diagnosis_markdown(card: dict) -> list[str]:
         return []
     dec, sel, fil, use, tr, saf = (d[k] for k in ("decide", "select", "fill", "use", "trace", "safety"))
     out = ["", "## Diagnosis", "", "### Decide: call or not", "",
-           "| | called | did not call |", "|---|---:|---:|",
+           f"| {plan_unit(card)} | called | did not call |", "|---|---:|---:|",
            f"| should call | {dec['should_call']['called']} | {dec['should_call']['not_called']} (missing) |",
            f"| should not call | {dec['should_not_call']['called']} (unnecessary) | {dec['should_not_call']['not_called']} |",
            "", f"Missing-call rate {percent(dec['missing_call_rate'])}, unnecessary-call rate "
@@ -340,7 +377,7 @@ def diagnosis_markdown(card: dict) -> list[str]:
                 "|---|" + "---:|" * len(focus["columns"])]
         out += [f"| {md_text(r)} | " + " | ".join(str(n or "") for n in row) + " |"
                 for r, row in zip(focus["rows"], focus["matrix"])]
-        out += ["", f"{focus['omitted']} tools that were always chosen right are not shown."]
+        out += ["", f"{counted(focus['omitted'], 'tool')} that {'was' if focus['omitted'] == 1 else 'were'} always chosen right {'is' if focus['omitted'] == 1 else 'are'} not shown."]
     pairs = ", ".join(f"{md_code(p['expected'])} → {md_code(p['called'])} ({p['count']})"
                       for p in sel["confused_pairs"]) or "none"
     out += ["", f"Most-confused pairs: {pairs}. *{md_text(sel['advice'])}*", "", "### Fill: which arguments", ""]
@@ -354,7 +391,7 @@ def diagnosis_markdown(card: dict) -> list[str]:
     out += [f"| {md_text(f['tool'])} | {md_text(f['field'])} | {f['checked']} | {f['errors']} | {percent(f['error_rate'])} |"
             for f in fil["field_errors"] if f["errors"]]
     out += ["", f"*{md_text(fil['advice'])}*", "", "### Use: the result", "",
-            f"Result tracking {percent(use['result_tracking_rate'])} over {use['result_runs']} runs (each result-use "
+            f"Result tracking {percent(use['result_tracking_rate'])} over {counted(use['result_runs'], 'run')} (each result-use "
             f"case with its base and counterfactual mock results); derived arguments {percent(use['derived_accuracy'])}, "
             f"in variants {percent(use['derived_variant_tracking_rate'])}; copied from the prompt: {use['copied_from_prompt']}. "
             f"*{md_text(use['advice'])}*", "", "### Trace metrics", "",
@@ -364,9 +401,10 @@ def diagnosis_markdown(card: dict) -> list[str]:
             f"{_ratio(tr['sequence_edit_distance'])} | {percent(tr['redundant_call_rate'])} | "
             f"{percent(tr['identical_call_rate'])} | {percent(tr['required_call_recall'])} |",
             "", "### Safety", "",
-            f"Credentials in arguments: {saf['credential_count']}"
-            + "".join(f"; {md_text(c['case'])} {md_code(c['tool'] + '.' + c['field'])} ({md_text(c['kind'])})"
-                      for c in saf["credentials"])
+            f"Credentials in arguments: {len(credential_findings(saf))}"
+            + "".join(f"; {md_text(c['case'])} {md_code(c['tool'] + '.' + c['field'])} ({md_text(', '.join(c['kinds']))})"
+                      + (f" in {counted(c['conversations'], 'conversation')}" if c["conversations"] > 1 else "")
+                      for c in credential_findings(saf))
             + f". Forbidden calls: {saf['forbidden_call_count']}"
             + "".join(f"; {md_text(f['case'])} {md_code(f['tool'])}" for f in saf["forbidden_calls"])
             + f". Injection obeyed in words: {md_text(claims_text(saf))}."]
@@ -383,10 +421,11 @@ def render_markdown(card: dict) -> str:
     lines += ["", "## Rates", "", "| metric | value | better | meaning |", "|---|---:|---|---|"]
     for key in METRIC_KEYS:
         lines.append(f"| `{key}` | {percent(card['metrics'][key])} | {better(key)} | {METRIC_HELP[key]} |")
-    bounds = (card.get("intervals") or {}).get("categories") or {}
-    lines += ["", "## Categories", "", "| category | score | 95% CI over cases | weight | cases | pass | partial | fail | error |",
+    shown = withheld(card)
+    bounds = (shown.get("intervals") or {}).get("categories") or {}
+    lines += ["", "## Categories", ""] + ([WITHHELD, ""] if too_partial(card) else []) + ["| category | score | 95% CI over cases | weight | cases | pass | partial | fail | error |",
               "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for category, row in card["categories"].items():
+    for category, row in shown["categories"].items():
         ci = bounds.get(category)
         ci_text = interval_span(ci, 100, "%") if ci else "n/a"
         lines.append(f"| {md_text(category)} | {percent(row['score'])} | {ci_text} | {row['weight']} | {row['count']} | "

@@ -14,7 +14,8 @@ def diagnosis_section(card: dict, kind: str):
     """The #fixture-diagnosis / #live-diagnosis section of `card`; when the diagnosis failed
     (guarded), the card's notes where it would have been."""
     from toolproof.scoring.diagnose import confusion_focus
-    from toolproof.reports.scorecard import claims_text, percent
+    from toolproof.reports.scorecard import claims_text, credential_findings, credential_text, percent
+    from toolproof.reports.card_counts import plan_unit
     from toolproof.reports.page_view import card_name, heat_level, id_prefix
 
     prefix, name = id_prefix(kind), card_name(kind)
@@ -31,7 +32,8 @@ def diagnosis_section(card: dict, kind: str):
                                                      el("p", f"What to fix: {advice}", cls="advice small")])
 
     decide_table = el("table", cls="grid2", children=[
-        el("thead", children=[el("tr", children=[el("th", "the case", scope="col"), el("th", "called", scope="col"),
+        el("thead", children=[el("tr", children=[el("th", plan_unit(card), scope="col",
+                                                         title=f"graded {plan_unit(card)}, by turn 1"), el("th", "called", scope="col"),
                                                  el("th", "did not call", scope="col")])]),
         el("tbody", children=[
             el("tr", children=[el("th", "should call", scope="row"),
@@ -41,7 +43,7 @@ def diagnosis_section(card: dict, kind: str):
                                el("td", f"{dec['should_not_call']['called']} unnecessary", cls="bad" if dec["unnecessary_call"] else ""),
                                el("td", str(dec["should_not_call"]["not_called"]), cls="ok")])])])
     decide = panel("Decide: call or not", dec["advice"], scroller(
-        f"{name}: calls made, by whether the case should call", decide_table), el(
+        f"{name}: {plan_unit(card)} that called or not, by whether the case should call", decide_table), el(
         "p", f"Missing calls {percent(dec['missing_call_rate'])} · unnecessary calls "
              f"{percent(dec['unnecessary_call_rate'])}", cls="muted small"))
 
@@ -108,7 +110,7 @@ def diagnosis_section(card: dict, kind: str):
                     f"redundant calls {percent(tr['redundant_call_rate'])} · identical calls "
                     f"{percent(tr['identical_call_rate'])} · required-call recall {percent(tr['required_call_recall'])}",
                cls="muted small")
-    creds = "; ".join(f"{c['case']} {c['tool']}.{c['field']} ({c['kind']})" for c in saf["credentials"]) or "none"
+    creds = "; ".join(map(credential_text, credential_findings(saf))) or "none"
     forbidden = "; ".join(f"{f['case']} ({f['tool']})" for f in saf["forbidden_calls"]) or "none"
     safety = el("p", f"Safety: credentials in arguments: {creds} · forbidden calls: {forbidden} · "
                      f"injection obeyed in words: {claims_text(saf)}", cls="small safety-line")

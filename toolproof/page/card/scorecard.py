@@ -229,7 +229,7 @@ class ScorecardView:
 
     # -- categories: table with weight inputs, and the chart
     def _categories(self):
-        from toolproof.reports.scorecard import percent
+        from toolproof.reports.scorecard import WITHHELD, percent, withheld
         from toolproof.reports.page_view import CATEGORY_LABELS, card_name, interval_text
 
         head = el("tr", children=[el("th", t, scope="col") for t in
@@ -238,8 +238,9 @@ class ScorecardView:
         self.chart_node = self._chart()
         rows = []
         self.interval_cells = {}         # category -> its interval cell (kept: no trip to find them)
-        bounds = (self.card["intervals"] or {}).get("categories", {})
-        for category, row in self.card["categories"].items():
+        shown = withheld(self.card)            # below half of the plan graded: no category score
+        bounds = (shown["intervals"] or {}).get("categories", {})
+        for category, row in shown["categories"].items():
             self.interval_cells[category] = el("td", "…", cls="num cat-ci", data_category=category)
             weight = el("input", type="number", min="0", step="1", value=row["weight"],
                         cls="weight", data_category=category,
@@ -266,14 +267,17 @@ class ScorecardView:
                   cls="muted small")
         return el("section", cls="block", children=[
             el("h3", "Categories"),
+            *([el("p", WITHHELD, cls="muted small categories-withheld")] if shown is not self.card else []),
             el("div", cls="categories-layout", children=[
                 el("div", children=[scroller(f"{card_name(self.kind)}: categories", table), note]),
                 self.chart_node])])
 
     def _chart(self):
         from toolproof.reports.page_view import chart_bars
+        from toolproof.reports.scorecard import withheld
 
-        geometry = chart_bars(self.card["categories"], intervals=(self.card["intervals"] or {}).get("categories"))
+        shown = withheld(self.card)
+        geometry = chart_bars(shown["categories"], intervals=(shown["intervals"] or {}).get("categories"))
         chart = svg("svg", viewBox=f"0 0 {geometry['width']} {geometry['height']}", role="img",
                     cls="chart", aria_label="Category scores")
         chart.setAttribute("class", "chart")
@@ -340,8 +344,10 @@ class ScorecardView:
     def _refresh_category_intervals(self) -> None:
         """Each category's interval, in its own column (drawn with the diagnosis, as the score's)."""
         from toolproof.reports.page_view import interval_text
+        from toolproof.reports.scorecard import withheld
 
-        bounds = (self.card["intervals"] or {}).get("categories") if self.card["intervals"] is not None else None
+        shown = withheld(self.card)
+        bounds = (shown["intervals"] or {}).get("categories") if shown["intervals"] is not None else None
         for category, cell in self.interval_cells.items():
             if bounds is None:
                 cell.textContent = "…"
