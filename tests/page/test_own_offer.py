@@ -144,7 +144,7 @@ def test_a_case_that_needs_a_left_out_tool_is_skipped_and_said(page, tmp_path):
     assert page.text_content("#case-error") == ""
     page.uncheck('.tool-offer[data-tool="poison_tool"]')
     assert page.text_content("#own-offer-note") == "1 case needs a tool you left out and is not run: p1"
-    assert page.eval_on_selector("#scope option[value=own]", "o => o.textContent").startswith("Your suite (1 cases)")
+    assert page.eval_on_selector("#scope option[value=own]", "o => o.textContent").startswith("Your suite (1 case)")
     # the export leaves it out too, and says so (it used to drop it without a word)
     assert [c["id"] for c in exported(page, tmp_path, "suite")["cases"]] == ["g1"]
     assert page.text_content("#own-message") == \

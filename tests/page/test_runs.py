@@ -373,10 +373,10 @@ def test_a_run_of_your_suite_is_labelled_so_and_reopens_on_the_draft(page, live)
     count = kept_count(page) + 1
     assert run(page, scope="own", cap=1) == "done", page.text_content("#run-message")
     label = page.text_content("#live-card .live-label")
-    assert "Your suite (1 cases)" in label and "scope all" not in label
+    assert "Your suite (1 case)" in label and "scope all" not in label
     wait_kept(page, count)
     row = page.locator("#runs .run-row").first
-    assert row.locator(".run-name").text_content() == "Your suite (1 cases)"
+    assert row.locator(".run-name").text_content() == "Your suite (1 case)"
     row.locator(".run-open").click()
     page.wait_for_selector("#run-card[data-state=ready]")
     assert page.eval_on_selector_all("#run-card .case-row", "rs => rs.map(r => [r.dataset.caseId, r.dataset.verdict])") \
