@@ -197,7 +197,9 @@ class KeptRuns:
             done = asyncio.get_event_loop().create_future()
             done.set_result(None)
             return done
-        tx = self.db.transaction(to_js(["rows", "docs"]), "readwrite")
+        # relaxed: stored once the browser has it, not once the disk has it (a batch is small and
+        # the end stores the whole file again), so a queue of batches empties fast
+        tx = self.db.transaction(to_js(["rows", "docs"]), "readwrite", _obj({"durability": "relaxed"}))
         rows, docs = tx.objectStore("rows"), tx.objectStore("docs")
         for gone in drop:
             rows.delete(gone)
