@@ -93,20 +93,27 @@ def reopened_cases(page, run_id: str) -> int:
 
 
 def test_a_tab_closed_half_a_second_after_the_last_answer_finds_the_run_complete(context, busy):
+    # a run of the size that lost its last conversations: every phrasing, two repeats, four at a time
     page, provider = running_page(context)
-    start(page, scope="should_call", cap=NEED["should_call"])
-    # the last answer: every request posted and fulfilled (the page may still be grading)
-    wait_until(page, lambda: len(provider.posts) == NEED["should_call"] and provider.in_flight == 0,
-               "every request answered")
+    page.fill("#concurrency", "4")
+    page.select_option("#scope", "should_call")
+    page.select_option("#phrasings", "all")
+    page.fill("#repeats", "2")
+    need = int(page.input_value("#cap"))
+    start(page, scope="should_call", cap=need)
+    # the last answer: every conversation finished, nothing in flight (the page may still be grading)
+    done = "(p => p.max > 1 && p.value === p.max)(document.getElementById('cases-progress'))"
+    wait_until(page, lambda: provider.in_flight == 0 and page.evaluate(done), "every conversation answered")
+    planned = page.evaluate("document.getElementById('cases-progress').max")
+    assert planned > 4 * len(SHOULD_CALL), planned          # phrasings × repeats, not one per case
     time.sleep(0.5)
     page.close()
     again = visit(context)
     [row] = row_texts(again)
-    assert row["graded"] == f"{len(SHOULD_CALL)} of {len(SHOULD_CALL)} graded", row
+    assert row["graded"] == f"{planned} of {planned} graded", row
     assert not {"running", "interrupted"} & set(row["meta"].split(" · ")), row
-    assert reopened_cases(again, row["id"]) == len(SHOULD_CALL)
     [doc] = [d for d in stored(again)["docs"] if d["id"] == row["id"]]
-    assert not doc["parts"] and len(json.loads(doc["text"])["transcripts"]) == len(SHOULD_CALL)
+    assert not doc["parts"] and len(json.loads(doc["text"])["transcripts"]) == planned
     assert [d["id"] for d in stored(again)["docs"]] == [row["id"]]      # no batch left behind
 
 
@@ -170,6 +177,56 @@ def test_a_run_going_on_in_another_tab_is_left_alone(context):
     [kept] = stored(page)["rows"]
     assert kept["state"] == "aborted" and kept["id"] == row["id"]
     assert page.text_content("#run-message").endswith("Kept as “openai / gpt-test” in Runs.")
+
+
+def answer_held(provider, case_id: str) -> None:
+    from fakeprovider import fixture_answer
+    from routed import CORS
+
+    route = provider.held.pop()
+    post = next(p for p in provider.posts if p["case_id"] == case_id)
+    status, _, text = fixture_answer(case_id, post["turn"], "openai")
+    provider.release(route, status=status, headers=CORS, body=text)
+
+
+def test_a_rename_typed_while_the_run_ends_is_kept_and_saved(context):
+    page, provider = running_page(context)
+    provider.script = {SHOULD_CALL[4]: [("hold",)]}
+    start(page, scope="should_call", cap=NEED["should_call"])
+    wait_until(page, lambda: provider.held, "the fifth request in flight")
+    page.click("#runs .run-row .run-rename")
+    page.fill(".run-name-input", "Before the end")
+    answer_held(provider, SHOULD_CALL[4])
+    page.keyboard.type(" and after")               # typed on, as the run ends and the list is redrawn
+    page.wait_for_function(ENDED, timeout=60_000)
+    page.wait_for_function("document.getElementById('runs').dataset.count === '1'")
+    assert page.input_value(".run-name-input") == "Before the end and after"
+    assert page.evaluate("document.activeElement.className") == "run-name-input"
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.getElementById('runs-message').textContent === 'Renamed.'")
+    [row] = stored(page)["rows"]
+    assert (row["label"], row["state"], row["graded"]) == ("Before the end and after", "done", len(SHOULD_CALL))
+    assert page.text_content("#runs .run-name") == "Before the end and after"
+
+
+def test_a_rename_saved_while_the_run_goes_on_keeps_its_count(context):
+    page, provider = running_page(context)
+    provider.script = {SHOULD_CALL[-1]: [("hold",)]}
+    start(page, scope="should_call", cap=NEED["should_call"])
+    wait_until(page, lambda: provider.held, "the last request in flight")
+    answered = len(SHOULD_CALL) - 1
+    page.wait_for_function(f"""(async () => {{ const s = await ({STORED})();
+        return s.rows.length === 1 && s.rows[0].graded === {answered}; }})()""", timeout=60_000)
+    page.click("#runs .run-row .run-rename")      # the row as drawn still says "0 of 9"
+    page.fill(".run-name-input", "Mine")
+    page.press(".run-name-input", "Enter")
+    page.wait_for_function("document.getElementById('runs-message').textContent === 'Renamed.'")
+    [row] = stored(page)["rows"]
+    assert (row["label"], row["state"], row["graded"]) == ("Mine", "running", answered)
+    answer_held(provider, SHOULD_CALL[-1])
+    page.wait_for_function(ENDED, timeout=60_000)
+    [row] = stored(page)["rows"]
+    assert (row["label"], row["state"], row["graded"]) == ("Mine", "done", len(SHOULD_CALL))
 
 
 # ---------------------------------------------------------------- seeded: what a closed tab left

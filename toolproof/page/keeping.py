@@ -2,11 +2,14 @@
 
 When the run starts, its row (state "running", "0 of M") and its head (the results file without
 transcripts) are stored; each finished conversation, redacted as the results file holds it
-(runner.Run.on_kept), joins a batch, and a batch is sent at once when none is being written
-(in the call that hands it on), else when the one being written is stored: one write at a time,
-each holding what finished since the last, so the cost grows with the run, never
-with its square, and a busy page writes fewer, larger batches. When the run ends, its whole results
-file replaces head and batches (the kept runs' `keep`), before the page says "Run complete.".
+(runner.Run.on_kept), is sent at once, in the call that hands it on, as its own batch: IndexedDB
+queues the transactions and each is committed as soon as it is sent (runstore.put_part), so no
+answer waits behind another write or behind the worker's grading (holding conversations back until
+the write in flight was stored lost the last few of a 56-conversation run whose tab was closed 0.5 s
+after the last answer). One write per conversation, each of its own size: the cost grows with the
+run, never with its square. When the run ends, everything sent is stored (`flush`) before anything
+is graded, then its whole results file replaces head and batches (the kept runs' `keep`), before
+the page says "Run complete.".
 A tab closed before that leaves a run the next visit settles (page/runs.py: `settle`); the lock
 held while it runs (page/runstore.py) tells it from a run going on in another tab.
 
@@ -32,8 +35,8 @@ class LiveKeeping:
         self.run_id: str | None = None
         self.head: dict = {}
         self.planned = self.graded = self.size = self.seq = 0
-        self.batch: list = []
-        self.writing: asyncio.Future | None = None
+        self.writing: list[asyncio.Future] = []    # batches sent and not yet known to be stored
+        self.dropping: set[str] = set()            # other runs a batch sent drops (said once)
         self.problem = ""          # why the run is no longer being kept as it goes (storage refused)
         self.release = lambda: None
 
@@ -43,7 +46,8 @@ class LiveKeeping:
         from toolproof.reports.kept_runs import drop_notice, row_texts, to_drop
         from toolproof.reports.scorecard import kept_json
 
-        self.run_id, self.batch, self.seq, self.graded, self.problem = None, [], 0, 0, ""
+        self.run_id, self.seq, self.graded, self.problem = None, 0, 0, ""
+        self.writing, self.dropping = [], set()
         self.head, self.planned = {**head, "transcripts": []}, planned
         text = kept_json(self.head)
         self.size = len(text.encode("utf-8"))
@@ -65,23 +69,22 @@ class LiveKeeping:
         await self.runs.refresh()
 
     def add(self, index: int, transcript: dict) -> None:
-        """A finished conversation (its plan index, redacted): written with the next batch."""
+        """A finished conversation (its plan index, redacted): sent now, in this call, not on the
+        loop's next turn, so what follows in the worker (grading, the feed) never stands between an
+        answer and its storage."""
         from toolproof.running.runner import succeeded
 
         if self.run_id is None:
             return
-        self.batch.append((index, transcript))
         self.graded += succeeded(transcript)
-        if self.writing is None or self.writing.done():
-            # the write is sent here, in the call, not on the loop's next turn: what follows in the
-            # worker (grading, the feed) never stands between an answer and its storage
-            self.writing = self._send()
+        sent = self._send([(index, transcript)])
+        if sent is not None:
+            self.writing = [w for w in self.writing if not w.done()] + [sent]
 
-    def _send(self) -> asyncio.Future | None:
-        """Send the waiting batch; a future that ends when it and every batch after it are stored."""
+    def _send(self, items: list) -> asyncio.Future | None:
+        """Send one batch; a future that ends when it is stored."""
         from toolproof.reports.kept_runs import MAX_TOTAL_BYTES, part_key, part_text, to_drop
 
-        items, self.batch = self.batch, []
         text = part_text(items)
         size = len(text.encode("utf-8"))
         if self.size + size > MAX_TOTAL_BYTES:      # the end says "Not kept" and why
@@ -90,17 +93,18 @@ class LiveKeeping:
         self.seq += 1
         self.size += size
         row = self._row(self.run_id)
-        others = [r for r in self.runs.rows if r["id"] != self.run_id]
+        others = [r for r in self.runs.rows if r["id"] != self.run_id and r["id"] not in self.dropping]
         drop = to_drop(others, self.size)
         try:
             sent = self.runs.store.put_part(row, part_key(self.run_id, self.seq), text, drop)
         except Exception as exc:         # noqa: BLE001 - the run goes on; it is kept whole at the end
             self.problem = f"not kept as it goes ({exc})"
             return None
+        self.dropping |= set(drop)
         return asyncio.ensure_future(self._stored(sent, row, [r for r in others if r["id"] in drop]))
 
     async def _stored(self, sent, row: dict, dropped: list[dict]) -> None:
-        """Once a batch is stored: say which runs it dropped, then send what finished meanwhile."""
+        """Once a batch is stored: say which runs it dropped."""
         from toolproof.reports.kept_runs import drop_notice, row_texts
 
         try:
@@ -112,10 +116,15 @@ class LiveKeeping:
             self.runs.notices.add(drop_notice(dropped, row_texts(row)["name"]))
             gone = {r["id"] for r in dropped}
             self.runs.rows = [r for r in self.runs.rows if r["id"] not in gone]
-        if self.batch and self.run_id is not None:
-            following = self._send()
-            if following is not None:
-                await following
+
+    async def flush(self) -> None:
+        """Every batch sent so far stored (or failed, said as self.problem)."""
+        writing, self.writing = self.writing, []
+        for sent in writing:
+            try:
+                await sent
+            except Exception:            # noqa: BLE001 - said as self.problem
+                pass
 
     def _row(self, run_id: str) -> dict:
         from toolproof.reports.kept_runs import row_of
@@ -152,13 +161,9 @@ class LiveKeeping:
             await self.runs.refresh()
 
     async def _stop(self) -> str | None:
-        """No more batches; the one being written finishes first. The run's id, None if not kept."""
-        run_id, self.run_id = self.run_id, None      # the batch being written is the last
-        if self.writing is not None and not self.writing.done():
-            try:
-                await self.writing
-            except Exception:            # noqa: BLE001 - said as self.problem
-                pass
+        """No more batches; those sent are stored first. The run's id, None if not kept."""
+        run_id, self.run_id = self.run_id, None      # the batches sent are the last
+        await self.flush()
         return run_id
 
     async def _forget(self, run_id: str) -> None:

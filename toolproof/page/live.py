@@ -207,6 +207,9 @@ class LiveController:
             clear(byid("live-feed"))
             byid("live-empty").hidden = False
             return
+        # everything answered stored before any grading: a tab closed while the card is built
+        # still finds the whole run (settled complete on the next visit)
+        await self.keeping.flush()
         notes, sweep = [], None
         try:
             cases, tools = self.active

@@ -15,7 +15,7 @@ import js
 
 from .card.cases import case_row
 from .card.scorecard import kept_scorecard
-from .dom import byid, clear, el, fill, on, task
+from .dom import byid, clear, document, el, fill, on, task
 from .notices import Notices
 from .runstore import KeptRuns, running_elsewhere
 
@@ -32,6 +32,8 @@ class RunsView:
         self.draft = None              # (cases, tools, suite document) of "Your suite", for its runs
         self._errata = None            # data/errata.json, read when a kept run is first reopened
         self.keeping = asyncio.Lock()  # one keep at a time: each sees what the last one dropped
+        # a rename being typed, by run id: (its field, its Save button), carried over every redraw
+        self.renaming: dict[str, tuple] = {}
         self.notices = Notices(byid("runs-notices"), byid("open-results"))   # each until dismissed
         on(byid("open-results"), "change", lambda e: task(self.open_file(e.target.files), self.open_failed))
 
@@ -143,12 +145,24 @@ class RunsView:
         except Exception as exc:         # noqa: BLE001 - storage failed after opening
             self.rows, note = [], f"The kept runs cannot be read ({exc})."
         root = byid("runs")
+        # a rename being typed survives the redraw: the same field is moved into the new row (what
+        # is typed meanwhile goes on into it), and keeps the focus it had
+        self.renaming = {k: v for k, v in self.renaming.items() if any(r["id"] == k for r in self.rows)}
+        focused = []
+        if self.renaming:
+            active = document.activeElement
+            row_of_active = active.closest(".run-row") if active else None
+            if row_of_active and active.getAttribute("class") == "run-name-input":
+                held = self.renaming.get(str(row_of_active.getAttribute("data-run-id")))
+                focused = [held[0]] if held else []
         clear(root)
         for row in self.rows:
             root.appendChild(self.row_node(row))
         if not self.rows:
             root.appendChild(el("p", "No run kept yet: finish a run above, or open a results file.", cls="empty"))
         byid("runs-size").textContent = size_text(self.rows)
+        for field in focused:
+            field.focus()
         if note:
             self.message(note.strip())
         root.dataset.count = str(len(self.rows))
@@ -163,8 +177,9 @@ class RunsView:
         buttons = [el("button", "Open", type="button", cls="button run-open"),
                    el("button", "Rename", type="button", cls="button secondary run-rename"),
                    el("button", "Delete", type="button", cls="button secondary run-delete")]
+        holder = el("div", children=list(self.renaming.get(row["id"], [name])))
         node = el("div", cls="run-row", data_run_id=row["id"], children=[
-            el("div", children=[name]), el("span", texts["meta"], cls="run-meta"),
+            holder, el("span", texts["meta"], cls="run-meta"),
             el("span", texts["score"], cls="run-score"), el("span", texts["graded"], cls="run-graded"),
             el("div", cls="run-row-actions", children=buttons)])
         for button in buttons:
@@ -175,29 +190,41 @@ class RunsView:
         return node
 
     def start_rename(self, node, row: dict) -> None:
+        from toolproof.reports.kept_runs import row_texts
+
         holder = node.children[0]
         clear(holder)
         field = el("input", type="text", cls="run-name-input", maxlength="120")
-        field.value = row["label"] or row_texts_name(row)
+        field.value = row["label"] or row_texts(row)["name"]
         field.setAttribute("aria-label", "New name of the run")
         save = el("button", "Save", type="button", cls="button run-save")
+        self.renaming[row["id"]] = (field, save)
         holder.appendChild(field)
         holder.appendChild(save)
-        on(save, "click", lambda e: task(self.rename(row, str(field.value)), self.failed))
-        on(field, "keydown", lambda e: task(self.rename(row, str(field.value)), self.failed)
+        on(save, "click", lambda e: task(self.rename(row["id"], str(field.value)), self.failed))
+        on(field, "keydown", lambda e: task(self.rename(row["id"], str(field.value)), self.failed)
            if e.key == "Enter" else None)
         field.focus()
 
-    async def rename(self, row: dict, text: str) -> None:
+    async def rename(self, run_id: str, text: str) -> None:
+        """The run's name, changed in the row as stored now (runstore.relabel), not as drawn: a
+        run still going keeps its count, and one kept whole meanwhile its state."""
         from toolproof.reports.kept_runs import clean_label
 
-        renamed = {**row, "label": clean_label(text)}
-        try:
-            await self.store.put(renamed, None, [])
-        except Exception as exc:         # noqa: BLE001
-            self.message(f"Not renamed: the browser refused to store it ({exc}).", bad=True)
-            return
-        await self.refresh("Renamed.")
+        label = clean_label(text)
+        for row in self.rows:            # a batch of the live run sent from now on carries it
+            if row["id"] == run_id:
+                row["label"] = label
+        async with self.keeping:         # never between a keep's read of the rows and its write
+            try:
+                found = await self.store.relabel(run_id, label)
+            except Exception as exc:     # noqa: BLE001
+                self.message(f"Not renamed: the browser refused to store it ({exc}).", bad=True)
+                return
+        self.renaming.pop(run_id, None)
+        await self.refresh("Renamed." if found else "")
+        if not found:
+            self.message("Not renamed: that run is no longer kept.", bad=True)
 
     async def delete(self, run_id: str) -> None:
         try:
@@ -339,8 +366,3 @@ def el_into(root):
     root.appendChild(body)
     return body
 
-
-def row_texts_name(row: dict) -> str:
-    from toolproof.reports.kept_runs import row_texts
-
-    return row_texts(row)["name"]

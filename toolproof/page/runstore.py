@@ -156,6 +156,34 @@ class KeptRuns:
                 docs.put(_obj({"id": row["id"], "text": text, **({"parts": True} if parts else {})}))
         await self._tx(["rows", "docs"], "readwrite", work)
 
+    async def relabel(self, run_id: str, label: str) -> bool:
+        """A kept run's name changed in its row as the store holds it, read and written in one
+        transaction: a batch of a live run (its count) or the run's end stored meanwhile is never
+        set back to the row the page last drew. False if the run is no longer kept."""
+        await self.opened.wait()
+        if self.db is None:
+            row = self.memory["rows"].get(run_id)
+            if row is not None:
+                self.memory["rows"][run_id] = {**row, "label": label}
+            return row is not None
+        found = []
+
+        def work(tx):
+            rows = tx.objectStore("rows")
+            request = rows.get(run_id)
+
+            def got(event):
+                item = request.result
+                if item is not None:
+                    row = {**json.loads(str(item.json)), "label": label}
+                    rows.put(_obj({"id": run_id, "json": json.dumps(row)}))
+                    found.append(row)
+                proxy.destroy()
+            proxy = create_proxy(got)
+            request.onsuccess = proxy
+        await self._tx(["rows"], "readwrite", work)
+        return bool(found)
+
     def put_part(self, row: dict, key: str, text: str, drop: list[str]):
         """One more batch of a run kept as it goes, and its row brought up to date, in one
         transaction (so the row never counts conversations the store does not hold). Sent at once,
@@ -169,7 +197,9 @@ class KeptRuns:
             done = asyncio.get_event_loop().create_future()
             done.set_result(None)
             return done
-        tx = self.db.transaction(to_js(["rows", "docs"]), "readwrite")
+        # relaxed: stored once the browser has it, not once the disk has it (a batch is small and
+        # the end stores the whole file again), so a queue of batches empties fast
+        tx = self.db.transaction(to_js(["rows", "docs"]), "readwrite", _obj({"durability": "relaxed"}))
         rows, docs = tx.objectStore("rows"), tx.objectStore("docs")
         for gone in drop:
             rows.delete(gone)
@@ -177,7 +207,12 @@ class KeptRuns:
             docs.delete(_parts(gone))
         docs.put(_obj({"id": key, "text": text}))
         rows.put(_obj({"id": row["id"], "json": json.dumps(row)}))
-        return _wait(tx, events=("complete", "error", "abort"))
+        done = _wait(tx, events=("complete", "error", "abort"))
+        if hasattr(tx, "commit"):
+            # committed now, not once the worker's loop has run the requests' success events: a
+            # worker busy grading (or a tab closing) never holds a sent batch back
+            tx.commit()
+        return done
 
     async def delete(self, run_id: str) -> None:
         await self.opened.wait()
