@@ -246,3 +246,49 @@ def test_the_case_editor_keeps_what_was_typed_after_edit_or_cancel(browser, serv
     assert (page.input_value("#case-id"), page.input_value("#case-prompt")) == ("second", "")
     assert page.is_hidden("#case-cancel") and page.locator("#case-form img").count() == 0
     context.close()
+
+
+# Reads see the form as it was when the event fired (web/boot.mjs sends it with the event): the
+# worker may answer after the user has moved on, and must act on what the user had entered then.
+
+def test_a_key_is_kept_under_the_provider_shown_when_it_was_typed(browser, server, busy):
+    """Anthropic, its key, OpenAI at once: the key is Anthropic's, never sent to OpenAI. Also with
+    a field too big to travel with the event (that one is read live, nothing else changes)."""
+    context = browser.new_context()
+    page = open_ready(context, server)
+    select, fill = raw(page, "select_option"), raw(page, "fill")
+    wrong = []
+    for n in range(8):
+        page.select_option("#provider", "gemini")
+        page.evaluate("sessionStorage.clear()")
+        if n == 7:                                       # over the 64 KB a snapshot carries
+            page.evaluate("document.getElementById('advanced').open = true")
+            page.fill("#headers", "x" * 70_000)
+        select("#provider", "anthropic")
+        fill("#api-key", f"sk-ant-{n}")
+        select("#provider", "openai")
+        settled(page)
+        if (stored_key(page, "anthropic"), stored_key(page, "openai"), page.input_value("#api-key")) != (
+                f"sk-ant-{n}", None, ""):
+            wrong.append((n, form(page), stored_key(page, "openai")))
+    assert wrong == [], f"{len(wrong)} of 8 keys went to the wrong provider: {wrong[:3]}"
+    context.close()
+
+
+def test_add_case_adds_the_case_as_it_was_when_clicked(browser, server, busy):
+    context = browser.new_context()
+    page = open_ready(context, server)
+    page.evaluate("localStorage.clear()")
+    page.fill("#own-paste", json.dumps(SHOP))
+    page.click("#own-paste-load")
+    page.wait_for_function("document.querySelector('#own').dataset.state === 'ready'")
+    page.select_option("#case-category", "should_not_call")
+    page.fill("#case-id", "first")
+    page.fill("#case-prompt", "What time is it?")
+    page.evaluate(CLICK_THEN_TYPE, ["#add-case", "case-id", "second"])
+    settled(page)
+    listed = page.text_content("#own-cases")
+    assert "first" in listed and "second" not in listed
+    assert page.input_value("#case-id") == "second"             # typed after the click: kept
+    context.close()
+
