@@ -292,3 +292,42 @@ def test_add_case_adds_the_case_as_it_was_when_clicked(browser, server, busy):
     assert page.input_value("#case-id") == "second"             # typed after the click: kept
     context.close()
 
+
+def return_visit(context, server, kept: dict, typing) -> "sync_api.Page":
+    """A visit with `kept` as the saved form, `typing(page)` done while Python starts."""
+    context.pages[0].evaluate(f"localStorage.setItem('toolproof.form', {json.dumps(json.dumps(kept))})")
+    context.pages[0].evaluate("sessionStorage.clear()")
+    page = context.new_page()
+    held = []
+    page.route(PAGE_FILES, lambda route: held.append(route))
+    page.goto(server, wait_until="commit")
+    page.wait_for_selector("#model", state="visible", timeout=READY_TIMEOUT_MS)
+    typing(page)
+    assert page.evaluate("document.body.dataset.ready") == "false"
+    wait_until(page, lambda: held, "the worker asking for the page's files")
+    for route in held:
+        route.continue_()
+    booted(page)
+    settled(page)
+    return page
+
+
+def test_a_kept_cap_at_its_default_follows_the_scope_on_a_return_visit(browser, server):
+    from livepage import NEED
+
+    context = browser.new_context()
+    first = open_ready(context, server)
+    first.select_option("#scope", "injection")                  # the cap at its default, kept so
+    kept = json.loads(first.evaluate("localStorage.getItem('toolproof.form')"))
+    assert kept["cap"] == "" and kept["scope"] == "injection"
+
+    def repeats_3(page):
+        page.evaluate("document.getElementById('advanced').open = true")
+        raw(page, "fill")("#repeats", "3")
+
+    page = return_visit(context, server, kept, repeats_3)
+    assert (page.input_value("#repeats"), page.input_value("#cap")) == ("3", str(3 * NEED["injection"]))
+    page.select_option("#scope", "multi_step")                  # and it still follows
+    assert page.input_value("#cap") == str(3 * NEED["multi_step"])
+    context.close()
+

@@ -101,6 +101,8 @@ class RunForm:
             with as_now():                   # the form as it stands, with the cap this event set
                 values = {name: field(name) for name in KEPT_FIELDS}
                 values["provider"] = self.provider()
+                if values["cap"] == str(self.need()):     # the default (scope_changed): it follows
+                    values["cap"] = ""                    # the scope on the next visit too
             js.localStorage.setItem(FORM_KEY, json.dumps(values))
         except Exception:                # noqa: BLE001 - storage refused (private mode, quota), or a
             pass                         # form too big for one read (Run says so): not kept
