@@ -331,3 +331,14 @@ def test_a_kept_cap_at_its_default_follows_the_scope_on_a_return_visit(browser, 
     assert page.input_value("#cap") == str(3 * NEED["multi_step"])
     context.close()
 
+
+def test_a_key_typed_while_python_starts_keeps_the_provider_shown(browser, server):
+    context = browser.new_context()
+    open_ready(context, server)
+    page = return_visit(context, server, dict(KEPT, model="claude-kept"),
+                        lambda page: raw(page, "fill")("#api-key", "sk-proj-typed"))
+    shown = form(page)
+    assert (shown["provider"], shown["api-key"], shown["model"]) == ("openai", "sk-proj-typed", "")
+    assert (stored_key(page, "openai"), stored_key(page, "anthropic")) == ("sk-proj-typed", None)
+    assert shown["scope"] == KEPT["scope"]                      # the rest of the kept form comes back
+    context.close()

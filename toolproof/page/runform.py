@@ -119,6 +119,10 @@ class RunForm:
         except Exception:                # noqa: BLE001 - storage refused: a fresh form
             raw = None
         values = kept_form(raw if isinstance(raw, str) else None, ("provider",) + KEPT_FIELDS)
+        # A key typed while Python started was typed for the provider shown: that one stays, and
+        # the kept model (another provider's) with it stays out.
+        if field("api-key") and values.get("provider") != field("provider"):
+            values = {name: value for name, value in values.items() if name not in ("provider", "model")}
         if values.get("provider") in PROVIDERS_UI:
             set_field("provider", values["provider"])
         self.provider_changed()
