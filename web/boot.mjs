@@ -77,14 +77,33 @@ function setDefault(node, value, since) {
 // body[data-pending]: how many Python handlers are still running (tests wait for "0" after an
 // action, since the worker answers an event after the browser has dispatched it). Each handler is
 // told the stamp of the user's changes so far: its writes to fields name it (fill, setDefault).
+// Each handler is also told its form as it was when the event fired (formSeen), so what it reads
+// of that form is what the user had entered at that event, not what the fields hold by the time
+// the worker gets to it (a key typed under one provider stays that provider's).
 let pending = 0;
 function listen(node, type, handler) {
   node.addEventListener(type, (event) => {
     document.body.dataset.pending = String(++pending);
-    Promise.resolve(window.toolproofDispatch(handler, event, edits)).finally(() => {
+    Promise.resolve(window.toolproofDispatch(handler, event, edits, formSeen(event))).finally(() => {
       document.body.dataset.pending = String(--pending);
     });
   });
+}
+
+// The event target's form as JSON, id -> value (a checkbox: checked) of its fields with an id; a
+// value over SEEN_MOST characters is left out (the worker reads that field live). null outside a form.
+const SEEN_MOST = 65536;
+function formSeen(event) {
+  const form = event.target instanceof Element ? event.target.closest("form") : null;
+  if (!form) return null;
+  const seen = {};
+  for (const field of form.elements) {
+    if (!field.id || !(field instanceof HTMLInputElement || field instanceof HTMLSelectElement ||
+                       field instanceof HTMLTextAreaElement)) continue;
+    if (field.type === "checkbox" || field.type === "radio") seen[field.id] = field.checked;
+    else if (field.value.length <= SEEN_MOST) seen[field.id] = field.value;
+  }
+  return JSON.stringify(seen);
 }
 
 // A page object named by a message: by id, a node built here before, one passed beside the

@@ -246,3 +246,99 @@ def test_the_case_editor_keeps_what_was_typed_after_edit_or_cancel(browser, serv
     assert (page.input_value("#case-id"), page.input_value("#case-prompt")) == ("second", "")
     assert page.is_hidden("#case-cancel") and page.locator("#case-form img").count() == 0
     context.close()
+
+
+# Reads see the form as it was when the event fired (web/boot.mjs sends it with the event): the
+# worker may answer after the user has moved on, and must act on what the user had entered then.
+
+def test_a_key_is_kept_under_the_provider_shown_when_it_was_typed(browser, server, busy):
+    """Anthropic, its key, OpenAI at once: the key is Anthropic's, never sent to OpenAI. Also with
+    a field too big to travel with the event (that one is read live, nothing else changes)."""
+    context = browser.new_context()
+    page = open_ready(context, server)
+    select, fill = raw(page, "select_option"), raw(page, "fill")
+    wrong = []
+    for n in range(8):
+        page.select_option("#provider", "gemini")
+        page.evaluate("sessionStorage.clear()")
+        if n == 7:                                       # over the 64 KB a snapshot carries
+            page.evaluate("document.getElementById('advanced').open = true")
+            page.fill("#headers", "x" * 70_000)
+        select("#provider", "anthropic")
+        fill("#api-key", f"sk-ant-{n}")
+        select("#provider", "openai")
+        settled(page)
+        if (stored_key(page, "anthropic"), stored_key(page, "openai"), page.input_value("#api-key")) != (
+                f"sk-ant-{n}", None, ""):
+            wrong.append((n, form(page), stored_key(page, "openai")))
+    assert wrong == [], f"{len(wrong)} of 8 keys went to the wrong provider: {wrong[:3]}"
+    context.close()
+
+
+def test_add_case_adds_the_case_as_it_was_when_clicked(browser, server, busy):
+    context = browser.new_context()
+    page = open_ready(context, server)
+    page.evaluate("localStorage.clear()")
+    page.fill("#own-paste", json.dumps(SHOP))
+    page.click("#own-paste-load")
+    page.wait_for_function("document.querySelector('#own').dataset.state === 'ready'")
+    page.select_option("#case-category", "should_not_call")
+    page.fill("#case-id", "first")
+    page.fill("#case-prompt", "What time is it?")
+    page.evaluate(CLICK_THEN_TYPE, ["#add-case", "case-id", "second"])
+    settled(page)
+    listed = page.text_content("#own-cases")
+    assert "first" in listed and "second" not in listed
+    assert page.input_value("#case-id") == "second"             # typed after the click: kept
+    context.close()
+
+
+def return_visit(context, server, kept: dict, typing) -> "sync_api.Page":
+    """A visit with `kept` as the saved form, `typing(page)` done while Python starts."""
+    context.pages[0].evaluate(f"localStorage.setItem('toolproof.form', {json.dumps(json.dumps(kept))})")
+    context.pages[0].evaluate("sessionStorage.clear()")
+    page = context.new_page()
+    held = []
+    page.route(PAGE_FILES, lambda route: held.append(route))
+    page.goto(server, wait_until="commit")
+    page.wait_for_selector("#model", state="visible", timeout=READY_TIMEOUT_MS)
+    typing(page)
+    assert page.evaluate("document.body.dataset.ready") == "false"
+    wait_until(page, lambda: held, "the worker asking for the page's files")
+    for route in held:
+        route.continue_()
+    booted(page)
+    settled(page)
+    return page
+
+
+def test_a_kept_cap_at_its_default_follows_the_scope_on_a_return_visit(browser, server):
+    from livepage import NEED
+
+    context = browser.new_context()
+    first = open_ready(context, server)
+    first.select_option("#scope", "injection")                  # the cap at its default, kept so
+    kept = json.loads(first.evaluate("localStorage.getItem('toolproof.form')"))
+    assert kept["cap"] == "" and kept["scope"] == "injection"
+
+    def repeats_3(page):
+        page.evaluate("document.getElementById('advanced').open = true")
+        raw(page, "fill")("#repeats", "3")
+
+    page = return_visit(context, server, kept, repeats_3)
+    assert (page.input_value("#repeats"), page.input_value("#cap")) == ("3", str(3 * NEED["injection"]))
+    page.select_option("#scope", "multi_step")                  # and it still follows
+    assert page.input_value("#cap") == str(3 * NEED["multi_step"])
+    context.close()
+
+
+def test_a_key_typed_while_python_starts_keeps_the_provider_shown(browser, server):
+    context = browser.new_context()
+    open_ready(context, server)
+    page = return_visit(context, server, dict(KEPT, model="claude-kept"),
+                        lambda page: raw(page, "fill")("#api-key", "sk-proj-typed"))
+    shown = form(page)
+    assert (shown["provider"], shown["api-key"], shown["model"]) == ("openai", "sk-proj-typed", "")
+    assert (stored_key(page, "openai"), stored_key(page, "anthropic")) == ("sk-proj-typed", None)
+    assert shown["scope"] == KEPT["scope"]                      # the rest of the kept form comes back
+    context.close()

@@ -6,9 +6,8 @@ through PyScript's synchronous proxies, and a trip to the main thread costs mill
 a busy machine), so writes never make one of their own:
 - Elements are built in the worker (`Node`: tag, text, attributes, children, listeners).
 - Every write to the page (append, set a property or an attribute, clear, listen) is queued; the
-  queue goes to the page as one JSON message (its kinds of op: page/batches.py's `KINDS`;
-  `toolproofOps` in web/boot.mjs, which uses
-  createElement, textContent and setAttribute only, never HTML) when Python yields, at the end of
+  queue goes to the page as one JSON message (its kinds of op: page/batches.py's `KINDS`; `toolproofOps`
+  in web/boot.mjs uses createElement, textContent and setAttribute only, never HTML) when Python yields, at the end of
   an event handler, or together with the next read, which is answered in the same trip.
 - Every page object a panel touches is a `Live`: one named by its id (`document.getElementById`)
   costs nothing until something is read from it.
@@ -38,6 +37,7 @@ _channel: list = []          # the BroadcastChannel while writes are posted (pos
 _posted: list = []           # [number, message] posted since the last trip, in order
 _numbers = itertools.count(1)
 since = contextvars.ContextVar("since", default=0)   # the user's changes the answered event saw (dom.fill)
+seen = contextvars.ContextVar("seen", default=None)  # its form as the event fired: id -> value (dom.seen)
 
 
 def _plain(value) -> bool:
@@ -395,21 +395,21 @@ _turn_caches: list = []      # copies of page values (turn_cache), forgotten aro
 
 def turn_cache() -> dict:
     """A dict for values read from the page, kept only while nothing on the page can have changed:
-    emptied at the start and end of every event handler (each event is a separate call from the
-    page) and by its user on the loop's next turn."""
+    emptied around every event handler (each is a call from the page) and by its user next turn."""
     cache: dict = {}
     _turn_caches.append(cache)
     return cache
 
 
-def _dispatch(handler_id, event, stamp=0) -> None:
+def _dispatch(handler_id, event, stamp=0, form=None) -> None:
     for cache in _turn_caches:
         cache.clear()
     token = since.set(int(stamp or 0))      # kept by the tasks the handler starts, too
+    form_token = seen.set(json.loads(form) if isinstance(form, str) else None)
     try:
         _handlers[int(handler_id)](Live(event))
     finally:
-        since.reset(token)
+        since.reset(token), seen.reset(form_token)
         for cache in _turn_caches:
             cache.clear()
         flush()

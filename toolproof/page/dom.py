@@ -8,11 +8,12 @@ write reaches the page); panels import what they need from here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 
 from pyodide.ffi import create_proxy, to_js
 
-from .bridge import Live, document, flush, page_js, push, since, turn_cache, where  # noqa: F401  (re-exported)
+from .bridge import Live, document, flush, page_js, push, seen as _seen, since, turn_cache, where  # noqa: F401
 from toolproof.errors import failure_line
 
 SVG = "http://www.w3.org/2000/svg"
@@ -78,14 +79,46 @@ def fill(node, value, prop: str = "value") -> None:
     the user has changed the field since the event this code answers (outside any event, since the
     page loaded), so what the user typed wins over any later write from the worker
     (web/boot.mjs checks it on the main thread, when the write would apply)."""
-    push(["fill", where(node), prop, value, since.get()])
+    at = where(node)
+    forget_seen(at.get("id", ""))
+    push(["fill", at, prop, value, since.get()])
+
+
+def seen(name: str):
+    """The field `name` of the answered event's form as it was when the event fired (web/boot.mjs
+    sends it with the event), or None: outside an event or a form, a value too big to send, or a
+    field this code wrote since (forget_seen). What a handler reads of its own form is then what
+    the user had entered at that event, however far the user has gone since."""
+    form = _seen.get()
+    return form.get(name) if form else None
+
+
+@contextlib.contextmanager
+def as_now():
+    """Reads inside see the fields as they are now, with this code's own writes (a default the
+    answered event caused), not as the event saw them: for saving the form, not for acting on it."""
+    token = _seen.set(None)
+    try:
+        yield
+    finally:
+        _seen.reset(token)
+
+
+def forget_seen(name: str) -> None:
+    """The answered event's copy of `name` is out of date: this code has just written the field
+    (fill and default call it; a write of `value` by other means must)."""
+    form = _seen.get()
+    if form:
+        form.pop(name, None)
 
 
 def default(node, value: str) -> None:
     """Write a value derived from other fields (the cap from the scope): it replaces only the
     default written last (or, before any, a field the user never changed), and never a change
     the user made after the event this code answers. See fill."""
-    push(["default", where(node), str(value), since.get()])
+    at = where(node)
+    forget_seen(at.get("id", ""))
+    push(["default", at, str(value), since.get()])
 
 
 def set_stage(stage: str, text: str) -> None:

@@ -8,7 +8,7 @@ authoring/case_form.py's; tool names only ever reach the page as textContent. Th
 """
 from __future__ import annotations
 
-from .dom import byid, clear, el, fill, on
+from .dom import byid, clear, el, fill, on, seen
 from toolproof.errors import failure_line
 from .inputs import on_refused, refused_reason
 
@@ -115,8 +115,14 @@ class CaseEditor:
         case_form.FIELDS and its place in case_from_form / form_of."""
         from toolproof.authoring.case_form import CHECKBOXES, FIELDS
 
-        form = {name: ("true" if byid(f"case-{name}").checked else "") if name in CHECKBOXES
-                else str(byid(f"case-{name}").value) for name in FIELDS}
+        form = {}
+        for name in FIELDS:     # as the answered event saw it (dom.seen: Add case, clicked), else live
+            value = seen(f"case-{name}")
+            if name in CHECKBOXES:
+                value = value if isinstance(value, bool) else bool(byid(f"case-{name}").checked)
+                form[name] = "true" if value else ""
+            else:
+                form[name] = value if isinstance(value, str) else str(byid(f"case-{name}").value)
         form["more"] = [{"tool": str(row.querySelector(".call-tool").value),
                          "args": str(row.querySelector(".call-args").value),
                          "mock": str(row.querySelector(".call-mock").value)}

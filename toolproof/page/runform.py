@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from .dom import byid, default, el, fill, flush, on
+from .dom import as_now, byid, default, el, fill, flush, forget_seen, on, seen
 from .inputs import on_refused, refused_line
 from .dom import page_js as js      # the page's globals: sessionStorage, localStorage, URL (dom.py)
 from .dom import turn_cache
@@ -20,8 +20,13 @@ _fields = turn_cache()    # the form's values, read in one trip, kept while the 
 
 
 def field(name: str) -> str:
-    """A form field's value. The first read reads every field of the form in one trip to the page
+    """A form field's value: in an event of this form, as the field was when the event fired
+    (dom.seen), so a key typed under one provider is that provider's however fast the user goes
+    on. Otherwise the first read reads every field of the form in one trip to the page
     (page/dom.py); later reads use that copy until the next event or the loop's next turn."""
+    value = seen(name)
+    if isinstance(value, str):
+        return value
     if not _fields:
         _fields.update({k: v if isinstance(v, str) else "" for k, v in dom_values(FIELDS).items()})
         asyncio.get_event_loop().call_soon(_fields.clear)
@@ -93,8 +98,11 @@ class RunForm:
     # -- kept across a reload (never the key)
     def keep_fields(self) -> None:
         try:
-            values = {name: field(name) for name in KEPT_FIELDS}
-            values["provider"] = self.provider()
+            with as_now():                   # the form as it stands, with the cap this event set
+                values = {name: field(name) for name in KEPT_FIELDS}
+                values["provider"] = self.provider()
+                if values["cap"] == str(self.need()):     # the default (scope_changed): it follows
+                    values["cap"] = ""                    # the scope on the next visit too
             js.localStorage.setItem(FORM_KEY, json.dumps(values))
         except Exception:                # noqa: BLE001 - storage refused (private mode, quota), or a
             pass                         # form too big for one read (Run says so): not kept
@@ -111,6 +119,10 @@ class RunForm:
         except Exception:                # noqa: BLE001 - storage refused: a fresh form
             raw = None
         values = kept_form(raw if isinstance(raw, str) else None, ("provider",) + KEPT_FIELDS)
+        # A key typed while Python started was typed for the provider shown: that one stays, and
+        # the kept model (another provider's) with it stays out.
+        if field("api-key") and values.get("provider") != field("provider"):
+            values = {name: value for name, value in values.items() if name not in ("provider", "model")}
         if values.get("provider") in PROVIDERS_UI:
             set_field("provider", values["provider"])
         self.provider_changed()
@@ -195,6 +207,7 @@ class RunForm:
                 if field("scope") == "own":       # its option goes: whatever was typed since
                     scope.value = "all"
                     _fields.clear()
+                    forget_seen("scope")
                 self.own_option.remove()
                 self.own_option = None
                 self.option_nodes.pop("own", None)
