@@ -125,3 +125,16 @@ try:
     _settle_after_actions()
 except ImportError:         # no Playwright: the browser tests are skipped anyway
     pass
+
+
+@contextlib.contextmanager
+def busy_loops(count: int = 2):
+    """`count` Python processes spinning for the block's length: the loaded two-core machine (load
+    7-10) on which a fast user's typing was overwritten and closed tabs lost runs."""
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()

@@ -14,14 +14,12 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, booted
+from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, booted, busy_loops
 from livepage import ENDED, NEED, SUITE, open_advanced, start
 from routed import OPENAI, RoutedProvider, origin_pattern, wait_until
 
@@ -67,11 +65,8 @@ def context(browser, server):
 @pytest.fixture
 def busy():
     """Two busy loops for the test's length: the machine the runs were lost on was this loaded."""
-    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
-    yield
-    for loop in loops:
-        loop.kill()
-        loop.wait()
+    with busy_loops():
+        yield
 
 
 def running_page(context):

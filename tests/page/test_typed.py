@@ -8,12 +8,10 @@ write may set."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
-from browser import PAGE_FILES, READY_TIMEOUT_MS, booted, settled
+from browser import PAGE_FILES, READY_TIMEOUT_MS, booted, busy_loops, settled
 from routed import wait_until
 
 pytestmark = pytest.mark.browser
@@ -29,11 +27,8 @@ HOSTILE = '<img src=x onerror="alert(1)">'
 def busy():
     """Two busy loops beside the browser for the whole module (the issue's "load 7-10" machine:
     the worker answers late, so a fast user's next action lands before its write)."""
-    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
-    yield
-    for loop in loops:
-        loop.kill()
-        loop.wait()
+    with busy_loops():
+        yield
 
 
 def raw(page, name: str):
