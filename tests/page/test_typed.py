@@ -23,10 +23,11 @@ SCOPES = ("injection", "multi_step", "all", "should_call")
 HOSTILE = '<img src=x onerror="alert(1)">'
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def busy():
-    """Two busy loops beside the browser for the whole module (the issue's "load 7-10" machine:
-    the worker answers late, so a fast user's next action lands before its write)."""
+    """Two busy loops beside the browser for the test's length (the issue's "load 7-10" machine:
+    the worker answers late, so a fast user's next action lands before its write). Per test, not
+    per module: the tests that do not ask for them, and the rest of the suite beside, run unloaded."""
     with busy_loops():
         yield
 
