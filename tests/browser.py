@@ -138,3 +138,22 @@ def busy_loops(count: int = 2):
         for loop in loops:
             loop.kill()
             loop.wait()
+
+
+def pages_per_width(browser, server: str, widths) -> dict:
+    """{width: a booted page at that width}, its fixture diagnosis drawn and its stored draft
+    cleared; each page collects its errors (`page.errors`) and the URLs it asked for
+    (`page.requests`). The caller closes each page's context."""
+    out = {}
+    for width in widths:
+        context = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
+        page = context.new_page()
+        page.errors, page.requests = [], []
+        page.on("pageerror", lambda e, p=page: p.errors.append(str(e)))
+        page.on("request", lambda r, p=page: p.requests.append(r.url))
+        page.goto(server + f"?timeout={REQUEST_TIMEOUT_S}")
+        booted(page)
+        page.wait_for_selector('#fixture-card[data-diagnosis="ready"]', state="attached", timeout=READY_TIMEOUT_MS)
+        page.evaluate("localStorage.clear()")
+        out[width] = page
+    return out

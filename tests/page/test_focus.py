@@ -15,7 +15,7 @@ import pytest
 
 from axe import axe_violations
 from boarddocs import run_doc, write_runs
-from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, booted
+from browser import ARTIFACTS, pages_per_width
 from repeatdocs import BY_ID
 from routed import OPENAI, RoutedProvider, origin_pattern, wait_until
 
@@ -39,17 +39,7 @@ SCROLLERS = """() => [...document.querySelectorAll('body *')].filter(e => {
 @pytest.fixture(scope="module")
 def pages(browser, server):
     """One booted page per width, its draft cleared."""
-    out = {}
-    for width in WIDTHS:
-        context = browser.new_context(viewport={"width": width, "height": 900})
-        page = context.new_page()
-        page.errors = []
-        page.on("pageerror", lambda e, p=page: p.errors.append(str(e)))
-        page.goto(server + f"?timeout={REQUEST_TIMEOUT_S}")
-        booted(page)
-        page.wait_for_selector('#fixture-card[data-diagnosis="ready"]', state="attached", timeout=READY_TIMEOUT_MS)
-        page.evaluate("localStorage.clear()")
-        out[width] = page
+    out = pages_per_width(browser, server, WIDTHS)
     yield out
     for page in out.values():
         page.context.close()

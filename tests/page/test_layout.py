@@ -13,7 +13,7 @@ import json
 import pytest
 
 from axe import axe_violations, serious
-from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, booted
+from browser import ARTIFACTS, pages_per_width
 from routed import OPENAI, RoutedProvider, origin_pattern
 
 pytestmark = pytest.mark.browser
@@ -32,18 +32,7 @@ WIDTHS = (1280, 390)
 @pytest.fixture(scope="module")
 def pages(browser, server):
     """One booted page per width, its draft cleared."""
-    out = {}
-    for width in WIDTHS:
-        context = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
-        page = context.new_page()
-        page.errors, page.requests = [], []
-        page.on("pageerror", lambda e, p=page: p.errors.append(str(e)))
-        page.on("request", lambda r, p=page: p.requests.append(r.url))
-        page.goto(server + f"?timeout={REQUEST_TIMEOUT_S}")
-        booted(page)
-        page.wait_for_selector('#fixture-card[data-diagnosis="ready"]', state="attached", timeout=READY_TIMEOUT_MS)
-        page.evaluate("localStorage.clear()")
-        out[width] = page
+    out = pages_per_width(browser, server, WIDTHS)
     yield out
     for page in out.values():
         page.context.close()

@@ -219,10 +219,8 @@ CLICK_THEN_TYPE = """([button, id, text]) => { document.querySelector(button).cl
     const f = document.getElementById(id); f.value = text; f.dispatchEvent(new Event('input', {bubbles: true})); }"""
 
 
-def test_the_case_editor_keeps_what_was_typed_after_edit_or_cancel(browser, server, busy):
-    """Edit fills the form with the case, Cancel empties it: both only where the user has not
-    typed since the click."""
-    context = browser.new_context()
+def editor_with_first_case(context, server):
+    """A ready page whose case editor has the shop's tools and a first case typed, not yet added."""
     page = open_ready(context, server)
     page.evaluate("localStorage.clear()")
     page.fill("#own-paste", json.dumps(SHOP))
@@ -231,6 +229,14 @@ def test_the_case_editor_keeps_what_was_typed_after_edit_or_cancel(browser, serv
     page.select_option("#case-category", "should_not_call")
     page.fill("#case-id", "first")
     page.fill("#case-prompt", "What time is it?")
+    return page
+
+
+def test_the_case_editor_keeps_what_was_typed_after_edit_or_cancel(browser, server, busy):
+    """Edit fills the form with the case, Cancel empties it: both only where the user has not
+    typed since the click."""
+    context = browser.new_context()
+    page = editor_with_first_case(context, server)
     page.click("#add-case")
     # Edit fills the form with the case, except the prompt typed after the click
     page.evaluate(CLICK_THEN_TYPE, ["#own-cases .case-edit", "case-prompt", f"typed after Edit {HOSTILE}"])
@@ -273,14 +279,7 @@ def test_a_key_is_kept_under_the_provider_shown_when_it_was_typed(browser, serve
 
 def test_add_case_adds_the_case_as_it_was_when_clicked(browser, server, busy):
     context = browser.new_context()
-    page = open_ready(context, server)
-    page.evaluate("localStorage.clear()")
-    page.fill("#own-paste", json.dumps(SHOP))
-    page.click("#own-paste-load")
-    page.wait_for_function("document.querySelector('#own').dataset.state === 'ready'")
-    page.select_option("#case-category", "should_not_call")
-    page.fill("#case-id", "first")
-    page.fill("#case-prompt", "What time is it?")
+    page = editor_with_first_case(context, server)
     page.evaluate(CLICK_THEN_TYPE, ["#add-case", "case-id", "second"])
     settled(page)
     listed = page.text_content("#own-cases")
