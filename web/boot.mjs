@@ -61,7 +61,20 @@ const changedSince = (node, since) => (editedAt.get(node) ?? 0) > since;
 // "fill": the property unless the user changed the field after `since`.
 function fill(node, name, value, since) {
   if (!WRITABLE.has(name)) refuse("property", name);
-  if (!changedSince(node, since)) node[name] = value;
+  if (!changedSince(node, since)) keepingSelection(node, () => { node[name] = value; });
+}
+
+// A field the user is in with all of its text selected (about to replace it: a paste, select-all
+// then type, Playwright's fill) gets the new text selected too, so what they type next replaces
+// it; a write moves the caret to the end, and their text was appended to the worker's (1 of 20
+// rounds under load: "sk-typed-11sk-typed-15").
+function keepingSelection(node, write) {
+  let whole = false;
+  try {
+    whole = node === document.activeElement && node.selectionStart === 0 && node.selectionEnd === node.value.length;
+  } catch { whole = false; }                  // a field without a text selection (select, number)
+  write();
+  if (whole && typeof node.select === "function") node.select();
 }
 
 // "default": a value derived from other fields (the cap from the scope). It replaces only the
@@ -71,7 +84,7 @@ function fill(node, name, value, since) {
 function setDefault(node, value, since) {
   const held = defaults.has(node) ? node.value === defaults.get(node) : !editedAt.has(node);
   defaults.set(node, value);
-  if (held && !changedSince(node, since)) node.value = value;
+  if (held && !changedSince(node, since)) keepingSelection(node, () => { node.value = value; });
 }
 
 // body[data-pending]: how many Python handlers are still running (tests wait for "0" after an
