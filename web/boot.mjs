@@ -39,24 +39,16 @@ const METHODS = new Set(["focus", "blur", "click", "scrollIntoView", "getAttribu
 const made = new Map();                     // a built node's id -> WeakRef, while the node lives
 const forget = new FinalizationRegistry((id) => made.delete(id));
 
-// What the user typed wins. Every change the user makes to a field is stamped here, in the
-// capture phase, before any handler of the page's Python hears of it, and from the page's first
-// moment (this module runs before Python starts). The worker writes a field the user can type into
-// with "fill" or "default", naming the stamp of the event it answers ("since"; 0 outside any
-// event, e.g. the saved form restored at start-up): the write is skipped when the user has changed
-// the field after that, checked here on the main thread at the moment it would apply. The page
-// never fires these events itself: a value the worker writes is no user's change.
-let edits = 0;
-const editedAt = new WeakMap();             // field -> the stamp of the user's last change to it
+// What the user typed wins. Every change the user makes to a field is stamped by web/edits.js,
+// from the page's first moment (a classic script in <head>: no field exists before it runs). The
+// worker writes a field the user can type into with "fill" or "default", naming the stamp of the
+// event it answers ("since"; 0 outside any event, e.g. the saved form restored at start-up): the
+// write is skipped when the user has changed the field after that, checked here on the main thread
+// at the moment it would apply.
+const edits = window.toolproofEdits ?? { count: () => 0, at: () => undefined };
+if (!window.toolproofEdits) fail(`web/edits.js did not run.${HINT}`);
 const defaults = new WeakMap();             // field -> the value the worker last wrote as its default
-for (const type of ["input", "change"]) {
-  document.addEventListener(type, (event) => {
-    const field = event.target;
-    if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement ||
-        field instanceof HTMLSelectElement) editedAt.set(field, ++edits);
-  }, true);
-}
-const changedSince = (node, since) => (editedAt.get(node) ?? 0) > since;
+const changedSince = (node, since) => (edits.at(node) ?? 0) > since;
 
 // "fill": the property unless the user changed the field after `since`.
 function fill(node, name, value, since) {
@@ -82,7 +74,7 @@ function keepingSelection(node, write) {
 // value the user gave (typed, or kept from an earlier visit) stays; the new default is remembered
 // either way, so a field the user sets to it follows the next one again.
 function setDefault(node, value, since) {
-  const held = defaults.has(node) ? node.value === defaults.get(node) : !editedAt.has(node);
+  const held = defaults.has(node) ? node.value === defaults.get(node) : edits.at(node) === undefined;
   defaults.set(node, value);
   if (held && !changedSince(node, since)) keepingSelection(node, () => { node.value = value; });
 }
@@ -97,7 +89,7 @@ let pending = 0;
 function listen(node, type, handler) {
   node.addEventListener(type, (event) => {
     document.body.dataset.pending = String(++pending);
-    Promise.resolve(window.toolproofDispatch(handler, event, edits, formSeen(event))).finally(() => {
+    Promise.resolve(window.toolproofDispatch(handler, event, edits.count(), formSeen(event))).finally(() => {
       document.body.dataset.pending = String(--pending);
     });
   });
