@@ -4,9 +4,10 @@ Shared by the board's scoring, report, CLI, HTML and page tests so they rank the
 """
 from __future__ import annotations
 
+import copy
 import json
 
-from repeatdocs import BY_ID, SUITE, document
+from repeatdocs import BY_ID, ROOT, SUITE, document
 from toolproof.suite.fingerprint import suite_sha256
 
 SHA = suite_sha256(SUITE)
@@ -49,3 +50,13 @@ def scoped_doc(model: str, scope: str, fail_every: int = 0, **extra) -> dict:
     """A live run of one category (`--scope`), stating that scope as its plan."""
     ids = [c["id"] for c in SUITE["cases"] if c["category"] == scope and c["id"] in BY_ID]
     return run_doc(model, fail_every, ids=ids, scope=scope, settings={"repeats": 1, "scope": scope}, **extra)
+
+
+def phrased_doc(model: str, **extra) -> dict:
+    """A live run of every phrasing of every case (the committed fixtures, each phrasing answered
+    as its fixture), stating that plan."""
+    fixtures = json.loads((ROOT / "data" / "fixtures.json").read_text(encoding="utf-8"))
+    doc = run_doc(model, settings={"repeats": 1, "phrasings": "all"}, **extra)
+    doc["transcripts"] = [{k: v for k, v in copy.deepcopy(t).items() if k not in ("intended_verdict", "note")}
+                          for t in fixtures["transcripts"]]
+    return doc

@@ -133,10 +133,12 @@ def test_runs_of_different_scopes_rank_on_shared_cases_without_allow_mixed(paths
                    "(different scopes, plans or suites)\n")
 
 
-def test_a_run_cut_short_ranks_last_with_no_score(paths, tmp_path):
+def test_a_run_cut_short_is_listed_apart_unranked(paths, tmp_path):
     cut = write_runs(tmp_path, {"cut": partial_doc("cut")})[0]
     code, out, err = cli("board", cut, *paths, "--format", "json")
     assert (code, err) == (0, "")
-    last = json.loads(out)["runs"][-1]
-    assert (last["model"], last["score"], last["rank"]["label"]) == ("cut", None, "4")
-    assert last["no_score"] == "10 of 72 graded: below half, no score"
+    board = json.loads(out)
+    (apart,) = board["unranked"]
+    assert (apart["id"], apart["model"], apart["score"], apart["rank"]) == ("run-1", "cut", None, None)
+    assert apart["no_score"] == "10 of 72 cases graded: below half of its plan, no score"
+    assert sorted(r["rank"]["worst"] for r in board["runs"]) <= [3, 3, 3] and len(board["runs"]) == 3

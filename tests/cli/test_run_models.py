@@ -72,6 +72,7 @@ def test_one_model_failing_entirely_does_not_stop_the_others(fake, broken, tmp_p
     assert "toolproof: openai-compatible / good: score" in err
     assert "toolproof: openai-compatible / dead: no score, 0 of 9 graded, exit 2" in err
     assert out.startswith("ToolProof leaderboard: 2 runs, same suite")
+    assert out.splitlines()[0].endswith("9 of its 72 cases; 1 not ranked (no score)")
     rows = [line for line in out.splitlines() if "openai-compatible / " in line]
     assert "good" in rows[0] and "dead" in rows[1] and "0 of 9" in rows[1]
     assert json.loads((tmp_path / "openai-compatible-good.json").read_text(encoding="utf-8"))["state"] == "done"

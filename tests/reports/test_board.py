@@ -6,10 +6,11 @@ import json
 
 import pytest
 
-from boarddocs import HOSTILE, partial_doc, run_doc, scoped_doc
+from boarddocs import HOSTILE, partial_doc, phrased_doc, run_doc, scoped_doc
 from htmlcheck import assert_inert
 from toolproof.datafiles import format_schema
-from toolproof.reports.board import RATES_TITLE, board_json, render_board_markdown, render_board_text
+from toolproof.reports.board import (COST_TITLE, PAIRS_TITLE, RATES_TITLE, UNRANKED_TITLE, board_json,
+                                     render_board_markdown, render_board_text, tables)
 from toolproof.reports.html_board import board_html
 from toolproof.reports.markdown import md_text
 from toolproof.scoring.board import build_board
@@ -27,7 +28,7 @@ def test_json_round_trips_and_hides_no_character(hostile_board):
     assert json.loads(text) == hostile_board
     assert "\u202e" not in text and "\x1b" not in text and "\u2066" not in text
     assert "\\u202e" in text and "\\u001b" in text
-    assert json.loads(text)["format"] == "toolproof.board" and json.loads(text)["version"] == 1
+    assert json.loads(text)["format"] == "toolproof.board" and json.loads(text)["version"] == 2
 
 
 def test_text_has_every_table_and_no_raw_control(hostile_board):
@@ -87,25 +88,58 @@ def scoped_board(bundle):
                        format_schema("transcripts"))
 
 
-def test_a_run_below_half_says_why_in_every_format_and_no_score(partial_board):
-    why = "10 of 72 graded: below half, no score"
+def test_a_run_below_half_is_listed_apart_in_every_format_with_why(partial_board):
+    why = "10 of 72 cases graded: below half of its plan, no score"
     text, md = render_board_text(partial_board), render_board_markdown(partial_board)
     html = "".join(assert_inert(board_html(partial_board)).text)
     for out in (text, md, html):
-        assert why in out
-    last = next(line for line in text.splitlines() if "run-2" in line and why in line)
-    assert last.split()[0] == "3" and "62.96" not in text
-    pairs = [line.split() for line in text.splitlines() if line.split()[:1] != [] and
-             all(w.startswith("run-") for w in line.split()[:2]) and "run-2" in line.split()[:2]]
-    assert len(pairs) == 2 and all(cells[-4:] == ["n/a", "n/a", "n/a", "n/a"] for cells in pairs)
+        assert why in out and UNRANKED_TITLE in out
+    assert text.splitlines()[0].endswith("72 cases; 1 not ranked (no score)")
+    ranked = text.split("\nRuns\n", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+    assert [line.split()[1] for line in ranked] == ["run-3", "run-1"] and "62.96" not in text
+    apart = text.split(f"\n{UNRANKED_TITLE}\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert apart[0].split() == ["run", "name", "date", "cases", "graded", "why"]
+    assert apart[1].split()[0] == "run-2" and apart[1].endswith(why)     # no rank cell: it is not ranked
+    pairs = text.split(f"\n{PAIRS_TITLE}\n", 1)[1].splitlines()[1:]
+    assert len(pairs) == 1 and "run-2" not in pairs[0]                  # tested against no run
     categories = next(line for line in text.splitlines()[text.splitlines().index("Category scores (%)"):]
                       if line.split()[:1] == ["run-2"])
     assert categories.split()[1:] == ["n/a"] * 8             # no score, not even a category's
-    assert json.loads(board_json(partial_board))["runs"][-1]["no_score"] == why
+    assert json.loads(board_json(partial_board))["unranked"][0]["no_score"] == why
+
+
+def test_the_runs_table_counts_cases_and_the_cost_table_conversations(bundle):
+    docs = [run_doc("twice", 5, repeats=2, settings={"repeats": 2}), run_doc("once", 5)]
+    b = build_board([(d, f"{i}.json") for i, d in enumerate(docs)], bundle.cases, bundle.tools,
+                    format_schema("transcripts"))
+    rows = tables(b)
+    assert rows["Runs"][0][4] == "cases graded" and {r[4] for r in rows["Runs"][1:]} == {"71 of 72"}
+    assert rows[COST_TITLE][0][1] == "conversations"
+    assert sorted(r[1] for r in rows[COST_TITLE][1:]) == ["142 of 144", "71 of 72"]
+    html = "".join(assert_inert(board_html(b)).text)
+    assert "Cases graded" in html and "142 of 144" in html
+
+
+def test_a_board_of_one_category_is_headed_with_its_cases(bundle):
+    docs = [scoped_doc("a", "should_call"), scoped_doc("b", "should_call", 2)]
+    b = build_board([(d, f"{i}.json") for i, d in enumerate(docs)], bundle.cases, bundle.tools,
+                    format_schema("transcripts"))
+    for out in (render_board_text(b), render_board_markdown(b), "".join(assert_inert(board_html(b)).text)):
+        assert "9 of its 72 cases" in out and ", 72 cases" not in out
+
+
+def test_the_base_phrasing_note_is_in_every_format(bundle):
+    docs = [phrased_doc("phrased"), run_doc("base", 3)]
+    b = build_board([(d, f"{i}.json") for i, d in enumerate(docs)], bundle.cases, bundle.tools,
+                    format_schema("transcripts"))
+    note = b["suite"]["phrasings_note"]
+    assert note in render_board_text(b) and md_text(note) in render_board_markdown(b)
+    assert "".join(assert_inert(board_html(b)).text).count(note) == 1
 
 
 def test_a_board_on_shared_cases_says_so_in_every_format(scoped_board):
-    note = "different scopes or plans: every run graded on the 9 of 72 cases all 2 runs share, not on its own plan"
+    note = ("different scopes or plans: every run graded (its cost too) on the 9 of 72 cases all 2 runs share, "
+            "not on its own plan")
     assert scoped_board["suite"]["note"] == note
     text, md = render_board_text(scoped_board), render_board_markdown(scoped_board)
     html = "".join(assert_inert(board_html(scoped_board)).text)

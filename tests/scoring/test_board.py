@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boarddocs import IDS, partial_doc, run_doc, scoped_doc
+from boarddocs import IDS, partial_doc, phrased_doc, run_doc, scoped_doc
 from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
 from toolproof.scoring.board import build_board, holm, parse_run
@@ -58,14 +58,17 @@ def test_runs_that_cannot_be_told_apart_share_a_rank(bundle):
     assert (same["delta"], same["p_value"], same["significant"]) == (0.0, 1.0, False)
 
 
-def test_a_run_with_no_grade_sorts_last_and_shares_the_bottom(bundle):
+def test_a_run_with_no_grade_is_listed_apart_unranked(bundle):
     dead = run_doc("dead")
     for t in dead["transcripts"]:
         t["turns"] = [{"error": {"status": 503, "message": "down"}}]
     b = board(bundle, [dead, run_doc("live")])
-    assert [r["model"] for r in b["runs"]] == ["live", "dead"]
-    assert b["runs"][1]["score"] is None and b["runs"][1]["graded"] == 0
-    assert b["pairs"][0]["p_value"] is None and not b["pairs"][0]["significant"]
+    assert [r["model"] for r in b["runs"]] == ["live"] and b["runs"][0]["rank"]["label"] == "1"
+    (row,) = b["unranked"]
+    assert (row["model"], row["score"], row["rank"]) == ("dead", None, None)
+    assert row["cases"] == {"planned": 72, "graded": 0, "error": 72, "not_started": 0}
+    assert row["no_score"] == "0 of 72 cases graded: nothing graded, no score"
+    assert b["pairs"] == [] and b["method"]["pairs"] == 0
 
 
 def test_different_suites_are_refused_naming_the_files(bundle):
@@ -81,8 +84,8 @@ def test_allow_mixed_ranks_on_the_cases_all_runs_share_and_says_so(bundle):
     docs = [run_doc("a"), run_doc("b", 2, sha="f" * 64, ids=IDS[:40])]
     b = board(bundle, docs, allow_mixed=True)
     assert b["suite"]["mixed"] and b["suite"]["cases"] == 40 and b["suite"]["suite_sha256"] is None
-    assert "on the 40 case ids all 2 runs share" in b["suite"]["note"]
-    assert all(r["planned"] <= 40 for r in b["runs"])
+    assert "(its cost too) on the 40 case ids all 2 runs share" in b["suite"]["note"]
+    assert all(r["cases"]["planned"] == 40 for r in b["runs"])
 
 
 def test_a_scorecard_alone_is_refused(bundle):
@@ -129,29 +132,32 @@ def test_a_label_that_is_not_text_is_refused_naming_the_file(bundle):
     assert caught.value.line() == "1.json: at $.label: ['not', 'text'] is not of type 'string'"
 
 
-def test_a_run_below_half_of_its_plan_has_no_score_and_ranks_last(bundle):
+def test_a_run_below_half_of_its_plan_is_listed_apart_unranked_with_why(bundle):
     # a copy of a full results file keeping only its first 10 of 72 transcripts, every one passing:
     # scored on those 10 it would rank first, with an interval 80 points wide
     docs = [run_doc("a", 3, settings={"repeats": 1}), partial_doc("cut"), run_doc("b", 5, settings={"repeats": 1}),
             run_doc("c", 2, settings={"repeats": 1})]
     b = board(bundle, docs)
-    rows = {r["model"]: r for r in b["runs"]}
-    cut = rows["cut"]
-    assert b["runs"][-1] is cut
-    assert (cut["score"], cut["interval"], cut["graded"], cut["planned"]) == (None, None, 10, 72)
-    assert cut["no_score"] == "10 of 72 graded: below half, no score"
+    assert [r["model"] for r in b["runs"]] == ["b", "a", "c"]          # ranked among themselves, 1..3
+    assert all(r["rank"]["worst"] <= 3 and r["no_score"] is None for r in b["runs"])
+    (cut,) = b["unranked"]
+    assert (cut["model"], cut["id"], cut["score"], cut["interval"], cut["rank"]) == ("cut", "run-2", None, None, None)
+    assert (cut["cases"]["graded"], cut["cases"]["planned"], cut["cases"]["not_started"]) == (10, 72, 62)
+    assert cut["no_score"] == "10 of 72 cases graded: below half of its plan, no score"
     assert cut["partial_score"] is not None              # what the scorecard's JSON keeps
-    assert cut["rank"] == {"best": 4, "worst": 4, "label": "4"}
-    assert all(r["rank"]["worst"] <= 3 and r["no_score"] is None for r in b["runs"][:3])
-    for pair in b["pairs"]:
-        if "run-2" in (pair["a"], pair["b"]):
-            assert (pair["delta"], pair["low"], pair["p_value"], pair["mcnemar_p"], pair["p_holm"]) == (None,) * 5
-            assert not pair["significant"] and pair["note"] == "not tested: run-2 below half of its plan graded"
-        else:
-            assert pair["p_value"] is not None and pair["note"] is None
-    # Holm counts only the pairs tested: 3, not 6
-    tested = [p for p in b["pairs"] if p["p_value"] is not None]
-    assert len(tested) == 3
+    # no pair names it, and Holm counts only the pairs of ranked runs: 3, not 6
+    assert len(b["pairs"]) == 3 and all("run-2" not in (p["a"], p["b"]) for p in b["pairs"])
+    assert all(p["p_value"] is not None and p["note"] is None for p in b["pairs"])
+
+
+def test_an_unranked_run_with_phrasings_says_why_in_conversations(bundle):
+    # 10 of 223 conversations: below half of a plan counted in conversations, said in that unit
+    cut = phrased_doc("cut")
+    cut["transcripts"] = cut["transcripts"][:10]
+    b = board(bundle, [phrased_doc("whole"), cut])
+    (row,) = b["unranked"]
+    assert row["no_score"] == "10 of 223 conversations graded: below half of its plan, no score"
+    assert (row["cases"]["graded"], row["cases"]["planned"]) == (10, 72)
 
 
 def test_a_pair_with_no_case_graded_in_both_is_not_tested(bundle):
@@ -173,13 +179,76 @@ def test_runs_of_different_scopes_are_ranked_on_the_cases_they_share(bundle):
     b = board(bundle, docs)
     s = b["suite"]
     assert (s["same"], s["mixed"], s["shared_only"], s["cases"]) == (True, False, True, 9)
-    assert s["suite_sha256"] and "every run graded on the 9 of 72 cases all 2 runs share" in s["note"]
-    assert all((r["graded"], r["planned"]) == (9, 9) for r in b["runs"])
+    assert s["suite_sha256"] and "every run graded (its cost too) on the 9 of 72 cases all 2 runs share" in s["note"]
+    assert all((r["cases"]["graded"], r["cases"]["planned"]) == (9, 9) for r in b["runs"])
     whole = next(r for r in b["runs"] if r["model"] == "whole")
     calls = [c for c in bundle.cases if c.category == "should_call"]
     alone = evaluate(calls, bundle.tools, parse_run(docs[0], SCHEMA, bundle.cases, "0.json"))
     assert whole["score"] == alone["score"]               # the score is over the 9 shared cases
     assert b["pairs"][0]["cases"] == 9
+    # and so is its cost: the 9 cases' requests and tokens, not the whole file's 72
+    only = dict(docs[0], transcripts=[t for t in docs[0]["transcripts"] if t["case_id"] in {c.id for c in calls}])
+    nine = evaluate(calls, bundle.tools, parse_run(only, SCHEMA, bundle.cases, "0.json"))["cost"]
+    assert (whole["cost"]["requests"], whole["cost"]["input_tokens"]) == (nine["requests"], nine["input_tokens"])
+    assert whole["coverage"]["planned"] == 9 and "its cost too" in s["note"]
+
+
+def test_runs_of_one_category_are_a_board_of_its_cases_not_of_the_suite(bundle):
+    # issue 37's leftover: two should_call runs (9 cases) were headed "72 cases"
+    from toolproof.reports.board import headline
+
+    b = board(bundle, [scoped_doc("a", "should_call"), scoped_doc("b", "should_call", 2)])
+    s = b["suite"]
+    assert (s["cases"], s["suite_cases"], s["shared_only"]) == (9, 72, False) and "note" not in s
+    assert headline(b)[0].endswith("9 of its 72 cases")
+    assert all(r["cases"]["planned"] == 9 for r in b["runs"])
+
+
+def test_each_unit_counts_one_thing_cases_and_conversations_apart(bundle):
+    # two repeats: 72 cases, 144 conversations; the old "graded" column said 144 of 144 beside 72 of 72
+    b = board(bundle, [run_doc("twice", 5, repeats=2, settings={"repeats": 2}), run_doc("once", 5)])
+    rows = {r["model"]: r for r in b["runs"]}
+    assert (rows["twice"]["cases"]["planned"], rows["twice"]["coverage"]["planned"]) == (72, 144)
+    assert (rows["once"]["cases"]["planned"], rows["once"]["coverage"]["planned"]) == (72, 72)
+    assert "graded" not in rows["twice"] and "planned" not in rows["twice"]
+
+
+def test_a_run_of_phrasings_against_a_base_run_is_ranked_and_tested_on_the_base_phrasing(bundle):
+    phrased, base = phrased_doc("phrased"), run_doc("base", 3)
+    b = board(bundle, [phrased, base])
+    assert b["suite"]["phrasings_note"].startswith("run-1 holds several phrasings and run-2 the base phrasing alone")
+    # the pair is compare's, which puts such runs on their base phrasing (comparison.on_base)
+    runs = {r["model"]: r for r in b["runs"]}
+    a, c = (graded_run(d, bundle.cases, bundle.tools, SCHEMA, n) for d, n in ((phrased, "a"), (base, "b")))
+    first, second = (a, c) if b["runs"][0]["model"] == "phrased" else (c, a)
+    found = compare_runs(first, second)["comparison"]
+    assert "phrasings_note" in found
+    (pair,) = b["pairs"]
+    assert (pair["delta"], pair["low"], pair["high"], pair["mcnemar_p"]) == (
+        found["score"]["delta"], found["score"]["low"], found["score"]["high"], found["mcnemar"]["p_value"])
+    # and the rank rests on the same scores: the phrased run's base phrasing, not its mean over 8 phrasings
+    only_base = dict(phrased, transcripts=[t for t in phrased["transcripts"] if "phrasing" not in t],
+                     settings={"repeats": 1, "phrasings": "base"})
+    alone = evaluate(bundle.cases, bundle.tools, parse_run(only_base, SCHEMA, bundle.cases, "x"))
+    assert runs["phrased"]["score"] == alone["score"] != evaluate(
+        bundle.cases, bundle.tools, parse_run(phrased, SCHEMA, bundle.cases, "x"))["score"]
+    assert runs["phrased"]["coverage"] == {"planned": 72, "graded": 71, "error": 1, "not_started": 0}
+    assert runs["phrased"]["cost"]["requests"] == alone["cost"]["requests"]
+
+
+def test_runs_that_all_hold_phrasings_are_ranked_on_every_phrasing(bundle):
+    b = board(bundle, [phrased_doc("x"), phrased_doc("y")])
+    assert "phrasings_note" not in b["suite"]
+    assert all(r["coverage"]["planned"] == 223 for r in b["runs"])
+
+
+def test_a_run_of_phrasings_stating_no_plan_is_still_put_on_its_base_phrasing(bundle):
+    # hostile: no settings at all (so no plan to restate), a phrasing id no plan names
+    phrased = phrased_doc("phrased")
+    del phrased["settings"]
+    b = board(bundle, [phrased, run_doc("base", 3)])
+    assert "phrasings_note" in b["suite"]
+    assert all(r["coverage"]["planned"] == 72 for r in b["runs"])
 
 
 def test_one_scope_is_not_a_narrowed_board(bundle):

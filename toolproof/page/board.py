@@ -16,7 +16,7 @@ SORTS = {        # column key -> (header, sort key on a board row, highest first
     "rank": ("Rank", lambda r: (r["rank"]["best"], r["rank"]["worst"]), False),
     "name": ("Run", lambda r: r["_name"].lower(), False),
     "date": ("Date", lambda r: str(r.get("created") or ""), True),
-    "graded": ("Graded", lambda r: r["graded"], True),
+    "graded": ("Cases graded", lambda r: r["cases"]["graded"], True),
     "score": ("Score", lambda r: -1 if r["score"] is None else r["score"], True),
     "error": ("Error", lambda r: r["error_rate"] or 0, False),
     "usd": ("USD", lambda r: float("inf") if r["cost"]["usd"] is None else r["cost"]["usd"], False),
@@ -134,19 +134,23 @@ class BoardView:
         clear(root)
         top = headline(self.board)
         root.appendChild(el("ul", cls="compare-summary", children=[el("li", line) for line in top]))
-        if self.board["suite"].get("note"):
-            root.appendChild(el("p", self.board["suite"]["note"], cls="board-mixed-note"))
+        for key in ("note", "phrasings_note"):
+            if self.board["suite"].get(key):
+                root.appendChild(el("p", self.board["suite"][key], cls="board-mixed-note"))
         root.appendChild(scroller("Ranked runs, one row each", self._table()))
+        if self.board.get("unranked"):
+            root.appendChild(self._unranked())
         if self.board["pairs"]:
             root.appendChild(self._grid())
         for name in ("json", "md", "html"):
             byid(f"export-board-{name}").disabled = False
         byid("board").dataset.board = "ready"
-        n = len(self.board["runs"])
-        self.message(f"Ranked {counted(n, 'run')}. The exports are exactly what python -m toolproof board ... prints.")
+        n, apart = len(self.board["runs"]), len(self.board["unranked"])
+        aside = f" ({apart} not ranked: no score)" if apart else ""
+        self.message(f"Ranked {counted(n, 'run')}{aside}. The exports are exactly what python -m toolproof board ... prints.")
 
     def _table(self):
-        from toolproof.reports.board import interval, num, pass_k, pct, run_name, score_cell, usd
+        from toolproof.reports.board import cases_cell, interval, num, pass_k, pct, run_name, score_cell, usd
         from toolproof.errors import clip
         from toolproof.safe_text import printable
 
@@ -172,7 +176,7 @@ class BoardView:
             body.append(el("tr", cls="board-row", data_run_id=r["id"], children=[
                 el("td", r["rank"]["label"], cls="num board-rank"), el("td", cls="board-name", children=[
                     el("code", r["id"], cls="board-id"), el("span", printable(clip(r["_name"], 200)))]),
-                el("td", str(r.get("created") or "")[:10]), el("td", f"{r['graded']} of {r['planned']}", cls="num"),
+                el("td", str(r.get("created") or "")[:10]), el("td", cases_cell(r), cls="num"),
                 el("td", score_cell(r), cls="num board-score"), el("td", pct(r["error_rate"]) + "%", cls="num"),
                 el("td", usd(r["cost"]["usd"]), cls="num"), el("td", num(r["cost"]["latency_p50_ms"]), cls="num"),
                 el("td", interval(r), cls="num"), el("td", children=[whisker(r["score"], i.get("low"), i.get("high"))]),
@@ -180,6 +184,23 @@ class BoardView:
         byid("board").dataset.sort = self.sort
         byid("board").dataset.order = order
         return el("table", cls="board-table", children=[el("thead", children=[head]), el("tbody", children=body)])
+
+    def _unranked(self):
+        """The runs with no score, apart from the ranking, each with why (the exports' table)."""
+        from toolproof.reports.board import UNRANKED_TITLE, cases_cell, run_name
+        from toolproof.errors import clip
+        from toolproof.safe_text import printable
+
+        head = el("tr", children=[el("th", t, scope="col") for t in ("Run", "Date", "Cases graded", "Why")])
+        body = [el("tr", cls="board-row unranked", data_run_id=r["id"], children=[
+            el("td", cls="board-name", children=[el("code", r["id"], cls="board-id"),
+                                                  el("span", printable(clip(run_name(r), 200)))]),
+            el("td", str(r.get("created") or "")[:10]), el("td", cases_cell(r), cls="num"),
+            el("td", r["no_score"], cls="board-why")]) for r in self.board["unranked"]]
+        return el("div", cls="board-unranked", children=[
+            el("h3", UNRANKED_TITLE),
+            scroller("Runs not ranked", el("table", cls="board-table", children=[
+                el("thead", children=[head]), el("tbody", children=body)]))])
 
     def clicked(self, event) -> None:
         button = event.target.closest(".board-sort")

@@ -66,8 +66,23 @@ def interval(row: dict) -> str:
 
 
 def score_cell(row: dict) -> str:
-    """The score, or why there is none ('10 of 72 graded: below half, no score')."""
+    """The score, or why there is none ('10 of 72 cases graded: below half of its plan, no score')."""
     return row.get("no_score") or num(row["score"], 2)
+
+
+def cases_cell(row: dict) -> str:
+    """'9 of 9': the cases graded of those the board grades the run on (each case once)."""
+    return f"{row['cases']['graded']} of {row['cases']['planned']}"
+
+
+def conversations_cell(row: dict) -> str:
+    """'27 of 27': the conversations graded of those planned (case × phrasing × repeat × level)."""
+    return f"{row['coverage']['graded']} of {row['coverage']['planned']}"
+
+
+def every_run(board: dict) -> list[dict]:
+    """The ranked runs in rank order, then the unranked ones in the order given."""
+    return board["runs"] + board.get("unranked", [])
 
 
 def significant_cell(pair: dict) -> str:
@@ -84,16 +99,23 @@ def pass_k(row: dict) -> str:
     return f"^{k} {pct(found[k])}"
 
 
+def _scope(s: dict) -> str:
+    """What the board grades on: '72 cases', '9 of the suite's 72 cases', or the note why fewer."""
+    if not s["same"]:
+        return f"MIXED SUITES: {s['note']}"
+    sha = f"same suite (sha256 {s['suite_sha256'][:12]})"
+    if s.get("note"):
+        return f"{sha}, SHARED CASES ONLY: {s['note']}"
+    whole = s.get("suite_cases", s["cases"])
+    return f"{sha}, " + (counted(whole, "case") if whole == s["cases"] else f"{s['cases']} of its {counted(whole, 'case')}")
+
+
 def headline(board: dict) -> list[str]:
     """The lines above every table: what was ranked, on what, and how pairs were tested."""
-    s, m, n = board["suite"], board["method"], len(board["runs"])
-    if not s["same"]:
-        scope = f"MIXED SUITES: {s['note']}"
-    elif s.get("note"):
-        scope = f"same suite (sha256 {s['suite_sha256'][:12]}), SHARED CASES ONLY: {s['note']}"
-    else:
-        scope = f"same suite (sha256 {s['suite_sha256'][:12]}), {counted(s['cases'], 'case')}"
-    return [f"ToolProof leaderboard: {counted(n, 'run')}, {scope}",
+    s, m = board["suite"], board["method"]
+    n, unranked = len(every_run(board)), len(board.get("unranked", []))
+    apart = f"; {unranked} not ranked (no score)" if unranked else ""
+    return [f"ToolProof leaderboard: {counted(n, 'run')}, {_scope(s)}{apart}"] + ([s["phrasings_note"]] if s.get("phrasings_note") else []) + [
             f"Ranked by score; {int(100 * m['level'])}% intervals {m['intervals']}",
             f"Pairs ({m['pairs']}): {m['pairwise']}; significant when the Holm-adjusted p < {m['alpha']:g}. "
             "Runs that cannot be told apart share a rank (\"1–3\")."]
@@ -105,33 +127,43 @@ def _columns(rows: list[list[str]], right: set) -> list[str]:
             for r in rows]
 
 
+UNRANKED_TITLE = "Not ranked: below half of the plan graded, so no score"
+
+
 def tables(board: dict) -> dict:
-    """Every table as rows of cells, plain text (each format makes every cell safe its own way)."""
-    runs = board["runs"]
-    main = [["rank", "run", "name", "date", "graded", "score", "95% CI", "pass^k", "error"]] + [
-        [r["rank"]["label"], r["id"], clip(run_name(r), 48), _date(r), f"{r['graded']} of {r['planned']}",
+    """Every table as rows of cells, plain text (each format makes every cell safe its own way).
+    One unit per column: "cases graded" counts cases, "conversations" the plan's conversations."""
+    runs, everyone = board["runs"], every_run(board)
+    main = [["rank", "run", "name", "date", "cases graded", "score", "95% CI", "pass^k", "error"]] + [
+        [r["rank"]["label"], r["id"], clip(run_name(r), 48), _date(r), cases_cell(r),
          score_cell(r), interval(r), pass_k(r), pct(r["error_rate"]) + "%"] for r in runs]
+    unranked = [["run", "name", "date", "cases graded", "why"]] + [
+        [r["id"], clip(run_name(r), 48), _date(r), cases_cell(r), r["no_score"]] for r in board.get("unranked", [])]
     categories = [["run"] + [CATEGORY_SHORT[c] for c in CATEGORIES]] + [
         [r["id"]] + [pct(r["categories"][c]["score"]) if c in r["categories"] and not r.get("no_score") else "n/a"
                      for c in CATEGORIES]
-        for r in runs]
+        for r in everyone]
     # each column says which way is good (utility is better high, injection compliance low)
     rates = [["run"] + [f"{RATE_SHORT[k]} {better(k)[0]}" for k in METRIC_KEYS]] + [
-        [r["id"]] + [pct(r["metrics"].get(k)) for k in METRIC_KEYS] for r in runs]
-    cost = [["run", "requests", "tokens in", "tokens out", "USD", "USD/1k req", "USD/pass", "p50 ms", "p95 ms"]] + [
-        [r["id"], str(c["requests"]), str(c["input_tokens"]), str(c["output_tokens"]), usd(c["usd"]),
-         usd(c["usd_per_1000_requests"]), usd(c["usd_per_pass"]), num(c["latency_p50_ms"]), num(c["latency_p95_ms"])]
-        for r in runs for c in [r["cost"]]]
+        [r["id"]] + [pct(r["metrics"].get(k)) for k in METRIC_KEYS] for r in everyone]
+    cost = [["run", "conversations", "requests", "tokens in", "tokens out", "USD", "USD/1k req", "USD/pass", "p50 ms",
+             "p95 ms"]] + [
+        [r["id"], conversations_cell(r), str(c["requests"]), str(c["input_tokens"]), str(c["output_tokens"]),
+         usd(c["usd"]), usd(c["usd_per_1000_requests"]), usd(c["usd_per_pass"]), num(c["latency_p50_ms"]),
+         num(c["latency_p95_ms"])]
+        for r in everyone for c in [r["cost"]]]
     pairs = [["A", "B", "delta B-A", "95% CI", "cases", "p", "p (Holm)", "McNemar p", "significant"]] + [
         [p["a"], p["b"], num(p["delta"], 2), "n/a" if p["low"] is None else f"{p['low']:+.1f} to {p['high']:+.1f}",
          str(p["cases"]), num(p["p_value"], 4), num(p["p_holm"], 4), num(p["mcnemar_p"], 4),
          significant_cell(p)] for p in board["pairs"]]
-    return {"Runs": main, "Category scores (%)": categories, RATES_TITLE: rates,
-            "Cost and latency": cost, "Pairs (B - A, B ranked lower)": pairs}
+    return {"Runs": main, UNRANKED_TITLE: unranked, "Category scores (%)": categories, RATES_TITLE: rates,
+            COST_TITLE: cost, PAIRS_TITLE: pairs}
 
 
-_RIGHT = {"Runs": {4, 5, 8}, "Category scores (%)": set(range(1, 9)), RATES_TITLE: set(range(1, 1 + len(METRIC_KEYS))),
-          "Cost and latency": set(range(1, 9)), "Pairs (B - A, B ranked lower)": {2, 4, 5, 6, 7}}
+COST_TITLE = "Cost and latency"
+PAIRS_TITLE = "Pairs (B - A, B ranked lower)"
+_RIGHT = {"Runs": {4, 5, 8}, UNRANKED_TITLE: {3}, "Category scores (%)": set(range(1, 9)),
+          RATES_TITLE: set(range(1, 1 + len(METRIC_KEYS))), COST_TITLE: set(range(1, 10)), PAIRS_TITLE: {2, 4, 5, 6, 7}}
 
 
 def render_board_text(board: dict) -> str:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from toolproof.errors import clip
 
-from .board import RATES_TITLE, headline, interval, num, pass_k, pct, run_name, score_cell, significant_cell, tables
+from .board import (COST_TITLE, RATES_TITLE, UNRANKED_TITLE, cases_cell, headline, interval, num, pass_k, pct, run_name,
+                    score_cell, significant_cell, tables)
 from .html import Raw, esc, legend, lines, page, scroll_box, section, table, whisker
 from .legends import board_legend
 
@@ -18,11 +19,19 @@ def _runs_table(board: dict) -> str:
     for r in board["runs"]:
         i = r.get("interval") or {}
         rows.append([r["rank"]["label"], r["id"], clip(run_name(r), 120), str(r.get("created") or "")[:10],
-                     f"{r['graded']} of {r['planned']}", score_cell(r), interval(r),
+                     cases_cell(r), score_cell(r), interval(r),
                      whisker(r["score"], i.get("low"), i.get("high")), pass_k(r), pct(r["error_rate"]) + "%"])
         attrs.append(f" data-run-id=\"{esc(r['id'])}\"")
-    head = ["Rank", "Run", "Name", "Date", "Graded", "Score", "95% CI", "Interval (0–100)", "pass^k", "Error"]
+    head = ["Rank", "Run", "Name", "Date", "Cases graded", "Score", "95% CI", "Interval (0–100)", "pass^k", "Error"]
     return table(head, rows, label="Runs, ranked by score", right={4, 5, 9}, cls="board", row_attrs=attrs)
+
+
+def _unranked_table(board: dict) -> str:
+    """The runs with no score, apart from the ranking, each with why."""
+    rows = [row[:2] + [clip(run_name(r), 120)] + row[3:] for r, row in zip(board["unranked"], tables(board)[UNRANKED_TITLE][1:])]
+    attrs = [f" data-run-id=\"{esc(r['id'])}\"" for r in board["unranked"]]
+    return table(["Run", "Name", "Date", "Cases graded", "Why"], rows, label=UNRANKED_TITLE, right={3},
+                 cls="board unranked", row_attrs=attrs)
 
 
 def _grid(board: dict) -> str:
@@ -69,11 +78,16 @@ def _pairs_table(board: dict) -> str:
 def board_html(board: dict) -> str:
     """The whole HTML file for a board."""
     top = headline(board)
-    parts = [f"<h1>{esc(top[0])}</h1>", lines(top[1:], "lines muted")]
+    wording = board["suite"].get("phrasings_note")
+    parts = [f"<h1>{esc(top[0])}</h1>", lines([line for line in top[1:] if line != wording], "lines muted")]
     if board["suite"].get("note"):
         parts.append(f"<p class=\"note\"><strong>{esc(board['suite']['note'])}</strong></p>")
+    if wording:
+        parts.append(f"<p class=\"note\"><strong>{esc(wording)}</strong></p>")
     parts.append(section("Runs, ranked by score", [_runs_table(board)]))
-    titles = ("Category scores (%)", RATES_TITLE, "Cost and latency")
+    if board.get("unranked"):
+        parts.append(section(UNRANKED_TITLE, [_unranked_table(board)]))
+    titles = ("Category scores (%)", RATES_TITLE, COST_TITLE)
     for title, rows in tables(board).items():
         if title in titles and len(rows) > 1:
             parts.append(section(title, [table(rows[0], rows[1:], label=title, right=set(range(1, len(rows[0]))))]))

@@ -69,7 +69,10 @@ def board_legend(board: dict) -> list[tuple[str, str]]:
     method = board.get("method") if isinstance(board.get("method"), dict) else {}
     level = _level(method)
     return ([("Rank", "runs that cannot be told apart share a rank (\"1–3\")"),
-             ("Graded", "the plan's conversations that got a verdict, of those planned"),
+             ("Cases graded", "the board's cases with a verdict (one of their conversations graded), of those "
+                              "the run is ranked on; each case counts once, whatever its phrasings and repeats"),
+             ("Conversations", "the plan's conversations (case × phrasing × repeat × pad level) that got a verdict, "
+                               "of those planned"),
              (f"{level}% CI", f"the {level}% interval of the score over cases"),
              ("pass^k", "the chance that k repeats of a case all pass (tau-bench's estimator)"),
              ("Error", "the share of the run graded ERROR (" + VERDICT_MEANING[ERROR].split(", so")[0] + ")")]

@@ -7,23 +7,31 @@ Rules (docs/statistics.md "The leaderboard" says the same for users):
 - the runs must record one and the same `suite_sha256`; otherwise they are refused with one
   line naming the files, unless `allow_mixed`: then every run is graded on the case ids all
   runs hold, and the board says so (`suite.mixed`, `suite.note`);
-- runs of one suite but different scopes or plans (one run `--scope should_call`, one of the
-  whole suite; a file holding part of the suite and stating no plan) would be ranked on scores
-  over different cases while their pairs are tested on the cases both hold: so when the case
-  sets the runs planned differ, every run is graded on the cases all runs share, as with
-  `allow_mixed`, and the board says so (`suite.shared_only`, `suite.note`); no case shared is
-  refused with one line naming the files;
-- a run with below half of its plan graded (coverage.below_half, the scorecard's rule) shows no
-  score and no interval (`score`, `interval` null, `no_score` says why, `partial_score` keeps
-  what the scorecard's JSON keeps), ranks last with the runs that have no score, and takes part
-  in no pairwise test (its pairs' delta, interval and p-values are null);
-- one row per run, ranked by score (a run with no score last, ties in the order given); the
-  runs with a score rank among themselves (1..k), those without share k+1..n;
-- each pair is compared exactly as `compare A B` compares two runs (scoring/comparison.py:
-  `compare_runs` for the delta and its 95% interval over the cases graded in both, McNemar on
-  flips as the second test), and `paired_p_value` gives the p-value of that same interval's
-  test; Holm's step-down correction over the m pairs keeps the chance of any false "significant"
-  in the table at 5% or below (benchmarks/board_calibration.py measures it);
+- every run is graded on the cases the runs planned (`suite.cases`: nine for runs of one
+  category, not the suite's 72); runs of one suite but different scopes or plans (one run
+  `--scope should_call`, one of the whole suite; a file holding part of the suite and stating no
+  plan) would be ranked on scores over different cases while their pairs are tested on the cases
+  both hold: so when the case sets the runs planned differ, every run is graded on the cases all
+  runs share, as with `allow_mixed`, and the board says so (`suite.shared_only`, `suite.note`);
+  no case shared is refused with one line naming the files;
+- a run is graded on those cases alone: its cost, requests and latency count only their
+  transcripts, not the whole file's;
+- compare's base-phrasing rule (comparison.compared_on_base): when some runs hold several
+  phrasings and others the base phrasing alone, every run is ranked and tested on its base
+  phrasing (a score over several phrasings is a mean over them, which set against base-only
+  scores would mix wording into the ranking), and `suite.phrasings_note` says so;
+- one unit per count: a row's `cases` counts cases (each case once, whatever its phrasings,
+  repeats and pad levels), its `coverage` conversations (the scorecard's plan);
+- a run with below half of its plan graded (coverage.below_half, the scorecard's rule) has no
+  score and no interval and is not ranked: it is listed apart in `unranked` (`score`,
+  `interval` and `rank` null, `no_score` says why, `partial_score` keeps what the scorecard's
+  JSON keeps) and takes part in no pairwise test;
+- the ranked runs (`runs`) in order of score, ties in the order given; each pair of them is
+  compared exactly as `compare A B` compares two runs (scoring/comparison.py: `compare_runs` for
+  the delta and its 95% interval over the cases graded in both, McNemar on flips as the second
+  test), and `paired_p_value` gives the p-value of that same interval's test; Holm's step-down
+  correction over the m pairs keeps the chance of any false "significant" in the table at 5% or
+  below (benchmarks/board_calibration.py measures it);
 - rank: a run's best possible rank is 1 + the runs significantly above it, its worst n - the
   runs significantly below it; when they differ the rank reads "1–3" (not separable).
 
@@ -31,18 +39,20 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from toolproof.plurals import counted
 from toolproof.errors import ToolProofError
-from toolproof.grading.transcripts import known_ids, parse_transcripts
-from toolproof.suite.model import Case, Tool
-from .comparison import compare_runs, paired_p_value, run_summary
+from toolproof.grading.transcripts import TranscriptSet, known_ids, parse_transcripts
+from toolproof.suite.model import BASE, Case, Tool
+from .comparison import compare_runs, compared_on_base, paired_p_value, run_summary
 from .cost import check_prices
 from .coverage import below_half, plan_case_ids
 from .evaluate import evaluate
 from .intervals import LEVEL, METHOD
 from .results_doc import refuse_scorecard
 
-FORMAT, VERSION = "toolproof.board", 1
+FORMAT, VERSION = "toolproof.board", 2
 MAX_RUNS = 40           # 780 pairs: beyond this a table of pairs is no longer read
 ALPHA = round(1 - LEVEL, 10)
 # plain words, no Markdown: the page shows this line as text, and Markdown exports escape it
@@ -91,25 +101,40 @@ def _label(document: dict) -> dict:
     return out
 
 
-def _no_score(cov: dict) -> str:
-    """Why a row below half of its plan has no score: '10 of 72 graded: below half, no score'."""
-    return f"{cov['graded']} of {cov['planned']} graded: {'nothing graded' if not cov['graded'] else 'below half'}, no score"
+def _case_counts(card: dict, planned: int) -> dict:
+    """{planned, graded, error, not_started} in cases: a case is graded when one of its
+    conversations got a verdict, ERROR when none did (the card's counts), not started when the
+    file holds none of its conversations."""
+    counts = card["counts"]
+    present, error = counts["cases"], counts.get("error", 0)
+    planned = max(planned, present)
+    return {"planned": planned, "graded": present - error, "error": error, "not_started": planned - present}
 
 
-def _row(index: int, document: dict, card: dict) -> dict:
+def _no_score(cov: dict, cases: dict) -> str:
+    """Why a row is unranked, in the unit its plan counts ('10 of 72 cases graded: below half of its
+    plan, no score'; conversations when a case runs more than once)."""
+    unit = "case" if cov["planned"] == cases["planned"] else "conversation"
+    why = "nothing graded" if not cov["graded"] else "below half of its plan"
+    return f"{cov['graded']} of {counted(cov['planned'], unit)} graded: {why}, no score"
+
+
+def _row(index: int, document: dict, card: dict, planned_cases: int) -> dict:
     cov, cost, intervals = card["coverage"], card.get("cost") or {}, card.get("intervals") or {}
+    cases = _case_counts(card, planned_cases)
     latency = cost.get("latency_ms") or {}
     usd = cost.get("usd")
     requests = cost.get("requests") or 0
     reliability = card.get("reliability") or {}
     repeats = card.get("repeats", 1)
+    unranked = below_half(cov) or card["score"] is None
     return {
         "id": f"run-{index + 1}", **_label(document), "repeats": repeats,
-        "graded": cov["graded"], "planned": cov["planned"], "coverage": cov,
-        "score": None if below_half(cov) else card["score"],
-        "interval": None if below_half(cov) else intervals.get("score"),
-        "no_score": _no_score(cov) if below_half(cov) else None,
-        "partial_score": card["score"] if below_half(cov) else None,
+        "cases": cases, "coverage": cov,
+        "score": None if unranked else card["score"],
+        "interval": None if unranked else intervals.get("score"),
+        "no_score": _no_score(cov, cases) if unranked else None,
+        "partial_score": card["score"] if unranked else None,
         "categories": {c: {"score": row["score"], **(intervals.get("categories") or {}).get(c, {})}
                        for c, row in card["categories"].items() if row["score"] is not None},
         "metrics": card["metrics"],
@@ -137,15 +162,12 @@ def _pair(a_row: dict, b_row: dict, a: dict, b: dict, mixed: bool, weights: dict
     c = compare_runs(a, b, allow_mixed=mixed, weights=weights)["comparison"]
     s, cases = c["score"], c["suite"]["shared_cases"] - len(c["errored"])
     out = {"a": a_row["id"], "b": b_row["id"], "delta": s["delta"], "low": s["low"], "high": s["high"],
-           "cases": cases, "p_value": paired_p_value(a, b, weights=weights), "mcnemar_p": c["mcnemar"]["p_value"]}
-    untested = [r["id"] for r in (a_row, b_row) if r["no_score"]]
-    if untested or cases <= 0:
+           "cases": cases, "p_value": paired_p_value(a, b, weights=weights), "mcnemar_p": c["mcnemar"]["p_value"],
+           "note": None}
+    if cases <= 0:
         # nothing to test on: no p-value of 1.0 that would read as "tested, no difference"
-        out.update(delta=None, low=None, high=None, p_value=None, mcnemar_p=None)
-        out["note"] = (f"not tested: {', '.join(untested)} below half of its plan graded" if untested
-                       else "not tested: no case graded in both runs")
-    else:
-        out["note"] = None
+        out.update(delta=None, low=None, high=None, p_value=None, mcnemar_p=None,
+                   note="not tested: no case graded in both runs")
     return out
 
 
@@ -157,13 +179,55 @@ def _ranks(rows: list[dict], pairs: list[dict]) -> None:
             worse, better = (pair["a"], pair["b"]) if pair["delta"] > 0 else (pair["b"], pair["a"])
             above[worse] += 1
             below[better] += 1
-    n, scored = len(rows), sum(r["score"] is not None for r in rows)
     for row in rows:
-        if row["score"] is None:        # below every run with a score, beside the others without
-            best, worst = scored + 1, n
-        else:
-            best, worst = 1 + above[row["id"]], scored - below[row["id"]]
+        best, worst = 1 + above[row["id"]], len(rows) - below[row["id"]]
         row["rank"] = {"best": best, "worst": worst, "label": str(best) if best == worst else f"{best}–{worst}"}
+
+
+def _narrowed(transcripts: TranscriptSet, keep, **settings) -> TranscriptSet:
+    """The transcripts `keep(t)` holds, as a set of their own; `settings` restate the file's plan
+    (phrasings="base": a run kept to its base phrasing planned that phrasing alone)."""
+    repeats = {}
+    for case_id, ts in transcripts.all_repeats().items():
+        mine = tuple(t for t in ts if keep(t))
+        if mine:
+            repeats[case_id] = mine
+    raw = transcripts.raw
+    if settings and isinstance(raw.get("settings"), dict):
+        raw = {**raw, "settings": {**raw["settings"], **settings}}
+    return replace(transcripts, transcripts={k: ts[0] for k, ts in repeats.items()}, repeats=repeats, raw=raw)
+
+
+def _shared_cases(parsed: list, sources: list[str], cases: list[Case], same: bool) -> tuple[list[Case], bool]:
+    """The cases every run is graded on (those all runs planned, suite order) and whether that is
+    fewer than some run planned; no case shared is refused naming the files."""
+    held = [set(p.all_repeats()) if not same else plan_case_ids(p.raw, cases, p.all_repeats()) for p in parsed]
+    shared = set.intersection(*held)
+    if not shared:
+        raise ToolProofError(f"the runs share no case to rank them on: {', '.join(sources)} "
+                             "(different scopes, plans or suites)")
+    return [c for c in cases if c.id in shared], not same or any(h != held[0] for h in held)
+
+
+def _phrasings_note(several: list[str], base: list[str]) -> str:
+    return (f"{', '.join(several)} {'holds' if len(several) == 1 else 'hold'} several phrasings and {', '.join(base)} "
+            "the base phrasing alone: every run is ranked and tested on its base phrasing, as compare compares "
+            "such runs (a score over several phrasings is a mean over them)")
+
+
+def _suite(same: bool, docs: list[dict], used: list[Case], cases: list[Case], narrowed: bool, runs: int,
+           phrasings_note: str | None) -> dict:
+    suite = {"same": same, "mixed": not same, "suite_sha256": docs[0].get("suite_sha256") if same else None,
+             "cases": len(used), "suite_cases": len(cases), "shared_only": narrowed}
+    if not same:
+        suite["note"] = (f"mixed suites (--allow-mixed): every run graded (its cost too) on the {len(used)} "
+                         f"case ids all {counted(runs, 'run')} share, not on its whole suite")
+    elif narrowed:
+        suite["note"] = (f"different scopes or plans: every run graded (its cost too) on the {len(used)} of "
+                         f"{counted(len(cases), 'case')} all {counted(runs, 'run')} share, not on its own plan")
+    if phrasings_note:
+        suite["phrasings_note"] = phrasings_note
+    return suite
 
 
 def build_board(runs: list[tuple], cases: list[Case], tools: dict[str, Tool], format_schema: dict, *,
@@ -178,38 +242,32 @@ def build_board(runs: list[tuple], cases: list[Case], tools: dict[str, Tool], fo
     parsed = [parse_run(doc, format_schema, cases, source) for doc, source in runs]
     docs = [p.raw for p in parsed]
     same = _check_suites(docs, sources, allow_mixed)
-    used = cases
-    held = [set(p.all_repeats()) if not same else plan_case_ids(p.raw, cases, p.all_repeats()) for p in parsed]
-    narrowed = not same or any(h != held[0] for h in held)
-    if narrowed:
-        shared = set.intersection(*held)
-        if not shared:
-            raise ToolProofError(f"the runs share no case to rank them on: {', '.join(sources)} "
-                                 "(different scopes, plans or suites)")
-        used = [c for c in cases if c.id in shared]
+    used, narrowed = _shared_cases(parsed, sources, cases, same)
+    ids = {c.id for c in used}
+    sets = [_narrowed(p, lambda t: t.case_id in ids) for p in parsed]     # cost on the cases ranked, too
+    cards = [evaluate(used, tools, ts, weights, prices=_prices(doc)) for ts, doc in zip(sets, docs)]
+    several = ["robustness" in card for card in cards]
+    note = None
+    if compared_on_base(several):
+        names = [f"run-{i + 1}" for i in range(len(cards))]
+        note = _phrasings_note([n for n, s in zip(names, several) if s], [n for n, s in zip(names, several) if not s])
+        cards = [evaluate(used, tools, _narrowed(ts, lambda t: t.phrasing == BASE, phrasings=BASE), weights,
+                          prices=_prices(doc)) if s else card
+                 for ts, doc, card, s in zip(sets, docs, cards, several)]
     rows, summaries = [], {}
-    for index, (doc, transcripts) in enumerate(zip(docs, parsed)):
-        card = evaluate(used, tools, transcripts, weights, prices=_prices(doc))
-        row = _row(index, doc, card)
+    for index, (doc, card) in enumerate(zip(docs, cards)):
+        row = _row(index, doc, card, len(used))
         rows.append(row)
         summaries[row["id"]] = {**run_summary(doc, card["cases"], card.get("repeats", 1)), "coverage": card["coverage"]}
-    order = sorted(range(len(rows)), key=lambda i: (rows[i]["score"] is None, -(rows[i]["score"] or 0), i))
-    rows = [rows[i] for i in order]
+    ranked = sorted((r for r in rows if r["no_score"] is None), key=lambda r: -r["score"])     # stable: ties as given
+    unranked = [{**r, "rank": None} for r in rows if r["no_score"] is not None]
     pairs = [_pair(x, y, summaries[x["id"]], summaries[y["id"]], not same, weights)
-             for i, x in enumerate(rows) for y in rows[i + 1:]]
+             for i, x in enumerate(ranked) for y in ranked[i + 1:]]
     for pair, adjusted in zip(pairs, holm([p["p_value"] for p in pairs])):
         pair["p_holm"] = adjusted
         pair["significant"] = adjusted is not None and adjusted < ALPHA
-    _ranks(rows, pairs)
-    suite = {"same": same, "mixed": not same, "suite_sha256": docs[0].get("suite_sha256") if same else None,
-             "cases": len(used), "shared_only": narrowed}
-    if not same:
-        suite["note"] = (f"mixed suites (--allow-mixed): every run graded on the {len(used)} case ids all "
-                         f"{counted(len(rows), 'run')} share, not on its whole suite")
-    elif narrowed:
-        suite["note"] = (f"different scopes or plans: every run graded on the {len(used)} of {counted(len(cases), 'case')} "
-                         f"all {counted(len(rows), 'run')} share, not on its own plan")
-    return {"format": FORMAT, "version": VERSION, "suite": suite,
+    _ranks(ranked, pairs)
+    return {"format": FORMAT, "version": VERSION, "suite": _suite(same, docs, used, cases, narrowed, len(rows), note),
             "method": {"intervals": METHOD, "pairwise": PAIR_METHOD, "level": LEVEL, "pairs": len(pairs),
                        "alpha": ALPHA},
-            "runs": rows, "pairs": pairs}
+            "runs": ranked, "unranked": unranked, "pairs": pairs}

@@ -156,12 +156,20 @@ def _level_row(pad: int, comparison: dict) -> dict:
             "regression": c["regression"], "errored": c["errored"]}
 
 
+def compared_on_base(several: list[bool]) -> bool:
+    """Compare's base-phrasing rule for any number of runs, given whether each holds several
+    phrasings: true when some do and others hold the base phrasing alone, so every one is to be
+    compared on its base phrasing (`on_base` for two runs; the board, scoring/board.py, for all of
+    its runs, which it then ranks and tests on their base phrasing)."""
+    return len(set(several)) > 1
+
+
 def on_base(a: dict, b: dict) -> tuple[dict, dict, str | None]:
     """When one run holds several phrasings and the other the base one alone, both as their base
     phrasing (the one both ran), with the note that says so; else the runs unchanged. A case's
     score in a run of several phrasings is a mean over them, so set against a base-only run it
     would mix a wording effect into the model's."""
-    if ("phrasings" in a) == ("phrasings" in b):
+    if not compared_on_base(["phrasings" in a, "phrasings" in b]):
         return a, b, None
     several = "A" if "phrasings" in a else "B"
     other = "B" if several == "A" else "A"
