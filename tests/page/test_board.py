@@ -9,7 +9,7 @@ import json
 import pytest
 
 from browser import ARTIFACTS
-from boarddocs import HOSTILE, run_doc, write_runs
+from boarddocs import HOSTILE, partial_doc, phrased_doc, run_doc, write_runs
 from livepage import export, live, page, run  # noqa: F401  (fixtures)
 from clirun import cli_output as cli
 
@@ -48,6 +48,32 @@ def test_the_exports_equal_the_terminal_byte_for_byte(page, files):
     for a, b, significant in pairs:
         assert (significant == "true") == expected.get((a, b), expected.get((b, a)))
     assert page.locator("#board .board-whisker .board-interval").count() == 4
+
+
+def test_a_run_with_no_score_is_listed_apart_and_the_exports_still_equal_the_terminal(page, files, tmp_path):
+    # a run cut short (10 of 72) and a run of every phrasing beside base-only runs: one page load
+    extra = write_runs(tmp_path, {"cut": partial_doc("cut"), "phrased": phrased_doc("phrased")})
+    chosen = files[:2] + extra
+    assert upload(page, chosen) == "ready"
+    board = json.loads(cli("board", *chosen, "--format", "json"))
+    ranked = page.eval_on_selector_all("#board .board-row:not(.unranked)", "rows => rows.map(r => r.dataset.runId)")
+    apart = page.eval_on_selector_all("#board .board-row.unranked", "rows => rows.map(r => r.dataset.runId)")
+    assert ranked == [r["id"] for r in board["runs"]] and apart == ["run-3"] == [r["id"] for r in board["unranked"]]
+    why = page.text_content("#board .board-row.unranked .board-why")
+    assert why == "10 of 72 cases graded: below half of its plan, no score"
+    text = page.text_content("#board-result")
+    assert board["suite"]["phrasings_note"] in text and "Not ranked" in text
+    assert "(1 not ranked: no score)" in page.text_content("#board-message")
+    assert page.locator("#board .board-row.unranked .board-rank").count() == 0     # no rank cell
+    assert len(page.eval_on_selector_all(".board-pair", "cells => cells")) == 3 * 2   # no pair names it
+    assert text.count(board["suite"]["phrasings_note"]) == 1 and "-0.0" not in text
+    for button, form in (("#export-board-json", "json"), ("#export-board-md", "markdown"), ("#export-board-html", "html")):
+        assert export(page, button) == cli("board", *chosen, "--format", form)
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.locator("#board").scroll_into_view_if_needed()
+        page.locator("#board").screenshot(path=str(ARTIFACTS / f"board-unranked-{width}.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def test_a_hostile_name_is_text_and_columns_sort(page, files):

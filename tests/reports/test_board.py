@@ -146,3 +146,10 @@ def test_a_board_on_shared_cases_says_so_in_every_format(scoped_board):
     assert text.splitlines()[0].endswith(f"SHARED CASES ONLY: {note}") and "72 cases" not in text.splitlines()[0].split(":")[1]
     assert note in md and note in html
     assert json.loads(board_json(scoped_board))["suite"]["note"] == note
+
+
+def test_a_grid_cell_of_no_difference_reads_plus_zero_never_minus_zero():
+    from toolproof.reports.board import grid_delta
+
+    assert [grid_delta(-1, 0.0), grid_delta(-1, 0.04), grid_delta(1, -0.04)] == ["+0.0"] * 3
+    assert (grid_delta(-1, 19.83), grid_delta(1, 19.83)) == ("-19.8", "+19.8")

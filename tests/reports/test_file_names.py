@@ -63,6 +63,10 @@ def test_a_board_is_named_by_its_size_and_newest_run():
     assert board_file_name({"runs": runs}, "md") == "toolproof-board-3-runs-2026-12-05.md"
     assert board_file_name({"runs": runs[:1]}, "json") == "toolproof-board-1-run-2026-12-01.json"
     assert board_file_name({"runs": "junk"}, "json") == "toolproof-board-0-runs.json"
+    # a run listed apart (no score, not ranked) is on the board too, and may be the newest
+    assert board_file_name({"runs": runs[:1], "unranked": [{"created": "2026-12-09"}, "junk"]}, "json") == \
+        "toolproof-board-2-runs-2026-12-09.json"
+    assert board_file_name({"runs": runs[:1], "unranked": {"x": 1}}, "json") == "toolproof-board-1-run-2026-12-01.json"
     assert board_file_name(None, "json") == "toolproof-board-0-runs.json"
 
 

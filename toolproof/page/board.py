@@ -133,7 +133,8 @@ class BoardView:
         root = byid("board-result")
         clear(root)
         top = headline(self.board)
-        root.appendChild(el("ul", cls="compare-summary", children=[el("li", line) for line in top]))
+        wording = self.board["suite"].get("phrasings_note")       # shown once, below, in bold
+        root.appendChild(el("ul", cls="compare-summary", children=[el("li", line) for line in top if line != wording]))
         for key in ("note", "phrasings_note"):
             if self.board["suite"].get(key):
                 root.appendChild(el("p", self.board["suite"][key], cls="board-mixed-note"))
@@ -215,6 +216,8 @@ class BoardView:
             self.render()
 
     def _grid(self):
+        from toolproof.reports.board import grid_delta
+
         runs = self.board["runs"]
         by_pair = {}
         for p in self.board["pairs"]:
@@ -229,7 +232,7 @@ class BoardView:
                     cells.append(el("td", "—", cls="board-self"))
                     continue
                 p, sign = by_pair[(row["id"], col["id"])]
-                text = "n/a" if p["delta"] is None else f"{sign * p['delta']:+.1f}" + (" *" if p["significant"] else "")
+                text = "n/a" if p["delta"] is None else grid_delta(sign, p["delta"]) + (" *" if p["significant"] else "")
                 cells.append(el("td", text, cls="board-pair" + (" significant" if p["significant"] else ""),
                                 data_a=row["id"], data_b=col["id"],
                                 data_significant="true" if p["significant"] else "false",

@@ -85,6 +85,11 @@ def every_run(board: dict) -> list[dict]:
     return board["runs"] + board.get("unranked", [])
 
 
+def grid_delta(sign: int, delta: float) -> str:
+    """A grid cell's delta seen from the row run ('+19.8'; a zero reads '+0.0', never '-0.0')."""
+    return f"{round(sign * delta, 1) + 0.0:+.1f}"
+
+
 def significant_cell(pair: dict) -> str:
     """'yes', 'no', or 'n/a' for a pair that was not tested (a run below half of its plan, no
     case graded in both)."""

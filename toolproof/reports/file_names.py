@@ -90,7 +90,9 @@ def comparison_file_name(a: dict, b: dict, ext: str) -> str:
 
 def board_file_name(board: dict, ext: str) -> str:
     """'toolproof-board-<N>-runs-<newest date>.<ext>' for a leaderboard of N runs."""
-    runs = [r for r in board.get("runs", []) if isinstance(r, dict)] if isinstance(board, dict) else []
+    # every run on it, ranked or not (a run with no score is listed apart in `unranked`)
+    lists = [board.get(key) for key in ("runs", "unranked")] if isinstance(board, dict) else []
+    runs = [r for found in lists if isinstance(found, list) for r in found if isinstance(r, dict)]
     dates = sorted(d for d in map(_date, runs) if d)
     count = f"{len(runs)}-run" + ("" if len(runs) == 1 else "s")
     return _joined(["board", count, dates[-1] if dates else ""], ext)

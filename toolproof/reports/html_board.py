@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from toolproof.errors import clip
 
-from .board import (COST_TITLE, RATES_TITLE, UNRANKED_TITLE, cases_cell, headline, interval, num, pass_k, pct, run_name,
-                    score_cell, significant_cell, tables)
+from .board import (COST_TITLE, RATES_TITLE, UNRANKED_TITLE, cases_cell, grid_delta, headline, interval, num, pass_k,
+                    pct, run_name, score_cell, significant_cell, tables)
 from .html import Raw, esc, legend, lines, page, scroll_box, section, table, whisker
 from .legends import board_legend
 
@@ -51,7 +51,7 @@ def _grid(board: dict) -> str:
                 cells.append("<td class=\"same\">—</td>")
                 continue
             p, sign = by_pair[(row["id"], col["id"])]
-            delta = "n/a" if p["delta"] is None else f"{sign * p['delta']:+.1f}"
+            delta = "n/a" if p["delta"] is None else grid_delta(sign, p["delta"])
             mark = " *" if p["significant"] else ""
             cls = "sig" if p["significant"] else ""
             cells.append(f"<td class=\"{cls}\" data-a=\"{esc(row['id'])}\" data-b=\"{esc(col['id'])}\" "
