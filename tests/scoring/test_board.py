@@ -261,3 +261,17 @@ def test_runs_that_share_no_case_are_refused_naming_the_files(bundle):
         board(bundle, [scoped_doc("a", "should_call"), scoped_doc("b", "should_not_call")])
     assert caught.value.line() == ("the runs share no case to rank them on: 0.json, 1.json "
                                    "(different scopes, plans or suites)")
+
+
+def test_a_run_of_phrasings_with_almost_no_base_one_is_unranked(bundle):
+    # hostile: no plan, two phrasings of every case but the base one of one case only, and that one a
+    # failed request: ranked on the base phrasing, nothing of it is graded
+    odd = phrased_doc("nobase")
+    del odd["settings"]
+    first = next(t for t in odd["transcripts"] if "phrasing" not in t)
+    odd["transcripts"] = [dict(first, turns=[{"error": {"status": 503, "message": "down"}}])] + [
+        t for t in odd["transcripts"] if t.get("phrasing") in ("terse", "chatty")]
+    b = board(bundle, [odd, run_doc("base", 3)])
+    (row,) = b["unranked"]
+    assert row["no_score"] == "0 of 1 conversation graded: nothing graded, no score"
+    assert row["cases"]["not_started"] == b["suite"]["cases"] - 1 and b["pairs"] == []
