@@ -123,7 +123,8 @@ def test_every_short_head_is_in_the_legend(bundle):
         assert board[c.short] == c.label
     for key, short in RATE_SHORT.items():
         assert board[f"{short} {better(key)[0]}"].endswith(better(key)[2:])
-    for head in ("Rank", "Graded", "95% CI", "pass^k", "Error", "USD/1k req", "USD/pass", "p (Holm)", "McNemar p", "p"):
+    for head in ("Rank", "Cases graded", "Conversations", "95% CI", "pass^k", "Error", "USD/1k req", "USD/pass",
+                 "p (Holm)", "McNemar p", "p"):
         assert board[head], head
     card = _legend(pages["scorecard"])
     for head in ("PASS", "PARTIAL", "FAIL", "ERROR", "95% CI", "Weight", "Cases"):
