@@ -14,7 +14,7 @@ import json
 import pytest
 
 from axe import axe_violations
-from boarddocs import run_doc, write_runs
+from boarddocs import partial_doc, run_doc, write_runs
 from browser import ARTIFACTS, pages_per_width
 from repeatdocs import BY_ID
 from routed import OPENAI, RoutedProvider, origin_pattern, wait_until
@@ -137,7 +137,9 @@ def test_a_run_that_ends_while_the_user_types_elsewhere_leaves_focus_there(pages
 
 def test_a_comparison_and_the_board(pages, tmp_path_factory):
     folder = tmp_path_factory.mktemp("focus")
-    paths = write_runs(folder, {"strong": run_doc("strong"), "mid": run_doc("mid", 3), "weak": run_doc("weak", 2)})
+    # a run cut short among them: the board's table of unranked runs is checked too
+    paths = write_runs(folder, {"strong": run_doc("strong"), "mid": run_doc("mid", 3), "weak": run_doc("weak", 2),
+                                "cut": partial_doc("cut")})
     for width, page in pages.items():
         page.set_input_files("#compare-a", paths[0])
         page.set_input_files("#compare-b", paths[1])
@@ -147,6 +149,7 @@ def test_a_comparison_and_the_board(pages, tmp_path_factory):
         page.set_input_files("#board-files", paths)
         page.wait_for_selector('#board[data-board="ready"]', timeout=60_000)
         assert "`" not in page.text_content("#board-result")          # no Markdown shown raw
+        assert page.locator("#board .board-row.unranked").count() == 1
         page.locator("#board").scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / f"focus-board-{width}.png"))
         scrollers_are_reachable(page, "a comparison and the board open")
