@@ -7,7 +7,7 @@ import json
 import pytest
 
 from boarddocs import HOSTILE, partial_doc, phrased_doc, run_doc, scoped_doc
-from htmlcheck import assert_inert
+from htmlcheck import assert_inert, inventory
 from toolproof.datafiles import format_schema
 from toolproof.reports.board import (COST_TITLE, PAIRS_TITLE, RATES_TITLE, UNRANKED_TITLE, board_json,
                                      render_board_markdown, render_board_text, tables)
@@ -106,6 +106,9 @@ def test_a_run_below_half_is_listed_apart_in_every_format_with_why(partial_board
                       if line.split()[:1] == ["run-2"])
     assert categories.split()[1:] == ["n/a"] * 8             # no score, not even a category's
     assert json.loads(board_json(partial_board))["unranked"][0]["no_score"] == why
+    table = board_html(partial_board).split('class="board unranked"', 1)[1].split("</table>", 1)[0]
+    cells = inventory(table.split("<tbody>", 1)[1]).text
+    assert cells == ["run-2", "anthropic / cut", "2026-11-30", "10 of 72", why]
 
 
 def test_the_runs_table_counts_cases_and_the_cost_table_conversations(bundle):

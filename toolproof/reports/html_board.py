@@ -28,7 +28,8 @@ def _runs_table(board: dict) -> str:
 
 def _unranked_table(board: dict) -> str:
     """The runs with no score, apart from the ranking, each with why."""
-    rows = [row[:2] + [clip(run_name(r), 120)] + row[3:] for r, row in zip(board["unranked"], tables(board)[UNRANKED_TITLE][1:])]
+    # the text table's cells, with the name clipped as the ranked table clips it
+    rows = [row[:1] + [clip(run_name(r), 120)] + row[2:] for r, row in zip(board["unranked"], tables(board)[UNRANKED_TITLE][1:])]
     attrs = [f" data-run-id=\"{esc(r['id'])}\"" for r in board["unranked"]]
     return table(["Run", "Name", "Date", "Cases graded", "Why"], rows, label=UNRANKED_TITLE, right={3},
                  cls="board unranked", row_attrs=attrs)
