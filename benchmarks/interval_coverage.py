@@ -13,14 +13,22 @@ Methods, score:
   wald-agresti-coull  the same, var_c = p~(1 - p~) with z^2/2 pseudo-cases at 0 and at 1
   wald-smoothed-W   the same, var_c the sample variance with W pseudo-cases, half at 0, half at 1
   mover-wilson      MOVER over the category Wilson intervals
-  shipped           wald-smoothed-0.5 (scoring/intervals.py score_intervals)
-Methods, category:
-  percentile-boot   as above (shipped before)
-  wilson            Wilson score interval of the mean credit (shipped now)
+  shipped           wald-smoothed-0.75 (scoring/intervals.py score_intervals; 0.5 before issue 38)
+Methods, category (coverage over all categories, the lowest category's, and how many fall below 0.95):
+  percentile-boot   as above (shipped before issue 20)
+  wilson            Wilson score interval of the mean credit (shipped before issue 38)
+  wilson-cc         Wilson with a continuity correction
+  clopper-pearson   the exact interval at x = n * mean (shipped: scoring/intervals.py clopper_pearson)
+
+Profiles (benchmarks/simsuite.py): mid, strong, uneven (categories apart), top (0.97 everywhere),
+strong-uneven (categories 0.90-0.99, a quarter of each category's cases hard, the rest always
+pass: issue 38's near-perfect model with uneven case difficulty). --partial 0 makes every
+non-PASS a FAIL: pass/fail cases, the binomial, where the category intervals are weakest.
 
     python benchmarks/interval_coverage.py                      # ~2-3 minutes on a busy 2-core machine
     python benchmarks/interval_coverage.py --suites 4000 --boot-suites 2000 --resamples 2000
     python benchmarks/interval_coverage.py --per-category 30 --repeats 3 --profiles mid,strong,uneven
+    python benchmarks/interval_coverage.py --profiles mid,strong,top,strong-uneven --partial 0 --boot-suites 0
 
 The bootstrap methods run on the first --boot-suites suites only (they cost ~0.1 s each); the
 analytic ones on all --suites. A coverage figure p from N suites has a standard error of
@@ -180,7 +188,8 @@ def simulate(profile: str, args) -> dict:
         cat_b = {k: (sum(v) / len(v), cat_b[k]) for k, v in means.items()}
         for variance in ("sample", "agresti-coull", "smoothed-0.6", "smoothed-0.75", "smoothed-1", "smoothed-2"):
             record("wald-" + variance, *wald(credits, cats, variance))
-        record("mover-wilson", *mover_wilson(cat_b))
+        record("mover-wilson", *mover_wilson({k: (sum(v) / len(v), dict(zip(("low", "high"), wilson(
+            sum(v) / len(v), len(v), z_value(LEVEL))))) for k, v in means.items()}))
         for k, values in means.items():
             for name, method in CATEGORY_METHODS.items():
                 if method is not None:
@@ -203,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--per-category", type=int, default=9)
     parser.add_argument("--repeats", type=int, default=1)
-    parser.add_argument("--profiles", default="mid,strong")
+    parser.add_argument("--profiles", default="mid,strong,strong-uneven")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--partial", type=float, default=PARTIAL,
                         help="share of non-PASS verdicts that are PARTIAL (0: pass/fail only, the hardest case)")
