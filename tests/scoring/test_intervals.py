@@ -87,12 +87,15 @@ def test_a_category_interval_covers_every_true_rate_at_nine_pass_fail_cases():
 
 def test_the_score_interval_by_hand():
     # a: nine 1s; smoothed by 3/8 of a case at 0 and at 1: mean 9.375/9.75
-    # b: 1,0 x4 and 0.5: mean 0.5, variance (2 + 0.1875) / 8.75 = 0.25; score 75 +- 1.96 * 50 * sqrt((v_a + v_b) / 9)
+    # b: 1,0 x4 and 0.5: mean 0.5, variance (2 + 0.1875) / 8.75 = 0.25; score 75 +- t * 50 * sqrt((v_a + v_b) / 9),
+    # t with Welch-Satterthwaite df: (v_a + v_b)^2 / (v_a^2 + v_b^2) * 8.75 (each category 9 - 1 + 0.75)
     m = 9.375 / 9.75
     v_a = (9 * (1 - m) ** 2 + 0.375 * (m ** 2 + (1 - m) ** 2)) / 8.75
     credits = [1.0] * 9 + [1, 0, 1, 0, 1, 0, 1, 0, 0.5]
     score, per = score_intervals(credits, CATS, {"a": 1, "b": 1}, 0.95)
-    half = Z * 50 * math.sqrt((v_a + 0.25) / 9)
+    df = (v_a + 0.25) ** 2 / (v_a ** 2 + 0.25 ** 2) * 8.75
+    assert 11 < df < 12
+    half = t_value(0.95, df) * 50 * math.sqrt((v_a + 0.25) / 9)
     assert score["low"] == pytest.approx(75 - half, abs=1e-9) and score["high"] == pytest.approx(75 + half, abs=1e-9)
     assert card_intervals(credits, CATS, {"a": 1, "b": 1})["score"] == {"low": round(75 - half, 2), "high": round(75 + half, 2)}
     assert per["a"]["low"] == pytest.approx(0.6637, abs=1e-4)

@@ -1,5 +1,5 @@
 """Intervals over cases, computed in closed form: Clopper-Pearson for a category, a stratified
-normal interval for the weighted score, a stratified paired t interval for the difference of two
+t interval for the weighted score, a stratified paired t interval for the difference of two
 runs. No resampling, so no Monte-Carlo error, no seed, and the page has them at once.
 
 Why these (benchmarks/interval_coverage.py and benchmarks/compare_calibration.py measure them
@@ -11,12 +11,15 @@ cry wolf?", has the figures):
   mean over repeats only lowers the variance below the binomial's, so it errs wide. Wilson
   (shipped before) dipped below: at 9 cases it covers 0.83 for a rate of 0.98, and for a strong
   model with uneven case difficulty 4 of 8 categories covered 0.90-0.93 (issue 38).
-- score: S +- z * sqrt(sum a_c^2 v_c / n_c), a_c = 100 w_c / sum w, where v_c is the category's
-  credit variance with SCORE_SMOOTH pseudo-cases added (half at 0, half at 1). Without them a
-  category at 9 of 9 reads as certain and a strong model's interval covered 0.91; with half a
-  pseudo-case a near-perfect model with uneven case difficulty and no PARTIALs covered 0.944
-  (its misses all low: a symmetric interval is short on the long side of a skewed mean); three
-  quarters hold >= 0.95 in every profile measured, at 6-8% more width than half.
+- score: S +- t * sqrt(sum a_c^2 v_c / n_c), a_c = 100 w_c / sum w, where v_c is the category's
+  credit variance with SCORE_SMOOTH pseudo-cases added (half at 0, half at 1), and t Student's
+  quantile with Welch-Satterthwaite degrees of freedom (each category n_c - 1 + SCORE_SMOOTH).
+  Without the pseudo-cases a category at 9 of 9 reads as certain and a strong model's interval
+  covered 0.91. Issue 38: with half a pseudo-case and z, a near-perfect model with uneven case
+  difficulty and no PARTIALs covered 0.944 (its misses all low: a symmetric interval is short on
+  the long side of a skewed mean) and a mid-range pass/fail model 0.943-0.945 (z ignores that
+  each variance is estimated from 9 cases); three quarters of a pseudo-case with t held >= 0.95
+  in every profile measured, at 4-7% more width.
 - difference B - A: per case d = credit_B - credit_A; delta = sum a_c mean_c(d), its standard
   error from the same kind of smoothed variance (half a pseudo-difference at -1 and +1, SMOOTH),
   Student's t with Welch-Satterthwaite degrees of freedom. The bootstrap's plug-in variance is
@@ -37,8 +40,8 @@ ROUGH_BELOW = 10        # a category with fewer cases gets a note that its inter
 SMOOTH = 0.5        # pseudo-differences per category in a delta's variance (half at each end): see the docstring
 SCORE_SMOOTH = 0.75  # pseudo-cases per category in the score's variance (half at each end): see the docstring
 CATEGORY_METHOD = "Clopper-Pearson"     # the category interval's name, as the views print it
-METHOD = (f"over cases: {CATEGORY_METHOD} per category; the score a stratified normal interval, "
-          "each category's variance smoothed by three quarters of a pseudo-case")
+METHOD = (f"over cases: {CATEGORY_METHOD} per category; the score a stratified t interval "
+          "(Welch-Satterthwaite df), each category's variance smoothed by three quarters of a pseudo-case")
 DELTA_METHOD = ("over cases: paired t, stratified by category (Welch-Satterthwaite df), "
                 "each category's variance smoothed by half a pseudo-case")
 
@@ -186,8 +189,11 @@ def score_intervals(credits: Sequence[float], categories: Sequence[str], weights
     if not strata or shares is None:
         return None, per
     score = fsum(shares[c] * fsum(v) / len(v) for c, v in strata.items())
-    var = fsum(shares[c] ** 2 * _smoothed_var(v, 0.0, 1.0, SCORE_SMOOTH) / len(v) for c, v in strata.items())
-    half = z * sqrt(var)
+    parts = {c: shares[c] ** 2 * _smoothed_var(v, 0.0, 1.0, SCORE_SMOOTH) / len(v) for c, v in strata.items()}
+    var = fsum(parts.values())
+    # Welch-Satterthwaite: each category's variance rests on its cases (plus the pseudo-cases)
+    spread = fsum(x ** 2 / (len(strata[c]) - 1 + SCORE_SMOOTH) for c, x in parts.items())
+    half = (t_value(level, var ** 2 / spread) if spread > 0 else z) * sqrt(var)
     return {"low": max(0.0, score - half), "high": min(100.0, score + half)}, per
 
 
