@@ -13,7 +13,8 @@ Methods, score:
   wald-agresti-coull  the same, var_c = p~(1 - p~) with z^2/2 pseudo-cases at 0 and at 1
   wald-smoothed-W   the same, var_c the sample variance with W pseudo-cases, half at 0, half at 1
   mover-wilson      MOVER over the category Wilson intervals
-  shipped           wald-smoothed-0.75 (scoring/intervals.py score_intervals; 0.5 before issue 38)
+  shipped           the same with 0.75 pseudo-cases and Student's t (Welch-Satterthwaite df) in place of z
+                    (scoring/intervals.py score_intervals; wald-smoothed-0.5 before issue 38)
 Methods, category (coverage over all categories, the lowest category's, and how many fall below 0.95):
   percentile-boot   as above (shipped before issue 20)
   wilson            Wilson score interval of the mean credit (shipped before issue 38)
@@ -186,7 +187,7 @@ def simulate(profile: str, args) -> dict:
         for c, k in zip(credits, cats):
             means.setdefault(k, []).append(c)
         cat_b = {k: (sum(v) / len(v), cat_b[k]) for k, v in means.items()}
-        for variance in ("sample", "agresti-coull", "smoothed-0.6", "smoothed-0.75", "smoothed-1", "smoothed-2"):
+        for variance in ("sample", "agresti-coull", "smoothed-0.5", "smoothed-0.6", "smoothed-0.75", "smoothed-1", "smoothed-2"):
             record("wald-" + variance, *wald(credits, cats, variance))
         record("mover-wilson", *mover_wilson({k: (sum(v) / len(v), dict(zip(("low", "high"), wilson(
             sum(v) / len(v), len(v), z_value(LEVEL))))) for k, v in means.items()}))
@@ -226,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
               f"true score {r['truth']:.2f}")
         print(f"  {'score interval':<18} {'coverage':>8} {'mean width':>11} {'suites':>7} {'low, high':>10}")
         for name in ("percentile-boot", "rescaled-boot", "bca-boot", "wald-sample", "wald-agresti-coull",
-                     "wald-smoothed-0.6", "wald-smoothed-0.75", "wald-smoothed-1", "wald-smoothed-2", "mover-wilson", "shipped"):
+                     "wald-smoothed-0.5", "wald-smoothed-0.6", "wald-smoothed-0.75", "wald-smoothed-1", "wald-smoothed-2", "mover-wilson", "shipped"):
             if name not in r["hits"]:
                 continue
             h, w = r["hits"][name], r["widths"][name]
