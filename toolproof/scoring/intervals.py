@@ -9,8 +9,8 @@ cry wolf?", has the figures):
   x = n * mean (fractional with PARTIALs or repeats). It never has zero width ("9 of 9" reads
   66-100%) and, for pass/fail cases, covers at least 95% whatever the true rate; a PARTIAL or a
   mean over repeats only lowers the variance below the binomial's, so it errs wide. Wilson
-  (shipped before) dipped below: at 9 cases it covers 0.83 for a rate of 0.98, and for a strong
-  model with uneven case difficulty 4 of 8 categories covered 0.90-0.93 (issue 38).
+  (shipped before) dipped below: at 9 cases it covers 0.84 for a rate just above 0.98, and
+  for a strong model with uneven case difficulty 4 of 8 categories covered 0.90-0.93 (issue 38).
 - score: S +- t * sqrt(sum a_c^2 v_c / n_c), a_c = 100 w_c / sum w, where v_c is the category's
   credit variance with SCORE_SMOOTH pseudo-cases added (half at 0, half at 1), and t Student's
   quantile with Welch-Satterthwaite degrees of freedom (each category n_c - 1 + SCORE_SMOOTH).
@@ -144,7 +144,7 @@ def clopper_pearson(mean: float, n: int, level: float) -> tuple[float, float]:
     """The Clopper-Pearson ("exact") interval for a proportion `mean` over `n` cases: the beta
     quantiles at x = n * mean, which may be fractional (a PARTIAL adds half a success, a mean
     over repeats a share of one). For pass/fail cases its coverage is at least `level` for every
-    true rate, near 0 and 1 too, where Wilson's dips (at 9 cases, to 0.83 for a rate of 0.98)."""
+    true rate, near 0 and 1 too, where Wilson's dips (at 9 cases, to 0.84 for a rate just above 0.98)."""
     if n <= 0:
         raise ValueError("clopper_pearson() needs n >= 1")
     x = n * min(1.0, max(0.0, mean))
