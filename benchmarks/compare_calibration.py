@@ -9,6 +9,8 @@ at several repeat counts per side, and prints how often
       t, shipped       the same, each category's variance smoothed by half a pseudo-difference
                        (a quarter at -1, a quarter at +1): scoring/intervals.py delta_intervals
       t, 1.0           the same with a whole pseudo-difference
+  - covers: how often the shipped interval holds the true B - A (0 for one model; with --drop,
+    the drop's effect on the true score), two-sided, nominal 95%
   - McNemar's exact test gives p < 0.05 (nominal: at most 5%):
       majority (before) a case passes when more than half of its graded repeats PASS, every case
       verdict (now)     a case passes when its verdict is PASS, and only cases graded the same
@@ -27,7 +29,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from simsuite import PROFILES, case_probabilities, credit, verdicts
+from simsuite import PROFILES, credit, draw_cases, true_score, verdicts
 
 from toolproof.scoring.intervals import delta_intervals
 from toolproof.scoring.repeats import majority
@@ -37,8 +39,8 @@ from toolproof.scoring.stats import SeededDraws, mcnemar, paired_bootstrap
 REPEATS = ((1, 1), (1, 2), (2, 2), (3, 3), (1, 3), (3, 5), (5, 5))
 
 
-def one_pair(profile: tuple, ra: int, rb: int, draws: SeededDraws, drop: float = 0.0):
-    probs, cats = case_probabilities(profile, 9, draws)
+def one_pair(profile: str, ra: int, rb: int, draws: SeededDraws, drop: float = 0.0):
+    probs, cats = draw_cases(profile, 9, draws)
     a = [verdicts(p, ra, draws) for p in probs]
     b = [verdicts(max(0.0, p - drop), rb, draws) for p in probs]
     return a, b, cats
@@ -69,7 +71,7 @@ def run_sweeps(profile: str, ra: int, rb: int, args) -> dict:
     for _ in range(args.pairs):
         fired = {0.95: False, level: False}
         for _ in range(args.levels):
-            a, b, cats = one_pair(PROFILES[profile], ra, rb, draws, args.drop)
+            a, b, cats = one_pair(profile, ra, rb, draws, args.drop)
             ca, cb = [credit(x) for x in a], [credit(y) for y in b]
             for lv in fired:
                 fired[lv] |= delta_intervals(ca, cb, cats, DEFAULT_WEIGHTS, lv)[0]["high"] < 0
@@ -81,13 +83,17 @@ def run_sweeps(profile: str, ra: int, rb: int, args) -> dict:
 
 def run(profile: str, ra: int, rb: int, args) -> dict:
     draws = SeededDraws(args.seed + 1000 * ra + rb + sum(map(ord, profile)))
-    out = {"boot": 0, "mc_before": 0, "mc_now": 0, "refused": 0, "n": 0, "nb": 0}
+    out = {"boot": 0, "mc_before": 0, "mc_now": 0, "refused": 0, "n": 0, "nb": 0, "covers": 0}
+    # the true B - A: every case's pass probability `drop` lower (valid while none falls below 0)
+    truth = true_score(tuple(p - args.drop for p in PROFILES[profile])) - true_score(PROFILES[profile])
     for i in range(args.pairs):
-        a, b, cats = one_pair(PROFILES[profile], ra, rb, draws, args.drop)
+        a, b, cats = one_pair(profile, ra, rb, draws, args.drop)
         ca, cb = [credit(x) for x in a], [credit(y) for y in b]
         for w in (0.0, 0.5, 1.0):           # plain t; the shipped smoothing (0.5); a whole pseudo-case
             sm, _ = delta_intervals(ca, cb, cats, DEFAULT_WEIGHTS, 0.95, smooth=w)
             out[w] = out.get(w, 0) + (sm["high"] < 0)
+            if w == 0.5:
+                out["covers"] += sm["low"] <= truth <= sm["high"]
         out["mc_before"] += flips_before(a, b)["p_value"] < 0.05
         now = flips_now(a, b)
         out["refused"] += now is None
@@ -128,15 +134,15 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print("one model compared with itself: 8 categories x 9 cases, default weights; the gate is nominally 2.5%, "
               "McNemar p < 0.05 at most 5%")
-    print(f"  {'model':<7} {'repeats A/B':>11} {'gate: boot':>11} {'gate: t':>8} {'t, shipped':>13} {'t, 1.0':>8} {'McNemar before':>15} "
-          f"{'McNemar now':>12}   pairs (boot)")
+    print(f"  {'model':<13} {'repeats A/B':>11} {'gate: boot':>11} {'gate: t':>8} {'t, shipped':>13} {'t, 1.0':>8} {'McNemar before':>15} "
+          f"{'McNemar now':>12} {'covers':>7}   pairs (boot)")
     for profile in args.profiles.split(","):
         for ra, rb in (tuple(map(int, x.split("/"))) for x in args.repeats.split(",")):
             r = run(profile, ra, rb, args)
             boot = f"{r['boot'] / r['nb']:.3f}" if r["nb"] else "-"
             now = "refused" if r["refused"] == r["n"] else f"{r['mc_now'] / r['n']:.3f}"
-            print(f"  {profile:<7} {f'{ra}/{rb}':>11} {boot:>11} {r[0.0] / r['n']:>8.3f} {r[0.5] / r['n']:>13.3f} {r[1.0] / r['n']:>8.3f}"
-                  f"{r['mc_before'] / r['n']:>15.3f} {now:>12}   {r['n']} ({r['nb']})")
+            print(f"  {profile:<13} {f'{ra}/{rb}':>11} {boot:>11} {r[0.0] / r['n']:>8.3f} {r[0.5] / r['n']:>13.3f} {r[1.0] / r['n']:>8.3f}"
+                  f"{r['mc_before'] / r['n']:>15.3f} {now:>12} {r['covers'] / r['n']:>7.3f}   {r['n']} ({r['nb']})")
     return 0
 
 

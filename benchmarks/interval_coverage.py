@@ -13,14 +13,23 @@ Methods, score:
   wald-agresti-coull  the same, var_c = p~(1 - p~) with z^2/2 pseudo-cases at 0 and at 1
   wald-smoothed-W   the same, var_c the sample variance with W pseudo-cases, half at 0, half at 1
   mover-wilson      MOVER over the category Wilson intervals
-  shipped           wald-smoothed-0.5 (scoring/intervals.py score_intervals)
-Methods, category:
-  percentile-boot   as above (shipped before)
-  wilson            Wilson score interval of the mean credit (shipped now)
+  shipped           the same with 0.75 pseudo-cases and Student's t (Welch-Satterthwaite df) in place of z
+                    (scoring/intervals.py score_intervals; wald-smoothed-0.5 before issue 38)
+Methods, category (coverage over all categories, the lowest category's, and how many fall below 0.95):
+  percentile-boot   as above (shipped before issue 20)
+  wilson            Wilson score interval of the mean credit (shipped before issue 38)
+  wilson-cc         Wilson with a continuity correction
+  clopper-pearson   the exact interval at x = n * mean (shipped: scoring/intervals.py clopper_pearson)
+
+Profiles (benchmarks/simsuite.py): mid, strong, uneven (categories apart), top (0.97 everywhere),
+strong-uneven (categories 0.90-0.99, a quarter of each category's cases hard, the rest always
+pass: issue 38's near-perfect model with uneven case difficulty). --partial 0 makes every
+non-PASS a FAIL: pass/fail cases, the binomial, where the category intervals are weakest.
 
     python benchmarks/interval_coverage.py                      # ~2-3 minutes on a busy 2-core machine
     python benchmarks/interval_coverage.py --suites 4000 --boot-suites 2000 --resamples 2000
     python benchmarks/interval_coverage.py --per-category 30 --repeats 3 --profiles mid,strong,uneven
+    python benchmarks/interval_coverage.py --profiles mid,strong,top,strong-uneven --partial 0 --boot-suites 0
 
 The bootstrap methods run on the first --boot-suites suites only (they cost ~0.1 s each); the
 analytic ones on all --suites. A coverage figure p from N suites has a standard error of
@@ -33,10 +42,9 @@ import sys
 from math import sqrt
 from statistics import NormalDist
 
-from simsuite import (CATEGORIES, PROFILES, case_probabilities, credit, true_category, true_score,
-                      verdicts)
+from simsuite import CATEGORIES, PARTIAL, PROFILES, credit, draw_cases, true_category, true_score, verdicts
 
-from toolproof.scoring.intervals import score_intervals, z_value
+from toolproof.scoring.intervals import clopper_pearson, score_intervals, wilson, z_value
 from toolproof.scoring.scorecard import DEFAULT_WEIGHTS
 from toolproof.scoring.stats import SeededDraws, quantile, resampled_means, weighted
 
@@ -131,16 +139,39 @@ def mover_wilson(per: dict) -> tuple[float, float]:
     return score - down, score + up
 
 
+def wilson_cc(mean: float, n: int, z: float) -> tuple[float, float]:
+    """Wilson's interval with a continuity correction (Newcombe 1998, method 4): tried, not shipped."""
+    p, z2 = mean, z * z
+    low = 0.0 if p <= 0 else (2 * n * p + z2 - 1 - z * sqrt(max(0.0, z2 - 2 - 1 / n + 4 * p * (n * (1 - p) + 1)))) / (2 * (n + z2))
+    high = 1.0 if p >= 1 else (2 * n * p + z2 + 1 + z * sqrt(max(0.0, z2 + 2 - 1 / n + 4 * p * (n * (1 - p) - 1)))) / (2 * (n + z2))
+    return max(0.0, low), min(1.0, high)
+
+
+CATEGORY_METHODS = {
+    "percentile-boot": None,                    # drawn with the bootstrap score methods below
+    "wilson": lambda m, n: wilson(m, n, z_value(LEVEL)),
+    "wilson-cc": lambda m, n: wilson_cc(m, n, z_value(LEVEL)),
+    "clopper-pearson": lambda m, n: clopper_pearson(m, n, LEVEL),
+    "shipped": None,                            # scoring/intervals.py score_intervals' own
+}
+
+
 def simulate(profile: str, args) -> dict:
     probs_true = PROFILES[profile]
-    truth = true_score(probs_true)
-    cat_truth = {k: true_category(p) for k, p in zip(CATEGORIES, probs_true)}
+    truth = true_score(probs_true, args.partial)
+    cat_truth = {k: true_category(p, args.partial) for k, p in zip(CATEGORIES, probs_true)}
     draws = SeededDraws(args.seed + sum(map(ord, profile)))
     hits: dict[str, list] = {}
     widths: dict[str, list] = {}
     misses: dict[str, list] = {}
-    cat_hits: dict[str, list] = {"percentile-boot": [], "wilson": []}
-    zero = {"percentile-boot": 0, "wilson": 0}
+    cat_hits: dict[str, dict] = {name: {k: [] for k in CATEGORIES} for name in CATEGORY_METHODS}
+    cat_widths: dict[str, list] = {name: [] for name in CATEGORY_METHODS}
+    zero = {name: 0 for name in CATEGORY_METHODS}
+
+    def record_category(name: str, k: str, low: float, high: float) -> None:
+        cat_hits[name][k].append(low <= cat_truth[k] <= high)
+        cat_widths[name].append(high - low)
+        zero[name] += high - low < 1e-12
 
     def record(name: str, low: float, high: float) -> None:
         hits.setdefault(name, []).append(low <= truth <= high)
@@ -148,28 +179,31 @@ def simulate(profile: str, args) -> dict:
         widths.setdefault(name, []).append(high - low)
 
     for i in range(args.suites):
-        probs, cats = case_probabilities(probs_true, args.per_category, draws)
-        credits = [credit(verdicts(p, args.repeats, draws)) for p in probs]
+        probs, cats = draw_cases(profile, args.per_category, draws)
+        credits = [credit(verdicts(p, args.repeats, draws, args.partial)) for p in probs]
         score_b, cat_b = score_intervals(credits, cats, DEFAULT_WEIGHTS, LEVEL)
         record("shipped", score_b["low"], score_b["high"])
         means = {}
         for c, k in zip(credits, cats):
             means.setdefault(k, []).append(c)
         cat_b = {k: (sum(v) / len(v), cat_b[k]) for k, v in means.items()}
-        for variance in ("sample", "agresti-coull", "smoothed-1", "smoothed-2"):
+        for variance in ("sample", "agresti-coull", "smoothed-0.5", "smoothed-0.6", "smoothed-0.75", "smoothed-1", "smoothed-2"):
             record("wald-" + variance, *wald(credits, cats, variance))
-        record("mover-wilson", *mover_wilson(cat_b))
-        for k, (_, b) in cat_b.items():
-            cat_hits["wilson"].append(b["low"] <= cat_truth[k] <= b["high"])
-            zero["wilson"] += b["high"] - b["low"] < 1e-12
+        record("mover-wilson", *mover_wilson({k: (sum(v) / len(v), dict(zip(("low", "high"), wilson(
+            sum(v) / len(v), len(v), z_value(LEVEL))))) for k, v in means.items()}))
+        for k, values in means.items():
+            for name, method in CATEGORY_METHODS.items():
+                if method is not None:
+                    record_category(name, k, *method(sum(values) / len(values), len(values)))
+            record_category("shipped", k, cat_b[k][1]["low"], cat_b[k][1]["high"])
         if i < args.boot_suites:
             boot = boot_methods(credits, cats, args.resamples, 20261130 + i)
             for name, (low, high) in boot["score"].items():
                 record(name, low, high)
             for k, (low, high) in boot["categories"].items():
-                cat_hits["percentile-boot"].append(low <= cat_truth[k] <= high)
-                zero["percentile-boot"] += high - low < 1e-12
-    return {"truth": truth, "hits": hits, "misses": misses, "widths": widths, "cat_hits": cat_hits, "zero": zero}
+                record_category("percentile-boot", k, low, high)
+    return {"truth": truth, "hits": hits, "misses": misses, "widths": widths, "cat_hits": cat_hits,
+            "cat_widths": cat_widths, "zero": zero}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -179,11 +213,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--per-category", type=int, default=9)
     parser.add_argument("--repeats", type=int, default=1)
-    parser.add_argument("--profiles", default="mid,strong")
+    parser.add_argument("--profiles", default="mid,strong,strong-uneven")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--partial", type=float, default=PARTIAL,
+                        help="share of non-PASS verdicts that are PARTIAL (0: pass/fail only, the hardest case)")
     args = parser.parse_args(argv)
     print(f"95% interval coverage over cases: {len(CATEGORIES)} categories x {args.per_category} cases, "
-          f"{args.repeats} repeat(s), default weights; bootstrap {args.resamples} resamples on "
+          f"{args.repeats} repeat(s), PARTIAL {args.partial:g} of non-PASS, default weights; bootstrap {args.resamples} resamples on "
           f"{min(args.boot_suites, args.suites)} suites, analytic on {args.suites}")
     for profile in args.profiles.split(","):
         r = simulate(profile, args)
@@ -191,15 +227,22 @@ def main(argv: list[str] | None = None) -> int:
               f"true score {r['truth']:.2f}")
         print(f"  {'score interval':<18} {'coverage':>8} {'mean width':>11} {'suites':>7} {'low, high':>10}")
         for name in ("percentile-boot", "rescaled-boot", "bca-boot", "wald-sample", "wald-agresti-coull",
-                     "wald-smoothed-1", "wald-smoothed-2", "mover-wilson", "shipped"):
+                     "wald-smoothed-0.5", "wald-smoothed-0.6", "wald-smoothed-0.75", "wald-smoothed-1", "wald-smoothed-2", "mover-wilson", "shipped"):
             if name not in r["hits"]:
                 continue
             h, w = r["hits"][name], r["widths"][name]
             print(f"  {name:<18} {sum(h) / len(h):>8.3f} {sum(w) / len(w):>11.1f} {len(h):>7}   {r['misses'][name][0] / len(h):.3f}, {r['misses'][name][1] / len(h):.3f}")
-        print(f"  {'category interval':<18} {'coverage':>8} {'zero-width':>11}")
-        for name, h in r["cat_hits"].items():
-            if h:
-                print(f"  {name:<18} {sum(h) / len(h):>8.3f} {r['zero'][name] / len(h):>11.1%}")
+        print(f"  {'category interval':<18} {'coverage':>8} {'lowest':>7} {'< 0.95':>7} {'mean width':>11} {'zero-width':>11}"
+              "   per category")
+        for name, per in r["cat_hits"].items():
+            h = [x for v in per.values() for x in v]
+            if not h:
+                continue
+            each = [sum(v) / len(v) for v in per.values()]
+            w = r["cat_widths"][name]
+            print(f"  {name:<18} {sum(h) / len(h):>8.3f} {min(each):>7.3f} {sum(c < 0.95 for c in each):>4} of {len(each)}"
+                  f" {100 * sum(w) / len(w):>10.1f} {r['zero'][name] / len(h):>11.1%}   "
+                  + " ".join(f"{c:.3f}" for c in each))
     return 0
 
 

@@ -26,7 +26,12 @@ PROFILES = {             # pass probability per category, in CATEGORIES order
     "strong": (0.9,) * 8,
     "uneven": (0.45, 0.95, 0.7, 0.8, 0.5, 0.9, 0.85, 0.6),
     "top": (0.97,) * 8,
+    # near 100% with uneven case difficulty (issue 38): most cases always pass, a quarter are hard
+    # (uneven_probabilities); categories sit between 0.90 and 0.99
+    "strong-uneven": (0.92, 0.99, 0.95, 0.97, 0.90, 0.98, 0.94, 0.96),
 }
+UNEVEN = {"strong-uneven"}   # profiles whose cases are drawn by uneven_probabilities
+HARD_SHARE = 0.25        # in an uneven profile, the share of a category's cases that are hard
 PARTIAL = 0.3            # share of non-PASS repeats that are PARTIAL
 SPREAD = 0.2             # cases within a category differ by up to this much in pass probability
 
@@ -53,6 +58,29 @@ def case_probabilities(profile: tuple, per_category: int, draws: SeededDraws,
             probs.append(min(1.0, max(0.0, p + spread * (uniform(draws) - 0.5))))
             cats.append(category)
     return probs, cats
+
+
+def uneven_probabilities(profile: tuple, per_category: int, draws: SeededDraws,
+                         hard_share: float = HARD_SHARE) -> tuple[list[float], list[str]]:
+    """Uneven case difficulty: each case is hard with chance `hard_share`, else it always passes;
+    a hard case passes with 1 - (1 - p) / hard_share, so a case drawn from the category passes
+    with p on average and true_category(p) stays its true score (no clamping). At p = 0.9 a hard
+    case passes 60% of the time; with repeats its credit varies far more than an easy one's."""
+    probs, cats = [], []
+    for category, p in zip(CATEGORIES, profile):
+        hard = 1 - (1 - p) / hard_share
+        if hard < 0:
+            raise ValueError(f"p = {p} is too low for {hard_share} hard cases")
+        for _ in range(per_category):
+            probs.append(hard if uniform(draws) < hard_share else 1.0)
+            cats.append(category)
+    return probs, cats
+
+
+def draw_cases(name: str, per_category: int, draws: SeededDraws) -> tuple[list[float], list[str]]:
+    """The cases of the named profile, drawn by its case model (even spread or uneven)."""
+    pick = uneven_probabilities if name in UNEVEN else case_probabilities
+    return pick(PROFILES[name], per_category, draws)
 
 
 def verdicts(p: float, repeats: int, draws: SeededDraws, partial: float = PARTIAL) -> list[str]:

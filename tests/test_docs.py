@@ -125,6 +125,7 @@ FIGURES = [
     ("own-tools.md", "in any of the {} shapes", "toolproof.importers.detect", "SHAPES", "words"),
     ("README.md", "its {} categories", "toolproof.suite.model", "CATEGORIES", "words"),
     ("statistics.md", "The {} rates", "toolproof.scoring.scorecard", "METRIC_KEYS", "words"),
+    ("statistics.md", '`intervals` = `{{"method": "{}",', "toolproof.scoring.intervals", "METHOD", "{}"),
     ("security.md", "| nesting depth (arrays and objects) | {} levels |", "toolproof.limits", "MAX_DEPTH", "{}"),
     ("security.md", "| integer size | {} digits |", "toolproof.limits", "MAX_DIGITS", "{}"),
     ("security.md", "| response body | {} MB |", "toolproof.limits", "MAX_BYTES", "MB"),

@@ -124,6 +124,21 @@ def test_compare_uploads_flip_rows_and_export_equal_to_the_cli(page, tmp_path):
     page.locator("#compare").screenshot(path=str(ARTIFACTS / "compare.png"))
 
 
+def test_compare_of_two_identical_runs_leads_with_no_case_changed(page, tmp_path):
+    # issue 38: the lead was "a drop of up to 6 points cannot be ruled out" for byte-identical runs
+    same = json.dumps(document({CALL_A: ["pass"] * 3, CALL_B: ["pass", "fail", "fail"]}, suite_sha256=SHA))
+    for slot in ("a", "b"):     # one at a time: A alone is compared with the B an earlier test left
+        page.evaluate("document.getElementById('compare').dataset.compare = ''")
+        upload(page, tmp_path, slot, f"same-{slot}.json", same)
+        page.wait_for_function("document.getElementById('compare').dataset.compare === 'ready' || "
+                               "document.getElementById('compare-message').textContent.startsWith('Choose run A')",
+                               timeout=60_000)
+    page.wait_for_selector('#compare[data-compare="ready"]', timeout=60_000)
+    lines = page.eval_on_selector_all(".compare-summary li", "ls => ls.map(l => l.textContent)")
+    assert lines[2].startswith("Compared: ") and lines[3].startswith(
+        "Verdict: no case changed verdict (2 cases graded in both, each with the same credit); no significant change")
+
+
 def test_compare_refusals_are_one_line(page, tmp_path):
     upload(page, tmp_path, "a", "fx.json", json.dumps(FIXTURES))
     upload(page, tmp_path, "b", "b.json", json.dumps(document({CALL_A: ["pass"]}, suite_sha256=SHA)))

@@ -124,3 +124,48 @@ def test_a_bare_scorecard_is_refused_with_the_reason(data):
     with pytest.raises(ToolProofError) as exc:
         graded_run({"toolproof": "1", "cases": []}, data.cases, data.tools, format_schema("transcripts"), "card.json")
     assert exc.value.line().startswith("card.json: this is a scorecard, not a results file")
+
+
+def test_two_identical_runs_lead_with_no_case_changed_verdict(data):
+    # issue 38: byte-identical runs read "a drop of up to 6 points cannot be ruled out" before anything
+    # said that no case had changed
+    from toolproof.reports.comparison import render_comparison_text
+
+    doc = document({CALL_A: ["pass", "fail"], CALL_B: ["pass", "pass"]}, suite_sha256=SHA)
+    comparison = compare_runs(*(graded_run(doc, data.cases, data.tools, format_schema("transcripts"), name)
+                                for name in ("a.json", "b.json")))
+    c = comparison["comparison"]
+    assert c["verdicts_changed"] == 0
+    assert c["verdict"].startswith("no case changed verdict (2 cases graded in both, each with the same credit); "
+                                   "no significant change: over other cases like these, a drop of up to ")
+    lines = render_comparison_text(comparison).splitlines()
+    assert lines[4].startswith("Verdict: no case changed verdict") and lines[5].startswith("Score: ")
+
+
+def test_credits_that_move_within_verdicts_say_so():
+    # PASS 3/3 -> PASS 2/3 on every case: no verdict changed, but the credits did
+    a, b = summary(["PASS"] * 9, graded=3), summary(["PASS"] * 9, graded=3)
+    for case in b["cases"].values():
+        case["credit"] = 2 / 3
+    c = compare_runs(a, b)["comparison"]
+    assert c["verdicts_changed"] == 0 and c["regression"] is True
+    assert c["verdict"].startswith("REGRESSION: B scores ") and c["verdict"].endswith(
+        "; no case changed verdict (9 cases graded in both), but credits fell")
+    b["cases"]["c0"]["credit"] = 1.0          # one case back: still no verdict change, not identical
+    for case in list(b["cases"].values())[1:]:
+        case["credit"] = 1.0
+    b["cases"]["c8"]["credit"] = 2 / 3
+    c = compare_runs(a, b)["comparison"]
+    assert c["verdict"].startswith("no case changed verdict (9 cases graded in both); no significant change")
+
+
+def test_a_changed_verdict_is_counted_and_the_interval_leads():
+    c = compare_runs(summary(["PASS"] * 9), summary(["PARTIAL"] + ["PASS"] * 8))["comparison"]
+    assert c["verdicts_changed"] == 1 and c["verdict"].startswith("no significant change; a drop of up to ")
+
+
+def test_a_run_of_errors_only_has_no_verdict_change_to_claim(data):
+    # nothing graded in both runs: no "no case changed verdict" (it would claim agreement over zero cases)
+    a = run(data, {CALL_A: ["error"]})
+    c = compare_runs(a, a)["comparison"]
+    assert c["verdict"] == "no verdict: no case was graded in both runs" and c["verdicts_changed"] == 0

@@ -5,8 +5,10 @@ import math
 
 import pytest
 
-from toolproof.scoring.intervals import (METHOD, card_intervals, delta_intervals, paired_intervals, score_intervals,
-                                         t_value, wilson, z_value)
+from math import comb
+
+from toolproof.scoring.intervals import (METHOD, beta_cdf, card_intervals, clopper_pearson, delta_intervals,
+                                         paired_intervals, score_intervals, t_value, wilson, z_value)
 
 Z = z_value(0.95)
 CATS = ["a"] * 9 + ["b"] * 9
@@ -35,15 +37,68 @@ def test_wilson_refuses_no_cases():
         wilson(0.5, 0, Z)
 
 
+@pytest.mark.parametrize("mean, n, low, high", [
+    (1.0, 9, 0.6637, 1.0),          # 9 of 9: never a zero-width interval (Wilson: 0.7009)
+    (0.0, 9, 0.0, 0.3363),
+    (8 / 9, 9, 0.5175, 0.9972),     # Wilson's 0.9801 left a true 0.98-0.997 out of every 8 of 9
+    (0.5, 10, 0.1871, 0.8129),
+    (1.0, 1, 0.025, 1.0),
+    (0.0, 1, 0.0, 0.975),
+])
+def test_clopper_pearson_by_hand(mean, n, low, high):
+    # the published exact bounds: the beta quantiles at x = n * mean
+    got = clopper_pearson(mean, n, 0.95)
+    assert (round(got[0], 4), round(got[1], 4)) == (low, high)
+
+
+def test_clopper_pearson_takes_fractional_counts_between_its_neighbours():
+    # 8.5 of 9 (a PARTIAL among eight passes) lies between 8 of 9 and 9 of 9, both ends
+    below, mid, above = (clopper_pearson(x / 9, 9, 0.95) for x in (8, 8.5, 9))
+    assert below[0] < mid[0] < above[0] and below[1] < mid[1] <= above[1]
+
+
+@pytest.mark.parametrize("x, a, b, exact", [
+    (0.5, 1, 1, 0.5), (0.3, 2, 1, 0.09), (0.3, 1, 2, 0.51),      # closed forms: x, x^2, 1 - (1 - x)^2
+    (0.9, 9.5, 0.5, 0.1625499990),                                # scipy.stats.beta.cdf
+])
+def test_beta_cdf_by_hand(x, a, b, exact):
+    assert beta_cdf(x, a, b) == pytest.approx(exact, abs=1e-9)
+
+
+@pytest.mark.parametrize("bad", [0, -3])
+def test_clopper_pearson_refuses_no_cases(bad):
+    with pytest.raises(ValueError):
+        clopper_pearson(0.5, bad, 0.95)
+
+
+def test_a_category_interval_covers_every_true_rate_at_nine_pass_fail_cases():
+    # issue 38: Wilson covered 0.84 at a true rate of 0.02 (and 0.98), a third of all rates below 0.95;
+    # the shipped category interval, summed exactly over the binomial, never falls below 95%
+    def covers(p: float) -> float:
+        total = 0.0
+        for x in range(10):
+            _, per = score_intervals([1.0] * x + [0.0] * (9 - x), ["a"] * 9, {"a": 1}, 0.95)
+            if per["a"]["low"] <= p <= per["a"]["high"]:
+                total += comb(9, x) * p ** x * (1 - p) ** (9 - x)
+        return total
+
+    assert min(covers(i / 200) for i in range(1, 200)) >= 0.95
+
+
 def test_the_score_interval_by_hand():
-    # a: nine 1s; smoothed by a quarter case at 0 and at 1: mean 9.25/9.5, variance 0.028638
-    # b: 1,0 x4 and 0.5: mean 0.5, variance (2 + 0.125) / 8.5 = 0.25; score 75 +- 1.96 * 50 * sqrt((v_a + v_b) / 9)
+    # a: nine 1s; smoothed by 3/8 of a case at 0 and at 1: mean 9.375/9.75
+    # b: 1,0 x4 and 0.5: mean 0.5, variance (2 + 0.1875) / 8.75 = 0.25; score 75 +- t * 50 * sqrt((v_a + v_b) / 9),
+    # t with Welch-Satterthwaite df: (v_a + v_b)^2 / (v_a^2 + v_b^2) * 8.75 (each category 9 - 1 + 0.75)
+    m = 9.375 / 9.75
+    v_a = (9 * (1 - m) ** 2 + 0.375 * (m ** 2 + (1 - m) ** 2)) / 8.75
     credits = [1.0] * 9 + [1, 0, 1, 0, 1, 0, 1, 0, 0.5]
     score, per = score_intervals(credits, CATS, {"a": 1, "b": 1}, 0.95)
-    half = Z * 50 * math.sqrt((0.0286378 + 0.25) / 9)
-    assert score["low"] == pytest.approx(75 - half, abs=1e-4) and score["high"] == pytest.approx(75 + half, abs=1e-4)
-    assert card_intervals(credits, CATS, {"a": 1, "b": 1})["score"] == {"low": 57.76, "high": 92.24}
-    assert per["a"]["low"] == pytest.approx(0.7009, abs=1e-4)
+    df = (v_a + 0.25) ** 2 / (v_a ** 2 + 0.25 ** 2) * 8.75
+    assert 11 < df < 12
+    half = t_value(0.95, df) * 50 * math.sqrt((v_a + 0.25) / 9)
+    assert score["low"] == pytest.approx(75 - half, abs=1e-9) and score["high"] == pytest.approx(75 + half, abs=1e-9)
+    assert card_intervals(credits, CATS, {"a": 1, "b": 1})["score"] == {"low": round(75 - half, 2), "high": round(75 + half, 2)}
+    assert per["a"]["low"] == pytest.approx(0.6637, abs=1e-4)
 
 
 def test_the_score_interval_stays_on_the_scale_and_says_over_cases():

@@ -44,12 +44,14 @@ def _summary(c: dict) -> list[str]:
         left = len(c["errored"])
         scope += (f"; {counted(left, 'case')} left out, ERROR in a run "
                   f"({', '.join(c['errored'][:5])}{', …' if left > 5 else ''})")
+    # the verdict leads: it says first whether any case changed verdict, then what the interval showed
     return [f"A: {_who(c['runs']['a'])}", f"B: {_who(c['runs']['b'])}", f"Compared: {scope}",
+            "Verdict: " + overall_verdict(c),
             f"Score: A {_num(s['a'])} → B {_num(s['b'])}, delta {_signed(s['delta'])} "
             f"({_ci(c)} {_signed(s['low'], 1)} to {_signed(s['high'], 1)}, {c['intervals']['method']})",
             f"Flips (verdict PASS in one run only): {len(c['flips']['regressed'])} regressed, "
-            f"{len(c['flips']['improved'])} improved; " + _flip_test(m),
-            "Verdict: " + overall_verdict(c)] + ([f"Phrasings: {c['phrasings_note']}"] if c.get("phrasings_note") else [])
+            f"{len(c['flips']['improved'])} improved; " + _flip_test(m)] + \
+        ([f"Phrasings: {c['phrasings_note']}"] if c.get("phrasings_note") else [])
 
 
 def _ci(c: dict) -> str:

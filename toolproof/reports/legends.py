@@ -9,6 +9,7 @@ the short heads. Pure: data and strings.
 from __future__ import annotations
 
 from toolproof.grading.verdicts import ERROR, FAIL, PARTIAL, PASS
+from toolproof.scoring.intervals import CATEGORY_METHOD
 from toolproof.scoring.scorecard import METRIC_KEYS
 from toolproof.suite.categories import CATEGORIES, CATEGORY
 
@@ -43,7 +44,7 @@ def _method(found: dict | None, fallback: str) -> str:
 def scorecard_legend(card: dict) -> list[tuple[str, str]]:
     """The scorecard's categories table: its interval, weight and verdict columns."""
     level = _level(card.get("intervals"))
-    return [(f"{level}% CI", f"the {level}% interval of the category's score over its cases (Wilson): other "
+    return [(f"{level}% CI", f"the {level}% interval of the category's score over its cases ({CATEGORY_METHOD}): other "
                              "cases like these could score anywhere in it"),
             ("Weight", "the category's share of the weighted score: Score = 100 × Σ(weight × category "
                        "score) / Σ(weight)"),

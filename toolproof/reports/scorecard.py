@@ -17,6 +17,7 @@ from toolproof.plurals import counted
 from toolproof.safe_text import printable
 from toolproof.scoring.coverage import below_half
 from toolproof.scoring.diagnose import confusion_focus
+from toolproof.scoring.intervals import METHOD
 from toolproof.scoring.results_doc import SCORECARD, kind_of
 from toolproof.scoring.scorecard import METRIC_KEYS
 
@@ -161,7 +162,7 @@ def explain_line(card: dict) -> str:
     intervals = card.get("intervals") or {}
     level = round(100 * intervals["level"]) if "level" in intervals else 95
     # before the intervals are drawn (the page defers them) the method is still the one stats uses
-    method = intervals.get("method", "Wilson per category; the score a stratified normal interval")
+    method = intervals.get("method", METHOD)
     method = method.removeprefix("over cases: ")
     return (f"{level}% CI over cases ({method}): how much the score could move with other cases like these, "
             "not how a rerun of the same cases would vary. pass^1: the chance that one run of a case "

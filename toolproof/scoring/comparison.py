@@ -202,14 +202,18 @@ def _compare_one(a: dict, b: dict, allow_mixed: bool, weights: dict | None, leve
             row["flip"] = "improved"
             improved.append(cid)
         rows.append(row)
-    deltas = _deltas(a, b, [cid for cid in shared if cid not in errored], weights, level)
+    graded = [cid for cid in shared if cid not in errored]
+    deltas = _deltas(a, b, graded, weights, level)
+    changed = sum(a["cases"][cid]["verdict"] != b["cases"][cid]["verdict"] for cid in graded)
+    alike = all(a["cases"][cid]["credit"] == b["cases"][cid]["credit"] for cid in graded)
     return {"comparison": {
         "runs": {"a": a["label"], "b": b["label"]},
         "suite": {"same": same, "mixed": not same, "shared_cases": len(shared),
                   "only_a": sum(c not in b["cases"] for c in a["cases"]),
                   "only_b": sum(c not in a["cases"] for c in b["cases"])},
         **deltas,
-        "verdict": verdict_line(deltas["score"], level),
+        "verdict": verdict_line(deltas["score"], level, changed=changed, compared=len(graded), alike=alike),
+        "verdicts_changed": changed,
         "flips": {"regressed": regressed, "improved": improved},
         "mcnemar": _flip_test(regressed, improved, len(shared) - len(errored) - len(untested), untested),
         "errored": errored,
@@ -250,19 +254,31 @@ def _flip_test(regressed: list, improved: list, tested: int, untested: list) -> 
     return out
 
 
-def verdict_line(score: dict, level: float = LEVEL) -> str:
-    """What the delta's interval shows, in one line (the gate reads the same interval)."""
+def verdict_line(score: dict, level: float = LEVEL, *, changed: int | None = None, compared: int = 0,
+                 alike: bool = False) -> str:
+    """What the delta's interval shows, in one line (the gate reads the same interval). When no
+    case changed verdict (`changed` 0 of `compared` cases graded in both), that is said first:
+    it is what the reader of two matching runs needs, and the interval alone ("a drop of up to 6
+    points cannot be ruled out") read as a warning about runs that agree case for case. `alike`:
+    every compared case also has the same credit (two identical runs)."""
     low, high, pct = score["low"], score["high"], level_label(level)
     if low is None:
         return "no verdict: no case was graded in both runs"
+    same = ""
+    if changed == 0 and compared:
+        same = (f"no case changed verdict ({counted(compared, 'case')} graded in both"
+                + (", each with the same credit" if alike else "") + ")")
     if high < 0:
         return (f"REGRESSION: B scores {_points(-high, -low)} lower "
-                f"(the whole {pct} interval of the delta is below 0)")
+                f"(the whole {pct} interval of the delta is below 0)" + (f"; {same}, but credits fell" if same else ""))
     if low > 0:
         return (f"improvement: B scores {_points(low, high)} higher "
-                f"(the whole {pct} interval of the delta is above 0)")
-    return (f"no significant change; a drop of up to {_points(-low)} cannot be ruled out "
+                f"(the whole {pct} interval of the delta is above 0)" + (f"; {same}, but credits rose" if same else ""))
+    drop = (f"a drop of up to {_points(-low)} cannot be ruled out "
             f"(nor a rise of up to {high:.0f})")
+    if same:
+        return f"{same}; no significant change: over other cases like these, {drop}"
+    return f"no significant change; {drop}"
 
 
 def _points(low: float, high: float | None = None) -> str:

@@ -22,7 +22,7 @@ from toolproof.grading.verdicts import ERROR, FAIL, PASS, CaseResult, blank_fact
 from toolproof.scoring.cost import cost
 from toolproof.scoring.coverage import coverage, plan_of
 from toolproof.scoring.comparison import compare_runs, verdict_line
-from toolproof.scoring.intervals import card_intervals, paired_intervals, t_value, wilson, z_value
+from toolproof.scoring.intervals import card_intervals, clopper_pearson, paired_intervals, t_value, wilson, z_value
 
 
 def diagnosis_checks(t: Checker) -> None:
@@ -130,10 +130,13 @@ def interval_checks(t: Checker) -> None:
             abs(z - 1.959964) < 1e-6 and abs(t_value(0.95, 8) - 2.306004) < 1e-3)
     low, high = wilson(1.0, 9, z)
     t.check("intervals: Wilson for 9 of 9 is 70.1%-100%, never zero width", (round(low, 4), high) == (0.7009, 1.0))
+    low, high = clopper_pearson(8 / 9, 9, 0.95)
+    t.check("intervals: Clopper-Pearson for 8 of 9 is 51.75%-99.72% (the published exact bounds)",
+            (round(low, 4), round(high, 4)) == (0.5175, 0.9972))
     cats = ["a"] * 9 + ["b"] * 9
     card = card_intervals([1.0] * 9 + [1, 0, 1, 0, 1, 0, 1, 0, 0.5], cats, {"a": 1, "b": 1})
-    t.check("intervals: the score's interval (smoothed variance) by hand: 75 +- 17.24, categories by Wilson",
-            card["score"] == {"low": 57.76, "high": 92.24} and card["categories"]["a"] == {"low": 0.7009, "high": 1.0})
+    t.check("intervals: the score's interval (smoothed variance, Welch t) by hand: 75 +- 19.68, categories by Clopper-Pearson",
+            card["score"] == {"low": 55.32, "high": 94.68} and card["categories"]["a"] == {"low": 0.6637, "high": 1.0})
     same = paired_intervals([1.0, 0.0] * 9, [1.0, 0.0] * 9, cats, {"a": 1, "b": 1})
     t.check("intervals: one run against itself: delta interval symmetric about 0, not a regression",
             same["score"]["low"] == -same["score"]["high"] < 0)

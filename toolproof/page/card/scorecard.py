@@ -230,6 +230,7 @@ class ScorecardView:
     # -- categories: table with weight inputs, and the chart
     def _categories(self):
         from toolproof.reports.scorecard import WITHHELD, percent, withheld
+        from toolproof.scoring.intervals import CATEGORY_METHOD
         from toolproof.reports.page_view import CATEGORY_LABELS, card_name, interval_text
 
         head = el("tr", children=[el("th", t, scope="col") for t in
@@ -262,8 +263,8 @@ class ScorecardView:
         self._refresh_category_intervals()
         note = el("p", "Score = 100 × Σ(weight × category score) / Σ(weight), over the categories "
                        "in this run. Change a weight to see its effect; exports use the weights shown. "
-                       "95% CI: Wilson's interval over the category's cases (other cases like these "
-                       "could score anywhere in it).",
+                       f"95% CI: the {CATEGORY_METHOD} interval over the category's cases (other cases "
+                       "like these could score anywhere in it).",
                   cls="muted small")
         return el("section", cls="block", children=[
             el("h3", "Categories"),
