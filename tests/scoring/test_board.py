@@ -140,7 +140,7 @@ def test_a_run_below_half_of_its_plan_has_no_score_and_ranks_last(bundle):
     assert b["runs"][-1] is cut
     assert (cut["score"], cut["interval"], cut["graded"], cut["planned"]) == (None, None, 10, 72)
     assert cut["no_score"] == "10 of 72 graded: below half, no score"
-    assert cut["partial_score"] is not None              # what the scorecard's JSON keeps
+    assert cut["partial_score"] is None                  # the scorecard's JSON keeps no score either (issue 38)
     assert cut["rank"] == {"best": 4, "worst": 4, "label": "4"}
     assert all(r["rank"]["worst"] <= 3 and r["no_score"] is None for r in b["runs"][:3])
     for pair in b["pairs"]:
