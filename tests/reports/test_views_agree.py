@@ -133,3 +133,15 @@ def test_a_reader_finds_a_view_that_drops_the_reason():
         read_text("ToolProof scorecard\n3 cases: 1 PASS, 0 PARTIAL, 2 FAIL, 0 ERROR (0 truncated)\nRates")
     assert read_text("x\nScore: 61.90 / 100 strict (95% CI 52–73 over cases); 60.00 lenient\n") == \
         Shown("61.90", ("52", "73"), None, None, None)
+
+
+@pytest.mark.parametrize("coverage, reason, shown", [
+    ({"planned": "72", "graded": -5}, None, "88.5"),          # unreadable counts: the cases it lists (2 of 2)
+    ({"planned": 10 ** 30, "graded": 1}, None, "no score"),   # huge plan: below half
+    ({"planned": 4, "graded": 3}, {"not": "text"}, "88.5"),   # a reason that is not text, with a score: the score
+    (None, "\u202eevil\x00", "88.5"),                          # no coverage: what it lists was the plan
+])
+def test_a_hand_edited_scorecard_in_runs_is_listed_by_its_fields_without_a_traceback(coverage, reason, shown):
+    card = {"toolproof": "0", "source": {}, "score": 88.5, "no_score_reason": reason, "coverage": coverage,
+            "cases": [{"id": "a", "verdict": "PASS"}, {"id": "b", "verdict": "FAIL"}]}
+    assert row_texts(row_of(card, card, run_id="r", kept="", size=1))["score"] == shown
