@@ -76,9 +76,11 @@ def test_repeated_weights_all_apply():
 
 def test_all_weights_zero_gives_no_score():
     zeros = [arg for c in CATEGORIES for arg in ("--weight", f"{c}=0")]
-    assert grade_json(*zeros)["score"] is None
+    card = grade_json(*zeros)
+    assert (card["score"], card["no_score_reason"]) == (None, "no category with a graded case has a weight above 0")
+    assert all(row["score"] is not None for row in card["categories"].values())    # nothing else withheld
     code, out, _ = cli("grade", *zeros)
-    assert code == 0 and "Score: n/a / 100 strict" in out
+    assert code == 0 and "\nNo score: no category with a graded case has a weight above 0\n" in out
 
 
 def refusal(*argv: str) -> str:

@@ -75,7 +75,8 @@ def test_a_whole_plan_graded_exits_0_without_the_line(fake):
 
 def test_the_fail_under_gate_still_exits_1_first(fake):
     code, _, stderr = compatible(fake.base + "/v1", "--scope", "must_ask", "--cap", "3", "--fail-under", "100")
-    assert code == 1 and "is below --fail-under" in stderr
+    assert code == 1 and "toolproof: no score (only 3 of 9 cases graded (6 not started), below half of the plan): " \
+        "--fail-under 100.0 needs a score" in stderr
 
 
 # ---- early stop ------------------------------------------------------------------------------

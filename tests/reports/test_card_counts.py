@@ -110,35 +110,41 @@ def test_below_half_of_the_plan_nothing_is_scored_under_no_score():
     card = card_of(doc)
     assert card["coverage"]["graded"] * 2 < card["coverage"]["planned"]
     assert_card_counts(card, recompute(doc, CASES, TOOLS))
-    worst = card["robustness"]["worst"]["score"]
-    assert worst is not None                          # in the JSON (re-gradable), never on the card's face
+    # the JSON withholds what the views withhold (issue 38): no number a script could read as the score
+    assert card["robustness"]["worst"]["score"] is None and card["robustness"]["consistency_interval"] is None
+    assert all(p["score"] is None and p["interval"] is None for p in card["robustness"]["per_phrasing"])
+    assert card["no_score_reason"].startswith("only ") and card["no_score_reason"].endswith("below half of the plan")
     for text in (render_text(card), render_markdown(card), html.unescape(scorecard_html(card))):
         assert "No score: only " in text
         assert "no worst-phrasing score: below half of the plan graded" in text
-        assert f"worst-phrasing score {worst:.2f}" not in text
+        assert "worst-phrasing score 1" not in text and "worst-phrasing score 0" not in text
         assert "base: 100.00" not in text and "| base | 100.00" not in text
 
 
 def test_below_half_no_category_score_pass_k_or_consistency_interval_is_shown():
     """Under "No score" the card still showed pass^k values, each category's score and interval
     and a consistency interval "100%–100%": withheld in every view, the reason said once."""
-    from toolproof.reports.scorecard import WITHHELD, pass_k_line, withheld
+    from toolproof.reports.scorecard import pass_k_line, withheld_note
 
     doc = built(phrased_runs(2, failing=(("call", "terse", 0), ("call", "terse", 1))))
     card = card_of(doc)
-    shown = withheld(card)
-    assert shown["withheld"] and all(row["score"] is None for row in shown["categories"].values())
-    assert any(row["score"] is not None for row in card["categories"].values())     # the JSON keeps them
+    # the JSON itself holds the nulls (issue 38: a script read the score the views withheld)
+    assert all(row["score"] is None for row in card["categories"].values())
+    assert card["intervals"]["score"] is None and card["intervals"]["categories"] == {}
+    assert all(v is None for k in ("pass_hat_k", "pass_at_k") for v in card["reliability"][k].values())
     assert pass_k_line(card) and "0." not in pass_k_line(card) and "1." not in pass_k_line(card)
+    note = withheld_note(card)
+    assert note.startswith("No score, so no category score, interval or pass^k either (n/a): only ")
     for text in (render_text(card), render_markdown(card), html.unescape(scorecard_html(card))):
-        assert text.count(WITHHELD) == 1
+        assert text.count(note) == 1
         assert "consistent across phrasings (33.3%)" in text and "consistent across phrasings (33.3%, 95% CI" not in text
         assert "pass^1 n/a" in text or "pass^1" not in text.split("Reading")[0]
     table = render_markdown(card).split("## Categories")[1].split("##")[0]
     assert "%" not in table.replace("95% CI", "")                 # no score nor interval in a row
     # a card above half keeps its scored parts
     full = card_of(built(phrased_runs(2)))
-    assert withheld(full) is full
+    assert withheld_note(full) == "" and full["no_score_reason"] is None
+    assert all(row["score"] is not None for row in full["categories"].values())
 
 
 def test_a_card_of_one_phrasing_and_one_repeat_says_cases_only():

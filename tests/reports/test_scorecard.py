@@ -74,8 +74,11 @@ def test_render_text_shows_na_for_null_rates(card):
 
 
 def test_render_text_of_an_empty_run():
-    text = render_text(scorecard([]))
-    assert "Score: n/a / 100 strict; n/a lenient" in text
+    card = scorecard([])
+    assert (card["score"], card["no_score_reason"]) == (None, "nothing was graded")
+    text = render_text(card)
+    assert "No score: nothing was graded\n" in text and "Score:" not in text
+    # the nine rates, and the one line under the categories saying why no category is scored
     assert sum("n/a" in line for line in text.splitlines()) == 1 + len(METRIC_KEYS)
 
 

@@ -57,14 +57,17 @@ def test_a_run_the_cap_cut_to_10_requests_shows_no_full_size_score(data):
     c = card(data, doc)
     graded = len(run.transcripts)
     assert c["coverage"] == {"planned": 72, "graded": graded, "error": 0, "not_started": 72 - graded}
-    assert c["score"] is not None                          # the JSON keeps the number...
-    line = f"No score: only {graded} of 72 cases graded ({72 - graded} not started), below half of the plan"
-    assert score_with_interval(c).startswith(line)        # ...the views do not show it
+    # issue 38: the JSON withholds the number as the views do, and says why
+    assert (c["score"], c["intervals"]["score"], c["strict"]["score"], c["lenient"]["score"]) == (None,) * 4
+    reason = f"only {graded} of 72 cases graded ({72 - graded} not started), below half of the plan"
+    assert c["no_score_reason"] == reason
+    line = f"No score: {reason}"
+    assert score_with_interval(c).startswith(line)
     text, md = render_text(c), render_markdown(c)
     assert line in text and "Score:" not in text and "CI" not in text.split("\n")[3]
     assert line in md
     root = ET.fromstring(junit_xml(c))
-    assert root.get("name") == f"toolproof: {graded} of 72 cases graded ({72 - graded} not started)"
+    assert root.get("name").startswith(f"toolproof: {line}; the graded cases are listed; {graded} cases: ")
     plan = root.find("testsuite[@name='coverage']/testcase[@name='plan']/error")
     assert plan is not None and plan.get("message").startswith("NOT STARTED:")
 
@@ -107,11 +110,18 @@ def test_half_of_the_plan_graded_shows_the_score_with_the_partial_line(data):
     below = card(data, scoped(2))
     assert score_with_interval(below).startswith("No score: only 2 of 9 cases graded (7 not started)")
     assert card(data, {**scoped(3), "scope": "all"})["coverage"]["planned"] == 72
-    # exactly half of the plan graded: the score is shown, with the partial line beside it
-    exact = card(data, scoped(3))
-    exact_plan = {**exact, "coverage": {"planned": 6, "graded": 3, "error": 0, "not_started": 3}}
-    assert score_with_interval(exact_plan).startswith(f"{exact['score']:.1f}")
-    assert "[3 of 6 cases graded (3 not started)]" in render_text(exact_plan)
+    # exactly half of the plan graded (9 of 18 conversations: 4 cases twice and one once, of 9 cases
+    # twice): the score is shown, with the partial line beside it; one conversation fewer, none
+    other = next(c.id for c in data.cases if c.category == "distractor" and c.id in BY_ID and c.id not in passing)
+    doc = document({**{cid: ["pass", "pass"] for cid in passing[:4]}, other: ["fail"]})
+    doc["scope"], doc["settings"] = "distractor", {"repeats": 2}
+    exact = card(data, doc)
+    assert exact["coverage"] == {"planned": 18, "graded": 9, "error": 0, "not_started": 9}
+    assert exact["score"] is not None and exact["no_score_reason"] is None
+    assert score_with_interval(exact).startswith(f"{exact['score']:.1f}")
+    assert "[9 of 18 conversations graded (9 not started)]" in render_text(exact)
+    doc["transcripts"].pop()
+    assert card(data, doc)["score"] is None
 
 
 def test_repeats_count_in_the_plan(data):

@@ -54,18 +54,25 @@ def test_a_tie_goes_to_the_worse_verdict(data):
 
 
 def test_error_repeats_are_not_graded_and_an_all_error_case_leaves_every_denominator(data):
-    c = card(data, document({CALL_A: ["pass", "error"], CALL_B: ["error", "error"]}))
-    assert rows(c) == {CALL_A: ("PASS", 1.0, ["PASS", "ERROR"], 1, False),
+    # 3 of 6 conversations graded: exactly half of what the file holds, so the card has a score
+    c = card(data, document({CALL_A: ["pass", "pass", "pass", "error"], CALL_B: ["error", "error"]}))
+    assert rows(c) == {CALL_A: ("PASS", 1.0, ["PASS", "PASS", "PASS", "ERROR"], 3, False),
                        CALL_B: ("ERROR", None, ["ERROR", "ERROR"], 0, False)}
     assert c["counts"]["error"] == 1 and c["error_rate"] == 0.5
     assert c["categories"]["should_call"] == {"score": 1.0, "weight": 20, "count": 2, "pass": 1, "partial": 0,
                                               "fail": 0, "error": 1}
-    assert c["score"] == 100.0
-    # pass^k over graded repeats only: CALL_A has 1 graded repeat, CALL_B none (left out)
-    assert c["reliability"]["pass_hat_k"] == {"1": 1.0}
-    # the rates count only the graded repeat: one emitted call, schema-valid
+    assert c["score"] == 100.0 and c["no_score_reason"] is None
+    # pass^k over graded repeats only: CALL_A has 3 graded repeats, CALL_B none (left out)
+    assert c["reliability"]["pass_hat_k"] == {"1": 1.0, "2": 1.0, "3": 1.0}
+    # the rates count only the graded repeats: three emitted calls, schema-valid
     assert c["metrics"]["schema_valid_rate"] == 1.0 and c["metrics"]["under_call_rate"] == 0.0
-    assert c["diagnosis"]["decide"]["should_call"] == {"called": 1, "not_called": 0}
+    assert c["diagnosis"]["decide"]["should_call"] == {"called": 3, "not_called": 0}
+    # one graded of four: below half, so the JSON has no score, no category score, no pass^k
+    low = card(data, document({CALL_A: ["pass", "error"], CALL_B: ["error", "error"]}))
+    assert (low["score"], low["categories"]["should_call"]["score"], low["reliability"]["pass_hat_k"]) == \
+        (None, None, {"1": None})
+    assert low["no_score_reason"] == "only 1 of 4 conversations graded (3 ERROR), below half of the plan"
+    assert low["metrics"]["schema_valid_rate"] == 1.0          # a rate of what was graded stays
 
 
 def test_unequal_repeats_are_noted_and_k_stops_at_the_fewest(data):

@@ -22,7 +22,10 @@ def card(score, *repeats):
     # one errored repeat inside a case that passed by majority still fails the gate
     (card(100.0, ["PASS", "ERROR", "PASS"]), 50, "1 conversation ended in ERROR (the request failed after its "
                                                  "retries); --fail-under 50 needs every case graded: re-run, or check the endpoint"),
-    (card(None), 10, "score None is below --fail-under 10"),
+    (card(None), 10, "no score (n/a): --fail-under 10 needs a score"),
+    # a partial run: the gate says the card's reason, never a number the card withheld
+    ({**card(None, ["PASS"]), "no_score_reason": "only 3 of 9 cases graded (6 not started), below half of the plan"},
+     10, "no score (only 3 of 9 cases graded (6 not started), below half of the plan): --fail-under 10 needs a score"),
 ])
 def test_score_gate(c, threshold, expected):
     assert score_gate(c, threshold) == expected

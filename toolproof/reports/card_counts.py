@@ -21,22 +21,9 @@ from __future__ import annotations
 
 from toolproof.plurals import counted
 
+from toolproof.scoring.coverage import dimensions, plan_unit  # noqa: F401  (the plan's unit: scoring says it, as no_score_reason does)
+
 from .figures import percent
-
-
-def dimensions(card: dict) -> list[str]:
-    """What multiplies a case into conversations on this card: ["phrasing", "repeat", "pad level"]."""
-    repeats = card.get("repeats")
-    out = ["phrasing"] if card.get("robustness") else []
-    # cases run a different number of times (repeats_note) ran more than once too
-    out += ["repeat"] if isinstance(repeats, int) and repeats > 1 or card.get("repeats_note") else []
-    return out + (["pad level"] if "sweep" in card else [])
-
-
-def plan_unit(card: dict) -> str:
-    """What the plan counts: cases, or conversations when a case runs more than once (phrasings,
-    repeats, pad levels)."""
-    return "conversations" if dimensions(card) else "cases"
 
 
 def verdicts_line(card: dict) -> str:

@@ -14,7 +14,7 @@ from .html import bar_chart, esc, legend, lines, page, pre, section, table, whis
 from .legends import scorecard_legend
 from .page_view import CATEGORY_LABELS, METRIC_LABELS, chart_bars
 from .scorecard import (METRIC_HELP, better, coverage_line, diagnosis_lines, headline, percent,
-                        score_with_interval, statistics_lines, withheld, WITHHELD)
+                        score_with_interval, statistics_lines, withheld_note)
 from .sweep import sweep_text
 from .robustness import (case_wording, consistency_text, dependent_text, phrasing_cases, phrasing_interval,
                          shown, verdict_groups, worst_text)
@@ -28,8 +28,7 @@ def _json(value) -> str:
 
 
 def _categories(card: dict) -> str:
-    reason = [f"<p class=\"muted\">{esc(WITHHELD)}</p>"] if card is not withheld(card) else []
-    card = withheld(card)
+    reason = [f"<p class=\"muted\">{esc(withheld_note(card))}</p>"] if withheld_note(card) else []
     intervals = (card.get("intervals") or {}).get("categories") or {}
     chart = bar_chart(chart_bars(card["categories"], intervals=intervals))
     rows = []

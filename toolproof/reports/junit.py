@@ -1,9 +1,10 @@
 """JUnit XML for CI: a scorecard or a comparison as test suites a CI server can show.
 
 A scorecard becomes one <testsuite> per category and one <testcase> per case named by its id:
-FAIL and PARTIAL carry a <failure> with the reasons, ERROR an <error>. When less than the plan
-was graded, the root's name says "N of M cases graded", and plan items that never started are
-one <error> in a "coverage" suite; a run of several phrasings adds a "wording" suite where a case
+FAIL and PARTIAL carry a <failure> with the reasons, ERROR an <error>. The root's name is the text
+headline's score line (with "N of M cases graded" when less than the plan was graded, or "No
+score: " and the card's `no_score_reason`) and its verdict counts; plan items that never started
+are one <error> in a "coverage" suite; a run of several phrasings adds a "wording" suite where a case
 whose verdict depends on the wording fails. A comparison becomes one
 <testsuite> per category where a regressed case is a <failure> and a case with no graded repeat
 an <error>. Model text is hostile: everything is escaped, and characters XML 1.0 cannot hold
@@ -16,7 +17,8 @@ from __future__ import annotations
 
 from toolproof.suite.model import CATEGORIES
 from .robustness import robustness_junit
-from .scorecard import coverage_line
+from .card_counts import verdicts_line
+from .scorecard import coverage_line, score_line
 
 _ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
 _ATTRIBUTE_ESCAPES = {**_ESCAPES, "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}
@@ -78,7 +80,15 @@ def junit_xml(card: dict) -> str:
     if cov.get("not_started"):      # part of the plan never ran: a CI job must not go green on it
         suites.append(("coverage", [("plan", "error", f"NOT STARTED: {covered}",
                                      f"{covered}: the score rests on the graded part only")]))
-    return _document(f"toolproof: {covered}" if covered else "toolproof", suites)
+    return _document(root_name(card), suites)
+
+
+def root_name(card: dict) -> str:
+    """The root's name: the headline's score line (or 'No score: ' and why) and the verdict counts,
+    as the other views word them ('toolproof: Score: 61.90 / 100 strict (95% CI 52–73 over cases);
+    72 cases: 40 PASS, …')."""
+    counts = [verdicts_line(card)] if "counts" in card else []
+    return "toolproof: " + "; ".join([score_line(card), *counts])
 
 
 def comparison_junit(comparison: dict) -> str:

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from toolproof.limits import ReadError, read_json
 from toolproof.plurals import counted
 from toolproof.safe_text import without_hidden
-from toolproof.scoring.coverage import below_half
+from toolproof.scoring.withhold import unscored
 
 MAX_RUNS = 60                      # runs kept at most; the oldest is dropped first
 MAX_TOTAL_BYTES = 40_000_000       # their results files together (UTF-8 JSON text)
@@ -36,8 +36,9 @@ def row_of(doc: dict, card: dict, *, run_id: str, kept: str, size: int, label: s
     cases = card.get("cases") if isinstance(card.get("cases"), list) else []
     planned = _count(coverage.get("planned"), len(cases))
     graded = _count(coverage.get("graded"), sum(isinstance(c, dict) and c.get("verdict") != "ERROR" for c in cases))
-    # a run graded on less than half its plan has no score, in its row as on its card's headline
-    score = None if below_half({"planned": planned, "graded": graded}) else card.get("score")
+    # the card's own score, null below half of its plan (scoring/withhold.py); a scorecard kept from
+    # before that rule was written into the JSON is held to it by the same function
+    score = None if unscored({"coverage": {"planned": planned, "graded": graded}}) else card.get("score")
     field = lambda key: clean_text(str(doc.get(key) or source.get(key) or ""), 200)  # noqa: E731
     return {
         "id": run_id, "kept": kept, "bytes": int(size),

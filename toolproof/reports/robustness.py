@@ -11,7 +11,7 @@ Pure: returns strings and lists.
 from __future__ import annotations
 
 from toolproof.plurals import counted
-from toolproof.scoring.coverage import below_half
+from toolproof.scoring.withhold import UNWEIGHTED
 from toolproof.scoring.repeats import majority
 from toolproof.suite.model import phrased
 
@@ -43,7 +43,8 @@ def shown(card: dict) -> dict | None:
     "No score", so no score stands under it either: the worst-phrasing score and the score per
     phrasing are withheld (None, and `withheld` set); consistency, a count, stays."""
     found = card.get("robustness")
-    if not found or not below_half(card.get("coverage")):
+    # the card's own fields say it (scoring/withhold.py nulled the numbers and gave the reason)
+    if not found or card.get("score") is not None or card.get("no_score_reason") in (None, UNWEIGHTED):
         return found
     return {**found, "withheld": True, "consistency_interval": None, "worst": {**found["worst"], "score": None, "interval": None},
             "per_phrasing": [{**p, "score": None, "interval": None, "interval_note": None}

@@ -15,11 +15,12 @@ from typing import Any
 from toolproof.grading.results_text import results_text
 from toolproof.plurals import counted
 from toolproof.safe_text import printable
-from toolproof.scoring.coverage import below_half
+from toolproof.scoring.coverage import coverage_text
 from toolproof.scoring.diagnose import confusion_focus
 from toolproof.scoring.intervals import METHOD
 from toolproof.scoring.results_doc import SCORECARD, kind_of
 from toolproof.scoring.scorecard import METRIC_KEYS
+from toolproof.scoring.withhold import UNWEIGHTED
 
 from .card_counts import conversations_line, error_rate_line, plan_unit, verdict_rule, verdicts_line
 from .figures import interval_span, percent, score_text
@@ -119,42 +120,29 @@ def _lines(lines: list[str]) -> str:
 def coverage_line(card: dict) -> str:
     """'10 of 122 cases graded (112 not started)' when the graded part differs from the plan,
     else '' (the contract: every view says it beside the score)."""
-    cov = card.get("coverage")
-    if not cov or cov["graded"] == cov["planned"]:
+    return coverage_text(card.get("coverage"), plan_unit(card))
+
+
+def no_score(card: dict) -> str | None:
+    """Why the card has no score: its `no_score_reason` (scoring/withhold.py decides, once, and
+    writes the nulls into the JSON), or None when it has a score. Every view asks here."""
+    return (card.get("no_score_reason") or "n/a") if card.get("score") is None else None
+
+
+def withheld_note(card: dict) -> str:
+    """Said once under the categories when the card's scored numbers are null for want of a score
+    (category scores and intervals, pass^k: the JSON's nulls, shown n/a); '' otherwise."""
+    reason = no_score(card)
+    if reason is None or reason in (UNWEIGHTED, "n/a"):
         return ""
-    parts = [f"{cov['error']} ERROR"] if cov["error"] else []
-    parts += [f"{cov['not_started']} not started"] if cov["not_started"] else []
-    return f"{cov['graded']} of {cov['planned']} {plan_unit(card)} graded" + (f" ({', '.join(parts)})" if parts else "")
-
-
-def too_partial(card: dict) -> bool:
-    """Below half of the plan graded: the headline shows no score and no interval."""
-    return below_half(card.get("coverage"))
-
-
-WITHHELD = "Below half of the plan graded: no category score, interval or pass^k is shown (n/a)."
-
-
-def withheld(card: dict) -> dict:
-    """The card as every view shows its scored parts. Below half of the plan graded the headline
-    says "No score", so nothing scored stands under it either: each category's score and interval
-    and every pass^k are None (shown n/a, with WITHHELD said once); the counts stay. The wording
-    figures follow the same rule in reports/robustness.shown."""
-    if not too_partial(card):
-        return card
-    rel = card.get("reliability")
-    intervals = card.get("intervals")
-    return {**card, "withheld": True,
-            "categories": {c: {**row, "score": None} for c, row in card["categories"].items()},
-            "intervals": None if intervals is None else {**intervals, "categories": {}},
-            "reliability": rel and {**rel, "pass_hat_k": {k: None for k in rel.get("pass_hat_k") or {}}}}
+    return f"No score, so no category score, interval or pass^k either (n/a): {reason}."
 
 
 def partial_score_line(card: dict) -> str:
-    """What the headline says instead of a score when too little of the plan was graded."""
-    if card.get("coverage", {}).get("graded", 1) == 0:
-        return f"No score: nothing was graded ({coverage_line(card)})"
-    return f"No score: only {coverage_line(card)}, below half of the plan; the graded cases are listed"
+    """What the headline says instead of a score: 'No score: ' and the card's reason."""
+    graded = (card.get("coverage") or {}).get("graded", 0)
+    listed = "; the graded cases are listed" if withheld_note(card) and graded else ""
+    return f"No score: {no_score(card)}{listed}"
 
 
 def explain_line(card: dict) -> str:
@@ -179,19 +167,26 @@ def headline(card: dict) -> list[str]:
     lines.append(verdicts_line(card))
     lines += [line for line in (verdict_rule(card), conversations_line(card)) if line]
     lenient = card["lenient"]
-    interval = (card.get("intervals") or {}).get("score")
-    ci = f" (95% CI {interval_span(interval)} over cases)" if interval and card["score"] is not None else ""
-    if too_partial(card):
-        lines.append(partial_score_line(card))
+    if no_score(card) is not None:
+        lines.append(score_line(card))
     else:
-        covered = f" [{coverage_line(card)}]" if coverage_line(card) else ""
-        lines.append(f"Score: {score_text(card['score'])} / 100 strict{ci}{covered}; "
-                     f"{score_text(lenient['score'])} lenient "
+        lines.append(f"{score_line(card)}; {score_text(lenient['score'])} lenient "
                      f"({counted(lenient['rescued'], 'case')} rescued by casting strings to the schema type)")
     lines += [line for line in [headline_line(card)] if line]
     lines += [f"Note: {note}" for note in card.get("notes", [])]
     lines += [f"Warning: {warning}" for warning in card.get("warnings", [])]
     return lines + errata_lines(card)
+
+
+def score_line(card: dict) -> str:
+    """'Score: 61.90 / 100 strict (95% CI 52–73 over cases) [40 of 72 cases graded]', or 'No
+    score: …' with the card's reason: the headline's line and JUnit's root name."""
+    if no_score(card) is not None:
+        return partial_score_line(card)
+    interval = (card.get("intervals") or {}).get("score")
+    ci = f" (95% CI {interval_span(interval)} over cases)" if interval else ""
+    covered = f" [{coverage_line(card)}]" if coverage_line(card) else ""
+    return f"Score: {score_text(card['score'])} / 100 strict{ci}{covered}"
 
 
 def errata_lines(card: dict) -> list[str]:
@@ -207,8 +202,8 @@ def errata_lines(card: dict) -> list[str]:
 
 def score_with_interval(card: dict) -> str:
     """'61.9 · 95% CI 52–73 over cases' (the page's line), or just the score when there is none;
-    below half of the plan graded, only what was graded (no score, no interval)."""
-    if too_partial(card):
+    with no score, why (no interval)."""
+    if no_score(card) is not None:
         return partial_score_line(card)
     interval = (card.get("intervals") or {}).get("score")
     if card["score"] is None or not interval:
@@ -220,7 +215,7 @@ def score_with_interval(card: dict) -> str:
 
 def pass_k_line(card: dict) -> str:
     """'pass^1 0.62 · pass^3 0.41' (every k the run allows), or '' without reliability."""
-    hats = (withheld(card).get("reliability") or {}).get("pass_hat_k") or {}
+    hats = (card.get("reliability") or {}).get("pass_hat_k") or {}
     return " · ".join(f"pass^{k} {'n/a' if v is None else f'{v:.2f}'}" for k, v in hats.items())
 
 
@@ -344,8 +339,8 @@ def render_text(card: dict) -> str:
     for key in METRIC_KEYS:
         lines.append(f"  {key:<27} {percent(card['metrics'][key]):>7} {better(key)[0]}  {METRIC_HELP[key]}")
     lines += ["", f"  {'category':<16} {'score':>7} {'weight':>6} {'cases':>5} {'pass':>5} {'part':>5} {'fail':>5} {'error':>5}"]
-    lines += [f"  {WITHHELD}"] if too_partial(card) else []
-    for category, row in withheld(card)["categories"].items():
+    lines += [f"  {withheld_note(card)}"] if withheld_note(card) else []
+    for category, row in card["categories"].items():
         lines.append(f"  {category:<16} {percent(row['score']):>7} {row['weight']:>6} {row['count']:>5} "
                      f"{row['pass']:>5} {row['partial']:>5} {row['fail']:>5} {row.get('error', 0):>5}")
     lines += diagnosis_lines(card)
@@ -422,11 +417,11 @@ def render_markdown(card: dict) -> str:
     lines += ["", "## Rates", "", "| metric | value | better | meaning |", "|---|---:|---|---|"]
     for key in METRIC_KEYS:
         lines.append(f"| `{key}` | {percent(card['metrics'][key])} | {better(key)} | {METRIC_HELP[key]} |")
-    shown = withheld(card)
-    bounds = (shown.get("intervals") or {}).get("categories") or {}
-    lines += ["", "## Categories", ""] + ([WITHHELD, ""] if too_partial(card) else []) + ["| category | score | 95% CI over cases | weight | cases | pass | partial | fail | error |",
+    bounds = (card.get("intervals") or {}).get("categories") or {}
+    note = withheld_note(card)
+    lines += ["", "## Categories", ""] + ([md_text(note), ""] if note else []) + ["| category | score | 95% CI over cases | weight | cases | pass | partial | fail | error |",
               "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for category, row in shown["categories"].items():
+    for category, row in card["categories"].items():
         ci = bounds.get(category)
         ci_text = interval_span(ci, 100, "%") if ci else "n/a"
         lines.append(f"| {md_text(category)} | {percent(row['score'])} | {ci_text} | {row['weight']} | {row['count']} | "

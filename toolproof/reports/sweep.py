@@ -39,8 +39,10 @@ def cases_text(row: dict) -> str:
 
 
 def partial_levels(sweep: dict) -> list[str]:
-    """'pad 8: 56 of 62 cases' for each level whose point rests on fewer cases than it planned."""
-    return [f"pad {row['pad']}: {cases_text(row)}" for row in sweep.get("levels") or []
+    """'pad 8: 56 of 62 cases' for each level whose point rests on fewer cases than it planned,
+    with ' (no score)' when the level's row has none (its `no_score_reason`)."""
+    return [f"pad {row['pad']}: {cases_text(row)}" + (" (no score)" if row.get("no_score_reason") else "")
+            for row in sweep.get("levels") or []
             if row.get("cases") is not None and row["cases"] < row.get("cases_planned", row["cases"])]
 
 
@@ -58,7 +60,8 @@ def sweep_geometry(sweep: dict) -> dict:
     for row in levels:
         x, score = _x(row["pad"], low, high), row["score"]
         point = {"pad": row["pad"], "x": x, "score": score, "y": None if score is None else _y(score),
-                 "text": "n/a" if score is None else f"{score:.1f}", "whisker": None,
+                 "text": ("no score" if row.get("no_score_reason") else "n/a") if score is None else f"{score:.1f}",
+                 "whisker": None,
                  "axis": f"pad {row['pad']}" + (f" · {cases_text(row)}" if cases_text(row) else ""),
                  "hollow": row.get("cases") is not None and row["cases"] < row.get("cases_planned", row["cases"]),
                  "tool_y": None if row.get("correct_tool_rate") is None else _y(100 * row["correct_tool_rate"]),

@@ -24,8 +24,8 @@ Rules (docs/statistics.md "The leaderboard" says the same for users):
   repeats and pad levels), its `coverage` conversations (the scorecard's plan);
 - a run with below half of its plan graded (coverage.below_half, the scorecard's rule) has no
   score and no interval and is not ranked: it is listed apart in `unranked` (`score`,
-  `interval` and `rank` null, `no_score` says why, `partial_score` keeps what the scorecard's
-  JSON keeps) and takes part in no pairwise test;
+  `interval` and `rank` null, `no_score` is the scorecard's own `no_score_reason`, one wording
+  for every view) and takes part in no pairwise test;
 - the ranked runs (`runs`) in order of score, ties in the order given; each pair of them is
   compared exactly as `compare A B` compares two runs (scoring/comparison.py: `compare_runs` for
   the delta and its 95% interval over the cases graded in both, McNemar on flips as the second
@@ -111,14 +111,6 @@ def _case_counts(card: dict, planned: int) -> dict:
     return {"planned": planned, "graded": present - error, "error": error, "not_started": planned - present}
 
 
-def _no_score(cov: dict, cases: dict) -> str:
-    """Why a row is unranked, in the unit its plan counts ('10 of 72 cases graded: below half of its
-    plan, no score'; conversations when a case runs more than once)."""
-    unit = "case" if cov["planned"] == cases["planned"] else "conversation"
-    why = "nothing graded" if not cov["graded"] else "below half of its plan"
-    return f"{cov['graded']} of {counted(cov['planned'], unit)} graded: {why}, no score"
-
-
 def _row(index: int, document: dict, card: dict, planned_cases: int) -> dict:
     cov, cost, intervals = card["coverage"], card.get("cost") or {}, card.get("intervals") or {}
     cases = _case_counts(card, planned_cases)
@@ -133,8 +125,7 @@ def _row(index: int, document: dict, card: dict, planned_cases: int) -> dict:
         "cases": cases, "coverage": cov,
         "score": None if unranked else card["score"],
         "interval": None if unranked else intervals.get("score"),
-        "no_score": _no_score(cov, cases) if unranked else None,
-        "partial_score": card["score"] if unranked else None,
+        "no_score": (card.get("no_score_reason") or "no score") if unranked else None,
         "categories": {c: {"score": row["score"], **(intervals.get("categories") or {}).get(c, {})}
                        for c, row in card["categories"].items() if row["score"] is not None},
         "metrics": card["metrics"],

@@ -103,9 +103,34 @@ def coverage(per_case: list[list[CaseResult]], planned: int | None = None) -> di
 
 
 def below_half(cov: dict | None) -> bool:
-    """Below half of the plan graded: views show no score and no interval (the scorecard's
-    headline, the board's rows and rank)."""
+    """Below half of the plan graded: the scorecard has no score (scoring/withhold.py writes the
+    nulls and `no_score_reason` into the JSON; every view reads those)."""
     return bool(cov) and 2 * cov["graded"] < cov["planned"]
+
+
+def dimensions(card: dict) -> list[str]:
+    """What multiplies a case into conversations on this card: ["phrasing", "repeat", "pad level"]."""
+    repeats = card.get("repeats")
+    out = ["phrasing"] if card.get("robustness") else []
+    # cases run a different number of times (repeats_note) ran more than once too
+    out += ["repeat"] if isinstance(repeats, int) and repeats > 1 or card.get("repeats_note") else []
+    return out + (["pad level"] if "sweep" in card else [])
+
+
+def plan_unit(card: dict) -> str:
+    """What the plan counts: cases, or conversations when a case runs more than once (phrasings,
+    repeats, pad levels)."""
+    return "conversations" if dimensions(card) else "cases"
+
+
+def coverage_text(cov: dict | None, unit: str) -> str:
+    """'10 of 122 cases graded (112 not started)' when the graded part differs from the plan,
+    else '' (every view says it beside the score; `no_score_reason` quotes it)."""
+    if not cov or cov["graded"] == cov["planned"]:
+        return ""
+    parts = [f"{cov['error']} ERROR"] if cov["error"] else []
+    parts += [f"{cov['not_started']} not started"] if cov["not_started"] else []
+    return f"{cov['graded']} of {cov['planned']} {unit} graded" + (f" ({', '.join(parts)})" if parts else "")
 
 
 def plan_case_ids(raw: dict, cases: list[Case], held) -> set:

@@ -31,6 +31,7 @@ from .intervals import card_intervals
 from .stats import reliability
 from toolproof.suite.model import BASE, Case, Tool
 from .unseen_tools import add_warnings
+from .withhold import unscored, withhold
 from .sweep import at_level, level_row, levels_in, main_level, sweep_seed
 from toolproof.grading.results_text import cut_short_note
 from toolproof.plurals import counted, plural
@@ -173,7 +174,7 @@ def card_of(graded: Graded, weights: dict | None = None, *, source: dict | None 
         except Exception as again:                # noqa: BLE001
             reason = internal_error(again, "building the scorecard")
             card = scorecard([_as_failed(r, reason) for r in graded.rows], weights, source=source)
-    card = with_coverage(card, graded.coverage)
+    card = withhold(with_coverage(card, graded.coverage))     # below half of the plan: no score, in the JSON
     if notes:
         card["notes"] = notes
     return add_warnings(card, graded.transcripts)
@@ -251,9 +252,14 @@ def sweep_cost(sweep: SweepLevels, prices: dict | None) -> dict:
 def finish_sweep(card: dict, sweep: SweepLevels, weights: dict | None, prices: dict | None = None,
                  intervals_now: bool = True) -> dict:
     """The main level's card made the sweep's: `sweep` (every level's row), and `coverage` and
-    `cost` over every level (the score and its statistics stay the main level's)."""
+    `cost` over every level (the score and its statistics stay the main level's, and are withheld
+    when the main level or the whole sweep is below half of its plan)."""
+    # the score's absence is decided on the whole sweep's coverage, counted in conversations (so a
+    # `sweep` key is in place first), before the main level's row is read from the card
+    if card.get("no_score_reason") and unscored(card):    # the main level's own coverage: say which level
+        card = {**card, "no_score_reason": f"at pad level {sweep.main}, {card['no_score_reason']}"}
+    card = withhold(with_coverage({**card, "sweep": {"seed": sweep.seed, "levels": []}}, sweep_coverage(sweep)))
     card["sweep"] = sweep_section(sweep, card, weights, prices, intervals_now)
-    card = with_coverage(card, sweep_coverage(sweep))
     if "cost" in card:
         card["cost"] = sweep_cost(sweep, prices)
     return card

@@ -26,6 +26,8 @@ def score_gate(card: dict, fail_under: float | None) -> str | None:
     if errors:
         return (f"{counted(errors, 'conversation')} ended in ERROR (the request failed after its retries); "
                 f"--fail-under {fail_under} needs every case graded: re-run, or check the endpoint")
-    if card["score"] is None or card["score"] < fail_under:
+    if card["score"] is None:       # the card's own reason (scoring/withhold.py): below half of the plan, …
+        return f"no score ({card.get('no_score_reason') or 'n/a'}): --fail-under {fail_under} needs a score"
+    if card["score"] < fail_under:
         return f"score {card['score']} is below --fail-under {fail_under}"
     return None

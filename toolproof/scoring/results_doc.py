@@ -25,7 +25,7 @@ from toolproof.errors import ToolProofError
 from toolproof.grading.results_text import cut_short_note
 from toolproof.grading.transcripts import parse_transcripts
 from toolproof.safe_text import without_hidden
-from .evaluate import card_of, grade_sweep, grade_transcripts, source_of
+from .evaluate import card_of, finish_sweep, grade_sweep, grade_transcripts, source_of
 from .sweep import levels_in
 
 RESULTS, EXPORT, SCORECARD, UNKNOWN = "results", "export", "scorecard", "unknown"
@@ -136,7 +136,10 @@ def card_of_results(doc: dict, cases: list, tools: dict, schema: dict, source: s
     the terminal grades it, its embedded card ignored. (A scorecard document needs no grading:
     `kept_kind` tells the caller it is one, and it is shown as it is.)"""
     graded = regraded(doc, cases, tools, schema, source)
-    return card_of(graded.results, source=graded.source, intervals_now=False, notes=graded.notes)
+    card = card_of(graded.results, source=graded.source, intervals_now=False, notes=graded.notes)
+    # a sweep's card as the page draws it: coverage over every level, and the score's absence
+    # decided on it (the main level alone said "9 of 9 graded" and a score the card withheld)
+    return card if graded.sweep is None else finish_sweep(card, graded.sweep, None, intervals_now=False)
 
 
 def with_errata(card: dict, entries: list) -> dict:

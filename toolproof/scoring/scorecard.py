@@ -29,7 +29,8 @@ ERROR cases (the request failed after its retries) are left out of every categor
 score and every rate's denominator, and counted apart: counts.error, error_rate = ERROR cases /
 cases run. A category whose cases all errored has score null and drops out of the score.
 A rate with no denominator is null. Rates and category scores are rounded to 4 decimals, the
-score to 2; categories come in the fixed order of CATEGORIES and cases in suite order, so the
+score to 2; `no_score_reason` follows `score` (scoring/withhold.py: null, or why there is no
+score, in which case every scored number is null too); categories come in the fixed order of CATEGORIES and cases in suite order, so the
 JSON is identical on every runtime.
 
 Pure: no I/O.
@@ -43,6 +44,7 @@ from toolproof.errors import ToolProofError
 from toolproof.grading.verdicts import ERROR, FAIL, PARTIAL, PASS, CaseResult
 from toolproof.secrets import redact
 from toolproof.suite.categories import CATEGORIES, CATEGORY
+from .withhold import withhold
 
 DEFAULT_WEIGHTS = {c.id: c.weight for c in CATEGORY.values()}
 METRIC_KEYS = (
@@ -161,7 +163,7 @@ def scorecard(results: list[CaseResult], weights: dict | None = None, *, source:
     strict_table = category_table(results, weights)
     lenient_table = category_table(results, weights, lenient=True)
     verdicts = [r.verdict for r in results]
-    return {
+    return withhold({
         "toolproof": __version__,
         "source": source or {},
         "score": weighted_score({c: t["score"] for c, t in strict_table.items()}, weights),
@@ -182,4 +184,4 @@ def scorecard(results: list[CaseResult], weights: dict | None = None, *, source:
         "diagnosis": diagnosis or {},
         "cases": [redact(r.to_json()) for r in results],
         **(extra or {}),
-    }
+    })

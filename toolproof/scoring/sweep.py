@@ -3,7 +3,7 @@
 A results file of a tool-count sweep (`run --pad`) records the pad level of every transcript.
 Each level's transcripts are a complete run of their own: they are graded alone, with the same
 formula and the same interval over cases as the main score. The scorecard's `sweep`:
-`{"seed": S, "levels": [{"pad", "score", "low", "high", "correct_tool_rate",
+`{"seed": S, "levels": [{"pad", "score", "no_score_reason", "low", "high", "correct_tool_rate",
 "tools_offered_mean", "input_tokens_mean", "cases", "cases_planned", "coverage"}]}`, levels ascending; the overall scorecard is the
 level-0 one (the lowest level's, with a note, when 0 was not run).
 
@@ -83,12 +83,14 @@ def level_row(pad: int, card: dict, transcripts: TranscriptSet, coverage: dict |
               planned_cases: int | None = None) -> dict:
     """One level's entry in `sweep.levels`, read from that level's own scorecard; `cases` and
     `cases_planned` say how many cases the point rests on (graded, not ERROR) of how many the
-    level planned, and `coverage` the level's items (cases × repeats)."""
+    level planned, and `coverage` the level's items (cases × repeats); `score` and
+    `no_score_reason` are the level's card's (scoring/withhold.py: null below half of its plan)."""
     interval = (card.get("intervals") or {}).get("score") or {}
     rows = card.get("cases") or []
     graded = sum(row.get("verdict") != "ERROR" for row in rows)
     planned = len(rows) if planned_cases is None else max(len(rows), planned_cases)
-    return {"pad": pad, "score": card.get("score"), "low": interval.get("low"),
+    return {"pad": pad, "score": card.get("score"), "no_score_reason": card.get("no_score_reason"),
+            "low": interval.get("low"),
             "high": interval.get("high"),
             "correct_tool_rate": (card.get("metrics") or {}).get("correct_tool_rate"),
             "tools_offered_mean": offered_mean(transcripts),

@@ -115,11 +115,11 @@ class ScorecardView:
 
     # -- summary
     def _score_text(self, key: str = "strict") -> str:
-        """The strict (or lenient) score as shown: none below half of the plan graded."""
-        from toolproof.reports.scorecard import score_text, too_partial
+        """The strict (or lenient) score as shown: "—" when the card has none (its `no_score_reason`)."""
+        from toolproof.reports.scorecard import no_score, score_text
 
         score = self.card["score"] if key == "strict" else self.card["lenient"]["score"]
-        return "—" if too_partial(self.card) else score_text(score)
+        return "—" if no_score(self.card) is not None else score_text(score)
 
     def _summary(self):
         from toolproof.reports.legends import verdict_legend
@@ -178,12 +178,12 @@ class ScorecardView:
 
     # -- statistics: interval, pass^k, repeats (issue 9)
     def _statistics(self) -> list:
-        from toolproof.reports.scorecard import coverage_line, explain_line, pass_k_line, too_partial
+        from toolproof.reports.scorecard import coverage_line, explain_line, no_score, pass_k_line
 
         card = self.card
         self.ci_node = el("div", cls="score-ci", id=f"{self.prefix()}-score-ci")
-        # "N of M cases graded" beside the score whenever they differ (below half, the CI line says it)
-        covered = "" if too_partial(card) else coverage_line(card)
+        # "N of M cases graded" beside the score whenever they differ (with no score, the CI line says it)
+        covered = "" if no_score(card) is not None else coverage_line(card)
         coverage = el("div", covered, cls="score-coverage", id=f"{self.prefix()}-coverage")
         coverage.hidden = not covered
         self._refresh_statistics()
@@ -229,7 +229,7 @@ class ScorecardView:
 
     # -- categories: table with weight inputs, and the chart
     def _categories(self):
-        from toolproof.reports.scorecard import WITHHELD, percent, withheld
+        from toolproof.reports.scorecard import percent, withheld_note
         from toolproof.scoring.intervals import CATEGORY_METHOD
         from toolproof.reports.page_view import CATEGORY_LABELS, card_name, interval_text
 
@@ -239,9 +239,8 @@ class ScorecardView:
         self.chart_node = self._chart()
         rows = []
         self.interval_cells = {}         # category -> its interval cell (kept: no trip to find them)
-        shown = withheld(self.card)            # below half of the plan graded: no category score
-        bounds = (shown["intervals"] or {}).get("categories", {})
-        for category, row in shown["categories"].items():
+        bounds = (self.card["intervals"] or {}).get("categories", {})
+        for category, row in self.card["categories"].items():
             self.interval_cells[category] = el("td", "…", cls="num cat-ci", data_category=category)
             weight = el("input", type="number", min="0", step="1", value=row["weight"],
                         cls="weight", data_category=category,
@@ -268,17 +267,17 @@ class ScorecardView:
                   cls="muted small")
         return el("section", cls="block", children=[
             el("h3", "Categories"),
-            *([el("p", WITHHELD, cls="muted small categories-withheld")] if shown is not self.card else []),
+            *([el("p", withheld_note(self.card), cls="muted small categories-withheld")]
+              if withheld_note(self.card) else []),
             el("div", cls="categories-layout", children=[
                 el("div", children=[scroller(f"{card_name(self.kind)}: categories", table), note]),
                 self.chart_node])])
 
     def _chart(self):
         from toolproof.reports.page_view import chart_bars
-        from toolproof.reports.scorecard import withheld
 
-        shown = withheld(self.card)
-        geometry = chart_bars(shown["categories"], intervals=(shown["intervals"] or {}).get("categories"))
+        card = self.card
+        geometry = chart_bars(card["categories"], intervals=(card["intervals"] or {}).get("categories"))
         chart = svg("svg", viewBox=f"0 0 {geometry['width']} {geometry['height']}", role="img",
                     cls="chart", aria_label="Category scores")
         chart.setAttribute("class", "chart")
@@ -345,10 +344,9 @@ class ScorecardView:
     def _refresh_category_intervals(self) -> None:
         """Each category's interval, in its own column (drawn with the diagnosis, as the score's)."""
         from toolproof.reports.page_view import interval_text
-        from toolproof.reports.scorecard import withheld
 
-        shown = withheld(self.card)
-        bounds = (shown["intervals"] or {}).get("categories") if shown["intervals"] is not None else None
+        intervals = self.card["intervals"]
+        bounds = intervals.get("categories") if intervals is not None else None
         for category, cell in self.interval_cells.items():
             if bounds is None:
                 cell.textContent = "…"
