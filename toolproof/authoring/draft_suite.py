@@ -18,7 +18,6 @@ from typing import Any, NamedTuple
 from toolproof import limits
 from toolproof.errors import ToolProofError
 from toolproof.importers import LABELS, tools_from_any
-from toolproof.importers.toolproof import tools_document
 from toolproof.plurals import counted
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.suite.model import Tool
@@ -48,14 +47,10 @@ def import_tools(text: str, tools_schema: dict, source: str = "tools") -> Import
         shape, records = tools_from_any(doc)
     except ToolProofError as exc:
         raise ToolProofError(exc.reason, source=source, path=exc.path) from None
-    try:
-        document = tools_document(records, LABELS[shape])
+    document, refused = kept_tools(records, LABELS[shape], tools_schema, source)
+    if document is not None:
         document["description"] = f"Imported from {LABELS[shape]} in the ToolProof page."
-        parse_tools(document, tools_schema, source)
-    except ToolProofError:
-        document, refused = kept_tools(records, LABELS[shape], tools_schema, source)
-        return ImportedTools(LABELS[shape], records, document, refused[0].line if refused else "", tuple(refused))
-    return ImportedTools(LABELS[shape], records, document, "")
+    return ImportedTools(LABELS[shape], records, document, refused[0].line if refused else "", tuple(refused))
 
 
 def cases_for_tools(cases: list[dict], names: list[str], *, by_id: dict | None = None) -> list[dict]:

@@ -22,18 +22,18 @@ class Refused(NamedTuple):
     line: str
 
 
-def kept_tools(records: list[dict], shape_label: str, tools_schema: dict,
-               source: str) -> tuple[dict | None, list[Refused]]:
-    """(our tools.json holding every record that loads on its own, or None when none does; the
-    records refused, each with its line). A duplicate name keeps the first tool and refuses the
-    rest, as a provider would refuse the request."""
+def loadable_records(records: list[dict], shape_label: str, tools_schema: dict,
+                     source: str) -> tuple[list[dict], list[Refused]]:
+    """(the records that load on their own, in order; the others, each with the line saying why).
+    A duplicate name keeps the first tool and refuses the rest, as a provider would refuse the
+    request. The one rule of a partly bad tools file: the page's import and `tools import` both
+    keep what this keeps."""
     kept: list[dict] = []
     names: set[str] = set()
     refused: list[Refused] = []
     for record in records:
         try:
-            document = tools_document([record], shape_label)
-            parse_tools(document, tools_schema, source)
+            parse_tools(tools_document([record], shape_label), tools_schema, source)
         except ToolProofError as exc:
             where = map_to_source([record], exc.path)
             refused.append(Refused(record["name"], ToolProofError(exc.reason, source=source, path=where).line()))
@@ -44,11 +44,25 @@ def kept_tools(records: list[dict], shape_label: str, tools_schema: dict,
                 source=source, path=record["at"]["name"]).line()))
             continue
         names.add(record["name"])
-        kept.extend(document["tools"])
+        kept.append(record)
+    return kept, refused
+
+
+def kept_tools(records: list[dict], shape_label: str, tools_schema: dict,
+               source: str) -> tuple[dict | None, list[Refused]]:
+    """(our tools.json (importers.toolproof.tools_document) holding every record that loads on
+    its own (loadable_records), or None when none does; the records refused, each with its line).
+    A file whose every tool loads is checked once, whole, and comes back as it is."""
+    try:
+        document = tools_document(records, shape_label)
+        parse_tools(document, tools_schema, source)
+        return document, []
+    except ToolProofError:
+        pass
+    kept, refused = loadable_records(records, shape_label, tools_schema, source)
     if not kept:
         return None, refused
-    document = {"format": "toolproof.tools", "version": 1,
-                "description": f"Imported from {shape_label} in the ToolProof page.", "tools": kept}
+    document = tools_document(kept, shape_label)
     try:
         parse_tools(document, tools_schema, source)   # names that clash only together (git.status, git_status)
     except ToolProofError as exc:

@@ -3,8 +3,10 @@ live MCP server over stdio), hand it to the pure importers and lint, write or pr
 
 An edge (files, a child process through mcp_stdio); the conversion and the lint rules are the
 pure modules', and it never exits: main.py registers add_parser and dispatches to handle.
-Exit codes: import 0 written, 2 input (or an --out in data/, or existing without --force); lint
-0 no error finding, 1 an error finding, 2 unreadable input.
+Exit codes: import 0 written, 1 written without the tools that cannot be read (each listed on
+stderr, the page's rule: never a whole file lost for one tool), 2 input (no tool readable, an
+--out in data/, or existing without --force); lint 0 no error finding, 1 an error finding, 2
+unreadable input.
 """
 from __future__ import annotations
 
@@ -87,23 +89,61 @@ def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
              for command in args.mcp_stdio]
     if len(read) == 1:
         source, shape, records = read[0]
-        document = _checked(records, shape, "--mcp-stdio" if args.mcp_stdio else source)
+        document, refused = _kept(records, shape, "--mcp-stdio" if args.mcp_stdio else source, stderr)
         what = LABELS[shape]
     else:
-        document, records, what = _merged(read)
+        document, refused, what = _merged(read, stderr)
         source = "the merged tools"
     text = _readable(document, source)
+    written = len(document["tools"])
+    shown = f"{written} of {counted(written + len(refused), 'tool')}" if refused else counted(written, "tool")
     if args.out:
         check_writable([args.out], force=args.force)
         try:
             write_atomic(args.out, text)
         except OSError as exc:
             raise ToolProofError(f"cannot write ({exc.strerror or exc})", source=args.out) from None
-        stderr.write(f"toolproof: {counted(len(records), 'tool')} from {printable(what)} written to "
-                     f"{printable(args.out)}\n")
+        stderr.write(f"toolproof: {shown} from {printable(what)} written to {printable(args.out)}"
+                     + (_refused_tail(refused) if refused else "") + "\n")
     else:
         stdout.write(text)
-    return 0
+        if refused:
+            stderr.write(f"toolproof: printed {shown} from {printable(what)}" + _refused_tail(refused) + "\n")
+    return 1 if refused else 0
+
+
+def _refused_tail(refused: list) -> str:
+    return f"; {counted(len(refused), 'tool')} not imported (listed above); exit 1"
+
+
+def _kept(records: list[dict], shape: str, source: str, stderr: TextIO) -> tuple[dict, list]:
+    """Our tools.json of every tool of one source that loads, and those refused (each said on
+    stderr): the page's rule (authoring.tool_offer.kept_tools). None loads: refused, as before,
+    with the first tool's reason (every tool's, when there are several)."""
+    # lazy: every verb loads with the parser; what only this verb uses loads when it runs
+    from toolproof.authoring.tool_offer import kept_tools
+
+    document, refused = kept_tools(records, LABELS[shape], format_schema("tools"), source)
+    if document is None and len(refused) <= 1:
+        _checked(records, shape, source)            # raises the one reason, with its place
+    _say_refused(refused, stderr)
+    if document is None:
+        raise ToolProofError(f"no tool imported: {_every(len(refused))} refused (listed above)", source=source)
+    return document, refused
+
+
+def _every(n: int) -> str:
+    return "the tool was" if n == 1 else f"all {n} tools were"
+
+
+MAX_REFUSED_LINES = 50
+
+
+def _say_refused(refused: list, stderr: TextIO) -> None:
+    for r in refused[:MAX_REFUSED_LINES]:
+        stderr.write(f"toolproof: {printable(r.line)}\n")
+    if len(refused) > MAX_REFUSED_LINES:
+        stderr.write(f"toolproof: … ({len(refused) - MAX_REFUSED_LINES} more not imported)\n")
 
 
 def _mcp_records(command: str, timeout: float, named: bool) -> list[dict]:
@@ -117,20 +157,28 @@ def _mcp_records(command: str, timeout: float, named: bool) -> list[dict]:
         raise ToolProofError(exc.reason, source=where, path=exc.path) from None
 
 
-def _merged(read: list[tuple[str, str, list]]) -> tuple[dict, list, str]:
-    """Several sources as one tools document: each checked alone first (so a refusal names its
-    file and place), then merged with same-named tools apart by id (importers/merge.py)."""
+def _merged(read: list[tuple[str, str, list]], stderr: TextIO) -> tuple[dict, list, str]:
+    """Several sources as one tools document: each source's tools that load kept and the rest
+    refused (so a refusal names its file and place; a source none of whose tools loads stops the
+    import), then merged with same-named tools apart by id (importers/merge.py)."""
+    # lazy: every verb loads with the parser; what only this verb uses loads when it runs
+    from toolproof.authoring.tool_offer import loadable_records
+
+    kept, refused = [], []
     for source, shape, records in read:
-        _checked(records, shape, source)
+        document, lost = _kept(records, shape, source, stderr)
+        good, _ = loadable_records(records, LABELS[shape], format_schema("tools"), source) if lost else (records, [])
+        kept.append(good)
+        refused += lost
     labels = unique_labels([source for source, _, _ in read])
-    records = merged_records([(label, records) for label, (_, _, records) in zip(labels, read)])
+    records = merged_records(list(zip(labels, kept)))
     what = f"{len(read)} sources ({', '.join(labels)})"
     document = tools_document(records, what)
     parse_tools(document, format_schema("tools"), "the merged tools")
     shared = sum(1 for r in records if "id" in r)
     if shared:
         what += f"; {shared} share a name with another source's tool, kept apart by id"
-    return document, records, what
+    return document, refused, what
 
 
 def _checked(records: list[dict], shape: str, source: str) -> dict:
