@@ -1,5 +1,5 @@
 """Which of your tools a run offers: the tools of a partly bad file that load (each bad one refused
-alone, with its place), the tools lint leaves out by default (error-level findings), and the
+alone, with its place: the one rule of the page's import and of `tools import`), the tools lint leaves out by default (error-level findings), and the
 draft as a run or an export sees it once the tools you left out are gone.
 
 Pure: no I/O, no DOM. Every check is suite.parse_tools's and lint's, never a second copy.
