@@ -291,7 +291,7 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
             "with every retry allowed for")
         settings.cap = run.most
     sweep = f" at pad levels {','.join(map(str, levels))} (seed {args.pad_seed})" if levels else ""
-    times = f" x {args.repeats} repeats" if args.repeats > 1 else ""
+    times = f" x {counted(args.repeats, 'repeat')}" if args.repeats > 1 else ""
     worded = len(run.work) // max(1, args.repeats) - len(run.plan) if args.phrasings != "base" else 0
     times += f", {counted(worded, 'more phrasing')} (--phrasings {args.phrasings})" if worded else ""
     at_once = f", {args.concurrency} in flight" if args.concurrency > 1 else ""

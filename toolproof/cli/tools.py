@@ -133,7 +133,7 @@ def _kept(records: list[dict], shape: str, source: str, stderr: TextIO) -> tuple
 
 
 def _every(n: int) -> str:
-    return "the tool was" if n == 1 else f"all {n} tools were"
+    return "the tool was" if n == 1 else f"all {counted(n, 'tool')} were"
 
 
 MAX_REFUSED_LINES = 50
