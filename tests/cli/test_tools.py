@@ -10,7 +10,7 @@ import pytest
 
 from clirun import cli
 from fakemcp import fake_server
-from toolproof.datafiles import DATA, load_bundle
+from toolproof.datafiles import DATA, format_schema, load_bundle
 from toolproof.importers import SHAPES
 from toolshapes import REAL, TOOLS, as_shape
 
@@ -306,7 +306,6 @@ def test_an_mcp_file_with_one_empty_description_keeps_the_others(tmp_path):
         "needs one (add it; `tools lint` lists every such tool)",
         f"toolproof: 2 of 3 tools from MCP tools/list written to {out}; 1 tool not imported (listed above); exit 1"]
     assert [t["name"] for t in json.loads(out.read_text(encoding="utf-8"))["tools"]] == ["search", "fetch"]
-    from toolproof.datafiles import format_schema
     from toolproof.suite.load import parse_tools
 
     assert len(parse_tools(json.loads(out.read_text(encoding="utf-8")), format_schema("tools"), "t")) == 2
@@ -361,3 +360,39 @@ def test_mcp_stdio_keeps_the_tools_a_server_lists_well(fake, tmp_path):
     assert code == 1 and err.splitlines()[0].startswith(
         "toolproof: --mcp-stdio: at $.tools[1].description: tool 'tool_1' has no description")
     assert [t["name"] for t in json.loads(out.read_text())["tools"]] == ["tool_0", "tool_2"]
+
+
+def test_tools_that_cannot_be_read_are_listed_and_the_others_kept(tmp_path):
+    # a schema that is not an object, a name that is not a string, no inputSchema at all: each is
+    # refused alone (with the importer's reason and place), in the page and the terminal alike
+    source = write(tmp_path, {"tools": [
+        {"name": "ok", "description": "Does ok.", "inputSchema": {"type": "object"}},
+        {"name": "arr", "description": "d", "inputSchema": []},
+        {"name": 7, "description": "d", "inputSchema": {"type": "object"}},
+        {"name": "bare", "description": "d"},
+        {"name": "ok2", "description": "Does ok2.", "inputSchema": {"type": "object"}}]})
+    code, stdout, stderr = cli("tools", "import", source)
+    assert code == 1 and [t["name"] for t in json.loads(stdout)["tools"]] == ["ok", "ok2"]
+    assert stderr.splitlines() == [
+        f"toolproof: {source}: at $.tools[1].inputSchema: tool 'arr': 'inputSchema' must be a JSON object, not an array",
+        f"toolproof: {source}: at $.tools[2].name: a tool's 'name' must be a string, not a number",
+        f"toolproof: {source}: at $.tools[3]: tool 'bare' has no 'inputSchema'",
+        "toolproof: printed 2 of 5 tools from MCP tools/list; 3 tools not imported (listed above); exit 1"]
+    from toolproof.authoring.draft_suite import import_tools
+
+    page = import_tools(Path(source).read_text(encoding="utf-8"), format_schema("tools"), source)
+    assert page.document["tools"] == json.loads(stdout)["tools"]
+    assert ["toolproof: " + r.line for r in page.refused] == stderr.splitlines()[:3]
+    # lint still reads a file whole, or says why not
+    assert cli("tools", "lint", source)[0] == 2
+
+
+def test_a_request_body_with_a_built_in_tool_keeps_its_functions(tmp_path):
+    source = write(tmp_path, {"model": "m", "tools": [
+        {"type": "web_search"},
+        {"type": "function", "name": "get_weather", "description": "Weather now.",
+         "parameters": {"type": "object", "properties": {}, "required": []}}]})
+    code, stdout, stderr = cli("tools", "import", source)
+    assert code == 1 and [t["name"] for t in json.loads(stdout)["tools"]] == ["get_weather"]
+    assert stderr.splitlines()[0] == (f"toolproof: {source}: at $.tools[0].type: only function tools can be "
+                                      "imported, not type 'web_search'")

@@ -6,9 +6,10 @@ Pure: no I/O, no DOM. Every check is suite.parse_tools's and lint's, never a sec
 """
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from toolproof.errors import ToolProofError
+from toolproof.importers import LABELS, readable_tools
 from toolproof.importers.toolproof import map_to_source, tools_document
 from toolproof.plurals import counted, plural
 from toolproof.suite.load import parse_tools
@@ -68,6 +69,31 @@ def kept_tools(records: list[dict], shape_label: str, tools_schema: dict,
     except ToolProofError as exc:
         return None, refused + [Refused("", ToolProofError(exc.reason, source=source, path=exc.path).line())]
     return document, refused
+
+
+class Imported(NamedTuple):
+    """A tools document as an import keeps it: its shape, the records read (for lint), our
+    tools.json of every tool that loads (None when none does) and every tool left out, in order:
+    those that cannot be read as a tool, then those our format refuses."""
+    shape: str
+    records: list
+    document: dict | None
+    refused: list
+
+
+def import_document(doc: Any, tools_schema: dict, source: str) -> Imported:
+    """The one rule of an import, the page's and `tools import`'s: every tool that can be read
+    and loads is kept; each other one is refused alone, with its line. Raises ToolProofError
+    (naming `source`) only for a document that is not tool definitions at all."""
+    try:
+        shape, records, unread = readable_tools(doc)
+    except ToolProofError as exc:
+        raise ToolProofError(exc.reason, source=source, path=exc.path) from None
+    refused = [Refused(name, ToolProofError(exc.reason, source=source, path=exc.path).line()) for name, exc in unread]
+    if not records:
+        return Imported(shape, records, None, refused)
+    document, more = kept_tools(records, LABELS[shape], tools_schema, source)
+    return Imported(shape, records, document, refused + more)
 
 
 def left_out_by_default(findings: Iterable, names: Iterable[str]) -> list[str]:

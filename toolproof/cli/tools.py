@@ -18,7 +18,7 @@ from typing import TextIO
 from toolproof.datafiles import format_schema, json_from_text, read_file_bytes
 from toolproof.errors import ToolProofError
 from toolproof.safe_text import printable
-from toolproof.importers import LABELS, merged_records, tools_from_any, tools_from_mcp, unique_labels
+from toolproof.importers import LABELS, merged_records, tools_from_any, unique_labels
 from toolproof.importers.toolproof import map_to_source, tools_document
 from toolproof.running.settings import checked
 from toolproof.plurals import counted
@@ -69,11 +69,15 @@ def read_source(path: str) -> object:
 
 
 def _records(path: str) -> tuple[str, list[dict]]:
-    doc = read_source(path)
+    return _strict(read_source(path), path)
+
+
+def _strict(doc: object, source: str) -> tuple[str, list[dict]]:
+    """(shape, records) of a document every tool of which can be read, or its first problem."""
     try:
         return tools_from_any(doc)
     except ToolProofError as exc:
-        raise ToolProofError(exc.reason, source=path, path=exc.path) from None
+        raise ToolProofError(exc.reason, source=source, path=exc.path) from None
 
 
 def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -84,13 +88,13 @@ def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         if problem:
             raise ToolProofError(problem.terminal("--timeout"))
     check_outputs([("--out", args.out)], [("a SOURCE file", source) for source in args.source])
-    read = [(source, *_records(source)) for source in args.source]
-    read += [(command, "mcp", _mcp_records(command, args.timeout, len(args.mcp_stdio) > 1))
-             for command in args.mcp_stdio]
+    read = [(source, source, read_source(source)) for source in args.source]
+    read += [(command, "--mcp-stdio" if len(args.mcp_stdio) == 1 else f"tools/list result of {command!r}",
+              _mcp_listed(command, args.timeout)) for command in args.mcp_stdio]
     if len(read) == 1:
-        source, shape, records = read[0]
-        document, refused = _kept(records, shape, "--mcp-stdio" if args.mcp_stdio else source, stderr)
-        what = LABELS[shape]
+        _, source, doc = read[0]
+        imported, document, refused = _kept(doc, source, stderr)
+        what = LABELS[imported.shape]
     else:
         document, refused, what = _merged(read, stderr)
         source = "the merged tools"
@@ -116,20 +120,22 @@ def _refused_tail(refused: list) -> str:
     return f"; {counted(len(refused), 'tool')} not imported (listed above); exit 1"
 
 
-def _kept(records: list[dict], shape: str, source: str, stderr: TextIO) -> tuple[dict, list]:
-    """Our tools.json of every tool of one source that loads, and those refused (each said on
-    stderr): the page's rule (authoring.tool_offer.kept_tools). None loads: refused, as before,
-    with the first tool's reason (every tool's, when there are several)."""
+def _kept(doc: object, source: str, stderr: TextIO) -> tuple:
+    """(the import, our tools.json of every tool of one source that loads, those left out, each
+    said on stderr): the page's rule (authoring.tool_offer.import_document). None loads: refused
+    with the one reason, as before, or every tool's when there are several."""
     # lazy: every verb loads with the parser; what only this verb uses loads when it runs
-    from toolproof.authoring.tool_offer import kept_tools
+    from toolproof.authoring.tool_offer import import_document
 
-    document, refused = kept_tools(records, LABELS[shape], format_schema("tools"), source)
-    if document is None and len(refused) <= 1:
-        _checked(records, shape, source)            # raises the one reason, with its place
-    _say_refused(refused, stderr)
-    if document is None:
-        raise ToolProofError(f"no tool imported: {_every(len(refused))} refused (listed above)", source=source)
-    return document, refused
+    imported = import_document(doc, format_schema("tools"), source)
+    if imported.document is None and len(imported.refused) <= 1:     # the one reason, with its place
+        if imported.records:
+            _checked(imported.records, imported.shape, source)
+        _strict(doc, source)
+    _say_refused(imported.refused, stderr)
+    if imported.document is None:
+        raise ToolProofError(f"no tool imported: {_every(len(imported.refused))} refused (listed above)", source=source)
+    return imported, imported.document, imported.refused
 
 
 def _every(n: int) -> str:
@@ -146,18 +152,13 @@ def _say_refused(refused: list, stderr: TextIO) -> None:
         stderr.write(f"toolproof: … ({len(refused) - MAX_REFUSED_LINES} more not imported)\n")
 
 
-def _mcp_records(command: str, timeout: float, named: bool) -> list[dict]:
+def _mcp_listed(command: str, timeout: float) -> dict:
     from .mcp_stdio import list_tools_stdio      # lazy: only --mcp-stdio starts a server
 
-    listed = list_tools_stdio(command, timeout_s=timeout)
-    try:
-        return tools_from_mcp({"tools": listed["tools"]})
-    except ToolProofError as exc:
-        where = f"tools/list result of {command!r}" if named else "tools/list result"
-        raise ToolProofError(exc.reason, source=where, path=exc.path) from None
+    return {"tools": list_tools_stdio(command, timeout_s=timeout)["tools"]}
 
 
-def _merged(read: list[tuple[str, str, list]], stderr: TextIO) -> tuple[dict, list, str]:
+def _merged(read: list[tuple[str, str, object]], stderr: TextIO) -> tuple[dict, list, str]:
     """Several sources as one tools document: each source's tools that load kept and the rest
     refused (so a refusal names its file and place; a source none of whose tools loads stops the
     import), then merged with same-named tools apart by id (importers/merge.py)."""
@@ -165,9 +166,11 @@ def _merged(read: list[tuple[str, str, list]], stderr: TextIO) -> tuple[dict, li
     from toolproof.authoring.tool_offer import loadable_records
 
     kept, refused = [], []
-    for source, shape, records in read:
-        document, lost = _kept(records, shape, source, stderr)
-        good, _ = loadable_records(records, LABELS[shape], format_schema("tools"), source) if lost else (records, [])
+    for _, named, doc in read:
+        imported, _, lost = _kept(doc, named, stderr)
+        good = imported.records
+        if lost:
+            good, _ = loadable_records(good, LABELS[imported.shape], format_schema("tools"), named)
         kept.append(good)
         refused += lost
     labels = unique_labels([source for source, _, _ in read])
