@@ -7,7 +7,8 @@ and "die-mid" are the ways a real server goes wrong. Processes that outlive a ca
 child, "stubborn", ignores EOF and SIGTERM), "exit-child" (exits at once while its child holds
 stdout), "launcher" (exits at once, its child "late" answering on the same pipes only 2 s after
 that, as a loaded machine may make it); their second argument is a file the child writes its pid
-to. "big N" lists N MB of tools in one answer.
+to. "big N" lists N MB of tools in one answer; "blank" is "ok" with the second tool's description
+empty (issue 38: one such tool lost the whole import).
 Shared by the MCP client and CLI tests and benchmarks/mcp_import.py.
 """
 from __future__ import annotations
@@ -101,7 +102,7 @@ for line in sys.stdin:
         if mode == "die-mid":
             sys.exit(0)
         nxt, i = PAGES[cursor]
-        result = {"tools": [tool(i)]}
+        result = {"tools": [dict(tool(i), description="") if mode == "blank" and i == 1 else tool(i)]}
         if nxt:
             result["nextCursor"] = nxt
         send({"jsonrpc": "2.0", "id": msg["id"], "result": result})

@@ -74,7 +74,7 @@ def test_score_points_in_the_verdict(low, high, says):
 BARE_COUNT = re.compile(r"^ (cases|requests|conversations|phrasings|repeats|runs|tools|calls)\b")
 # counts a condition keeps above 1 where they are written ("each of the N cases" when N != 1) and
 # a word that is no count ("{case.category} cases need mock_results")
-ABOVE_ONE = {"toolproof/authoring/tool_offer.py", "toolproof/cli/live.py:286", "toolproof/reports/page_view.py:203",
+ABOVE_ONE = {"toolproof/authoring/tool_offer.py", "toolproof/reports/page_view.py:203",
              "toolproof/suite/load.py"}
 
 

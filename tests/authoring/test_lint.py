@@ -77,6 +77,14 @@ TRIGGERS = {
                     "(write \"required\": [] if every field is optional)"),
         [tool(parameters={"type": "object", "properties": {"city": {"type": "string", "description": "City."}},
                           "required": []})]),
+    "undescribed-required": (
+        [tool(parameters={"type": "object", "properties": {"city": {"type": "string", "description": "City."}},
+                          "required": ["city", "units"]})],
+        LintFinding("undescribed-required", "warning", "get_forecast", "$[0].input_schema.required[1]",
+                    "'units' is required but no 'properties' entry describes it: a model has only its name to "
+                    "go on (describe it under 'properties')"),
+        [tool(parameters={"type": "object", "properties": {"city": {"type": "string", "description": "City."}},
+                          "required": ["city"]})]),
     "unconstrained-date": (
         [tool(parameters=with_prop("due_on", {"type": "string", "description": "When it is due."}))],
         LintFinding("unconstrained-date", "warning", "get_forecast", "$[0].input_schema.properties.due_on",
@@ -294,7 +302,8 @@ def test_word_set_drops_stop_words_and_case():
 @given(*ARGS)
 def test_lint_never_raises(parameters, name, description):
     found = lint_tools([tool_record(parameters, name, description)])
-    assert all(f.code in CODES and f.severity == CODES[f.code][0] or f.code == "missing-description" for f in found)
+    assert all(f.code in CODES and f.severity == CODES[f.code][0]
+               or f.code in ("missing-description", "undescribed-required") for f in found)
 
 
 @pytest.mark.parametrize("keyword", ["anyOf", "oneOf", "properties", "required", "items", "$defs", "enum",
@@ -307,3 +316,62 @@ def test_any_json_value_where_a_keyword_belongs_is_linted_without_raising(keywor
                    {"type": "object", "properties": {"a": {"type": "array", "items": {keyword: value}}}}):
         found = lint_tools([tool_record(schema, "f", "Does f.")])
         assert all(f.code in CODES for f in found)
+
+
+# undescribed-required (issue 38: a required field the schema never describes was not flagged)
+def undescribed(parameters: dict) -> list[tuple[str, str, str]]:
+    return [(f.severity, f.path, f.message.split(" is required")[0])
+            for f in lint(tool(parameters=parameters)) if f.code == "undescribed-required"]
+
+
+CITY = {"city": {"type": "string", "description": "City."}}
+
+
+@pytest.mark.parametrize("parameters, found", [
+    # additionalProperties false: no call can hold the required name, so an error
+    ({"type": "object", "properties": CITY, "required": ["city", "zip"], "additionalProperties": False},
+     [("error", "$[0].input_schema.required[1]", "'zip'")]),
+    ({"type": "object", "required": ["q"]}, [("warning", "$[0].input_schema.required[0]", "'q'")]),
+    # a nested object's own required, named once however often it repeats
+    ({"type": "object", "properties": {"to": {"type": "object", "description": "Who.", "properties": {},
+                                              "required": ["email", "email"]}}, "required": ["to"]},
+     [("warning", "$[0].input_schema.properties.to.required[0]", "'email'")]),
+    ({"type": "object", "properties": {"rows": {"type": "array", "description": "Rows.",
+                                                "items": {"type": "object", "required": ["id"]}}}, "required": []},
+     [("warning", "$[0].input_schema.properties.rows.items.required[0]", "'id'")]),
+    # a branch's required names what the parent describes: described (either-or fields)
+    ({"type": "object", "properties": {"id": {"type": "string", "description": "Id."},
+                                       "email": {"type": "string", "description": "Email."}},
+      "anyOf": [{"required": ["id"]}, {"required": ["email"]}]}, []),
+    ({"type": "object", "allOf": [{"properties": CITY}, {"required": ["city"]}]}, []),
+    ({"type": "object", "properties": CITY, "if": {"required": ["city"]}, "then": {"required": ["country"]}},
+     [("warning", "$[0].input_schema.then.required[0]", "'country'")]),
+    # where the name may be described otherwise: left alone
+    ({"type": "object", "patternProperties": {"^x_": {"type": "string"}}, "required": ["x_a"]}, []),
+    ({"type": "object", "$ref": "#/$defs/base", "required": ["city"], "$defs": {"base": {"properties": CITY}}}, []),
+    # a property described under $defs does not describe the root's required
+    ({"type": "object", "$defs": {"d": {"type": "object", "properties": CITY}}, "required": ["city"]},
+     [("warning", "$[0].input_schema.required[0]", "'city'")]),
+])
+def test_undescribed_required(parameters, found):
+    assert undescribed(parameters) == found
+
+
+@pytest.mark.parametrize("required", [None, "city", 3, [None, 1, {"a": 1}], ["\u202ezip\x00"]])
+def test_undescribed_required_takes_any_json_value_and_escapes_the_name(required):
+    found = undescribed({"type": "object", "properties": CITY, "required": required})
+    if required == ["\u202ezip\x00"]:
+        assert found == [("warning", "$[0].input_schema.required[0]", "'\\u202ezip\\x00'")]
+    else:
+        assert found == []
+
+
+def test_undescribed_required_in_a_deep_schema_does_not_exhaust_the_stack():
+    # files stop at 64 levels (limits.py); the walk itself is iterative, whatever the depth
+    from toolproof.authoring.lint_schema import undescribed_required
+
+    schema: dict = {"type": "object", "required": ["leaf"]}
+    for _ in range(5000):
+        schema = {"type": "object", "properties": {"n": schema}, "required": ["n", "gone"]}
+    found = list(undescribed_required(schema))
+    assert len(found) == 5001 and found[0] == (".required[1]", "gone", False)

@@ -10,7 +10,7 @@ import pytest
 
 from clirun import cli
 from fakemcp import fake_server
-from toolproof.datafiles import DATA, load_bundle
+from toolproof.datafiles import DATA, format_schema, load_bundle
 from toolproof.importers import SHAPES
 from toolshapes import REAL, TOOLS, as_shape
 
@@ -50,9 +50,6 @@ def test_imported_file_is_usable_as_tools(tmp_path):
 
 
 @pytest.mark.parametrize("doc, line", [
-    ([{"name": "f", "description": "d", "input_schema": {"type": "object"}},
-      {"name": "f", "description": "e", "input_schema": {"type": "object"}}],
-     "at $[1]: duplicate tool name 'f' (give entries that share a name an id)"),
     ([{"name": "get weather", "description": "d", "input_schema": {"type": "object"}}],
      "at $[0].name: 'get weather' does not match '^[A-Za-z0-9_.-]{1,128}$'"),
     ([{"name": "f", "input_schema": {"type": "object"}}],
@@ -291,3 +288,111 @@ def test_out_never_replaces_a_file_without_force_and_writes_atomically(tmp_path)
     code, _, stderr = cli("tools", "import", str(DATA / "tools.json"), "--out", str(tmp_path / "folder"), "--force")
     assert (code, stderr) == (2, f"toolproof: {tmp_path / 'folder'}: --out: exists and is not a regular file; "
                                  "choose another path\n")
+
+
+# Issue 38: one unreadable tool lost the whole file; now every tool that loads is kept (the page's
+# rule, authoring.tool_offer.kept_tools), the rest listed with why, and the exit is 1.
+def mcp(*tools: dict) -> dict:
+    return {"tools": [{"name": "t", "description": "Does t.", "inputSchema": {"type": "object"}, **t} for t in tools]}
+
+
+def test_an_mcp_file_with_one_empty_description_keeps_the_others(tmp_path):
+    source = write(tmp_path, mcp({"name": "search"}, {"name": "blank", "description": ""}, {"name": "fetch"}))
+    out = tmp_path / "tools.json"
+    code, stdout, stderr = cli("tools", "import", source, "--out", str(out))
+    assert (code, stdout) == (1, "")
+    assert stderr.splitlines() == [
+        f"toolproof: {source}: at $.tools[1].description: tool 'blank' has no description; the tools format "
+        "needs one (add it; `tools lint` lists every such tool)",
+        f"toolproof: 2 of 3 tools from MCP tools/list written to {out}; 1 tool not imported (listed above); exit 1"]
+    assert [t["name"] for t in json.loads(out.read_text(encoding="utf-8"))["tools"]] == ["search", "fetch"]
+    from toolproof.suite.load import parse_tools
+
+    assert len(parse_tools(json.loads(out.read_text(encoding="utf-8")), format_schema("tools"), "t")) == 2
+    # the page imports the same tools from the same text: one rule
+    from toolproof.authoring.draft_suite import import_tools
+
+    page = import_tools(Path(source).read_text(encoding="utf-8"), format_schema("tools"), source)
+    assert page.document["tools"] == json.loads(out.read_text(encoding="utf-8"))["tools"]
+    assert [r.line for r in page.refused] == [stderr.splitlines()[0][len("toolproof: "):]]
+
+
+def test_without_out_the_partial_file_goes_to_stdout_and_exit_is_1(tmp_path):
+    source = write(tmp_path, mcp({"name": "ok"}, {"name": "bad", "inputSchema": {"type": "object", "properties": {
+        "x": {"type": "objekt"}}}}))
+    code, stdout, stderr = cli("tools", "import", source)
+    assert code == 1 and [t["name"] for t in json.loads(stdout)["tools"]] == ["ok"]
+    assert stderr.endswith("toolproof: printed 1 of 2 tools from MCP tools/list; 1 tool not imported "
+                           "(listed above); exit 1\n")
+
+
+def test_an_existing_out_is_never_replaced_by_a_partial_import(tmp_path):
+    source = write(tmp_path, mcp({"name": "ok"}, {"name": "blank", "description": ""}))
+    out = tmp_path / "tools.json"
+    out.write_text("mine", encoding="utf-8")
+    code, _, stderr = cli("tools", "import", source, "--out", str(out))
+    assert code == 2 and out.read_text(encoding="utf-8") == "mine" and "--force" in stderr
+
+
+def test_when_no_tool_loads_every_reason_is_listed_and_nothing_is_written(tmp_path):
+    source = write(tmp_path, mcp({"name": "a", "description": ""}, {"name": "b\x1b[2J", "description": "   "}))
+    out = tmp_path / "tools.json"
+    code, stdout, stderr = cli("tools", "import", source, "--out", str(out))
+    assert (code, stdout) == (2, "") and not out.exists()
+    lines = stderr.splitlines()
+    assert len(lines) == 3 and "'a' has no description" in lines[0] and "\x1b" not in stderr
+    assert lines[2] == f"toolproof: {source}: no tool imported: all 2 tools were refused (listed above)"
+
+
+def test_thousands_of_bad_tools_beside_one_good_are_listed_within_bounds(tmp_path):
+    source = write(tmp_path, mcp({"name": "good"}, *({"name": f"b{i}", "description": ""} for i in range(3000))))
+    code, stdout, stderr = cli("tools", "import", source)
+    assert code == 1 and [t["name"] for t in json.loads(stdout)["tools"]] == ["good"]
+    lines = stderr.splitlines()
+    assert len(lines) == 52 and lines[50] == "toolproof: … (2950 more not imported)"
+    assert lines[51] == ("toolproof: printed 1 of 3001 tools from MCP tools/list; 3000 tools not imported "
+                         "(listed above); exit 1")
+
+
+def test_mcp_stdio_keeps_the_tools_a_server_lists_well(fake, tmp_path):
+    out = tmp_path / "tools.json"
+    code, _, err = cli("tools", "import", "--mcp-stdio", f"{fake} blank", "--out", str(out), "--timeout", "600")
+    assert code == 1 and err.splitlines()[0].startswith(
+        "toolproof: --mcp-stdio: at $.tools[1].description: tool 'tool_1' has no description")
+    assert [t["name"] for t in json.loads(out.read_text())["tools"]] == ["tool_0", "tool_2"]
+
+
+def test_tools_that_cannot_be_read_are_listed_and_the_others_kept(tmp_path):
+    # a schema that is not an object, a name that is not a string, no inputSchema at all: each is
+    # refused alone (with the importer's reason and place), in the page and the terminal alike
+    source = write(tmp_path, {"tools": [
+        {"name": "ok", "description": "Does ok.", "inputSchema": {"type": "object"}},
+        {"name": "arr", "description": "d", "inputSchema": []},
+        {"name": 7, "description": "d", "inputSchema": {"type": "object"}},
+        {"name": "bare", "description": "d"},
+        {"name": "ok2", "description": "Does ok2.", "inputSchema": {"type": "object"}}]})
+    code, stdout, stderr = cli("tools", "import", source)
+    assert code == 1 and [t["name"] for t in json.loads(stdout)["tools"]] == ["ok", "ok2"]
+    assert stderr.splitlines() == [
+        f"toolproof: {source}: at $.tools[1].inputSchema: tool 'arr': 'inputSchema' must be a JSON object, not an array",
+        f"toolproof: {source}: at $.tools[2].name: a tool's 'name' must be a string, not a number",
+        f"toolproof: {source}: at $.tools[3]: tool 'bare' has no 'inputSchema'",
+        "toolproof: printed 2 of 5 tools from MCP tools/list; 3 tools not imported (listed above); exit 1"]
+    from toolproof.authoring.draft_suite import import_tools
+
+    page = import_tools(Path(source).read_text(encoding="utf-8"), format_schema("tools"), source)
+    assert page.document["tools"] == json.loads(stdout)["tools"]
+    assert ["toolproof: " + r.line for r in page.refused] == stderr.splitlines()[:3]
+    # lint still reads a file whole, or says why not
+    assert cli("tools", "lint", source)[0] == 2
+
+
+def test_a_request_body_with_a_built_in_tool_keeps_its_functions(tmp_path):
+    source = write(tmp_path, {"model": "m", "tools": [
+        {"type": "web_search"},
+        {"type": "function", "name": "get_weather", "description": "Weather now.",
+         "parameters": {"type": "object", "properties": {}, "required": []}}]})
+    code, stdout, stderr = cli("tools", "import", source)
+    assert code == 1 and [t["name"] for t in json.loads(stdout)["tools"]] == ["get_weather"]
+    assert stderr.splitlines()[0] == (f"toolproof: {source}: at $.tools[0].type: only function tools can be "
+                                      "imported, not type 'web_search'")

@@ -75,10 +75,14 @@ def test_a_malformed_source_is_refused_naming_its_file(tmp_path):
     assert cli("tools", "import", good, bad) == (
         2, "", f"toolproof: {bad}: at $.tools[0].inputSchema: tool 'search': 'inputSchema' must be a JSON object, "
                "not an array\n")
+    # a name twice inside one source: the first is kept, the second listed (the page's rule)
     dup = write(tmp_path, "dup.json", mcp_list(("search", "S."), ("search", "T.")))
-    code, _, err = cli("tools", "import", good, dup)
-    assert code == 2 and err == (f"toolproof: {dup}: at $.tools[1]: duplicate tool name 'search' "
-                                 "(give entries that share a name an id)\n")
+    code, out, err = cli("tools", "import", good, dup)
+    assert code == 1 and err.splitlines() == [
+        f"toolproof: {dup}: at $.tools[1].name: a second tool named 'search': only the first is kept",
+        "toolproof: printed 2 of 3 tools from 2 sources (good, dup); 2 share a name with another source's tool, "
+        "kept apart by id; 1 tool not imported (listed above); exit 1"]
+    assert [(t["id"], t["description"]) for t in json.loads(out)["tools"]] == [("search@good", "S."), ("search@dup", "S.")]
 
 
 def test_hostile_sources_thousands_of_shared_names_and_control_characters_in_the_path(tmp_path):

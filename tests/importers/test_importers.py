@@ -116,10 +116,9 @@ REFUSED = [
      "at $[0].description: tool 'f': 'description' must be a string, not an array"),
     ("anthropic without schema", {"tools": [{"name": "f", "input_schema": WEATHER}, {"name": "g", "input_schema": None}]},
      "at $.tools[1].input_schema: tool 'g': 'input_schema' must be a JSON object, not null"),
+    # the other item decides the shape (issue 38: an item that fits none is the importer's to refuse)
     ("gemini built-in", [{"googleSearch": {}}, as_shape("gemini")],
-     "at $[0]: not a tool definition of a known shape (keys seen: 'googleSearch'); expected inputSchema (MCP), "
-     "type+function (OpenAI Chat), type+name (OpenAI Responses), input_schema (Anthropic) or "
-     "functionDeclarations (Gemini)"),
+     "at $[0]: only functionDeclarations can be imported (not built-in tools such as 'googleSearch')"),
     ("gemini both schemas", {"functionDeclarations": [{"name": "f", "parameters": WEATHER,
                                                        "parametersJsonSchema": WEATHER}]},
      "at $.functionDeclarations[0]: both 'parameters' and a JSON Schema: Gemini takes only one"),

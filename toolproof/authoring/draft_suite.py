@@ -17,14 +17,13 @@ from typing import Any, NamedTuple
 
 from toolproof import limits
 from toolproof.errors import ToolProofError
-from toolproof.importers import LABELS, tools_from_any
-from toolproof.importers.toolproof import tools_document
+from toolproof.importers import LABELS
 from toolproof.plurals import counted
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.suite.model import Tool
 from .case_form import check_case, readable_offer
 from .suite_text import MAX_OFFERED, read_text, suite_document
-from .tool_offer import kept_tools
+from .tool_offer import import_document
 
 MAX_CASES = 1000
 MAX_DRAFT_CHARS = 2_000_000       # localStorage holds about 5 MB per origin; leave room
@@ -41,21 +40,15 @@ class ImportedTools(NamedTuple):
 
 def import_tools(text: str, tools_schema: dict, source: str = "tools") -> ImportedTools:
     """Tool text of any importable shape: records for lint, and the tools.json a run uses: every
-    tool that loads, the others refused one by one (tool_offer.kept_tools). Raises ToolProofError
+    tool that loads, the others refused one by one (tool_offer.import_document). Raises ToolProofError
     only when the text is not tool definitions at all."""
     doc = read_text(text, source)
-    try:
-        shape, records = tools_from_any(doc)
-    except ToolProofError as exc:
-        raise ToolProofError(exc.reason, source=source, path=exc.path) from None
-    try:
-        document = tools_document(records, LABELS[shape])
-        document["description"] = f"Imported from {LABELS[shape]} in the ToolProof page."
-        parse_tools(document, tools_schema, source)
-    except ToolProofError:
-        document, refused = kept_tools(records, LABELS[shape], tools_schema, source)
-        return ImportedTools(LABELS[shape], records, document, refused[0].line if refused else "", tuple(refused))
-    return ImportedTools(LABELS[shape], records, document, "")
+    imported = import_document(doc, tools_schema, source)
+    label = LABELS[imported.shape]
+    if imported.document is not None:
+        imported.document["description"] = f"Imported from {label} in the ToolProof page."
+    refused = imported.refused
+    return ImportedTools(label, imported.records, imported.document, refused[0].line if refused else "", tuple(refused))
 
 
 def cases_for_tools(cases: list[dict], names: list[str], *, by_id: dict | None = None) -> list[dict]:

@@ -14,7 +14,7 @@ import math
 import re
 from typing import Iterator, NamedTuple
 
-from .lint_schema import metaschema_error, ref_problems, subschemas
+from .lint_schema import metaschema_error, ref_problems, subschemas, undescribed_required
 from .lint_similar import similar_pairs
 from .lint_text import instruction_phrase, name_key, word_set
 from toolproof.safe_text import hidden_characters
@@ -27,6 +27,9 @@ CODES = {
                                  "85% of their words, or names equal up to case, separators and plural"),
     "no-required": ("warning", "an object schema with properties and no `required` (say "
                                "`\"required\": []` when every field is optional)"),
+    "undescribed-required": ("warning", "a required property that no 'properties' entry describes: a "
+                                        "model has only its name to go on (error when additionalProperties "
+                                        "is false: no call can be valid)"),
     "unconstrained-date": ("warning", "a date- or time-like string parameter with no format, "
                                       "pattern, enum or const"),
     "hidden-characters": ("error", "zero-width, bidi control, tag (U+E0000-E007F), variation selector, "
@@ -93,6 +96,7 @@ def lint_tool(tool: dict) -> Iterator[LintFinding]:
     yield from _text_findings(tool)
     yield from _schema_validity(tool)
     yield from _schema_walk(tool)
+    yield from _undescribed_required(tool)
     tokens = math.ceil(len(json.dumps(_definition(tool), ensure_ascii=False, separators=(",", ":"))) / 4)
     if tokens > LARGE_TOKENS:
         yield _finding("large-definition", tool, at["tool"],
@@ -175,6 +179,21 @@ def _schema_walk(tool: dict) -> Iterator[LintFinding]:
                 yield _finding("unconstrained-date", tool, here,
                                f"parameter {key!r} looks like a date or time but has no format or pattern: "
                                "models will write it in whatever form they like")
+
+
+def _undescribed_required(tool: dict) -> Iterator[LintFinding]:
+    """A name in `required` that the schema never describes: a model cannot know its type or
+    meaning, and a schema that also refuses undescribed properties accepts no call at all."""
+    for path, name, closed in undescribed_required(tool["parameters"]):
+        here = tool["at"]["parameters"] + path
+        if closed:
+            yield _finding("undescribed-required", tool, here,
+                           f"{ascii(name)} is required but no 'properties' entry describes it, and "
+                           "additionalProperties false refuses it: no call can be valid", severity="error")
+        else:
+            yield _finding("undescribed-required", tool, here,
+                           f"{ascii(name)} is required but no 'properties' entry describes it: a model has "
+                           "only its name to go on (describe it under 'properties')")
 
 
 def _names(props: dict) -> str:

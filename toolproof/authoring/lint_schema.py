@@ -40,6 +40,68 @@ def subschemas(schema: Any) -> Iterator[tuple[str, dict]]:
         stack.extend(reversed(children))
 
 
+# Keywords whose subschemas describe the same instance as the schema holding them (so a property
+# one of them names is described for a `required` in any of the others).
+_SAME_ONE = ("not", "if", "then", "else")
+_SAME_LIST = ("anyOf", "oneOf", "allOf")
+
+
+class Place:
+    """One instance location of a schema: what its schema and same-place branches describe."""
+
+    def __init__(self) -> None:
+        self.described: set[str] = set()
+        self.open = False           # patternProperties or a $ref: a name may be described there
+        self.closed = False         # additionalProperties / unevaluatedProperties false
+        self.required: list[tuple[str, str]] = []      # (path of the entry, the name)
+
+
+def undescribed_required(schema: Any) -> Iterator[tuple[str, str, bool]]:
+    """(path of the `required` entry, the name, whether the place refuses undescribed properties)
+    for every required name that no `properties` entry describes at its instance location: the
+    schema and its allOf/anyOf/oneOf/not/if/then/else branches together (a branch's `required`
+    may name a property the parent describes). A place with patternProperties or a $ref is left
+    alone: the name may be described there. Iterative, like `subschemas`."""
+    places: list[Place] = []
+    stack: list[tuple[str, Any, Place | None]] = [("", schema, None)]
+    while stack:
+        path, node, place = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        if place is None:
+            place = Place()
+            places.append(place)
+        props, patterns = node.get("properties"), node.get("patternProperties")
+        if isinstance(props, dict):
+            place.described.update(k for k in props if isinstance(k, str))
+        place.open |= bool(patterns) or "$ref" in node or "$dynamicRef" in node
+        place.closed |= node.get("additionalProperties") is False or node.get("unevaluatedProperties") is False
+        required = node.get("required")
+        if isinstance(required, list):
+            place.required += [(f"{path}.required[{i}]", name) for i, name in enumerate(required) if isinstance(name, str)]
+        children: list[tuple[str, Any, Place | None]] = []
+        for key in _ONE:
+            if key in node:
+                children.append((f"{path}.{key}", node[key], place if key in _SAME_ONE else None))
+        for key in _LIST:
+            if isinstance(node.get(key), list):
+                children += [(f"{path}.{key}[{i}]", sub, place if key in _SAME_LIST else None)
+                             for i, sub in enumerate(node[key])]
+        for key in _MAP:
+            if isinstance(node.get(key), dict):
+                same = place if key == "dependentSchemas" else None
+                children += [(f"{path}.{key}.{name}", sub, same) for name, sub in node[key].items()]
+        stack.extend(reversed(children))
+    for place in places:
+        if place.open:
+            continue
+        seen: set[str] = set()
+        for path, name in place.required:
+            if name not in place.described and name not in seen:
+                seen.add(name)
+                yield path, name, place.closed
+
+
 def metaschema_error(schema: Any) -> tuple[str, str] | None:
     """(path inside the schema, message) of the most relevant Draft 2020-12 metaschema error.
 

@@ -1,14 +1,15 @@
 """Which of your tools a run offers: the tools of a partly bad file that load (each bad one refused
-alone, with its place), the tools lint leaves out by default (error-level findings), and the
+alone, with its place: the one rule of the page's import and of `tools import`), the tools lint leaves out by default (error-level findings), and the
 draft as a run or an export sees it once the tools you left out are gone.
 
 Pure: no I/O, no DOM. Every check is suite.parse_tools's and lint's, never a second copy.
 """
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from toolproof.errors import ToolProofError
+from toolproof.importers import LABELS, readable_tools
 from toolproof.importers.toolproof import map_to_source, tools_document
 from toolproof.plurals import counted, plural
 from toolproof.suite.load import parse_tools
@@ -22,18 +23,18 @@ class Refused(NamedTuple):
     line: str
 
 
-def kept_tools(records: list[dict], shape_label: str, tools_schema: dict,
-               source: str) -> tuple[dict | None, list[Refused]]:
-    """(our tools.json holding every record that loads on its own, or None when none does; the
-    records refused, each with its line). A duplicate name keeps the first tool and refuses the
-    rest, as a provider would refuse the request."""
+def loadable_records(records: list[dict], shape_label: str, tools_schema: dict,
+                     source: str) -> tuple[list[dict], list[Refused]]:
+    """(the records that load on their own, in order; the others, each with the line saying why).
+    A duplicate name keeps the first tool and refuses the rest, as a provider would refuse the
+    request. The one rule of a partly bad tools file: the page's import and `tools import` both
+    keep what this keeps."""
     kept: list[dict] = []
     names: set[str] = set()
     refused: list[Refused] = []
     for record in records:
         try:
-            document = tools_document([record], shape_label)
-            parse_tools(document, tools_schema, source)
+            parse_tools(tools_document([record], shape_label), tools_schema, source)
         except ToolProofError as exc:
             where = map_to_source([record], exc.path)
             refused.append(Refused(record["name"], ToolProofError(exc.reason, source=source, path=where).line()))
@@ -44,16 +45,55 @@ def kept_tools(records: list[dict], shape_label: str, tools_schema: dict,
                 source=source, path=record["at"]["name"]).line()))
             continue
         names.add(record["name"])
-        kept.extend(document["tools"])
+        kept.append(record)
+    return kept, refused
+
+
+def kept_tools(records: list[dict], shape_label: str, tools_schema: dict,
+               source: str) -> tuple[dict | None, list[Refused]]:
+    """(our tools.json (importers.toolproof.tools_document) holding every record that loads on
+    its own (loadable_records), or None when none does; the records refused, each with its line).
+    A file whose every tool loads is checked once, whole, and comes back as it is."""
+    try:
+        document = tools_document(records, shape_label)
+        parse_tools(document, tools_schema, source)
+        return document, []
+    except ToolProofError:
+        pass
+    kept, refused = loadable_records(records, shape_label, tools_schema, source)
     if not kept:
         return None, refused
-    document = {"format": "toolproof.tools", "version": 1,
-                "description": f"Imported from {shape_label} in the ToolProof page.", "tools": kept}
+    document = tools_document(kept, shape_label)
     try:
         parse_tools(document, tools_schema, source)   # names that clash only together (git.status, git_status)
     except ToolProofError as exc:
         return None, refused + [Refused("", ToolProofError(exc.reason, source=source, path=exc.path).line())]
     return document, refused
+
+
+class Imported(NamedTuple):
+    """A tools document as an import keeps it: its shape, the records read (for lint), our
+    tools.json of every tool that loads (None when none does) and every tool left out, in order:
+    those that cannot be read as a tool, then those our format refuses."""
+    shape: str
+    records: list
+    document: dict | None
+    refused: list
+
+
+def import_document(doc: Any, tools_schema: dict, source: str) -> Imported:
+    """The one rule of an import, the page's and `tools import`'s: every tool that can be read
+    and loads is kept; each other one is refused alone, with its line. Raises ToolProofError
+    (naming `source`) only for a document that is not tool definitions at all."""
+    try:
+        shape, records, unread = readable_tools(doc)
+    except ToolProofError as exc:
+        raise ToolProofError(exc.reason, source=source, path=exc.path) from None
+    refused = [Refused(name, ToolProofError(exc.reason, source=source, path=exc.path).line()) for name, exc in unread]
+    if not records:
+        return Imported(shape, records, None, refused)
+    document, more = kept_tools(records, LABELS[shape], tools_schema, source)
+    return Imported(shape, records, document, refused + more)
 
 
 def left_out_by_default(findings: Iterable, names: Iterable[str]) -> list[str]:

@@ -41,7 +41,8 @@ def add_parser(commands) -> None:
         + ["a gateway for " + ", ".join(p.name for p in CATALOGUE if p.base and not p.base_fixed),
            "once, or once per --provider"]))
     live.add_argument("--scope", default="all", choices=("all", *CATEGORIES))
-    live.add_argument("--cap", type=int, default=10, help="most requests to send (default 10)")
+    live.add_argument("--cap", type=int, metavar="N", help="most requests to send, retries included "
+                      "(default: all the plan needs, as the page's cap starts; at most that with every retry)")
     live.add_argument("--out", metavar="FILE", help="write the results file (re-grade it with grade --transcripts); "
                       "never over an existing file without --force")
     live.add_argument("--force", action="store_true", help="let --out replace an existing file (a results "
@@ -152,7 +153,9 @@ def _check_run_flags(args: argparse.Namespace) -> None:
     if args.api_key_env is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,99}", args.api_key_env):
         raise ToolProofError("--api-key-env wants an environment variable name (letters, digits, _; "
                              "at most 100 characters)")
-    _check_bounds(cap=args.cap, timeout_s=args.timeout, max_tokens=args.max_tokens, repeats=args.repeats)
+    if args.cap is not None:        # none given: the plan's need, once the plan is known (prepare)
+        _check_bounds(cap=args.cap)
+    _check_bounds(timeout_s=args.timeout, max_tokens=args.max_tokens, repeats=args.repeats)
     args.phrasings = phrasings_choice(args.phrasings)
     if args.phrasings != "base" and args.pad:
         raise ToolProofError("--phrasings with --pad is not supported: run the sweep on the base phrasing")
@@ -252,6 +255,7 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
     from toolproof.scoring.cost import check_prices
     from toolproof.suite.fingerprint import suite_sha256
     from toolproof.running.runner import Run, RunSettings
+    from toolproof.running.workplan import plan_need
     from toolproof.secrets import redact_text
     from .transport import urllib_transport
 
@@ -261,7 +265,11 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
     levels = _pad_levels(args, bundle)
     headers = tuple(parse_header(h) for h in args.header)
     key, variable = read_key(args.provider, environ, args.base_url, args.api_key_env)
-    settings = RunSettings(args.provider, args.model, key, args.base_url, args.scope, args.cap,
+    # No --cap: what the plan needs, by the rule the page's cap starts at, so a first run grades
+    # the whole scope (a cap of 10 graded 10 of 72 cases and exited 3).
+    need = plan_need(bundle.cases, args.scope, phrasings=args.phrasings, pad_levels=levels, repeats=args.repeats)
+    cap = need if args.cap is None else args.cap
+    settings = RunSettings(args.provider, args.model, key, args.base_url, args.scope, cap,
                            pause_s=args.pause, timeout_s=args.timeout, max_tokens=args.max_tokens,
                            repeats=args.repeats, concurrency=args.concurrency, prices=prices,
                            phrasings=args.phrasings,
@@ -278,17 +286,18 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
     say(f"toolproof: endpoint {endpoint(args.provider, args.base_url, args.model)}; "
         + (f"key from {variable}" if variable else "no key (none of " + ", ".join(
             key_variables(args.provider, args.base_url, args.api_key_env)) + " is set)"))
-    if args.cap > run.most:
+    if settings.cap > run.most:
         say(f"toolproof: cap lowered to {run.most}: all that scope {args.scope} needs ({run.need}), "
             "with every retry allowed for")
         settings.cap = run.most
     sweep = f" at pad levels {','.join(map(str, levels))} (seed {args.pad_seed})" if levels else ""
-    times = f" x {args.repeats} repeats" if args.repeats > 1 else ""
+    times = f" x {counted(args.repeats, 'repeat')}" if args.repeats > 1 else ""
     worded = len(run.work) // max(1, args.repeats) - len(run.plan) if args.phrasings != "base" else 0
     times += f", {counted(worded, 'more phrasing')} (--phrasings {args.phrasings})" if worded else ""
     at_once = f", {args.concurrency} in flight" if args.concurrency > 1 else ""
+    capped = " (the need: --cap to lower it)" if args.cap is None else ""
     say(f"toolproof: {counted(len(run.plan), 'case')}{times}{sweep}, up to {counted(run.need, 'request')}; "
-        f"cap {settings.cap}{at_once}")
+        f"cap {settings.cap}{capped}{at_once}")
     if args.out:                       # the file must read back: refused before anything is sent
         _check_file_plan(run)
     return Prepared(args, bundle, settings, run, say, weights, prices)

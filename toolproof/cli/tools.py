@@ -3,8 +3,10 @@ live MCP server over stdio), hand it to the pure importers and lint, write or pr
 
 An edge (files, a child process through mcp_stdio); the conversion and the lint rules are the
 pure modules', and it never exits: main.py registers add_parser and dispatches to handle.
-Exit codes: import 0 written, 2 input (or an --out in data/, or existing without --force); lint
-0 no error finding, 1 an error finding, 2 unreadable input.
+Exit codes: import 0 written, 1 written without the tools that cannot be read (each listed on
+stderr, the page's rule: never a whole file lost for one tool), 2 input (no tool readable, an
+--out in data/, or existing without --force); lint 0 no error finding, 1 an error finding, 2
+unreadable input.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from typing import TextIO
 from toolproof.datafiles import format_schema, json_from_text, read_file_bytes
 from toolproof.errors import ToolProofError
 from toolproof.safe_text import printable
-from toolproof.importers import LABELS, merged_records, tools_from_any, tools_from_mcp, unique_labels
+from toolproof.importers import LABELS, merged_records, tools_from_any, unique_labels
 from toolproof.importers.toolproof import map_to_source, tools_document
 from toolproof.running.settings import checked
 from toolproof.plurals import counted
@@ -67,11 +69,15 @@ def read_source(path: str) -> object:
 
 
 def _records(path: str) -> tuple[str, list[dict]]:
-    doc = read_source(path)
+    return _strict(read_source(path), path)
+
+
+def _strict(doc: object, source: str) -> tuple[str, list[dict]]:
+    """(shape, records) of a document every tool of which can be read, or its first problem."""
     try:
         return tools_from_any(doc)
     except ToolProofError as exc:
-        raise ToolProofError(exc.reason, source=path, path=exc.path) from None
+        raise ToolProofError(exc.reason, source=source, path=exc.path) from None
 
 
 def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -82,55 +88,100 @@ def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         if problem:
             raise ToolProofError(problem.terminal("--timeout"))
     check_outputs([("--out", args.out)], [("a SOURCE file", source) for source in args.source])
-    read = [(source, *_records(source)) for source in args.source]
-    read += [(command, "mcp", _mcp_records(command, args.timeout, len(args.mcp_stdio) > 1))
-             for command in args.mcp_stdio]
+    read = [(source, source, read_source(source)) for source in args.source]
+    read += [(command, "--mcp-stdio" if len(args.mcp_stdio) == 1 else f"tools/list result of {command!r}",
+              _mcp_listed(command, args.timeout)) for command in args.mcp_stdio]
     if len(read) == 1:
-        source, shape, records = read[0]
-        document = _checked(records, shape, "--mcp-stdio" if args.mcp_stdio else source)
-        what = LABELS[shape]
+        _, source, doc = read[0]
+        imported, document, refused = _kept(doc, source, stderr)
+        what = LABELS[imported.shape]
     else:
-        document, records, what = _merged(read)
+        document, refused, what = _merged(read, stderr)
         source = "the merged tools"
     text = _readable(document, source)
+    written = len(document["tools"])
+    shown = f"{written} of {counted(written + len(refused), 'tool')}" if refused else counted(written, "tool")
     if args.out:
         check_writable([args.out], force=args.force)
         try:
             write_atomic(args.out, text)
         except OSError as exc:
             raise ToolProofError(f"cannot write ({exc.strerror or exc})", source=args.out) from None
-        stderr.write(f"toolproof: {counted(len(records), 'tool')} from {printable(what)} written to "
-                     f"{printable(args.out)}\n")
+        stderr.write(f"toolproof: {shown} from {printable(what)} written to {printable(args.out)}"
+                     + (_refused_tail(refused) if refused else "") + "\n")
     else:
         stdout.write(text)
-    return 0
+        if refused:
+            stderr.write(f"toolproof: printed {shown} from {printable(what)}" + _refused_tail(refused) + "\n")
+    return 1 if refused else 0
 
 
-def _mcp_records(command: str, timeout: float, named: bool) -> list[dict]:
+def _refused_tail(refused: list) -> str:
+    return f"; {counted(len(refused), 'tool')} not imported (listed above); exit 1"
+
+
+def _kept(doc: object, source: str, stderr: TextIO) -> tuple:
+    """(the import, our tools.json of every tool of one source that loads, those left out, each
+    said on stderr): the page's rule (authoring.tool_offer.import_document). None loads: refused
+    with the one reason, as before, or every tool's when there are several."""
+    # lazy: every verb loads with the parser; what only this verb uses loads when it runs
+    from toolproof.authoring.tool_offer import import_document
+
+    imported = import_document(doc, format_schema("tools"), source)
+    if imported.document is None and len(imported.refused) <= 1:     # the one reason, with its place
+        if imported.records:
+            _checked(imported.records, imported.shape, source)
+        _strict(doc, source)
+    _say_refused(imported.refused, stderr)
+    if imported.document is None:
+        raise ToolProofError(f"no tool imported: {_every(len(imported.refused))} refused (listed above)", source=source)
+    return imported, imported.document, imported.refused
+
+
+def _every(n: int) -> str:
+    return "the tool was" if n == 1 else f"all {counted(n, 'tool')} were"
+
+
+MAX_REFUSED_LINES = 50
+
+
+def _say_refused(refused: list, stderr: TextIO) -> None:
+    for r in refused[:MAX_REFUSED_LINES]:
+        stderr.write(f"toolproof: {printable(r.line)}\n")
+    if len(refused) > MAX_REFUSED_LINES:
+        stderr.write(f"toolproof: … ({len(refused) - MAX_REFUSED_LINES} more not imported)\n")
+
+
+def _mcp_listed(command: str, timeout: float) -> dict:
     from .mcp_stdio import list_tools_stdio      # lazy: only --mcp-stdio starts a server
 
-    listed = list_tools_stdio(command, timeout_s=timeout)
-    try:
-        return tools_from_mcp({"tools": listed["tools"]})
-    except ToolProofError as exc:
-        where = f"tools/list result of {command!r}" if named else "tools/list result"
-        raise ToolProofError(exc.reason, source=where, path=exc.path) from None
+    return {"tools": list_tools_stdio(command, timeout_s=timeout)["tools"]}
 
 
-def _merged(read: list[tuple[str, str, list]]) -> tuple[dict, list, str]:
-    """Several sources as one tools document: each checked alone first (so a refusal names its
-    file and place), then merged with same-named tools apart by id (importers/merge.py)."""
-    for source, shape, records in read:
-        _checked(records, shape, source)
+def _merged(read: list[tuple[str, str, object]], stderr: TextIO) -> tuple[dict, list, str]:
+    """Several sources as one tools document: each source's tools that load kept and the rest
+    refused (so a refusal names its file and place; a source none of whose tools loads stops the
+    import), then merged with same-named tools apart by id (importers/merge.py)."""
+    # lazy: every verb loads with the parser; what only this verb uses loads when it runs
+    from toolproof.authoring.tool_offer import loadable_records
+
+    kept, refused = [], []
+    for _, named, doc in read:
+        imported, _, lost = _kept(doc, named, stderr)
+        good = imported.records
+        if lost:
+            good, _ = loadable_records(good, LABELS[imported.shape], format_schema("tools"), named)
+        kept.append(good)
+        refused += lost
     labels = unique_labels([source for source, _, _ in read])
-    records = merged_records([(label, records) for label, (_, _, records) in zip(labels, read)])
+    records = merged_records(list(zip(labels, kept)))
     what = f"{len(read)} sources ({', '.join(labels)})"
     document = tools_document(records, what)
     parse_tools(document, format_schema("tools"), "the merged tools")
     shared = sum(1 for r in records if "id" in r)
     if shared:
         what += f"; {shared} share a name with another source's tool, kept apart by id"
-    return document, records, what
+    return document, refused, what
 
 
 def _checked(records: list[dict], shape: str, source: str) -> dict:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolproof.errors import ToolProofError
+
 from .anthropic import tools_from_anthropic
 from .detect import LABELS, SHAPES, detect_shape
 from .gemini import tools_from_gemini
@@ -21,11 +23,23 @@ IMPORTERS = {"mcp": tools_from_mcp, "openai-chat": tools_from_openai_chat,
 
 
 def tools_from_any(doc: Any) -> tuple[str, list[dict]]:
-    """(shape, records) for a document of any of the six shapes."""
+    """(shape, records) for a document of any of the six shapes; the first tool that cannot be
+    read raises (lint reads a whole file or says why not)."""
     shape = detect_shape(doc)
     return shape, IMPORTERS[shape](doc)
 
 
-__all__ = ["IMPORTERS", "LABELS", "SHAPES", "detect_shape", "merged_records", "source_label", "unique_labels", "tools_from_any",
+def readable_tools(doc: Any) -> tuple[str, list[dict], list[tuple[str, ToolProofError]]]:
+    """(shape, the records of every tool that can be read, (name, why) of each that cannot): what
+    an import keeps, in the page and the terminal alike. Raises only for a document that is not
+    tool definitions at all (no shape, no tool list)."""
+    shape = detect_shape(doc)
+    records = IMPORTERS[shape](doc, keep_unread=True)
+    return (shape, [r for r in records if "unread" not in r],
+            [(r["name"], r["unread"]) for r in records if "unread" in r])
+
+
+__all__ = ["IMPORTERS", "LABELS", "SHAPES", "detect_shape", "merged_records", "readable_tools", "source_label",
+           "unique_labels", "tools_from_any",
            "tools_from_anthropic", "tools_from_gemini", "tools_from_mcp", "tools_from_openai_chat",
            "tools_from_openai_responses", "tools_from_toolproof"]

@@ -5,11 +5,16 @@ gave them, plus MCP annotations when present, and `at`: the JSON path in the sou
 each of those parts, so lint findings and refusals point into the file the user wrote.
 `description` is None when the source has none (lint reports it; the tools format refuses it).
 
-Pure: no I/O. Raises ToolProofError only for a document we cannot read as tools at all.
+An item that cannot be read as a tool (a schema that is not an object, a name that is not a
+string) is, with `keep_unread`, an entry `{"unread": the error, "name": ...}` in its place, so one
+bad tool does not hide the others (importers.readable_tools sets them apart; without it the first
+such error is raised, as before).
+
+Pure: no I/O. Raises ToolProofError for a document we cannot read as tools at all.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from toolproof.errors import ToolProofError, json_path
 
@@ -79,3 +84,19 @@ def _kind(value: Any) -> str:
         return f"an object with keys {keys}" if value else "an empty object"
     return {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number",
             type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def each_tool(items: list, parts: list, read: Callable[[Any, list], dict], *, keep_unread: bool) -> list[dict]:
+    """read(item, its path parts) for every item, in order. With `keep_unread`, an item whose read
+    raises becomes {"unread": the error, "name": its name, else "item N"}; without, it raises."""
+    out = []
+    for i, item in enumerate(items):
+        try:
+            out.append(read(item, parts + [i]))
+        except ToolProofError as exc:
+            if not keep_unread:
+                raise
+            inner = item.get("function") if isinstance(item, dict) and isinstance(item.get("function"), dict) else item
+            name = inner.get("name") if isinstance(inner, dict) else None
+            out.append({"unread": exc, "name": name if isinstance(name, str) else f"item {i}"})
+    return out

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._record import need_dict, record, tool_list
+from ._record import each_tool, need_dict, record, tool_list
 
 
-def tools_from_anthropic(doc: Any) -> list[dict]:
+def tools_from_anthropic(doc: Any, *, keep_unread: bool = False) -> list[dict]:
     items, parts = tool_list(doc)
-    return [record(need_dict(item, parts + [i], "an Anthropic tool"), parts + [i], schema_key="input_schema")
-            for i, item in enumerate(items)]
+    return each_tool(items, parts, lambda item, here: record(
+        need_dict(item, here, "an Anthropic tool"), here, schema_key="input_schema"), keep_unread=keep_unread)

@@ -1,8 +1,9 @@
 """Which of the six tool-definition shapes a document is, decided from its structure alone.
 
 The shapes: MCP `tools/list`, OpenAI Chat Completions, OpenAI Responses, Anthropic, Gemini and
-our tools.json. Every item of a tool array must have the same shape; an item that fits none, or
-more than one, is refused with its JSON path and what was seen, never guessed. Pure: no I/O.
+our tools.json. Every item of a tool array that fits a shape must fit the same one; an item that fits
+several is refused with its JSON path and what was seen, never guessed; an item that fits none is
+left to the shape's importer (refused alone, with its reason), unless no item fits any. Pure: no I/O.
 """
 from __future__ import annotations
 
@@ -43,14 +44,18 @@ def detect_shape(doc: Any) -> str:
 
 
 def _shape_of_items(items: list, parts: list) -> str:
+    """The one shape of the items that fit one. An item that fits none is left to that shape's
+    importer (which refuses it alone, with its reason, and keeps the others when an import asks
+    for that); an item fitting several, or another shape than the rest, refuses the file."""
     if not items:
         raise ToolProofError("no tools: the list is empty", path=json_path(parts))
-    first = None
+    first = unknown = None
     for i, item in enumerate(items):
         place = json_path(parts + [i])
         kinds = item_shapes(item)
         if not kinds:
-            raise ToolProofError(_unknown(item), path=place)
+            unknown = unknown or (item, place)
+            continue
         if len(kinds) > 1:
             raise ToolProofError("ambiguous: this item fits " + " and ".join(LABELS[k] for k in sorted(kinds)),
                                  path=place)
@@ -61,6 +66,8 @@ def _shape_of_items(items: list, parts: list) -> str:
             raise ToolProofError(f"ambiguous: this item is one of the {LABELS[kind]} but item "
                                  f"{first[1]} is one of the {LABELS[first[0]]}; use one shape per file",
                                  path=place)
+    if first is None:
+        raise ToolProofError(_unknown(unknown[0]), path=unknown[1])
     return first[0]
 
 

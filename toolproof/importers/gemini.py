@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolproof.errors import ToolProofError
-from ._record import need_dict, need_list, record, where
+from ._record import each_tool, need_dict, need_list, record, where
 
 _KEYS = ("functionDeclarations", "function_declarations")
 _JSON_SCHEMA_KEYS = ("parametersJsonSchema", "parameters_json_schema")
@@ -19,11 +19,11 @@ _TYPES = {"STRING": "string", "NUMBER": "number", "INTEGER": "integer", "BOOLEAN
           "ARRAY": "array", "OBJECT": "object", "NULL": "null"}
 
 
-def tools_from_gemini(doc: Any) -> list[dict]:
+def tools_from_gemini(doc: Any, *, keep_unread: bool = False) -> list[dict]:
     out: list[dict] = []
     for declarations, parts in _declaration_lists(doc):
-        for i, item in enumerate(declarations):
-            out.append(_declaration(need_dict(item, parts + [i], "a function declaration"), parts + [i]))
+        out += each_tool(declarations, parts, lambda item, here: _declaration(
+            need_dict(item, here, "a function declaration"), here), keep_unread=keep_unread)
     if not out:
         raise ToolProofError("no function declarations", path="$")
     return out

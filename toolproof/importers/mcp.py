@@ -12,21 +12,19 @@ from typing import Any
 
 from toolproof import limits
 from toolproof.errors import ToolProofError
-from ._record import need_dict, record, tool_list
+from ._record import each_tool, need_dict, record, tool_list
 
 PROTOCOL_VERSION = "2025-11-25"
 
 
-def tools_from_mcp(doc: Any) -> list[dict]:
+def tools_from_mcp(doc: Any, *, keep_unread: bool = False) -> list[dict]:
     parts: list = []
     if isinstance(doc, dict) and "jsonrpc" in doc:
         doc = need_dict(doc.get("result"), ["result"], "the JSON-RPC 'result'")
         parts = ["result"]
     items, inner = tool_list(doc)
-    base = parts + inner
-    return [record(need_dict(item, base + [i], "an MCP tool"), base + [i], schema_key="inputSchema",
-                   annotations=True)
-            for i, item in enumerate(items)]
+    return each_tool(items, parts + inner, lambda item, here: record(
+        need_dict(item, here, "an MCP tool"), here, schema_key="inputSchema", annotations=True), keep_unread=keep_unread)
 
 
 def initialize_request(request_id: int, client_version: str) -> dict:

@@ -9,31 +9,31 @@ from __future__ import annotations
 from typing import Any
 
 from toolproof.errors import ToolProofError
-from ._record import need_dict, record, tool_list, where
+from ._record import each_tool, need_dict, record, tool_list, where
 
 
-def tools_from_openai_chat(doc: Any) -> list[dict]:
+def tools_from_openai_chat(doc: Any, *, keep_unread: bool = False) -> list[dict]:
     items, parts = tool_list(doc)
-    out = []
-    for i, item in enumerate(items):
-        here = parts + [i]
-        item = need_dict(item, here, "a Chat Completions tool")
-        if item.get("type") != "function":
-            raise ToolProofError(f"only function tools can be imported, not type {item.get('type')!r}",
-                                 path=where(here, "type"))
-        function = need_dict(item.get("function"), here + ["function"], "'function'")
-        out.append(record(function, here + ["function"], schema_key="parameters", schema_optional=True))
-    return out
+    return each_tool(items, parts, _chat_tool, keep_unread=keep_unread)
 
 
-def tools_from_openai_responses(doc: Any) -> list[dict]:
+def _chat_tool(item: Any, here: list) -> dict:
+    item = need_dict(item, here, "a Chat Completions tool")
+    if item.get("type") != "function":
+        raise ToolProofError(f"only function tools can be imported, not type {item.get('type')!r}",
+                             path=where(here, "type"))
+    function = need_dict(item.get("function"), here + ["function"], "'function'")
+    return record(function, here + ["function"], schema_key="parameters", schema_optional=True)
+
+
+def tools_from_openai_responses(doc: Any, *, keep_unread: bool = False) -> list[dict]:
     items, parts = tool_list(doc)
-    out = []
-    for i, item in enumerate(items):
-        here = parts + [i]
-        item = need_dict(item, here, "a Responses tool")
-        if item.get("type") != "function":
-            raise ToolProofError(f"only function tools can be imported, not type {item.get('type')!r}",
-                                 path=where(here, "type"))
-        out.append(record(item, here, schema_key="parameters", schema_optional=True))
-    return out
+    return each_tool(items, parts, _responses_tool, keep_unread=keep_unread)
+
+
+def _responses_tool(item: Any, here: list) -> dict:
+    item = need_dict(item, here, "a Responses tool")
+    if item.get("type") != "function":
+        raise ToolProofError(f"only function tools can be imported, not type {item.get('type')!r}",
+                             path=where(here, "type"))
+    return record(item, here, schema_key="parameters", schema_optional=True)

@@ -8,22 +8,22 @@ import re
 from typing import Any
 
 from toolproof.errors import ToolProofError, json_path
-from ._record import need_dict, record, tool_list
+from ._record import each_tool, need_dict, record, tool_list
 
 
-def tools_from_toolproof(doc: Any) -> list[dict]:
+def tools_from_toolproof(doc: Any, *, keep_unread: bool = False) -> list[dict]:
     items, parts = tool_list(doc)
-    out = []
-    for i, item in enumerate(items):
-        tool = record(need_dict(item, parts + [i], "a tool"), parts + [i], schema_key="parameters",
-                      annotations=True)
-        if isinstance(item.get("domain"), str):
-            tool["domain"] = item["domain"]
-        if "id" in item:        # kept as given: the tools format checks it when the file loads
-            tool["id"] = item["id"]
-            tool["at"]["id"] = json_path(parts + [i, "id"])
-        out.append(tool)
-    return out
+    return each_tool(items, parts, _tool, keep_unread=keep_unread)
+
+
+def _tool(item: Any, here: list) -> dict:
+    tool = record(need_dict(item, here, "a tool"), here, schema_key="parameters", annotations=True)
+    if isinstance(item.get("domain"), str):
+        tool["domain"] = item["domain"]
+    if "id" in item:        # kept as given: the tools format checks it when the file loads
+        tool["id"] = item["id"]
+        tool["at"]["id"] = json_path(here + ["id"])
+    return tool
 
 
 def tools_document(records: list[dict], shape_label: str) -> dict:

@@ -237,32 +237,31 @@ class RunForm:
 
         return phrasing_choice(field("phrasings"))
 
-    def scope_need(self) -> int:
-        """Requests one pass over the scope needs, each chosen phrasing its own conversation."""
-        from toolproof.suite.model import requests_needed, scoped
-
-        scope, choice = field("scope"), self.phrasings()
-        return self.options[scope] if choice == "base" else requests_needed(
-            self.own[0] if scope == "own" else scoped(self.bundle.cases, scope), choice)
-
     def need(self) -> int:
-        """Requests the chosen scope needs at most, every repeat and pad level counted (a pad level
-        that cannot be read counts once): the cap's maximum."""
+        """Requests the chosen scope needs at most, every phrasing, repeat and pad level counted (a
+        pad level that cannot be read counts once): the cap's default, by the rule `run` without
+        --cap uses too (running.workplan.plan_need)."""
         from toolproof.errors import ToolProofError
-        from toolproof.running.sweep import sweep_need
+        from toolproof.running.workplan import plan_need
 
         try:
             levels = self.pad_levels()
         except ToolProofError:
             levels = ()
-        return sweep_need(self.scope_need(), levels, self.repeats())
+        scope = field("scope")
+        if scope == "own" and self.own is not None:
+            cases, scope = self.own[0], "all"
+        else:                           # an option gone (Your suite withdrawn): as show_need, all
+            cases, scope = self.bundle.cases, scope if scope in self.options and scope != "own" else "all"
+        return plan_need(cases, scope, phrasings=self.phrasings(), pad_levels=levels, repeats=self.repeats())
 
     def most(self) -> int:
         """The cap's maximum: the need plus every retry the runner may make (RunSettings.retries
         more per request), so a run at the maximum never leaves a case unstarted."""
         from toolproof.running.settings import RunSettings     # not the runner: not needed until a run
+        from toolproof.running.workplan import cap_most
 
-        return self.need() * (1 + RunSettings.retries)
+        return cap_most(self.need(), RunSettings.retries)
 
     def scope_changed(self) -> None:
         need, most = self.need(), self.most()

@@ -6,8 +6,9 @@ headline's score line (with "N of M cases graded" when less than the plan was gr
 score: " and the card's `no_score_reason`) and its verdict counts; plan items that never started
 are one <error> in a "coverage" suite; a run of several phrasings adds a "wording" suite where a case
 whose verdict depends on the wording fails. A comparison becomes one
-<testsuite> per category where a regressed case is a <failure> and a case with no graded repeat
-an <error>. Model text is hostile: everything is escaped, and characters XML 1.0 cannot hold
+<testsuite> per category where a case that fell from PASS is a <failure> only when the regression
+gate fails (else a passing test case saying so), a case with no graded repeat an <error>, and a
+"gate" suite with the gate's verdict. Model text is hostile: everything is escaped, and characters XML 1.0 cannot hold
 (control characters, lone surrogates, U+FFFE/U+FFFF) are written as visible \\uXXXX text, so the
 document is always well-formed.
 
@@ -15,6 +16,7 @@ Pure: returns strings.
 """
 from __future__ import annotations
 
+from toolproof.scoring.comparison import overall_verdict, regression_gate
 from toolproof.suite.model import CATEGORIES
 from .robustness import robustness_junit
 from .card_counts import verdicts_line
@@ -43,6 +45,8 @@ def _testcase(name: str, classname: str, kind: str | None, message: str, body: s
     head = f"    <testcase{_attrs(name=name, classname=classname)}"
     if kind is None:
         return head + "/>"
+    if kind == "system-out":        # a passing case with a note (JUnit's own element for it)
+        return head + f">\n      <system-out>{xml_text(body)}</system-out>\n    </testcase>"
     return (head + f">\n      <{kind}{_attrs(message=message, type=message.split(':')[0])}>"
             f"{xml_text(body)}</{kind}>\n    </testcase>")
 
@@ -92,8 +96,13 @@ def root_name(card: dict) -> str:
 
 
 def comparison_junit(comparison: dict) -> str:
-    """A comparison as JUnit XML: regressed cases fail, cases never graded in a run error."""
+    """A comparison as JUnit XML. A case that fell from PASS is a <failure> only when the
+    regression gate fails (scoring.comparison.regression_gate, what --fail-on-regression acts on):
+    flips within noise are passing test cases with the change in <system-out>, so the file and the
+    gate never disagree. A "gate" suite holds the gate's own verdict (it can fail with no case
+    flipped from PASS: a drop in partial credit); a case never graded in a run is an <error>."""
     c = comparison["comparison"]
+    gate = regression_gate(comparison)
     errored = set(c["errored"])
     by_category: dict[str, list] = {}
     for row in c["cases"]:
@@ -101,11 +110,15 @@ def comparison_junit(comparison: dict) -> str:
                   f"B {row['b']['verdict']} ({row['b']['passes']}/{row['b']['repeats']} pass)")
         if row["id"] in errored:
             entry = (row["id"], "error", "ERROR: not graded in both runs", change)
+        elif row["flip"] == "regressed" and gate:
+            entry = (row["id"], "failure", "REGRESSED: " + change, f"{change}\n{gate}")
         elif row["flip"] == "regressed":
-            entry = (row["id"], "failure", "REGRESSED: " + change, change)
+            entry = (row["id"], "system-out", "", f"REGRESSED within noise (the regression gate passes): {change}")
         else:
             entry = (row["id"], None, "", "")
         by_category.setdefault(row["category"], []).append(entry)
+    by_category["gate"] = [("regression", "failure", "GATE FAILED: " + gate, gate) if gate else
+                           ("regression", "system-out", "", overall_verdict(c))]
     wording = c.get("robustness")
     if wording:                     # two runs of several phrasings: the worst-phrasing score's delta
         w = wording["worst"]

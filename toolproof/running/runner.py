@@ -56,10 +56,10 @@ from toolproof.limits import ReadError, read_json
 from toolproof.providers.catalog import takes_base_url
 from toolproof.providers.dispatch import endpoint, public_headers, reply_from_body, request_body, request_headers, trim_body
 from toolproof.secrets import redact
-from toolproof.suite.model import BASE, Case, Tool, requests_needed, scoped
-from .sweep import offered_tools, sweep_need
+from toolproof.suite.model import BASE, Case, Tool, scoped
+from .sweep import offered_tools
 from toolproof.grading.transcripts import make_transcript
-from .workplan import Ledger, Work, dispatch_order, plan_work
+from .workplan import Ledger, Work, cap_most, dispatch_order, plan_need, plan_work
 from .retries import (MAX_RETRY_WAIT_S, NO_RETRY_KINDS, RETRY_STATUSES, STOP_STATUSES, attempt_entry,
                       failure_message, provider_message, retry_after, retry_wait, status_message)
 from .settings import RunSettings  # noqa: F401 - the runner's settings, imported from here too
@@ -120,8 +120,8 @@ class Run:
     def need(self) -> int:
         """Requests the whole plan needs at most (every repeat and pad level, no retries): what
         the cap starts at (see `most` for its maximum)."""
-        return sweep_need(requests_needed(self.plan, self.settings.phrasings), self.settings.pad_levels,
-                          self.settings.repeats)
+        s = self.settings
+        return plan_need(self.cases, s.scope, phrasings=s.phrasings, pad_levels=s.pad_levels, repeats=s.repeats)
 
     @property
     def most(self) -> int:
@@ -129,7 +129,7 @@ class Run:
         may make (each request at most `retries` times more). At this cap no item is ever left
         unstarted: an item reserves its own requests, a retry draws only from what is unreserved,
         and the items already started can never use more than their share of this allowance."""
-        return self.need * (1 + max(0, self.settings.retries))
+        return cap_most(self.need, self.settings.retries)
 
     @property
     def used(self) -> int:

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolproof.suite.model import BASE, Case, chosen_phrasings, phrased
+from toolproof.suite.model import BASE, Case, chosen_phrasings, phrased, requests_needed, scoped
+from .sweep import sweep_need
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,20 @@ def plan_work(cases: list[Case], repeats: int, pad_levels: tuple = (),
     items = [(phrased(case, p), repeat, pad, p) for pad in (pad_levels or (None,))
              for case in cases for p in chosen_phrasings(case, phrasings) for repeat in range(repeats)]
     return [Work(index, case, repeat, pad, p) for index, (case, repeat, pad, p) in enumerate(items)]
+
+
+def plan_need(cases: list[Case], scope: str = "all", *, phrasings: str | int = BASE,
+              pad_levels: tuple = (), repeats: int = 1) -> int:
+    """Requests a run of `scope` needs at most: each chosen phrasing of a case its own
+    conversation, times the repeats and pad levels, no retries. The one rule for the cap a run
+    starts at when none is given: the page's #cap default and `run` without --cap alike."""
+    return sweep_need(requests_needed(scoped(cases, scope), phrasings), pad_levels, repeats)
+
+
+def cap_most(need: int, retries: int) -> int:
+    """The largest cap a run may be given: its need with every retry allowed for (each request
+    at most `retries` times more). At this cap no item is ever left unstarted (see above)."""
+    return need * (1 + max(0, retries))
 
 
 def dispatch_order(work: list[Work], cap: int) -> list[Work]:
