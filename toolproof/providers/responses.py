@@ -12,6 +12,7 @@ Pure: no I/O, never raises on a strange body.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .conversation import call_ids, result_text, tool_result_for
@@ -193,16 +194,22 @@ def _calls_follow(output: list, index: int) -> bool:
 echoed_items = responses_turn_from_reply       # the name older callers know
 
 
-# Models that refuse `include: ["reasoning.encrypted_content"]` with 400 "Encrypted content is not
-# supported with this model" (non-reasoning models: pydantic-ai #2865, gorilla #1148).
-NO_ENCRYPTED_REASONING = ("gpt-4", "gpt-3.5", "chatgpt-")
+# Which models are asked for `include: ["reasoning.encrypted_content"]`: OpenAI's reasoning models
+# (`gpt-5*`, the `o` series) and their `-chat-latest` aliases (`gpt-5.1-chat-latest` reasons);
+# not `gpt-5-chat` / `gpt-5-chat-latest` (the non-reasoning chat model), nor `gpt-4*`, `gpt-3.5*`,
+# `chatgpt-*`, which refuse it with 400 "Encrypted content is not supported with this model"
+# (pydantic-ai #2865, gorilla #1148). Any other name is not asked either: a model that refuses the
+# field would fail every request, one that could use it only loses its reasoning between turns.
+REASONING_FAMILIES = re.compile(r"^(?:gpt-5(?:[.-]|$)|o\d)")
+NON_REASONING_CHAT = re.compile(r"^gpt-5-chat(?:-|$)")      # the one gpt-5* name that does not reason
 
 
 def wants_encrypted_reasoning(model: str) -> bool:
-    """Ask for encrypted reasoning (store: false keeps none server-side) unless the model is known
-    to refuse the field."""
+    """Does the Responses request ask for encrypted reasoning (store: false keeps none
+    server-side)? The documented rule (docs/providers.md, "Responses reasoning"), on the model's
+    name lower-cased with any provider prefix (`openai/`, `azure/openai/`) stripped."""
     name = model.strip().lower().rsplit("/", 1)[-1]
-    return not (name.startswith(NO_ENCRYPTED_REASONING) or name.endswith("-chat-latest"))
+    return bool(REASONING_FAMILIES.match(name)) and not NON_REASONING_CHAT.match(name)
 
 
 def responses_input(case, first: Any = None, mocks: dict | None = None) -> list[dict]:
