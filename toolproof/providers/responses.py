@@ -21,6 +21,23 @@ from .trimming import Keeper, kept_list
 from toolproof.suite.toolnames import wire_name
 
 TRUNCATED = "max_output_tokens"
+# Statuses of a response that is no finished answer: whatever output it holds so far is not the
+# model's answer (a background or slow response: runner polls the first two, see pending_id).
+UNFINISHED = {
+    "queued": "the provider had not started the answer",
+    "in_progress": "the provider had not finished the answer",
+    "cancelled": "the response was cancelled before it finished",
+}
+POLLABLE = ("queued", "in_progress")
+
+
+def pending_id(body: Any) -> str:
+    """The id to fetch a still-running response by (GET {base}/responses/{id}): a body whose status
+    is `queued` or `in_progress` and that names its id; "" for any other body."""
+    if not isinstance(body, dict) or body.get("status") not in POLLABLE:
+        return ""
+    ident = body.get("id")
+    return ident if isinstance(ident, str) and 0 < len(ident) <= 256 else ""
 
 
 def reply_from_responses(body: Any) -> Reply:
@@ -30,6 +47,9 @@ def reply_from_responses(body: Any) -> Reply:
     status = body.get("status") if isinstance(body.get("status"), str) else ""
     if status == "failed":
         return Reply(malformed="response status is failed: the provider produced no answer")
+    if status in UNFINISHED:
+        return Reply(finish_reason=status, usage=usage_tokens(body.get("usage"), "input_tokens", "output_tokens"),
+                     unfinished=f"status {status}: {UNFINISHED[status]}")
     output = body.get("output")
     if not isinstance(output, list):
         return Reply(malformed="response has no output list")
