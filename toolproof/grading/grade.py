@@ -44,6 +44,7 @@ from typing import Any
 from .assignment import best_assignment
 from .extra_calls import called_names, extra_reasons, not_read_reason, shown_name
 from .values import EXTRA, MATCH, MISMATCH, MISSING, compare_arguments
+from toolproof.errors import clip
 from toolproof.safe_text import printable
 from .reasons import field_reason, show
 from .normalize import needs_cast, normalize_text, values_equal
@@ -226,7 +227,7 @@ class _Grading:
             return None, f"turn {index + 1}: reply not finished ({printable(reply.unfinished[:200])})"
         if reply.malformed or reply.blocked:    # a block: no content, a finish reason that is no normal stop
             return None, f"turn {index + 1}: " + (f"unreadable response ({reply.malformed})" if reply.malformed else
-                f"blocked ({printable(reply.blocked[:80])}): no content, and the provider's finish reason is not a normal stop")
+                f"blocked ({printable(clip(reply.blocked, 80))}): no content, and the provider's finish reason is not a normal stop")
         self.replies[index] = reply
         if reply.calls_not_read:
             self.not_read.append(not_read_reason(index + 1, reply.calls_not_read))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from toolproof.errors import clip
+from toolproof.errors import clip, clip_list
 from toolproof.scoring.comparison import level_label, overall_verdict
 from toolproof.plurals import counted
 
@@ -43,7 +43,7 @@ def _summary(c: dict) -> list[str]:
     if c["errored"]:        # the page shows this paragraph alone: say here what was left out
         left = len(c["errored"])
         scope += (f"; {counted(left, 'case')} left out, ERROR in a run "
-                  f"({', '.join(c['errored'][:5])}{', …' if left > 5 else ''})")
+                  f"({clip_list(c['errored'], 5)})")
     return [f"A: {_who(c['runs']['a'])}", f"B: {_who(c['runs']['b'])}", f"Compared: {scope}",
             f"Score: A {_num(s['a'])} → B {_num(s['b'])}, delta {_signed(s['delta'])} "
             f"({_ci(c)} {_signed(s['low'], 1)} to {_signed(s['high'], 1)}, {c['intervals']['method']})",
