@@ -17,6 +17,10 @@ hold only request fields ("Extra inputs are not permitted") and must keep the th
 Chat Completions turn 2 must pass back `reasoning_content` and each call's `extra_content`; a
 Responses turn 2 must answer each function_call by its call_id, with no server-side ids but a
 reasoning item's and the ids of the calls after it (store is false).
+
+With `background = True` it answers a Responses request `queued` and finishes it on the next
+fetches of its id (GET /responses/{id}: `in_progress`, then the answer); `polls` scripts those
+fetches by id, and an id it does not know answers 404, as the API does when nothing was stored.
 """
 from __future__ import annotations
 
