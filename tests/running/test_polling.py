@@ -77,6 +77,15 @@ def test_a_reply_that_never_finishes_is_given_up_within_the_timeout():
     assert all(timeout <= 10.0 for _, _, timeout in script.sent)
 
 
+def test_a_long_timeout_still_bounds_the_number_of_fetches():
+    """--timeout 3600 and a reply that never finishes: at most MAX_POLLS fetches, then given up."""
+    from toolproof.running.polling import MAX_POLLS
+
+    script = Script(*[body("in_progress") for _ in range(500)])
+    _, log = settled(body("queued"), script, timeout_s=3600.0)
+    assert len(log) == len(script.sent) == MAX_POLLS and sum(script.slept) < 400
+
+
 @pytest.mark.parametrize("answer, entry", [
     (HttpReply(404, {}, '{"error": {"message": "Response with id \'resp_1\' not found."}}', 3.0), {"status": 404}),
     (HttpReply(302, {"location": "http://elsewhere/"}, "", 3.0), {"status": 302}),

@@ -2,8 +2,9 @@
 `in_progress` (a gateway that answers in the background, a slow model) is fetched again by its id,
 `GET {endpoint}/{id}`, until it is finished, within the run's timeout.
 
-- Bounded: the waits between fetches (0.5 s, 1 s, 2 s, then 4 s) and the fetches themselves draw
-  on one budget, the run's timeout (`--timeout`, default 45 s), counted from the first answer.
+- Bounded: the waits between fetches (0.5 s, 1 s, 2 s, 4 s, then 8 s) and the fetches themselves
+  draw on one budget, the run's timeout (`--timeout`, default 45 s), counted from the first
+  answer; and at most MAX_POLLS fetches (about 5 minutes of waits), so a turn's log stays small.
 - A fetch is no new request to the model: it is not counted against the cap nor as an attempt (the
   cost reads attempts); each is kept in the turn's `attempt_log` as `{"poll": true, "status": 200,
   "elapsed_ms": ...}`.
@@ -24,7 +25,8 @@ from toolproof.limits import ReadError, read_json
 from toolproof.providers.dispatch import poll_url
 from .transport import HttpReply, TransportError
 
-POLL_WAITS_S = (0.5, 1.0, 2.0, 4.0)     # before each fetch; the last repeats
+POLL_WAITS_S = (0.5, 1.0, 2.0, 4.0, 8.0)     # before each fetch; the last repeats
+MAX_POLLS = 40
 
 
 def poll_wait(done: int) -> float:
@@ -51,7 +53,7 @@ async def settle(reply: HttpReply, *, provider: str, url: str, headers: dict, ti
     else the first finished one fetched within `timeout_s`, or the last unfinished one."""
     log: list[dict] = []
     budget = timeout_s
-    while budget > 0 and (target := poll_target(provider, url, reply)):
+    while budget > 0 and len(log) < MAX_POLLS and (target := poll_target(provider, url, reply)):
         wait = min(poll_wait(len(log)), budget)
         await sleep(wait)
         budget -= wait
