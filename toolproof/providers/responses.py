@@ -5,8 +5,11 @@ Calls arrive as `function_call` output items whose `arguments` are a JSON string
 conversation again (`store: false` keeps nothing server-side): the user's message, the model's
 own output items, then one `function_call_output` item per call. Because nothing is stored,
 server-side item ids are left out of the echo (the API refuses ids it did not store), except
-where a reasoning item is echoed with the calls it led to (see responses_turn_from_reply); the
-request asks for `include: ["reasoning.encrypted_content"]` so there is reasoning to echo.
+where a reasoning item is echoed with the calls it led to (see responses_turn_from_reply); a
+reasoning model's request asks for `include: ["reasoning.encrypted_content"]` so there is
+reasoning to echo (which models: wants_encrypted_reasoning). A reply whose status is `queued`,
+`in_progress` or `cancelled` is no answer yet (`Reply.unfinished`; the runner fetches the first
+two again by `pending_id`: running/polling.py).
 
 Pure: no I/O, never raises on a strange body.
 """
