@@ -33,8 +33,12 @@ def fake(fake_provider):
     adds to `prompts` stays: its suite's wordings hold for all its tests."""
     fake_provider.requests.clear()
     fake_provider.script.clear()
+    fake_provider.polls.clear()
+    fake_provider.background = False
     yield fake_provider
     fake_provider.script.clear()
+    fake_provider.polls.clear()
+    fake_provider.background = False
 
 
 # The small hand-made suite (TOOLS_DOC, SUITE_DOC, LOOKUP, ORDER_CALL) is the selftest's: the

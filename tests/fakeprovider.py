@@ -17,6 +17,10 @@ hold only request fields ("Extra inputs are not permitted") and must keep the th
 Chat Completions turn 2 must pass back `reasoning_content` and each call's `extra_content`; a
 Responses turn 2 must answer each function_call by its call_id, with no server-side ids but a
 reasoning item's and the ids of the calls after it (store is false).
+
+With `background = True` it answers a Responses request `queued` and finishes it on the next
+fetches of its id (GET /responses/{id}: `in_progress`, then the answer); `polls` scripts those
+fetches by id, and an id it does not know answers 404, as the API does when nothing was stored.
 """
 from __future__ import annotations
 
@@ -294,6 +298,11 @@ class FakeProvider:
         self.script: dict = {}
         self.closing = threading.Event()
         self.prompts: dict = {}    # more user messages -> the case id they are answered as (a test suite's phrasings)
+        # GET {base}/responses/{id} -> [(status, headers, body text), ...], one per fetch; unknown: 404
+        self.polls: dict = {}
+        # background: a Responses POST is answered `queued` (its own id), the first fetch of that
+        # id `in_progress`, the next the answer it would have had (a gateway answering in the background)
+        self.background = False
         self.lock = threading.Lock()
         owner = self
 
@@ -304,7 +313,12 @@ class FakeProvider:
             def do_POST(self):
                 length = int(self.headers.get("content-length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
-                status, headers, text = owner.answer(self.path, dict(self.headers), body)
+                self.reply(*owner.answer(self.path, dict(self.headers), body))
+
+            def do_GET(self):
+                self.reply(*owner.fetch(self.path, dict(self.headers)))
+
+            def reply(self, status: int, headers: dict, text: str) -> None:
                 data = text.encode()
                 try:
                     self.send_response(status)
@@ -341,7 +355,32 @@ class FakeProvider:
             step[2].wait(60)
             step = None
         status, extra, text = step if step is not None else replay(case_id, turn, wire_of(path.split("?")[0]), body)
-        return status, extra, text.replace(ECHO, sent_key(headers) or ECHO)
+        text = text.replace(ECHO, sent_key(headers) or ECHO)
+        if self.background and status == 200 and wire_of(path.split("?")[0]) == "openai-responses":
+            return self._queued(text)
+        return status, extra, text
+
+    def _queued(self, text: str) -> tuple[int, dict, str]:
+        """The answer `text` as a background response: queued now, in_progress, then done."""
+        with self.lock:
+            ident = f"resp_bg{len(self.polls)}"
+            done = {**json.loads(text), "id": ident}
+            self.polls[ident] = [(200, {}, json.dumps({**done, "status": "in_progress", "output": []})),
+                                 (200, {}, json.dumps(done))]
+        return 200, {}, json.dumps({"id": ident, "object": "response", "status": "queued", "output": []})
+
+    def fetch(self, path: str, headers: dict) -> tuple[int, dict, str]:
+        """GET {base}/responses/{id}: the id's next scripted answer, else 404 as the API answers
+        an id it did not store."""
+        ident = path.split("?")[0].rstrip("/").rsplit("/", 1)[-1]
+        with self.lock:
+            self.requests.append({"path": path, "method": "GET", "headers": {k.lower(): v for k, v in headers.items()},
+                                  "body": None, "case_id": None, "turn": 0})
+            queue = self.polls.get(ident) if path.split("?")[0].rsplit("/", 2)[-2:-1] == ["responses"] else None
+            step = queue.pop(0) if queue else None
+        if step is None:
+            return 404, {}, json.dumps({"error": {"message": f"Response with id '{ident}' not found."}})
+        return step
 
     def close(self) -> None:
         self.closing.set()

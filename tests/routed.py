@@ -16,7 +16,7 @@ from fakeprovider import case_and_turn, replay
 OPENAI = "https://api.openai.com/v1/chat/completions"
 ANTHROPIC = "https://api.anthropic.com/v1/messages"
 PREFLIGHT = {"access-control-allow-origin": "*", "access-control-allow-headers": "*",
-             "access-control-allow-methods": "POST"}
+             "access-control-allow-methods": "POST, GET"}
 CORS = {"access-control-allow-origin": "*", "access-control-expose-headers": "retry-after",
         "content-type": "application/json"}
 LEAK = "sk-test-key"         # an error body that echoes the key the page was given (livepage.start)
@@ -73,6 +73,10 @@ class RoutedProvider:
         self.script: dict[str, list] = {}
         self.held: list = []
         self.probes: list[str] = []  # GETs: the page asking whether anything answers at all
+        # GET .../responses/{id} -> [(status, headers, body text), ...]: an unfinished reply fetched
+        # again (running/polling.py), one step per fetch; each fetch is recorded in `fetches`
+        self.polls: dict[str, list] = {}
+        self.fetches: list[dict] = []
         self.refusing = False       # after a ("fail",) step, as a server that is down would
         self.in_flight = 0          # posts not yet answered, as the provider sees them
         self.peak_in_flight = 0     # the most at once: what a concurrency limit is checked on
@@ -85,6 +89,12 @@ class RoutedProvider:
         request = route.request
         if request.method == "OPTIONS":
             route.fulfill(status=204, headers=PREFLIGHT)
+            return
+        ident = request.url.rstrip("/").rsplit("/", 1)[-1]
+        if request.method == "GET" and self.polls.get(ident):
+            self.fetches.append({"url": request.url, "headers": request.all_headers()})
+            status, headers, text = self.polls[ident].pop(0)
+            route.fulfill(status=status, headers={**CORS, **headers}, body=text)
             return
         if request.method == "GET":      # the page's no-cors probe after a failed POST (page/transport.py)
             self.probes.append(request.url)

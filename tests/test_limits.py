@@ -48,7 +48,7 @@ REFUSED = [
     ('{"x": Infinity}', "Infinity is not JSON"),
     ("-Infinity", "-Infinity is not JSON"),
     ("1e999", "number 1e999 is out of range"),
-    ("-1" + "0" * 400 + ".5", "number -1000000000000000000… is out of range"),
+    ("-1" + "0" * 400 + ".5", "number -1000000000000000000… (384 more) is out of range"),
     ('"\\ud800"', "string with a lone surrogate (not Unicode text)"),
     ('{"\\udfff": 1}', "string with a lone surrogate (not Unicode text)"),
     (b"\xff\xfe{}", "body is not UTF-8 (byte 0)"),

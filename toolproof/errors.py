@@ -5,7 +5,8 @@ wrong, a flag is unknown) and is shown to the user as one clear line by the CLI 
 a `Finding` is something the *model* did wrong, kept as data and never raised.
 
 Every refusal is built here, so this is where its length is bounded: a value a message quotes is
-cut with `clip` (about 120 characters, then "… (N more)"), and the reason, the file and the JSON
+cut with `clip` (about 120 characters, then "… (N more)"; every cut of a text or a list in a
+reason, a refusal or a report says so the same way: `clip`, `clip_window`, `clip_list`), and the reason, the file and the JSON
 path of a ToolProofError are cut too, whatever built them (a 2 MB list quoted by a schema message
 once made a 2,008,087-character line). Escaping control characters is the edges' job
 (`safe_text.printable`, which every CLI line and report goes through).
@@ -22,6 +23,22 @@ MAX_WHERE = 200     # characters of the file name and of the JSON path in a refu
 def clip(text: str, limit: int = MAX_QUOTED) -> str:
     """`text` cut to `limit` characters, saying how many more there were."""
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit:,} more)"
+
+
+def clip_window(text: str, start: int, end: int) -> str:
+    """`text[start:end]`, saying how many characters were left out on each side: "… (N before) "
+    in front, "… (N more)" after (a cut around the place that matters, e.g. a first difference)."""
+    start, end = max(0, start), min(len(text), end)
+    before = f"… ({start:,} before) " if start else ""
+    return before + text[start:end] + (f"… ({len(text) - end:,} more)" if end < len(text) else "")
+
+
+def clip_list(items: list, shown: int, sep: str = ", ", *, total: int | None = None) -> str:
+    """The first `shown` items joined, then "… (N more)" when there were more (`total`: how many
+    in all, when only the first were built): a list cut says how much it left out, as a text cut does."""
+    total = len(items) if total is None else total
+    head = sep.join(str(item) for item in items[:shown])
+    return head + (f"{sep}… ({total - shown:,} more)" if total > shown else "")
 
 
 def quoted(value: object, limit: int = MAX_QUOTED) -> str:

@@ -241,7 +241,7 @@ def _int(digits: str) -> int:
 def _float(text: str) -> float:
     value = float(text)
     if math.isinf(value):
-        shown = text if len(text) <= 24 else text[:20] + "…"
+        shown = text if len(text) <= 24 else f"{text[:20]}… ({len(text) - 20:,} more)"
         raise ReadError(f"number {shown} is out of range")
     return value
 

@@ -12,7 +12,7 @@ from toolproof.suite.model import Tool
 
 def test_visible_escapes_what_safe_text_rules_hidden_and_cuts():
     assert visible("a\u200bb\u202e\x00<i>") == "a\\u200bb\\u202e\\x00<i>"
-    assert visible("x" * 10, 4) == "xxxx…"
+    assert visible("x" * 10, 4) == "xxxx… (6 more)"
     # every control and invisible character safe_text lists is escaped, whatever Unicode version
     # the interpreter ships (CPython and Pyodide differ): one rule for shown text
     for lo, hi in CONTROL_RANGES + INVISIBLE_RANGES:
@@ -54,7 +54,7 @@ def test_hostile_tool_text_reaches_the_list_escaped_and_cut():
     hostile = {"x": Tool("x", "", "Do\u200b it" + "." * 300, {}, None, label="e\u202evil")}
     row = tool_list(hostile, (), ()).rows[0]
     assert row.shown == "e\\u202evil" and row.aria == "Offer e\\u202evil to the model"
-    assert row.description.startswith("Do\\u200b it") and row.description.endswith("…")
+    assert row.description.startswith("Do\\u200b it") and row.description.endswith("… (146 more)")
 
 
 def finding(severity="error", tool="t\u200b", message="m", path="$.tools[0]"):

@@ -93,7 +93,7 @@ def test_an_export_says_what_it_holds_and_what_it_leaves_out():
         assert export_note(kind, offered_draft(doc, CASES, ["good", "poison"]), ["good", "poison"]) == (
             False, "Not exported: every tool is left out; tick the tools to offer.")
     many = offered_draft(doc, [dict(CASES[1], id=f"x{i}") for i in range(12)] + CASES[:1], ["poison"])
-    assert export_note("suite", many, ["poison"])[1].endswith("x7, x8, x9….")
+    assert export_note("suite", many, ["poison"])[1].endswith("x7, x8, x9, … (2 more).")
 
 def test_left_out_round_trips_through_the_stored_draft_and_a_hostile_one_is_refused():
     doc = import_tools(json.dumps([GOOD, POISON]), TOOLS_SCHEMA).document

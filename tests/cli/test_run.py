@@ -287,7 +287,8 @@ def test_a_server_error_is_an_error_turn_with_the_providers_words(fake, tmp_path
     # characters escaped, the first 300 characters only
     said = turn["error"]["provider_message"]
     assert said.startswith("upstream exploded near [REDACTED:api-key]\\x1b[2J BODY-TEXT-991xxx")
-    assert len(said) <= 300 + 3 and "x" * 300 not in said
+    assert len(said) <= 300 + 3 + len("… (99,999 more)") and "x" * 300 not in said
+    assert re.search(r"x… \(\d[\d,]* more\)$", said)          # says how much of the message was cut
     assert "; the provider said: upstream exploded near [REDACTED:api-key]\\x1b[2J" in stdout
     assert_no_key(text, stdout, stderr)
 

@@ -406,7 +406,8 @@ def test_a_long_reply_is_quoted_cut_to_about_80_characters():
     assert 'found "not shipped", denied' in problem
     problem = judge(R(must_not_include=("order",)), text, None).problems[0]
     quoted = problem.split("stated (")[1]
-    assert len(quoted) <= 90 and quoted.endswith('…")')
+    # the first 80 characters, then how many more the cut left out (never a bare "…")
+    assert quoted == f'"{text[:80]}… ({len(text) - 80} more)")'
 
 
 # ---- read from the labelled replies (benchmarks/answer_labels): each a careful reader's verdict --

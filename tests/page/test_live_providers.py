@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from fakeprovider import FIXTURES
+from fakeprovider import FIXTURES, fixture_answer
 from livepage import (NEED, SUITE, assert_not_shown, assert_only_talked_to, card_cases, exports,  # noqa: F401
                       live, page, reasons, run, start)
 from routed import LEAK, LEAKY_BODY
@@ -95,6 +95,29 @@ def test_responses_incomplete_is_truncation(page, routes):
     assert "turn 1: response truncated (max_output_tokens): the model ran out of tokens" in reasons(page, first)
     assert len(responses.posts) == 1
     assert_only_talked_to(page, routes.server, RESPONSES)
+
+
+def test_responses_queued_reply_is_fetched_until_finished(page, routes):
+    """A background answer in the page: `queued`, then GET .../responses/{id} (the page's fetch with
+    no body) gives `in_progress`, then the answer; graded as the fixture intends. A second case's
+    queued reply cannot be fetched (404): an ERROR saying it was not finished, never an empty answer."""
+    responses = routes(RESPONSES, "openai-responses")
+    first, second = ids("should_call")[:2]
+    key = "sk-poll-page-7"
+    _, _, done = fixture_answer(first, 1, "openai-responses")
+    queued = {"id": "resp_bg1", "object": "response", "status": "queued", "output": []}
+    responses.script[first] = [(200, {}, json.dumps(queued))]
+    responses.polls["resp_bg1"] = [(200, {}, json.dumps({**queued, "status": "in_progress"})),
+                                   (200, {}, json.dumps({**json.loads(done), "id": "resp_bg1"}))]
+    responses.script[second] = [(200, {}, json.dumps({**queued, "id": "resp_gone"}))]
+    assert run(page, provider="openai-responses", model="gpt-5-mini", key=key, scope="should_call", cap=2) == "done"
+    cases = card_cases(page)
+    assert (cases[first], cases[second]) == (FIXTURES[first]["intended_verdict"], "ERROR")
+    assert "turn 1: reply not finished (status queued: the provider had not started the answer)" in reasons(page, second)
+    assert [f["url"] for f in responses.fetches] == [f"{RESPONSES}/resp_bg1"] * 2
+    assert all(f["headers"]["authorization"] == f"Bearer {key}" for f in responses.fetches)
+    assert f"{RESPONSES}/resp_gone" in responses.probes          # fetched once: 404, kept as unfinished
+    assert_only_talked_to(page, routes.server, RESPONSES, f"{RESPONSES}/resp_bg1", f"{RESPONSES}/resp_gone")
 
 
 def test_responses_401_stops_and_keeps_the_body_out(page, routes):

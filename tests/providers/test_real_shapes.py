@@ -102,9 +102,17 @@ def test_responses_plain_content_reasoning_goes_back():
 
 
 @pytest.mark.parametrize("model, asks", [
-    ("gpt-5-mini", True), ("o4-mini", True), ("openai/gpt-5", True), ("some-gateway-model", True),
+    # the documented rule (docs/providers.md "Responses reasoning"): reasoning families and their
+    # -chat-latest aliases are asked; the misses were gpt-5.1/5.2-chat-latest and gpt-5-chat
+    ("gpt-5", True), ("gpt-5-mini", True), ("gpt-5.1", True), ("gpt-5.1-chat-latest", True),
+    ("gpt-5.2-chat-latest", True), ("o3", True), ("o4-mini", True), ("o1-pro", True),
+    ("openai/gpt-5", True), ("OpenAI/GPT-5.1-Chat-Latest", True), ("openai/o3", True),
     # non-reasoning models refuse the field: 400 "Encrypted content is not supported with this model"
-    ("gpt-4.1-mini", False), ("gpt-4o", False), ("gpt-5-chat-latest", False), ("chatgpt-4o-latest", False)])
+    ("gpt-5-chat", False), ("gpt-5-chat-latest", False), ("openai/gpt-5-chat", False),
+    ("gpt-4.1-mini", False), ("gpt-4o", False), ("openai/gpt-4o", False), ("gpt-3.5-turbo", False),
+    ("chatgpt-4o-latest", False),
+    # names outside the rule are not asked: a refusal would fail every request
+    ("some-gateway-model", False), ("olmo-2", False), ("gpt-50", False), ("", False)])
 def test_responses_asks_for_encrypted_reasoning(bundle, model, asks):
     case = bundle.cases[0]
     body = request_body("openai-responses", case, [], model=model)

@@ -81,7 +81,8 @@ def test_hostile_replies_stay_bounded_text_and_keys_are_redacted(bundle):
     reply = Reply(calls=(Call("get_message", {"message_id": key, "deep": [[[["x" * 10_000]]]]}),),
                   text="<img src=x onerror=alert(1)>" + "y" * 10_000)
     messages = conversation(case, transcript(case.id, Turn(reply, None)))
-    assert all(len(m["text"]) <= MAX_SHOWN + 1 for m in messages)
+    assert all(len(m["text"]) <= MAX_SHOWN + len("… (10,000 more)") for m in messages)
+    assert messages[1]["text"].endswith(f"… ({len(reply.text) - MAX_SHOWN:,} more)")      # how much was cut
     assert key not in json.dumps(messages) and messages[1]["text"].startswith("<img src=x")
     nan = call_rows(case, bundle.tools, [{"turn": 1, "tool": "get_message", "arguments": {"message_id": float("nan")}}])
     assert nan[0]["fields"][0]["status"] == "mismatch"

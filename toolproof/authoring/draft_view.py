@@ -29,7 +29,7 @@ def visible(text: str, limit: int = 300) -> str:
     """A tool's name or description for display: control and invisible characters shown as
     escapes by safe_text (a zero-width, bidi or tag character must not pass for a plain one, nor
     a line break end the line), cut at `limit` characters."""
-    return printable(text[:limit]) + ("…" if len(text) > limit else "")
+    return printable(text[:limit]) + (f"… ({len(text) - limit:,} more)" if len(text) > limit else "")
 
 
 class ToolRow(NamedTuple):

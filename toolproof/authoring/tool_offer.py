@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, NamedTuple
 
-from toolproof.errors import ToolProofError
+from toolproof.errors import ToolProofError, clip_list
 from toolproof.importers import LABELS, readable_tools
 from toolproof.importers.toolproof import map_to_source, tools_document
 from toolproof.plurals import counted, plural
@@ -136,7 +136,7 @@ def offered_draft(tools_doc: dict | None, cases: list[dict], left_out: Iterable[
 
 
 def _ids(ids: list, shown: int = 10) -> str:
-    return ", ".join(str(i) for i in ids[:shown]) + ("…" if len(ids) > shown else "")
+    return clip_list(ids, shown)
 
 
 def skipped_note(offered: Offered) -> str:

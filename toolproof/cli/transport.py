@@ -1,4 +1,4 @@
-"""The terminal's transport: one JSON POST with urllib. An edge module: it does network I/O.
+"""The terminal's transport: one JSON POST (or, with no body, a GET) with urllib. An edge module: it does network I/O.
 
 What it guarantees, whatever the server does:
 - `timeout` is a deadline for the whole exchange (connect, headers, body). urllib's own timeout
@@ -59,10 +59,11 @@ def _read(response, deadline: float, timeout: float, started: float) -> bytes:
                                  (time.monotonic() - started) * 1000)
 
 
-def post(url: str, headers: dict, body: dict, timeout: float) -> HttpReply:
-    """The blocking request (in a worker thread): an HttpReply for any status, else TransportError."""
-    data = json.dumps(body).encode("utf-8")
-    request = urllib.request.Request(url, data=data, headers=headers, method="POST")
+def post(url: str, headers: dict, body: dict | None, timeout: float) -> HttpReply:
+    """The blocking request (in a worker thread): an HttpReply for any status, else TransportError.
+    A POST of `body`; a GET when it is None (fetching an unfinished reply again: running/polling.py)."""
+    data = None if body is None else json.dumps(body).encode("utf-8")
+    request = urllib.request.Request(url, data=data, headers=headers, method="GET" if body is None else "POST")
     started = time.monotonic()
     deadline = started + timeout
     try:
@@ -100,7 +101,7 @@ def _settle(future: asyncio.Future, result, error) -> None:
         future.set_result(result)
 
 
-async def urllib_transport(url: str, headers: dict, body: dict, timeout: float) -> HttpReply:
+async def urllib_transport(url: str, headers: dict, body: dict | None, timeout: float) -> HttpReply:
     loop = asyncio.get_running_loop()
     future = loop.create_future()
     started = time.monotonic()

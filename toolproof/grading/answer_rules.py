@@ -36,7 +36,7 @@ from toolproof.suite.model import Concept, Negated, PhraseRules, resolve_result
 from . import answer_acts as acts
 from . import answer_contents, answer_grounded
 from .answer_patterns import find_phrase
-from .answer_text import DENIED, MAX_QUOTE, OPEN, STATED, Reading, show
+from .answer_text import DENIED, OPEN, STATED, Reading, show
 from .answer_values import date_matches, dates, numbers, times
 
 TOLERANCE = 1e-6
@@ -165,12 +165,9 @@ def _found_words(reading: Reading, f: Found) -> str:
 
 
 def _from(reading: Reading, lo: int, end: int) -> str:
-    """The reply from `lo` (a sentence's start) past `end`, about MAX_QUOTE characters, with "…"
-    where the reply goes on."""
-    hi = max(end, lo + MAX_QUOTE)
-    piece = reading.quote(lo, hi)
-    more = hi < len(reading.text) and reading.text[hi:].strip() != ""
-    return piece if piece.endswith("…") or not more else piece + "…"
+    """The reply from `lo` (a sentence's start), its first MAX_QUOTE characters, then "… (N more)"
+    where the reply goes on (`end`, where the match ends, is inside that window or cut with it)."""
+    return reading.quote(lo, len(reading.text))
 
 
 def _quote(text: str) -> str:

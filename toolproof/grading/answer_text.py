@@ -33,6 +33,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import NamedTuple
 
+from toolproof.errors import clip
 from . import answer_lexicon as lex
 
 STATED, DENIED, OPEN = "stated", "denied", "open"
@@ -181,8 +182,7 @@ class Reading:
     # ---- quoting --------------------------------------------------------------------------
     def quote(self, start: int, end: int) -> str:
         """What the model wrote from start to end, cut to MAX_QUOTE characters, one line."""
-        piece = " ".join(self.text[start:min(end, start + 4 * MAX_QUOTE)].split())
-        return piece if len(piece) <= MAX_QUOTE else piece[:MAX_QUOTE - 1] + "…"
+        return clip(" ".join(self.text[start:end].split()), MAX_QUOTE)
 
     def context(self, start: int, end: int) -> str:
         """The sentence around a match, cut to about MAX_QUOTE characters around it."""
@@ -192,7 +192,8 @@ class Reading:
             lo = max(lo, min(start - 30, hi - MAX_QUOTE))
             hi = min(hi, lo + MAX_QUOTE)
         piece = " ".join(self.text[lo:hi].split())
-        return ("…" if lo > first else "") + piece + ("…" if hi < last else "")
+        before = f"… ({lo - first:,} before) " if lo > first else ""
+        return before + piece + (f"… ({last - hi:,} more)" if hi < last else "")
 
 
 def show(value) -> str:

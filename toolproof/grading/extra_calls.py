@@ -8,6 +8,7 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
+from toolproof.errors import clip_list
 from toolproof.providers.reply import MAX_CALLS
 from toolproof.plurals import counted
 from toolproof.suite.model import Tool, tool_label
@@ -42,8 +43,7 @@ def extra_reasons(extras: list[CheckedCall], expected: int, notes: dict,
 
 def called_names(checked: list[CheckedCall], tools: dict[str, Tool]) -> str:
     """The tools called, comma-separated, the first MAX_NAMES of them."""
-    names = ", ".join(shown_name(c, tools) for c in checked[:MAX_NAMES])
-    return names + (f", … ({len(checked) - MAX_NAMES} more)" if len(checked) > MAX_NAMES else "")
+    return clip_list([shown_name(c, tools) for c in checked[:MAX_NAMES]], MAX_NAMES, total=len(checked))
 
 
 def not_read_reason(turn: int, count: int) -> str:

@@ -2,7 +2,8 @@
 
 The rules, in the order they are applied:
 1. A request that still failed after its retries (a turn holding `error`: HTTP error, timeout,
-   network error, unreadable body) makes the case ERROR (no credit; left out of every score and
+   network error, unreadable body), or a reply the provider had not finished (a Responses status
+   `queued`, an Anthropic `pause_turn`), makes the case ERROR (no credit; left out of every score and
    rate), unless what the model already answered in turn 1 fails the case on its own. A missing
    turn or a body that is not a provider reply fails the case.
 2. A truncated reply (finish_reason "length", stop_reason "max_tokens") fails the case as
@@ -43,6 +44,7 @@ from typing import Any
 from .assignment import best_assignment
 from .extra_calls import called_names, extra_reasons, not_read_reason, shown_name
 from .values import EXTRA, MATCH, MISMATCH, MISSING, compare_arguments
+from toolproof.errors import clip
 from toolproof.safe_text import printable
 from .reasons import field_reason, show
 from .normalize import needs_cast, normalize_text, values_equal
@@ -220,9 +222,12 @@ class _Grading:
             self.facts["request_error"] = True
             return None, f"turn {index + 1}: request failed ({failed_request(turn.error)})"
         reply = turn.reply
+        if reply.unfinished:                    # no answer yet: the provider's state, not the model's doing
+            self.facts["request_error"] = True
+            return None, f"turn {index + 1}: reply not finished ({printable(reply.unfinished[:200])})"
         if reply.malformed or reply.blocked:    # a block: no content, a finish reason that is no normal stop
             return None, f"turn {index + 1}: " + (f"unreadable response ({reply.malformed})" if reply.malformed else
-                f"blocked ({printable(reply.blocked[:80])}): no content, and the provider's finish reason is not a normal stop")
+                f"blocked ({printable(clip(reply.blocked, 80))}): no content, and the provider's finish reason is not a normal stop")
         self.replies[index] = reply
         if reply.calls_not_read:
             self.not_read.append(not_read_reason(index + 1, reply.calls_not_read))
@@ -281,7 +286,8 @@ class _Grading:
         return self._calls(second)
 
     def _errored(self, index: int) -> bool:
-        return index < len(self.turns) and self.turns[index].error is not None
+        turn = self.turns[index] if index < len(self.turns) else None
+        return turn is not None and (turn.error is not None or bool(turn.reply and turn.reply.unfinished))
 
     def _no_call(self, reply: Reply, action: str) -> tuple[str, list[str]]:
         if reply.calls:

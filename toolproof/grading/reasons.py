@@ -1,5 +1,6 @@
 """How a grading reason shows values: JSON cut to a readable length, two values cut around their
-first difference, and one argument field's verdict as a sentence.
+first difference (each cut saying how much it left out: "… (N more)"), and one argument field's
+verdict as a sentence.
 
 Pure: no I/O.
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from toolproof.errors import clip, clip_window
 from toolproof.safe_text import looks_same
 from .values import EXTRA, MISSING, TEXT_RULES, FieldResult
 
@@ -16,8 +18,7 @@ MAX_SHOWN = 120     # characters of a value shown in a reason
 
 def show(value: Any) -> str:
     """A value as a reason shows it: JSON, cut to a readable length."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
+    return clip(json.dumps(value, ensure_ascii=False, sort_keys=True), MAX_SHOWN)
 
 
 def show_pair(expected: Any, actual: Any) -> tuple[str, str]:
@@ -34,11 +35,7 @@ def show_pair(expected: Any, actual: Any) -> tuple[str, str]:
         return a, b
     at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     start = max(0, at - 30)
-
-    def cut(text: str) -> str:
-        piece = text[start:start + MAX_SHOWN - 2]
-        return ("…" if start else "") + piece + ("…" if start + len(piece) < len(text) else "")
-    return cut(a), cut(b)
+    return clip_window(a, start, start + MAX_SHOWN), clip_window(b, start, start + MAX_SHOWN)
 
 
 def field_reason(tool: str, r: FieldResult, schema: Any) -> str:

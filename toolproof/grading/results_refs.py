@@ -37,7 +37,7 @@ import re
 from typing import Any
 
 from toolproof import limits
-from toolproof.errors import ToolProofError, json_path
+from toolproof.errors import ToolProofError, clip, json_path
 
 SAME_AS, THEN = "$same_as", "$then"
 VERSION = 2                # the results file version whose request bodies may hold references
@@ -252,7 +252,7 @@ def _resolved(transcripts: list, ref: dict, here: tuple, where: list, source: st
     target = ref[SAME_AS]
     if not isinstance(target, str):
         raise refuse(f"{SAME_AS} must be a JSON pointer (a string), not {type(target).__name__}")
-    shown = target if len(target) <= 100 else target[:99] + "…"
+    shown = clip(target, 100)
     match = _POINTER.fullmatch(target)
     if match is None or not _KEY.fullmatch(match.group(4)):
         raise refuse(f"{SAME_AS} {shown!r} does not point to a request body's key "

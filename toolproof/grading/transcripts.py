@@ -15,7 +15,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from toolproof.errors import ToolProofError, json_path
+from toolproof.errors import ToolProofError, clip, json_path
 from toolproof.providers.dispatch import PROVIDERS, reply_from_body
 from toolproof.providers.reply import Reply
 from toolproof.providers.trimming import counted
@@ -70,7 +70,8 @@ def failed_request(error: dict) -> str:
     status = error.get("status")
     what = f"HTTP {status}" if status else "no response"
     said = error.get("provider_message")
-    said = f"; the provider said: {printable(said[:300])}" if isinstance(said, str) and said else ""
+    # recorded cut to 300 characters (with "… (N more)") and escaped: shown whole, bounded anew
+    said = f"; the provider said: {printable(clip(said, 1_200))}" if isinstance(said, str) and said else ""
     return f"{what}: {error.get('message', 'error')}{said}"
 
 

@@ -1,4 +1,4 @@
-"""The page's transport: one JSON POST with the browser's fetch. An edge module (js, network).
+"""The page's transport: one JSON POST (or, with no body, a GET) with the browser's fetch. An edge module (js, network).
 
 - The timeout is a deadline for the whole exchange: one AbortController timer covers connect,
   headers and reading the body, so a slow drip is cut at the deadline too.
@@ -127,7 +127,9 @@ async def read_body(response, controller) -> str:
     return b"".join(chunks).decode("utf-8", errors="replace").removeprefix("\ufeff")
 
 
-async def fetch_transport(url: str, headers: dict, body: dict, timeout: float) -> HttpReply:
+async def fetch_transport(url: str, headers: dict, body: dict | None, timeout: float) -> HttpReply:
+    """One request: a POST of `body`, or a GET when it is None (fetching an unfinished reply
+    again: running/polling.py); see the module docstring for what it guarantees."""
     controller = js.AbortController.new()
     expired = {"yes": False}
 
@@ -137,8 +139,8 @@ async def fetch_transport(url: str, headers: dict, body: dict, timeout: float) -
 
     timer = js.setTimeout(create_once_callable(expire), int(timeout * 1000))
     started = js.performance.now()
-    options = to_js({"method": "POST", "headers": headers, "body": json.dumps(body),
-                     "signal": controller.signal, "credentials": "omit", "cache": "no-store",
+    sent = {"method": "GET"} if body is None else {"method": "POST", "body": json.dumps(body)}
+    options = to_js({**sent, "headers": headers, "signal": controller.signal, "credentials": "omit", "cache": "no-store",
                      "referrerPolicy": "no-referrer", "redirect": "manual"},
                     dict_converter=js.Object.fromEntries)
     response = None                  # set once the answer's headers are in

@@ -33,6 +33,8 @@ def reply_from_anthropic(body: Any) -> Reply:
     text, text_not_read = bounded_text("\n".join(texts))
     stop = body.get("stop_reason") if isinstance(body.get("stop_reason"), str) else ""
     usage = anthropic_usage(body.get("usage"))
+    if stop in UNFINISHED:          # what it holds so far is not the model's answer
+        return Reply(finish_reason=stop, usage=usage, unfinished=f"stop_reason {stop}: {UNFINISHED[stop]}")
     if stop not in NORMAL_STOPS and not calls and not any(texts):
         return Reply(finish_reason=stop, usage=usage, blocked=stop)
     return Reply(
@@ -41,7 +43,7 @@ def reply_from_anthropic(body: Any) -> Reply:
         text=text,
         text_not_read=text_not_read,
         finish_reason=stop,
-        truncated=stop == "max_tokens",
+        truncated=stop in TRUNCATED,
         usage=usage,
     )
 
@@ -69,10 +71,15 @@ def _block_kind(block: Any):
     return None
 
 
-# Stop reasons known to mean the model stopped normally (or ran out of tokens); any other with
-# no content (e.g. "refusal") is a block, not an empty answer.
-NORMAL_STOPS = frozenset({"", "end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn",
+# Stop reasons known to mean the model stopped normally (or ran out of room: TRUNCATED); any
+# other with no content (e.g. "refusal") is a block, not an empty answer.
+NORMAL_STOPS = frozenset({"", "end_turn", "tool_use", "max_tokens", "stop_sequence",
                           "model_context_window_exceeded"})
+# Cut off: by the output-token limit, or by the context window (the answer stopped mid-way).
+TRUNCATED = frozenset({"max_tokens", "model_context_window_exceeded"})
+# A turn the API paused (a long server-tool loop): the request is to be sent again to continue it,
+# so what it holds so far is no answer (Anthropic's "handling stop reasons": pause_turn).
+UNFINISHED = {"pause_turn": "the provider paused the turn before the model finished it"}
 
 
 def anthropic_usage(usage: Any) -> dict:

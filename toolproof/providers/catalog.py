@@ -18,7 +18,7 @@ from .anthropic import ANTHROPIC_VERSION, anthropic_request, reply_from_anthropi
 from .gemini import gemini_request, reply_from_gemini, trim_gemini
 from .openai import openai_request, reply_from_openai, trim_openai
 from .reply import Reply
-from .responses import reply_from_responses, responses_request, trim_responses
+from .responses import pending_id, reply_from_responses, responses_request, trim_responses
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +44,9 @@ class Provider:
     base_hint: str                          # the page's base-URL placeholder ("" the field is hidden)
     sends: frozenset[str]                   # sampling fields the wire format reads
     sampling_under: str = ""                # the body field the sampling fields go in ("" top level)
+    # a reply body to the id its finished form is fetched by (GET {endpoint}/{id}), "" when it is
+    # finished or cannot be fetched; None: the wire format has no replies to fetch again
+    pending: Callable[[Any], str] | None = None
 
 
 _OPENAI_BASE = "https://api.openai.com/v1"
@@ -68,7 +71,8 @@ CATALOGUE: tuple[Provider, ...] = (
         key_variable="OPENAI_API_KEY", key_optional=False, key_header="authorization", fixed_headers=(),
         key_prefix="sk-", key_issuer="OpenAI", key_kind="an OpenAI key",
         placeholder="e.g. gpt-5-mini", base_hint=f"optional: default {_OPENAI_BASE}",
-        sends=frozenset({"temperature"})),           # the Responses API has no seed field
+        sends=frozenset({"temperature"}),            # the Responses API has no seed field
+        pending=pending_id),                         # a queued or in_progress reply is fetched again
     Provider(
         name="anthropic", label="Anthropic (or an Anthropic-compatible gateway)", reader=reply_from_anthropic,
         trimmer=trim_anthropic,

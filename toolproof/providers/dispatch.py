@@ -70,6 +70,15 @@ def endpoint(provider: str, base_url: str = "", model: str = "") -> str:
     return parts._replace(path=path).geturl()
 
 
+def poll_url(provider: str, url: str, body: Any) -> str:
+    """Where a reply the provider has not finished is fetched again (GET), or "" when it is
+    finished or the wire format has no such fetch: the Responses API's `{endpoint}/{id}`
+    (`/v1/responses/resp_1`), the id quoted into one path segment like a model name."""
+    spec = PROVIDER.get(provider)
+    ident = spec.pending(body) if spec is not None and spec.pending is not None else ""
+    return f"{url.rstrip('/')}/{quote_segment(ident)}" if ident else ""
+
+
 VERSION = re.compile(r"/v\d+(?:(?:alpha|beta)\d*)?$")
 
 

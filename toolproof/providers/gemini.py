@@ -11,6 +11,8 @@ how they are read:
   "no call" (BFCL counted such replies as correct abstentions: gorilla #443, #1362); except that
   an `UNEXPECTED_TOOL_CALL` naming the undeclared function it called (a functionCall part, or
   its finishMessage) is that call: a hallucinated tool, with its name;
+- a candidate with no `finishReason` has not finished ("If empty, the model has not stopped
+  generating tokens"): what it holds so far is no answer (the case is an ERROR, not graded);
 - `SAFETY`, `RECITATION` (and the other blocking reasons) fail the case with that reason; any
   other finish reason not known as a normal stop, with no content (`MODEL_ARMOR`), is a block;
 - `toolUsePromptTokenCount` is input, beside `promptTokenCount`.
@@ -50,6 +52,8 @@ def reply_from_gemini(body: Any) -> Reply:
         return Reply(malformed=_no_candidates(body))
     candidate = candidates[0]
     finish = candidate.get("finishReason") if isinstance(candidate.get("finishReason"), str) else ""
+    if candidate.get("finishReason") is None:   # the API: "If empty, the model has not stopped generating tokens"
+        return Reply(usage=_usage(body), unfinished="no finishReason: the model had not stopped generating")
     undeclared, not_read = _undeclared_calls(candidate) if finish == "UNEXPECTED_TOOL_CALL" else ((), 0)
     if undeclared:      # a call to a function the request did not declare: a hallucinated tool, with its name
         return Reply(calls=undeclared, calls_not_read=not_read, finish_reason=finish, usage=_usage(body))

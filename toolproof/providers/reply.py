@@ -40,6 +40,9 @@ class Reply:
     usage: dict = field(default_factory=dict)
     malformed: str | None = None    # why the body could not be read as a reply at all
     blocked: str = ""               # a finish reason not known as a normal stop, with no content
+    # why the reply is no finished answer yet (a Responses status `queued`, an Anthropic
+    # `pause_turn`, a Gemini candidate with no finish reason): never graded as the model's answer
+    unfinished: str = ""
     calls_not_read: int = 0         # calls past MAX_CALLS: counted, never parsed or graded
     text_not_read: int = 0          # characters of the text past MAX_TEXT: counted, never graded
 

@@ -5,13 +5,17 @@ Calls arrive as `function_call` output items whose `arguments` are a JSON string
 conversation again (`store: false` keeps nothing server-side): the user's message, the model's
 own output items, then one `function_call_output` item per call. Because nothing is stored,
 server-side item ids are left out of the echo (the API refuses ids it did not store), except
-where a reasoning item is echoed with the calls it led to (see responses_turn_from_reply); the
-request asks for `include: ["reasoning.encrypted_content"]` so there is reasoning to echo.
+where a reasoning item is echoed with the calls it led to (see responses_turn_from_reply); a
+reasoning model's request asks for `include: ["reasoning.encrypted_content"]` so there is
+reasoning to echo (which models: wants_encrypted_reasoning). A reply whose status is `queued`,
+`in_progress` or `cancelled` is no answer yet (`Reply.unfinished`; the runner fetches the first
+two again by `pending_id`: running/polling.py).
 
 Pure: no I/O, never raises on a strange body.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .conversation import call_ids, result_text, tool_result_for
@@ -20,6 +24,23 @@ from .trimming import Keeper, kept_list
 from toolproof.suite.toolnames import wire_name
 
 TRUNCATED = "max_output_tokens"
+# Statuses of a response that is no finished answer: whatever output it holds so far is not the
+# model's answer (a background or slow response: runner polls the first two, see pending_id).
+UNFINISHED = {
+    "queued": "the provider had not started the answer",
+    "in_progress": "the provider had not finished the answer",
+    "cancelled": "the response was cancelled before it finished",
+}
+POLLABLE = ("queued", "in_progress")
+
+
+def pending_id(body: Any) -> str:
+    """The id to fetch a still-running response by (GET {base}/responses/{id}): a body whose status
+    is `queued` or `in_progress` and that names its id; "" for any other body."""
+    if not isinstance(body, dict) or body.get("status") not in POLLABLE:
+        return ""
+    ident = body.get("id")
+    return ident if isinstance(ident, str) and 0 < len(ident) <= 256 else ""
 
 
 def reply_from_responses(body: Any) -> Reply:
@@ -29,6 +50,9 @@ def reply_from_responses(body: Any) -> Reply:
     status = body.get("status") if isinstance(body.get("status"), str) else ""
     if status == "failed":
         return Reply(malformed="response status is failed: the provider produced no answer")
+    if status in UNFINISHED:
+        return Reply(finish_reason=status, usage=usage_tokens(body.get("usage"), "input_tokens", "output_tokens"),
+                     unfinished=f"status {status}: {UNFINISHED[status]}")
     output = body.get("output")
     if not isinstance(output, list):
         return Reply(malformed="response has no output list")
@@ -193,16 +217,22 @@ def _calls_follow(output: list, index: int) -> bool:
 echoed_items = responses_turn_from_reply       # the name older callers know
 
 
-# Models that refuse `include: ["reasoning.encrypted_content"]` with 400 "Encrypted content is not
-# supported with this model" (non-reasoning models: pydantic-ai #2865, gorilla #1148).
-NO_ENCRYPTED_REASONING = ("gpt-4", "gpt-3.5", "chatgpt-")
+# Which models are asked for `include: ["reasoning.encrypted_content"]`: OpenAI's reasoning models
+# (`gpt-5*`, the `o` series) and their `-chat-latest` aliases (`gpt-5.1-chat-latest` reasons);
+# not `gpt-5-chat` / `gpt-5-chat-latest` (the non-reasoning chat model), nor `gpt-4*`, `gpt-3.5*`,
+# `chatgpt-*`, which refuse it with 400 "Encrypted content is not supported with this model"
+# (pydantic-ai #2865, gorilla #1148). Any other name is not asked either: a model that refuses the
+# field would fail every request, one that could use it only loses its reasoning between turns.
+REASONING_FAMILIES = re.compile(r"^(?:gpt-5(?:[.-]|$)|o\d)")
+NON_REASONING_CHAT = re.compile(r"^gpt-5-chat(?:-|$)")      # the one gpt-5* name that does not reason
 
 
 def wants_encrypted_reasoning(model: str) -> bool:
-    """Ask for encrypted reasoning (store: false keeps none server-side) unless the model is known
-    to refuse the field."""
+    """Does the Responses request ask for encrypted reasoning (store: false keeps none
+    server-side)? The documented rule (docs/providers.md, "Responses reasoning"), on the model's
+    name lower-cased with any provider prefix (`openai/`, `azure/openai/`) stripped."""
     name = model.strip().lower().rsplit("/", 1)[-1]
-    return not (name.startswith(NO_ENCRYPTED_REASONING) or name.endswith("-chat-latest"))
+    return bool(REASONING_FAMILIES.match(name)) and not NON_REASONING_CHAT.match(name)
 
 
 def responses_input(case, first: Any = None, mocks: dict | None = None) -> list[dict]:

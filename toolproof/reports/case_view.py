@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
+from toolproof.errors import clip
 from toolproof.grading.transcripts import Transcript, failed_request
 from toolproof.grading.verdicts import CaseResult
 from toolproof.grading.values import compare_arguments
@@ -25,13 +26,12 @@ MAX_SHOWN = 2000        # characters of one value or message shown; the raw JSON
 def shown(value: Any) -> str:
     """Text as the detail shows it (a value as compact JSON), credentials redacted, cut at MAX_SHOWN."""
     text = redact(value) if isinstance(value, str) else as_json(value)
-    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "…"
+    return clip(text, MAX_SHOWN)
 
 
 def as_json(value: Any) -> str:
     """A value as compact JSON (a string keeps its quotes: "5" and 5 must not look alike)."""
-    text = json.dumps(redact(value), ensure_ascii=False)
-    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "…"
+    return clip(json.dumps(redact(value), ensure_ascii=False), MAX_SHOWN)
 
 
 def call_rows(case: Case, tools: dict[str, Tool], graded_calls: list[dict]) -> list[dict]:

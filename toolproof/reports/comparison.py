@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from toolproof.errors import clip
+from toolproof.errors import clip, clip_list
 from toolproof.scoring.comparison import level_label, overall_verdict
 from toolproof.plurals import counted
 
@@ -43,7 +43,7 @@ def _summary(c: dict) -> list[str]:
     if c["errored"]:        # the page shows this paragraph alone: say here what was left out
         left = len(c["errored"])
         scope += (f"; {counted(left, 'case')} left out, ERROR in a run "
-                  f"({', '.join(c['errored'][:5])}{', …' if left > 5 else ''})")
+                  f"({clip_list(c['errored'], 5)})")
     # the verdict leads: it says first whether any case changed verdict, then what the interval showed
     return [f"A: {_who(c['runs']['a'])}", f"B: {_who(c['runs']['b'])}", f"Compared: {scope}",
             "Verdict: " + overall_verdict(c),

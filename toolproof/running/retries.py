@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from toolproof.errors import clip
 from toolproof.limits import ReadError, read_json
 from toolproof.providers.dispatch import origin_of
 from toolproof.safe_text import printable
@@ -96,7 +97,8 @@ def provider_message(text: str, keys: tuple = ()) -> str:
     long", "unknown model"): `error.message` (OpenAI, Anthropic, Gemini, DeepSeek), a string
     `error`, `message` or `detail` (vLLM, llama.cpp, Snowflake), else the body's text. A body
     may echo the key, so every secret is redacted by value before the cut (a key cut in half
-    would no longer match), then the first 300 characters are kept, control characters escaped.
+    would no longer match), then the first 300 characters are kept ("… (N more)" says how many
+    were not), control characters escaped.
     "" when there is nothing to say."""
     if not isinstance(text, str) or not text.strip():
         return ""
@@ -115,4 +117,4 @@ def provider_message(text: str, keys: tuple = ()) -> str:
                 found = said
                 break
     clean = " ".join(redact_text(found[:20_000], keys).split())     # only the start is ever shown
-    return printable(clean[:MAX_PROVIDER_MESSAGE])
+    return printable(clip(clean, MAX_PROVIDER_MESSAGE))

@@ -27,7 +27,9 @@ both places:
   provider's own error message (bounded, every secret redacted by value: the body may echo the
   key) and the run goes on; a 401 or 403 stops the
   run (no further case starts; those in flight finish), since every later request would fail;
-- every attempt is kept in the turn (`attempt_log`: status or error kind, elapsed_ms);
+- every attempt is kept in the turn (`attempt_log`: status or error kind, elapsed_ms); a reply the
+  provider has not finished (Responses `queued`, `in_progress`) is fetched again within the timeout
+  (polling.py: not counted against the cap, each fetch logged with `poll: true`);
 - a run in which no request succeeded ends in the error state, never "done"; and if, before any
   request has had an answer, one fails with a network error (refused, DNS, TLS) after its
   retries, the run stops at once in the error state with that line (naming the endpoint);
@@ -60,13 +62,14 @@ from toolproof.suite.model import BASE, Case, Tool, scoped
 from .sweep import offered_tools
 from toolproof.grading.transcripts import make_transcript
 from .workplan import Ledger, Work, cap_most, dispatch_order, plan_need, plan_work
+from .polling import settle
 from .retries import (MAX_RETRY_WAIT_S, NO_RETRY_KINDS, RETRY_STATUSES, STOP_STATUSES, attempt_entry,
                       failure_message, provider_message, retry_after, retry_wait, status_message)
 from .settings import RunSettings  # noqa: F401 - the runner's settings, imported from here too
 from .transport import HttpReply, Transport, TransportError
 
 class _Aborted(Exception):
-    pass
+    """Abort was pressed: unwinds a worker at once."""
 
 
 def succeeded(raw: dict) -> bool:
@@ -118,35 +121,27 @@ class Run:
 
     @property
     def need(self) -> int:
-        """Requests the whole plan needs at most (every repeat and pad level, no retries): what
-        the cap starts at (see `most` for its maximum)."""
+        """Requests the plan needs at most (every repeat and pad level, no retries): the cap's start."""
         s = self.settings
         return plan_need(self.cases, s.scope, phrasings=s.phrasings, pad_levels=s.pad_levels, repeats=s.repeats)
 
     @property
     def most(self) -> int:
-        """The largest cap a run may be given: `need` plus an allowance for every retry the runner
-        may make (each request at most `retries` times more). At this cap no item is ever left
-        unstarted: an item reserves its own requests, a retry draws only from what is unreserved,
-        and the items already started can never use more than their share of this allowance."""
+        """The largest cap: `need` plus every retry the runner may make (each request at most
+        `retries` times more). At it no item is ever left unstarted: an item reserves its own
+        requests, a retry draws only from what is unreserved, and started items use only their share."""
         return cap_most(self.need, self.settings.retries)
 
-    @property
-    def used(self) -> int:
-        return self.ledger.used
+    used = property(lambda self: self.ledger.used)
 
     @property
     def transcripts(self) -> list[dict]:
         """Every finished conversation, in plan order (suite order, then repeat)."""
         return [done[1] for done in self._done]
 
-    @property
-    def results(self) -> list[CaseResult]:
-        return [done[2] for done in self._done]
+    results = property(lambda self: [done[2] for done in self._done])      # CaseResults, in plan order
 
-    @property
-    def any_success(self) -> bool:
-        return any(succeeded(raw) for raw in self.transcripts)
+    any_success = property(lambda self: any(succeeded(raw) for raw in self.transcripts))
 
     def abort(self) -> None:
         """Stop at once; what is graded stays graded."""
@@ -162,12 +157,9 @@ class Run:
         finally:                       # a bug in one worker (or a cancelled run) stops the others
             for worker in workers:
                 worker.cancel()
-        if self._halt:
-            self.state, self.error = "error", self._halt
-        elif self._abort.is_set():
-            self.state = "aborted"
-        elif self.error:
-            self.state = "error"
+        if self._halt or self.error or self._abort.is_set():
+            aborted = self._abort.is_set() and not self._halt        # a halt aborts the workers too
+            self.state, self.error = ("aborted" if aborted else "error"), self._halt or self.error
         else:
             self.state = "done"
             if self.used and not self.any_success:
@@ -303,6 +295,10 @@ class Run:
                 await self._pause_all(seconds_to_wait)
             else:
                 await self._sleep(seconds_to_wait)
+        if reply is not None and failure is None:      # queued / in_progress: fetched until finished
+            reply, polls = await settle(reply, provider=s.provider, url=url, headers=headers, timeout_s=s.timeout_s,
+                                        send=self._send, sleep=self._sleep)
+            log += polls
         return self._turn_record(record, url, reply, failure, log, long_wait)
 
     def _same_status_stop(self, work: Work, raw: dict) -> None:
@@ -325,7 +321,8 @@ class Run:
                      failure: TransportError | None, log: list[dict], long_wait: str = "") -> dict:
         elapsed = sum(a["elapsed_ms"] for a in log)
         # "attempts" stays the integer count older files and readers know; the log says what each was.
-        out = {"request": record, "attempts": len(log), "attempt_log": log, "elapsed_ms": round(elapsed, 1)}
+        out = {"request": record, "attempts": sum(not a.get("poll") for a in log), "attempt_log": log,
+               "elapsed_ms": round(elapsed, 1)}
         if failure is not None or not 200 <= reply.status < 300:
             status = None if failure is not None else reply.status
             out["error"] = {"status": status, "message": long_wait or failure_message(url, reply, failure)}
@@ -351,9 +348,9 @@ class Run:
                                 if exc.decode_error is not None else f"the response body is unreadable ({exc.reason})"}
         return out
 
-    async def _send(self, url: str, headers: dict, body: dict) -> HttpReply:
-        """The transport call, abandoned the moment abort is pressed."""
-        request = asyncio.ensure_future(self._gated(url, headers, body))
+    async def _send(self, url: str, headers: dict, body: dict | None, timeout: float | None = None) -> HttpReply:
+        """The transport call (a GET when `body` is None), abandoned the moment abort is pressed."""
+        request = asyncio.ensure_future(self._gated(url, headers, body, timeout or self.settings.timeout_s))
         stop = asyncio.ensure_future(self._abort.wait())
         done, _ = await asyncio.wait({request, stop}, return_when=asyncio.FIRST_COMPLETED)
         if request not in done:
@@ -364,10 +361,10 @@ class Run:
         stop.cancel()
         return request.result()
 
-    async def _gated(self, url: str, headers: dict, body: dict) -> HttpReply:
+    async def _gated(self, url: str, headers: dict, body: dict | None, timeout: float) -> HttpReply:
         # The task starts on the loop's next turn: a 429 that arrived in between holds it too.
         await self._open.wait()
-        return await self.transport(url, headers, body, self.settings.timeout_s)
+        return await self.transport(url, headers, body, timeout)
 
     async def _sleep(self, seconds: float) -> None:
         """Wait, unless abort is pressed first."""

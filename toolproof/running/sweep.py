@@ -18,7 +18,7 @@ Pure: no I/O, no clock, no `random`. Must not decide anything about grading.
 from __future__ import annotations
 
 from toolproof.plurals import counted
-from toolproof.errors import ToolProofError
+from toolproof.errors import ToolProofError, clip
 from toolproof.scoring.stats import SeededDraws
 from toolproof.scoring.sweep import MAX_LEVELS
 from toolproof.suite.model import Case, Tool
@@ -35,7 +35,7 @@ def parse_levels(text: str, *, flag: str = "--pad") -> tuple[int, ...]:
     levels = []
     for part in parts:
         if not (part.isascii() and part.isdigit() and len(part) <= 4 and int(part) <= MAX_PAD):
-            shown = part if len(part) <= 20 else part[:20] + "…"
+            shown = clip(part, 20)
             raise ToolProofError(f"{flag} wants comma-separated whole numbers from 0 to {MAX_PAD} "
                                  f"(e.g. 0,8,16); got {shown!r}")
         if int(part) in levels:

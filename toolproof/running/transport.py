@@ -30,4 +30,5 @@ class TransportError(Exception):
         self.kind, self.message, self.elapsed_ms = kind, message, elapsed_ms
 
 
-Transport = Callable[[str, dict, dict, float], Awaitable[HttpReply]]
+# (url, headers, body, timeout): a POST of the body as JSON; a GET when the body is None
+Transport = Callable[[str, dict, "dict | None", float], Awaitable[HttpReply]]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from toolproof.errors import ToolProofError
+from toolproof.errors import ToolProofError, clip
 from toolproof.grading.results_text import cut_short_note
 from toolproof.grading.transcripts import parse_transcripts
 from toolproof.safe_text import without_hidden
@@ -158,4 +158,4 @@ def _json_type(value: Any) -> str:
 
 def _short(value: Any) -> str:
     text = without_hidden(str(value))
-    return repr(text if len(text) <= 60 else text[:59] + "…")
+    return repr(clip(text, 60))
