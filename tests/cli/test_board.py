@@ -140,5 +140,5 @@ def test_a_run_cut_short_is_listed_apart_unranked(paths, tmp_path):
     board = json.loads(out)
     (apart,) = board["unranked"]
     assert (apart["id"], apart["model"], apart["score"], apart["rank"]) == ("run-1", "cut", None, None)
-    assert apart["no_score"] == "10 of 72 cases graded: below half of its plan, no score"
+    assert apart["no_score"] == "only 10 of 72 cases graded (62 not started), below half of the plan"
     assert sorted(r["rank"]["worst"] for r in board["runs"]) <= [3, 3, 3] and len(board["runs"]) == 3

@@ -89,7 +89,7 @@ def scoped_board(bundle):
 
 
 def test_a_run_below_half_is_listed_apart_in_every_format_with_why(partial_board):
-    why = "10 of 72 cases graded: below half of its plan, no score"
+    why = "only 10 of 72 cases graded (62 not started), below half of the plan"
     text, md = render_board_text(partial_board), render_board_markdown(partial_board)
     html = "".join(assert_inert(board_html(partial_board)).text)
     for out in (text, md, html):

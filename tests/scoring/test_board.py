@@ -67,7 +67,7 @@ def test_a_run_with_no_grade_is_listed_apart_unranked(bundle):
     (row,) = b["unranked"]
     assert (row["model"], row["score"], row["rank"]) == ("dead", None, None)
     assert row["cases"] == {"planned": 72, "graded": 0, "error": 72, "not_started": 0}
-    assert row["no_score"] == "0 of 72 cases graded: nothing graded, no score"
+    assert row["no_score"] == "nothing was graded (0 of 72 cases graded (72 ERROR))"
     assert b["pairs"] == [] and b["method"]["pairs"] == 0
 
 
@@ -143,7 +143,7 @@ def test_a_run_below_half_of_its_plan_is_listed_apart_unranked_with_why(bundle):
     (cut,) = b["unranked"]
     assert (cut["model"], cut["id"], cut["score"], cut["interval"], cut["rank"]) == ("cut", "run-2", None, None, None)
     assert (cut["cases"]["graded"], cut["cases"]["planned"], cut["cases"]["not_started"]) == (10, 72, 62)
-    assert cut["no_score"] == "10 of 72 cases graded: below half of its plan, no score"
+    assert cut["no_score"] == "only 10 of 72 cases graded (62 not started), below half of the plan"
     # no pair names it, and Holm counts only the pairs of ranked runs: 3, not 6
     assert len(b["pairs"]) == 3 and all("run-2" not in (p["a"], p["b"]) for p in b["pairs"])
     assert all(p["p_value"] is not None and p["note"] is None for p in b["pairs"])
@@ -155,7 +155,7 @@ def test_an_unranked_run_with_phrasings_says_why_in_conversations(bundle):
     cut["transcripts"] = cut["transcripts"][:10]
     b = board(bundle, [phrased_doc("whole"), cut])
     (row,) = b["unranked"]
-    assert row["no_score"] == "10 of 223 conversations graded: below half of its plan, no score"
+    assert row["no_score"] == "only 10 of 223 conversations graded (213 not started), below half of the plan"
     assert (row["cases"]["graded"], row["cases"]["planned"]) == (10, 72)
 
 
@@ -272,5 +272,5 @@ def test_a_run_of_phrasings_with_almost_no_base_one_is_unranked(bundle):
         t for t in odd["transcripts"] if t.get("phrasing") in ("terse", "chatty")]
     b = board(bundle, [odd, run_doc("base", 3)])
     (row,) = b["unranked"]
-    assert row["no_score"] == "0 of 1 conversation graded: nothing graded, no score"
+    assert row["no_score"] == "nothing was graded (0 of 1 case graded (1 ERROR))"
     assert row["cases"]["not_started"] == b["suite"]["cases"] - 1 and b["pairs"] == []

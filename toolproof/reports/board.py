@@ -66,7 +66,7 @@ def interval(row: dict) -> str:
 
 
 def score_cell(row: dict) -> str:
-    """The score, or why there is none ('10 of 72 cases graded: below half of its plan, no score')."""
+    """The score, or why there is none ('only 10 of 72 cases graded (62 not started), below half of the plan')."""
     return row.get("no_score") or num(row["score"], 2)
 
 

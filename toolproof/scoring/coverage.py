@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from toolproof.grading.verdicts import ERROR, CaseResult
 from toolproof.limits import MAX_PHRASINGS
+from toolproof.plurals import counted
 from toolproof.suite.model import Case, chosen_phrasings, scoped
 
 MAX_REPEATS = 1000
@@ -111,7 +112,9 @@ def below_half(cov: dict | None) -> bool:
 def dimensions(card: dict) -> list[str]:
     """What multiplies a case into conversations on this card: ["phrasing", "repeat", "pad level"]."""
     repeats = card.get("repeats")
-    out = ["phrasing"] if card.get("robustness") else []
+    # phrasings planned count even when only one phrasing was graded (a run cut short early)
+    planned = (card.get("source") or {}).get("phrasings")
+    out = ["phrasing"] if card.get("robustness") or planned not in (None, "base", 1) else []
     # cases run a different number of times (repeats_note) ran more than once too
     out += ["repeat"] if isinstance(repeats, int) and repeats > 1 or card.get("repeats_note") else []
     return out + (["pad level"] if "sweep" in card else [])
@@ -130,7 +133,8 @@ def coverage_text(cov: dict | None, unit: str) -> str:
         return ""
     parts = [f"{cov['error']} ERROR"] if cov["error"] else []
     parts += [f"{cov['not_started']} not started"] if cov["not_started"] else []
-    return f"{cov['graded']} of {cov['planned']} {unit} graded" + (f" ({', '.join(parts)})" if parts else "")
+    noun = unit.removesuffix("s")             # "cases" -> "1 case", "2 cases"
+    return f"{cov['graded']} of {counted(cov['planned'], noun)} graded" + (f" ({', '.join(parts)})" if parts else "")
 
 
 def plan_case_ids(raw: dict, cases: list[Case], held) -> set:

@@ -69,7 +69,8 @@ def source_of(transcripts: TranscriptSet) -> dict:
     return {"kind": transcripts.kind, "label": transcripts.label,
             "provider": transcripts.provider, "model": transcripts.model,
             "created": transcripts.raw.get("created", ""),
-            "scope": transcripts.raw.get("scope", "all")}
+            "scope": transcripts.raw.get("scope", "all"),
+            "phrasings": (transcripts.raw.get("settings") or {}).get("phrasings", "base")}
 
 
 def grade_transcripts(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet,
