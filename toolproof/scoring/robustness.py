@@ -32,13 +32,16 @@ from toolproof.grading.verdicts import ERROR, VERDICT_ORDER, CaseResult
 from toolproof.suite.model import BASE
 from .repeats import majority, merge_repeats
 from .scorecard import rate, weighted_score
-from .intervals import paired_intervals
+from .intervals import paired_intervals, wilson
+from .wording_test import METHOD as TEST_METHOD, case_groups, chance_worst, suite_test
 from .stats import BOOTSTRAP_LEVEL, BOOTSTRAP_SEED, SeededDraws, quantile, weighted
 
 METHOD = ("percentile bootstrap over cases, stratified by category, each category's deviation scaled by "
           "sqrt(n / (n - 1)); each drawn case brings all its phrasings (nested); seeded")
 FEWEST = 5              # a per-phrasing score on fewer cases gets no interval ("too few cases")
 RESAMPLES = 1000        # the page draws one section in about a second (benchmarks/phrasing_coverage.py)
+WILSON_Z = 1.959964    # 95%
+CONSISTENCY_METHOD = "Wilson score interval over the cases with two graded phrasings"
 MAIN_SCORE = "the mean over each case's phrasings of its credit, then the usual weighted score"
 
 
@@ -167,25 +170,37 @@ def _rescaled(row: dict, observed: dict) -> dict:
 
 
 def _intervals(table: tuple, weights: dict, resamples: int) -> list | None:
-    """95% bounds per measure: the weighted score (0-100) for every measure but the last, the
-    pooled rate (0-1) for the last (consistency). None when not drawn."""
+    """95% bounds of the weighted score (0-100) per measure. None when not drawn."""
     if not table or resamples < 1:
         return None
     draws = _resampled(table, resamples, BOOTSTRAP_SEED)
-    measures = len(table[0][1])
     out = []
-    for m in range(measures - 1):
+    for m in range(len(table[0][1])):
         observed = _observed(table, m)
         scores = [weighted(_rescaled(row[m], observed), weights) for row in draws]
         out.append(_bounds([x for x in scores if x is not None], 2, 100.0))
-    observed = _observed(table, measures - 1)
-    pooled = []
-    for row in draws:
-        size = sum(n for _, n in row[-1].values())
-        if size:
-            means = _rescaled(row[-1], observed)
-            pooled.append(min(1.0, max(0.0, sum(means[c] * n for c, (_, n) in row[-1].items()) / size)))
-    return out + [_bounds(pooled, 4, 1.0)]
+    return out
+
+
+def consistency_bounds(consistent: int, judged: int) -> dict | None:
+    """The Wilson score interval (95%) of consistent / judged cases: at 72 of 72 it still leaves
+    room below 100% (a bootstrap of cases that all agree cannot vary and printed "100%-100%")."""
+    if judged < 1:
+        return None
+    low, high = wilson(consistent / judged, judged, WILSON_Z)
+    return {"low": round(low, 4) + 0.0, "high": round(high, 4) + 0.0}
+
+
+def expected_worst(tables: tuple, categories: list[str], weights: dict) -> float | None:
+    """The worst-phrasing score expected by chance: the mean, over the seeded shuffles of
+    scoring/wording_test.chance_worst (each case's tries shuffled over its phrasings), of the
+    worst-phrasing score's formula."""
+    scores = []
+    for row in chance_worst(tables):
+        score = _score([(k, w) for k, w in zip(categories, row) if w is not None], weights)
+        if score is not None:
+            scores.append(score)
+    return round(fsum(scores) / len(scores), 2) + 0.0 if scores else None
 
 
 def case_table(per_case: list[list[CaseResult]], phrasings: list[str]) -> list[dict]:
@@ -209,21 +224,26 @@ def case_table(per_case: list[list[CaseResult]], phrasings: list[str]) -> list[d
 def robustness(per_case: list[list[CaseResult]], weights: dict, *, intervals: bool = True,
                resamples: int = RESAMPLES, planned: dict | None = None) -> dict | None:
     """The scorecard's `robustness` section, or None for a run of one phrasing. `weights` are the
-    checked category weights; `intervals` False leaves them null (the page draws them later);
-    `planned` {phrasing: cases planned in it} (None: the cases run in it)."""
+    checked category weights; `intervals` False leaves the bootstrap's intervals null (the page
+    draws them later); `planned` {phrasing: cases planned in it} (None: the cases run in it)."""
     phrasings = phrasings_of(per_case)
     if len(phrasings) < 2:
         return None
+    per_case = [rs for rs in per_case if rs]
     cases = case_table(per_case, phrasings)
+    tables = tuple(case_groups(rs) for rs in per_case)
+    test = suite_test(tables)
+    for i, row in enumerate(cases):
+        row["p"] = test["p_by_case"].get(i)
+        row["wording_dependent"] = i in test["named"]
     judged = [c for c in cases if c["consistent"] is not None]
     consistent = sum(c["consistent"] for c in judged)
-    credits = [{p: r.credit for p, r in by_phrasing(rs).items() if r.credit is not None} for rs in per_case if rs]
-    categories = [rs[0].category for rs in per_case if rs]
-    flags = [None if c["consistent"] is None else float(c["consistent"]) for c in cases]
-    # one row per case: its credit in each phrasing, at its worst phrasing, and consistent or not
-    table = tuple((k, tuple(c.get(p) for p in phrasings) + (min(c.values()) if c else None, flag))
-                  for k, c, flag in zip(categories, credits, flags))
-    bounds = _intervals(table, weights, resamples if intervals else 0) or [None] * (len(phrasings) + 2)
+    credits = [{p: r.credit for p, r in by_phrasing(rs).items() if r.credit is not None} for rs in per_case]
+    categories = [rs[0].category for rs in per_case]
+    # one row per case: its credit in each phrasing, and at its worst phrasing
+    table = tuple((k, tuple(c.get(p) for p in phrasings) + (min(c.values()) if c else None,))
+                  for k, c in zip(categories, credits))
+    bounds = _intervals(table, weights, resamples if intervals else 0) or [None] * (len(phrasings) + 1)
     run_in = {p: sum(any(r.phrasing == p for r in rs) for rs in per_case) for p in phrasings}
     per_phrasing = []
     for n, p in enumerate(phrasings):
@@ -240,19 +260,24 @@ def robustness(per_case: list[list[CaseResult]], weights: dict, *, intervals: bo
         "consistent_cases": consistent,
         "judged_cases": len(judged),
         "consistency_rate": rate(consistent, len(judged)),
-        "consistency_interval": bounds[-1],
+        "consistency_interval": consistency_bounds(consistent, len(judged)),
         "per_phrasing": per_phrasing,
         "worst": {"cases": len(worst_rows), "score": _score(worst_rows, weights),
-                  "interval": bounds[-2]},
+                  "interval": bounds[-1]},
+        "worst_phrasing_expected_by_chance": expected_worst(tables, categories, weights),
+        "wording_test": {"method": TEST_METHOD, **{k: v for k, v in test.items() if k not in ("named", "p_by_case")}},
+        "wording_dependent_cases": [cases[i]["id"] for i in test["named"]],
         "interval_method": {"method": METHOD, "level": BOOTSTRAP_LEVEL, "resamples": resamples,
-                            "seed": BOOTSTRAP_SEED},
+                            "seed": BOOTSTRAP_SEED, "consistency": CONSISTENCY_METHOD},
         "cases": cases,
     }
 
 
 def wording_dependence(results: list[CaseResult]) -> list[dict] | None:
-    """For the diagnosis: the cases whose verdict depends on the phrasing, each with the phrasings
-    whose verdict was worse than its best one (None when the results hold one phrasing)."""
+    """For the diagnosis: the cases the test against chance names wording-dependent
+    (scoring/wording_test.py), each with the phrasings whose verdict was worse than its best one
+    (None when the results hold one phrasing). A case whose phrasings merely disagree is not
+    named: repeats disagree too."""
     per_case: dict[str, list[CaseResult]] = {}
     for r in results:
         per_case.setdefault(r.case_id, []).append(r)
@@ -260,9 +285,10 @@ def wording_dependence(results: list[CaseResult]) -> list[dict] | None:
     if not several(groups):
         return None
     table = case_table(groups, phrasings_of(groups))
-    return [{"case": c["id"], "category": c["category"], "worse_in": c["worse_in"],
-             "verdicts": {p: v for p, v in c["verdicts"].items() if v is not None}}
-            for c in table if c["consistent"] is False]
+    named = suite_test(tuple(case_groups(rs) for rs in groups))["named"]
+    return [{"case": table[i]["id"], "category": table[i]["category"], "worse_in": table[i]["worse_in"],
+             "verdicts": {p: v for p, v in table[i]["verdicts"].items() if v is not None}}
+            for i in named]
 
 
 def phrasing_credits(per_case: list[list[CaseResult]]) -> dict | None:
