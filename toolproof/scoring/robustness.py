@@ -33,7 +33,7 @@ from toolproof.suite.model import BASE
 from .repeats import majority, merge_repeats
 from .scorecard import rate, weighted_score
 from .intervals import paired_intervals, wilson
-from .wording_test import METHOD as TEST_METHOD, case_groups, chance_worst, suite_test
+from .wording_test import METHOD as TEST_METHOD, case_groups, expected_worst, suite_test
 from .stats import BOOTSTRAP_LEVEL, BOOTSTRAP_SEED, SeededDraws, quantile, weighted
 
 METHOD = ("percentile bootstrap over cases, stratified by category, each category's deviation scaled by "
@@ -191,16 +191,13 @@ def consistency_bounds(consistent: int, judged: int) -> dict | None:
     return {"low": round(low, 4) + 0.0, "high": round(high, 4) + 0.0}
 
 
-def expected_worst(tables: tuple, categories: list[str], weights: dict) -> float | None:
-    """The worst-phrasing score expected by chance: the mean, over the seeded shuffles of
-    scoring/wording_test.chance_worst (each case's tries shuffled over its phrasings), of the
-    worst-phrasing score's formula."""
-    scores = []
-    for row in chance_worst(tables):
-        score = _score([(k, w) for k, w in zip(categories, row) if w is not None], weights)
-        if score is not None:
-            scores.append(score)
-    return round(fsum(scores) / len(scores), 2) + 0.0 if scores else None
+def chance_worst(tables: tuple, categories: list[str], weights: dict) -> float | None:
+    """The worst-phrasing score expected by chance: the worst-phrasing score's formula over each
+    case's expected worst phrasing credit with its tries arranged at random over its phrasings
+    (scoring/wording_test.expected_worst; exact, the score being linear in the cases' credits)."""
+    rows = [(k, expected_worst(g)) for k, g in zip(categories, tables)]
+    score = _score([(k, w) for k, w in rows if w is not None], weights)
+    return None if score is None else round(score, 2) + 0.0
 
 
 def case_table(per_case: list[list[CaseResult]], phrasings: list[str]) -> list[dict]:
@@ -265,7 +262,7 @@ def robustness(per_case: list[list[CaseResult]], weights: dict, *, intervals: bo
         "worst": {"cases": len(worst_rows), "score": _score(worst_rows, weights),
                   "interval": None if len(worst_rows) < FEWEST else bounds[-1],
                   **({"interval_note": f"too few cases (fewer than {FEWEST})"} if len(worst_rows) < FEWEST else {})},
-        "worst_phrasing_expected_by_chance": expected_worst(tables, categories, weights),
+        "worst_phrasing_expected_by_chance": chance_worst(tables, categories, weights),
         "wording_test": {"method": TEST_METHOD, **{k: v for k, v in test.items() if k not in ("named", "p_by_case")}},
         "wording_dependent_cases": [cases[i]["id"] for i in test["named"]],
         "interval_method": {"method": METHOD, "level": BOOTSTRAP_LEVEL, "resamples": resamples,

@@ -28,10 +28,10 @@ worst of three is low by construction. Two questions, each with a calibrated tes
   block says how many cases could reach the corrected level (`cases_reachable`).
 - **One repeat**: each phrasing holds one try, every arrangement gives the same statistic, p is 1:
   repeats are what tell wording from chance, so the test is not `decidable`.
-- **Worst-phrasing score expected by chance**: the same worst-phrasing score computed on the case's
-  own tries shuffled over its table (same per-case pass rates, wording ignored), the mean over
-  CHANCE_DRAWS seeded shuffles; beside the observed worst-phrasing score it shows how much of the
-  gap to the main score chance alone gives.
+- **Worst-phrasing score expected by chance**: the same worst-phrasing score with each case's own
+  tries arranged over its table at random (same per-case pass rates, wording ignored), its exact
+  expectation over every arrangement (no draws); beside the observed worst-phrasing score it shows
+  how much of the gap to the main score chance alone gives.
 
 Pure: no I/O, no clock; every draw comes from scoring/stats.SeededDraws, so the page and the
 terminal give the same figures.
@@ -47,7 +47,6 @@ from .stats import SeededDraws
 
 LEVEL = 0.05
 DRAWS = 2000            # the suite statistic's null draws (p resolves to 1 / 2001)
-CHANCE_DRAWS = 200      # shuffles for the worst-phrasing score expected by chance
 SEED = 20261206
 CORRECTION = "Holm"
 METHOD = ("permutation test within case (each case's tries shuffled over its phrasings, exact per case); "
@@ -186,26 +185,27 @@ def suite_test(tables: tuple, draws: int = DRAWS, seed: int = SEED, level: float
             "p_by_case": {i: round(q, 6) for i, (q, _) in per.items()}}
 
 
-@lru_cache(maxsize=16)
-def chance_worst(tables: tuple, draws: int = CHANCE_DRAWS, seed: int = SEED) -> tuple:
-    """Per shuffle, each case's worst phrasing credit with its tries shuffled over its table
-    (the phrasings keep their sizes): ((worst credit or None per case), ...). Weight-free, cached."""
-    rng, out = SeededDraws(seed), []
-    for _ in range(draws):
-        row = []
-        for groups in tables:
-            if not groups:
-                row.append(None)
-                continue
-            flat = [v for g in groups for v in g]
-            for k in range(len(flat) - 1, 0, -1):            # Fisher-Yates, seeded
-                j = rng.below(k + 1)
-                flat[k], flat[j] = flat[j], flat[k]
-            worst, at = None, 0
-            for g in groups:
-                mean = fsum(flat[at:at + len(g)]) / len(g)
-                at += len(g)
-                worst = mean if worst is None else min(worst, mean)
-            row.append(round(worst, 4))
-        out.append(tuple(row))
-    return tuple(out)
+@lru_cache(maxsize=4096)
+def expected_worst(groups: tuple[tuple[float, ...], ...]) -> float | None:
+    """The case's worst phrasing credit expected by chance: the mean, over every arrangement of its
+    tries over its phrasings (each keeping its size), of the lowest phrasing mean. Exact (dynamic
+    programming over phrasings; the state is the tries still unplaced and the lowest mean so far),
+    so no draw is needed: the score is linear in the cases' credits, so the worst-phrasing score
+    expected by chance is the usual formula over these. None for a case with no graded try."""
+    if not groups:
+        return None
+    values = sorted({v for g in groups for v in g})
+    counts = tuple(sum(v == x for g in groups for v in g) for x in values)
+    states: dict[tuple, dict[float, int]] = {counts: {float("inf"): 1}}    # unplaced -> {lowest: arrangements}
+    for g in groups:
+        nxt: dict[tuple, dict[float, int]] = {}
+        for remaining, lows in states.items():
+            for take in _compositions(len(g), remaining):
+                mean, ways = round(fsum(k * x for k, x in zip(take, values)) / len(g), 9), _multinomial(take)
+                bucket = nxt.setdefault(tuple(r - k for r, k in zip(remaining, take)), {})
+                for low, n in lows.items():
+                    key = min(low, mean)
+                    bucket[key] = bucket.get(key, 0) + n * ways
+        states = nxt
+    law = states.get(tuple(0 for _ in counts), {})
+    return fsum(low * n for low, n in law.items()) / sum(law.values())
