@@ -20,7 +20,7 @@ from toolproof.scoring.evaluate import evaluate
 from toolproof.scoring.robustness import consistency_bounds, robustness
 from toolproof.scoring.scorecard import DEFAULT_WEIGHTS
 from toolproof.scoring.stats import SeededDraws
-from toolproof.scoring.wording_test import case_groups, case_p, null_law, suite_test
+from toolproof.scoring.wording_test import case_groups, case_p, expected_worst, null_law, suite_test
 
 
 def tries(case_id: str, category: str, table: dict[str, str]) -> list[CaseResult]:
@@ -54,6 +54,22 @@ def brute_p(groups) -> float:
 def test_the_exact_law_matches_every_arrangement_listed(groups):
     assert case_p(groups)[0] == pytest.approx(brute_p(groups), abs=1e-12)
     assert sum(w for _, w in null_law(groups)[1]) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("groups", [((1.0, 1.0), (0.0, 0.0)), ((1.0, 0.5, 0.0), (1.0, 1.0, 0.0), (0.5, 0.0, 1.0)),
+                                    ((1.0,), (0.0, 1.0, 1.0))])
+def test_the_expected_worst_matches_every_arrangement_listed(groups):
+    flat = [v for g in groups for v in g]
+    sizes = [len(g) for g in groups]
+
+    def worst(seq):
+        at, out = 0, []
+        for n in sizes:
+            out.append(sum(seq[at:at + n]) / n)
+            at += n
+        return min(out)
+    arrangements = list(permutations(flat))
+    assert expected_worst(groups) == pytest.approx(sum(map(worst, arrangements)) / len(arrangements))
 
 
 def test_the_smallest_p_at_three_by_three_is_beyond_any_correction_over_fifteen_cases():
