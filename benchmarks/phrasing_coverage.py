@@ -5,9 +5,9 @@ Simulates suites of the shipped shape (8 categories x 9 cases, default weights) 
 sent in 3 phrasings: the base one passes with the case's probability (benchmarks/simsuite.py), each
 other phrasing with that probability lowered by a drop drawn from 0..--drop (wording that hurts some
 cases more than others). Each simulated suite goes through the shipped code
-(scoring/robustness.robustness: the percentile bootstrap over cases, stratified by category, each
-drawn case bringing all its phrasings), and the script prints how often each interval holds the
-true value, and its mean width:
+(scoring/robustness.robustness: the score's closed-form interval over cases for a phrasing's score
+and the worst-phrasing score, Wilson for consistency), and the script prints how often each
+interval holds the true value, and its mean width:
   worst        the worst-phrasing score (each case at its lowest phrasing credit)
   base         the score in the base phrasing alone
   consistency  the share of cases whose phrasings all got one verdict
@@ -15,7 +15,7 @@ The true values are the population's, computed from --population simulated cases
 Also prints what one robustness section of a full-size run costs (72 cases x 3 phrasings).
 
     python benchmarks/phrasing_coverage.py                     # ~1-2 minutes on a busy 2-core machine
-    python benchmarks/phrasing_coverage.py --suites 1000 --resamples 2000 --profiles mid,strong,top
+    python benchmarks/phrasing_coverage.py --part coverage --suites 1000 --profiles mid,strong,uneven,top
 
 A coverage figure p from N suites has a standard error of sqrt(p (1 - p) / N): about 0.01 at N = 400.
 
@@ -112,7 +112,8 @@ def chance(args) -> None:
           f"effect: one phrasing's pass probability lowered by {args.effect} in 10 cases")
     print(f"{'model':<13} {'repeats':>7} {'reported':>9} {'suite p<=.05':>13} {'any named':>10} "
           f"{'named of 10':>12} {'wrongly named':>14} {'worst':>7} {'by chance':>10}")
-    for label, effect, affected in (("wording-free", 0.0, 0), ("10-of-72", args.effect, 10)):
+    models = (("wording-free", 0.0, 0), ("10-of-72", args.effect, 10))
+    for label, effect, affected in [m for m in models if m[0] in args.models.split(",")]:
         for repeats in range(1, 6):
             draws = SeededDraws(20261206 + repeats + 100 * affected)
             suite_hits = named_any = named_right = named_wrong = 0
@@ -141,7 +142,6 @@ def inside(bounds: dict | None, value: float) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suites", type=int, default=300)
-    parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--per-category", type=int, default=9)
     parser.add_argument("--drop", type=float, default=0.3)
     parser.add_argument("--population", type=int, default=40000, help="simulated cases per category for the truth")
@@ -149,13 +149,14 @@ def main() -> None:
     parser.add_argument("--part", choices=("coverage", "chance", "all"), default="all")
     parser.add_argument("--runs", type=int, default=300, help="simulated runs per row of the test against chance")
     parser.add_argument("--effect", type=float, default=0.6)
+    parser.add_argument("--models", default="wording-free,10-of-72", help="the rows of the test against chance")
     args = parser.parse_args()
     if args.part != "coverage":
         chance(args)
     if args.part == "chance":
         return
     print(f"{args.suites} suites per profile, {args.per_category} cases per category, 3 phrasings, drop up to "
-          f"{args.drop}, {args.resamples} resamples; PARTIAL share {PARTIAL}")
+          f"{args.drop}; PARTIAL share {PARTIAL}")
     print(f"{'profile':<8} {'measure':<12} {'true':>7} {'coverage':>9} {'mean width':>11}")
     for name in args.profiles.split(","):
         true = truth(PROFILES[name], args.drop, args.population, seed=7)
@@ -163,8 +164,7 @@ def main() -> None:
         hits = {k: 0 for k in true}
         widths = {k: 0.0 for k in true}
         for _ in range(args.suites):
-            found = robustness(suite(PROFILES[name], args.drop, args.per_category, draws), DEFAULT_WEIGHTS,
-                               resamples=args.resamples)
+            found = robustness(suite(PROFILES[name], args.drop, args.per_category, draws), DEFAULT_WEIGHTS)
             bounds = {"worst": found["worst"]["interval"], "base": found["per_phrasing"][0]["interval"],
                       "consistency": found["consistency_interval"]}
             for key, b in bounds.items():
@@ -177,7 +177,8 @@ def main() -> None:
     per_case = suite(PROFILES["mid"], args.drop, 9, SeededDraws(1))
     start = time.perf_counter()
     robustness(per_case, DEFAULT_WEIGHTS)
-    print(f"one robustness section, 72 cases x 3 phrasings, 1000 resamples: {time.perf_counter() - start:.2f} s (CPython)")
+    print(f"one robustness section, 72 cases x 3 phrasings, with the test against chance: "
+          f"{time.perf_counter() - start:.2f} s (CPython)")
 
 
 if __name__ == "__main__":

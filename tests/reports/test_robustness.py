@@ -51,7 +51,7 @@ def test_the_terminal_names_the_cases_and_the_phrasings_that_failed(card):
            "    two: PASS in base; FAIL in typo (p = 0.00794)\n" in text
     assert "  against chance: wording matters for this model (p < 0.001, level 0.05); verdicts differ between " \
            "phrasings in 2 cases, 2 cases depend on the wording (Holm-corrected across 2 cases tested)" in text
-    assert "per phrasing: base: 100.00" in text and "seed 20261130" in text
+    assert "per phrasing: base: 100.00" in text and "intervals: over cases, as the score's" in text and "seed 20261206" in text
 
 
 def test_markdown_has_the_section_and_one_row_per_dependent_case(card):

@@ -16,7 +16,7 @@ from .page_view import CATEGORY_LABELS, METRIC_LABELS, chart_bars
 from .scorecard import (METRIC_HELP, better, coverage_line, diagnosis_lines, headline, percent,
                         score_with_interval, statistics_lines, withheld, WITHHELD)
 from .sweep import sweep_text
-from .robustness import (case_wording, consistency_text, dependent_ids, dependent_rows, phrasing_cases,
+from .robustness import (case_wording, consistency_text, dependent_ids, dependent_rows, method_text, phrasing_cases,
                          phrasing_interval, shown, test_text, verdict_groups, worst_text)
 
 MAX_SHOWN = 4000        # characters of one value (arguments, final text) shown in a case
@@ -61,7 +61,7 @@ def _wording(card: dict) -> str:
             for p in found["per_phrasing"]]
     parts = [lines([consistency_text(found), worst_text(found), *[f"Against chance: {t}." for t in test_text(found)],
                     f"The score is {found['main_score']}.",
-                    f"Intervals: {method['method']} ({method['resamples']} resamples, seed {method['seed']})."]),
+                    f"Intervals: {method_text(method)}."]),
              table(["Phrasing", "Score", "95% CI", "Cases", "Interval (0 to 100)"], rows, right={1}, cls="wording")]
     dependent = dependent_rows(found)
     if dependent:

@@ -71,6 +71,13 @@ def worst_text(found: dict) -> str:
             + ("" if chance is None else f"; chance alone would give {score_text(chance)}"))
 
 
+def method_text(method: dict) -> str:
+    """How the section's intervals were made: the scores', and consistency's (a card made before
+    issue 38 names its bootstrap's resamples and seed)."""
+    draws = f" ({method['resamples']} resamples, seed {method['seed']})" if "resamples" in method else ""
+    return method["method"] + draws + (f"; consistency: {method['consistency']}" if method.get("consistency") else "")
+
+
 def _p(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3g}"
 
@@ -223,7 +230,7 @@ def robustness_text(card: dict) -> list[str]:
     method = found["interval_method"]
     lines = ["", "Wording sensitivity", f"  {consistency_text(found)}", f"  {worst_text(found)}",
              "  per phrasing: " + " · ".join(per_phrasing_text(found)),
-             f"  intervals: {method['method']} ({method['resamples']} resamples, seed {method['seed']})"]
+             f"  intervals: {method_text(method)}"]
     lines += [f"  against chance: {line}" for line in test_text(found)]
     test = found.get("wording_test")
     if test:

@@ -11,35 +11,34 @@ Definitions (docs/statistics.md "Phrasings" says the same for users):
   consistent cases / cases with at least two graded phrasings;
 - score per phrasing: the scorecard's weighted score over the cases graded in that phrasing;
 - worst-phrasing score: the same formula with each case at its lowest phrasing credit;
-- intervals: percentile bootstrap over cases, stratified by category, seeded (RESAMPLES draws); a
-  drawn case brings all its phrasings (phrasings are nested in their case, never drawn on their
-  own), so the dependence between a case's phrasings is kept; each category's resampled mean is
-  moved from the observed one by sqrt(n / (n - 1)) (the rescaled bootstrap: the plain one's spread
-  is (n - 1) / n too small). Coverage: benchmarks/phrasing_coverage.py.
+- intervals of the scores (per phrasing, worst phrasing): the main score's closed form over cases
+  (scoring/intervals.py), one credit per case, so a case's phrasings are never counted as
+  independent cases; none on fewer than FEWEST cases. Consistency: the Wilson interval. (A
+  percentile bootstrap served here before issue 38: it covered 0.935 for the worst-phrasing score
+  of a mid-range model and printed "100%-100%" at 72 of 72 consistent.) Coverage:
+  benchmarks/phrasing_coverage.py;
+- the test against chance and the worst-phrasing score expected by chance: scoring/wording_test.py.
 
 `robustness` is present only when the transcripts hold more than one phrasing; a run of the base
 phrasing alone gives exactly the scorecard it gave before phrasings existed.
 
-Pure: no I/O, no clock; the bootstrap's draws are seeded (scoring/stats.SeededDraws).
+Pure: no I/O, no clock; the test's draws are seeded (scoring/stats.SeededDraws).
 """
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
 from math import fsum
 
 from toolproof.grading.verdicts import ERROR, VERDICT_ORDER, CaseResult
 from toolproof.suite.model import BASE
 from .repeats import majority, merge_repeats
 from .scorecard import rate, weighted_score
-from .intervals import paired_intervals, wilson
+from .intervals import LEVEL, card_intervals, paired_intervals, wilson
 from .wording_test import METHOD as TEST_METHOD, case_groups, expected_worst, suite_test
-from .stats import BOOTSTRAP_LEVEL, BOOTSTRAP_SEED, SeededDraws, quantile, weighted
 
-METHOD = ("percentile bootstrap over cases, stratified by category, each category's deviation scaled by "
-          "sqrt(n / (n - 1)); each drawn case brings all its phrasings (nested); seeded")
+METHOD = ("over cases, as the score's: a stratified normal interval, each category's variance smoothed by "
+          "half a pseudo-case")
 FEWEST = 5              # a per-phrasing score on fewer cases gets no interval ("too few cases")
-RESAMPLES = 1000        # the page draws one section in about a second (benchmarks/phrasing_coverage.py)
 WILSON_Z = 1.959964    # 95%
 CONSISTENCY_METHOD = "Wilson score interval over the cases with two graded phrasings"
 MAIN_SCORE = "the mean over each case's phrasings of its credit, then the usual weighted score"
@@ -113,73 +112,14 @@ def _score(rows: list[tuple[str, float]], weights: dict) -> float | None:
     return weighted_score({c: round(sum(v) / len(v), 4) for c, v in table.items()}, weights) if table else None
 
 
-@lru_cache(maxsize=8)
-def _resampled(table: tuple, resamples: int, seed: int) -> tuple:
-    """The nested bootstrap's weight-free part: per resample, per measure, {category: (sum, count)}
-    over the drawn cases that hold the measure. `table` is ((category, (value or None per measure)),
-    ...) in case order; one draw of cases (stratified by category, with replacement) serves every
-    measure, so a drawn case brings all its phrasings. Cached: a weight change redraws at once."""
-    strata: dict[str, list[int]] = {}
-    for i, (category, _) in enumerate(table):
-        strata.setdefault(category, []).append(i)
-    measures = len(table[0][1])
-    columns = {c: [[table[i][1][m] for i in members] for m in range(measures)] for c, members in strata.items()}
-    draws, out = SeededDraws(seed), []
-    for _ in range(resamples):
-        row: list[dict] = [{} for _ in range(measures)]
-        for c, members in strata.items():
-            picked = draws.below_many(len(members), len(members))
-            for m, column in enumerate(columns[c]):
-                values = [v for v in map(column.__getitem__, picked) if v is not None]
-                if values:
-                    row[m][c] = (sum(values), len(values))
-        out.append(tuple(row))
-    return tuple(out)
-
-
-def _bounds(values: list[float], places: int, top: float) -> dict | None:
-    """The percentile bounds, clamped to the measure's range [0, top]: the rescaling can move a
-    resampled mean past 0 or past the top (e.g. 5 cases: -8 to 108), which no score can be; the
-    true value lies in the range, so clamping never loses coverage."""
-    if not values:
+def _interval(rows: list[tuple[str, float]], weights: dict) -> dict | None:
+    """The 95% interval of the weighted score over (category, credit) rows: the main score's own
+    closed form (scoring/intervals.card_intervals: a stratified normal interval, each category's
+    variance smoothed by half a pseudo-case), so a phrasing's score and the worst-phrasing score
+    are bounded by the rule that bounds the score above them."""
+    if not rows:
         return None
-    values.sort()
-    low, high = quantile(values, (1 - BOOTSTRAP_LEVEL) / 2), quantile(values, (1 + BOOTSTRAP_LEVEL) / 2)
-    low, high = min(top, max(0.0, low)), min(top, max(0.0, high))
-    return {"low": round(low, places) + 0.0, "high": round(high, places) + 0.0}
-
-
-def _observed(table: tuple, m: int) -> dict[str, tuple[float, int]]:
-    """{category: (mean, n)} of measure m over the cases that hold it."""
-    found: dict[str, list[float]] = {}
-    for category, values in table:
-        if values[m] is not None:
-            found.setdefault(category, []).append(values[m])
-    return {c: (sum(v) / len(v), len(v)) for c, v in found.items()}
-
-
-def _rescaled(row: dict, observed: dict) -> dict:
-    """Each category's resampled mean moved away from the observed one by sqrt(n / (n - 1)): the
-    bootstrap's plug-in spread is (n - 1) / n of the unbiased one, which at 9 cases a category left
-    the percentile intervals at 0.91-0.94 coverage (benchmarks/phrasing_coverage.py)."""
-    out = {}
-    for c, (s, n) in row.items():
-        mean, size = observed[c]
-        out[c] = mean + (s / n - mean) * (size / (size - 1)) ** 0.5 if size > 1 else s / n
-    return out
-
-
-def _intervals(table: tuple, weights: dict, resamples: int) -> list | None:
-    """95% bounds of the weighted score (0-100) per measure. None when not drawn."""
-    if not table or resamples < 1:
-        return None
-    draws = _resampled(table, resamples, BOOTSTRAP_SEED)
-    out = []
-    for m in range(len(table[0][1])):
-        observed = _observed(table, m)
-        scores = [weighted(_rescaled(row[m], observed), weights) for row in draws]
-        out.append(_bounds([x for x in scores if x is not None], 2, 100.0))
-    return out
+    return card_intervals([c for _, c in rows], [k for k, _ in rows], weights)["score"]
 
 
 def consistency_bounds(consistent: int, judged: int) -> dict | None:
@@ -219,10 +159,11 @@ def case_table(per_case: list[list[CaseResult]], phrasings: list[str]) -> list[d
 
 
 def robustness(per_case: list[list[CaseResult]], weights: dict, *, intervals: bool = True,
-               resamples: int = RESAMPLES, planned: dict | None = None) -> dict | None:
+               planned: dict | None = None) -> dict | None:
     """The scorecard's `robustness` section, or None for a run of one phrasing. `weights` are the
-    checked category weights; `intervals` False leaves the bootstrap's intervals null (the page
-    draws them later); `planned` {phrasing: cases planned in it} (None: the cases run in it)."""
+    checked category weights; `intervals` False leaves the score intervals null, like the card's
+    own (the page draws them with the diagnosis); `planned` {phrasing: cases planned in it} (None:
+    the cases run in it)."""
     phrasings = phrasings_of(per_case)
     if len(phrasings) < 2:
         return None
@@ -237,18 +178,15 @@ def robustness(per_case: list[list[CaseResult]], weights: dict, *, intervals: bo
     consistent = sum(c["consistent"] for c in judged)
     credits = [{p: r.credit for p, r in by_phrasing(rs).items() if r.credit is not None} for rs in per_case]
     categories = [rs[0].category for rs in per_case]
-    # one row per case: its credit in each phrasing, and at its worst phrasing
-    table = tuple((k, tuple(c.get(p) for p in phrasings) + (min(c.values()) if c else None,))
-                  for k, c in zip(categories, credits))
-    bounds = _intervals(table, weights, resamples if intervals else 0) or [None] * (len(phrasings) + 1)
     run_in = {p: sum(any(r.phrasing == p for r in rs) for rs in per_case) for p in phrasings}
     per_phrasing = []
-    for n, p in enumerate(phrasings):
+    for p in phrasings:
         rows = [(k, c[p]) for k, c in zip(categories, credits) if p in c]
         few = len(rows) < FEWEST
         per_phrasing.append({"phrasing": p, "cases": len(rows),
                              "planned": max(len(rows), (planned or run_in).get(p, run_in[p])),
-                             "score": _score(rows, weights), "interval": None if few else bounds[n],
+                             "score": _score(rows, weights),
+                             "interval": None if few or not intervals else _interval(rows, weights),
                              **({"interval_note": f"too few cases (fewer than {FEWEST})"} if few else {})})
     worst_rows = [(k, min(c.values())) for k, c in zip(categories, credits) if c]
     return {
@@ -260,13 +198,12 @@ def robustness(per_case: list[list[CaseResult]], weights: dict, *, intervals: bo
         "consistency_interval": consistency_bounds(consistent, len(judged)),
         "per_phrasing": per_phrasing,
         "worst": {"cases": len(worst_rows), "score": _score(worst_rows, weights),
-                  "interval": None if len(worst_rows) < FEWEST else bounds[-1],
+                  "interval": None if len(worst_rows) < FEWEST or not intervals else _interval(worst_rows, weights),
                   **({"interval_note": f"too few cases (fewer than {FEWEST})"} if len(worst_rows) < FEWEST else {})},
         "worst_phrasing_expected_by_chance": chance_worst(tables, categories, weights),
         "wording_test": {"method": TEST_METHOD, **{k: v for k, v in test.items() if k not in ("named", "p_by_case")}},
         "wording_dependent_cases": [cases[i]["id"] for i in test["named"]],
-        "interval_method": {"method": METHOD, "level": BOOTSTRAP_LEVEL, "resamples": resamples,
-                            "seed": BOOTSTRAP_SEED, "consistency": CONSISTENCY_METHOD},
+        "interval_method": {"method": METHOD, "level": LEVEL, "consistency": CONSISTENCY_METHOD},
         "cases": cases,
     }
 

@@ -40,13 +40,13 @@ def robustness_checks(t: Checker) -> None:
     per_case = [[_result("a", "should_call", PASS, "base"), _result("a", "should_call", FAIL, "terse")],
                 [_result("b", "should_call", PASS, "base"), _result("b", "should_call", PASS, "terse")],
                 [_result("c", "must_ask", PASS, "base"), _result("c", "must_ask", ERROR, "terse")]]
-    found = robustness(per_case, {"should_call": 1, "must_ask": 1}, resamples=200)
+    found = robustness(per_case, {"should_call": 1, "must_ask": 1})
     t.check("robustness: consistency counts cases with two graded phrasings (1 of 2; an ERROR phrasing is not graded)",
             (found["consistent_cases"], found["judged_cases"], found["consistency_rate"]) == (1, 2, 0.5))
     t.check("robustness: worst-phrasing score by hand (should_call 0.5, must_ask 1 -> 75)",
             found["worst"]["score"] == 75.0 and found["cases"][0]["worse_in"] == ["terse"])
-    again = robustness(per_case, {"should_call": 1, "must_ask": 1}, resamples=200)
-    t.check("robustness: seeded, and no worst-phrasing interval on fewer than 5 cases",
+    again = robustness(per_case, {"should_call": 1, "must_ask": 1})
+    t.check("robustness: reproducible, and no worst-phrasing interval on fewer than 5 cases",
             again == found and found["worst"]["interval"] is None and "too few" in found["worst"]["interval_note"])
     t.check("robustness: consistency's Wilson interval does not collapse at 72 of 72",
             consistency_bounds(72, 72)["high"] == 1.0 and consistency_bounds(72, 72)["low"] < 0.96)

@@ -18,7 +18,7 @@ def robustness_section(card: dict, kind: str, cases: dict | None = None):
     """#<prefix>-robustness: present only when the card holds several phrasings. `cases` ({id: Case},
     the suite the card was graded on) gives each phrasing's prompt text."""
     from toolproof.reports.page_view import id_prefix
-    from toolproof.reports.robustness import consistency_text, test_text, worst_text
+    from toolproof.reports.robustness import consistency_text, method_text, test_text, worst_text
 
     found = card.get("robustness")
     if not found:
@@ -32,8 +32,7 @@ def robustness_section(card: dict, kind: str, cases: dict | None = None):
            data_score="" if found["worst"]["score"] is None else str(found["worst"]["score"]))])
     method = found["interval_method"]
     test = found.get("wording_test") or {}
-    notes = el("p", f"The score above is {found['main_score']}. Intervals: {method['method']} "
-                    f"({method['resamples']} resamples, seed {method['seed']})."
+    notes = el("p", f"The score above is {found['main_score']}. Intervals: {method_text(method)}."
                     + (f" Test against chance: {test['method']} ({test['draws']} draws, seed {test['seed']})."
                        if test else ""), cls="muted small")
     against = [el("p", f"Against chance: {line}.", cls="robustness-test small", id=f"{prefix}-wording-test",
