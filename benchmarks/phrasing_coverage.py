@@ -114,7 +114,7 @@ def chance(args) -> None:
           f"{'named of 10':>12} {'wrongly named':>14} {'worst':>7} {'by chance':>10}")
     models = (("wording-free", 0.0, 0), ("10-of-72", args.effect, 10))
     for label, effect, affected in [m for m in models if m[0] in args.models.split(",")]:
-        for repeats in range(1, 6):
+        for repeats in map(int, args.repeats.split(",")):
             draws = SeededDraws(20261206 + repeats + 100 * affected)
             suite_hits = named_any = named_right = named_wrong = 0
             worst = expected = 0.0
@@ -150,6 +150,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=300, help="simulated runs per row of the test against chance")
     parser.add_argument("--effect", type=float, default=0.6)
     parser.add_argument("--models", default="wording-free,10-of-72", help="the rows of the test against chance")
+    parser.add_argument("--repeats", default="1,2,3,4,5", help="repeat counts of the test against chance's rows")
     args = parser.parse_args()
     if args.part != "coverage":
         chance(args)

@@ -4,7 +4,7 @@ A scorecard becomes one <testsuite> per category and one <testcase> per case nam
 FAIL and PARTIAL carry a <failure> with the reasons, ERROR an <error>. When less than the plan
 was graded, the root's name says "N of M cases graded", and plan items that never started are
 one <error> in a "coverage" suite; a run of several phrasings adds a "wording" suite where a case
-whose verdict depends on the wording fails. A comparison becomes one
+fails when the test against chance names it wording-dependent. A comparison becomes one
 <testsuite> per category where a regressed case is a <failure> and a case with no graded repeat
 an <error>. Model text is hostile: everything is escaped, and characters XML 1.0 cannot hold
 (control characters, lone surrogates, U+FFFE/U+FFFF) are written as visible \\uXXXX text, so the
