@@ -49,7 +49,7 @@ def test_the_terminal_names_the_cases_and_the_phrasings_that_failed(card):
     text = render_text(card)
     assert "  verdict depends on the wording: 2\n    call: PASS in base, terse; FAIL in chatty (p < 0.001)\n" \
            "    two: PASS in base; FAIL in typo (p = 0.00794)\n" in text
-    assert "  against chance: wording matters for this model (p < 0.001, level 0.05); verdicts differ between " \
+    assert "  against chance: wording matters for this model (p = 0.001, level 0.05); verdicts differ between " \
            "phrasings in 2 cases, 2 cases depend on the wording (Holm-corrected across 2 cases tested)" in text
     assert "per phrasing: base: 100.00" in text and "intervals: over cases, as the score's" in text and "seed 20261206" in text
 
