@@ -11,7 +11,8 @@ worst of three is low by construction. Two questions, each with a calibrated tes
   the between-phrasing sum of squares (how far the phrasings' means sit apart); its null
   distribution over all arrangements is computed exactly (a permutation test, Freeman-Halton
   style, by dynamic programming over phrasings), so `p` is exact: the chance, with wording
-  irrelevant, of phrasing means at least this far apart.
+  irrelevant, of phrasing means at least this far apart. A table of more than 6 phrasings or 48
+  tries is too big to count in time: its law comes from 100-500 seeded shuffles instead.
 - **Suite level** ("does wording matter for this model at all?"): T = the sum over cases of
   -ln(the case's exact p) (Fisher's combination, which weighs a few strongly worded cases
   above many faintly different ones). Its null
@@ -76,8 +77,59 @@ def _compositions(size: int, limits: tuple[int, ...]):
             yield (first,) + rest
 
 
+EXACT_GROUPS, EXACT_TRIES = 6, 48   # beyond either, the exact count grows too fast: shuffles instead
+SHUFFLE_WORK = 40000                # tries shuffled per case at most (shuffles x tries), 100 to 500 shuffles
+
+
+def exact(groups: tuple) -> bool:
+    """Is this case's table small enough to count every arrangement (at most EXACT_GROUPS
+    phrasings and EXACT_TRIES tries: a few hundredths of a second; 10 phrasings x 10 repeats took
+    18 s)?"""
+    return len(groups) <= EXACT_GROUPS and sum(map(len, groups)) <= EXACT_TRIES
+
+
+@lru_cache(maxsize=256)
+def _shuffled(groups: tuple) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """For a table too big to count: (statistic, worst phrasing mean) for the observed table and
+    then for each of B seeded shuffles of its tries over its phrasings (B = SHUFFLE_WORK / tries,
+    from 100 to 500). A Monte-Carlo permutation law: p = (1 + shuffles at or above) / (1 + B)."""
+    flat = [v for g in groups for v in g]
+    shuffles = max(100, min(500, SHUFFLE_WORK // max(1, len(flat))))
+    rng = SeededDraws(SEED)
+
+    def measure(seq: list[float]) -> tuple[float, float]:
+        stat, worst, at = 0.0, None, 0
+        for g in groups:
+            s = fsum(seq[at:at + len(g)])
+            stat, at = stat + s * s / len(g), at + len(g)
+            worst = s / len(g) if worst is None else min(worst, s / len(g))
+        return round(stat, 9), worst
+    out = [measure(flat)]
+    for _ in range(shuffles):
+        for k in range(len(flat) - 1, 0, -1):          # Fisher-Yates, seeded
+            j = rng.below(k + 1)
+            flat[k], flat[j] = flat[j], flat[k]
+        out.append(measure(flat))
+    return tuple(a for a, _ in out), tuple(b for _, b in out)
+
+
 @lru_cache(maxsize=4096)
 def null_law(groups: tuple[tuple[float, ...], ...]) -> tuple:
+    """(observed statistic, ((statistic, probability), ...) sorted, total sum of squares): the
+    exact law when the table is small enough (`exact`), else the Monte-Carlo one of `_shuffled`
+    (the observed table counted among its shuffles, each of equal weight)."""
+    if exact(groups):
+        return _exact_law(groups)
+    stats, _ = _shuffled(groups)
+    law: dict[float, float] = {}
+    for stat in stats:
+        law[stat] = law.get(stat, 0.0) + 1 / len(stats)
+    flat = [v for g in groups for v in g]
+    mean = fsum(flat) / len(flat)
+    return stats[0], tuple(sorted(law.items())), fsum((v - mean) ** 2 for v in flat)
+
+
+def _exact_law(groups: tuple[tuple[float, ...], ...]) -> tuple:
     """(observed statistic, ((statistic, probability), ...) sorted, total sum of squares) for one
     case: the exact law of sum_g S_g^2 / n_g (S_g a phrasing's credit sum) over every arrangement
     of the case's tries with the phrasings' sizes kept. Dynamic programming over phrasings: the
@@ -186,6 +238,15 @@ def suite_test(tables: tuple, draws: int = DRAWS, seed: int = SEED, level: float
 
 @lru_cache(maxsize=4096)
 def expected_worst(groups: tuple[tuple[float, ...], ...]) -> float | None:
+    """The case's worst phrasing credit expected by chance (see _expected_worst); for a table too
+    big to count (`exact`), the mean over `_shuffled`'s seeded shuffles."""
+    if not groups or exact(groups):
+        return _expected_worst(groups)
+    worsts = _shuffled(groups)[1][1:]
+    return fsum(worsts) / len(worsts)
+
+
+def _expected_worst(groups: tuple[tuple[float, ...], ...]) -> float | None:
     """The case's worst phrasing credit expected by chance: the mean, over every arrangement of its
     tries over its phrasings (each keeping its size), of the lowest phrasing mean. Exact (dynamic
     programming over phrasings; the state is the tries still unplaced and the lowest mean so far),
