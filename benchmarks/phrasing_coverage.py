@@ -1,12 +1,13 @@
-"""Do the robustness section's 95% intervals cover the truth? (issue 26)
+"""Do the robustness section's 95% intervals cover the truth (issue 26), and does its test tell
+wording from chance (issue 38)?
 
 Simulates suites of the shipped shape (8 categories x 9 cases, default weights) where every case is
 sent in 3 phrasings: the base one passes with the case's probability (benchmarks/simsuite.py), each
 other phrasing with that probability lowered by a drop drawn from 0..--drop (wording that hurts some
 cases more than others). Each simulated suite goes through the shipped code
-(scoring/robustness.robustness: the percentile bootstrap over cases, stratified by category, each
-drawn case bringing all its phrasings), and the script prints how often each interval holds the
-true value, and its mean width:
+(scoring/robustness.robustness: the score's closed-form interval over cases for a phrasing's score
+and the worst-phrasing score, Wilson for consistency), and the script prints how often each
+interval holds the true value, and its mean width:
   worst        the worst-phrasing score (each case at its lowest phrasing credit)
   base         the score in the base phrasing alone
   consistency  the share of cases whose phrasings all got one verdict
@@ -14,9 +15,20 @@ The true values are the population's, computed from --population simulated cases
 Also prints what one robustness section of a full-size run costs (72 cases x 3 phrasings).
 
     python benchmarks/phrasing_coverage.py                     # ~1-2 minutes on a busy 2-core machine
-    python benchmarks/phrasing_coverage.py --suites 1000 --resamples 2000 --profiles mid,strong,top
+    python benchmarks/phrasing_coverage.py --part coverage --suites 1000 --profiles mid,strong,uneven,top
 
 A coverage figure p from N suites has a standard error of sqrt(p (1 - p) / N): about 0.01 at N = 400.
+
+The test against chance (scoring/wording_test.py), `--part chance`:
+  wording-free  every phrasing passes with the case's own probability (drawn per case like real
+                models: the profiles mid, strong, uneven, top, with cases spread +-0.5 around their
+                category), 1-5 repeats: the share of runs reporting wording at all (suite-level p at
+                or below 0.05, or any case named) must stay at or below 0.05;
+  10-of-72      the same, but in 10 of the 72 cases one phrasing passes with probability lowered by
+                --effect: the share of runs where the suite level detects it (power), and how many
+                of the 10 cases get named, per number of repeats.
+
+    python benchmarks/phrasing_coverage.py --part chance --runs 400
 """
 from __future__ import annotations
 
@@ -70,6 +82,59 @@ def suite(profile: tuple, drop: float, per_category: int, draws: SeededDraws) ->
     return per_case
 
 
+def noisy_suite(per_category: int, repeats: int, draws: SeededDraws, effect: float = 0.0,
+                affected: int = 0) -> list[list[CaseResult]]:
+    """A run of 3 phrasings x `repeats`: each case's pass probability drawn from a random profile
+    (cases spread +-0.5 around it); in the first `affected` cases the last phrasing passes with
+    that probability lowered by `effect` (a real wording effect), elsewhere wording is irrelevant."""
+    profile = PROFILES[("mid", "strong", "uneven", "top")[draws.below(4)]]
+    probs, cats = case_probabilities(profile, per_category, draws, spread=1.0)
+    order = [draws.below(len(probs)) for _ in range(affected)]
+    hit = set()
+    for i in order:                  # `affected` distinct cases, drawn
+        while i in hit:
+            i = (i + 1) % len(probs)
+        hit.add(i)
+    per_case = []
+    for i, (p, category) in enumerate(zip(probs, cats)):
+        tries = []
+        for ph in PHRASINGS:
+            q = max(0.0, p - effect) if i in hit and ph == PHRASINGS[-1] else p
+            tries += [CaseResult(f"c{i}", category, v, CREDIT[v], [], v, CREDIT[v], [], blank_facts(), phrasing=ph)
+                      for v in verdicts(q, repeats, draws)]
+        per_case.append(tries)
+    return per_case, hit
+
+
+def chance(args) -> None:
+    """False alarms without wording, power with wording on 10 of 72 cases, per number of repeats."""
+    print(f"\ntest against chance: {args.runs} runs per row, 8 x {args.per_category} cases, 3 phrasings; "
+          f"effect: one phrasing's pass probability lowered by {args.effect} in 10 cases")
+    print(f"{'model':<13} {'repeats':>7} {'reported':>9} {'suite p<=.05':>13} {'any named':>10} "
+          f"{'named of 10':>12} {'wrongly named':>14} {'worst':>7} {'by chance':>10}")
+    models = (("wording-free", 0.0, 0), ("10-of-72", args.effect, 10))
+    for label, effect, affected in [m for m in models if m[0] in args.models.split(",")]:
+        for repeats in map(int, args.repeats.split(",")):
+            draws = SeededDraws(20261206 + repeats + 100 * affected)
+            suite_hits = named_any = named_right = named_wrong = 0
+            worst = expected = 0.0
+            for _ in range(args.runs):
+                per_case, hit = noisy_suite(args.per_category, repeats, draws, effect, affected)
+                found = robustness(per_case, DEFAULT_WEIGHTS, intervals=False)
+                test = found["wording_test"]
+                named = {int(c[1:]) for c in found["wording_dependent_cases"]}
+                suite_hits += test["p"] is not None and test["p"] <= test["level"]
+                named_any += bool(named)
+                named_right += len(named & hit)
+                named_wrong += len(named - hit)
+                worst += found["worst"]["score"]
+                expected += found["worst_phrasing_expected_by_chance"]
+            reported = max(suite_hits, named_any) / args.runs
+            print(f"{label:<13} {repeats:>7} {reported:>9.3f} {suite_hits / args.runs:>13.3f} "
+                  f"{named_any / args.runs:>10.3f} {named_right / args.runs:>12.2f} {named_wrong / args.runs:>14.3f} "
+                  f"{worst / args.runs:>7.1f} {expected / args.runs:>10.1f}")
+
+
 def inside(bounds: dict | None, value: float) -> bool:
     return bounds is not None and bounds["low"] <= value <= bounds["high"]
 
@@ -77,14 +142,22 @@ def inside(bounds: dict | None, value: float) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suites", type=int, default=300)
-    parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--per-category", type=int, default=9)
     parser.add_argument("--drop", type=float, default=0.3)
     parser.add_argument("--population", type=int, default=40000, help="simulated cases per category for the truth")
-    parser.add_argument("--profiles", default="mid,strong")
+    parser.add_argument("--profiles", default="mid,strong,top")
+    parser.add_argument("--part", choices=("coverage", "chance", "all"), default="all")
+    parser.add_argument("--runs", type=int, default=300, help="simulated runs per row of the test against chance")
+    parser.add_argument("--effect", type=float, default=0.6)
+    parser.add_argument("--models", default="wording-free,10-of-72", help="the rows of the test against chance")
+    parser.add_argument("--repeats", default="1,2,3,4,5", help="repeat counts of the test against chance's rows")
     args = parser.parse_args()
+    if args.part != "coverage":
+        chance(args)
+    if args.part == "chance":
+        return
     print(f"{args.suites} suites per profile, {args.per_category} cases per category, 3 phrasings, drop up to "
-          f"{args.drop}, {args.resamples} resamples; PARTIAL share {PARTIAL}")
+          f"{args.drop}; PARTIAL share {PARTIAL}")
     print(f"{'profile':<8} {'measure':<12} {'true':>7} {'coverage':>9} {'mean width':>11}")
     for name in args.profiles.split(","):
         true = truth(PROFILES[name], args.drop, args.population, seed=7)
@@ -92,8 +165,7 @@ def main() -> None:
         hits = {k: 0 for k in true}
         widths = {k: 0.0 for k in true}
         for _ in range(args.suites):
-            found = robustness(suite(PROFILES[name], args.drop, args.per_category, draws), DEFAULT_WEIGHTS,
-                               resamples=args.resamples)
+            found = robustness(suite(PROFILES[name], args.drop, args.per_category, draws), DEFAULT_WEIGHTS)
             bounds = {"worst": found["worst"]["interval"], "base": found["per_phrasing"][0]["interval"],
                       "consistency": found["consistency_interval"]}
             for key, b in bounds.items():
@@ -106,7 +178,8 @@ def main() -> None:
     per_case = suite(PROFILES["mid"], args.drop, 9, SeededDraws(1))
     start = time.perf_counter()
     robustness(per_case, DEFAULT_WEIGHTS)
-    print(f"one robustness section, 72 cases x 3 phrasings, 1000 resamples: {time.perf_counter() - start:.2f} s (CPython)")
+    print(f"one robustness section, 72 cases x 3 phrasings, with the test against chance: "
+          f"{time.perf_counter() - start:.2f} s (CPython)")
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ def worded(browser, server, tmp_path_factory):
                                             "data/fixtures.json": json.dumps(docs["transcripts"])}))
     page.goto(server)
     booted(page)
+    page.wait_for_selector("#fixture-card[data-diagnosis=ready]", state="attached")   # the section redrawn with its intervals
     folder = tmp_path_factory.mktemp("worded")
     for key in ("suite", "transcripts"):
         (folder / f"{key}.json").write_text(json.dumps(docs[key]))
@@ -57,6 +58,11 @@ def test_the_fixture_scorecard_shows_the_wording_section(worded):
     card = json.loads(out.getvalue())["robustness"]
     assert page.get_attribute("#fixture-worst-score", "data-score") == str(card["worst"]["score"])
     assert page.text_content("#fixture-consistency").startswith("1 of 2 cases consistent across phrasings")
+    test = page.locator("#fixture-wording-test")       # one repeat: no case can be told from chance
+    assert (test.get_attribute("data-decidable"), test.get_attribute("data-dependent")) == ("false", "0")
+    assert test.text_content().startswith("Against chance: wording cannot be told from chance: verdicts differ "
+                                          "between phrasings in 1 case")
+    assert card["wording_test"]["decidable"] is False and card["wording_dependent_cases"] == []
 
 
 def test_each_case_shows_its_own_phrasings_side_by_side(worded):
@@ -67,8 +73,8 @@ def test_each_case_shows_its_own_phrasings_side_by_side(worded):
         "#fixture-phrasings-table .phrasing-row",
         "rows => rows.map(r => [r.dataset.caseId, r.dataset.wording, [...r.querySelectorAll('.verdict-cell')].map("
         "c => [c.dataset.phrasing, c.dataset.verdict, c.querySelector('.phrasing-prompt').textContent])])")
-    depends = [r for r in rows if r[1] == "depends"]
-    assert len(depends) == 1 and rows[0] == depends[0]
+    depends = [r for r in rows if r[1] == "differs"]     # phrasings differ; one repeat cannot say it is wording
+    assert len(depends) == 1 and rows[0] == depends[0] and not [r for r in rows if r[1] == "depends"]
     case = next(c for c in docs["suite"]["cases"] if c["id"] == depends[0][0])
     assert depends[0][2] == [["base", "PASS", case["prompt"]], ["terse", "FAIL", case["phrasings"][0]["prompt"]]]
     single = [r for r in rows if r[1] == "single"]
@@ -77,8 +83,9 @@ def test_each_case_shows_its_own_phrasings_side_by_side(worded):
     assert page.locator("#fixture-phrasings-table th, #fixture-phrasings-table td").count() == 0
     assert page.locator("#fixture-robustness script, #fixture-robustness b").count() == 0
     groups = page.locator("#fixture-phrasings-table details.phrasing-group")
-    assert [g.get_attribute("open") for g in groups.all()] == ["", None]   # depends open, the rest folded
-    assert groups.nth(0).locator("summary").text_content() == "1 case whose verdict depends on the wording"
+    assert [g.get_attribute("open") for g in groups.all()] == [None, None]   # nothing named: both folded
+    assert groups.nth(0).locator("summary").text_content() == "1 case whose phrasings differ, within chance"
+    assert page.text_content("#fixture-phrasings-table").count("No case is shown to depend on the wording.") == 1
 
 
 def test_the_wording_view_fits_a_phone(worded):
@@ -89,7 +96,7 @@ def test_the_wording_view_fits_a_phone(worded):
         section.scroll_into_view_if_needed()
         widths = section.evaluate("s => [s.scrollWidth, s.clientWidth, document.documentElement.scrollWidth]")
         assert widths[0] <= widths[1] and widths[2] <= 390
-        cells = page.eval_on_selector_all("#fixture-phrasings-table .phrasing-row[data-wording=depends] .verdict-cell",
+        cells = page.eval_on_selector_all("#fixture-phrasings-table .phrasing-row[data-wording=differs] .verdict-cell",
                                           "cs => cs.map(c => c.getBoundingClientRect().left)")
         assert len(cells) == 2 and cells[0] == cells[1]                 # stacked, one under the other
     finally:
@@ -100,7 +107,7 @@ def test_a_case_detail_says_which_conversation_it_shows_and_picks_another(worded
     """The detail opens on the conversation the row's reasons come from (the tie PASS/FAIL goes to
     FAIL: terse), says so, and a fast user switching phrasings with no pause gets the last one."""
     page, _, docs = worded
-    case_id = page.get_attribute("#fixture-phrasings-table .phrasing-row[data-wording=depends]", "data-case-id")
+    case_id = page.get_attribute("#fixture-phrasings-table .phrasing-row[data-wording=differs]", "data-case-id")
     case = next(c for c in docs["suite"]["cases"] if c["id"] == case_id)
     row = page.locator(f'#fixture-card .case-row[data-case-id="{case_id}"]')
     row.locator("button.toggle").click()
@@ -213,3 +220,32 @@ def test_compare_of_two_worded_runs_shows_them_per_phrasing(worded, tmp_path):
     page.wait_for_selector('#compare[data-compare="ready"]', timeout=60_000)
     text = page.text_content("#compare-wording")
     assert "(worst)" in text and "terse" in text and "base" in text
+
+
+def test_with_repeats_the_page_names_the_case_the_test_against_chance_names(browser, server):
+    """Five repeats, each phrasing answered alike every time: the test names the case (exact p
+    2/252), the page opens it as depending on the wording, and the case row says so."""
+    docs = documents()
+    items = docs["transcripts"]["transcripts"]
+    docs["transcripts"]["transcripts"] = [{**t, "repeat": r} for t in items for r in range(5)]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.route(PAGE_FILES, page_files_with({"data/suite.json": json.dumps(docs["suite"]),
+                                                "data/fixtures.json": json.dumps(docs["transcripts"])}))
+        page.goto(server)
+        booted(page)
+        page.wait_for_selector("#fixture-card[data-diagnosis=ready]", state="attached")
+        test = page.locator("#fixture-wording-test")
+        assert (test.get_attribute("data-decidable"), test.get_attribute("data-dependent")) == ("true", "1")
+        assert "wording matters for this model" in test.text_content()
+        named = page.eval_on_selector_all("#fixture-phrasings-table .phrasing-row[data-wording=depends]",
+                                          "rows => rows.map(r => r.dataset.caseId)")
+        assert len(named) == 1
+        groups = page.locator("#fixture-phrasings-table details.phrasing-group")
+        assert groups.nth(0).get_attribute("open") == "" and \
+            groups.nth(0).locator("summary").text_content() == "1 case whose verdict depends on the wording"
+        row = page.locator(f'#fixture-card .case-row[data-case-id="{named[0]}"]')
+        assert "(depends on the wording)" in row.text_content()
+    finally:
+        context.close()

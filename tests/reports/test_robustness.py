@@ -20,24 +20,38 @@ TOOLS = parse_tools(TOOLS_DOC, format_schema("tools"))
 CASES = parse_suite(suite_doc(), TOOLS, format_schema("suite"))
 
 
+def graded(repeats: int) -> dict:
+    return evaluate(CASES, TOOLS, parse_transcripts(transcripts_doc(every_phrasing(repeats)), format_schema("transcripts")))
+
+
 @pytest.fixture(scope="module")
 def card():
-    return evaluate(CASES, TOOLS, parse_transcripts(transcripts_doc(every_phrasing()), format_schema("transcripts")))
+    """Five repeats, each phrasing answered alike every time: enough for the test against chance
+    to name the two cases whose phrasings disagree (call: p 3/3003; two: p 2/252)."""
+    return graded(5)
+
+
+@pytest.fixture(scope="module")
+def once():
+    """The same answers with one repeat: wording cannot be told from chance."""
+    return graded(1)
 
 
 def test_the_headline_says_consistency_worst_score_and_how_the_score_is_made(card):
     text = render_text(card)
     head = text.split("\n\n")[0]
     assert "Wording: 1 of 3 cases consistent across phrasings (33.3%, 95% CI " in head
-    assert "worst-phrasing score 20.00 / 100 (95% CI " in head
+    assert "worst-phrasing score 20.00 / 100 (too few cases for an interval), 3 cases; chance alone would give " in head
     assert "The score is the mean over each case's phrasings" in head
 
 
 def test_the_terminal_names_the_cases_and_the_phrasings_that_failed(card):
     text = render_text(card)
-    assert "  verdict depends on the wording: 2\n    call: PASS in base, terse; FAIL in chatty\n" \
-           "    two: PASS in base; FAIL in typo\n" in text
-    assert "per phrasing: base: 100.00" in text and "seed 20261130" in text
+    assert "  verdict depends on the wording: 2\n    call: PASS in base, terse; FAIL in chatty (p < 0.001)\n" \
+           "    two: PASS in base; FAIL in typo (p = 0.00794)\n" in text
+    assert "  against chance: wording matters for this model (p = 0.001, level 0.05); verdicts differ between " \
+           "phrasings in 2 cases, 2 cases depend on the wording (Holm-corrected across 2 cases tested)" in text
+    assert "per phrasing: base: 100.00" in text and "intervals: over cases, as the score's" in text and "seed 20261206" in text
 
 
 def test_markdown_has_the_section_and_one_row_per_dependent_case(card):
@@ -57,6 +71,31 @@ def test_junit_fails_wording_dependent_cases_in_their_own_suite(card):
     wording = next(s for s in root if s.get("name") == "wording")
     assert (wording.get("tests"), wording.get("failures")) == ("3", "2")
     assert [c.get("name") for c in wording if c.find("failure") is not None] == ["call", "two"]
+
+
+def test_one_repeat_names_no_case_and_says_wording_cannot_be_told_from_chance(once):
+    """The same disagreeing phrasings without repeats: nothing shows how much a case varies on its
+    own, so no view names a case (the old views called both wording-dependent)."""
+    found = once["robustness"]
+    assert found["wording_test"]["decidable"] is False and found["wording_test"]["p"] is None
+    assert found["wording_dependent_cases"] == []
+    text, md = render_text(once), render_markdown(once)
+    assert "wording cannot be told from chance: verdicts differ between phrasings in 2 cases" in text
+    assert "verdict depends on the wording: none" in text and "Cases whose verdict depends" not in md
+    assert "(differs, within chance)" in md and "(depends on the wording)" not in md
+    wording = next(s for s in ET.fromstring(junit_xml(once)) if s.get("name") == "wording")
+    assert wording.get("failures") == "0"
+    assert found["worst_phrasing_expected_by_chance"] == found["worst"]["score"]   # one try: all of it chance
+    rows = case_phrasings(found, once["cases"])
+    assert [(r["id"], r["state"]) for r in rows] == [("call", "differs"), ("two", "differs"), ("nocall", "consistent")]
+
+
+def test_three_repeats_say_no_single_case_can_be_named(card):
+    three = graded(3)
+    test = three["robustness"]["wording_test"]
+    assert test["decidable"] and test["cases_reachable"] == 0 and three["robustness"]["wording_dependent_cases"] == []
+    assert "no single case can be named at this many repeats: the smallest p any case could reach is 0.036, " \
+           "the Holm-corrected level needs 0.025 or less (0.05 / 2 cases tested)" in render_text(three)
 
 
 def test_one_phrasing_adds_nothing_to_any_view():
@@ -123,4 +162,6 @@ def test_the_bundled_fixtures_list_each_case_with_its_own_phrasings_only():
         assert own and set(own) <= set(cases[row["id"]].phrasing_ids) and len(own) <= 4, row["id"]
         assert all(p["prompt"] for p in row["phrasings"])
     states = [r["state"] for r in rows]
-    assert states == sorted(states, key=lambda s: s != "depends") and "depends" in states
+    order = ("depends", "differs", "consistent", "single")
+    assert states == sorted(states, key=order.index) and "differs" in states
+    assert "depends" not in states          # one repeat: no case can be told from chance

@@ -32,9 +32,12 @@ def test_a_phrasing_is_not_a_repeat_and_its_disagreement_is_not_flaky():
     assert rows["call"]["phrasings"] == {"base": ["PASS"], "terse": ["PASS"], "chatty": ["FAIL"]}
     md = render_markdown(c)
     assert "(flaky)" not in md and "PASS FAIL" not in md
-    assert "by phrasing: base PASS · terse PASS · chatty FAIL (depends on the wording)" in md
+    assert "by phrasing: base PASS · terse PASS · chatty FAIL (differs, within chance)" in md   # one repeat
     html = scorecard_html(c)
-    assert "repeats PASS" not in html and "(depends on the wording)" in html
+    assert "repeats PASS" not in html and "(differs, within chance)" in html
+    named = card(every_phrasing(repeats=5))
+    assert "by phrasing: base PASS PASS PASS PASS PASS · terse PASS PASS PASS PASS PASS · chatty FAIL FAIL FAIL " \
+           "FAIL FAIL (depends on the wording)" in render_markdown(named)
 
 
 def test_repeats_stay_per_phrasing_and_a_phrasing_that_disagrees_with_itself_is_flaky():
@@ -91,7 +94,7 @@ def test_intervals_stay_inside_the_range_and_few_cases_get_none():
     text = render_text(_fixture_card())
     assert "CI -" not in text and "108" not in text and "0–0)" not in text and "100–100)" not in text
     assert "numeric-date: 0.00 (too few cases for an interval), 1 of 1 case" in text
-    assert "base: 55.56 (95% CI 44–66), 71 of 72 cases" in text
+    assert "base: 55.56 (95% CI 45–67), 71 of 72 cases" in text
 
 
 def test_per_phrasing_counts_against_the_plan():
@@ -131,11 +134,14 @@ def test_the_html_reports_carry_the_wording_section():
     from toolproof.reports.html_comparison import comparison_html
     from toolproof.scoring.comparison import compare_runs, graded_run
 
-    c = card(every_phrasing())
+    c = card(every_phrasing(repeats=5))
     text = "".join(assert_inert(scorecard_html(c)).text)
     assert "Wording sensitivity" in text and "1 of 3 cases consistent across phrasings" in text
     assert "worst-phrasing score 20.00 / 100" in text and "too few cases for an interval" in text
     assert "Verdict depends on the wording (2)" in text and "PASS in base, terse; FAIL in chatty" in text
+    assert "Against chance: wording matters for this model" in text
+    once = "".join(assert_inert(scorecard_html(card(every_phrasing()))).text)
+    assert "Verdict depends on the wording" not in once and "wording cannot be told from chance" in once
     assert "Wording sensitivity" not in scorecard_html(card([transcript(cid) for cid in ("call", "nocall", "two")]))
 
     def summary(items):

@@ -16,8 +16,8 @@ from .page_view import CATEGORY_LABELS, METRIC_LABELS, chart_bars
 from .scorecard import (METRIC_HELP, better, coverage_line, diagnosis_lines, headline, percent,
                         score_with_interval, statistics_lines, withheld_note)
 from .sweep import sweep_text
-from .robustness import (case_wording, consistency_text, dependent_text, phrasing_cases, phrasing_interval,
-                         shown, verdict_groups, worst_text)
+from .robustness import (case_wording, consistency_text, dependent_ids, dependent_rows, method_text, phrasing_cases,
+                         phrasing_interval, shown, test_text, verdict_groups, worst_text)
 
 MAX_SHOWN = 4000        # characters of one value (arguments, final text) shown in a case
 
@@ -58,16 +58,17 @@ def _wording(card: dict) -> str:
              phrasing_interval(p).strip(" ()") or "n/a", phrasing_cases(p),
              whisker(p["score"], *((p["interval"]["low"], p["interval"]["high"]) if p.get("interval") else (None, None)))]
             for p in found["per_phrasing"]]
-    parts = [lines([consistency_text(found), worst_text(found), f"The score is {found['main_score']}.",
-                    f"Intervals: {method['method']} ({method['resamples']} resamples, seed {method['seed']})."]),
+    parts = [lines([consistency_text(found), worst_text(found), *[f"Against chance: {t}." for t in test_text(found)],
+                    f"The score is {found['main_score']}.",
+                    f"Intervals: {method_text(method)}."]),
              table(["Phrasing", "Score", "95% CI", "Cases", "Interval (0 to 100)"], rows, right={1}, cls="wording")]
-    dependent = [row for row in found["cases"] if row["consistent"] is False]
+    dependent = dependent_rows(found)
     if dependent:
         parts.append(f"<p><strong>Verdict depends on the wording ({len(dependent)})</strong></p>")
         parts.append(table(["Case", "Verdicts", "Worse in"],
                            [[row["id"], verdict_groups(row), ", ".join(row["worse_in"])] for row in dependent]))
     else:
-        parts.append("<p class=\"muted\">No case's verdict depends on the wording.</p>")
+        parts.append("<p class=\"muted\">No case is shown to depend on the wording.</p>")
     return section("Wording sensitivity", parts)
 
 
@@ -85,13 +86,13 @@ def _expected(case: Case | None) -> list[str]:
     return out
 
 
-def _case(row: dict, case: Case | None) -> str:
+def _case(row: dict, case: Case | None, dependent: set[str] | frozenset = frozenset()) -> str:
     verdict = str(row["verdict"])
     head = (f"<summary><span class=\"verdict {esc(verdict)}\">{esc(verdict)}</span> <code>{esc(row['id'])}</code> "
             f"<span class=\"muted\">{esc(CATEGORY_LABELS.get(row['category'], row['category']))}"
             + (f" · {esc(case.title)}" if case is not None else "")
             + (f" · repeats {esc(' '.join(row['repeats']))}" if len(row.get("repeats", [])) > 1 else "")
-            + (f" · by phrasing: {esc(case_wording(row))}" if row.get("phrasings") else "")
+            + (f" · by phrasing: {esc(case_wording(row, dependent))}" if row.get("phrasings") else "")
             + "</span></summary>")
     parts = [head]
     if row["reasons"]:
@@ -134,5 +135,5 @@ def scorecard_html(card: dict, cases: list[Case] | None = None) -> str:
         parts.append(section("Diagnosis", [pre("\n".join(diagnosis[1:]) or diagnosis[0])]))
     bad = sum(c["verdict"] != "PASS" for c in card["cases"])
     parts.append(section(f"Cases ({len(card['cases'])}, {bad} not PASS)",
-                         [_case(row, by_id.get(row["id"])) for row in card["cases"]] or ["<p>No case was graded.</p>"]))
+                         [_case(row, by_id.get(row["id"]), dependent_ids(card)) for row in card["cases"]] or ["<p>No case was graded.</p>"]))
     return page(top[0], parts + ["<p class=\"muted\">Made by ToolProof. No script, no external request.</p>"])

@@ -5,7 +5,7 @@ FAIL and PARTIAL carry a <failure> with the reasons, ERROR an <error>. The root'
 headline's score line (with "N of M cases graded" when less than the plan was graded, or "No
 score: " and the card's `no_score_reason`) and its verdict counts; plan items that never started
 are one <error> in a "coverage" suite; a run of several phrasings adds a "wording" suite where a case
-whose verdict depends on the wording fails. A comparison becomes one
+fails when the test against chance names it wording-dependent. A comparison becomes one
 <testsuite> per category where a case that fell from PASS is a <failure> only when the regression
 gate fails (else a passing test case saying so), a case with no graded repeat an <error>, and a
 "gate" suite with the gate's verdict. Model text is hostile: everything is escaped, and characters XML 1.0 cannot hold

@@ -3,8 +3,11 @@ and Markdown blocks, the JUnit suite where a case whose verdict depends on the w
 each case's own phrasings with their verdicts and prompts (the page's wording view).
 
 Every view says the consistency as "N of M cases" with its interval, the worst-phrasing score with
-its interval, and that the main score is the mean over each case's phrasings. Absent from every
-view when the card has no `robustness` (a run of one phrasing).
+its interval and the worst-phrasing score chance alone would give, the test against chance
+(scoring/wording_test.py: does wording matter at all, which cases), and that the main score is the
+mean over each case's phrasings. A case "depends on the wording" only when the test names it
+(`wording_dependent_cases`); phrasings that merely disagree are said to differ "within chance".
+Absent from every view when the card has no `robustness` (a run of one phrasing).
 
 Pure: returns strings and lists.
 """
@@ -20,10 +23,16 @@ from .figures import interval_span, percent, score_text
 from .markdown import md_text
 
 # A case's row in the wording view: data-wording, and what it says (scoring/robustness.case_table's
-# `consistent`: False, True, or None with fewer than two graded phrasings)
-WORDING_STATES = {False: "depends", True: "consistent", None: "single"}
-STATE_TEXT = {"depends": "verdict depends on the wording", "consistent": "one verdict in every phrasing",
-              "single": "fewer than two phrasings graded"}
+# `consistent`: False, True, or None with fewer than two graded phrasings; "depends" only for a case
+# the test against chance names, `wording_dependent`)
+WORDING_STATES = {False: "differs", True: "consistent", None: "single"}
+STATE_TEXT = {"depends": "verdict depends on the wording", "differs": "verdicts differ, within chance",
+              "consistent": "one verdict in every phrasing", "single": "fewer than two phrasings graded"}
+
+
+def state_of(row: dict) -> str:
+    """A case table row's state: depends (named by the test), differs, consistent or single."""
+    return "depends" if row.get("wording_dependent") else WORDING_STATES[row["consistent"]]
 
 
 def _ci(bounds: dict | None, scale: float = 1, unit: str = "") -> str:
@@ -46,17 +55,64 @@ def shown(card: dict) -> dict | None:
     # the card's own fields say it (scoring/withhold.py nulled the numbers and gave the reason)
     if not found or card.get("score") is not None or card.get("no_score_reason") in (None, UNWEIGHTED):
         return found
-    return {**found, "withheld": True, "consistency_interval": None, "worst": {**found["worst"], "score": None, "interval": None},
+    return {**found, "withheld": True, "consistency_interval": None, "worst_phrasing_expected_by_chance": None,
+            "worst": {**found["worst"], "score": None, "interval": None},
             "per_phrasing": [{**p, "score": None, "interval": None, "interval_note": None}
                              for p in found["per_phrasing"]]}
 
 
 def worst_text(found: dict) -> str:
-    """'worst-phrasing score 58.3 / 100 (95% CI 49–67), 72 cases'; withheld below half of the plan."""
+    """'worst-phrasing score 58.3 / 100 (95% CI 49–67), 72 cases; chance alone would give 57.9';
+    withheld below half of the plan."""
     worst = found["worst"]
     if found.get("withheld"):
         return f"no worst-phrasing score: below half of the plan graded ({_cases(worst['cases'])})"
-    return f"worst-phrasing score {score_text(worst['score'])} / 100{_ci(worst.get('interval'))}, {_cases(worst['cases'])}"
+    chance = found.get("worst_phrasing_expected_by_chance")
+    return (f"worst-phrasing score {score_text(worst['score'])} / 100{phrasing_interval(worst)}, {_cases(worst['cases'])}"
+            + ("" if chance is None else f"; chance alone would give {score_text(chance)}"))
+
+
+def method_text(method: dict) -> str:
+    """How the section's intervals were made: the scores', and consistency's (a card made before
+    issue 38 names its bootstrap's resamples and seed)."""
+    draws = f" ({method['resamples']} resamples, seed {method['seed']})" if "resamples" in method else ""
+    return method["method"] + draws + (f"; consistency: {method['consistency']}" if method.get("consistency") else "")
+
+
+def _p(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3g}"
+
+
+def test_text(found: dict) -> list[str]:
+    """The test against chance in words: whether wording matters at all, then what can be said of
+    single cases. [] for a card made before the test existed."""
+    test = found.get("wording_test")
+    if not test:
+        return []
+    differ = sum(row["consistent"] is False for row in found["cases"])
+    differ_text = (f"verdicts differ between phrasings in {_cases(differ)}, "
+                   if differ else "")
+    if not test["decidable"]:
+        return [f"wording cannot be told from chance: {differ_text}but with one graded try per phrasing "
+                "only repeats could show how much a case varies on its own (run 2 or more repeats); "
+                "no case is named wording-dependent"]
+    level = test["level"]
+    lead = (f"wording matters for this model ({_p(test['p'])}, level {level:g})" if test["p"] <= level else
+            f"no evidence that wording matters beyond chance ({_p(test['p'])}, level {level:g})")
+    named = found.get("wording_dependent_cases") or []
+    tested = test["cases_tested"]
+    if named:
+        cases = (f"{_cases(len(named))} {'depends' if len(named) == 1 else 'depend'} on the wording "
+                 f"({test['correction']}-corrected across {_cases(tested)} tested)")
+    elif not test["cases_reachable"]:
+        cases = (f"no single case can be named at this many repeats: the smallest p any case could reach is "
+                 f"{test['smallest_possible_p']:.2g}, the {test['correction']}-corrected level needs "
+                 f"{test['threshold']:.2g} or less ({level:g} / {_cases(tested)} tested)")
+    elif test["p"] > level:
+        cases = "no case is named (cases are named only when wording matters at all)"
+    else:
+        cases = f"no single case passes the {test['correction']}-corrected test ({_cases(tested)} tested)"
+    return [f"{lead}; {differ_text}{cases}"]
 
 
 def headline_line(card: dict) -> str:
@@ -64,7 +120,10 @@ def headline_line(card: dict) -> str:
     found = shown(card)
     if not found:
         return ""
-    return (f"Wording: {consistency_text(found)}; {worst_text(found)}. The score is {found['main_score']} "
+    test = test_text(found)
+    return (f"Wording: {consistency_text(found)}; {worst_text(found)}. "
+            + (f"Against chance: {test[0]}. " if test else "")
+            + f"The score is {found['main_score']} "
             f"({counted(len(found['phrasings']), 'phrasing')}: {', '.join(found['phrasings'])}).")
 
 
@@ -99,9 +158,15 @@ def verdict_groups(row: dict) -> str:
     return "; ".join(f"{v} in {', '.join(ps)}" for v, ps in groups.items())
 
 
+def dependent_rows(found: dict) -> list[dict]:
+    """The case table rows the test against chance names (never a case whose phrasings merely differ)."""
+    return [row for row in found["cases"] if state_of(row) == "depends"]
+
+
 def dependent_text(found: dict) -> list[str]:
-    """'case-a: PASS in base, terse; FAIL in chatty' for each case whose verdict depends on the wording."""
-    return [f"{row['id']}: {verdict_groups(row)}" for row in found["cases"] if row["consistent"] is False]
+    """'case-a: PASS in base, terse; FAIL in chatty (p 0.0004)' for each case the test names."""
+    return [f"{row['id']}: {verdict_groups(row)}" + (f" ({_p(row['p'])})" if row.get("p") is not None else "")
+            for row in dependent_rows(found)]
 
 
 def case_phrasings(found: dict, card_cases: list[dict], cases: dict | None = None) -> list[dict]:
@@ -125,9 +190,9 @@ def case_phrasings(found: dict, card_cases: list[dict], cases: dict | None = Non
             phrasings.append({"phrasing": p, "verdict": verdict, "worse": p in row.get("worse_in", []),
                               "repeats": [str(v) for v in repeats] if isinstance(repeats, list) and repeats
                               else [verdict], "prompt": _prompt(case, p)})
-        state = WORDING_STATES[row["consistent"]]
+        state = state_of(row)
         out.append({"id": row["id"], "state": state, "state_text": STATE_TEXT[state], "phrasings": phrasings})
-    return sorted(out, key=lambda r: r["state"] != "depends")
+    return sorted(out, key=lambda r: ("depends", "differs").index(r["state"]) if r["state"] in ("depends", "differs") else 2)
 
 
 def _prompt(case, phrasing: str) -> str | None:
@@ -139,15 +204,23 @@ def _prompt(case, phrasing: str) -> str | None:
         return None
 
 
-def case_wording(case: dict) -> str:
-    """A scorecard case entry's phrasings: 'base PASS · chatty FAIL (depends on the wording)', or ''
-    for a case run in one phrasing. Phrasings are not repeats: their disagreement is never "flaky"."""
+def dependent_ids(card: dict) -> set[str]:
+    """The ids of the cases the test against chance names wording-dependent in this card."""
+    return set((card.get("robustness") or {}).get("wording_dependent_cases") or [])
+
+
+def case_wording(case: dict, dependent: set[str] | frozenset = frozenset()) -> str:
+    """A scorecard case entry's phrasings: 'base PASS · chatty FAIL (depends on the wording)' when
+    the test names it (its id in `dependent`, see dependent_ids), '... (differs, within chance)'
+    when its phrasings disagree no more than chance explains, '' for a case run in one phrasing.
+    Phrasings are not repeats: their disagreement is never "flaky"."""
     found = case.get("phrasings")
     if not found:
         return ""
     verdicts = {majority(list(vs)) for vs in found.values()} - {"ERROR"}
-    return (" · ".join(f"{p} {' '.join(vs)}" for p, vs in found.items())
-            + (" (depends on the wording)" if len(verdicts) > 1 else ""))
+    note = (" (depends on the wording)" if case.get("id") in dependent
+            else " (differs, within chance)" if len(verdicts) > 1 else "")
+    return " · ".join(f"{p} {' '.join(vs)}" for p, vs in found.items()) + note
 
 
 def robustness_text(card: dict) -> list[str]:
@@ -158,7 +231,11 @@ def robustness_text(card: dict) -> list[str]:
     method = found["interval_method"]
     lines = ["", "Wording sensitivity", f"  {consistency_text(found)}", f"  {worst_text(found)}",
              "  per phrasing: " + " · ".join(per_phrasing_text(found)),
-             f"  intervals: {method['method']} ({method['resamples']} resamples, seed {method['seed']})"]
+             f"  intervals: {method_text(method)}"]
+    lines += [f"  against chance: {line}" for line in test_text(found)]
+    test = found.get("wording_test")
+    if test:
+        lines.append(f"  test: {test['method']} ({test['draws']} draws, seed {test['seed']})")
     dependent = dependent_text(found)
     lines.append("  verdict depends on the wording: " + ("none" if not dependent else str(len(dependent))))
     lines += [f"    {line}" for line in dependent]
@@ -171,11 +248,12 @@ def robustness_markdown(card: dict) -> list[str]:
     if not found:
         return []
     lines = ["", "## Wording sensitivity", "", f"- {md_text(consistency_text(found))}", f"- {md_text(worst_text(found))}",
+             *[f"- against chance: {md_text(line)}" for line in test_text(found)],
              f"- the score is {md_text(found['main_score'])}", "",
              "| phrasing | score | cases |", "|---|---:|---:|"]
     for p in found["per_phrasing"]:
         lines.append(f"| {md_text(p['phrasing'])} | {score_text(p['score'])}{phrasing_interval(p)} | {phrasing_cases(p)} |")
-    dependent = [row for row in found["cases"] if row["consistent"] is False]
+    dependent = dependent_rows(found)
     if dependent:                       # one row per case, its own phrasings only (never a column per phrasing)
         lines += ["", "Cases whose verdict depends on the wording:", "",
                   "| case | verdict by phrasing | worse in |", "|---|---|---|"]
@@ -186,13 +264,13 @@ def robustness_markdown(card: dict) -> list[str]:
 
 
 def robustness_junit(card: dict) -> list[tuple[str, list]]:
-    """A "wording" suite: one testcase per case run in several phrasings, failing when its verdict
-    depends on the wording (a case that passes in one wording and fails in another is not ready)."""
+    """A "wording" suite: one testcase per case run in several phrasings, failing when the test
+    against chance names it wording-dependent (phrasings that differ within chance pass: repeats
+    differ as much)."""
     found = card.get("robustness")
     if not found:
         return []
-    by_id = {row["id"]: text for row, text in zip([r for r in found["cases"] if r["consistent"] is False],
-                                                 dependent_text(found))}
+    by_id = {row["id"]: text for row, text in zip(dependent_rows(found), dependent_text(found))}
     cases = []
     for row in found["cases"]:
         if row["consistent"] is None:

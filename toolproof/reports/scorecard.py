@@ -25,7 +25,7 @@ from toolproof.scoring.withhold import UNWEIGHTED
 from .card_counts import conversations_line, error_rate_line, plan_unit, verdict_rule, verdicts_line
 from .figures import interval_span, percent, score_text
 from .markdown import md_code, md_text
-from .robustness import case_wording, headline_line, robustness_markdown, robustness_text
+from .robustness import case_wording, dependent_ids, headline_line, robustness_markdown, robustness_text
 from .sweep import sweep_markdown, sweep_text
 
 METRIC_HELP = {
@@ -430,7 +430,7 @@ def render_markdown(card: dict) -> str:
     lines += ["", "## Cases", "", "| case | category | verdict | repeats | reasons |", "|---|---|---|---|---|"]
     for case in card["cases"]:
         repeats = md_text(" ".join(case.get("repeats", [case["verdict"]]))) + (" (flaky)" if case.get("flaky") else "")
-        wording = case_wording(case)
+        wording = case_wording(case, dependent_ids(card))
         repeats += f"; by phrasing: {md_text(wording)}" if wording else ""
         lines.append(f"| {md_text(case['id'])} | {md_text(case['category'])} | {md_text(case['verdict'])} | {repeats} | "
                      f"{md_text('; '.join(case['reasons']))} |")

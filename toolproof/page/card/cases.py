@@ -50,8 +50,11 @@ class CaseList:
         on(verdict, "change", lambda e: self.filter("verdict", e.target.value))
         self.rows = {}
         listing = el("div", cls="case-list")
+        from toolproof.reports.robustness import dependent_ids
+
+        dependent = dependent_ids(self.card())
         for case in cases:
-            row = case_row(case, expandable=True)
+            row = case_row(case, expandable=True, dependent=dependent)
             self.rows[case["id"]] = row
             listing.appendChild(row)
         on(listing, "click", self.clicked)         # one handler for every row: cheap at start-up
@@ -257,7 +260,7 @@ def conversation_list(messages: list[dict]):
     return el("ol", cls="conversation", children=items)
 
 
-def case_row(case: dict, *, expandable: bool):
+def case_row(case: dict, *, expandable: bool, dependent: set[str] | frozenset = frozenset()):
     """One case as a row: id, category, verdict, reasons (a scorecard "cases" entry, redacted);
     with a toggle and an empty detail panel, filled on first open, when expandable."""
     from toolproof.reports.page_view import CATEGORY_LABELS
@@ -274,7 +277,7 @@ def case_row(case: dict, *, expandable: bool):
                                      + (", flaky)" if case.get("flaky") else ")"), cls="repeats-note"))
     from toolproof.reports.robustness import case_wording
 
-    wording = case_wording(case)
+    wording = case_wording(case, dependent)
     if wording:
         reasons.appendChild(el("li", f"by phrasing: {wording}", cls="repeats-note"))
     toggle = el("button", "Details", type="button", cls="link toggle", aria_expanded="false",

@@ -18,7 +18,7 @@ def robustness_section(card: dict, kind: str, cases: dict | None = None):
     """#<prefix>-robustness: present only when the card holds several phrasings. `cases` ({id: Case},
     the suite the card was graded on) gives each phrasing's prompt text."""
     from toolproof.reports.page_view import id_prefix
-    from toolproof.reports.robustness import consistency_text, worst_text
+    from toolproof.reports.robustness import consistency_text, method_text, test_text, worst_text
 
     found = card.get("robustness")
     if not found:
@@ -31,11 +31,18 @@ def robustness_section(card: dict, kind: str, cases: dict | None = None):
         el("span", worst_text(found), cls="robustness-worst", id=f"{prefix}-worst-score",
            data_score="" if found["worst"]["score"] is None else str(found["worst"]["score"]))])
     method = found["interval_method"]
-    notes = el("p", f"The score above is {found['main_score']}. Intervals: {method['method']} "
-                    f"({method['resamples']} resamples, seed {method['seed']}).", cls="muted small")
+    test = found.get("wording_test") or {}
+    notes = el("p", f"The score above is {found['main_score']}. Intervals: {method_text(method)}."
+                    + (f" Test against chance: {test['method']} ({test['draws']} draws, seed {test['seed']})."
+                       if test else ""), cls="muted small")
+    against = [el("p", f"Against chance: {line}.", cls="robustness-test small", id=f"{prefix}-wording-test",
+                  data_decidable="true" if test.get("decidable") else "false",
+                  data_p="" if test.get("p") is None else str(test["p"]),
+                  data_dependent=str(len(found.get("wording_dependent_cases") or [])))
+               for line in test_text(found)]
     per = _per_phrasing(found, kind)
     return el("section", cls="block robustness", id=f"{prefix}-robustness", children=[
-        el("h3", f"Wording: {counted(len(found['phrasings']), 'phrasing')}"), headline, per,
+        el("h3", f"Wording: {counted(len(found['phrasings']), 'phrasing')}"), headline, *against, per,
         _case_rows(card, cases, prefix), notes])
 
 
@@ -58,13 +65,15 @@ def _per_phrasing(found: dict, kind: str):
 
 
 def _case_rows(card: dict, cases: dict | None, prefix: str):
-    """Each case with its own phrasings side by side (#<prefix>-phrasings-table), in two folds: the
-    cases whose verdict depends on the wording (open), the others (closed); each counts its cases."""
+    """Each case with its own phrasings side by side (#<prefix>-phrasings-table), in folds: the
+    cases the test against chance names wording-dependent (open), those whose phrasings differ
+    within chance, the others (both closed); each counts its cases."""
     from toolproof.reports.robustness import case_phrasings
 
     rows = case_phrasings(card["robustness"], card["cases"], cases)
     dependent = [_case_row(row) for row in rows if row["state"] == "depends"]
-    others = [_case_row(row) for row in rows if row["state"] != "depends"]
+    differ = [_case_row(row) for row in rows if row["state"] == "differs"]
+    others = [_case_row(row) for row in rows if row["state"] not in ("depends", "differs")]
     children = [el("h4", "Each case's phrasings"),
                 el("p", "Each case shows the phrasings it was run in, with its verdict in each and the prompt sent.",
                    cls="small muted")]
@@ -72,7 +81,10 @@ def _case_rows(card: dict, cases: dict | None, prefix: str):
         children.append(el("details", cls="phrasing-group", open="", children=[
             el("summary", f"{counted(len(dependent), 'case')} whose verdict depends on the wording")] + dependent))
     else:
-        children.append(el("p", "No case's verdict depends on the wording.", cls="small"))
+        children.append(el("p", "No case is shown to depend on the wording.", cls="small"))
+    if differ:
+        children.append(el("details", cls="phrasing-group", children=[
+            el("summary", f"{counted(len(differ), 'case')} whose phrasings differ, within chance")] + differ))
     if others:
         children.append(el("details", cls="phrasing-group", children=[
             el("summary", f"{counted(len(others), 'other case')}: one verdict in every phrasing, or fewer "
