@@ -6,7 +6,7 @@ sent in 3 phrasings: the base one passes with the case's probability (benchmarks
 other phrasing with that probability lowered by a drop drawn from 0..--drop (wording that hurts some
 cases more than others). Each simulated suite goes through the shipped code
 (scoring/robustness.robustness: the score's closed-form interval over cases for a phrasing's score
-and the worst-phrasing score, Wilson for consistency), and the script prints how often each
+and the worst-phrasing score, Clopper-Pearson for consistency), and the script prints how often each
 interval holds the true value, and its mean width:
   worst        the worst-phrasing score (each case at its lowest phrasing credit)
   base         the score in the base phrasing alone

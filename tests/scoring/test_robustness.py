@@ -54,7 +54,7 @@ def test_scores_per_phrasing_and_at_the_worst_phrasing():
     # worst: call FAIL (0), nocall PASS (1), two FAIL in typo: should_call 0, should_not_call 1, multi_step 0
     assert found["worst"]["score"] == round(100 * 10 / (20 + 10 + 20), 2)
     assert found["worst"]["interval"] is None and "too few cases" in found["worst"]["interval_note"]   # 3 cases
-    assert "as the score's" in found["interval_method"]["method"] and "Wilson" in found["interval_method"]["consistency"]
+    assert "as the score's" in found["interval_method"]["method"] and "Clopper-Pearson" in found["interval_method"]["consistency"]
 
 
 def test_the_main_score_is_the_mean_over_each_cases_phrasings():

@@ -94,7 +94,7 @@ def test_intervals_stay_inside_the_range_and_few_cases_get_none():
     text = render_text(_fixture_card())
     assert "CI -" not in text and "108" not in text and "0–0)" not in text and "100–100)" not in text
     assert "numeric-date: 0.00 (too few cases for an interval), 1 of 1 case" in text
-    assert "base: 55.56 (95% CI 45–67), 71 of 72 cases" in text
+    assert "base: 55.56 (95% CI 44–67), 71 of 72 cases" in text
 
 
 def test_per_phrasing_counts_against_the_plan():

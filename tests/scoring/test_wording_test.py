@@ -128,7 +128,7 @@ def test_consistency_interval_is_wilson_and_does_not_collapse_at_all_consistent(
     assert consistency_bounds(0, 0) is None
     steady = [tries(f"c{i}", "should_call", {"base": "P", "b": "P"}) for i in range(72)]
     text = consistency_text(robustness(steady, DEFAULT_WEIGHTS, intervals=False))
-    assert text == "72 of 72 cases consistent across phrasings (100.0%, 95% CI 94%–100%)"
+    assert text == "72 of 72 cases consistent across phrasings (100.0%, 95% CI 95%–100%)"
 
 
 def refusing_run(share: float = 0.2, repeats: int = 2, seed: int = 38) -> dict:

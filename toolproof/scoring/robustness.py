@@ -13,8 +13,8 @@ Definitions (docs/statistics.md "Phrasings" says the same for users):
 - worst-phrasing score: the same formula with each case at its lowest phrasing credit;
 - intervals of the scores (per phrasing, worst phrasing): the main score's closed form over cases
   (scoring/intervals.py), one credit per case, so a case's phrasings are never counted as
-  independent cases; none on fewer than FEWEST cases. Consistency: the Wilson interval with
-  continuity correction. (A
+  independent cases; none on fewer than FEWEST cases. Consistency: Clopper-Pearson, as the
+  categories. (A
   percentile bootstrap served here before issue 38: it covered 0.935 for the worst-phrasing score
   of a mid-range model and printed "100%-100%" at 72 of 72 consistent.) Coverage:
   benchmarks/phrasing_coverage.py;
@@ -28,20 +28,18 @@ Pure: no I/O, no clock; the test's draws are seeded (scoring/stats.SeededDraws).
 from __future__ import annotations
 
 from dataclasses import replace
-from math import fsum, sqrt
+from math import fsum
 
 from toolproof.grading.verdicts import ERROR, VERDICT_ORDER, CaseResult
 from toolproof.suite.model import BASE
 from .repeats import majority, merge_repeats
 from .scorecard import rate, weighted_score
-from .intervals import LEVEL, card_intervals, paired_intervals
+from .intervals import LEVEL, card_intervals, clopper_pearson, paired_intervals
 from .wording_test import METHOD as TEST_METHOD, case_groups, expected_worst, suite_test
 
-METHOD = ("over cases, as the score's: a stratified normal interval, each category's variance smoothed by "
-          "half a pseudo-case")
+METHOD = "over cases, as the score's: a stratified t interval (Welch-Satterthwaite df), each category's variance smoothed by three quarters of a pseudo-case"
 FEWEST = 5              # a per-phrasing score on fewer cases gets no interval ("too few cases")
-WILSON_Z = 1.959964    # 95%
-CONSISTENCY_METHOD = "Wilson score interval with continuity correction over the cases with two graded phrasings"
+CONSISTENCY_METHOD = "Clopper-Pearson over the cases with two graded phrasings"
 MAIN_SCORE = "the mean over each case's phrasings of its credit, then the usual weighted score"
 
 
@@ -116,7 +114,7 @@ def _score(rows: list[tuple[str, float]], weights: dict) -> float | None:
 def _interval(rows: list[tuple[str, float]], weights: dict) -> dict | None:
     """The 95% interval of the weighted score over (category, credit) rows: the main score's own
     closed form (scoring/intervals.card_intervals: a stratified normal interval, each category's
-    variance smoothed by half a pseudo-case), so a phrasing's score and the worst-phrasing score
+    variance smoothed by three quarters of a pseudo-case, Welch's t), so a phrasing's score and the worst-phrasing score
     are bounded by the rule that bounds the score above them."""
     if not rows:
         return None
@@ -124,18 +122,14 @@ def _interval(rows: list[tuple[str, float]], weights: dict) -> dict | None:
 
 
 def consistency_bounds(consistent: int, judged: int) -> dict | None:
-    """The Wilson score interval with continuity correction (Newcombe 1998, method 4), 95%, of
-    consistent / judged cases. It never collapses (72 of 72 reads 94%-100%, where a bootstrap of
-    cases that all agree printed "100%-100%"), and unlike the plain Wilson interval, whose exact
-    coverage dips to 0.933 at 72 cases for some rates, it covers at least 0.953 at every rate for
-    40-72 cases (docs/statistics.md "Phrasings")."""
+    """The Clopper-Pearson interval, 95%, of consistent / judged cases: the categories' interval
+    (scoring/intervals.clopper_pearson, one definition for a proportion of cases). It never
+    collapses (72 of 72 reads 95%-100%, where a bootstrap of cases that all agree printed
+    "100%-100%") and covers at least 0.95 at every true rate (docs/statistics.md "Phrasings")."""
     if judged < 1:
         return None
-    n, k, z = judged, consistent, WILSON_Z
-    p, z2 = k / n, z * z
-    low = 0.0 if k == 0 else (2 * n * p + z2 - 1 - z * sqrt(z2 - 2 - 1 / n + 4 * p * (n * (1 - p) + 1))) / (2 * (n + z2))
-    high = 1.0 if k == n else (2 * n * p + z2 + 1 + z * sqrt(z2 + 2 - 1 / n + 4 * p * (n * (1 - p) - 1))) / (2 * (n + z2))
-    return {"low": round(max(0.0, low), 4) + 0.0, "high": round(min(1.0, high), 4) + 0.0}
+    low, high = clopper_pearson(consistent / judged, judged, LEVEL)
+    return {"low": round(low, 4) + 0.0, "high": round(high, 4) + 0.0}
 
 
 def chance_worst(tables: tuple, categories: list[str], weights: dict) -> float | None:
