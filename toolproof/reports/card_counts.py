@@ -22,6 +22,7 @@ from __future__ import annotations
 from toolproof.plurals import counted
 
 from .figures import percent
+from .rates import RATE_INTERVAL_HEAD, rate_interval_text
 
 
 def dimensions(card: dict) -> list[str]:
@@ -86,5 +87,7 @@ def error_rate_line(card: dict) -> str:
     counts = card["counts"]
     what = "ERROR cases (no conversation graded)" if dimensions(card) else \
         "ERROR (request failed after retries, not graded)"
+    ci = rate_interval_text(card, "error_rate")
+    ci = f", {RATE_INTERVAL_HEAD} {ci}" if ci != "n/a" else ""
     return (f"{what}: {counts.get('error', 0)} of {counted(counts['cases'], 'case')} "
-            f"({percent(card.get('error_rate'))})")
+            f"({percent(card.get('error_rate'))}{ci})")

@@ -211,6 +211,7 @@ class ScorecardView:
     def _rates(self):
         from toolproof.reports.scorecard import METRIC_HELP, better, percent
         from toolproof.reports.page_view import METRIC_LABELS
+        from toolproof.reports.rates import RATE_INTERVAL_HEAD, rate_count_text, rate_interval_text, rates_method_line
 
         tiles = []
         for key, value in self.card["metrics"].items():
@@ -220,12 +221,17 @@ class ScorecardView:
                 el("div", cls="rate-value", children=[
                     el("span", percent(value)),
                     el("span", f"{arrow} {direction}", cls="rate-direction", title=direction)]),
+                el("div", cls="rate-count", children=[
+                    el("span", rate_count_text(self.card, key), data_rate_count=key),
+                    el("span", f" · {RATE_INTERVAL_HEAD} {rate_interval_text(self.card, key)}",
+                       data_rate_interval=key)]),
                 el("div", METRIC_HELP[key], cls="rate-help"),
                 breakable("code", key, cls="rate-key"),
             ]))
+        method = rates_method_line(self.card)
         # Some rates are better high, some low: the heading stays neutral and each says which.
-        return el("section", cls="block", children=[el("h3", "Rates"),
-                                                     el("div", cls="rates", children=tiles)])
+        return el("section", cls="block", children=[el("h3", "Rates"), el("div", cls="rates", children=tiles)]
+                  + ([el("p", method, cls="muted small")] if method else []))
 
     # -- categories: table with weight inputs, and the chart
     def _categories(self):
