@@ -128,3 +128,12 @@ def test_the_views_print_the_cards_fields_and_compute_nothing():
     for text in (render_text(card), render_markdown(card), scorecard_html(card)):
         assert "7 of 1 call" in text and "12.3–56.8%" in text, text[:200]
     assert "(0.0%, 95% CI 0.0–43.2%)" in render_text(card)
+
+
+@pytest.mark.parametrize("counts, bounds", [("x", [1]), ({"schema_valid_rate": None}, {"schema_valid_rate": "x"}),
+                                             ({"schema_valid_rate": {"numerator": 1}}, {"schema_valid_rate": {"low": None, "high": 1}})])
+def test_a_malformed_rates_block_reads_as_absent_never_a_traceback(counts, bounds):
+    from toolproof.reports.rates import rate_count_text, rate_interval_text
+
+    card = {**CARD, "rate_counts": counts, "intervals": {**CARD["intervals"], "rates": bounds}}
+    assert (rate_count_text(card, "schema_valid_rate"), rate_interval_text(card, "schema_valid_rate")) == ("", "n/a")

@@ -40,19 +40,26 @@ def better(key: str) -> str:
 
 def rate_count_text(card: dict, key: str) -> str:
     """'177 of 210 calls', '0 of 1 case'; '' when the card has no counts for the rate."""
-    found = (card.get("rate_counts") or {}).get(key)
-    if not found:
+    found = _field(card.get("rate_counts"), key)
+    if not {"numerator", "denominator", "unit"} <= set(found):
         return ""
-    return f"{found['numerator']} of {counted(found['denominator'], found['unit'])}"
+    return f"{found['numerator']} of {counted(found['denominator'], str(found['unit']))}"
 
 
 def rate_interval_text(card: dict, key: str) -> str:
     """'72.7–92.3%' (one decimal, as the rate itself); 'n/a' when the rate is null or the
     intervals are not drawn yet."""
-    bounds = ((card.get("intervals") or {}).get("rates") or {}).get(key)
-    if not bounds:
+    intervals = card.get("intervals")
+    bounds = _field(intervals.get("rates") if isinstance(intervals, dict) else None, key)
+    if not all(isinstance(bounds.get(end), (int, float)) for end in ("low", "high")):
         return "n/a"
     return f"{100 * bounds['low']:.1f}–{100 * bounds['high']:.1f}%"
+
+
+def _field(block: object, key: str) -> dict:
+    """block[key] when both are objects, else {}: a card's block read without trusting its shape."""
+    found = block.get(key) if isinstance(block, dict) else None
+    return found if isinstance(found, dict) else {}
 
 
 def rates_method_line(card: dict) -> str:

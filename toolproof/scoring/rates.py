@@ -32,8 +32,8 @@ from toolproof.grading.verdicts import ERROR, CaseResult
 
 from .intervals import LEVEL, clopper_pearson, t_value, z_value
 
-CLUSTERED_METHOD = ("Clopper-Pearson at the effective sample size (Korn-Graubard: the design effect "
-                    "from case-level variance, a t factor), when a case holds several units")
+CLUSTERED_METHOD = ("where a case holds several units (calls, fields, conversations), at the effective "
+                    "sample size of Korn-Graubard (the design effect from case-level variance, with a t factor)")
 RATES_METHOD = f"Clopper-Pearson on the counts; {CLUSTERED_METHOD}"
 
 

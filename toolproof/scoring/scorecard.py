@@ -28,7 +28,8 @@ Definitions (docs/statistics.md "Scoring" says the same for users):
 ERROR cases (the request failed after its retries) are left out of every category score, the
 score and every rate's denominator, and counted apart: counts.error, error_rate = ERROR cases /
 cases run. A category whose cases all errored has score null and drops out of the score.
-A rate with no denominator is null. Rates and category scores are rounded to 4 decimals, the
+A rate with no denominator is null. Each rate's numerator and denominator are counted case by
+case in scoring/rates.py (the card's `rate_counts`, and the intervals' `rates`). Rates and category scores are rounded to 4 decimals, the
 score to 2; categories come in the fixed order of CATEGORIES and cases in suite order, so the
 JSON is identical on every runtime.
 
