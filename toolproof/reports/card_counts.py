@@ -88,6 +88,6 @@ def error_rate_line(card: dict) -> str:
     what = "ERROR cases (no conversation graded)" if dimensions(card) else \
         "ERROR (request failed after retries, not graded)"
     ci = rate_interval_text(card, "error_rate")
-    ci = f", {RATE_INTERVAL_HEAD} {ci}" if ci != "n/a" else ""
+    ci = f", {RATE_INTERVAL_HEAD} {ci}" if ci not in ("", "n/a") else ""
     return (f"{what}: {counts.get('error', 0)} of {counted(counts['cases'], 'case')} "
             f"({percent(card.get('error_rate'))}{ci})")

@@ -47,10 +47,13 @@ def rate_count_text(card: dict, key: str) -> str:
 
 
 def rate_interval_text(card: dict, key: str) -> str:
-    """'72.7–92.3%' (one decimal, as the rate itself); 'n/a' when the rate is null or the
-    intervals are not drawn yet."""
+    """'72.7–92.3%' (one decimal, as the rate itself); 'n/a' when the rate has none (null); ''
+    when the card has no rate intervals (not drawn yet, or a card from before them)."""
     intervals = card.get("intervals")
-    bounds = _field(intervals.get("rates") if isinstance(intervals, dict) else None, key)
+    block = intervals.get("rates") if isinstance(intervals, dict) else None
+    if not isinstance(block, dict):
+        return ""
+    bounds = _field(block, key)
     if not all(isinstance(bounds.get(end), (int, float)) for end in ("low", "high")):
         return "n/a"
     return f"{100 * bounds['low']:.1f}–{100 * bounds['high']:.1f}%"
@@ -84,6 +87,6 @@ def rates_markdown(card: dict) -> list[str]:
              "|---|---:|---:|---:|---|---|"]
     for key in METRIC_KEYS:
         lines.append(f"| `{key}` | {percent(card['metrics'][key])} | {rate_interval_text(card, key)} | "
-                     f"{rate_count_text(card, key)} | {better(key)} | {METRIC_HELP[key]} |")
+                     f"{md_text(rate_count_text(card, key))} | {better(key)} | {METRIC_HELP[key]} |")
     method = rates_method_line(card)
     return lines + (["", md_text(method)] if method else [])

@@ -227,7 +227,7 @@ class ScorecardView:
                     el("span", f"{arrow} {direction}", cls="rate-direction", title=direction)]),
                 el("div", cls="rate-count", children=[
                     el("span", rate_count_text(self.card, key), data_rate_count=key),
-                    el("span", f" · {RATE_INTERVAL_HEAD} " + (rate_interval_text(self.card, key) if drawn else "…"),
+                    el("span", f" · {RATE_INTERVAL_HEAD} " + (rate_interval_text(self.card, key) or "…" if drawn else "…"),
                        data_rate_interval=key)]),
                 el("div", METRIC_HELP[key], cls="rate-help"),
                 breakable("code", key, cls="rate-key"),
