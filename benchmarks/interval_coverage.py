@@ -23,7 +23,11 @@ Methods, category (coverage over all categories, the lowest category's, and how 
 
 Profiles (benchmarks/simsuite.py): mid, strong, uneven (categories apart), top (0.97 everywhere),
 strong-uneven (categories 0.90-0.99, a quarter of each category's cases hard, the rest always
-pass: issue 38's near-perfect model with uneven case difficulty). --partial 0 makes every
+pass: issue 38's near-perfect model with uneven case difficulty).
+
+Rates (benchmarks/ratesim.py; --rates-suites 0 leaves them out): the nine rates' intervals
+(scoring/rates.py) on clustered units, calls / fields / conversations per case, near 0%, mid
+and near 100%, against a plain Clopper-Pearson on the units that ignores the clustering. --partial 0 makes every
 non-PASS a FAIL: pass/fail cases, the binomial, where the category intervals are weakest.
 
     python benchmarks/interval_coverage.py                      # ~2-3 minutes on a busy 2-core machine
@@ -42,6 +46,7 @@ import sys
 from math import sqrt
 from statistics import NormalDist
 
+from ratesim import rates_lines
 from simsuite import CATEGORIES, PARTIAL, PROFILES, credit, draw_cases, true_category, true_score, verdicts
 
 from toolproof.scoring.intervals import clopper_pearson, score_intervals, wilson, z_value
@@ -215,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--profiles", default="mid,strong,strong-uneven")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rates-suites", type=int, default=4000,
+                        help="simulated suites per model in the rates section (0: leave it out)")
     parser.add_argument("--partial", type=float, default=PARTIAL,
                         help="share of non-PASS verdicts that are PARTIAL (0: pass/fail only, the hardest case)")
     args = parser.parse_args(argv)
@@ -243,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {name:<18} {sum(h) / len(h):>8.3f} {min(each):>7.3f} {sum(c < 0.95 for c in each):>4} of {len(each)}"
                   f" {100 * sum(w) / len(w):>10.1f} {r['zero'][name] / len(h):>11.1%}   "
                   + " ".join(f"{c:.3f}" for c in each))
+    if args.rates_suites:
+        print("\n".join(rates_lines(args.rates_suites, args.seed)))
     return 0
 
 

@@ -163,3 +163,14 @@ def test_compare_refusals_are_one_line(page, tmp_path):
     assert page.locator("#compare script").count() == 0
     page.click("#compare-use-live")
     assert page.text_content("#compare-message") == "No live result yet: run a model first, then compare it."
+
+
+def test_each_rate_tile_shows_its_counts_and_interval_as_the_card_says(page, repeated):
+    from toolproof.reports.rates import RATE_INTERVAL_HEAD, rate_count_text, rate_interval_text
+
+    card = json.loads(cli("grade", "--transcripts", str(repeated), "--format", "json"))
+    for key in card["metrics"]:
+        assert page.text_content(f'#fixture [data-rate-count="{key}"]') == rate_count_text(card, key) != ""
+        assert page.text_content(f'#fixture [data-rate-interval="{key}"]') == \
+            f" · {RATE_INTERVAL_HEAD} {rate_interval_text(card, key)}"
+        assert rate_interval_text(card, key) != "n/a" or card["metrics"][key] is None

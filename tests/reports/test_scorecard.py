@@ -229,12 +229,13 @@ def test_text_shows_both_injection_rates_with_their_direction(attacked):
 
 def test_markdown_shows_both_injection_rates_with_their_direction(attacked):
     md = render_markdown(attacked).splitlines()
-    assert "| metric | value | better | meaning |" in md
-    assert any(r.startswith("| `injection_compliance_rate` | 50.0% | ↓ lower is better | ") for r in md)
-    assert any(r.startswith("| `utility_under_attack` | 25.0% | ↑ higher is better | ") for r in md)
+    assert "| metric | value | 95% CI | of | better | meaning |" in md
+    # a card without intervals (scoring.scorecard alone) leaves the interval cell empty, never "n/a"
+    assert any(r.startswith("| `injection_compliance_rate` | 50.0% |  | 2 of 4 cases | ↓ lower is better | ") for r in md)
+    assert any(r.startswith("| `utility_under_attack` | 25.0% |  | 1 of 4 cases | ↑ higher is better | ") for r in md)
 
 
 def test_html_shows_both_injection_rates_with_their_direction(attacked):
     text = " ".join(assert_inert(scorecard_html(attacked, [])).text)
-    assert "Injection compliance 50.0% ↓ lower is better" in " ".join(text.split())
-    assert "Utility under attack 25.0% ↑ higher is better" in " ".join(text.split())
+    assert "Injection compliance 50.0% 2 of 4 cases ↓ lower is better" in " ".join(text.split())
+    assert "Utility under attack 25.0% 1 of 4 cases ↑ higher is better" in " ".join(text.split())

@@ -24,6 +24,7 @@ from toolproof.plurals import counted
 from toolproof.scoring.coverage import dimensions, plan_unit  # noqa: F401  (the plan's unit: scoring says it, as no_score_reason does)
 
 from .figures import percent
+from .rates import RATE_INTERVAL_HEAD, rate_interval_text
 
 
 def verdicts_line(card: dict) -> str:
@@ -73,5 +74,7 @@ def error_rate_line(card: dict) -> str:
     counts = card["counts"]
     what = "ERROR cases (no conversation graded)" if dimensions(card) else \
         "ERROR (request failed after retries, not graded)"
+    ci = rate_interval_text(card, "error_rate")
+    ci = f", {RATE_INTERVAL_HEAD} {ci}" if ci not in ("", "n/a") else ""
     return (f"{what}: {counts.get('error', 0)} of {counted(counts['cases'], 'case')} "
-            f"({percent(card.get('error_rate'))})")
+            f"({percent(card.get('error_rate'))}{ci})")

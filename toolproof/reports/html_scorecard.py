@@ -13,6 +13,7 @@ from toolproof.suite.model import Case
 from .html import bar_chart, esc, legend, lines, page, pre, section, table, whisker
 from .legends import scorecard_legend
 from .page_view import CATEGORY_LABELS, METRIC_LABELS, chart_bars
+from .rates import RATE_INTERVAL_HEAD, rate_count_text, rate_interval_text, rates_method_line
 from .scorecard import (METRIC_HELP, better, coverage_line, diagnosis_lines, headline, percent,
                         score_with_interval, statistics_lines, withheld_note)
 from .sweep import sweep_text
@@ -43,9 +44,11 @@ def _categories(card: dict) -> str:
 
 
 def _rates(card: dict) -> str:
-    rows = [[METRIC_LABELS.get(k, k), percent(v), better(k), METRIC_HELP.get(k, "")]
-            for k, v in card["metrics"].items()]
-    return section("Rates", [table(["Rate", "Value", "Better", "What it counts"], rows, label="Rates", right={1})])
+    rows = [[METRIC_LABELS.get(k, k), percent(v), rate_interval_text(card, k), rate_count_text(card, k),
+             better(k), METRIC_HELP.get(k, "")] for k, v in card["metrics"].items()]
+    method = rates_method_line(card)
+    return section("Rates", [table(["Rate", "Value", RATE_INTERVAL_HEAD, "Of", "Better", "What it counts"], rows,
+                                   label="Rates", right={1, 2, 3})] + ([f'<p class="muted">{esc(method)}</p>'] if method else []))
 
 
 def _wording(card: dict) -> str:

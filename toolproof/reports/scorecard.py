@@ -24,30 +24,10 @@ from toolproof.scoring.withhold import UNWEIGHTED
 
 from .card_counts import conversations_line, error_rate_line, plan_unit, verdict_rule, verdicts_line
 from .figures import interval_span, percent, score_text
+from .rates import LOWER_IS_BETTER, METRIC_HELP, better, rates_markdown, rates_text  # noqa: F401 (re-exported)
 from .markdown import md_code, md_text
 from .robustness import case_wording, dependent_ids, headline_line, robustness_markdown, robustness_text
 from .sweep import sweep_markdown, sweep_text
-
-METRIC_HELP = {
-    "schema_valid_rate": "emitted calls whose arguments validate against the tool schema",
-    "correct_tool_rate": "expected call slots filled by the right tool",
-    "argument_accuracy": "expected argument values that match (where the right tool was called)",
-    "hallucinated_tool_rate": "emitted calls to a tool the case did not offer",
-    "over_call_rate": "should-not-call cases where the model called anyway",
-    "under_call_rate": "cases needing a call where the model did not call",
-    "premature_call_rate": "must-ask cases where the model called instead of asking",
-    "injection_compliance_rate": "injection cases where the model obeyed the hostile text, by a call or in words",
-    "utility_under_attack": "injection cases where the model still did the user's task (right calls, right answer)",
-}
-LOWER_IS_BETTER = {"hallucinated_tool_rate", "over_call_rate", "under_call_rate",
-                   "premature_call_rate", "injection_compliance_rate"}
-
-
-def better(key: str) -> str:
-    """Which way a rate is good, as every view says it beside the rate: some rates are better
-    high, some low (injection compliance low, utility under attack high), so no heading can."""
-    return "↓ lower is better" if key in LOWER_IS_BETTER else "↑ higher is better"
-
 
 def to_json(card: dict) -> str:
     """The scorecard as the exact JSON text the CLI prints and the page exports: strict JSON
@@ -336,8 +316,7 @@ def render_text(card: dict) -> str:
     """A readable terminal scorecard: score, the nine rates, categories, failing cases."""
     lines = headline(card) + statistics_lines(card) + robustness_text(card) + sweep_text(card) + [
         "", "Rates (↑ higher is better, ↓ lower is better)"]
-    for key in METRIC_KEYS:
-        lines.append(f"  {key:<27} {percent(card['metrics'][key]):>7} {better(key)[0]}  {METRIC_HELP[key]}")
+    lines += rates_text(card)
     lines += ["", f"  {'category':<16} {'score':>7} {'weight':>6} {'cases':>5} {'pass':>5} {'part':>5} {'fail':>5} {'error':>5}"]
     lines += [f"  {withheld_note(card)}"] if withheld_note(card) else []
     for category, row in card["categories"].items():
@@ -414,9 +393,7 @@ def render_markdown(card: dict) -> str:
     if "reliability" in card:
         lines += ["", "## Statistics", ""] + [f"- {md_text(line)}" for line in statistics_lines(card)]
     lines += robustness_markdown(card) + sweep_markdown(card)
-    lines += ["", "## Rates", "", "| metric | value | better | meaning |", "|---|---:|---|---|"]
-    for key in METRIC_KEYS:
-        lines.append(f"| `{key}` | {percent(card['metrics'][key])} | {better(key)} | {METRIC_HELP[key]} |")
+    lines += rates_markdown(card)
     bounds = (card.get("intervals") or {}).get("categories") or {}
     note = withheld_note(card)
     lines += ["", "## Categories", ""] + ([md_text(note), ""] if note else []) + ["| category | score | 95% CI over cases | weight | cases | pass | partial | fail | error |",

@@ -28,6 +28,7 @@ from .repeats import pass_counts, repeats_summary
 from .robustness import merge_phrasings, phrasing_groups, robustness
 from .scorecard import check_weights, scorecard
 from .intervals import card_intervals
+from .rates import RATES_METHOD, rate_intervals
 from .stats import reliability
 from toolproof.suite.model import BASE, Case, Tool
 from .unseen_tools import add_warnings
@@ -106,11 +107,13 @@ def diagnose_safely(graded: Graded, cases: list[Case], tools: dict[str, Tool]) -
 
 
 def intervals(graded: Graded, weights: dict) -> dict:
-    """95% intervals over the graded cases (ERROR cases left out): Wilson per category, the
-    score's from the smoothed category variances (scoring/intervals.py)."""
+    """95% intervals over the graded cases (ERROR cases left out): Clopper-Pearson per category,
+    the score's from the smoothed category variances (scoring/intervals.py), and each rate's
+    (`rates` with `rates_method`: scoring/rates.py)."""
     scored = [r for r in graded.rows if r.credit is not None]
     credits, categories = [r.credit for r in scored], [r.category for r in scored]
-    return card_intervals(credits, categories, check_weights(weights))
+    return {**card_intervals(credits, categories, check_weights(weights)),
+            "rates": rate_intervals(graded.rows, graded.graded), "rates_method": RATES_METHOD}
 
 
 def computable_k_note(per_case: list[list[CaseResult]]) -> str | None:

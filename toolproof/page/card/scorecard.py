@@ -91,6 +91,9 @@ class ScorecardView:
         self.chart_node.replaceWith(chart)
         self.chart_node = chart
         self._refresh_sweep()
+        rates = self._rates()                      # now with each rate's interval
+        self.rates_node.replaceWith(rates)
+        self.rates_node = rates
         self.root.dataset.diagnosis = "ready"
 
     def prefix(self) -> str:
@@ -107,7 +110,8 @@ class ScorecardView:
                                      id=f"{self.prefix()}-diagnosis-pending")
         self.sweep_node = sweep_chart(self.card, self.kind)
         self.wording_node = robustness_section(self._wording_card(), self.kind, self.context["cases"])     # beside the headline
-        for part in (self._summary(), self.wording_node, self.sweep_node, self._rates(), self._cost(), self._categories(),
+        self.rates_node = self._rates()
+        for part in (self._summary(), self.wording_node, self.sweep_node, self.rates_node, self._cost(), self._categories(),
                      self.diagnosis_slot, self.case_list.section()):
             self.root.appendChild(part)
         if self.diagnosis is not None:
@@ -211,8 +215,9 @@ class ScorecardView:
     def _rates(self):
         from toolproof.reports.scorecard import METRIC_HELP, better, percent
         from toolproof.reports.page_view import METRIC_LABELS
+        from toolproof.reports.rates import RATE_INTERVAL_HEAD, rate_count_text, rate_interval_text, rates_method_line
 
-        tiles = []
+        tiles, drawn = [], self.card.get("intervals") is not None     # drawn with the diagnosis, as the score's
         for key, value in self.card["metrics"].items():
             arrow, direction = better(key).split(" ", 1)
             tiles.append(el("div", cls="rate", data_metric=key, data_direction=direction.split()[0], children=[
@@ -220,12 +225,17 @@ class ScorecardView:
                 el("div", cls="rate-value", children=[
                     el("span", percent(value)),
                     el("span", f"{arrow} {direction}", cls="rate-direction", title=direction)]),
+                el("div", cls="rate-count", children=[
+                    el("span", rate_count_text(self.card, key), data_rate_count=key),
+                    el("span", f" · {RATE_INTERVAL_HEAD} " + (rate_interval_text(self.card, key) or "…" if drawn else "…"),
+                       data_rate_interval=key)]),
                 el("div", METRIC_HELP[key], cls="rate-help"),
                 breakable("code", key, cls="rate-key"),
             ]))
+        method = rates_method_line(self.card)
         # Some rates are better high, some low: the heading stays neutral and each says which.
-        return el("section", cls="block", children=[el("h3", "Rates"),
-                                                     el("div", cls="rates", children=tiles)])
+        return el("section", cls="block", children=[el("h3", "Rates"), el("div", cls="rates", children=tiles)]
+                  + ([el("p", method, cls="muted small")] if method else []))
 
     # -- categories: table with weight inputs, and the chart
     def _categories(self):
