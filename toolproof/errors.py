@@ -48,12 +48,14 @@ def quoted(value: object, limit: int = MAX_QUOTED) -> str:
 
 def schema_message(error) -> str:
     """A jsonschema ValidationError's message, with the instance it quotes whole cut by `quoted`
-    (as the fast checker in suite/schema.py quotes it)."""
+    (as the fast checker in suite/schema.py quotes it), and the whole message cut at MAX_REASON (the
+    fast checker cuts its own the same way)."""
     message = error.message
     if len(message) <= MAX_QUOTED:
         return message
     whole = repr(error.instance)
-    return message.replace(whole, quoted(error.instance), 1) if len(whole) > MAX_QUOTED else message
+    message = message.replace(whole, quoted(error.instance), 1) if len(whole) > MAX_QUOTED else message
+    return clip(message, MAX_REASON)     # a message quoting names (additionalProperties), not the instance
 
 
 class ToolProofError(Exception):

@@ -317,6 +317,17 @@ def test_an_mcp_file_with_one_empty_description_keeps_the_others(tmp_path):
     assert [r.line for r in page.refused] == [stderr.splitlines()[0][len("toolproof: "):]]
 
 
+def test_a_blank_description_is_no_description_for_import_as_for_lint(tmp_path):
+    """A description of spaces was imported, then `tools lint` of the imported file called it an
+    error ("has no description"): import and lint now read a description by one rule."""
+    source = write(tmp_path, mcp({"name": "search"}, {"name": "spaces", "description": " \t\n "}))
+    out = tmp_path / "tools.json"
+    code, _, stderr = cli("tools", "import", source, "--out", str(out))
+    assert code == 1 and "at $.tools[1].description: tool 'spaces' has no description" in stderr
+    assert [t["name"] for t in json.loads(out.read_text(encoding="utf-8"))["tools"]] == ["search"]
+    assert cli("tools", "lint", str(out))[0] == 0
+
+
 def test_without_out_the_partial_file_goes_to_stdout_and_exit_is_1(tmp_path):
     source = write(tmp_path, mcp({"name": "ok"}, {"name": "bad", "inputSchema": {"type": "object", "properties": {
         "x": {"type": "objekt"}}}}))

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from phrasingdocs import TOOLS_DOC, every_phrasing, suite_doc, transcript, transcripts_doc
+from phrasingdocs import RIGHT, TOOLS_DOC, every_phrasing, suite_doc, transcript, transcripts_doc
 from toolproof.datafiles import format_schema
 from toolproof.grading.transcripts import parse_transcripts
 from toolproof.reports.junit import junit_xml
@@ -165,3 +165,22 @@ def test_the_bundled_fixtures_list_each_case_with_its_own_phrasings_only():
     order = ("depends", "differs", "consistent", "single")
     assert states == sorted(states, key=order.index) and "differs" in states
     assert "depends" not in states          # one repeat: no case can be told from chance
+
+
+def test_two_repeats_that_all_agree_read_as_decided_in_every_view():
+    """Every phrasing answered alike at 2 repeats: the views said "with one graded try per phrasing
+    ... (run 2 or more repeats)" to a run of 2 repeats, and with no case differing the sentence read
+    "wording cannot be told from chance: but with ..."."""
+    alike = [transcript(cid, t.get("phrasing", "base"), t["repeat"], turns=RIGHT[cid])
+             for t in every_phrasing(2) for cid in [t["case_id"]]]
+    same = evaluate(CASES, TOOLS, parse_transcripts(transcripts_doc(alike), format_schema("transcripts")))
+    test = same["robustness"]["wording_test"]
+    assert test["decidable"] is True and test["p"] == 1.0
+    for view in (render_text(same), render_markdown(same)):
+        assert "run 2 or more repeats" not in view and "chance: but" not in view
+        assert "no evidence that wording matters beyond chance (p = 1, level 0.05); " \
+               "no case with repeats gave differing verdicts, so no case is named" in view
+    once_alike = evaluate(CASES, TOOLS, parse_transcripts(transcripts_doc(
+        [t for t in alike if t["repeat"] == 0]), format_schema("transcripts")))
+    assert once_alike["robustness"]["wording_test"]["decidable"] is False
+    assert "against chance: wording cannot be told from chance: with one graded try per phrasing" in render_text(once_alike)

@@ -214,3 +214,13 @@ def test_a_table_too_big_to_count_uses_seeded_shuffles_and_stays_quick():
     assert 0.0 <= expected_worst(huge) < 0.5
     assert case_p(big) == (p, smallest)                        # seeded
     assert time.perf_counter() - start < 20                    # bounded (about 0.5 s on a quiet machine)
+
+
+def test_repeats_that_all_agree_decide_that_wording_does_not_matter():
+    """Two repeats of every phrasing, every try alike (a deterministic model): the repeats show the
+    cases do not vary, so the test is decided (p 1, nobody named) rather than "one repeat cannot tell"
+    (docs/formats.md: not decidable only when no case has a phrasing with two graded tries)."""
+    tables = tuple(case_groups(tries(f"c{i}", "x", {"base": "PP", "b": "PP", "c": "PP"})) for i in range(10))
+    test = suite_test(tables)
+    assert test["decidable"] is True and test["p"] == 1.0 and test["named"] == () and test["cases_tested"] == 0
+    assert test["smallest_possible_p"] is None and test["cases_reachable"] == 0

@@ -191,3 +191,15 @@ def test_long_property_names_are_not_matched_against_pattern_properties():
         "schema.patternProperties", "$", "property name of 1001 characters is longer than 1000; "
         "patternProperties not checked")
     assert not checked.is_valid({name: 1})
+
+
+def test_a_message_naming_huge_or_many_unexpected_properties_is_cut_and_says_so():
+    """An argument object with a 50,000-character key (or thousands of keys) made a 50,000-character
+    grading reason: "Additional properties are not allowed ('qqqq…' was unexpected)" quotes names,
+    not the instance, so the quoted-value cut never applied. Both checkers cut it alike."""
+    schema = {"type": "object", "properties": {"qty": {"type": "integer"}}, "additionalProperties": False}
+    for instance in ({"qty": 1, "q" * 50_000: 1}, {"qty": 1, **{f"k{i}": i for i in range(5_000)}}):
+        (found,) = ours(CompiledSchema(schema), instance)
+        assert found == jsonschema_errors(schema, instance)[0]
+        assert len(found[2]) < 700 and found[2].startswith("Additional properties are not allowed (")
+        assert found[2].endswith(" more)")

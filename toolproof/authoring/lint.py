@@ -17,6 +17,7 @@ from typing import Iterator, NamedTuple
 from .lint_schema import metaschema_error, ref_problems, subschemas, undescribed_required
 from .lint_similar import similar_pairs
 from .lint_text import instruction_phrase, name_key, word_set
+from toolproof.importers.toolproof import described
 from toolproof.safe_text import hidden_characters
 
 # code: (severity, rule). Severity `error` makes `tools lint` exit 1.
@@ -87,7 +88,7 @@ def _finding(code: str, tool: dict, path: str, message: str, severity: str | Non
 def lint_tool(tool: dict) -> Iterator[LintFinding]:
     """The findings one tool earns on its own."""
     at, name = tool["at"], tool["name"]
-    if not (tool.get("description") or "").strip():
+    if not described(tool.get("description")):
         yield _finding("missing-description", tool, at["description"], f"tool {name!r} has no description")
     if not _OPENAI_NAME.fullmatch(name):
         rejecters = "OpenAI" if _ANTHROPIC_NAME.fullmatch(name) else "OpenAI and Anthropic"

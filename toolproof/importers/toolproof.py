@@ -26,13 +26,19 @@ def _tool(item: Any, here: list) -> dict:
     return tool
 
 
+def described(text) -> bool:
+    """Does a description say anything? One rule for import (which refuses a tool without one) and
+    `tools lint` (which calls it an error): blank or spaces only is none."""
+    return isinstance(text, str) and bool(text.strip())
+
+
 def tools_document(records: list[dict], shape_label: str) -> dict:
     """Records as our tools.json: name, description and parameters verbatim; domain and MCP
     annotations when the source had them. A description is required by the format: a tool
     without one is refused with its place (tools lint lists them all)."""
     tools = []
     for tool in records:
-        if not tool.get("description"):
+        if not described(tool.get("description")):
             raise ToolProofError(f"tool {tool['name']!r} has no description; the tools format needs "
                                  "one (add it; `tools lint` lists every such tool)",
                                  path=tool["at"]["description"])

@@ -93,15 +93,17 @@ def test_text(found: dict) -> list[str]:
     differ_text = (f"verdicts differ between phrasings in {_cases(differ)}, "
                    if differ else "")
     if not test["decidable"]:
-        return [f"wording cannot be told from chance: {differ_text}but with one graded try per phrasing "
-                "only repeats could show how much a case varies on its own (run 2 or more repeats); "
+        return [f"wording cannot be told from chance: {differ_text + 'but ' if differ else ''}with one graded try "
+                "per phrasing only repeats could show how much a case varies on its own (run 2 or more repeats); "
                 "no case is named wording-dependent"]
     level = test["level"]
     lead = (f"wording matters for this model ({_p(test['p'])}, level {level:g})" if test["p"] <= level else
             f"no evidence that wording matters beyond chance ({_p(test['p'])}, level {level:g})")
     named = found.get("wording_dependent_cases") or []
     tested = test["cases_tested"]
-    if named:
+    if not tested:
+        cases = "no case with repeats gave differing verdicts, so no case is named"
+    elif named:
         cases = (f"{_cases(len(named))} {'depends' if len(named) == 1 else 'depend'} on the wording "
                  f"({test['correction']}-corrected across {_cases(tested)} tested)")
     elif not test["cases_reachable"]:

@@ -205,12 +205,14 @@ def suite_test(tables: tuple, draws: int = DRAWS, seed: int = SEED, level: float
     count for nothing). Returns the block's `wording_test` without the method text, plus `named`
     (indices into `tables` of the cases Holm names) and `p_by_case` (index -> exact p)."""
     tested = [i for i, g in enumerate(tables) if _varies(g)]
-    decidable = bool(tested)
+    # decided as soon as some case has two phrasings and a phrasing with two graded tries: then
+    # repeats show how much it varies on its own, even when nothing varies (a steady model: p 1)
+    decidable = any(len(g) >= 2 and any(len(x) > 1 for x in g) for g in tables)
     out = {"level": level, "correction": CORRECTION, "draws": draws, "seed": seed,
            "cases_tested": len(tested), "decidable": decidable}
-    if not decidable:
-        return {**out, "p": None, "statistic": None, "threshold": None, "cases_reachable": 0,
-                "smallest_possible_p": None, "named": (), "p_by_case": {}}
+    if not tested:
+        return {**out, "p": 1.0 if decidable else None, "statistic": 0.0 if decidable else None,
+                "threshold": None, "cases_reachable": 0, "smallest_possible_p": None, "named": (), "p_by_case": {}}
     laws = [_evidence_law(tables[i]) for i in tested]
     statistic = fsum(law[0] for law in laws)
     rng, totals = SeededDraws(seed), [0.0] * draws

@@ -27,7 +27,7 @@ import re
 import warnings
 from typing import Any
 
-from toolproof.errors import Finding, json_path, quoted, schema_message
+from toolproof.errors import MAX_REASON, Finding, clip, json_path, quoted, schema_message
 
 MAX_PATTERN_TEXT = 1000     # characters a pattern is ever run on
 
@@ -370,7 +370,8 @@ class CompiledSchema:
             return []
         raw: list = []
         self._fast.errors(instance, (), raw)
-        return raw
+        # as errors.schema_message cuts jsonschema's: a message may quote every unexpected name
+        return [(code, path, clip(message, MAX_REASON)) for code, path, message in raw]
 
     def findings(self, instance: Any) -> list[Finding]:
         """Every schema error as a finding, in a fixed order (none when valid)."""
