@@ -55,7 +55,7 @@ def shown(card: dict) -> dict | None:
     # the card's own fields say it (scoring/withhold.py nulled the numbers and gave the reason)
     if not found or card.get("score") is not None or card.get("no_score_reason") in (None, UNWEIGHTED):
         return found
-    return {**found, "withheld": True, "consistency_interval": None, "worst_phrasing_expected_by_chance": None,
+    return {**found, "withheld": True, "worst_phrasing_expected_by_chance": None,
             "worst": {**found["worst"], "score": None, "interval": None},
             "per_phrasing": [{**p, "score": None, "interval": None, "interval_note": None}
                              for p in found["per_phrasing"]]}

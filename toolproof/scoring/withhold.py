@@ -8,11 +8,13 @@ the page, the sweep's rows, the page's kept runs) shows what the fields say, nev
   and `intervals.categories` is {}: a category's score is a score too;
 - `reliability.pass_hat_k` and `pass_at_k` keep their k but every value is null;
 - in `robustness`, the worst-phrasing score, its interval and what chance alone would give it, the
-  score of each phrasing and its interval, and the consistency interval are null;
+  score of each phrasing and its interval are null (consistency is a count of cases, like the
+  rates: it keeps its interval);
 - `no_score_reason` says why in one line, quoting the coverage ("only 20 of 72 cases graded (52 not
   started), below half of the plan").
 What was counted stays: `counts`, `coverage`, the verdicts, the nine rates (each a rate over what
-was graded, with its own denominator), `error_rate`, consistency as "N of M cases", `cost`.
+was graded, with its own denominator, and their intervals), `error_rate`, consistency as "N of M
+cases" with its interval, `cost`.
 
 A score is also null when no category with a graded case has a weight above 0; `no_score_reason`
 says that too, and nothing else is withheld. So `no_score_reason` is a string exactly when `score`
@@ -90,9 +92,10 @@ def _nulled(card: dict) -> dict:
 
 
 def _wording_nulled(found: dict) -> dict:
-    """The robustness block's scores and intervals null; its counts (consistency "N of M") stay."""
+    """The robustness block's scores and their intervals null; its counts (consistency "N of M"
+    and its interval, a proportion of cases as the rates are) stay."""
     worst = found.get("worst")
-    out = {**found, "consistency_interval": None,
+    out = {**found,
            "per_phrasing": [{**{k: v for k, v in p.items() if k != "interval_note"}, "score": None, "interval": None}
                             for p in found.get("per_phrasing") or []]}
     if isinstance(worst, dict):
