@@ -121,7 +121,7 @@ def test_below_half_of_the_plan_nothing_is_scored_under_no_score():
         assert "base: 100.00" not in text and "| base | 100.00" not in text
 
 
-def test_below_half_no_category_score_pass_k_or_consistency_interval_is_shown():
+def test_below_half_no_category_score_or_pass_k_is_shown_and_consistency_keeps_its_interval():
     """Under "No score" the card still showed pass^k values, each category's score and interval
     and a consistency interval "100%–100%": withheld in every view, the reason said once."""
     from toolproof.reports.scorecard import pass_k_line, withheld_note
@@ -137,7 +137,8 @@ def test_below_half_no_category_score_pass_k_or_consistency_interval_is_shown():
     assert note.startswith("No score, so no category score, interval or pass^k either (n/a): only ")
     for text in (render_text(card), render_markdown(card), html.unescape(scorecard_html(card))):
         assert text.count(note) == 1
-        assert "consistent across phrasings (33.3%)" in text and "consistent across phrasings (33.3%, 95% CI" not in text
+        # consistency is a count of cases, as the rates are: its (never collapsing) interval stays
+        assert "consistent across phrasings (33.3%, 95% CI" in text and "100%–100%" not in text
         assert "pass^1 n/a" in text or "pass^1" not in text.split("Reading")[0]
     table = render_markdown(card).split("## Categories")[1].split("##")[0]
     assert "%" not in table.replace("95% CI", "")                 # no score nor interval in a row
