@@ -17,11 +17,17 @@ def tools_from_openai_chat(doc: Any, *, keep_unread: bool = False) -> list[dict]
     return each_tool(items, parts, _chat_tool, keep_unread=keep_unread)
 
 
-def _chat_tool(item: Any, here: list) -> dict:
-    item = need_dict(item, here, "a Chat Completions tool")
+def _function_item(item: Any, here: list, what: str) -> dict:
+    """An OpenAI tool entry of type "function" (both APIs mark it so), or why not."""
+    item = need_dict(item, here, what)
     if item.get("type") != "function":
         raise ToolProofError(f"only function tools can be imported, not type {item.get('type')!r}",
                              path=where(here, "type"))
+    return item
+
+
+def _chat_tool(item: Any, here: list) -> dict:
+    item = _function_item(item, here, "a Chat Completions tool")
     function = need_dict(item.get("function"), here + ["function"], "'function'")
     return record(function, here + ["function"], schema_key="parameters", schema_optional=True)
 
@@ -32,8 +38,5 @@ def tools_from_openai_responses(doc: Any, *, keep_unread: bool = False) -> list[
 
 
 def _responses_tool(item: Any, here: list) -> dict:
-    item = need_dict(item, here, "a Responses tool")
-    if item.get("type") != "function":
-        raise ToolProofError(f"only function tools can be imported, not type {item.get('type')!r}",
-                             path=where(here, "type"))
+    item = _function_item(item, here, "a Responses tool")
     return record(item, here, schema_key="parameters", schema_optional=True)
