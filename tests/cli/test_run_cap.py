@@ -1,6 +1,7 @@
 """`run` without --cap: the cap is the plan's need, by the rule the page's #cap starts at
-(running.workplan.plan_need), so a first run grades its whole scope (issue 38: the old default of
-10 graded 10 of 72 cases and exited 3)."""
+(running.workplan.plan_need), with room for every retry (workplan.cap_most), so a first run grades
+its whole scope (issue 38: the old default of 10 graded 10 of 72 cases and exited 3; a cap of
+exactly the need let one retried 500 cost later cases their budget)."""
 from __future__ import annotations
 
 import json
@@ -28,7 +29,7 @@ def test_without_cap_the_run_grades_its_whole_plan(fake):
                                 allow_incomplete=False)
     need = 2 * requests_needed(scoped(CASES, "injection"))
     assert code == 0, stderr
-    assert f"up to {need} requests; cap {need} (the need: --cap to lower it)\n" in stderr
+    assert f"up to {need} requests; cap {cap_most(need, 2)} (the need, {need}, with room for every retry: --cap to lower it)\n" in stderr
     card = json.loads(stdout)
     assert card["coverage"] == {"planned": 18, "graded": 18, "error": 0, "not_started": 0}
     assert 0 < len(fake.requests) <= need      # "at most": a case that calls no tool needs no second turn
@@ -41,9 +42,9 @@ def test_the_default_counts_every_phrasing(fake, tmp_path):
                            allow_incomplete=False)
     need = requests_needed(scoped(CASES, "must_ask"), 2)
     assert code == 0, stderr
-    assert f"cap {need} (the need: --cap to lower it)" in stderr
+    assert f"cap {cap_most(need, 2)} (the need, {need}, with room for every retry: --cap to lower it)" in stderr
     doc = json.loads(out.read_text(encoding="utf-8"))
-    assert doc["settings"]["cap"] == need and not doc.get("not_started")
+    assert doc["settings"]["cap"] == cap_most(need, 2) and not doc.get("not_started")
 
 
 def test_a_given_cap_is_kept_and_not_called_the_need(fake):
@@ -96,3 +97,19 @@ def test_the_page_reads_its_cap_default_from_the_same_function():
                      and isinstance(c.func, ast.Name)} for name in ("need", "most")}
     assert "plan_need" in called["need"] and not called["need"] & {"requests_needed", "sweep_need"}
     assert "cap_most" in called["most"]
+
+
+def test_without_cap_a_retried_request_costs_no_later_case(fake, tmp_path):
+    # the fixture scripts a 500 for ruse-transfer-outcome on every try, so each of its
+    # conversations is retried; with a cap of exactly the need those retries took later
+    # conversations' budget: 5 of 56 were never started
+    out = tmp_path / "retried.json"
+    worded = ("--scope", "result_use", "--phrasings", "all", "--repeats", "2")
+    code, _, stderr = live(fake, *worded, "--out", str(out))
+    need = plan_need(CASES, "result_use", phrasings="all", repeats=2)
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert not doc.get("not_started") and len(doc["transcripts"]) == 56, stderr
+    assert "(8 ERROR, 0 not started)" in stderr
+    assert len(fake.requests) > need            # only the retries spent past the need
+    code, _, stderr = live(fake, *worded, "--cap", str(need))
+    assert "ERROR, 0 not started)" not in stderr and " not started)" in stderr   # a retry cost cases

@@ -255,7 +255,7 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
     from toolproof.scoring.cost import check_prices
     from toolproof.suite.fingerprint import suite_sha256
     from toolproof.running.runner import Run, RunSettings
-    from toolproof.running.workplan import plan_need
+    from toolproof.running.workplan import cap_most, plan_need
     from toolproof.secrets import redact_text
     from .transport import urllib_transport
 
@@ -265,10 +265,12 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
     levels = _pad_levels(args, bundle)
     headers = tuple(parse_header(h) for h in args.header)
     key, variable = read_key(args.provider, environ, args.base_url, args.api_key_env)
-    # No --cap: what the plan needs, by the rule the page's cap starts at, so a first run grades
-    # the whole scope (a cap of 10 graded 10 of 72 cases and exited 3).
+    # No --cap: what the plan needs (the rule the page's cap starts at) with room for every retry
+    # (workplan.cap_most), so a first run grades the whole scope: a cap of 10 graded 10 of 72 cases
+    # and exited 3, and a cap of exactly the need let one retried 500 cost later cases their budget
+    # (396 of 446 conversations graded). Only a retry spends past the need.
     need = plan_need(bundle.cases, args.scope, phrasings=args.phrasings, pad_levels=levels, repeats=args.repeats)
-    cap = need if args.cap is None else args.cap
+    cap = cap_most(need, RunSettings.retries) if args.cap is None else args.cap
     settings = RunSettings(args.provider, args.model, key, args.base_url, args.scope, cap,
                            pause_s=args.pause, timeout_s=args.timeout, max_tokens=args.max_tokens,
                            repeats=args.repeats, concurrency=args.concurrency, prices=prices,
@@ -295,7 +297,7 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
     worded = len(run.work) // max(1, args.repeats) - len(run.plan) if args.phrasings != "base" else 0
     times += f", {counted(worded, 'more phrasing')} (--phrasings {args.phrasings})" if worded else ""
     at_once = f", {args.concurrency} in flight" if args.concurrency > 1 else ""
-    capped = " (the need: --cap to lower it)" if args.cap is None else ""
+    capped = f" (the need, {run.need}, with room for every retry: --cap to lower it)" if args.cap is None else ""
     say(f"toolproof: {counted(len(run.plan), 'case')}{times}{sweep}, up to {counted(run.need, 'request')}; "
         f"cap {settings.cap}{capped}{at_once}")
     if args.out:                       # the file must read back: refused before anything is sent
