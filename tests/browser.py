@@ -86,7 +86,7 @@ def is_local(url: str, base: str) -> bool:
 def booted(page) -> None:
     """Wait until the page has started or failed to (body[data-ready] leaves "false"), and fail
     with the page's own boot error unless it started."""
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    page.wait_for_function("(document.body?.dataset.ready ?? 'false') !== 'false'", timeout=READY_TIMEOUT_MS)
     assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
 
 

@@ -170,7 +170,7 @@ def test_every_category_is_written_exported_validated_run_and_graded_the_same(pa
     page.select_option("#scope", "own")
     page.fill("#cap", "20")
     page.click("#run-live")
-    page.wait_for_function("['done', 'aborted', 'error'].includes(document.body.dataset.run)", timeout=60_000)
+    page.wait_for_function("['done', 'aborted', 'error'].includes(document.body?.dataset.run)", timeout=60_000)
     assert page.evaluate("document.body.dataset.run") == "done", page.text_content("#run-message")
     verdicts = dict(page.eval_on_selector_all("#live-card .case-row", "r => r.map(x => [x.dataset.caseId, x.dataset.verdict])"))
     assert verdicts == {"ask1": "PASS", "ms1": "PASS", "inj1": "FAIL", "ru1": "PASS"}

@@ -208,7 +208,7 @@ def test_jsonschema_is_fetched_only_when_a_schema_needs_it(browser, server, page
     other.on("request", lambda r: requests.append(r.url))
     other.route(PAGE_FILES, page_files_with({"data/tools.json": json.dumps(tools)}))
     other.goto(server)
-    other.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    other.wait_for_function("(document.body?.dataset.ready ?? 'false') !== 'false'", timeout=READY_TIMEOUT_MS)
     assert other.evaluate("document.body.dataset.ready") == "true", other.text_content("#boot-error")
     assert [u for u in requests if u.endswith("jsonschema-4.26.0-py3-none-any.whl")]
     assert other.locator(".case-row").count() == page.locator(".case-row").count()
@@ -220,7 +220,7 @@ def test_a_missing_runtime_is_an_error_state_not_a_spinner(browser, server):
     page = context.new_page()
     page.route("**/vendor/pyodide/**", lambda route: route.fulfill(status=404, body="missing"))
     page.goto(server)
-    page.wait_for_function("document.body.dataset.ready === 'error'", timeout=READY_TIMEOUT_MS)
+    page.wait_for_function("document.body?.dataset.ready === 'error'", timeout=READY_TIMEOUT_MS)
     message = page.text_content("#boot-error")
     assert message.startswith("ToolProof could not start:") and "python serve.py" in message
     assert not page.is_visible("#boot")

@@ -165,7 +165,7 @@ def test_load_author_export_reload_and_run(page, server, tmp_path):
     page.fill("#api-key", KEY)
     page.dispatch_event("#api-key", "input")
     page.reload()
-    page.wait_for_function("document.body.dataset.ready === 'true' && document.querySelector('#own').dataset.state === 'ready'",
+    page.wait_for_function("document.body?.dataset.ready === 'true' && document.querySelector('#own').dataset.state === 'ready'",
                            timeout=READY_TIMEOUT_MS)
     assert page.eval_on_selector_all(".own-case", "r => r.map(x => x.dataset.caseId)") == ["w1", "n1", "w2"]
     assert page.text_content("#own-message") == "Draft restored: 2 tools, 3 cases."
@@ -185,7 +185,7 @@ def test_load_author_export_reload_and_run(page, server, tmp_path):
     page.select_option("#scope", "own")
     page.fill("#cap", "3")
     page.click("#run-live")
-    page.wait_for_function("['done', 'aborted', 'error'].includes(document.body.dataset.run)", timeout=60_000)
+    page.wait_for_function("['done', 'aborted', 'error'].includes(document.body?.dataset.run)", timeout=60_000)
     assert page.evaluate("document.body.dataset.run") == "done", page.text_content("#run-message")
     verdicts = page.eval_on_selector_all("#live-card .case-row", "r => r.map(x => [x.dataset.caseId, x.dataset.verdict])")
     assert verdicts == [["w1", "PASS"], ["n1", "FAIL"], ["w2", "FAIL"]]   # w2: days is not listed (exact)
@@ -250,7 +250,7 @@ def test_a_hostile_stored_draft_is_discarded(page):
                                                                        "parameters": {"type": "object"}}]}})]:
         page.evaluate("s => localStorage.setItem('toolproof.own.draft', s)", stored)
         page.reload()
-        page.wait_for_function("document.body.dataset.ready === 'true' && document.querySelector('#own').dataset.state",
+        page.wait_for_function("document.body?.dataset.ready === 'true' && document.querySelector('#own').dataset.state",
                                timeout=READY_TIMEOUT_MS)
         assert page.text_content("#own-message").startswith("The saved draft could not be read and was discarded")
         assert page.evaluate("localStorage.getItem('toolproof.own.draft')") is None
@@ -269,7 +269,7 @@ def test_a_stored_draft_keeps_what_loads_and_drops_only_the_stale_case(page):
     stale = {**good, "id": "stale", "tools": ["removed_tool"]}
     page.evaluate("s => localStorage.setItem('toolproof.own.draft', s)", draft_text(tools, [stale, good]))
     page.reload()
-    page.wait_for_function("document.body.dataset.ready === 'true' && document.querySelector('#own').dataset.state",
+    page.wait_for_function("document.body?.dataset.ready === 'true' && document.querySelector('#own').dataset.state",
                            timeout=READY_TIMEOUT_MS)
     assert page.text_content("#own-message").startswith(
         "Draft restored: 1 tool, 1 case. Dropped 0 tools and 1 case that no longer load")

@@ -113,7 +113,7 @@ def test_a_partly_bad_file_keeps_its_good_tools_and_lists_what_lint_prints(page,
     page.select_option("#scope", "own")
     page.fill("#cap", "1")
     page.click("#run-live")
-    page.wait_for_function("['done', 'aborted', 'error'].includes(document.body.dataset.run)", timeout=60_000)
+    page.wait_for_function("['done', 'aborted', 'error'].includes(document.body?.dataset.run)", timeout=60_000)
     assert page.evaluate("document.body.dataset.run") == "done", page.text_content("#run-message")
     assert [t["function"]["name"] for t in openai.posts[0]["body"]["tools"]] == ["good_tool"]
     # ticked: offered again, in the export too; the choice survives a reload
@@ -121,7 +121,7 @@ def test_a_partly_bad_file_keeps_its_good_tools_and_lists_what_lint_prints(page,
     assert [t["name"] for t in exported(page, tmp_path, "tools")["tools"]] == ["good_tool", "poison_tool"]
     page.uncheck('.tool-offer[data-tool="poison_tool"]')
     page.reload()
-    page.wait_for_function("document.body.dataset.ready === 'true' && document.querySelector('#own').dataset.state === 'ready'",
+    page.wait_for_function("document.body?.dataset.ready === 'true' && document.querySelector('#own').dataset.state === 'ready'",
                            timeout=READY_TIMEOUT_MS)
     assert page.eval_on_selector_all(".tool-offer", "b => b.map(x => [x.dataset.tool, x.checked])") == \
         [["good_tool", True], ["poison_tool", False]]
@@ -211,7 +211,7 @@ def test_a_hostile_stored_draft_gets_its_lint_back_as_text(page, tmp_path):
          "parameters": {"type": "object", "properties": {"deep": deep}}}]}
     page.evaluate("s => localStorage.setItem('toolproof.own.draft', s)", draft_text(tools, [], ["files_list"]))
     page.reload()
-    page.wait_for_function("document.body.dataset.ready === 'true' && document.querySelector('#own').dataset.state",
+    page.wait_for_function("document.body?.dataset.ready === 'true' && document.querySelector('#own').dataset.state",
                            timeout=READY_TIMEOUT_MS)
     findings = page_findings(page)
     shown = [dict(f, path=visible(f["path"], 120)) for f in cli_findings(tmp_path, tools)]   # long paths clipped

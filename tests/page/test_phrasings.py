@@ -124,7 +124,7 @@ def test_a_case_detail_says_which_conversation_it_shows_and_picks_another(worded
     picker.select_option("0")
     picker.select_option("1")
     picker.select_option("0")
-    page.wait_for_function("document.body.dataset.pending === '0'")
+    page.wait_for_function("document.body?.dataset.pending === '0'")
     page.wait_for_selector(f'#fixture-card .case-row[data-case-id="{case_id}"] .conversation-view[data-phrasing=base]')
     assert view.locator(".msg-user").text_content() == "User" + case["prompt"]
     assert row.locator(".conversation-shown").text_content() == "Conversation 1 of 2: phrasing base, PASS."
@@ -173,7 +173,7 @@ def test_a_live_run_of_every_phrasing_shows_the_section_and_regrades_the_same(wo
         open_advanced(page)
         page.select_option("#phrasings", "all")
         page.click("#run-live")
-        page.wait_for_function("['done', 'aborted', 'error'].includes(document.body.dataset.run)", timeout=60_000)
+        page.wait_for_function("['done', 'aborted', 'error'].includes(document.body?.dataset.run)", timeout=60_000)
         assert page.evaluate("document.body.dataset.run") == "done"
         sent = {(p["case_id"] or prompts.get(next(m["content"] for m in p["body"]["messages"] if m["role"] == "user")))
                 for p in provider.posts}

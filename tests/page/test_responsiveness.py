@@ -55,7 +55,7 @@ def test_python_runs_in_a_worker_not_on_the_main_thread(browser, server):
     context = browser.new_context()
     page = context.new_page()
     page.goto(server)
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    page.wait_for_function("(document.body?.dataset.ready ?? 'false') !== 'false'", timeout=READY_TIMEOUT_MS)
     assert page.evaluate("document.body.dataset.ready") == "true"
     assert page.evaluate("crossOriginIsolated")                        # what the worker's DOM access needs
     main_loaded = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
@@ -71,7 +71,7 @@ def test_the_long_task_observer_sees_main_thread_tasks(browser, server):
     page = context.new_page()
     page.add_init_script(PROBE)
     page.goto(server)
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    page.wait_for_function("(document.body?.dataset.ready ?? 'false') !== 'false'", timeout=READY_TIMEOUT_MS)
     before = page.evaluate("window.__long.length")
     page.evaluate("() => setTimeout(() => { const end = performance.now() + 150; while (performance.now() < end) {} })")
     page.wait_for_function(f"window.__long.length > {before}", timeout=READY_TIMEOUT_MS)
@@ -84,12 +84,12 @@ def test_an_event_answered_by_the_worker_settles(browser, server):
     context = browser.new_context()
     page = context.new_page()
     page.goto(server)
-    page.wait_for_function("document.body.dataset.ready === 'true'", timeout=READY_TIMEOUT_MS)
+    page.wait_for_function("document.body?.dataset.ready === 'true'", timeout=READY_TIMEOUT_MS)
     page.evaluate("""() => { window.__pendingSeen = [];
         new MutationObserver(() => window.__pendingSeen.push(document.body.dataset.pending))
           .observe(document.body, {attributes: true, attributeFilter: ['data-pending']}); }""")
     page.select_option("#provider", "openai-compatible")
-    page.wait_for_function("document.body.dataset.pending === '0'", timeout=READY_TIMEOUT_MS)
+    page.wait_for_function("document.body?.dataset.pending === '0'", timeout=READY_TIMEOUT_MS)
     seen = [int(n) for n in page.evaluate("window.__pendingSeen")]
     assert max(seen) >= 1 and seen[-1] == 0        # it rose with the event(s), then came back
     assert not page.is_hidden("#base-url-field")          # the worker's handler ran: the field shows
@@ -108,7 +108,7 @@ def test_the_worker_is_held_to_the_pages_security_policy(browser, server):
     context = browser.new_context()
     page = context.new_page()
     page.goto(server)
-    page.wait_for_function("document.body.dataset.ready === 'true'", timeout=READY_TIMEOUT_MS)
+    page.wait_for_function("document.body?.dataset.ready === 'true'", timeout=READY_TIMEOUT_MS)
     worker = page.workers[0]
     assert worker.url.startswith("blob:")
     assert worker.evaluate(VIOLATION, "https://attacker.example/steal") == "connect-src https://attacker.example/steal"
@@ -156,7 +156,7 @@ def test_the_pages_builder_refuses_html_and_handlers(browser, server):
     context = browser.new_context()
     page = context.new_page()
     page.goto(server)
-    page.wait_for_function("document.body.dataset.ready === 'true'", timeout=READY_TIMEOUT_MS)
+    page.wait_for_function("document.body?.dataset.ready === 'true'", timeout=READY_TIMEOUT_MS)
     out = page.evaluate(HOSTILE_OPS)
     said = out["said"]
     assert said["property"] == 'refused property "innerHTML"' and said["outer"] == 'refused property "outerHTML"'

@@ -100,7 +100,7 @@ def test_the_header_reaches_every_section_in_the_journeys_order(browser, server)
     # the click has settled: wait for the state it keeps, not for the click (CI reloaded too soon)
     page.wait_for_function("localStorage.getItem('toolproof.fixtures-open') === 'false'")
     page.reload()
-    page.wait_for_function("document.body.dataset.ready === 'true'", timeout=READY_TIMEOUT_MS)
+    page.wait_for_function("document.body?.dataset.ready === 'true'", timeout=READY_TIMEOUT_MS)
     assert page.evaluate("document.getElementById('fixture-details').open") is False
     assert not page.is_visible("#fixture-card")
     page.context.close()
@@ -149,7 +149,7 @@ def test_an_aborted_run_is_kept_too(page, live):
     provider.script = {FIRST: [("hold",)]}
     before = kept_count(page)
     start(page, scope="should_call", cap=9, timeout="60")      # the abort ends the hold, not a timeout
-    page.wait_for_function("document.body.dataset.run === 'running'")
+    page.wait_for_function("document.body?.dataset.run === 'running'")
     from routed import wait_until
     wait_until(page, lambda: provider.held, "the first request in flight")
     page.click("#abort")

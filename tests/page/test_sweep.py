@@ -78,7 +78,7 @@ def test_a_two_level_sweep_draws_its_curve_and_regrades_in_the_terminal(page, se
     assert page.eval_on_selector("#scope option[value=should_call]", "o => o.textContent").endswith(f": {need} requests")
     page.fill("#cap", str(need))
     page.click("#run-live")
-    page.wait_for_function("['done', 'aborted', 'error'].includes(document.body.dataset.run)", timeout=60_000)
+    page.wait_for_function("['done', 'aborted', 'error'].includes(document.body?.dataset.run)", timeout=60_000)
     assert page.evaluate("document.body.dataset.run") == "done", page.text_content("#run-message")
     page.wait_for_function("document.querySelector('#live-card [data-diagnosis=ready]') !== null", timeout=30_000)
 

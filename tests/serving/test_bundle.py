@@ -313,7 +313,7 @@ def load(browser, url: str, *, selftest: bool = False) -> dict:
     page.on("requestfinished", lambda r: seen.append((r.url, r.response().status if r.response() else None)))
     page.on("requestfailed", lambda r: seen.append((r.url, None)))
     page.goto(url + ("?selftest=1" if selftest else ""))
-    page.wait_for_function("document.body.dataset.ready !== 'false'", timeout=READY_TIMEOUT_MS)
+    page.wait_for_function("(document.body?.dataset.ready ?? 'false') !== 'false'", timeout=READY_TIMEOUT_MS)
     result = {"base": url, "ready": page.evaluate("document.body.dataset.ready"), "error": page.text_content("#boot-error"),
               "verdicts": page.eval_on_selector_all(
                   ".case-row", "rows => rows.map(r => [r.dataset.caseId, r.dataset.verdict])"),
@@ -435,7 +435,7 @@ def test_the_key_stays_in_the_pages_session_storage_only(browser, published):
     page.select_option("#scope", "should_call")
     page.fill("#cap", "2")
     page.click("#run-live")
-    page.wait_for_function("['done', 'aborted', 'error'].includes(document.body.dataset.run)",
+    page.wait_for_function("['done', 'aborted', 'error'].includes(document.body?.dataset.run)",
                            timeout=READY_TIMEOUT_MS)
     assert provider.posts and all(p["headers"]["authorization"] == f"Bearer {KEY}" for p in provider.posts)
     stored = page.evaluate(STORED)
@@ -474,7 +474,7 @@ def test_on_a_static_host_a_server_without_cors_is_told_from_one_that_is_down(br
         page.fill("#cap", "1")
         page.click("#run-live")
         # this run's card, not the last one's: its reason names this base URL
-        page.wait_for_function("url => ['done', 'aborted', 'error'].includes(document.body.dataset.run) && "
+        page.wait_for_function("url => ['done', 'aborted', 'error'].includes(document.body?.dataset.run) && "
                                "document.querySelector('#live-card').textContent.includes(url)",
                                arg=base + "/chat/completions", timeout=READY_TIMEOUT_MS)
         return page.text_content("#live-card")
