@@ -199,21 +199,18 @@ def test_a_hostile_or_old_card_without_the_test_still_renders(refused):
 def test_a_table_too_big_to_count_uses_seeded_shuffles_and_stays_quick():
     """Ten phrasings x ten repeats took 18 s to count exactly; beyond 6 phrasings or 48 tries the
     law comes from seeded shuffles (p = (1 + at or above) / (1 + B)), and even 3 x 1000 tries is
-    done at once."""
-    import time
+    done at once (its time is measured in benchmarks/phrasing_coverage.py, not asserted here)."""
     from toolproof.scoring.wording_test import exact
 
     draws = SeededDraws(9)
     big = tuple(tuple(float(draws.below(2)) for _ in range(10)) for _ in range(10))
     huge = ((1.0,) * 500 + (0.0,) * 500, (1.0,) * 1000, (0.0,) * 1000)
     assert not exact(big) and not exact(huge) and exact(((1.0,) * 8,) * 6)
-    start = time.perf_counter()
     p, smallest = case_p(big)
     assert 0 < smallest <= p <= 1 and smallest >= 1 / 501
     assert case_p(huge)[0] == pytest.approx(1 / 101)          # nothing shuffled comes near: 1 / (1 + B)
     assert 0.0 <= expected_worst(huge) < 0.5
     assert case_p(big) == (p, smallest)                        # seeded
-    assert time.perf_counter() - start < 20                    # bounded (about 0.5 s on a quiet machine)
 
 
 def test_repeats_that_all_agree_decide_that_wording_does_not_matter():
