@@ -18,7 +18,7 @@ from toolproof.authoring.draft_suite import import_tools
 from toolproof.datafiles import format_schema
 from toolproof.suite.load import parse_tools
 from toolproof.suite.categories import RECORDS
-from toolproof.suite.model import CATEGORIES
+from toolproof.suite.categories import CASE_CATEGORIES
 
 TOOLS_SCHEMA, SUITE_SCHEMA = format_schema("tools"), format_schema("suite")
 SHOP = [{"name": "search_orders", "description": "Find a customer's orders.",
@@ -139,7 +139,7 @@ _TEXT = st.text(alphabet=st.sampled_from('ab{}[]":,|\n\x00\u202e0 result'), max_
 
 
 @settings(max_examples=300, deadline=None)
-@given(category=st.sampled_from(CATEGORIES), mock=_TEXT, forbidden=_TEXT, include=_TEXT, variants=_TEXT,
+@given(category=st.sampled_from(CASE_CATEGORIES), mock=_TEXT, forbidden=_TEXT, include=_TEXT, variants=_TEXT,
        more=st.lists(st.fixed_dictionaries({"tool": st.sampled_from(["search_orders", "x", ""]), "args": _TEXT,
                                             "mock": _TEXT}), max_size=3))
 def test_any_field_text_is_a_case_or_one_refusal_naming_a_field(tools, category, mock, forbidden, include, variants, more):

@@ -18,7 +18,7 @@ from toolproof.datafiles import load_bundle
 from toolproof.errors import ToolProofError
 from toolproof.limits import ReadError, read_json
 from toolproof.providers.catalog import PROVIDERS
-from toolproof.suite.categories import CATEGORIES
+from toolproof.suite.categories import CASE_CATEGORIES
 from toolproof.suite.model import requests_needed, scoped
 
 KEY = "sk-cli-secret-42"
@@ -256,7 +256,7 @@ def test_fail_under_zero_passes(fake):
      "toolproof: base URL holds spaces or control characters"),
     (["run", "--provider", "openai", "--model", "m", "--scope", "bogus"],
      "toolproof: usage error: argument --scope: invalid choice: 'bogus' (choose from "
-     + ", ".join(repr(c) for c in ("all", *CATEGORIES)) + ")"),
+     + ", ".join(repr(c) for c in ("all", *CASE_CATEGORIES)) + ")"),
     (["run", "--provider", "openai"], "toolproof: usage error: the following arguments are required: --model"),
 ])
 def test_usage_errors(fake, argv, line):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from clirun import cli
-from toolproof.suite.categories import CATEGORIES
+from toolproof.suite.categories import CASE_CATEGORIES
 from toolproof.datafiles import DATA
 
 
@@ -217,7 +217,7 @@ def test_validate_lists_every_problem_one_line_each(tmp_path):
     code, out, _ = cli("suite", "validate", str(path))
     assert code == 2
     assert out.splitlines() == [
-        f"{path}: at $.cases[5].category: 'bogus\\u202e' is not one of {list(CATEGORIES)}",
+        f"{path}: at $.cases[5].category: 'bogus\\u202e' is not one of {list(CASE_CATEGORIES)}",
         f"{path}: at $.cases[1].tools[0]: unknown tool 'nope' (not in tools.json)",
         f"{path}: at $.cases[1].expect.calls[0].tool: expected tool 'transfer_between_accounts' is not offered by the case",
         f"{path}: at $.cases[3].expect.calls[0].accept.zzz: accept names 'zzz', which is not in args or derive "

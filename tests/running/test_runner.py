@@ -28,7 +28,8 @@ from toolproof.suite.model import requests_needed, scoped
 from toolproof.running.retries import retry_wait, status_message
 from toolproof.running.transport import HttpReply, TransportError
 from toolproof.suite.categories import CATEGORY
-from toolproof.suite.model import CATEGORIES, SECOND_TURN_CATEGORIES
+from toolproof.suite.categories import CASE_CATEGORIES
+from toolproof.suite.model import SECOND_TURN_CATEGORIES
 
 KEY = "sk-live-KEY-789"
 LEAK = KEY                  # what a provider's error body echoes: the configured key itself
@@ -145,7 +146,7 @@ def test_retries_count_against_the_cap_too(bundle, data, cap):
 
 # ---- scope and requests needed ---------------------------------------------------------------
 
-@pytest.mark.parametrize("category", CATEGORIES)
+@pytest.mark.parametrize("category", CASE_CATEGORIES)
 def test_requests_needed_counts_turns_and_variants(bundle, category):
     # one request per turn, plus one second turn per counterfactual variant
     cases = scoped(bundle.cases, category)
@@ -157,7 +158,7 @@ def test_requests_needed_counts_turns_and_variants(bundle, category):
 
 def test_scope_all_keeps_suite_order_and_needs_the_sum(bundle):
     assert scoped(bundle.cases, "all") == bundle.cases
-    assert requests_needed(bundle.cases) == sum(requests_needed(scoped(bundle.cases, c)) for c in CATEGORIES)
+    assert requests_needed(bundle.cases) == sum(requests_needed(scoped(bundle.cases, c)) for c in CASE_CATEGORIES)
     assert make_run(bundle, bundle.cases, Transport(), scope="injection").need == \
         2 * len(scoped(bundle.cases, "injection"))
     assert SECOND_TURN_CATEGORIES == {"multi_step", "injection", "result_use"}
@@ -166,7 +167,7 @@ def test_scope_all_keeps_suite_order_and_needs_the_sum(bundle):
 def test_unknown_scope_is_refused(bundle):
     with pytest.raises(ValueError) as caught:
         scoped(bundle.cases, "bogus")
-    assert str(caught.value) == f"unknown scope 'bogus'; use all or one of {', '.join(CATEGORIES)}"
+    assert str(caught.value) == f"unknown scope 'bogus'; use all or one of {', '.join(CASE_CATEGORIES)}"
 
 
 # ---- retries ---------------------------------------------------------------------------------

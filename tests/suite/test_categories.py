@@ -15,7 +15,7 @@ from toolproof.reports.board import CATEGORY_SHORT
 from toolproof.reports.page_view import CATEGORY_LABELS
 from toolproof.scoring.scorecard import DEFAULT_WEIGHTS
 from toolproof.suite import CATEGORIES as FROM_THE_PACKAGE
-from toolproof.suite.categories import CATEGORIES, CATEGORY, RECORDS, Category
+from toolproof.suite.categories import CASE_CATEGORIES, CATEGORIES, CATEGORY, RECORDS, Category
 from toolproof.suite.model import SECOND_TURN_CATEGORIES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,7 +44,7 @@ def test_tables_keyed_by_category_are_the_records():
     assert DEFAULT_WEIGHTS == {c.id: c.weight for c in RECORDS} and tuple(DEFAULT_WEIGHTS) == CATEGORIES
     assert CATEGORY_LABELS == {c.id: c.label for c in RECORDS}
     assert CATEGORY_SHORT == {c.id: c.short for c in RECORDS}
-    assert ACTION_OF == {c.id: c.action for c in RECORDS} and EDITOR_CATEGORIES == CATEGORIES
+    assert ACTION_OF == {c.id: c.action for c in RECORDS} and EDITOR_CATEGORIES == CASE_CATEGORIES
     assert SECOND_TURN_CATEGORIES == {"multi_step", "injection", "result_use"}
 
 
@@ -52,7 +52,7 @@ def test_the_suite_schema_lists_the_records_in_their_order():
     schema = json.loads((ROOT / "data" / "schemas" / "suite.schema.json").read_text(encoding="utf-8"))
     enums = [node["enum"] for node in _nodes(schema) if isinstance(node, dict)
              and isinstance(node.get("enum"), list) and "should_call" in node["enum"]]
-    assert enums == [list(CATEGORIES)]
+    assert enums == [list(CASE_CATEGORIES)]       # a scenario is never a suite case
 
 
 def _nodes(value):

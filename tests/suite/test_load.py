@@ -14,7 +14,8 @@ from conftest import SUITE_DOC, TOOLS_DOC
 from toolproof.datafiles import DATA, format_schema, read_json
 from toolproof.errors import ToolProofError
 from toolproof.suite.load import parse_suite, parse_tools
-from toolproof.suite.model import CATEGORIES, resolve_result
+from toolproof.suite.categories import CASE_CATEGORIES
+from toolproof.suite.model import resolve_result
 
 TOOLS_SCHEMA, SUITE_SCHEMA = format_schema("tools"), format_schema("suite")
 TOOLS = parse_tools(TOOLS_DOC, TOOLS_SCHEMA)
@@ -149,7 +150,7 @@ BAD_SUITES = [
      "suite.json: at $.format: 'toolproof.suite' was expected"),
     ("wrong version", lambda d: d.update(version=3), "suite.json: at $.version: 3 is not one of [1, 2]"),
     ("unknown category", lambda d: d["cases"][0].update(category="vibes"),
-     f"suite.json: at $.cases[0].category: 'vibes' is not one of {list(CATEGORIES)}"),
+     f"suite.json: at $.cases[0].category: 'vibes' is not one of {list(CASE_CATEGORIES)}"),
     ("unknown case key", lambda d: d["cases"][0].update(extra=1),
      "suite.json: at $.cases[0]: Additional properties are not allowed ('extra' was unexpected)"),
 ]
@@ -234,7 +235,7 @@ def test_committed_tools_and_suite_load():
     cases = parse_suite(read_json(DATA / "suite.json"), tools, SUITE_SCHEMA)
     assert tools and cases
     # the headline score needs every category represented
-    assert {c.category for c in cases} == set(CATEGORIES)
+    assert {c.category for c in cases} == set(CASE_CATEGORIES)
 
 
 def test_a_tool_without_domain_and_with_annotations_loads():

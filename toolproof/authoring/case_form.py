@@ -16,7 +16,7 @@ from typing import Any
 
 from toolproof.errors import ToolProofError
 from toolproof.suite.load import parse_suite
-from toolproof.suite.categories import CATEGORIES, CATEGORY
+from toolproof.suite.categories import CASE_CATEGORIES, CATEGORY
 from toolproof.suite.model import SECOND_TURN_CATEGORIES, Case, Tool
 from toolproof.suite.toolnames import wire_name
 from .phrasings import editable as phrasings_editable, phrasings_from_text, phrasings_text
@@ -24,7 +24,7 @@ from .suite_text import MAX_OFFERED, read_text, suite_document
 
 ACTIONS = ("call", "no_call", "ask")
 ACTION_OF = {c.id: c.action for c in CATEGORY.values()}
-EDITOR_CATEGORIES = CATEGORIES
+EDITOR_CATEGORIES = CASE_CATEGORIES      # a scenario is written in a world file, not here
 # An editor field NAME is the input #case-NAME, its value a string; a checkbox (CHECKBOXES) reads
 # "true" when ticked, else "". `more` (the expected calls after the first) is a list of
 # {"tool", "args", "mock"} strings, one row each in #case-calls.

@@ -27,7 +27,7 @@ from toolproof.providers.catalog import CATALOGUE, PROVIDER, PROVIDERS
 from toolproof.providers.dispatch import base_url_problem, endpoint, parse_header, shown_headers
 from toolproof.running.settings import checked
 from toolproof.plurals import counted
-from toolproof.suite.model import CATEGORIES
+from toolproof.suite.categories import CASE_CATEGORIES
 
 
 def add_parser(commands) -> None:
@@ -40,7 +40,7 @@ def add_parser(commands) -> None:
         [f"required for {p.name} (e.g. {p.base_hint})" for p in CATALOGUE if not p.base]
         + ["a gateway for " + ", ".join(p.name for p in CATALOGUE if p.base and not p.base_fixed),
            "once, or once per --provider"]))
-    live.add_argument("--scope", default="all", choices=("all", *CATEGORIES))
+    live.add_argument("--scope", default="all", choices=("all", *CASE_CATEGORIES))
     live.add_argument("--cap", type=int, metavar="N", help="most requests to send, retries included "
                       "(default: all the plan needs, as the page's cap starts; at most that with every retry)")
     live.add_argument("--out", metavar="FILE", help="write the results file (re-grade it with grade --transcripts); "

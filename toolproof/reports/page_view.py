@@ -15,7 +15,7 @@ from toolproof.reports.scorecard import percent
 from toolproof.providers.catalog import CATALOGUE, PROVIDER
 from toolproof.providers.dispatch import origin_of, request_body
 from toolproof.secrets import redact
-from toolproof.suite.categories import CATEGORY
+from toolproof.suite.categories import CASE_CATEGORIES, CATEGORY
 from toolproof.suite.model import BASE, CATEGORIES, Case, Tool, chosen_phrasings, requests_needed, scoped
 from toolproof.grading.transcripts import as_offered
 from toolproof.limits import ReadError, read_json
@@ -179,7 +179,7 @@ def scope_options(cases: list[Case], phrasings: str | int = BASE, times: int = 1
     The need is the need line's own number: each chosen phrasing of a case is a conversation,
     the scope run `times` times (repeats × pad levels: running.sweep.sweep_need(1, levels, repeats))."""
     groups = [("all", "All categories", cases)] + [
-        (c, CATEGORY_LABELS[c], mine) for c in CATEGORIES if (mine := scoped(cases, c))]
+        (c, CATEGORY_LABELS[c], mine) for c in CASE_CATEGORIES if (mine := scoped(cases, c))]
     return [(value, f"{label} ({counted(len(mine), 'case')})", times * requests_needed(mine, phrasings))
             for value, label, mine in groups]
 

@@ -14,7 +14,7 @@ from toolproof.scoring.scorecard import rate, weighted_score
 from .suite_v2 import suite_v2_checks
 from .tool_ids import tool_id_checks
 from toolproof.suite.load import parse_suite, parse_tools
-from toolproof.suite.model import CATEGORIES
+from toolproof.suite.categories import CASE_CATEGORIES
 from toolproof.grading.transcripts import known_ids, parse_transcripts
 from .kit import SelftestReport, Checker
 from .grading_checks import validator_checks, schema_guard_checks, normalise_checks, reply_checks, verdict_checks
@@ -32,7 +32,7 @@ def _data_checks(t: Checker, documents: dict, schemas: dict) -> None:
     t.check("data: at least 30 tools", len(tools) >= 30)
     t.check("transcripts: a variant id the case does not have is refused", _refuses_variant(cases, schemas))
     t.check("data: at least 64 cases, 8 per category",
-            len(cases) >= 64 and all(sum(c.category == k for c in cases) >= 8 for k in CATEGORIES))
+            len(cases) >= 64 and all(sum(c.category == k for c in cases) >= 8 for k in CASE_CATEGORIES))
     by_id = {c["id"]: c for c in card["cases"]}
     # with phrasings a case's row is the majority over them: the base fixture is read in robustness
     base = {row["id"]: row["verdicts"]["base"] for row in (card.get("robustness") or {}).get("cases", [])}

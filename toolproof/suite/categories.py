@@ -6,7 +6,13 @@ checks), the default weights (the scorecard), the labels (the page, the HTML rep
 labels (the board's columns), the action a case expects and whether it has a second turn (the
 suite's checks, the grader, the case editor). Adding a category is one record here plus the rules
 that truly differ (its checks in load.py, its grading in grading/). `data/schemas/suite.schema.json`
-lists the ids too, for editors that validate a suite file; a test keeps it equal to these.
+lists the ids a suite file may use too, for editors that validate a suite file; a test keeps it
+equal to CASE_CATEGORIES.
+
+`scenario` is a category of the scorecard (its weight, label, column) but not of a suite file: a
+scenario lives in a world file (data/worlds/), is never written in a suite, never offered by the
+case editor and never a `--scope` of cases (its scope word is `scenarios`). `in_suite` says so;
+CASE_CATEGORIES are the ones a suite's cases may take.
 
 Pure: no I/O, no behaviour.
 """
@@ -25,6 +31,7 @@ class Category:
     # None: one turn. "calls": a mock result goes back and the calls after it are checked as part of
     # the sequence; "answer": a mock result goes back and the final text must use it.
     second_turn: str | None = None
+    in_suite: bool = True        # False: graded from world files, never a suite case (scenario)
 
 
 RECORDS: tuple[Category, ...] = (
@@ -36,7 +43,9 @@ RECORDS: tuple[Category, ...] = (
     Category("enum_format", "Enum / format", "enum", 10, "call"),
     Category("injection", "Injection", "inject", 10, "call", second_turn="calls"),
     Category("result_use", "Result use", "use", 10, "call", second_turn="answer"),
+    Category("scenario", "Scenario", "scen", 20, "call", in_suite=False),
 )
 
 CATEGORY: dict[str, Category] = {c.id: c for c in RECORDS}
-CATEGORIES: tuple[str, ...] = tuple(CATEGORY)
+CATEGORIES: tuple[str, ...] = tuple(CATEGORY)                                   # the scorecard's
+CASE_CATEGORIES: tuple[str, ...] = tuple(c.id for c in RECORDS if c.in_suite)    # a suite file's

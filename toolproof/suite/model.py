@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolproof.limits import MAX_PHRASINGS
-from .categories import CATEGORIES, CATEGORY
+from .categories import CASE_CATEGORIES, CATEGORIES, CATEGORY
 from .schema import CompiledSchema
 
 SECOND_TURN_CATEGORIES = frozenset(c.id for c in CATEGORY.values() if c.second_turn)
@@ -167,9 +167,10 @@ def offer_of(case_tools, tools: dict) -> dict[str, str]:
 
 
 def scoped(cases: list[Case], scope: str) -> list[Case]:
-    """The cases a run scope covers ("all" or one category), in suite order."""
-    if scope != "all" and scope not in CATEGORIES:
-        raise ValueError(f"unknown scope {scope!r}; use all or one of {', '.join(CATEGORIES)}")
+    """The cases a run scope covers ("all" or one case category), in suite order (`scenarios`
+    is a scope of world files: never of cases)."""
+    if scope != "all" and scope not in CASE_CATEGORIES:
+        raise ValueError(f"unknown scope {scope!r}; use all or one of {', '.join(CASE_CATEGORIES)}")
     return [c for c in cases if scope in ("all", c.category)]
 
 
