@@ -1,0 +1,304 @@
+"""One tool call against a world's state: `run_call(world, state, tool, arguments) -> Outcome`.
+
+A call runs in this order: the arguments are checked against the tool's JSON Schema (invalid ->
+the tool's error "invalid arguments: <first finding>"); `find` binds rows (none -> its `missing`
+text); `checks` in order (the first true `if` -> its error); `effects` in order (read, insert,
+update, delete); then the `result` (default: the last effect's). Any error comes back as
+`{"error": text}` with `error` True and the state unchanged: a model's bad call is data, never an
+exception. A stateless tool answers from its `answers` keyed by arguments.
+
+Deterministic and pure: the same world, state, tool and arguments give the same Outcome (no
+clock: the world's own `today`; new ids from per-table counters). A State is never changed in
+place: a write copies the one table it touches and shares the rest, so a lookup by key costs
+O(1), a read or a filter O(rows of that table), a write O(rows of that table) (a dict copy).
+
+Must not grade (grading/ reads Outcomes) nor touch files.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .exprs import (EvalError, Scope, argument, contains, evaluate, form_of, mentions, ordered,
+                    render, same)
+from .model import FIRST_NEW_ID, Effect, State, World, WorldTool
+
+COMPARATORS = ("gte", "lte", "gt", "lt", "ne", "contains", "in")
+_ORDER_OP = {"gte": ">=", "lte": "<=", "gt": ">", "lt": "<"}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one call gave: the result sent back to the model ({"error": text} when `error`), the
+    changes it made (the transcript's `change` entries, in order) and the state after it."""
+    result: Any
+    error: bool
+    changes: tuple
+    state: State
+
+
+class _Refused(Exception):
+    """The call fails with this text as the tool's error (a missing row, a check, a collision)."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+
+def initial_state(world: World) -> State:
+    """The world's tables as the file wrote them, every counter at FIRST_NEW_ID."""
+    return State({name: {row[t.key]: row for row in t.rows} for name, t in world.tables.items()},
+                 {name: FIRST_NEW_ID for name in world.tables})
+
+
+def run_call(world: World, state: State, tool_name: str, arguments: Any) -> Outcome:
+    """Run one call of `tool_name` with `arguments` (as the model sent them) against `state`."""
+    tool = world.tools.get(tool_name) if isinstance(tool_name, str) else None
+    if tool is None:
+        return _failed(state, f"unknown tool {tool_name!r}")
+    if not isinstance(arguments, dict):
+        return _failed(state, "invalid arguments: the arguments are not an object")
+    finding = tool.schema.first_error(arguments)
+    if finding is not None:
+        return _failed(state, f"invalid arguments: {finding.path}: {finding.message}")
+    try:
+        if tool.stateless:
+            return Outcome(_answer(tool, Scope(arguments, world.today)), False, (), state)
+        draft = _Draft(world, state)
+        result = _run_stateful(world, tool, arguments, draft)
+    except _Refused as exc:
+        return _failed(state, exc.text)
+    except EvalError as exc:
+        return _failed(state, f"the tool could not compute its answer: {exc.reason}")
+    return Outcome(result, False, tuple(draft.changes), draft.state())
+
+
+def _failed(state: State, text: str) -> Outcome:
+    return Outcome({"error": text}, True, (), state)
+
+
+def _answer(tool: WorldTool, scope: Scope) -> Any:
+    for answer in tool.answers:
+        if all(same(argument(scope.args, name)[1], value) for name, value in answer.when.items()):
+            return answer.result
+    otherwise = tool.otherwise or {"error": "no answer for these arguments"}
+    if "error" in otherwise:
+        raise _Refused(render(otherwise["error"], scope))
+    return otherwise["result"]
+
+
+class _Draft:
+    """The state being built by one call: tables copied on their first write, and the changes."""
+
+    def __init__(self, world: World, state: State):
+        self.world = world
+        self.base = state
+        self.tables = dict(state.tables)
+        self.counters = dict(state.counters)
+        self.copied: set = set()
+        self.changes: list = []
+
+    def writable(self, table: str) -> dict:
+        if table not in self.copied:
+            self.tables[table] = dict(self.tables[table])
+            self.copied.add(table)
+        return self.tables[table]
+
+    def new_id(self, table: str, prefix: str) -> str:
+        rows = self.tables[table]
+        number = self.counters[table]
+        while _key_taken(rows, f"{prefix}{number}"):
+            number += 1
+        self.counters[table] = number + 1
+        return f"{prefix}{number}"
+
+    def state(self) -> State:
+        if not self.changes and self.counters == self.base.counters:
+            return self.base
+        return State(self.tables, self.counters)
+
+
+def _key_taken(rows: dict, key: Any) -> bool:
+    """Keys are unique as a world compares values (trimmed, case-folded): "acc-1" is "ACC-1"."""
+    return key in rows or (isinstance(key, str) and any(same(key, k) for k in rows))
+
+
+def _run_stateful(world: World, tool: WorldTool, arguments: dict, draft: _Draft) -> Any:
+    scope = Scope(arguments, world.today, dict(tool.lets))
+    for find in tool.finds:
+        rows = _matching(draft.tables[find.table], world.tables[find.table].key, find.where, scope)
+        if not rows:
+            raise _Refused(render(find.missing, scope))
+        scope.names[find.alias] = rows[0]
+    for check in tool.checks:
+        if evaluate(check.test, scope):
+            raise _Refused(render(check.error, scope))
+    last: Any = {}
+    for effect in tool.effects:
+        last = _EFFECTS[effect.kind](effect, scope, draft)
+    for find in tool.finds:
+        key = world.tables[find.table].key
+        scope.names[f"{find.alias}_after"] = draft.tables[find.table].get(scope.names[find.alias].get(key))
+    return last if tool.result is None else build(tool.result, scope)
+
+
+def build(template: Any, scope: Scope) -> Any:
+    """A result template: an object that is no expression is built field by field, anything
+    else is an expression."""
+    if isinstance(template, dict) and form_of(template) == "?":
+        return {name: build(value, scope) for name, value in template.items()}
+    return evaluate(template, scope)
+
+
+def _skipped(expr: Any, scope: Scope) -> bool:
+    """An entry whose expression is an argument the call did not give is an optional filter."""
+    return isinstance(expr, dict) and form_of(expr) == "arg" and not argument(scope.args, expr["arg"])[0]
+
+
+def _filters(where: dict, scope: Scope) -> list:
+    """(field, comparator, value or expression, per row) for each entry of `where` that applies."""
+    out = []
+    for name, spec in where.items():
+        comparator, expr = ("eq", spec)
+        if isinstance(spec, dict) and len(spec) == 1 and next(iter(spec)) in COMPARATORS:
+            (comparator, expr), = spec.items()
+        if _skipped(expr, scope):
+            continue
+        per_row = mentions(expr, "row")
+        out.append((name, comparator, expr if per_row else evaluate(expr, scope), per_row))
+    return out
+
+
+def _holds(comparator: str, have: Any, want: Any) -> bool:
+    if comparator == "eq":
+        return same(have, want)
+    if comparator == "ne":
+        return not same(have, want)
+    try:
+        if comparator == "contains":
+            return contains(have, want)
+        if comparator == "in":
+            return contains(want, have)
+        return ordered(_ORDER_OP[comparator], have, want)
+    except EvalError:
+        return False        # a row without the field, or of another kind, is not a match
+
+
+def _matching(rows: dict, key: str, where: dict, scope: Scope) -> list:
+    """The rows (in table order) matching `where`. A key equality is a dict look-up."""
+    filters = _filters(where, scope)
+    candidates: Any = rows.values()
+    for name, comparator, want, per_row in filters:
+        if name == key and comparator == "eq" and not per_row and not isinstance(want, (dict, list)):
+            hit = rows.get(want) if _hashable(want) else None
+            # keys are unique as compared (trimmed, case-folded), so an exact hit is the only one
+            candidates = [hit] if hit is not None else [r for r in rows.values() if same(r.get(key), want)]
+            break
+    found = []
+    for row in candidates:
+        scope.row = row
+        if all(_holds(c, row.get(name), evaluate(w, scope) if per_row else w)
+               for name, c, w, per_row in filters):
+            found.append(row)
+    scope.row = None
+    return found
+
+
+def _hashable(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def _read(effect: Effect, scope: Scope, draft: _Draft) -> Any:
+    key = draft.world.tables[effect.table].key
+    rows = _matching(draft.tables[effect.table], key, effect.where, scope)
+    if effect.order_by:
+        field, reverse = effect.order_by.lstrip("-"), effect.order_by.startswith("-")
+        present = sorted((r for r in rows if _sortable(r.get(field))), key=lambda r: _sort_key(r.get(field)),
+                         reverse=reverse)
+        rows = present + [r for r in rows if not _sortable(r.get(field))]   # rows without it last
+    shown = rows[:effect.limit] if effect.limit is not None else rows
+    if effect.fields:
+        shown = [{f: r[f] for f in effect.fields if f in r} for r in shown]
+    name = effect.alias or effect.table
+    if effect.one:
+        if not shown:
+            raise _Refused(render(effect.missing or f"no {effect.table} row matches", scope))
+        scope.names[name] = shown[0]
+        return shown[0]
+    scope.names[name] = shown
+    return {name: shown, "count": len(rows)}
+
+
+def _sortable(value: Any) -> bool:
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+
+
+def _sort_key(value: Any) -> tuple:
+    """Numbers before texts, so a column of mixed kinds still sorts (deterministically)."""
+    return (1, value, 0) if isinstance(value, str) else (0, "", value)
+
+
+def _insert(effect: Effect, scope: Scope, draft: _Draft) -> Any:
+    table = effect.table
+    key = draft.world.tables[table].key
+    scope.new_id = lambda prefix: draft.new_id(table, prefix)
+    try:
+        row = {name: evaluate(expr, scope) for name, expr in effect.values.items()}
+    finally:
+        scope.new_id = None
+    if row.get(key) is None or isinstance(row[key], (dict, list, bool)):
+        raise _Refused(f"cannot add to {table}: its key {key!r} needs a text or a number")
+    rows = draft.writable(table)
+    if _key_taken(rows, row[key]):
+        raise _Refused(f"cannot add to {table}: {row[key]!r} already exists")
+    rows[row[key]] = row
+    draft.changes.append({"table": table, "op": "insert", "key": row[key], "row": row})
+    scope.names["inserted"] = row
+    if effect.alias:
+        scope.names[effect.alias] = row
+    return row
+
+
+def _update(effect: Effect, scope: Scope, draft: _Draft) -> Any:
+    table = effect.table
+    key = draft.world.tables[table].key
+    matched = _matching(draft.tables[table], key, effect.where, scope)
+    after = []
+    scope.new_id = lambda prefix: draft.new_id(table, prefix)
+    try:
+        for row in matched:
+            scope.row = row
+            new = {**row, **{name: evaluate(expr, scope) for name, expr in effect.set.items()}}
+            scope.row = None
+            changed = {f: [row.get(f), new[f]] for f in effect.set if f not in row or not _identical(row[f], new[f])}
+            if changed:
+                draft.writable(table)[row[key]] = new
+                draft.changes.append({"table": table, "op": "update", "key": row[key], "fields": changed})
+            after.append(new)
+    finally:
+        scope.new_id, scope.row = None, None
+    name = effect.alias or "updated"
+    scope.names[name] = after
+    return {name: after, "count": len(after)}
+
+
+def _identical(a: Any, b: Any) -> bool:
+    """Unchanged as stored (1 and 1.0 are the same number; "Ana" and "ana" are not the same text)."""
+    return type(a) is type(b) and a == b or (isinstance(a, (int, float)) and isinstance(b, (int, float))
+                                              and not isinstance(a, bool) and not isinstance(b, bool) and a == b)
+
+
+def _delete(effect: Effect, scope: Scope, draft: _Draft) -> Any:
+    table = effect.table
+    key = draft.world.tables[table].key
+    matched = _matching(draft.tables[table], key, effect.where, scope)
+    rows = draft.writable(table) if matched else None
+    for row in matched:
+        del rows[row[key]]
+        draft.changes.append({"table": table, "op": "delete", "key": row[key], "row": row})
+    name = effect.alias or "deleted"
+    scope.names[name] = matched
+    return {name: matched, "count": len(matched)}
+
+
+_EFFECTS = {"read": _read, "insert": _insert, "update": _update, "delete": _delete}
