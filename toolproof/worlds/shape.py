@@ -1,0 +1,193 @@
+"""The shape checks the world loader shares: one refusal (`Refusal`: JSON path parts and a reason)
+per thing wrong, and the walk that refuses a hostile value anywhere in a world document before
+anything reads it (nested deeper than limits.MAX_DEPTH, a list of more than MAX_ITEMS items, NaN
+or an infinity, an integer of more than 300 digits, a key that is not a string, a lone surrogate,
+a control character) and the reading of a world file's text that also refuses a duplicate key
+(json keeps the last silently, so an author's first value would vanish without a word).
+
+Pure: no I/O. Must not know what a world holds (load.py does): these are the format's words only.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from toolproof import limits
+from toolproof.errors import ToolProofError, json_path, quoted
+
+MAX_ITEMS = 20_000          # the longest list a world holds: its rows
+MAX_TEXT = 20_000           # characters of a prompt, a reply, a description
+# C0 controls but tab, newline and carriage return; DEL; C1 controls
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_TOO_BIG = 10 ** limits.MAX_DIGITS
+
+
+class Refusal(Exception):
+    """A world file is refused: `place` (JSON path parts) and a one-line `reason`."""
+
+    def __init__(self, place: list, reason: str):
+        super().__init__(reason)
+        self.place = place
+        self.reason = reason
+
+    def error(self, source: str) -> ToolProofError:
+        return ToolProofError(self.reason, source=source, path=json_path(self.place))
+
+
+def obj(raw: Any, place: list, required: tuple = (), optional: tuple = ()) -> dict:
+    """`raw` as an object holding every `required` key and no key beyond `optional`."""
+    if not isinstance(raw, dict):
+        raise Refusal(place, f"expected an object, not {kind(raw)}")
+    for name in required:
+        if name not in raw:
+            raise Refusal(place, f"{name!r} is required")
+    for name in raw:
+        if name not in required and name not in optional:
+            allowed = ", ".join(required + optional)
+            raise Refusal(place + [name], f"unknown field {quoted(name, 60)}; the fields here are {allowed}")
+    return raw
+
+
+def items(raw: Any, place: list, most: int, *, fewest: int = 0) -> list:
+    """`raw` as a list of `fewest` to `most` items."""
+    if not isinstance(raw, list):
+        raise Refusal(place, f"expected a list, not {kind(raw)}")
+    if len(raw) > most:
+        raise Refusal(place, f"holds {len(raw):,} items; at most {most:,}")
+    if len(raw) < fewest:
+        raise Refusal(place, f"needs at least {fewest} item{'s' if fewest > 1 else ''}")
+    return raw
+
+
+def text(raw: Any, place: list, *, most: int = MAX_TEXT, pattern: re.Pattern | None = None,
+         what: str = "", blank: bool = False) -> str:
+    """`raw` as a text of at most `most` characters, matching `pattern` when given (`what`
+    says what it must look like), not blank unless `blank`."""
+    if not isinstance(raw, str):
+        raise Refusal(place, f"expected a text, not {kind(raw)}")
+    if len(raw) > most:
+        raise Refusal(place, f"text of {len(raw):,} characters; at most {most:,}")
+    if pattern is not None and not pattern.fullmatch(raw):
+        raise Refusal(place, f"{quoted(raw, 60)} is not {what}")
+    if not blank and not raw.strip():
+        raise Refusal(place, "is empty")
+    return raw
+
+
+def whole(raw: Any, place: list, low: int, high: int) -> int:
+    """`raw` as a whole number from `low` to `high`."""
+    if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
+        raise Refusal(place, f"expected a whole number from {low} to {high}, not {quoted(raw, 60)}")
+    return raw
+
+
+def flag(raw: Any, place: list) -> bool:
+    if not isinstance(raw, bool):
+        raise Refusal(place, f"expected true or false, not {kind(raw)}")
+    return raw
+
+
+def kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    for cls, name in ((bool, "a boolean"), (int, "a number"), (float, "a number"), (str, "a text"),
+                      (list, "a list"), (dict, "an object")):
+        if isinstance(value, cls):
+            return name
+    return f"a {type(value).__name__}"
+
+
+def refuse_hostile(doc: Any) -> None:
+    """Refuse the first hostile value anywhere in `doc` (see the module's docstring), naming its
+    place. Iterative and linear: a 100,000-deep or 10-million-item document costs one pass that
+    stops at the first bound crossed."""
+    stack: list = [(doc, [], 1)]
+    while stack:
+        value, place, depth = stack.pop()
+        if isinstance(value, dict):
+            if depth > limits.MAX_DEPTH:
+                raise Refusal(place, f"nested deeper than {limits.MAX_DEPTH} levels")
+            for key, inner in value.items():
+                if not isinstance(key, str):
+                    raise Refusal(place, f"a key is {kind(key)}, not a text")
+                _check_text(key, place + [key] if len(key) <= 80 else place, "a key")
+                if isinstance(inner, (dict, list)):
+                    stack.append((inner, place + [key], depth + 1))
+                else:
+                    _check_scalar(inner, place + [key])
+        elif isinstance(value, list):
+            if depth > limits.MAX_DEPTH:
+                raise Refusal(place, f"nested deeper than {limits.MAX_DEPTH} levels")
+            if len(value) > MAX_ITEMS:
+                raise Refusal(place, f"holds {len(value):,} items; a world holds lists of at most {MAX_ITEMS:,}")
+            for i, inner in enumerate(value):
+                if isinstance(inner, (dict, list)):
+                    stack.append((inner, place + [i], depth + 1))
+                else:
+                    _check_scalar(inner, place + [i])
+        else:
+            _check_scalar(value, place)
+
+
+def _check_scalar(value: Any, place: list) -> None:
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, str):
+        _check_text(value, place, "a text")
+    elif isinstance(value, int):
+        if not -_TOO_BIG < value < _TOO_BIG:
+            raise Refusal(place, f"integer of more than {limits.MAX_DIGITS} digits")
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise Refusal(place, f"{value!r} is not a JSON number")
+    else:
+        raise Refusal(place, f"{kind(value)} is not JSON")
+
+
+def _check_text(value: str, place: list, what: str) -> None:
+    if value.isascii() and value.isprintable():
+        return
+    bad = _CONTROL.search(value) or _SURROGATE.search(value)
+    if bad:
+        name = "lone surrogate" if _SURROGATE.match(bad.group()) else "control character"
+        raise Refusal(place, f"{what} holds a {name} U+{ord(bad.group()):04X} at character {bad.start()}")
+
+
+def document_from_text(text_: str, source: str) -> Any:
+    """A world file's JSON text, read within `limits` (size, depth, digits, no NaN), with a
+    duplicate key refused naming its place; else ToolProofError naming `source`."""
+    try:
+        limits.read_json(text_, what="file", max_bytes=limits.MAX_FILE_BYTES)
+    except limits.ReadError as exc:
+        raise ToolProofError(exc.reason, source=source) from None
+    duplicates: dict = {}
+
+    def pairs(found: list) -> dict:
+        out = dict(found)
+        if len(out) != len(found):
+            seen: set = set()
+            duplicates[id(out)] = next(k for k, _ in found if k in seen or seen.add(k))
+        return out
+    doc = json.loads(text_, object_pairs_hook=pairs)
+    if duplicates:
+        place, key = _place_of(doc, duplicates)
+        raise Refusal(place + [key], f"the key {quoted(key, 60)} appears twice in one object "
+                                     "(the first value would be lost)").error(source)
+    return doc
+
+
+def _place_of(doc: Any, duplicates: dict) -> tuple[list, str]:
+    """The place of the first object (in document order) that held a duplicate key."""
+    stack: list = [(doc, [])]
+    while stack:
+        value, place = stack.pop()
+        if isinstance(value, dict):
+            if id(value) in duplicates:
+                return place, duplicates[id(value)]
+            stack.extend((v, place + [k]) for k, v in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend((v, place + [i]) for i, v in reversed(list(enumerate(value))))
+    return [], next(iter(duplicates.values()))
