@@ -91,7 +91,7 @@ def check(expr: Any, place: list, *, allow: tuple = FORMS) -> tuple[int, list]:
         if form == "?":
             raise Problem(where, f"not an expression: an object takes one of {', '.join(FORMS)}, "
                                  f"or op with args, not {sorted(item)[:8]}")
-        if form not in allow:
+        if form != "op" and form not in allow:
             raise Problem(where, f"{{{form!r}}} cannot be used here")
         value = item[form]
         if form == "op":
