@@ -7,6 +7,11 @@ timings). See docs/formats.md "Transcripts". A results file of version 2 may wri
 repeated parts as references: `parse_transcripts` resolves them first (grading/results_refs.py),
 so every reader (grade, compare, board, the page) sees whole requests.
 
+A scenario's transcript (one with a `world` key) sits in the same list: every model request of
+the conversation in `turns`, each with the recorded `tool_results` and the scripted user's reply.
+It is read into a `ScenarioTranscript` and kept apart (`TranscriptSet.scenarios`); its scenario id
+is checked against the worlds when it is graded (scoring/evaluate.py), not against the suite.
+
 Pure: no I/O.
 """
 from __future__ import annotations
@@ -48,6 +53,35 @@ class Transcript:
 
 
 @dataclass(frozen=True, slots=True)
+class ScenarioTurn:
+    """One model request of a scenario conversation: the reply read (None when the request
+    failed), the error, the tool results recorded (re-made by the grader's replay, compared) and
+    the scripted user's recorded reply (re-made by the grader too)."""
+    reply: Reply | None
+    error: dict | None
+    tool_results: list | None
+    user: dict | None
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioTranscript:
+    case_id: str                # the scenario's id, "<world>.<name>"
+    world: str
+    world_sha256: str
+    provider: str
+    model: str
+    turns: tuple                # ScenarioTurn, every request in order
+    ended: str                  # as recorded: answer | turn_limit | error | aborted ("" if absent)
+    raw: dict
+    repeat: int = 0
+    variants: tuple = ()        # as a case's Transcript (cost and warnings read both alike)
+    phrasing: str = BASE
+
+
+ENDINGS = ("answer", "turn_limit", "error", "aborted")
+
+
+@dataclass(frozen=True, slots=True)
 class TranscriptSet:
     kind: str                   # "fixture" | "live"
     label: str
@@ -56,6 +90,7 @@ class TranscriptSet:
     transcripts: dict           # case id -> its first repeat's Transcript, in file order
     raw: dict
     repeats: dict | None = None  # case id -> every Transcript of the case, in repeat order
+    scenarios: dict | None = None  # scenario id -> every ScenarioTranscript, in repeat order
 
     def all_repeats(self) -> dict:
         """case id -> (Transcript, ...) in repeat order (one each when the file has no repeats)."""
@@ -120,7 +155,11 @@ def parse_transcripts(doc: Any, format_schema: dict,
     doc = expand(doc, source)           # a file of version 2 may refer to parts written earlier
     check_format(doc, format_schema, source)
     out: dict[tuple, Transcript] = {}
+    scenarios: dict[tuple, ScenarioTranscript] = {}
     for i, raw in enumerate(doc["transcripts"]):
+        if "world" in raw:
+            _add_scenario(scenarios, raw, i, doc, source)
+            continue
         case_id, repeat, pad = raw["case_id"], raw.get("repeat", 0), raw.get("pad")
         phrasing = raw.get("phrasing", BASE)
         where = json_path(["transcripts", i, "case_id"])
@@ -154,8 +193,55 @@ def parse_transcripts(doc: Any, format_schema: dict,
     ordered = {k: tuple(sorted(ts, key=lambda t: (t.phrasing != BASE, t.repeat))) for k, ts in repeats.items()}
     kind = doc.get("kind", "live")
     label = doc.get("label") or (FIXTURE_LABEL if kind == "fixture" else "")
+    by_scenario: dict[str, list] = {}        # in file order of each scenario's first transcript
+    for (case_id, _), transcript in scenarios.items():
+        by_scenario.setdefault(case_id, []).append(transcript)
     return TranscriptSet(kind, label, doc.get("provider", ""), doc.get("model", ""),
-                         {k: ts[0] for k, ts in ordered.items()}, doc, ordered)
+                         {k: ts[0] for k, ts in ordered.items()}, doc, ordered,
+                         {k: tuple(sorted(ts, key=lambda t: t.repeat)) for k, ts in by_scenario.items()})
+
+
+def _add_scenario(found: dict, raw: dict, i: int, doc: dict, source: str) -> None:
+    """One scenario transcript checked (its shape, provider, turns, a second (id, repeat)) and read."""
+    where = ["transcripts", i]
+    world, sha = raw.get("world"), raw.get("world_sha256", "")
+    if not isinstance(world, str) or not world:
+        raise ToolProofError("a scenario transcript's world must be a world id", source=source,
+                             path=json_path([*where, "world"]))
+    if not isinstance(sha, str):
+        raise ToolProofError("world_sha256 must be a string", source=source, path=json_path([*where, "world_sha256"]))
+    case_id, repeat = raw["case_id"], raw.get("repeat", 0)
+    if (case_id, repeat) in found:
+        raise ToolProofError(f"second transcript for scenario {case_id!r} repeat {repeat}; each "
+                             "(case_id, repeat) pair appears once", source=source, path=json_path([*where, "case_id"]))
+    provider = raw.get("provider", doc.get("provider", "openai"))
+    if provider not in PROVIDERS:
+        raise ToolProofError(f"provider {provider!r} is not one of {', '.join(PROVIDERS)}; "
+                             "set it on each transcript", source=source, path=json_path([*where, "provider"]))
+    ended = raw.get("ended", "")
+    if ended not in ("", *ENDINGS):
+        raise ToolProofError(f"ended must be one of {', '.join(ENDINGS)}, got {printable(clip(str(ended), 40))!r}",
+                             source=source, path=json_path([*where, "ended"]))
+    for k, turn in enumerate(raw["turns"]):
+        if ("response" in turn) == ("error" in turn):
+            raise ToolProofError("a turn holds exactly one of response or error", source=source,
+                                 path=json_path([*where, "turns", k]))
+        if turn.get("tool_results") is not None and not isinstance(turn["tool_results"], list):
+            raise ToolProofError("tool_results must be a list", source=source,
+                                 path=json_path([*where, "turns", k, "tool_results"]))
+    found[(case_id, repeat)] = scenario_transcript(raw, provider, raw.get("model", doc.get("model", "")))
+
+
+def scenario_transcript(raw: dict, provider: str, model: str = "") -> ScenarioTranscript:
+    """One scenario's raw transcript (already checked) as a ScenarioTranscript."""
+    turns = []
+    for turn in raw["turns"]:
+        reply = None if "error" in turn else counted(reply_from_body(provider, turn.get("response")), turn.get("dropped"))
+        user = turn.get("user")
+        turns.append(ScenarioTurn(reply, turn.get("error"), turn.get("tool_results"),
+                                  user if isinstance(user, dict) else None))
+    return ScenarioTranscript(raw["case_id"], raw["world"], raw.get("world_sha256", ""), provider, model,
+                              tuple(turns), raw.get("ended", ""), raw, raw.get("repeat", 0))
 
 
 def as_offered(case: Case, offered: object) -> Case:

@@ -58,8 +58,29 @@ def _levels(raw: dict) -> tuple | None:
     return tuple(sorted(set(levels)))
 
 
-def plan_of(raw: dict, cases: list[Case]) -> Plan | None:
-    """The plan a results file states, or None when it states none (or one not to be trusted)."""
+def scenario_plan(raw: dict, worlds: dict | None) -> dict | None:
+    """{world: scenario tries planned} of a results file whose scope is `scenarios` (every world
+    given) or `scenarios:<world>`, each world's scenarios x repeats; None when the file states no
+    such plan (or one naming a world not given)."""
+    settings = raw.get("settings")
+    if raw.get("kind") != "live" or not isinstance(settings, dict) or not worlds:
+        return None
+    scope = raw.get("scope", settings.get("scope", "all"))
+    repeats = _whole(settings.get("repeats", 1), 1, MAX_REPEATS)
+    if not isinstance(scope, str) or repeats is None or not (scope == "scenarios" or scope.startswith("scenarios:")):
+        return None
+    names = list(worlds) if scope == "scenarios" else [scope.removeprefix("scenarios:")]
+    if any(name not in worlds for name in names):
+        return None
+    return {name: len(worlds[name].scenarios) * repeats for name in names}
+
+
+def plan_of(raw: dict, cases: list[Case], worlds: dict | None = None) -> Plan | None:
+    """The plan a results file states, or None when it states none (or one not to be trusted).
+    A scenarios run (given its worlds) plans its scenarios x repeats."""
+    found = scenario_plan(raw, worlds)
+    if found is not None:
+        return Plan(sum(found.values()), 1, ())
     settings = raw.get("settings")
     if raw.get("kind") != "live" or not isinstance(settings, dict):
         return None

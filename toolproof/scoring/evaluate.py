@@ -1,6 +1,8 @@
 """Grade a set of transcripts and build the scorecard: the one path the CLI and the page share.
 
-`grade_transcripts` grades every repeat of every case once; `card_of` turns that into the
+`grade_transcripts` grades every repeat of every case once, and every scenario transcript against
+its world (`worlds`: the world records by id; a scenario of a world not given is refused);
+`card_of` turns that into the
 scorecard for given weights and prices (the page calls it again when a weight changes), adding
 `coverage` (how much of the run's plan was graded), `repeats`, `reliability` (pass^k, pass@k,
 flaky cases), `intervals` (closed-form, over cases) and `cost`.
@@ -18,12 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cost import cost
-from .coverage import Plan, add_coverage, coverage, phrasing_plan, plan_of
+from .coverage import Plan, add_coverage, coverage, phrasing_plan, plan_of, scenario_plan
 from .diagnose import diagnosis, transcript_key
 from toolproof.errors import ToolProofError
 from toolproof.plurals import counted
 from toolproof.grading.verdicts import ERROR, FAIL, PASS, CaseResult, blank_facts
 from toolproof.grading.guarded import grade_phrased, internal_error
+from toolproof.grading.scenario_grade import CATEGORY as SCENARIO, grade_scenario_safely, scenario_index
+from .scenarios import scenarios_block
 from .repeats import pass_counts, repeats_summary
 from .robustness import merge_phrasings, phrasing_groups, robustness
 from .scorecard import check_weights, scorecard
@@ -52,13 +56,20 @@ class Graded:
     transcripts: list       # every Transcript of every repeat (cost)
     planned: int | None = None   # items the run planned (None: what is present was the plan)
     phrasing_plan: dict | None = None   # {phrasing: cases planned in it} (None: those run in it)
+    scenario_plan: dict | None = None   # {world: scenario tries planned} (None: those present)
 
     @classmethod
     def of(cls, per_case: list[list[CaseResult]], transcripts: list[Transcript],
-           planned: int | None = None, phrasing_plan: dict | None = None) -> "Graded":
+           planned: int | None = None, phrasing_plan: dict | None = None,
+           scenario_plan: dict | None = None) -> "Graded":
         return cls(per_case, [merge_phrasings(rs) for rs in per_case],
                    [r for rs in per_case for r in rs if r.verdict != ERROR], transcripts, planned=planned,
-                   phrasing_plan=phrasing_plan)
+                   phrasing_plan=phrasing_plan, scenario_plan=scenario_plan)
+
+    @property
+    def scenarios(self) -> list[list[CaseResult]]:
+        """Each scenario's tries (the lists of per_case whose category is scenario)."""
+        return [rs for rs in self.per_case if rs and rs[0].category == SCENARIO]
 
     @property
     def coverage(self) -> dict:
@@ -75,29 +86,50 @@ def source_of(transcripts: TranscriptSet) -> dict:
 
 
 def grade_transcripts(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet,
-                      planned: int | None = -1) -> Graded:
+                      planned: int | None = -1, worlds: dict | None = None) -> Graded:
     """Every repeat of every case with a transcript, graded (each one guarded), in suite order and
-    repeat order. `planned` (items): by default what the file's plan says (coverage.plan_of)."""
+    repeat order, then every scenario's tries in world and scenario order. `planned` (items): by
+    default what the file's plan says (coverage.plan_of)."""
     every = transcripts.all_repeats()
     per_case = [[grade_phrased(case, tools, t) for t in every[case.id]] for case in cases if case.id in every]
+    runs = grade_scenarios(transcripts, worlds)
+    found = scenario_plan(transcripts.raw, worlds)
     if planned == -1:
-        plan = plan_of(transcripts.raw, cases)
+        plan = plan_of(transcripts.raw, cases, worlds)
         planned = None if plan is None else plan.items
-    return Graded.of(per_case, [t for ts in every.values() for t in ts], planned,
-                     phrasing_plan(transcripts.raw, cases, every))
+        if found is not None:       # a scenarios run planned its scenarios and any cases it holds
+            planned = sum(found.values()) + sum(len(rs) for rs in per_case)
+    scenario_transcripts = [t for ts in (transcripts.scenarios or {}).values() for t in ts]
+    return Graded.of(per_case + runs, [t for ts in every.values() for t in ts] + scenario_transcripts, planned,
+                     phrasing_plan(transcripts.raw, cases, every), found)
+
+
+def grade_scenarios(transcripts: TranscriptSet, worlds: dict | None) -> list[list[CaseResult]]:
+    """Each scenario's tries graded against its world, in world and scenario order. A transcript
+    of a scenario no given world holds is the file's fault (ToolProofError, as an unknown case)."""
+    held = transcripts.scenarios or {}
+    if not held:
+        return []
+    index = scenario_index(worlds or {})
+    for scenario_id, tries in held.items():
+        if scenario_id not in index or index[scenario_id][0].id != tries[0].world:
+            known = ", ".join(worlds or {}) or "none"
+            raise ToolProofError(f"scenario {scenario_id!r} (world {tries[0].world!r}) is not in the worlds "
+                                 f"loaded ({known}); pass its world file with --worlds")
+    return [[grade_scenario_safely(*index[sid], t) for t in held[sid]] for sid in index if sid in held]
 
 
 def diagnose(graded: Graded, cases: list[Case], tools: dict[str, Tool]) -> dict:
     """The diagnosis over every graded repeat (each with its own transcript's variants)."""
     by_key = {transcript_key(t): t for t in graded.transcripts}
-    return diagnosis(graded.graded, cases, tools, by_key)
+    return diagnosis([r for r in graded.graded if r.category != SCENARIO], cases, tools, by_key)
 
 
 def diagnose_safely(graded: Graded, cases: list[Case], tools: dict[str, Tool]) -> tuple[dict | None, str | None]:
     """(diagnosis, None), or (None, note) when building it failed: the verdicts still stand.
     Nothing graded (every request failed, or nothing ran): no diagnosis, since every layer
-    would read as perfect over zero cases."""
-    if not graded.graded:
+    would read as perfect over zero cases (scenarios are not diagnosed: their reasons say it)."""
+    if not any(r.category != SCENARIO for r in graded.graded):
         return None, None
     try:
         return diagnose(graded, cases, tools), None
@@ -156,7 +188,9 @@ def extras(graded: Graded, weights: dict, prices: dict | None, intervals_now: bo
            "cost": cost(graded.transcripts, passes, prices)}
     wording = robustness(graded.per_case, check_weights(weights), intervals=intervals_now,
                          planned=graded.phrasing_plan)
-    return out if wording is None else {**out, "robustness": wording}
+    out = out if wording is None else {**out, "robustness": wording}
+    block = scenarios_block(graded.scenarios, graded.scenario_plan)
+    return out if block is None else {**out, "scenarios": block}
 
 
 def card_of(graded: Graded, weights: dict | None = None, *, source: dict | None = None,
@@ -196,13 +230,14 @@ def with_coverage(card: dict, found: dict) -> dict:
 
 
 def evaluate(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptSet,
-             weights: dict | None = None, prices: dict | None = None) -> dict:
-    """Transcripts -> graded cases -> scorecard object (no model input can make this raise).
-    A sweep's results give the main level's scorecard plus `sweep` (see sweep_score)."""
+             weights: dict | None = None, prices: dict | None = None, worlds: dict | None = None) -> dict:
+    """Transcripts -> graded cases (and scenarios, against `worlds`) -> scorecard object (no model
+    input can make this raise). A sweep's results give the main level's scorecard plus `sweep`
+    (see sweep_score)."""
     levels = levels_in(transcripts)
     if levels:
         return evaluate_sweep(cases, tools, transcripts, levels, weights, prices)
-    graded = grade_transcripts(cases, tools, transcripts)
+    graded = grade_transcripts(cases, tools, transcripts, worlds=worlds)
     found, note = diagnose_safely(graded, cases, tools)
     return card_of(graded, weights, source=source_of(transcripts), diagnosis=found, prices=prices,
                    notes=[cut_short_note(transcripts.raw), note])
