@@ -19,6 +19,8 @@ from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.suite.model import Case, Tool
 from toolproof.grading.results_text import recover
 from toolproof.grading.transcripts import TranscriptSet, known_ids, parse_transcripts
+from toolproof.worlds.load import load_worlds
+from toolproof.worlds.shape import document_from_text
 
 
 def locate_data(package: Path) -> Path:
@@ -50,6 +52,7 @@ def package_folder() -> Path:
 
 DATA = locate_data(package_folder())
 SCHEMAS = DATA / "schemas"
+WORLDS = DATA / "worlds"
 
 
 def read_json(path: str | Path) -> Any:
@@ -198,3 +201,36 @@ def load_suite_files(*, suite: str | Path | None = None, tools: str | Path | Non
     parsed_tools = parse_tools(docs["tools"], format_schema("tools"), str(paths["tools"]))
     cases = parse_suite(docs["suite"], parsed_tools, format_schema("suite"), str(paths["suite"]))
     return Bundle(parsed_tools, cases, None, docs)
+
+
+def read_world_doc(path: str | Path) -> Any:
+    """A world file's document: a regular file within the input bound, UTF-8, its JSON within
+    `limits`, no key twice in one object (worlds/shape.document_from_text)."""
+    path = Path(path)
+    data = read_file_bytes(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ToolProofError(f"not UTF-8 text (byte {exc.start})", source=str(path)) from None
+    return document_from_text(text, str(path))
+
+
+def load_world_files(paths) -> dict:
+    """{world id: World} of these world files, in the given order (worlds/load.load_worlds: world
+    and scenario ids unique across them). A file is named after its world: <id>.json."""
+    docs = {str(Path(p)): read_world_doc(p) for p in paths}
+    worlds = load_worlds(docs)
+    for source, world in zip(docs, worlds.values()):
+        if Path(source).name != f"{world.id}.json":
+            raise ToolProofError(f"the world's id is {world.id!r}, so its file is named {world.id}.json",
+                                 source=source, path="$.id")
+    return worlds
+
+
+def bundled_worlds(folder: str | Path | None = None) -> dict:
+    """{world id: World} of data/worlds/*.json (or `folder`), in file-name order; {} when the
+    folder is missing (an install without scenarios still grades its cases)."""
+    folder = Path(folder or WORLDS)
+    if not folder.is_dir():
+        return {}
+    return load_world_files(sorted(folder.glob("*.json")))

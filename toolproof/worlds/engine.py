@@ -279,6 +279,8 @@ def _update(effect: Effect, scope: Scope, draft: _Draft) -> Any:
         scope.new_id, scope.row = None, None
     name = effect.alias or "updated"
     scope.names[name] = after
+    if effect.alias:        # `<alias>_after`: the (first) row the update left, as a find's is
+        scope.names[f"{effect.alias}_after"] = after[0] if after else None
     return {name: after, "count": len(after)}
 
 

@@ -116,7 +116,8 @@ class _Stateful:
             checks.append(Check(raw["if"], raw["error"]))
         effects = self._effects(entry.get("effects", []), finds)
         known = bound | {f"{f.alias}_after" for f in finds} | {e.alias or _default_alias(e) for e in effects} \
-            | ({"inserted"} if any(e.kind == "insert" for e in effects) else set())
+            | ({"inserted"} if any(e.kind == "insert" for e in effects) else set()) \
+            | {f"{e.alias}_after" for e in effects if e.kind == "update" and e.alias}
         for eplace, refs in self.effect_refs:
             self._refs_bound(refs, known, "an effect", eplace)
         result = entry.get("result")

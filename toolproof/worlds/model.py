@@ -62,7 +62,8 @@ class Effect:
     read (rows matching `where`, projected on `fields`, sorted by `order_by` ("-field": descending),
     at most `limit`, bound to `alias`; `one`: the first row itself, none -> `missing` error),
     insert (`values` -> a new row), update (`set` on every row matching `where`),
-    delete (every row matching `where`). `alias` also names an update's or a delete's rows."""
+    delete (every row matching `where`). `alias` also names an update's or a delete's rows, and
+    `<alias>_after` an update's first row as it left it."""
     kind: str
     table: str
     where: Mapping = field(default_factory=dict)
