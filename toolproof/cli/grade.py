@@ -1,6 +1,7 @@
 """`python -m toolproof grade`: grade a transcripts or results file (default data/fixtures.json)
 against the suite and print the scorecard as text, JSON or one HTML file, with optional JUnit,
-Markdown and HTML files.
+Markdown and HTML files. Scenario transcripts in the file are graded beside the cases, against the
+bundled worlds (data/worlds/*.json) or the world files `--worlds` names.
 A results file made before some of the suite's errata gets them on its card (`errata`), and the
 text lists them, one line each.
 
@@ -15,7 +16,7 @@ from typing import TextIO
 from .files import check_outputs
 from .flags import (html_flag, parse_weights, price_flags, report_flags, report_outputs, suite_flags, suite_inputs,
                     write_reports, write_text)
-from toolproof.datafiles import DATA, Bundle, load_bundle, load_errata
+from toolproof.datafiles import DATA, Bundle, bundled_worlds, load_bundle, load_errata, load_world_files
 from toolproof.scoring.evaluate import evaluate
 from toolproof.reports.scorecard import render_markdown, render_text, to_json
 from toolproof.scoring.cost import check_prices
@@ -27,6 +28,9 @@ def add_parser(commands) -> None:
     grade = commands.add_parser("grade", help="grade transcripts (default: data/fixtures.json)")
     grade.add_argument("--transcripts", metavar="FILE", help="transcripts or results file")
     suite_flags(grade)
+    grade.add_argument("--worlds", metavar="FILE", action="append", default=[],
+                       help="a world file whose scenarios the transcripts ran (repeatable; default the bundled "
+                            "data/worlds/*.json)")
     grade.add_argument("--errata", metavar="FILE",
                        help="errata file (default data/errata.json, read only with the default suite)")
     grade.add_argument("--weight", metavar="CATEGORY=W", action="append", default=[],
@@ -43,11 +47,13 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     from toolproof.reports.junit import junit_xml
 
     check_outputs(report_outputs(args), [("the transcripts file", args.transcripts or DATA / "fixtures.json"),
-                                         *suite_inputs(args), ("the errata file", args.errata or DATA / "errata.json")])
+                                         *suite_inputs(args), ("the errata file", args.errata or DATA / "errata.json"),
+                                         *(("the world file", w) for w in args.worlds)])
     weights = parse_weights(args.weight)
     prices = check_prices(args.price_in, args.price_out)
     bundle = load_bundle(tools=args.tools, suite=args.suite, transcripts=args.transcripts)
-    card = evaluate(bundle.cases, bundle.tools, bundle.transcripts, weights, prices=prices)
+    worlds = load_world_files(args.worlds) if args.worlds else bundled_worlds()
+    card = evaluate(bundle.cases, bundle.tools, bundle.transcripts, weights, prices=prices, worlds=worlds)
     card = with_errata(card, errata_for(args, bundle))
     write_reports(args, junit_xml(card), render_markdown(card))
     if args.html or args.format == "html":

@@ -2,9 +2,14 @@
 hand them to the pure loader (suite.load_tools / load_suite) or importer (importers/bfcl.py), print
 or write the result. `suite errata` is errata.py's.
 
+`suite validate` also takes a world file (format toolproof.world): it is loaded (a refusal is one
+line, exit 2) and every gold and wrong path of every scenario replayed (grading/scenario_paths.py),
+one line per path; exit 1 when a gold path does not PASS or a wrong path does not fail with its
+`fails_with`.
+
 An edge (files); the checks and the conversion are the pure modules', and it never exits:
 main.py registers add_parser and dispatches to handle. Exit codes: validate 0 no problem, 2 any
-problem (each listed on its own line with its JSON path); import-bfcl 0 written, 2 input
+problem (each listed on its own line with its JSON path), 1 a world's path that does not hold; import-bfcl 0 written, 2 input
 (or an --out that is data/ or holds the files already, without --force); errata: see errata.py.
 """
 from __future__ import annotations
@@ -15,10 +20,12 @@ from pathlib import Path
 from typing import TextIO
 
 from toolproof.safe_text import printable
-from toolproof.datafiles import DATA, format_schema, json_from_text, read_file_bytes, read_json
+from toolproof.datafiles import DATA, format_schema, json_from_text, load_world_files, read_file_bytes, read_json
+from toolproof.grading.scenario_paths import check_paths
+from toolproof.worlds.model import FORMAT as WORLD_FORMAT
 from toolproof.errors import ToolProofError
 from toolproof.suite.load import load_suite, load_tools
-from toolproof.plurals import counted
+from toolproof.plurals import counted, plural
 
 from . import errata
 from .files import check_outputs, check_writable, guarded_data_folders, write_atomic
@@ -29,8 +36,9 @@ def add_parser(commands) -> None:
     """`suite validate` and `suite import-bfcl`, on the CLI's subcommand parser."""
     suite = commands.add_parser("suite", help="validate a suite, import BFCL categories as one, check the errata")
     verbs = suite.add_subparsers(dest="suite_command", required=True, parser_class=type(suite))
-    check = verbs.add_parser("validate", help="list every problem of a suite (exit 2 if any)")
-    check.add_argument("suite", metavar="SUITE")
+    check = verbs.add_parser("validate", help="list every problem of a suite (exit 2 if any), or check a world "
+                                              "file and replay its scenarios' paths (exit 1 if one does not hold)")
+    check.add_argument("suite", metavar="SUITE", help="a suite file, or a world file")
     check.add_argument("--tools", metavar="FILE", help="tools file (default data/tools.json)")
     bfcl = verbs.add_parser("import-bfcl", help="BFCL data files -> DIR/suite.json and DIR/tools.json")
     bfcl.add_argument("data_dir", metavar="DATA_DIR",
@@ -55,13 +63,16 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
 
 
 def _validate(args: argparse.Namespace, stdout: TextIO) -> int:
+    doc = read_json(args.suite)
+    if isinstance(doc, dict) and doc.get("format") == WORLD_FORMAT:
+        return _validate_world(args.suite, stdout)
     tools_path = args.tools or str(DATA / "tools.json")
     problems: list[tuple[str, str, str]] = []
     tools, found = load_tools(read_json(tools_path), format_schema("tools"), tools_path)
     problems += [(tools_path, path, reason) for path, reason in found]
     cases: list = []
     if tools:           # with no tool loaded every case would only repeat "unknown tool"
-        cases, found = load_suite(read_json(args.suite), tools, format_schema("suite"))
+        cases, found = load_suite(doc, tools, format_schema("suite"))
         problems += [(args.suite, path, reason) for path, reason in found]
     for source, path, reason in problems:
         stdout.write(printable(ToolProofError(reason, source=source, path=path).line()) + "\n")
@@ -69,6 +80,22 @@ def _validate(args: argparse.Namespace, stdout: TextIO) -> int:
         stdout.write(f"suite validate: {counted(len(problems), 'problem')}\n")
         return 2
     stdout.write(f"suite validate: ok ({counted(len(cases), 'case')}, {counted(len(tools), 'tool')})\n")
+    return 0
+
+
+def _validate_world(path: str, stdout: TextIO) -> int:
+    """A world file loaded, then each gold and wrong path of its scenarios replayed: one line each."""
+    world = next(iter(load_world_files([path]).values()))
+    checks = check_paths(world)
+    for check in checks:
+        stdout.write(printable(check.line) + "\n")
+    wrong = sum(not c.holds for c in checks)
+    scenarios = counted(len(world.scenarios), "scenario")
+    if wrong:
+        stdout.write(f"suite validate: {wrong} of {counted(len(checks), 'path')} {plural(wrong, 'does', 'do')} "
+                     f"not hold ({scenarios})\n")
+        return 1
+    stdout.write(f"suite validate: ok (world {world.id}: {scenarios}, {counted(len(checks), 'path')} replayed)\n")
     return 0
 
 
