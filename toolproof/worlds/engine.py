@@ -213,9 +213,10 @@ def _read(effect: Effect, scope: Scope, draft: _Draft) -> Any:
     rows = _matching(draft.tables[effect.table], key, effect.where, scope)
     if effect.order_by:
         field, reverse = effect.order_by.lstrip("-"), effect.order_by.startswith("-")
-        present = sorted((r for r in rows if _sortable(r.get(field))), key=lambda r: _sort_key(r.get(field)),
-                         reverse=reverse)
-        rows = present + [r for r in rows if not _sortable(r.get(field))]   # rows without it last
+        # numbers, then texts, each in the asked order; rows without a number or a text there last
+        numbers = sorted((r for r in rows if _number(r.get(field))), key=lambda r: r[field], reverse=reverse)
+        texts = sorted((r for r in rows if isinstance(r.get(field), str)), key=lambda r: r[field], reverse=reverse)
+        rows = numbers + texts + [r for r in rows if not _number(r.get(field)) and not isinstance(r.get(field), str)]
     shown = rows[:effect.limit] if effect.limit is not None else rows
     if effect.fields:
         shown = [{f: r[f] for f in effect.fields if f in r} for r in shown]
@@ -229,13 +230,8 @@ def _read(effect: Effect, scope: Scope, draft: _Draft) -> Any:
     return {name: shown, "count": len(rows)}
 
 
-def _sortable(value: Any) -> bool:
-    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
-
-
-def _sort_key(value: Any) -> tuple:
-    """Numbers before texts, so a column of mixed kinds still sorts (deterministically)."""
-    return (1, value, 0) if isinstance(value, str) else (0, "", value)
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _insert(effect: Effect, scope: Scope, draft: _Draft) -> Any:
