@@ -1,43 +1,42 @@
 """Run the suite against a provider: the one loop the page and the terminal share.
 
-The transport (how bytes reach the provider) is handed in: the page gives one built on the
-browser's fetch, the CLI one built on urllib. Everything else is decided here, the same way in
-both places:
+The transport (how bytes reach the provider) is handed in: the page gives one built on the browser's
+fetch, the CLI one built on urllib. Everything else is decided here, the same way in both places:
 - the plan is every case of the scope `repeats` times (toolproof.running.workplan), each repeat an
   independent conversation; results are kept in plan order (suite order, then repeat) whatever
-  order they finish in, so verdicts and the scorecard never depend on timing;
-- `concurrency` workers take plan items (longest first when the cap covers them all), so up to
-  that many requests are in flight; a case's turns stay in order inside its worker. With 1 worker, cases run one after another with
-  a pause between them (150 ms); with more, the in-flight limit is the throttle;
-- every request has a deadline (45 s) for the whole exchange, and counts against the cap,
-  retries included; each asks for at most `max_tokens` output tokens (1024);
+  order they finish in, so verdicts and the scorecard never depend on timing; a Scenarios scope's
+  plan is scenarios (scenario_run.py: a conversation up to its turn limit, the item's need) under
+  every rule below alike;
+- `concurrency` workers take plan items (longest first when the cap covers them all), so up to that
+  many requests are in flight; a case's turns stay in order inside its worker. With 1 worker, cases
+  run one after another with a pause between them (150 ms); with more, the in-flight limit is the throttle;
+- every request has a deadline (45 s) for the whole exchange, and counts against the cap, retries
+  included; each asks for at most `max_tokens` output tokens (1024);
 - a case is never started unless all of its requests fit under the cap (a second turn, and one
   more second turn per counterfactual variant, which reuses the first turn's answer): they are
   reserved when it starts, so concurrent cases never send more requests than the cap allows;
   the cap may go up to `most` (the plan's need with every retry allowed for), and a run at that
   cap never leaves an item unstarted; an item left out is listed in the results file
   (`not_started`, with why);
-- 429, 5xx and network errors are retried at most twice, waiting as Retry-After says (else
-  1 s, then 2 s); a 429 pauses every worker for that wait; other errors are not retried; a
-  Retry-After above 30 s is not slept: the run stops there ("rate limited: the provider asks to
-  wait N s");
+- 429, 5xx and network errors are retried at most twice, waiting as Retry-After says (else 1 s, then
+  2 s); a 429 pauses every worker for that wait; other errors are not retried; a Retry-After above
+  30 s is not slept: the run stops there ("rate limited: the provider asks to wait N s");
 - redirects are never followed (the transport returns the 3xx): the key goes only to the origin
   the user named, and the case fails naming where the server pointed;
-- a failed request fails that case with what its status means, how long it took and the
-  provider's own error message (bounded, every secret redacted by value: the body may echo the
-  key) and the run goes on; a 401 or 403 stops the
-  run (no further case starts; those in flight finish), since every later request would fail;
+- a failed request fails that case with what its status means, how long it took and the provider's
+  own error message (bounded, every secret redacted by value: the body may echo the key) and the
+  run goes on; a 401 or 403 stops the run (no further case starts; those in flight finish);
 - every attempt is kept in the turn (`attempt_log`: status or error kind, elapsed_ms); a reply the
   provider has not finished (Responses `queued`, `in_progress`) is fetched again within the timeout
   (polling.py: not counted against the cap, each fetch logged with `poll: true`);
 - a run in which no request succeeded ends in the error state, never "done"; and if, before any
   request has had an answer, one fails with a network error (refused, DNS, TLS) after its
   retries, the run stops at once in the error state with that line (naming the endpoint);
-- before any request has had an answer, SAME_STATUS_STOP (5) different conversations that have
-  each failed for good (after their retries) with one HTTP status stop the run: no further
-  request starts, nor any retry (an endpoint answering 500 or 404 to everything would only use
-  up the cap). Conversations are counted, not attempts: with several in flight, a server that
-  refuses the first requests of every conversation but answers their retries never stops it;
+- before any request has had an answer, SAME_STATUS_STOP (5) different conversations that have each
+  failed for good (after their retries) with one HTTP status stop the run: no further request
+  starts, nor any retry (an endpoint answering 500 or 404 to everything would only use up the cap).
+  Conversations are counted, not attempts: with several in flight, a server that refuses the first
+  requests of every conversation but answers their retries never stops it;
 - abort stops at once: the request in flight is abandoned and every case already graded is kept.
 Each turn keeps the exact request (credentials removed), the response body and timings, so the
 results file re-grades offline to the same verdicts.
@@ -61,7 +60,8 @@ from toolproof.secrets import redact
 from toolproof.suite.model import BASE, Case, Tool, scoped
 from .sweep import offered_tools
 from toolproof.grading.transcripts import make_transcript
-from .workplan import Ledger, Work, cap_most, dispatch_order, plan_need, plan_work
+from .workplan import Ledger, Work, cap_most, dispatch_order, plan_need, plan_work, unstarted
+from .scenario_run import grade_work, is_scenarios, run_scenario, scenario_need, scenario_plan
 from .polling import settle
 from .retries import (MAX_RETRY_WAIT_S, NO_RETRY_KINDS, RETRY_STATUSES, STOP_STATUSES, attempt_entry,
                       failure_message, provider_message, retry_after, retry_wait, status_message)
@@ -74,9 +74,7 @@ class _Aborted(Exception):
 
 def succeeded(raw: dict) -> bool:
     """Did any request of this transcript (variants included) get a readable answer?"""
-    turns = list(raw.get("turns", []))
-    for variant in raw.get("variants", []):
-        turns += variant.get("turns", [])
+    turns = [*raw.get("turns", []), *(t for variant in raw.get("variants", []) for t in variant.get("turns", []))]
     return any("response" in turn for turn in turns)
 
 
@@ -100,10 +98,15 @@ class Run:
     error: str = ""
     skipped: int = 0               # work items not started because the cap could not cover them
     stop: str = ""                 # why no further request may be sent (a long Retry-After)
+    worlds: dict | None = None     # world id -> World: a Scenarios scope runs their scenarios (scenario_run.py)
 
     def __post_init__(self) -> None:
-        self.plan = scoped(self.cases, self.settings.scope)
-        self.work = plan_work(self.plan, self.settings.repeats, self.settings.pad_levels, self.settings.phrasings)
+        s = self.settings
+        if is_scenarios(s.scope):       # the plan is scenarios, not cases (ToolProofError: an unknown world)
+            self.plan, self.work = [], scenario_plan(self.worlds or {}, s.scope, s.repeats)
+        else:
+            self.plan = scoped(self.cases, s.scope)
+            self.work = plan_work(self.plan, s.repeats, s.pad_levels, s.phrasings)
         self.ledger = Ledger(self.settings.cap)
         self._done: list[tuple[int, dict, CaseResult, dict]] = []   # plan order; the last is redacted
         self._queue = self.work        # the order work items are handed out in (see run)
@@ -123,6 +126,8 @@ class Run:
     def need(self) -> int:
         """Requests the plan needs at most (every repeat and pad level, no retries): the cap's start."""
         s = self.settings
+        if is_scenarios(s.scope):
+            return scenario_need(self.worlds or {}, s.scope, repeats=s.repeats)
         return plan_need(self.cases, s.scope, phrasings=s.phrasings, pad_levels=s.pad_levels, repeats=s.repeats)
 
     @property
@@ -171,26 +176,26 @@ class Run:
         try:
             while (work := await self._next_work()) is not None:
                 try:
-                    raw = await self._run_case(work)
+                    raw = await (self._run_case(work) if work.scenario is None else run_scenario(self, work))
                 finally:
                     self.ledger.release(work)
                     self._in_flight -= 1
                     self._freed.set()
                 self._record(work, raw)
-                if self.settings.concurrency == 1 and self._next < len(self._queue) and not self._stopping:
+                if self.settings.concurrency == 1 and self._next < len(self._queue) and not self.stopping:
                     await self._sleep(self.settings.pause_s)     # sequential runs keep their spacing
         except _Aborted:
             return
 
     @property
-    def _stopping(self) -> bool:
+    def stopping(self) -> bool:
         return bool(self.error or self.stop or self._halt) or self._abort.is_set()
 
     async def _next_work(self) -> Work | None:
         """The next item whose requests can all be reserved; None when the run is over. An item
         that does not fit waits for in-flight items to give back what they did not use."""
         while True:
-            if self._stopping or self._next >= len(self._queue):
+            if self.stopping or self._next >= len(self._queue):
                 return None
             work = self._queue[self._next]
             if self.ledger.reserve(work):
@@ -209,8 +214,8 @@ class Run:
         clean = redact(raw, keys=self.settings.secrets())
         if self.on_kept:                # first, before grading: the page stores it the moment it is over
             self.on_kept(work.index, clean)
-        result = grade_safely(work.case, self.tools, make_transcript(raw, self.settings.provider,
-                                                                     self.settings.model))
+        result = grade_safely(work.case, self.tools, make_transcript(raw, self.settings.provider, self.settings.model)) \
+            if work.scenario is None else grade_work(self.worlds, work.scenario, raw)
         bisect.insort(self._done, (work.index, raw, result, clean), key=lambda done: done[0])
         self._same_status_stop(work, raw)
         if self.on_case:
@@ -238,16 +243,16 @@ class Run:
         if work.pad is not None:        # recorded, so a re-grade knows the level and what was offered
             raw.update(pad=work.pad, offered=names)
         first = turns[0].get("response")
-        if self._stopping or case.mock_results is None or first is None \
+        if self.stopping or case.mock_results is None or first is None \
                 or not reply_from_body(self.settings.provider, first).calls:
             return raw
         turns.append(await self._turn(work, offered, first=first, mocks=case_mocks(case)))
-        if self._stopping or turns[1].get("error", {}).get("status") in STOP_STATUSES:
+        if self.stopping or turns[1].get("error", {}).get("status") in STOP_STATUSES:
             return raw                  # the key was refused (or we must wait): variants would fail too
         # Counterfactual variants: the same first answer, a different mock result in turn 2.
         variants = []
         for variant in case.variants:
-            if self._stopping:
+            if self.stopping:
                 break
             second = await self._turn(work, offered, first=first, mocks=case_mocks(case, variant.id))
             variants.append({"id": variant.id, "turns": [turns[0], second]})
@@ -257,8 +262,14 @@ class Run:
 
     async def _turn(self, work: Work, offered: list[Tool], *, first: Any, mocks: dict) -> dict:
         s = self.settings
-        body = request_body(s.provider, work.case, offered, model=s.model, first=first, mocks=mocks,
-                            max_tokens=s.max_tokens, temperature=s.temperature, seed=s.seed)
+        return await self.exchange(work, request_body(s.provider, work.case, offered, model=s.model, first=first,
+                                                      mocks=mocks, max_tokens=s.max_tokens,
+                                                      temperature=s.temperature, seed=s.seed))
+
+    async def exchange(self, work: Work, body: dict) -> dict:
+        """Send one request body of `work` (retries, polling, the cap, abort) and record the turn:
+        the request (credentials removed), the response as kept, or the error."""
+        s = self.settings
         url, headers = endpoint(s.provider, s.base_url, s.model), request_headers(s.provider, s.api_key, s.headers)
         record = {"url": url, "headers": public_headers(headers, s.headers), "body": body}
         log: list[dict] = []
@@ -407,22 +418,13 @@ class Run:
         order. Listed once the run is over (while it runs, the rest is simply still to come)."""
         if self.state in ("idle", "running"):
             return []
-        done = {d[0] for d in self._done}
         if self._halt or self.error:
             why = f"the run stopped: {self._halt or self.error}"
         elif self._abort.is_set() or self.state == "aborted":    # the CLI's Ctrl-C sets the state
             why = "the run was aborted"
         else:
             why = f"the request cap ({self.ledger.cap}) could not cover its requests"
-        out = []
-        for work in self.work:
-            if work.index in done:
-                continue
-            reason = f"{why} while it was in flight" if work.index in self._started else why
-            out.append({"case_id": work.case.id, "repeat": work.repeat,
-                        **({"pad": work.pad} if work.pad is not None else {}),
-                        **({"phrasing": work.phrasing} if work.phrasing != BASE else {}), "reason": reason})
-        return out
+        return unstarted(self.work, {d[0] for d in self._done}, self._started, why)
 
     def document(self, *, created: str) -> dict:
         """The results file: the transcripts format, kind "live" (re-grades offline).

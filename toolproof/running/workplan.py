@@ -1,7 +1,8 @@
 """What a live run will send, and the request budget that keeps it under the cap.
 
 A run is a plan of work items, one per (case, phrasing, repeat), in suite order, then phrasing
-order ("base" first, then the case's phrasings in suite order), then repeat order. The
+order ("base" first, then the case's phrasings in suite order), then repeat order; or, for a
+Scenarios scope, one per (scenario, repeat), whose requests are the scenario's turn limit. The
 order of the plan is the order of the results file and of every result, whatever order the
 items finish in (several may be in flight at once). Other dimensions of a run (e.g. a tool-count
 padding level) extend `Work` and `plan_work`, not the runner's loop.
@@ -22,6 +23,7 @@ Pure: no I/O, no clock.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from toolproof.suite.model import BASE, Case, chosen_phrasings, phrased, requests_needed, scoped
 from .sweep import sweep_need
@@ -33,14 +35,22 @@ class Work:
     padding level (`pad`, None when the run is not a sweep), in one `phrasing` (`case` is then the
     case as that phrasing sends it: its prompt replaced)."""
     index: int                  # position in the plan: the order results are kept in
-    case: Case
+    case: Case | None           # None for a scenario
     repeat: int = 0
     pad: int | None = None
     phrasing: str = BASE
+    scenario: Any = None        # a worlds.model.Scenario: a conversation up to its turn limit
 
     @property
     def requests(self) -> int:
-        return self.case.requests
+        """A case's requests (its turns and variants); a scenario's turn limit (one request per
+        model turn, the most it may send)."""
+        return self.scenario.turn_limit if self.scenario is not None else self.case.requests
+
+    @property
+    def item_id(self) -> str:
+        """The case's or the scenario's id."""
+        return self.scenario.id if self.scenario is not None else self.case.id
 
 
 def plan_work(cases: list[Case], repeats: int, pad_levels: tuple = (),
@@ -58,6 +68,27 @@ def plan_need(cases: list[Case], scope: str = "all", *, phrasings: str | int = B
     conversation, times the repeats and pad levels, no retries. The one rule for the cap a run
     starts at when none is given: the page's #cap default and `run` without --cap alike."""
     return sweep_need(requests_needed(scoped(cases, scope), phrasings), pad_levels, repeats)
+
+
+def plan_scenarios(scenarios: list, repeats: int) -> list[Work]:
+    """Every scenario `repeats` times, scenario by scenario (world order, then scenario order: the
+    order worlds.scope.scenarios_in gives), each repeat an independent conversation."""
+    return [Work(index, None, repeat, scenario=scenario)
+            for index, (scenario, repeat) in enumerate((s, r) for s in scenarios for r in range(repeats))]
+
+
+def unstarted(work: list[Work], done: set, started: set, why: str) -> list[dict]:
+    """Every plan item without a transcript, and why: [{case_id, repeat, pad?, phrasing?, reason}]
+    in plan order; an item that was handed out says it stopped while in flight."""
+    out = []
+    for item in work:
+        if item.index in done:
+            continue
+        reason = f"{why} while it was in flight" if item.index in started else why
+        out.append({"case_id": item.item_id, "repeat": item.repeat,
+                    **({"pad": item.pad} if item.pad is not None else {}),
+                    **({"phrasing": item.phrasing} if item.phrasing != BASE else {}), "reason": reason})
+    return out
 
 
 def cap_most(need: int, retries: int) -> int:

@@ -1,0 +1,109 @@
+"""The scripted user of a scenario: what the user says after each text answer of the model.
+
+No second model plays the user (tau2-bench's maintainers trace up to 30% of failed trajectories to
+their simulated user): the world file scripts every reply, and this module picks one, the same way
+in the live run (running/scenario_run.py) and when a path or a transcript is replayed for grading
+(grading/scenario_paths.py, scenario_grade.py). The rule, after a model turn with no calls:
+- the text asks the user something (grading.answer_acts.asking_spans, read as the answer rule
+  `asks_for` reads it): the first reply not yet used whose `asks_for` names a detail asked
+  (answer_acts.details_in), or whose `asks_for` is empty (any question), is sent; none fits ->
+  the `fallback` (which may repeat; no fallback: the conversation is over);
+- the text asks nothing: the next `then` entry not yet sent (a later turn, such as a change of
+  mind); none left -> the conversation is over.
+A reply is used at most once. The turn limit is the runner's, not this module's.
+
+`history_so_far` is what the user has said so far after the model's earlier text answers (the
+`UserTurn`s, oldest first; None for a turn nobody answered): only which replies and `then`
+entries were used counts, so a transcript's recorded `user` entries (UserTurn.from_json) replay
+to the same choice.
+
+Pure: no I/O, deterministic. Must not read the model's calls or the world: only the text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from .answer_acts import asking_spans, details_in
+from .answer_text import Reading
+
+
+@dataclass(frozen=True, slots=True)
+class UserTurn:
+    """One thing the scripted user says: its text, whether it confirms a write (policy
+    `confirm_before`), and which scripted entry it is: `reply_index` into `user.replies`,
+    `then_index` into `user.then`, both None for the fallback."""
+    text: str
+    confirms: bool = False
+    reply_index: int | None = None
+    then_index: int | None = None
+
+    def to_json(self) -> dict:
+        """As a transcript turn's `user` entry: {"say", "confirms", and "reply" or "then"}."""
+        out: dict[str, Any] = {"say": self.text, "confirms": self.confirms}
+        if self.reply_index is not None:
+            out["reply"] = self.reply_index
+        elif self.then_index is not None:
+            out["then"] = self.then_index
+        else:
+            out["fallback"] = True
+        return out
+
+    @staticmethod
+    def from_json(raw: Any) -> "UserTurn | None":
+        """A transcript's `user` entry read back (None when absent or not an object); indices
+        that are not whole numbers read as absent."""
+        if not isinstance(raw, dict):
+            return None
+
+        def index(key: str) -> int | None:
+            value = raw.get(key)
+            return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+        say = raw.get("say")
+        return UserTurn(say if isinstance(say, str) else "", raw.get("confirms") is True,
+                        index("reply"), index("then"))
+
+
+def asked(text: str) -> tuple[bool, frozenset]:
+    """(does the text ask the user anything, the details its asking clauses mention)."""
+    reading = Reading(text or "")
+    spans = list(asking_spans(reading))
+    return bool(spans), frozenset(d for start, end in spans for d in details_in(reading, start, end))
+
+
+def next_user_message(scenario: Any, text: str, history_so_far: Iterable[UserTurn | None] = ()) -> UserTurn | None:
+    """What the user says after the model's text answer `text`, or None: the conversation is over.
+    `scenario` is a worlds.model.Scenario (or a mapping of the world file's shape)."""
+    script = _field(scenario, "user")
+    sent = [turn for turn in history_so_far if turn is not None]
+    asks, details = asked(text)
+    if asks:
+        used = {turn.reply_index for turn in sent}
+        for i, reply in enumerate(_field(script, "replies") or ()):
+            wanted = tuple(_field(reply, "asks_for") or ())
+            if i not in used and (not wanted or details.intersection(wanted)):
+                return UserTurn(_text(reply), _field(reply, "confirms") is True, reply_index=i)
+        fallback = _field(script, "fallback")
+        return UserTurn(fallback) if isinstance(fallback, str) and fallback else None
+    later = tuple(_field(script, "then") or ())
+    used_then = {turn.then_index for turn in sent}
+    for i, entry in enumerate(later):
+        if i not in used_then:
+            return UserTurn(_text(entry), _field(entry, "confirms") is True, then_index=i)
+    return None
+
+
+def first_message(scenario: Any) -> str:
+    """The user's opening message."""
+    return _text(_field(scenario, "user"), "first")
+
+
+def _text(entry: Any, name: str = "say") -> str:
+    value = _field(entry, name)
+    return value if isinstance(value, str) else ""
+
+
+def _field(thing: Any, name: str) -> Any:
+    if isinstance(thing, dict):
+        return thing.get(name)
+    return getattr(thing, name, None)
