@@ -106,9 +106,10 @@ def grade_transcripts(cases: list[Case], tools: dict[str, Tool], transcripts: Tr
 
 def grade_scenarios(transcripts: TranscriptSet, worlds: dict | None) -> list[list[CaseResult]]:
     """Each scenario's tries graded against its world, in world and scenario order. A transcript
-    of a scenario no given world holds is the file's fault (ToolProofError, as an unknown case)."""
+    of a scenario no given world holds is the file's fault (ToolProofError, as an unknown case);
+    with no worlds at all (None) no scenario is graded: the card's notes say so."""
     held = transcripts.scenarios or {}
-    if not held:
+    if not held or worlds is None:      # no worlds given: left out, and said so (scenarios_left_out)
         return []
     index = scenario_index(worlds or {})
     for scenario_id, tries in held.items():
@@ -117,6 +118,14 @@ def grade_scenarios(transcripts: TranscriptSet, worlds: dict | None) -> list[lis
             raise ToolProofError(f"scenario {scenario_id!r} (world {tries[0].world!r}) is not in the worlds "
                                  f"loaded ({known}); pass its world file with --worlds")
     return [[grade_scenario_safely(*index[sid], t) for t in held[sid]] for sid in index if sid in held]
+
+
+def scenarios_left_out(transcripts: TranscriptSet, worlds: dict | None) -> str | None:
+    """The note of a card graded without worlds from a file that holds scenario transcripts."""
+    held = sum(len(ts) for ts in (transcripts.scenarios or {}).values())
+    if not held or worlds is not None:
+        return None
+    return f"{counted(held, 'scenario transcript')} not graded: no world files were given"
 
 
 def diagnose(graded: Graded, cases: list[Case], tools: dict[str, Tool]) -> dict:
@@ -240,7 +249,7 @@ def evaluate(cases: list[Case], tools: dict[str, Tool], transcripts: TranscriptS
     graded = grade_transcripts(cases, tools, transcripts, worlds=worlds)
     found, note = diagnose_safely(graded, cases, tools)
     return card_of(graded, weights, source=source_of(transcripts), diagnosis=found, prices=prices,
-                   notes=[cut_short_note(transcripts.raw), note])
+                   notes=[cut_short_note(transcripts.raw), note, scenarios_left_out(transcripts, worlds)])
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from .grading_checks import validator_checks, schema_guard_checks, normalise_che
 from .answer_checks import answer_checks
 from .scoring_checks import coverage_checks, diagnosis_checks, score_checks, stats_checks
 from .robustness_checks import fixture_phrasing_checks, robustness_checks
+from .scenario_checks import scenario_checks
 from toolproof.errors import ToolProofError
 
 
@@ -81,7 +82,8 @@ def run_selftest(documents: dict, schemas: dict) -> SelftestReport:
     """Run every assertion; `documents` holds the parsed tools, suite and transcripts."""
     t = Checker()
     for group in (validator_checks, schema_guard_checks, normalise_checks, reply_checks, verdict_checks,
-                  answer_checks, diagnosis_checks, score_checks, stats_checks, coverage_checks, robustness_checks):
+                  answer_checks, diagnosis_checks, score_checks, stats_checks, coverage_checks, robustness_checks,
+                  scenario_checks):
         group(t)
     suite_v2_checks(t.check)
     tool_id_checks(t.check)
