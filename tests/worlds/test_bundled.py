@@ -1,0 +1,187 @@
+"""The bundled worlds (data/worlds/*.json) hold what the issue promises of them: every file loads,
+every world has at least 8 scenarios, every scenario at least 2 different gold paths and 2 wrong
+paths; every gold path PASSes and every wrong path FAILs with its `fails_with` in the first reason
+(replayed through the engine, the scripted user and the grader, as a live run would be graded);
+together the worlds cover every tag, and a scenario's tags are true of its gold paths (a
+parallel_fan_out scenario has a turn of several calls, a long_result one reads hundreds of rows...).
+
+Shared by the worlds' authors (bank and shop, travel): a new world file is checked by adding it to
+data/worlds/, nothing here names one.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import pytest
+
+from toolproof.datafiles import WORLDS, bundled_worlds, load_world_files
+from toolproof.errors import ToolProofError
+from toolproof.grading.answer_acts import declines
+from toolproof.grading.answer_text import Reading
+from toolproof.grading.scenario_paths import check_paths, path_check
+from toolproof.providers.catalog import PROVIDERS
+from toolproof.worlds.model import TAGS
+
+MIN_SCENARIOS = 8
+MIN_GOLD = 2
+MIN_WRONG = 2
+LONG = 200          # "hundreds of rows": the fewest rows every gold path of a long_result scenario reads
+MAX_BYTES = 300_000     # a world file the page fetches and parses at start: keep it small
+
+
+@lru_cache(maxsize=1)
+def worlds() -> dict:
+    return bundled_worlds()
+
+
+def _collected() -> dict:
+    """The worlds as the tests are collected: a file that does not load yields none here, and
+    test_every_file_loads fails with the loader's own line."""
+    try:
+        return worlds()
+    except ToolProofError:
+        return {}
+
+
+def _paths():
+    """(world, scenario, path, gold) of every bundled path."""
+    return [pytest.param(w, s, p, gold, id=f"{s.id}:{'gold' if gold else 'wrong'}:{p.id}")
+            for w in _collected().values() for s in w.scenarios
+            for gold, paths in ((True, s.gold_paths), (False, s.wrong_paths)) for p in paths]
+
+
+@lru_cache(maxsize=None)
+def _gold_result(world_id: str, scenario_id: str, path_id: str):
+    world = worlds()[world_id]
+    scenario = next(s for s in world.scenarios if s.id == scenario_id)
+    path = next(p for p in scenario.gold_paths if p.id == path_id)
+    return path_check(world, scenario, path, gold=True).result
+
+
+def _shape(world, scenario, path) -> tuple:
+    """A path's route without its wording: the calls of each turn, and for each answer which
+    scripted message the user sent back (a reply, a later turn, the fallback, or none)."""
+    turns = _gold_result(world.id, scenario.id, path.id).turns
+    return tuple(tuple((c["tool"], json.dumps(c["arguments"], sort_keys=True)) for c in t["calls"])
+                 or ("say", tuple(sorted((k, v) for k, v in t.get("user", {}).items() if k in ("reply", "then"))),
+                     "user" in t) for t in turns)
+
+
+def test_every_file_loads():
+    files = sorted(WORLDS.glob("*.json"))
+    assert files, f"no world file in {WORLDS}"
+    for file in files:          # one by one, so a refusal names its file
+        assert list(load_world_files([file])) == [file.stem]
+    assert list(worlds()) == [f.stem for f in files]      # and together: scenario ids unique
+
+
+def test_bank_and_shop_are_bundled():
+    assert {"bank", "shop"} <= set(worlds())
+
+
+def test_every_file_is_small():
+    sizes = {f.name: f.stat().st_size for f in WORLDS.glob("*.json")}
+    assert {name: size for name, size in sizes.items() if size > MAX_BYTES} == {}
+
+
+@pytest.mark.parametrize("world_id", sorted(_collected()))
+def test_each_world_has_enough_scenarios_and_paths(world_id):
+    world = worlds()[world_id]
+    assert len(world.scenarios) >= MIN_SCENARIOS, world_id
+    for s in world.scenarios:
+        assert len(s.gold_paths) >= MIN_GOLD, s.id
+        assert len(s.wrong_paths) >= MIN_WRONG, s.id
+        assert all(p.fails_with for p in s.wrong_paths), s.id
+        shapes = [_shape(world, s, p) for p in s.gold_paths]
+        assert len(set(shapes)) == len(shapes), f"{s.id}: two gold paths take the same route (only the wording differs)"
+
+
+def test_together_the_worlds_cover_every_tag():
+    covered = {tag for w in worlds().values() for s in w.scenarios for tag in s.covers}
+    assert set(TAGS) - covered == set()
+
+
+@pytest.mark.parametrize("world, scenario, path, gold", _paths())
+def test_path_holds(world, scenario, path, gold):
+    check = path_check(world, scenario, path, gold=gold)
+    assert check.holds, check.line
+    if not gold:        # a wrong path FAILs (PARTIAL would say the task was done)
+        assert check.result.verdict == "FAIL", check.line
+
+
+@pytest.mark.parametrize("provider", [p for p in PROVIDERS if p != "openai"])
+def test_paths_hold_in_every_wire_format(provider):
+    """The same paths rendered as each provider's replies grade the same (openai: above)."""
+    broken = [c.line for w in worlds().values() for c in check_paths(w, provider) if not c.holds]
+    assert broken == []
+
+
+def _gold_turns(world, scenario):
+    return [(p, _gold_result(world.id, scenario.id, p.id).turns) for p in scenario.gold_paths]
+
+
+def _rows_read(result) -> int:
+    return max((len(v) for v in result.values() if isinstance(v, list)), default=0) \
+        if isinstance(result, dict) else 0
+
+
+# what each tag claims of a scenario, checked on its gold paths' graded turns
+def _parallel(world, s):
+    return any(len(p.calls) >= 2 for path in s.gold_paths for p in path.turns)
+
+
+def _chain(world, s):
+    return any(sum(len(t["calls"]) for t in turns) >= 3 for _, turns in _gold_turns(world, s)) \
+        and bool(s.expect.dataflow)
+
+
+def _recovery(world, s):
+    for _, turns in _gold_turns(world, s):
+        calls = [c for t in turns for c in t["calls"]]
+        if any(c["error"] and any(not d["error"] for d in calls[k + 1:]) for k, c in enumerate(calls)):
+            return True
+    return False
+
+
+def _long(world, s):
+    return all(sum(_rows_read(c["result"]) for t in turns for c in t["calls"]) >= LONG
+               for _, turns in _gold_turns(world, s))
+
+
+def _refusal(world, s):
+    """The forbidden write is a minefield, and every gold path declines in words (it may go on
+    to do what the policy allows instead)."""
+    return bool(s.expect.minefields) and all(
+        any(t.say is not None and declines(Reading(t.say)) for t in p.turns) for p in s.gold_paths)
+
+
+def _change(world, s):
+    """A later turn that changes the task, or a reply that turns down what the model proposed
+    (the old wish is then a minefield)."""
+    return bool(s.user.then) or (bool(s.user.replies) and bool(s.expect.minefields))
+
+
+def _confirm(world, s):
+    return any(r.rule == "confirm_before" for r in s.expect.policy) and any(r.confirms for r in s.user.replies)
+
+
+def _ask(world, s):
+    return bool(s.user.replies) and all(any(t["calls"] == [] and t.get("user", {}).get("reply") is not None
+                                            for t in turns) for _, turns in _gold_turns(world, s))
+
+
+CLAIMS = {"parallel_fan_out": _parallel, "chain": _chain, "error_recovery": _recovery, "long_result": _long,
+          "policy_refusal": _refusal, "change_of_mind": _change, "confirm_before_write": _confirm,
+          "ask_then_use": _ask}
+
+
+def test_every_tag_has_a_claim():
+    assert set(CLAIMS) == set(TAGS)
+
+
+@pytest.mark.parametrize("scenario_id", sorted(s.id for w in _collected().values() for s in w.scenarios))
+def test_tags_are_true_of_the_gold_paths(scenario_id):
+    world, scenario = next((w, s) for w in worlds().values() for s in w.scenarios if s.id == scenario_id)
+    wrong = [tag for tag in scenario.covers if not CLAIMS[tag](world, scenario)]
+    assert wrong == [], f"{scenario_id} claims {wrong} but its gold paths do not show it"
