@@ -64,7 +64,9 @@ SCENARIOS = [
                              "milestones": [{"id": "pay", "tool": "transfer", "args": {"amount": 100}}]}),
     _scenario("rates", expect={"milestones": [{"id": "usd", "tool": "get_rate", "args": {"currency": "USD"}}]}),
     _scenario("loop", turn_limit=4),
-    _scenario("ask", user={"first": FIRSTS["ask"], "fallback": "I have nothing more to add.",
+    _scenario("ask", expect={"end_state": {"accounts": {"update": [{"key": "ACC-1", "set": {"balance": 900}}]},
+                                           "transfers": {"insert": [{"to": "ACC-2", "amount": 100}]}}},
+              user={"first": FIRSTS["ask"], "fallback": "I have nothing more to add.",
                            "replies": [{"asks_for": ["amount"], "say": "100, please."}],
                            "then": [{"say": "Thanks. Also check my balance."}]}),
 ]

@@ -96,10 +96,10 @@ def test_every_wire_format_holds_each_conversation_to_its_end(provider):
     assert loop["ended"] == "turn_limit" and len(loop["turns"]) == 4
     assert graded.verdict == "FAIL" and graded.reasons[0] == "turn limit reached (4 requests) before the task ended"
 
-    ask, _ = done["minibank.ask"]
+    ask, asked = done["minibank.ask"]
     assert [t.get("user", {}).get("say") for t in ask["turns"]] == [
         "100, please.", None, "Thanks. Also check my balance.", None, None]
-    assert ask["ended"] == "answer"
+    assert ask["ended"] == "answer" and asked.verdict == "PASS", asked.reasons
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)

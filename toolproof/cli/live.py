@@ -18,7 +18,8 @@ from datetime import datetime, timezone
 from typing import TextIO
 
 from .results_file import ResultsFile
-from .flags import html_flag, parse_weights, price_flags, report_flags, suite_flags, write_reports, write_text
+from .flags import (html_flag, parse_weights, price_flags, report_flags, suite_flags, worlds_flag, worlds_of,
+                    write_reports, write_text)
 from toolproof.errors import ToolProofError
 from toolproof.scoring.evaluate import evaluate
 from toolproof.reports.scorecard import render_text, to_json
@@ -28,6 +29,7 @@ from toolproof.providers.dispatch import base_url_problem, endpoint, parse_heade
 from toolproof.running.settings import checked
 from toolproof.plurals import counted
 from toolproof.suite.categories import CASE_CATEGORIES
+from toolproof.worlds.scope import SCOPE, is_scenarios
 
 
 def add_parser(commands) -> None:
@@ -40,7 +42,9 @@ def add_parser(commands) -> None:
         [f"required for {p.name} (e.g. {p.base_hint})" for p in CATALOGUE if not p.base]
         + ["a gateway for " + ", ".join(p.name for p in CATALOGUE if p.base and not p.base_fixed),
            "once, or once per --provider"]))
-    live.add_argument("--scope", default="all", choices=("all", *CASE_CATEGORIES))
+    live.add_argument("--scope", default="all", type=scope_word, metavar="SCOPE",
+                      help=f"all, one category ({', '.join(CASE_CATEGORIES)}), {SCOPE} (every world's "
+                      f"scenarios) or {SCOPE}:<world> (default all)")
     live.add_argument("--cap", type=int, metavar="N", help="most requests to send, retries included "
                       "(default: all the plan needs, as the page's cap starts; at most that with every retry)")
     live.add_argument("--out", metavar="FILE", help="write the results file (re-grade it with grade --transcripts); "
@@ -68,6 +72,7 @@ def add_parser(commands) -> None:
     live.add_argument("--header", action="append", default=[], metavar="NAME:VALUE",
                       help="an extra request header (repeatable); a secret-looking one is never shown or recorded")
     suite_flags(live)
+    worlds_flag(live)
     live.add_argument("--pad", metavar="LEVELS", help="tool-count sweep: comma-separated padding levels, "
                       "e.g. 0,8,16 (each case also gets N tools from other domains)")
     live.add_argument("--pad-seed", type=int, default=0, metavar="S", help="seed of the padding and tool order (default 0)")
@@ -82,6 +87,15 @@ def add_parser(commands) -> None:
     report_flags(live)
     html_flag(live)
     live.add_argument("--pause", type=float, default=0.15, help=argparse.SUPPRESS)
+
+
+def scope_word(text: str) -> str:
+    """--scope: all, a case category, `scenarios` or `scenarios:<world>` (the world is checked
+    against the worlds once they are read)."""
+    if text == "all" or text in CASE_CATEGORIES or is_scenarios(text):
+        return text
+    raise argparse.ArgumentTypeError(f"invalid choice: {printable(text[:60])!r} (use all, one of "
+                                     f"{', '.join(CASE_CATEGORIES)}, {SCOPE} or {SCOPE}:<world>)")
 
 
 def key_variables(provider: str, base_url: str = "", key_env: str | None = None) -> tuple[str, ...]:
@@ -159,6 +173,10 @@ def _check_run_flags(args: argparse.Namespace) -> None:
     args.phrasings = phrasings_choice(args.phrasings)
     if args.phrasings != "base" and args.pad:
         raise ToolProofError("--phrasings with --pad is not supported: run the sweep on the base phrasing")
+    if is_scenarios(args.scope) and (args.pad or args.phrasings != "base"):
+        raise ToolProofError(f"--{'pad' if args.pad else 'phrasings'} applies to cases, not to --scope {args.scope}")
+    if args.worlds and not is_scenarios(args.scope):
+        raise ToolProofError(f"--worlds names the worlds of a scenarios run: add --scope {SCOPE} (or {SCOPE}:<world>)")
     _check_bounds(concurrency=args.concurrency, temperature=args.temperature, seed=args.seed,
                   headers=len(args.header), pause_s=args.pause)
     check_fail_under(args.fail_under)
@@ -256,6 +274,7 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
     from toolproof.suite.fingerprint import suite_sha256
     from toolproof.running.runner import Run, RunSettings
     from toolproof.running.workplan import cap_most, plan_need
+    from toolproof.running.scenario_run import scenario_need
     from toolproof.secrets import redact_text
     from .transport import urllib_transport
 
@@ -269,7 +288,9 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
     # (workplan.cap_most), so a first run grades the whole scope: a cap of 10 graded 10 of 72 cases
     # and exited 3, and a cap of exactly the need let one retried 500 cost later cases their budget
     # (396 of 446 conversations graded). Only a retry spends past the need.
-    need = plan_need(bundle.cases, args.scope, phrasings=args.phrasings, pad_levels=levels, repeats=args.repeats)
+    worlds = worlds_of(args.worlds) if is_scenarios(args.scope) else None
+    need = scenario_need(worlds, args.scope, repeats=args.repeats) if worlds is not None else \
+        plan_need(bundle.cases, args.scope, phrasings=args.phrasings, pad_levels=levels, repeats=args.repeats)
     cap = cap_most(need, RunSettings.retries) if args.cap is None else args.cap
     settings = RunSettings(args.provider, args.model, key, args.base_url, args.scope, cap,
                            pause_s=args.pause, timeout_s=args.timeout, max_tokens=args.max_tokens,
@@ -279,7 +300,7 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
                            seed=args.seed, headers=headers)
     secrets = settings.secrets()
     run = Run(bundle.cases, bundle.tools, settings, urllib_transport,
-              suite_sha256=suite_sha256(bundle.documents["suite"]))
+              suite_sha256=suite_sha256(bundle.documents["suite"]), worlds=worlds)
 
     def say(line: str) -> None:        # every printed line, hidden by the key's (and secret headers') value too
         stderr.write(printable(redact_text(line, secrets)) + "\n")
@@ -298,10 +319,11 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
     times += f", {counted(worded, 'more phrasing')} (--phrasings {args.phrasings})" if worded else ""
     at_once = f", {args.concurrency} in flight" if args.concurrency > 1 else ""
     capped = f" (the need, {run.need}, with room for every retry: --cap to lower it)" if args.cap is None else ""
-    say(f"toolproof: {counted(len(run.plan), 'case')}{times}{sweep}, up to {counted(run.need, 'request')}; "
+    what = counted(len(run.work) // max(1, args.repeats), "scenario") if worlds is not None else counted(len(run.plan), "case")
+    say(f"toolproof: {what}{times}{sweep}, up to {counted(run.need, 'request')}; "
         f"cap {settings.cap}{capped}{at_once}")
-    if args.out:                       # the file must read back: refused before anything is sent
-        _check_file_plan(run)
+    if args.out and worlds is None:    # the file must read back: refused before anything is sent (a
+        _check_file_plan(run)          # conversation's size is the model's doing: _keep_within bounds it as it goes)
     return Prepared(args, bundle, settings, run, say, weights, prices)
 
 
@@ -364,7 +386,7 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
     except KeyboardInterrupt:          # Ctrl-C: the request in flight is abandoned at once
         run.state, interrupted = "aborted", True
     if run.skipped:
-        what = "case" if args.repeats == 1 else "case repeat"
+        what = ("case" if run.worlds is None else "scenario") + ("" if args.repeats == 1 else " repeat")
         say(f"toolproof: {counted(run.skipped, what)} not run: the cap of {counted(settings.cap, 'request')} could not cover them")
     document = run.document(created=_now())
     if results is not None:            # in plan order, within the reading limit: what is graded below
@@ -384,7 +406,8 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
     elif run.state == "error":
         say(f"toolproof: run stopped: {run.error}")
     transcripts = parse_transcripts(document, format_schema("transcripts"), {c.id for c in bundle.cases})
-    card = redact(evaluate(bundle.cases, bundle.tools, transcripts, prepared.weights, prices=prepared.prices), secrets)
+    card = redact(evaluate(bundle.cases, bundle.tools, transcripts, prepared.weights, prices=prepared.prices,
+                           worlds=run.worlds), secrets)
     if show_card:
         write_reports(args, redact_text(junit_xml(card), secrets), redact_text(render_markdown(card), secrets))
     if args.html and show_card:
