@@ -21,6 +21,7 @@ from toolproof.grading.answer_acts import declines
 from toolproof.grading.answer_text import Reading
 from toolproof.grading.scenario_paths import check_paths, path_check
 from toolproof.providers.catalog import PROVIDERS
+from toolproof.worlds.engine import initial_state, run_call
 from toolproof.worlds.model import TAGS
 
 MIN_SCENARIOS = 8
@@ -185,3 +186,61 @@ def test_tags_are_true_of_the_gold_paths(scenario_id):
     world, scenario = next((w, s) for w in worlds().values() for s in w.scenarios if s.id == scenario_id)
     wrong = [tag for tag in scenario.covers if not CLAIMS[tag](world, scenario)]
     assert wrong == [], f"{scenario_id} claims {wrong} but its gold paths do not show it"
+
+
+# ---- the travel world (part D2) and the manual's worked example ---------------------------------
+TRAVEL_TAGS = {"parallel_fan_out", "error_recovery", "change_of_mind", "ask_then_use", "chain",
+               "confirm_before_write", "long_result"}
+MANUAL = WORLDS.parent.parent / "docs" / "scenarios.md"
+
+
+def test_travel_covers_the_tags_it_promises():
+    covered = {tag for s in worlds()["travel"].scenarios for tag in s.covers}
+    assert TRAVEL_TAGS - covered == set()
+
+
+def test_travel_speaks_to_its_user_in_three_languages():
+    # the answer rules read English, Portuguese and Spanish: a scenario or two must use the others
+    languages = {Reading(s.user.first).lang for s in worlds()["travel"].scenarios}
+    assert {"en", "es", "pt"} <= languages
+
+
+def test_travel_room_errors_name_exactly_the_free_slots():
+    """book_meeting_room's error on a taken slot is how a model recovers: the free slots it names
+    (a field of the row, written once by the file) must be the slots of that room and day that are
+    free in the table, or the error would send the model to a booked hour."""
+    world = worlds()["travel"]
+    state = initial_state(world)
+    slots = world.tables["room_slots"].rows
+    taken = [r for r in slots if r["status"] == "booked"]
+    assert taken, "the travel world has no taken slot to recover from"
+    for row in taken:
+        outcome = run_call(world, state, "book_meeting_room",
+                           {"room": row["room"], "date": row["date"], "start": row["start"], "title": "x"})
+        assert outcome.error and outcome.state is state, row["id"]
+        named = outcome.result["error"].split("that day: ", 1)[1]
+        free = [r["start"] for r in slots if (r["room"], r["date"]) == (row["room"], row["date"])
+                and r["status"] == "free"]
+        assert [t for t in free if t in named] == free, row["id"]
+        assert not [r["start"] for r in slots if (r["room"], r["date"], r["status"]) == (row["room"], row["date"], "booked")
+                    and r["start"] in named], row["id"]
+
+
+def _manual_blocks() -> tuple[str, list[str]]:
+    """The manual's worked example: its first ```json block, and the lines of the block that shows
+    `suite validate` on it."""
+    text = MANUAL.read_text(encoding="utf-8")
+    example = text.split("```json\n", 1)[1].split("```", 1)[0]
+    shown = text.split("suite validate desk.json` replays every path of the file:\n\n```\n", 1)[1].split("```", 1)[0]
+    return example, shown.splitlines()
+
+
+def test_the_manuals_worked_example_loads_and_every_path_holds_as_shown(tmp_path):
+    example, shown = _manual_blocks()
+    file = tmp_path / "desk.json"
+    file.write_text(example, encoding="utf-8")
+    world = load_world_files([file])["desk"]
+    checks = check_paths(world)
+    assert all(c.holds for c in checks), [c.line for c in checks if not c.holds]
+    assert [c.line for c in checks] == shown[:-1]
+    assert shown[-1] == f"suite validate: ok (world desk: 1 scenario, {len(checks)} paths replayed)"
