@@ -91,6 +91,8 @@ def conversation(provider: str, body: dict) -> tuple[str, list]:
                     raise ValueError("Extra inputs are not permitted")
             answered = [b["tool_use_id"] for b in messages[k + 1]["content"]] if calls else []
         else:
+            if not isinstance(message.get("content", ""), str):      # llama-cpp-python's request model
+                raise ValueError("assistant content must be a string")
             calls = [c["id"] for c in message.get("tool_calls", [])]
             if "tool_calls" in message and not message["tool_calls"]:
                 raise ValueError("empty array: tool_calls")

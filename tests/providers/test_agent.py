@@ -118,3 +118,25 @@ def test_hostile_model_bodies_are_echoed_without_raising(provider):
     for junk in (None, [], {"choices": "x"}, {"content": 5}, {"candidates": [{}]}, {"output": [1, None]}):
         agent_request(provider, system="s", history=[UserText("hi"), ModelTurn(junk), UserText("again")],
                       tools=TOOLS, model="m")
+
+
+def test_a_llama_cpp_python_reply_is_read_and_echoed_as_its_server_accepts():
+    """llama-cpp-python 0.3.35 (llama_chat_format.py): a call turn has `content: None`, the call in
+    both `tool_calls` and the deprecated `function_call`, `finish_reason: "tool_calls"`, `logprobs`;
+    its server's request model (llama_types.ChatCompletionRequestAssistantMessage) takes `content`
+    only as a string, and a `role: tool` message by `tool_call_id`."""
+    arguments = '{"currency": "USD"}'
+    first = {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "qwen",
+             "choices": [{"index": 0, "logprobs": None, "finish_reason": "tool_calls", "message": {
+                 "role": "assistant", "content": None,
+                 "function_call": {"name": "get_rate", "arguments": arguments},
+                 "tool_calls": [{"id": "call__0_get_rate_cmpl-1", "type": "function",
+                                 "function": {"name": "get_rate", "arguments": arguments}}]}}],
+             "usage": {"prompt_tokens": 5, "completion_tokens": 3, "total_tokens": 8}}
+    body = agent_request("openai-compatible", system="", tools=TOOLS, model="qwen", history=[
+        UserText("rate?"), ModelTurn(first),
+        ToolResults((ToolResult("call__0_get_rate_cmpl-1", "get_rate", {"rate": 1.08}),))])
+    echo, answer = body["messages"][1], body["messages"][2]
+    assert echo["content"] == "" and "function_call" not in echo
+    assert [c["id"] for c in echo["tool_calls"]] == ["call__0_get_rate_cmpl-1"]
+    assert answer == {"role": "tool", "tool_call_id": "call__0_get_rate_cmpl-1", "content": '{"rate": 1.08}'}
