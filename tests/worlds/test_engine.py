@@ -193,3 +193,17 @@ def test_filters_with_comparators_and_rows_without_the_field():
     state = initial_state(world)
     assert run_call(world, state, "rich", {"name": "ana"}).result == {"accounts": [{"id": "ACC-1", "balance": 1250.0}], "count": 3}
     assert run_call(world, state, "rich", {"name": "ana", "at_least": 2000}).result == {"accounts": [], "count": 0}
+
+
+def test_the_deepest_computation_the_loader_allows_runs():
+    """Lets chained to exprs.MAX_CHAIN levels, read by a check 3 levels deep: within the stack."""
+    def deep(depth, leaf):
+        for _ in range(depth):
+            leaf = {"op": "abs", "args": [leaf]}
+        return leaf
+    doc = bank_doc()
+    doc["tools"][0]["lets"].update({"fee": {"op": "-", "args": [{"ref": "l0"}, 1]},
+                                    **{f"l{i}": deep(29, {"ref": f"l{i + 1}"}) for i in range(4)}, "l4": 1})
+    world = load_world(doc, "bank.json")      # total 2 + fee 2 + 4 x 30 + l4 1 = 125 levels
+    out = run_call(world, initial_state(world), "transfer_funds", PAY)
+    assert out.result["fee"] == 0 and not out.error

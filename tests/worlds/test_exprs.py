@@ -138,8 +138,8 @@ def test_check_refuses_a_form_where_it_means_nothing():
 
 
 def test_check_counts_nodes_and_collects_refs():
-    nodes, refs = check(op("+", {"ref": "a.b"}, op("-", {"ref": "c"}, 1)), ["x"])
-    assert nodes == 5          # +, a.b, -, c, 1
+    nodes, refs, depth = check(op("+", {"ref": "a.b"}, op("-", {"ref": "c"}, 1)), ["x"])
+    assert (nodes, depth) == (5, 3)          # +, a.b, -, c, 1; + holds - holds c
     assert sorted(name for _, name in refs) == ["a.b", "c"]
     assert (["x", "args", 0, "ref"], "a.b") in refs
 

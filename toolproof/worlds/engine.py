@@ -70,6 +70,8 @@ def run_call(world: World, state: State, tool_name: str, arguments: Any) -> Outc
         return _failed(state, exc.text)
     except EvalError as exc:
         return _failed(state, f"the tool could not compute its answer: {exc.reason}")
+    except RecursionError:      # belt and braces: the loader bounds depth through lets (MAX_CHAIN)
+        return _failed(state, "the tool could not compute its answer: nested too deeply")
     return Outcome(result, False, tuple(draft.changes), draft.state())
 
 

@@ -26,6 +26,7 @@ from datetime import date, timedelta
 from typing import Any, Callable
 
 MAX_DEPTH = 32
+MAX_CHAIN = 4 * MAX_DEPTH     # levels an evaluation may go down, through lets: the Python stack's share
 MAX_NODES = 2000
 MAX_LENGTH = 100_000
 _TOO_BIG = 10 ** 300
@@ -71,15 +72,17 @@ def form_of(expr: Any) -> str | None:
     return "?"
 
 
-def check(expr: Any, place: list, *, allow: tuple = FORMS) -> tuple[int, list]:
+def check(expr: Any, place: list, *, allow: tuple = FORMS) -> tuple[int, list, int]:
     """Refuse (Problem) an expression that is not in the closed set, deeper than MAX_DEPTH, or
-    using a form not in `allow`; else (nodes, [(place, ref name)]) for the loader's checks of
-    names and cycles. Iterative: the depth is counted before anything deeper is looked at."""
-    nodes, refs = 0, []
+    using a form not in `allow`; else (nodes, [(place, ref name)], depth) for the loader's checks
+    of names, cycles and depth through lets. Iterative: the depth is counted before anything
+    deeper is looked at."""
+    nodes, refs, deepest = 0, [], 0
     stack = [(expr, place, 1)]
     while stack:
         item, where, depth = stack.pop()
         nodes += 1
+        deepest = max(deepest, depth)
         if depth > MAX_DEPTH:
             raise Problem(where, f"expression nested deeper than {MAX_DEPTH} levels")
         if isinstance(item, list):
@@ -107,7 +110,7 @@ def check(expr: Any, place: list, *, allow: tuple = FORMS) -> tuple[int, list]:
             raise Problem(where + [form], f"{form} takes a name or a dotted path (a.b), not {_short(value)}")
         elif form == "ref":
             refs.append((where + ["ref"], value))
-    return nodes, refs
+    return nodes, refs, deepest
 
 
 def _check_op(item: dict, where: list) -> None:

@@ -24,7 +24,7 @@ from toolproof.suite.fingerprint import canonical_json
 from .load_scenarios import load_scenarios
 from .load_tools import load_tools
 from .model import FORMAT, NAME, VERSION, WORLD_ID, Table, World
-from .shape import Refusal, document_from_text, items, obj, refuse_hostile, text
+from .shape import Refusal, document_from_text, items, mapping, obj, refuse_hostile, text
 
 MAX_ROWS = 20_000           # rows of all of a world's tables together
 MAX_TABLES = 32
@@ -95,7 +95,7 @@ def _world(doc: Any, source: str) -> World:
 
 def _count_rows(raw: Any) -> None:
     """Bound the rows before any row is read: a file of 10^6 rows is refused at once."""
-    tables = obj(raw, ["tables"], optional=tuple(raw) if isinstance(raw, dict) else ())
+    tables = mapping(raw, ["tables"])
     if len(tables) > MAX_TABLES:
         raise Refusal(["tables"], f"holds {len(tables)} tables; a world holds at most {MAX_TABLES}")
     total = 0
@@ -130,7 +130,7 @@ def _tables(raw: dict) -> dict:
         seen: dict = {}
         for i, row in enumerate(items(table["rows"], place + ["rows"], MAX_ROWS)):
             where = place + ["rows", i]
-            row = obj(row, where, (key,), tuple(row) if isinstance(row, dict) else ())
+            row = obj(row, where, (key,), more=True)
             if len(row) > MAX_FIELDS:
                 raise Refusal(where, f"a row of {len(row)} fields; at most {MAX_FIELDS}")
             for field in row:

@@ -22,7 +22,7 @@ from .exprs import same
 from .model import (PATH_ID, POLICY_RULES, SCENARIO_NAME, TAGS, Budget, Dataflow, Expectations,
                     Milestone, Minefield, Path, PathCall, PathTurn, PolicyRule, Reply, Scenario,
                     TableEnd, UserScript)
-from .shape import MAX_TEXT, Refusal, flag, items, obj, text, whole
+from .shape import MAX_TEXT, Refusal, flag, items, mapping, obj, text, whole
 
 MAX_SCENARIOS = 100
 MAX_TURN_LIMIT = 30
@@ -151,7 +151,7 @@ class _Scenario:
                                      for k in ("calls", "turns"))), tuple(policy))
 
     def _call(self, raw: dict, place: list):
-        args = obj(raw["args"], place + ["args"], optional=tuple(raw["args"]) if isinstance(raw["args"], dict) else ())
+        args = mapping(raw["args"], place + ["args"])
         tool = self.tools[raw["tool"]]
         bad = [f for f in tool.schema.findings(args) if not (f.code == "schema.required" and f.path == "$")]
         if bad:
@@ -179,19 +179,19 @@ class _Scenario:
 
     def _end_state(self, raw: Any, p: list) -> tuple:
         out = []
-        for name, spec in obj(raw, p, optional=tuple(raw) if isinstance(raw, dict) else ()).items():
+        for name, spec in mapping(raw, p).items():
             if name not in self.tables:
                 raise Refusal(p + [name], f"no table {quoted(name, 60)} in this world (its tables: {', '.join(self.tables)})")
             spec = obj(spec, p + [name], (), ("insert", "update", "delete"))
             table = self.tables[name]
             keys = [row[table.key] for row in table.rows]
-            inserts = tuple(obj(r, p + [name, "insert", j], optional=tuple(r) if isinstance(r, dict) else ())
+            inserts = tuple(mapping(r, p + [name, "insert", j])
                             for j, r in enumerate(items(spec.get("insert", []), p + [name, "insert"], 1000)))
             updates = []
             for j, u in enumerate(items(spec.get("update", []), p + [name, "update"], 1000)):
                 u = obj(u, p + [name, "update", j], ("key", "set"))
                 self._known_key(u["key"], keys, p + [name, "update", j, "key"], name)
-                changes = obj(u["set"], p + [name, "update", j, "set"], optional=tuple(u["set"]) if isinstance(u["set"], dict) else ())
+                changes = mapping(u["set"], p + [name, "update", j, "set"])
                 updates.append((u["key"], changes))
             deletes = tuple(self._known_key(k, keys, p + [name, "delete", j], name)
                             for j, k in enumerate(items(spec.get("delete", []), p + [name, "delete"], 1000)))
@@ -230,8 +230,7 @@ class _Scenario:
             for k, call in enumerate(items(turn["calls"], where + ["calls"], MAX_CALLS_PER_TURN, fewest=1)):
                 call = obj(call, where + ["calls", k], ("tool", "arguments"))
                 self._offered(call["tool"], where + ["calls", k, "tool"])
-                obj(call["arguments"], where + ["calls", k, "arguments"], optional=tuple(call["arguments"])
-                    if isinstance(call["arguments"], dict) else ())
+                mapping(call["arguments"], where + ["calls", k, "arguments"])
                 calls.append(PathCall(call["tool"], call["arguments"]))
             turns.append(PathTurn(tuple(calls)))
         fails_with = text(raw["fails_with"], p + ["fails_with"], most=200) if wrong else None

@@ -21,7 +21,7 @@ from toolproof.suite.schema_guard import check_tool_schema
 from . import exprs
 from .engine import COMPARATORS
 from .model import NAME, TOOL_NAME, Answer, Check, Effect, Find, WorldTool
-from .shape import Refusal, flag, items, obj, text, whole
+from .shape import Refusal, flag, items, mapping, obj, text, whole
 
 MAX_TOOLS = 64
 MAX_LETS = 64
@@ -51,8 +51,7 @@ def load_tools(raw: Any, tables: dict, source: str) -> dict:
 
 def _tool(entry: dict, place: list, tables: dict, source: str) -> WorldTool:
     description = text(entry["description"], place + ["description"])
-    parameters = obj(entry["parameters"], place + ["parameters"], optional=tuple(entry["parameters"])
-                     if isinstance(entry["parameters"], dict) else ())
+    parameters = mapping(entry["parameters"], place + ["parameters"])
     if parameters.get("type") != "object":
         raise Refusal(place + ["parameters", "type"], 'a tool\'s parameters are a JSON Schema of "type": "object"')
     try:
@@ -80,7 +79,7 @@ def _stateless(entry: dict, place: list) -> tuple[tuple, dict | None]:
     for j, raw in enumerate(items(entry.get("answers", []), place + ["answers"], MAX_STEPS * 8)):
         where = place + ["answers", j]
         raw = obj(raw, where, ("when", "result"))
-        when = obj(raw["when"], where + ["when"], optional=tuple(raw["when"]) if isinstance(raw["when"], dict) else ())
+        when = mapping(raw["when"], where + ["when"])
         answers.append(Answer(when, raw["result"]))
     otherwise = entry.get("otherwise")
     if otherwise is not None:
@@ -98,14 +97,18 @@ class _Stateful:
     def __init__(self, entry: dict, place: list, tables: dict):
         self.entry, self.place, self.tables = entry, place, tables
         self.nodes = 0
+        self.depth = 0              # the depth of the expression _expr checked last
         self.lets = self._lets(entry.get("lets", {}))
         self.let_refs: dict = {}
 
     def build(self, name: str, description: str, parameters: dict, schema: CompiledSchema) -> WorldTool:
         entry, place = self.entry, self.place
+        depths = {}
         for let, expr in self.lets.items():
             self.let_refs[let] = self._expr(expr, place + ["lets", let], _NO_ROW)
+            depths[let] = self.depth
         self._refuse_cycles()
+        self._refuse_deep_chains(depths)
         finds = self._finds(entry.get("find", []))
         bound = set(self.lets) | {f.alias for f in finds}
         checks = []
@@ -129,7 +132,7 @@ class _Stateful:
                          checks=tuple(checks), effects=tuple(effects), result=result)
 
     def _lets(self, raw: Any) -> dict:
-        lets = obj(raw, self.place + ["lets"], optional=tuple(raw) if isinstance(raw, dict) else ())
+        lets = mapping(raw, self.place + ["lets"])
         if len(lets) > MAX_LETS:
             raise Refusal(self.place + ["lets"], f"holds {len(lets)} lets; at most {MAX_LETS}")
         for name in lets:
@@ -138,7 +141,7 @@ class _Stateful:
 
     def _expr(self, expr: Any, place: list, allow: tuple) -> list:
         try:
-            nodes, refs = exprs.check(expr, place, allow=allow)
+            nodes, refs, self.depth = exprs.check(expr, place, allow=allow)
         except exprs.Problem as exc:
             raise Refusal(exc.place, exc.reason) from None
         self.nodes += nodes
@@ -174,6 +177,21 @@ class _Stateful:
         for name in self.lets:
             if name not in state:
                 visit(name, [name])
+
+    def _refuse_deep_chains(self, depths: dict) -> None:
+        """A let computed through other lets goes down their depths too: bounded (MAX_CHAIN), so
+        evaluating it never exhausts the Python stack (no cycle is left: the order is finite)."""
+        chain: dict = {}
+
+        def down(name: str) -> int:
+            if name not in chain:
+                heads = {ref.split(".")[0] for _, ref in self.let_refs[name]} & set(self.lets)
+                chain[name] = depths[name] + max((down(h) for h in heads), default=0)
+            return chain[name]
+        for name in self.lets:
+            if down(name) > exprs.MAX_CHAIN:
+                raise Refusal(self.place + ["lets", name], f"computing let {name!r} goes {chain[name]} levels "
+                                                           f"deep through other lets; at most {exprs.MAX_CHAIN}")
 
     def _reach(self, refs: list) -> list:
         """Every (place, ref) read, the lets' own refs included (a let's reads happen where it is used)."""
@@ -225,10 +243,10 @@ class _Stateful:
             key = self.tables[table].key
             refs = self._where(entry.get("where", {}), place + ["where"])
             if k == "insert":
-                values = obj(entry.get("values"), place + ["values"], (key,), tuple(entry.get("values") or ()))
+                values = obj(entry.get("values"), place + ["values"], (key,), more=True)
                 refs += self._fields(values, place + ["values"], ("arg", "ref", "world", "new_id"))
             if k == "update":
-                changes = obj(entry.get("set"), place + ["set"], optional=tuple(entry.get("set") or ()))
+                changes = mapping(entry.get("set"), place + ["set"])
                 if key in changes:
                     raise Refusal(place + ["set", key], f"{key!r} keys the table {table}: a key never changes")
                 refs += self._fields(changes, place + ["set"], exprs.FORMS)
@@ -272,7 +290,7 @@ class _Stateful:
         return refs
 
     def _where(self, raw: Any, place: list) -> list:
-        where = obj(raw, place, optional=tuple(raw) if isinstance(raw, dict) else ())
+        where = mapping(raw, place)
         refs: list = []
         for name, spec in where.items():
             _name(name, place + [name], "a field name")

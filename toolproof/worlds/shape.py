@@ -37,17 +37,25 @@ class Refusal(Exception):
         return ToolProofError(self.reason, source=source, path=json_path(self.place))
 
 
-def obj(raw: Any, place: list, required: tuple = (), optional: tuple = ()) -> dict:
-    """`raw` as an object holding every `required` key and no key beyond `optional`."""
+def obj(raw: Any, place: list, required: tuple = (), optional: tuple = (), *, more: bool = False) -> dict:
+    """`raw` as an object holding every `required` key and no key beyond `optional` (`more`: any
+    other key too)."""
     if not isinstance(raw, dict):
         raise Refusal(place, f"expected an object, not {kind(raw)}")
     for name in required:
         if name not in raw:
             raise Refusal(place, f"{name!r} is required")
-    for name in raw:
+    for name in () if more else raw:
         if name not in required and name not in optional:
             allowed = ", ".join(required + optional)
             raise Refusal(place + [name], f"unknown field {quoted(name, 60)}; the fields here are {allowed}")
+    return raw
+
+
+def mapping(raw: Any, place: list) -> dict:
+    """`raw` as an object with any keys (a let table, a where, a row, arguments)."""
+    if not isinstance(raw, dict):
+        raise Refusal(place, f"expected an object, not {kind(raw)}")
     return raw
 
 
