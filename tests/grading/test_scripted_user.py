@@ -1,0 +1,76 @@
+"""grading/scripted_user.py: the scripted user's choice after a text answer, the same for the
+live loop and the grader's replay: the first unused reply whose asks_for names a detail asked (or
+is empty), else the fallback; a text that asks nothing gets the next `then` entry, else the end."""
+from __future__ import annotations
+
+import pytest
+
+from toolproof.grading.scripted_user import UserTurn, asked, first_message, next_user_message
+
+SCENARIO = {"user": {
+    "first": "Pay my rent.",
+    "replies": [{"asks_for": ["amount"], "say": "850 euros."},
+                {"asks_for": ["account"], "say": "From ACC-1."},
+                {"asks_for": [], "say": "Yes, go ahead.", "confirms": True}],
+    "fallback": "I have nothing more to add.",
+    "then": [{"say": "Actually, make it 900."}],
+}}
+
+
+def test_a_question_gets_the_reply_for_the_detail_it_asks():
+    turn = next_user_message(SCENARIO, "How much is the rent?")
+    assert turn == UserTurn("850 euros.", False, reply_index=0)
+    assert next_user_message(SCENARIO, "Which account should I pay it from?") == UserTurn("From ACC-1.", reply_index=1)
+
+
+def test_a_reply_is_used_once_then_the_any_question_reply_then_the_fallback_repeats():
+    sent = [next_user_message(SCENARIO, "How much is the rent?")]
+    second = next_user_message(SCENARIO, "How much exactly?", sent)
+    assert second == UserTurn("Yes, go ahead.", True, reply_index=2)     # [] answers any question
+    sent.append(second)
+    third = next_user_message(SCENARIO, "How much again?", sent)
+    assert third == UserTurn("I have nothing more to add.")
+    sent.append(third)
+    assert next_user_message(SCENARIO, "And the amount?", sent) == third       # the fallback may repeat
+
+
+def test_a_text_that_asks_nothing_gets_the_next_later_turn_then_ends():
+    first = next_user_message(SCENARIO, "Done: I paid 850 euros.")
+    assert first == UserTurn("Actually, make it 900.", then_index=0)
+    assert next_user_message(SCENARIO, "Done: I paid 900 euros.", [first]) is None
+
+
+def test_the_recorded_user_entry_reads_back_to_the_same_choice():
+    sent = [next_user_message(SCENARIO, "How much is the rent?"), None]
+    recorded = [UserTurn.from_json(t.to_json()) if t else None for t in sent]
+    assert recorded == sent
+    assert next_user_message(SCENARIO, "How much?", recorded) == next_user_message(SCENARIO, "How much?", sent)
+    assert sent[0].to_json() == {"say": "850 euros.", "confirms": False, "reply": 0}
+
+
+def test_no_fallback_ends_the_conversation_on_an_unanswerable_question():
+    scenario = {"user": {"first": "x", "replies": [{"asks_for": ["date"], "say": "Friday."}]}}
+    assert next_user_message(scenario, "Which account?") is None
+    assert first_message(scenario) == "x"
+
+
+@pytest.mark.parametrize("raw", [None, 5, [], {"say": 5, "reply": -1, "then": True}, {"reply": "0"}])
+def test_hostile_recorded_entries_read_as_nothing_used(raw):
+    turn = UserTurn.from_json(raw)
+    assert turn is None or (turn.reply_index is None and turn.then_index is None)
+    assert next_user_message(SCENARIO, "How much?", [turn]) == UserTurn("850 euros.", reply_index=0)
+
+
+@pytest.mark.parametrize("text", ["", "?" * 50_000, "How much? " * 5_000, "\x00\u202e?"])
+def test_hostile_texts_never_raise(text):
+    asks, _ = asked(text)
+    turn = next_user_message(SCENARIO, text)
+    assert (turn is None) or isinstance(turn.text, str)
+    assert isinstance(asks, bool)
+
+
+def test_hostile_scenarios_never_raise():
+    for scenario in ({}, {"user": None}, {"user": {"replies": None, "then": None}},
+                     {"user": {"replies": [{"asks_for": None, "say": None}]}}):
+        next_user_message(scenario, "How much?")
+        next_user_message(scenario, "Done.")
