@@ -244,3 +244,55 @@ def test_the_manuals_worked_example_loads_and_every_path_holds_as_shown(tmp_path
     assert all(c.holds for c in checks), [c.line for c in checks if not c.holds]
     assert [c.line for c in checks] == shown[:-1]
     assert shown[-1] == f"suite validate: ok (world desk: 1 scenario, {len(checks)} paths replayed)"
+
+
+# ---- the bank and shop worlds (part D1) ---------------------------------------------------------
+def _scenario(scenario_id: str):
+    world = worlds()[scenario_id.split(".", 1)[0]]
+    return world, next(s for s in world.scenarios if s.id == scenario_id)
+
+
+def _required(scenario) -> list:
+    """The answer rule's required items: phrases as written, values as their number."""
+    return [i.get("number", i) if isinstance(i, dict) else i for i in scenario.expect.final_answer.must_include]
+
+
+def test_the_grocery_total_asked_for_is_the_sum_of_the_rows():
+    """The long_result answer is computed from the 300 rows the file holds (written by a script
+    that is not kept): a change to a row must change the rule, or the gold paths would lie."""
+    world, scenario = _scenario("bank.groceries_ytd")
+    rows = [r for r in world.tables["transactions"].rows if r["account"] == "ACC-1043"]
+    assert len(rows) >= LONG
+    cents = -sum(round(r["amount"] * 100) for r in rows if r["category"] == "groceries" and r["date"] >= "2026-01-01")
+    assert _required(scenario) == [cents / 100]
+
+
+def test_the_largest_order_asked_for_is_the_maximum_of_its_year():
+    world, scenario = _scenario("shop.largest_order_2025")
+    orders = [r for r in world.tables["orders"].rows if r["customer"] == "CUS-7002"]
+    assert len(orders) >= LONG
+    of_2025 = [r for r in orders if r["placed"].startswith("2025")]
+    top = max(of_2025, key=lambda r: r["total"])
+    assert [r["id"] for r in of_2025 if r["total"] == top["total"]] == [top["id"]]     # no tie
+    assert _required(scenario) == [top["id"], top["total"]]
+    assert max(r["total"] for r in orders) > top["total"]       # the trap: a larger order in 2026
+
+
+def test_bank_and_shop_speak_to_their_users_in_three_languages():
+    languages = {Reading(s.user.first).lang for w in ("bank", "shop") for s in worlds()[w].scenarios}
+    assert {"en", "es", "pt"} <= languages
+
+
+@pytest.mark.parametrize("world_id, tool, arguments, names", [
+    ("bank", "transfer_funds", {"from_account": "ACC-0877", "to_account": "ACC-1043", "amount": 300}, "ACC-1044"),
+    ("shop", "update_address", {"order_id": "ORD-89217", "address": "Rua do Almada 210, Porto"}, "ORD-89230"),
+])
+def test_recovery_errors_name_a_target_that_works(world_id, tool, arguments, names):
+    """The error a model recovers from names where to go, and going there succeeds."""
+    world = worlds()[world_id]
+    state = initial_state(world)
+    failed = run_call(world, state, tool, arguments)
+    assert failed.error and names in failed.result["error"] and failed.state is state
+    key = next(k for k, v in arguments.items() if v in ("ACC-0877", "ORD-89217"))
+    retried = run_call(world, state, tool, dict(arguments, **{key: names}))
+    assert not retried.error and retried.changes
