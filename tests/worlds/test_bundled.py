@@ -296,3 +296,30 @@ def test_recovery_errors_name_a_target_that_works(world_id, tool, arguments, nam
     key = next(k for k, v in arguments.items() if v in ("ACC-0877", "ORD-89217"))
     retried = run_call(world, state, tool, dict(arguments, **{key: names}))
     assert not retried.error and retried.changes
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai-compatible"])
+def test_a_live_run_of_every_bundled_scenario_played_by_its_first_gold_path_passes(tmp_path, provider):
+    """`run --scope scenarios` through the real runner, against the fake multi-turn model on
+    127.0.0.1 playing each scenario's first gold path: a verdict for every scenario, all PASS,
+    requests on the wire == turns in the results file, and `grade --transcripts` gives the same cases."""
+    from clirun import cli_with          # lazy: test helpers from tests/, only this test needs them
+    from fakeagent import FakeAgent
+    cli = cli_with({"TOOLPROOF_API_KEY": "sk-bundled-worlds-fake"})
+    scenarios = [s for w in worlds().values() for s in w.scenarios]
+    scripts = {s.user.first: [{"calls": [{"tool": c.tool, "arguments": c.arguments} for c in t.calls]}
+                              if t.calls else {"say": t.say} for t in s.gold_paths[0].turns] for s in scenarios}
+    assert len(scripts) == len(scenarios), "two scenarios open with the same message"
+    out = tmp_path / "results.json"
+    with FakeAgent(scripts) as fake:
+        code, stdout, stderr = cli("run", "--provider", provider, "--base-url", fake.base + "/v1", "--model", "fake",
+                                   "--pause", "0", "--scope", "scenarios", "--out", str(out), "--format", "json")
+    assert code == 0, stderr
+    card = json.loads(stdout)
+    verdicts = {c["id"]: c["verdict"] for c in card["cases"] if c["category"] == "scenario"}
+    assert verdicts == {s.id: "PASS" for s in scenarios}
+    doc = json.loads(out.read_text())
+    assert len(fake.requests) == sum(len(t["turns"]) for t in doc["transcripts"])
+    code, regraded, stderr = cli("grade", "--transcripts", str(out), "--format", "json")
+    assert code == 0, stderr
+    assert json.loads(regraded)["cases"] == card["cases"]
