@@ -115,11 +115,14 @@ class Regraded(NamedTuple):
     by_case: dict           # transcripts by case id (the case detail shows them)
     sweep: Any              # evaluate.SweepLevels, or None
     notes: list
+    scenarios: dict | None = None    # scenario id -> its ScenarioTranscripts (the scenario detail shows them)
 
 
-def regraded(doc: dict, cases: list, tools: dict, schema: dict, source: str) -> Regraded:
-    """A results document graded the way the terminal grades it (`grade --transcripts`), or a
-    ToolProofError naming `source` (a case the suite does not have, a malformed transcript)."""
+def regraded(doc: dict, cases: list, tools: dict, schema: dict, source: str, *,
+             worlds: dict | None = None) -> Regraded:
+    """A results document graded the way the terminal grades it (`grade --transcripts`; its
+    scenarios against `worlds`), or a ToolProofError naming `source` (a case the suite does not
+    have, a scenario of a world not given, a malformed transcript)."""
     transcripts = parse_transcripts(doc, schema, {c.id for c in cases}, source)
     levels = levels_in(transcripts)
     cut = [note] if (note := cut_short_note(transcripts.raw)) else []
@@ -127,15 +130,16 @@ def regraded(doc: dict, cases: list, tools: dict, schema: dict, source: str) -> 
         sweep = grade_sweep(cases, tools, transcripts, levels)
         return Regraded(sweep.main_graded, source_of(transcripts), sweep.levels[sweep.main][1].transcripts,
                         sweep, cut + ([sweep.note] if sweep.note else []))
-    return Regraded(grade_transcripts(cases, tools, transcripts), source_of(transcripts),
-                    transcripts.transcripts, None, cut)
+    return Regraded(grade_transcripts(cases, tools, transcripts, worlds=worlds), source_of(transcripts),
+                    transcripts.transcripts, None, cut, transcripts.scenarios)
 
 
-def card_of_results(doc: dict, cases: list, tools: dict, schema: dict, source: str) -> dict:
+def card_of_results(doc: dict, cases: list, tools: dict, schema: dict, source: str, *,
+                    worlds: dict | None = None) -> dict:
     """The scorecard of a results file or export (the kept runs' row reads it): graded again, as
     the terminal grades it, its embedded card ignored. (A scorecard document needs no grading:
     `kept_kind` tells the caller it is one, and it is shown as it is.)"""
-    graded = regraded(doc, cases, tools, schema, source)
+    graded = regraded(doc, cases, tools, schema, source, worlds=worlds)
     card = card_of(graded.results, source=graded.source, intervals_now=False, notes=graded.notes)
     # a sweep's card as the page draws it: coverage over every level, and the score's absence
     # decided on it (the main level alone said "9 of 9 graded" and a score the card withheld)
