@@ -233,7 +233,8 @@ def test_arrows_run_one_way(path):
 # (page/transport.py), the kept runs' storage (page/runstore.py: IndexedDB, no DOM) and the scorecard's parts (page/card/, which import each other and those
 # helpers, never a panel).
 PAGE_SHARED = {"toolproof.page.dom", "toolproof.page.bridge", "toolproof.page.batches", "toolproof.page.transport",
-               "toolproof.page.inputs", "toolproof.page.notices", "toolproof.page.runstore"}
+               "toolproof.page.inputs", "toolproof.page.notices", "toolproof.page.runstore",
+               "toolproof.page.scenario_scope"}
 PAGE_CARD = "toolproof.page.card"
 
 

@@ -32,9 +32,17 @@ def in_page(rel: str) -> bool:
     return not rel.startswith(NOT_IN_PAGE)
 
 
+def worlds() -> list[str]:
+    """The bundled worlds (data/worlds/*.json) and their schema, when there: the page runs and
+    checks scenarios as the terminal does (datafiles.bundled_worlds reads the same folder)."""
+    found = [p.relative_to(ROOT).as_posix() for p in sorted((ROOT / "data" / "worlds").glob("*.json"))]
+    schema = ROOT / "data" / "schemas" / "world.schema.json"
+    return found + ([schema.relative_to(ROOT).as_posix()] if schema.is_file() else [])
+
+
 def config() -> dict:
     files = [path.relative_to(ROOT).as_posix() for path in sorted((ROOT / "toolproof").rglob("*.py"))]
-    files = [rel for rel in files if in_page(rel)] + DATA
+    files = [rel for rel in files if in_page(rel)] + DATA + worlds()
     # PyScript's optional plugins (editor, terminal, game, error overlay, ...) are not used by the
     # page; not loading them keeps them off the start-up path. Errors go to our own #boot-error.
     plugins = ["!error", "!py-editor", "!py-terminal", "!py-game", "!deprecations-manager", "!donkey"]

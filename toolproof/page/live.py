@@ -31,6 +31,7 @@ class LiveController:
         # what keeps the run in this browser as it goes (begin, add, end, discard)
         self.remember_live, self.keeping = remember_live, keeping
         self.run = None
+        self.worlds = None             # the worlds a Scenarios run runs (the form's, as the run started)
         self.label = ""                # "Your suite (N cases)" for a run of the draft suite
         self.started, self.ticker = 0.0, None
         self.active = (bundle.cases, bundle.tools)     # what the current run runs
@@ -65,7 +66,10 @@ class LiveController:
         byid("live-empty").hidden = True
         byid("run-progress").hidden = False
         from toolproof.providers.dispatch import endpoint
+        from toolproof.worlds.scope import is_scenarios
         own = str(byid("scope").value) == "own" and form.own is not None
+        # a Scenarios scope runs the worlds' scenarios (the bundled ones and any world file loaded)
+        self.worlds = form.scenarios.worlds if is_scenarios(settings.scope) else None
         # "Your suite" runs every case of the draft: the file says scope "all" (it re-grades with
         # grade --suite S --tools T) and its label says whose cases they were
         self.label = f"Your suite ({counted(len(form.own[0]), 'case')})" if own else ""
@@ -78,7 +82,7 @@ class LiveController:
         suite_doc = form.own_document if own else self.bundle.documents["suite"]
         self.run = Run(*self.active, settings, fetch_transport,
                        on_case=self.case_done, on_request=self.request_sent, on_kept=self.keeping.add,
-                       suite_sha256=suite_sha256(suite_doc) if suite_doc is not None else "")
+                       suite_sha256=suite_sha256(suite_doc) if suite_doc is not None else "", worlds=self.worlds)
         # stored before the first request: a tab closed at any point keeps every answer it had
         await self.keeping.begin(self.document("running"), len(self.run.work))
         self.started = js.performance.now()
@@ -136,7 +140,7 @@ class LiveController:
 
         run = self.run
         if getattr(self, "_planned", (None,))[0] is not run:    # each case's requests, once per run
-            self._planned = (run, {w.case.id: w.requests for w in run.work}, sum(w.requests for w in run.work))
+            self._planned = (run, {w.item_id: w.requests for w in run.work}, sum(w.requests for w in run.work))
         _, requests, planned_total = self._planned
         planned_done = sum(requests.get(r.case_id, 1) for r in run.results)
         planned_left = max(0, min(planned_total - planned_done, run.settings.cap - run.used))
@@ -215,10 +219,11 @@ class LiveController:
             cases, tools = self.active
             transcripts = parse_transcripts(doc, format_schema("transcripts"), {c.id for c in cases})
             source, by_case = source_of(transcripts), transcripts.transcripts
+            scenarios = transcripts.scenarios or {}
             # Graded again from the stored (redacted) document, as the terminal does: what the
             # page shows and exports is what the results file re-grades to (every repeat, the
             # same statistics), with the key nowhere in it.
-            results = grade_transcripts(cases, tools, transcripts)
+            results = grade_transcripts(cases, tools, transcripts, worlds=self.worlds)
             sweep = self.sweep_of(transcripts)
             if sweep is not None:            # a sweep: the main level's cases, every level's curve
                 results, by_case = sweep.main_graded, sweep.levels[sweep.main][1].transcripts
@@ -231,12 +236,13 @@ class LiveController:
                 per_case.setdefault(result.case_id, []).append(result)
             results = Graded.of(list(per_case.values()), [])
             source = {k: doc.get(k, "") for k in ("kind", "label", "provider", "model", "created", "scope")}
-            by_case = {}
+            by_case, scenarios = {}, {}
             notes.append(internal_error(exc, "re-reading the results") + ": the diagnosis may be incomplete")
         card_root, body, view = byid("live-card"), el("div"), None
         try:
             cases, tools = self.active
-            context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": by_case}
+            context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": by_case,
+                       "worlds": self.worlds or {}, "scenarios": scenarios}
             view = ScorecardView(body, results, kind="live", source=source, context=context,
                                  document=doc, notes=notes, sweep=sweep, prices=run.settings.prices)
         except Exception as exc:                 # noqa: BLE001 - said below; the run is kept all the same

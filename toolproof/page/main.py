@@ -28,6 +28,7 @@ from toolproof.page.own import OwnView
 from toolproof.page.runform import RunForm
 from toolproof.page.keeping import LiveKeeping
 from toolproof.page.runs import RunsView
+from toolproof.page.worldfile import WorldFileView
 from toolproof.page.runstore import KeptRuns
 from toolproof.plurals import counted
 
@@ -127,6 +128,21 @@ async def load_bundle(read: dict):
     return bundle_from(read)
 
 
+async def bundled_worlds() -> dict:
+    """The bundled worlds (datafiles.bundled_worlds: data/worlds/*.json through limits, checked by
+    worlds/load.py), world id -> World; a bad bundled world stops the start in one line. As for the
+    suite, jsonschema is fetched first only if a tool schema needs it."""
+    from toolproof.datafiles import bundled_worlds as read
+
+    try:
+        return read()
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] != "jsonschema":
+            raise
+    await load_jsonschema()
+    return read()
+
+
 async def boot() -> None:
     mark("python")
     publish_input_bound()     # first: from here web/boot.mjs refuses text over it in any field
@@ -136,17 +152,20 @@ async def boot() -> None:
     from toolproof.datafiles import read_documents
     from toolproof.scoring.evaluate import grade_transcripts, source_of
 
-    set_stage("suite", "Loading the suite and the fixture transcripts…")
+    set_stage("suite", "Loading the suite, the worlds and the fixture transcripts…")
     await paint()
     mark("imports")
     read = read_documents()
     bundle = await load_bundle(read)
+    worlds = await bundled_worlds()   # data/worlds/*.json: the Scenarios scope and the fixture scenarios
     mark("suite")
-    set_stage("grade", f"Grading {len(bundle.transcripts.transcripts)} fixture transcripts…")
+    scenarios = bundle.transcripts.scenarios or {}
+    set_stage("grade", f"Grading {len(bundle.transcripts.transcripts)} fixture transcripts"
+                       + (f" and {counted(len(scenarios), 'scenario')}…" if scenarios else "…"))
     await paint()
-    results = grade_transcripts(bundle.cases, bundle.tools, bundle.transcripts)   # every repeat
+    results = grade_transcripts(bundle.cases, bundle.tools, bundle.transcripts, worlds=worlds)   # every repeat
     context = {"cases": {c.id: c for c in bundle.cases}, "tools": bundle.tools,
-               "transcripts": bundle.transcripts.transcripts}
+               "transcripts": bundle.transcripts.transcripts, "worlds": worlds, "scenarios": scenarios}
     view = ScorecardView(document.getElementById("fixture-card"), results, kind="fixture",
                          source=source_of(bundle.transcripts), context=context, diagnose_now=False)
     mark("graded")
@@ -156,11 +175,16 @@ async def boot() -> None:
         remember_live(doc)
         board.remember_live(doc)
 
-    form = RunForm(bundle)
+    form = RunForm(bundle, worlds)
     compare = CompareView(bundle, KEPT)
-    runs = RunsView(KEPT, bundle, on_change=compare.offer)
+    runs = RunsView(KEPT, bundle, on_change=compare.offer, worlds=worlds)
     live = LiveController(bundle, context, form, remember_live=shown_live, keeping=LiveKeeping(runs))
     OwnView(_DraftTap(live, runs), load_jsonschema, editor=CaseEditor)
+
+    def offer_world(world) -> None:       # a world file that holds: Scenarios scopes, and its kept runs graded
+        form.set_world(world)
+        runs.worlds = form.scenarios.worlds
+    WorldFileView(offer_world, load_jsonschema)
     on(document.getElementById("board-use-kept"), "click",
        lambda _e: task(rank_kept_runs(board), board.fail))
     fixture_fold()

@@ -15,6 +15,7 @@ from .dom import page_js as js      # the page's globals: sessionStorage, localS
 from .dom import turn_cache
 from .dom import values as dom_values
 from toolproof.providers.catalog import CATALOGUE, PROVIDER, PROVIDERS
+from toolproof.worlds.scope import is_scenarios
 
 _fields = turn_cache()    # the form's values, read in one trip, kept while the page cannot change them
 
@@ -65,8 +66,10 @@ def url_timeout() -> str | None:
 class RunForm:
     """The run form. Reads itself as RunSettings; the run is the live controller's."""
 
-    def __init__(self, bundle):
+    def __init__(self, bundle, worlds: dict | None = None):
         from toolproof.reports.page_view import scope_option_text, scope_options
+
+        from .scenario_scope import ScenarioScope
 
         self.bundle = bundle
         self.own = None                # (cases, tools) of "Your suite", set by the #own section
@@ -79,6 +82,9 @@ class RunForm:
             self.option_nodes[value] = el("option", value=value)
             scope.appendChild(self.option_nodes[value])
             self.label_option(value, scope_option_text(label, need))
+        # the Scenarios scope (page/scenario_scope.py): `scenarios`, then `scenarios:<world>`
+        self.scenarios = ScenarioScope(scope, worlds or {})
+        self.options.update(self.scenarios.draw(1))
         on(byid("provider"), "change", lambda e: self.provider_changed())
         on(scope, "change", lambda e: self.scope_changed())
         on(byid("cap"), "input", lambda e: self.show_need())
@@ -249,6 +255,8 @@ class RunForm:
         except ToolProofError:
             levels = ()
         scope = field("scope")
+        if is_scenarios(scope):         # each scenario's turn limit, by the runner's own count
+            return self.scenarios.need(scope, self.repeats())
         if scope == "own" and self.own is not None:
             cases, scope = self.own[0], "all"
         else:                           # an option gone (Your suite withdrawn): as show_need, all
@@ -297,11 +305,32 @@ class RunForm:
                                              times * requests_needed(self.own[0], choice))
         for value, text in texts.items():
             self.label_option(value, text)
+        self.draw_scenarios(repeats)
+        if is_scenarios(scope) and scope in self.options:
+            byid("need").textContent = self.scenarios.need_line(scope, repeats, self.most())
+            return
         mine = self.own[0] if scope == "own" and self.own is not None else scoped(
-            self.bundle.cases, scope if scope in self.options and scope != "own" else "all")
+            self.bundle.cases, scope if scope in self.options and scope != "own" and not is_scenarios(scope) else "all")
         byid("need").textContent = need_text(
             self.need(), self.most(), conversations_needed(mine, choice, times), len(mine),
             phrased=choice != "base", repeats=repeats, levels=len(levels))
+
+    def draw_scenarios(self, repeats: int) -> None:
+        """The Scenarios options as the worlds and repeats now say (page/scenario_scope.py)."""
+        drawn = self.scenarios.draw(repeats)
+        for value in [v for v in self.options if is_scenarios(v) and v not in drawn]:
+            del self.options[value]
+        self.options.update(drawn)
+
+    def set_world(self, world) -> None:
+        """Offer the world file the user loaded as Scenarios scopes (None: withdraw it)."""
+        self.scenarios.load(world)
+        self.draw_scenarios(self.repeats())
+        if is_scenarios(field("scope")) and field("scope") not in self.options:
+            byid("scope").value = "all"          # its option went
+            _fields.clear()
+            forget_seen("scope")
+        self.scope_changed()
 
     def label_option(self, value: str, text: str) -> None:
         """An option's text, written only when it changes (the need line redraws on every key)."""
@@ -387,7 +416,8 @@ class RunForm:
         try:
             levels = self.pad_levels()
             cases, tools = self.own if scope == "own" and self.own else (self.bundle.cases, self.bundle.tools)
-            check_levels(scoped(cases, "all" if scope == "own" else scope), tools, levels, flag="Pad level")
+            mine = [] if is_scenarios(scope) else scoped(cases, "all" if scope == "own" else scope)
+            check_levels(mine, tools, levels, flag="Pad level")
         except ToolProofError as exc:
             return (), 0, exc.line()
         if seed_problem:

@@ -23,8 +23,9 @@ from .runstore import KeptRuns, running_elsewhere
 class RunsView:
     """The #kept section: the list, the open-file input, the reopened scorecard."""
 
-    def __init__(self, store: KeptRuns, bundle, *, on_change):
+    def __init__(self, store: KeptRuns, bundle, *, on_change, worlds: dict | None = None):
         self.store, self.bundle = store, bundle
+        self.worlds = dict(worlds or {})   # world id -> World: a kept run's scenarios are graded against them
         # handed in by page/main.py (the Compare section's offer): (rows) -> None after every change
         self.on_change = on_change
         self.rows: list[dict] = []
@@ -70,7 +71,7 @@ class RunsView:
                 if cases is self.bundle.cases and doc.get("suite_sha256") not in (
                         None, suite_sha256(self.bundle.documents["suite"])):
                     continue                 # another suite's run (the draft's): settled once it is back
-                card = card_of_results(doc, cases, tools, format_schema("transcripts"), name)
+                card = card_of_results(doc, cases, tools, format_schema("transcripts"), name, worlds=self.worlds)
                 doc["state"] = settled_state(card)
                 if await self.keep(doc, card, run_id=row["id"], label=row["label"]) is not None:
                     settled.append(f"{name}" + (f" ({unreadable} stored batch{'' if unreadable == 1 else 'es'} "
@@ -278,7 +279,8 @@ class RunsView:
             else:
                 cases, tools = self.suite_for(doc)
                 kept_scorecard(el_into(card_root), doc, self.regrade(doc, cases, tools, title), cases, tools,
-                               errata=self.errata_for(doc, cases), name=row["label"] if row else "")
+                               errata=self.errata_for(doc, cases), name=row["label"] if row else "",
+                               worlds=self.worlds)
         except ToolProofError as exc:
             card_root.appendChild(el("p", exc.line(), cls="run-message bad"))
             card_root.dataset.state = "error"
@@ -328,7 +330,7 @@ class RunsView:
         from toolproof.datafiles import format_schema
         from toolproof.scoring.results_doc import regraded
 
-        return regraded(doc, cases, tools, format_schema("transcripts"), source)
+        return regraded(doc, cases, tools, format_schema("transcripts"), source, worlds=self.worlds)
 
     # -- opening a file
     async def open_file(self, files) -> None:
@@ -348,7 +350,7 @@ class RunsView:
                 card = doc
             else:
                 cases, tools = self.suite_for(doc)
-                card = card_of_results(doc, cases, tools, format_schema("transcripts"), name)
+                card = card_of_results(doc, cases, tools, format_schema("transcripts"), name, worlds=self.worlds)
         except ToolProofError as exc:
             self.message(exc.line(), bad=True)
             byid("kept").dataset.open = "error"

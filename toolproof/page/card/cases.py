@@ -89,6 +89,17 @@ class CaseList:
         from toolproof.reports.case_view import (conversation_line, conversations_of, graded_entry, row_conversation,
                                                  sent_as)
 
+        entry = self.entry(case_id)
+        if entry is not None and entry.get("category") == "scenario":    # a scenario: its own detail
+            from .scenario import scenario_detail, scenario_record
+            from toolproof.reports.page_view import card_name
+
+            found = (self.context.get("scenarios") or {}).get(case_id) or ()      # its transcripts, repeat order
+            detail.appendChild(scenario_detail(entry, found[0] if found else None,
+                                               scenario_record(self.context.get("worlds", {}), entry.get("world", ""),
+                                                               case_id), f"{card_name(self.kind)}, scenario {case_id}",
+                                               fixture=self.kind == "fixture"))
+            return
         case = self.context["cases"][case_id]
         detail.appendChild(el("p", case.title, cls="case-title"))
         if case.why:
@@ -124,6 +135,10 @@ class CaseList:
             detail.appendChild(line)
         detail.appendChild(view)
         show(reported)
+
+    def entry(self, case_id: str) -> dict | None:
+        """The card's entry of this case (or scenario)."""
+        return next((c for c in self.card()["cases"] if c["id"] == case_id), None)
 
     def _conversations(self, case_id: str):
         """(results, transcripts, row) of one case from the view's Graded, or None without it."""
@@ -266,7 +281,7 @@ def case_row(case: dict, *, expandable: bool, dependent: set[str] | frozenset = 
     from toolproof.reports.page_view import CATEGORY_LABELS
 
     reasons = el("ul", cls="reasons", children=[el("li", r) for r in case["reasons"]])
-    if case["lenient"]["verdict"] != case["verdict"]:
+    if case.get("lenient", {}).get("verdict", case["verdict"]) != case["verdict"]:     # a scenario has no lenient grade
         reasons.appendChild(el("li", f"lenient: {case['lenient']['verdict']} once strings are cast "
                                      "to the schema's types", cls="lenient-note"))
     for warning in case.get("warnings", []):       # e.g. the server may not have shown the tools
@@ -283,11 +298,13 @@ def case_row(case: dict, *, expandable: bool, dependent: set[str] | frozenset = 
     toggle = el("button", "Details", type="button", cls="link toggle", aria_expanded="false",
                 aria_label=f"Details of case {case['id']}: calls, conversation, raw JSON") if expandable else None
     detail = el("div", cls="case-detail", hidden="") if expandable else None
-    return el("article", cls="case-row", data_case_id=case["id"], data_verdict=case["verdict"],
+    where = {"data_world": case["world"]} if case.get("world") else {}       # a scenario's world
+    return el("article", cls="case-row", data_case_id=case["id"], data_verdict=case["verdict"], **where,
               data_category=case["category"], data_flaky="true" if case.get("flaky") else "false", children=[
                   el("div", cls="case-main", children=[
                       breakable("code", case["id"], cls="case-id"),
-                      el("span", CATEGORY_LABELS[case["category"]], cls="case-category"),
+                      el("span", CATEGORY_LABELS[case["category"]] + (f" · {case['world']}" if case.get("world") else ""),
+                         cls="case-category"),
                       el("span", case["verdict"], cls=f"badge verdict-{case['verdict'].lower()}"),
                       el("div", cls="case-reasons", children=[reasons, toggle]),
                   ]),

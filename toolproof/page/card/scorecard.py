@@ -413,11 +413,13 @@ class ScorecardView:
             download(name, render_markdown(self.card), "text/markdown")
 
 
-def kept_scorecard(root, doc: dict, regraded, cases, tools, errata: list | None = None, name: str = "") -> None:
+def kept_scorecard(root, doc: dict, regraded, cases, tools, errata: list | None = None, name: str = "",
+                   worlds: dict | None = None) -> None:
     """A kept run (or an opened results file) drawn as the page draws a result: the same view,
     with the errata of the suite that came after it (`errata`, suite/errata.py `applying`);
-    `name`, the run's name in Runs, names its exports."""
-    context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": regraded.by_case}
+    `name`, the run's name in Runs, names its exports; `worlds` hold its scenarios' records."""
+    context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": regraded.by_case,
+               "worlds": worlds or {}, "scenarios": regraded.scenarios or {}}
     settings = doc.get("settings") if isinstance(doc.get("settings"), dict) else {}
     prices = settings.get("prices") if isinstance(settings.get("prices"), dict) else None
     view = ScorecardView(root, regraded.results, kind="kept", source=regraded.source, context=context,
