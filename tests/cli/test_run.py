@@ -255,8 +255,8 @@ def test_fail_under_zero_passes(fake):
     (["run", "--provider", "openai-responses", "--base-url", "http://gw.example/\x00v1", "--model", "m"],
      "toolproof: base URL holds spaces or control characters"),
     (["run", "--provider", "openai", "--model", "m", "--scope", "bogus"],
-     "toolproof: usage error: argument --scope: invalid choice: 'bogus' (choose from "
-     + ", ".join(repr(c) for c in ("all", *CASE_CATEGORIES)) + ")"),
+     "toolproof: usage error: argument --scope: invalid choice: 'bogus' (use all, one of "
+     + ", ".join(CASE_CATEGORIES) + ", scenarios or scenarios:<world>)"),
     (["run", "--provider", "openai"], "toolproof: usage error: the following arguments are required: --model"),
 ])
 def test_usage_errors(fake, argv, line):
