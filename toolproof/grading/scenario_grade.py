@@ -27,11 +27,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from toolproof.suite.model import PhraseRules
-from toolproof.worlds.model import Scenario, World
+from toolproof.worlds.engine import initial_state
+from toolproof.worlds.model import Scenario, State, World
 
 from . import scenario_checks as checks
 from .answer_rules import judge
-from .scenario_state import diff_reason, end_state_diff, replay
+from .scenario_state import canonical, diff_reason, end_state_diff, recorded_differs, replay
 from .scripted_user import UserTurn, first_message, next_user_message
 from .transcripts import ScenarioTranscript, failed_request
 from .verdicts import CREDIT, ERROR, FAIL, PARTIAL, PASS, CaseResult, blank_facts
@@ -67,7 +68,8 @@ def scenario_index(worlds: dict) -> dict[str, tuple[World, Scenario]]:
 @dataclass
 class _Conversation:
     considered: list = field(default_factory=list)    # (n, reply) of each model turn read
-    calls: list = field(default_factory=list)         # (n, [(tool, arguments)], recorded results)
+    calls: list = field(default_factory=list)         # (n, [(tool, arguments)]) of each turn with calls
+    recorded: dict = field(default_factory=dict)      # n -> the turn's recorded tool_results
     users: list = field(default_factory=list)         # UserTurn | None after each turn
     error: tuple | None = None                        # (n, error) of a failed request
     final: tuple | None = None                        # (n, text) of the answer that ended it
@@ -85,7 +87,8 @@ def read_conversation(scenario: Scenario, transcript: ScenarioTranscript) -> _Co
             break
         conv.considered.append((n, turn.reply))
         if turn.reply.calls:
-            conv.calls.append((n, [(c.name, c.arguments) for c in turn.reply.calls], turn.tool_results))
+            conv.calls.append((n, [(c.name, c.arguments) for c in turn.reply.calls]))
+            conv.recorded[n] = turn.tool_results
             conv.users.append(None)
             continue
         user = next_user_message(scenario, turn.reply.text, conv.users)
@@ -95,9 +98,22 @@ def read_conversation(scenario: Scenario, transcript: ScenarioTranscript) -> _Co
     return conv
 
 
-def grade_scenario(world: World, scenario: Scenario, transcript: ScenarioTranscript) -> ScenarioResult:
+def grade_scenario(world: World, scenario: Scenario, transcript: ScenarioTranscript,
+                   start: State | None = None, memo: dict | None = None) -> ScenarioResult:
+    """The verdict of one try. `start`: the world's initial state, when the caller made it once for
+    many transcripts (worlds/engine.initial_state); `memo`: a dict the caller keeps across the
+    transcripts of one grading, where a replay and a final answer's judgement are kept by what
+    decides them (the scenario, the calls in their turns; the answer and the user's words), so a
+    conversation met again (repeats, the same path on another wire) is not replayed again. Both
+    are exact: the engine and the answer rules are deterministic."""
+    start = start if start is not None else initial_state(world)
+    memo = {} if memo is None else memo
     conv = read_conversation(scenario, transcript)
-    steps, final_state, note = replay(world, scenario, conv.calls)
+    key = (world.id, scenario.id, canonical(conv.calls))
+    if key not in memo:
+        memo[key] = replay(world, scenario, conv.calls, start)
+    steps, final_state = memo[key]
+    note = recorded_differs(steps, conv.recorded)
     params = {name: world.tools[name].parameters for name in scenario.tools if name in world.tools}
     expect = scenario.expect
     by_turn: dict[int, list] = {}
@@ -109,7 +125,7 @@ def grade_scenario(world: World, scenario: Scenario, transcript: ScenarioTranscr
         fails += [reason for _, reason in found]
         for turn, reason in found:
             by_turn.setdefault(turn, []).append(reason)
-    diffs = end_state_diff(world, scenario, final_state)
+    diffs = end_state_diff(world, scenario, final_state, start)
     fails += [diff_reason(diffs[0])] if diffs else []
     fails += checks.milestones(steps, expect.milestones, params)
     flow = checks.dataflow(steps, expect.dataflow)
@@ -117,7 +133,10 @@ def grade_scenario(world: World, scenario: Scenario, transcript: ScenarioTranscr
     for turn, reason in flow:
         by_turn.setdefault(turn, []).append(reason)
     definitive = [r for r in fails if r.startswith(("minefield", "policy"))] + [r for _, r in flow]
-    answer_false, answer_missing = _answer(scenario, conv, steps)
+    said = (key, conv.final and conv.final[1], tuple(u.text for u in conv.users if u is not None))
+    if said not in memo:
+        memo[said] = _answer(scenario, conv, steps)
+    answer_false, answer_missing = memo[said]
     fails += answer_false
     partial = answer_missing + checks.budgets(expect.budgets, len(steps), len(conv.considered))
     if conv.error is not None:
@@ -235,10 +254,11 @@ def failed_scenario(world_id: str, scenario_id: str, reason: str, repeat: int = 
         repeat=repeat, world=world_id, ended="")
 
 
-def grade_scenario_safely(world: World, scenario: Scenario, transcript: ScenarioTranscript) -> ScenarioResult:
+def grade_scenario_safely(world: World, scenario: Scenario, transcript: ScenarioTranscript,
+                          start: State | None = None, memo: dict | None = None) -> ScenarioResult:
     """grade_scenario, except that an unexpected error fails this scenario instead of the run."""
     try:
-        return grade_scenario(world, scenario, transcript)
+        return grade_scenario(world, scenario, transcript, start, memo)
     except Exception as exc:                      # noqa: BLE001 - a bug must not lose the run
         return failed_scenario(world.id, scenario.id, f"internal error while grading ({exc.__class__.__name__})",
                                transcript.repeat)

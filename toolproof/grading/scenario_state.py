@@ -60,19 +60,30 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-def replay(world: World, scenario: Scenario, turns: list) -> tuple[list, State, str | None]:
-    """(every call answered, in order; the final state; a note on the first recorded result that
-    differs from the replay, or None). `turns` are (turn number, [(tool, arguments)], recorded
-    tool results or None) for each turn that holds calls."""
-    state = initial_state(world)
-    answered, note = [], None
-    for number, calls, recorded in turns:
+def replay(world: World, scenario: Scenario, turns: list, start: State | None = None) -> tuple[list, State]:
+    """(every call answered, in order; the final state). `turns` are (turn number, [(tool,
+    arguments)]) for each turn that holds calls; `start` the world's initial state (made once per
+    world by a caller that grades many transcripts)."""
+    state = start if start is not None else initial_state(world)
+    answered = []
+    for number, calls in turns:
         for index, (tool, arguments) in enumerate(calls):
             result, error, changes, state = answer_call(world, scenario, state, tool, arguments)
             answered.append(Answered(number, index, tool, arguments, result, error, changes))
-            if note is None and recorded is not None:
-                note = _differs(number, tool, index, result, error, recorded)
-    return answered, state, note
+    return answered, state
+
+
+def recorded_differs(answered: list, recorded: dict) -> str | None:
+    """A note on the first recorded tool result that differs from the replay (None: all agree).
+    `recorded`: turn number -> the turn's recorded `tool_results` (None when not recorded)."""
+    for step in answered:
+        kept = recorded.get(step.turn)
+        if kept is None:
+            continue
+        note = _differs(step.turn, step.tool, step.index, step.result, step.error, kept)
+        if note:
+            return note
+    return None
 
 
 def _differs(number: int, tool: str, index: int, result: Any, error: bool, recorded: Any) -> str | None:
@@ -95,19 +106,23 @@ def _diff(table: str, key: Any, field: str | None, expected: Any, actual: Any) -
 
 def _rows(state: State, table: str) -> dict:
     rows = state.tables.get(table)
-    return dict(rows) if rows is not None else {}
+    return rows if rows is not None else {}
 
 
 def end_state_diff(world: World, scenario: Scenario, final: State, start: State | None = None) -> list[dict]:
     """Every difference between the final tables and what the scenario expects, table by table in
     the world's order (at most MAX_DIFFS): `{"table", "key", "field", "expected", "actual"}`;
-    `field` None for a whole row (one missing, one too many)."""
+    `field` None for a whole row (one missing, one too many). `start` must be the state the replay
+    began from: a table (or row) a write never touched is the very same object in both (the
+    engine copies on write), so the cost is that of what changed, not of the world's size."""
     start = start or initial_state(world)
     wanted = {end.table: end for end in scenario.expect.end_state}
     out: list[dict] = []
     for table in world.tables:
         before, after = _rows(start, table), _rows(final, table)
         end = wanted.get(table)
+        if after is before and (end is None or not (end.insert or end.update or end.delete)):
+            continue
         out += _table_diff(table, before, after, end)
         if len(out) >= MAX_DIFFS:
             break
@@ -116,18 +131,21 @@ def end_state_diff(world: World, scenario: Scenario, final: State, start: State 
 
 def _table_diff(table: str, before: dict, after: dict, end) -> list[dict]:
     out: list[dict] = []
-    inserted = [k for k in after if k not in before]
+    inserted = [k for k in after if k not in before] if len(after) != len(before) or after is not before else []
     updates = {} if end is None else {_key(k, before): dict(fields) for k, fields in end.update}
     deletes = set() if end is None else {_key(k, before) for k in end.delete}
     for key, row in before.items():
+        now = after.get(key)
+        if now is row and key not in updates and key not in deletes:
+            continue                        # untouched (the same object): nothing to compare
         if key in deletes:
             if key in after:
-                out.append(_diff(table, key, None, "deleted", after[key]))
+                out.append(_diff(table, key, None, "deleted", now))
             continue
         if key not in after:
             out.append(_diff(table, key, None, row, "deleted"))
             continue
-        now, sets = after[key], updates.get(key, {})
+        sets = updates.get(key, {})
         for field in dict.fromkeys([*row, *now]):
             want = sets[field] if field in sets else row.get(field)
             if not same(want, now.get(field)):

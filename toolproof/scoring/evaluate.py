@@ -28,6 +28,7 @@ from toolproof.grading.verdicts import ERROR, FAIL, PASS, CaseResult, blank_fact
 from toolproof.grading.guarded import grade_phrased, internal_error
 from toolproof.grading.scenario_grade import CATEGORY as SCENARIO, grade_scenario_safely, scenario_index
 from .scenarios import scenarios_block
+from toolproof.worlds.engine import initial_state
 from .repeats import pass_counts, repeats_summary
 from .robustness import merge_phrasings, phrasing_groups, robustness
 from .scorecard import check_weights, scorecard
@@ -117,7 +118,10 @@ def grade_scenarios(transcripts: TranscriptSet, worlds: dict | None) -> list[lis
             known = ", ".join(worlds or {}) or "none"
             raise ToolProofError(f"scenario {scenario_id!r} (world {tries[0].world!r}) is not in the worlds "
                                  f"loaded ({known}); pass its world file with --worlds")
-    return [[grade_scenario_safely(*index[sid], t) for t in held[sid]] for sid in index if sid in held]
+    starts = {w.id: initial_state(w) for w in worlds.values()}     # made once: never changed in place
+    memo: dict = {}                 # replays and answers met again (grading/scenario_grade.py)
+    return [[grade_scenario_safely(*index[sid], t, starts[index[sid][0].id], memo) for t in held[sid]]
+            for sid in index if sid in held]
 
 
 def scenarios_left_out(transcripts: TranscriptSet, worlds: dict | None) -> str | None:
