@@ -207,3 +207,21 @@ def test_the_deepest_computation_the_loader_allows_runs():
     world = load_world(doc, "bank.json")      # total 2 + fee 2 + 4 x 30 + l4 1 = 125 levels
     out = run_call(world, initial_state(world), "transfer_funds", PAY)
     assert out.result["fee"] == 0 and not out.error
+
+
+def test_the_key_index_follows_each_state_and_never_leaks_into_the_one_before():
+    world = world_with(OPEN)
+    start = initial_state(world)
+    run_call(world, start, "get_account", {"account_id": "acc-1"})            # builds start's index
+    opened = run_call(world, start, "open_account", {"id": "ACC-2", "owner": "Eva"}).state
+    assert run_call(world, opened, "get_account", {"account_id": " acc-2 "}).result["owner"] == "Eva"
+    assert run_call(world, start, "get_account", {"account_id": "ACC-2"}).error          # not in the state before
+    assert not run_call(world, start, "open_account", {"id": "acc-2", "owner": "Bo"}).error
+    closed = run_call(world, opened, "close_account", {"account_id": "acc-2"}).state
+    assert run_call(world, closed, "get_account", {"account_id": "ACC-2"}).error
+    assert not run_call(world, closed, "open_account", {"id": "Acc-2", "owner": "Bo"}).error
+    assert run_call(world, opened, "open_account", {"id": "acc-2", "owner": "Bo"}).result == \
+        {"error": "cannot add to accounts: 'acc-2' already exists"}
+    # ids made from one state are the same whatever was run from it before
+    assert run_call(world, start, "transfer_funds", PAY).result["transfer_id"] == "TR-1001"
+    assert run_call(world, start, "transfer_funds", PAY).result["transfer_id"] == "TR-1001"

@@ -243,9 +243,11 @@ class World:
 class State:
     """The world's tables at one moment: table -> {key: row} (insertion order) and table -> the
     next number its {"new_id"} gives. Never mutated in place: a write builds a new State that
-    shares every table it did not touch (copy on write, one table per write)."""
+    shares every table it did not touch (copy on write, one table per write). `index` is the
+    engine's memo, table -> {key as compared (trimmed, case-folded): key}, filled on first use."""
     tables: Mapping
     counters: Mapping
+    index: dict = field(default_factory=dict, compare=False, repr=False)
 
     def rows(self, table: str) -> list:
         return list(self.tables[table].values())
