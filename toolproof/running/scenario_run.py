@@ -26,13 +26,12 @@ from typing import Any
 
 from toolproof.grading.scenario_grade import grade_scenario_safely
 from toolproof.grading.scenario_state import answer_call
-from toolproof.grading.transcripts import ScenarioTranscript, ScenarioTurn
+from toolproof.grading.transcripts import scenario_transcript
 from toolproof.grading.verdicts import CaseResult
 from toolproof.grading.scripted_user import first_message, next_user_message
 from toolproof.providers.agent import ModelTurn, ToolResult, ToolResults, UserText, agent_request
 from toolproof.providers.conversation import call_ids, read_arguments
 from toolproof.providers.dispatch import reply_from_body
-from toolproof.providers.trimming import counted
 from toolproof.worlds.engine import initial_state
 from toolproof.worlds.scope import is_scenarios, scenarios_in  # noqa: F401 - is_scenarios: the runner's
 from .workplan import Work, plan_scenarios
@@ -111,10 +110,5 @@ def _answer_calls(world: Any, scenario: Any, state: Any, calls: tuple, turn: dic
 def grade_work(worlds: dict | None, scenario: Any, raw: dict) -> CaseResult:
     """The finished conversation graded as the grader grades any scenario transcript (guarded: a
     grading bug fails this scenario, not the run)."""
-    provider = raw["provider"]
-    turns = tuple(ScenarioTurn(None if "error" in t else counted(reply_from_body(provider, t.get("response")),
-                                                                t.get("dropped")),
-                               t.get("error"), t.get("tool_results"), t.get("user")) for t in raw["turns"])
-    transcript = ScenarioTranscript(raw["case_id"], raw["world"], raw["world_sha256"], provider, raw["model"],
-                                    turns, raw["ended"], raw, raw["repeat"])
+    transcript = scenario_transcript(raw, raw["provider"], raw["model"])
     return grade_scenario_safely((worlds or {})[scenario.world], scenario, transcript)
