@@ -241,3 +241,31 @@ def test_the_document_and_on_callbacks_behave_as_for_cases():
     first = document["transcripts"][0]
     assert {"case_id", "world", "world_sha256", "repeat", "provider", "model", "turns", "ended"} <= set(first)
     assert first["world_sha256"] == WORLDS["minibank"].sha256 != ""
+
+
+HOSTILE = [
+    "not json",                                                        # unreadable: the turn fails
+    "{}",                                                              # no choices: malformed, no calls
+    json.dumps({"choices": [{"message": {"tool_calls": [
+        {"id": f"c{i}", "type": "function", "function": {"name": "rm.-rf" if i % 2 else "get_balance",
+                                                         "arguments": "[1, 2]" if i % 3 else "{\"account_id\": 7}"}}
+        for i in range(300)]}, "finish_reason": "tool_calls"}]}),        # 300 calls: unknown tools, junk args
+    json.dumps({"choices": [{"message": {"content": "?" * 100_000}, "finish_reason": "stop"}]}),
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE, ids=["not-json", "empty", "300-calls", "huge-text"])
+def test_a_hostile_model_is_data_never_an_exception(text):
+    sent = []
+
+    async def transport(url, headers, body, timeout):
+        sent.append(body)
+        return HttpReply(200, {}, text, 1.0)
+    worlds = {"minibank": load_world(world_doc("loop"), "minibank.json")}
+    run = go(Run([], {}, settings("openai-compatible", cap=4), transport, worlds=worlds))
+    (transcript,) = run.transcripts
+    (result,) = run.results
+    assert result.verdict in ("PASS", "PARTIAL", "FAIL", "ERROR")
+    assert len(sent) == len(transcript["turns"]) <= 4
+    for turn in transcript["turns"]:
+        assert len(turn.get("tool_results", [])) <= 128       # a reply's calls are read up to MAX_CALLS
