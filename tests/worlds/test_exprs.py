@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolproof.worlds.exprs import (MAX_DEPTH, EvalError, Problem, Scope, check, evaluate, render,
-                                    same, template_names, text_of)
+from toolproof.worlds.exprs import MAX_DEPTH, EvalError, Problem, Scope, check, evaluate, same, text_of
+from toolproof.worlds.templates import render, template_names
 
 
 def scope(**args) -> Scope:

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .exprs import (EvalError, Scope, argument, contains, evaluate, form_of, mentions, ordered,
-                    render, same)
+from .exprs import EvalError, Scope, argument, contains, evaluate, form_of, mentions, ordered, same
+from .templates import render
 from .model import FIRST_NEW_ID, Effect, State, World, WorldTool
 
 COMPARATORS = ("gte", "lte", "gt", "lt", "ne", "contains", "in")

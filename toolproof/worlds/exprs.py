@@ -1,5 +1,5 @@
 """The closed expression set of world files: checked once at load (`check`), evaluated per call
-(`evaluate`), and the `{name}` templates of error texts (`render`). Nothing from a file is ever
+(`evaluate`); the `{name}` templates of error texts are templates.py's. Nothing from a file is ever
 executed: an expression is JSON data walked by this module, with the operators of `OPS` only.
 
 Forms: a JSON literal (a list is a list of expressions); {"arg": "a.b"} (the call's argument,
@@ -38,8 +38,9 @@ OPS = {"+": (1, None), "-": (1, 2), "*": (1, None), "/": (2, 2), "round": (1, 2)
        "len": (1, 1), "==": (2, 2), "!=": (2, 2), "<": (2, 2), "<=": (2, 2), ">": (2, 2),
        ">=": (2, 2), "and": (1, None), "or": (1, None), "not": (1, 1), "in": (2, 2), "if": (3, 3),
        "days_between": (2, 2), "add_days": (2, 2), "coalesce": (1, None)}
+_ONLY = {"row": "row reads the row being filtered or updated: only in a where or an update's set",
+         "new_id": "new_id makes a new key: only in an insert's values or an update's set"}
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*")
-_TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\}")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 MISSING = object()
 
@@ -95,7 +96,7 @@ def check(expr: Any, place: list, *, allow: tuple = FORMS) -> tuple[int, list, i
             raise Problem(where, f"not an expression: an object takes one of {', '.join(FORMS)}, "
                                  f"or op with args, not {sorted(item)[:8]}")
         if form != "op" and form not in allow:
-            raise Problem(where, f"{{{form!r}}} cannot be used here")
+            raise Problem(where, _ONLY.get(form, f"{form} cannot be used here"))
         value = item[form]
         if form == "op":
             _check_op(item, where)
@@ -428,19 +429,3 @@ def mentions(expr: Any, form: str) -> bool:
     if "op" in expr and "args" in expr:
         return any(mentions(x, form) for x in expr["args"])
     return form in expr
-
-
-def template_names(template: str) -> list[str]:
-    """The {names} a template substitutes ("arg.x", "alias.field", "name")."""
-    return _TEMPLATE.findall(template)
-
-
-def render(template: str, scope: Scope) -> str:
-    """A template with each {arg.x}, {alias.field} or {name} replaced by its value (no format
-    specs: a substitution by name, nothing else)."""
-    def value(match: re.Match) -> str:
-        name = match.group(1)
-        if name.startswith("arg."):
-            return text_of(argument(scope.args, name[4:])[1])
-        return text_of(resolve(scope, name))
-    return _TEMPLATE.sub(value, template)

@@ -21,6 +21,7 @@ from toolproof.suite.schema_guard import check_tool_schema
 from . import exprs
 from .engine import COMPARATORS
 from .model import NAME, TOOL_NAME, Answer, Check, Effect, Find, WorldTool
+from .templates import template_names
 from .shape import Refusal, flag, items, mapping, obj, text, whole
 
 MAX_TOOLS = 64
@@ -319,5 +320,5 @@ def _name(raw: Any, place: list, what: str) -> str:
 def _template(raw: Any, place: list, bound: set) -> list:
     """A template's {names} as (place, name) refs ({arg.x} reads the arguments: always bound)."""
     template = text(raw, place, most=MAX_TEMPLATE)
-    return [(place, name) for name in exprs.template_names(template) if not name.startswith("arg.")]
+    return [(place, name) for name in template_names(template) if not name.startswith("arg.")]
 
