@@ -16,6 +16,7 @@ import toolproof.scoring.evaluate as evaluate_module
 import toolproof.grading.guarded as guarded_module
 from toolproof.cli.main import run as cli_run
 from toolproof.grading.guarded import failed_case, grade_safely
+from toolproof.datafiles import bundled_worlds
 from toolproof.scoring.evaluate import card_of, evaluate, grade_transcripts
 from toolproof.grading.grade import grade_case
 from toolproof.reports.scorecard import render_markdown, render_text, to_json
@@ -64,8 +65,9 @@ def test_a_diagnosis_bug_leaves_a_scorecard_with_a_note(bundle, monkeypatch):
     def broken(*args):
         raise IndexError("no")
     monkeypatch.setattr(evaluate_module, "diagnosis", broken)
-    card = evaluate(bundle.cases, bundle.tools, bundle.transcripts)
-    assert card["diagnosis"] == {} and card["counts"]["cases"] == len(bundle.transcripts.transcripts)
+    card = evaluate(bundle.cases, bundle.tools, bundle.transcripts, worlds=bundled_worlds())
+    held = len(bundle.transcripts.transcripts) + len(bundle.transcripts.scenarios or {})
+    assert card["diagnosis"] == {} and card["counts"]["cases"] == held
     assert card["notes"] == ["internal error while building the diagnosis (IndexError): the diagnosis is "
                              "left out; verdicts and scores are unaffected"]
     assert "Note: internal error while building the diagnosis (IndexError)" in render_text(card)
@@ -121,7 +123,7 @@ def test_the_cli_grades_on_past_a_grading_bug(bundle, monkeypatch):
     card = json.loads(out.getvalue())
     assert next(c for c in card["cases"] if c["id"] == victim)["reasons"] == \
         ["internal error while grading (ZeroDivisionError)"]
-    assert len(card["cases"]) == len(bundle.transcripts.transcripts)
+    assert len(card["cases"]) == len(bundle.transcripts.transcripts) + len(bundle.transcripts.scenarios or {})
 
 
 def test_a_live_run_grades_on_past_a_grading_bug(bundle, monkeypatch):

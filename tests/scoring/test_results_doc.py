@@ -8,7 +8,7 @@ import json
 import pytest
 
 from toolproof.cli.main import run as cli
-from toolproof.datafiles import format_schema, load_bundle
+from toolproof.datafiles import bundled_worlds, format_schema, load_bundle
 from toolproof.errors import ToolProofError
 from toolproof.scoring.board import parse_run
 from toolproof.scoring.comparison import graded_run
@@ -142,9 +142,11 @@ def test_hostile_scorecards_are_told_apart_without_reading_deeper():
 
 
 def test_a_results_document_is_graded_as_the_terminal_grades_it():
-    card = card_of_results(FIXTURES, BUNDLE.cases, BUNDLE.tools, SCHEMA, "fixtures.json")
+    worlds = bundled_worlds()                               # `grade` grades the scenario fixtures too
+    card = card_of_results(FIXTURES, BUNDLE.cases, BUNDLE.tools, SCHEMA, "fixtures.json", worlds=worlds)
     assert card["score"] == CARD["score"] and card["coverage"] == CARD["coverage"]
-    export = card_of_results({**FIXTURES, "scorecard": {"score": 0}}, BUNDLE.cases, BUNDLE.tools, SCHEMA, "e.json")
+    export = card_of_results({**FIXTURES, "scorecard": {"score": 0}}, BUNDLE.cases, BUNDLE.tools, SCHEMA, "e.json",
+                             worlds=worlds)
     assert export["score"] == CARD["score"]                 # the embedded card is never trusted
 
 

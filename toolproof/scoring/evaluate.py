@@ -100,7 +100,8 @@ def grade_transcripts(cases: list[Case], tools: dict[str, Tool], transcripts: Tr
         planned = None if plan is None else plan.items
         if found is not None:       # a scenarios run planned its scenarios and any cases it holds
             planned = sum(found.values()) + sum(len(rs) for rs in per_case)
-    scenario_transcripts = [t for ts in (transcripts.scenarios or {}).values() for t in ts]
+    # the transcripts graded (cost, warnings): a scenario's only when its world was given
+    scenario_transcripts = [t for ts in (transcripts.scenarios or {}).values() for t in ts] if worlds is not None else []
     return Graded.of(per_case + runs, [t for ts in every.values() for t in ts] + scenario_transcripts, planned,
                      phrasing_plan(transcripts.raw, cases, every), found)
 
