@@ -9,6 +9,7 @@ import pytest
 from boarddocs import HOSTILE, partial_doc, phrased_doc, run_doc, scoped_doc
 from htmlcheck import assert_inert, inventory
 from toolproof.datafiles import format_schema
+from toolproof.suite.categories import CATEGORIES
 from toolproof.reports.board import (COST_TITLE, PAIRS_TITLE, RATES_TITLE, UNRANKED_TITLE, board_json,
                                      render_board_markdown, render_board_text, tables)
 from toolproof.reports.html_board import board_html
@@ -104,7 +105,7 @@ def test_a_run_below_half_is_listed_apart_in_every_format_with_why(partial_board
     assert len(pairs) == 1 and "run-2" not in pairs[0]                  # tested against no run
     categories = next(line for line in text.splitlines()[text.splitlines().index("Category scores (%)"):]
                       if line.split()[:1] == ["run-2"])
-    assert categories.split()[1:] == ["n/a"] * 8             # no score, not even a category's
+    assert categories.split()[1:] == ["n/a"] * len(CATEGORIES)   # no score, not even a category's
     assert json.loads(board_json(partial_board))["unranked"][0]["no_score"] == why
     table = board_html(partial_board).split('class="board unranked"', 1)[1].split("</table>", 1)[0]
     cells = inventory(table.split("<tbody>", 1)[1]).text

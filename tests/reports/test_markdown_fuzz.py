@@ -28,6 +28,7 @@ from markdown_it import MarkdownIt
 from clirun import cli
 from conftest import openai
 from phrasingdocs import TOOLS_DOC, every_phrasing, suite_doc, transcripts_doc
+from scenariocard import built_card
 from toolproof.datafiles import DATA, format_schema
 from toolproof.grading.transcripts import parse_transcripts
 from toolproof.reports.board import render_board_markdown
@@ -159,6 +160,9 @@ def results(names: list[str]) -> dict:
     doc["label"], doc["model"] = next(it), next(it)
     for transcript in doc["transcripts"]:
         transcript["model"] = doc["model"]
+        if "world" in transcript:       # a scenario's: its words steer the scripted user (a question gets
+            continue                    # a reply), so they would change the plan's ERRORs, not just rows;
+                                        # scenario strings have their own tests below
         for turn in transcript["turns"]:
             if "error" in turn:
                 turn["error"]["message"] = next(it)
@@ -304,6 +308,47 @@ def objects(tmp_path_factory) -> dict:
     code, board, err = cli("board", a, b, "--allow-mixed", "--format", "json")
     assert code == 0, err
     return {"comparison": json.loads(comparison), "board": json.loads(board)}
+
+
+def scenario_strings(card: dict, names: list[str]) -> dict:
+    """The card with every string of its scenario entries and its `scenarios` block (world names
+    too) taken from `names`; an entry keeps its category and verdict, so it is still read as a
+    scenario with that verdict."""
+    out = copy.deepcopy(card)
+    out["scenarios"] = replaced(card["scenarios"], names, (("by_world",),))
+    out["cases"] = [c if c["category"] != "scenario" else
+                    {**replaced(c, names), "category": c["category"], "verdict": c["verdict"], "repeats": c["repeats"]}
+                    for c in card["cases"]]
+    return out
+
+
+def test_every_string_of_a_scenario_is_inert_in_markdown():
+    card = built_card()
+    hostile, plain = render_markdown(scenario_strings(card, HOSTILE)), render_markdown(scenario_strings(card, PLAIN))
+    assert "## Scenarios" in plain and "### End-state differences" in plain
+    assert_inert(hostile, plain)
+
+
+def test_every_string_of_a_scenario_comparison_and_board_row_is_inert_in_markdown(objects):
+    from toolproof.scoring.comparison import compare_runs, run_summary
+
+    def run(card, label):
+        return {**run_summary({"model": label}, card["cases"], 1), "suite_sha256": "s", "scenarios": card["scenarios"]}
+
+    card = built_card()
+    better = copy.deepcopy(card)
+    better["cases"][-2] = {**better["cases"][-2], "verdict": "FAIL", "repeats": ["FAIL"], "passes": 0}
+    assert better["cases"][-2]["category"] == "scenario" and card["cases"][-2]["verdict"] == "PASS"
+    docs = {}
+    for which, names in (("hostile", HOSTILE), ("plain", PLAIN)):
+        comparison = compare_runs(run(scenario_strings(card, names), "a"), run(scenario_strings(better, names), "b"))
+        board = copy.deepcopy(objects["board"])
+        for row in board["runs"] + board["unranked"]:
+            row["scenarios"] = {**comparison["comparison"]["scenarios"]["a"], "interval": {"low": 0.1, "high": 0.9}}
+        docs[which] = (render_comparison_markdown(comparison), render_board_markdown(replaced(board, names)))
+    assert "Scenario flips" in docs["plain"][0] and "| scenarios |" in docs["plain"][1]
+    for hostile, plain in zip(docs["hostile"], docs["plain"]):
+        assert_inert(hostile, plain)
 
 
 def test_every_string_of_a_comparison_is_inert_in_markdown(objects):

@@ -14,7 +14,7 @@ from typing import TextIO
 from toolproof.datafiles import format_schema, load_suite_files, read_json
 from toolproof.errors import ToolProofError
 from .files import check_outputs
-from .flags import html_flag, suite_flags, suite_inputs, write_text
+from .flags import html_flag, suite_flags, suite_inputs, worlds_flag, worlds_of, write_text
 
 
 def add_parser(commands) -> None:
@@ -25,6 +25,7 @@ def add_parser(commands) -> None:
     board.add_argument("--allow-mixed", action="store_true",
                        help="rank runs of different (or unrecorded) suites on the case ids all of them hold")
     suite_flags(board)
+    worlds_flag(board)
     html_flag(board)
 
 
@@ -39,9 +40,9 @@ def render(board: dict, form: str) -> str:
 
 
 def board_of(paths: list[str], *, suite: str | None, tools: str | None, allow_mixed: bool,
-             read: Callable[[str], object] = read_json) -> dict:
+             read: Callable[[str], object] = read_json, worlds: list[str] | None = None) -> dict:
     """Read the files and build the board (run --model a,b,c calls this on what it wrote, `read`
-    through its folder's handle)."""
+    through its folder's handle); `worlds`: the world files (default the bundled ones)."""
     # lazy: every verb loads with the parser; what only this verb uses loads when it runs
     from toolproof.scoring.board import MAX_RUNS, build_board
 
@@ -49,7 +50,8 @@ def board_of(paths: list[str], *, suite: str | None, tools: str | None, allow_mi
         raise ToolProofError(f"at most {MAX_RUNS} results files on one board, got {len(paths)}")
     bundle = load_suite_files(suite=suite, tools=tools)
     runs = [(read(path), path) for path in paths]
-    return build_board(runs, bundle.cases, bundle.tools, format_schema("transcripts"), allow_mixed=allow_mixed)
+    return build_board(runs, bundle.cases, bundle.tools, format_schema("transcripts"), allow_mixed=allow_mixed,
+                       worlds=worlds_of(worlds or []))
 
 
 def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: dict) -> int:
@@ -57,8 +59,10 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     from toolproof.reports.html_board import board_html
 
     check_outputs([("--out", args.out), ("--html", args.html)],
-                  [*(("one of the results files", p) for p in args.results), *suite_inputs(args)])
-    board = board_of(args.results, suite=args.suite, tools=args.tools, allow_mixed=args.allow_mixed)
+                  [*(("one of the results files", p) for p in args.results), *suite_inputs(args),
+                   *(("the world file", w) for w in args.worlds)])
+    board = board_of(args.results, suite=args.suite, tools=args.tools, allow_mixed=args.allow_mixed,
+                     worlds=args.worlds)
     text = render(board, args.format)
     if args.html:
         write_text(args.html, board_html(board), "--html")

@@ -12,7 +12,8 @@ import argparse
 from typing import TextIO
 
 from .files import check_outputs
-from .flags import html_flag, report_flags, report_outputs, suite_flags, suite_inputs, write_reports, write_text
+from .flags import (html_flag, report_flags, report_outputs, suite_flags, suite_inputs, worlds_flag, worlds_of,
+                    write_reports, write_text)
 from toolproof.datafiles import format_schema, load_suite_files, read_json
 from toolproof.plurals import counted
 from toolproof.safe_text import printable
@@ -29,6 +30,7 @@ def add_parser(commands) -> None:
     compare.add_argument("--allow-mixed", action="store_true",
                          help="compare runs of different (or unrecorded) suites on their shared case ids")
     suite_flags(compare)
+    worlds_flag(compare)
     report_flags(compare)
     html_flag(compare)
 
@@ -39,10 +41,12 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     from toolproof.reports.junit import comparison_junit
     from toolproof.scoring.comparison import compare_runs, graded_run, regression_gate
 
-    check_outputs(report_outputs(args), [("results file A", args.a), ("results file B", args.b), *suite_inputs(args)])
+    check_outputs(report_outputs(args), [("results file A", args.a), ("results file B", args.b), *suite_inputs(args),
+                                         *(("the world file", w) for w in args.worlds)])
     bundle = load_suite_files(suite=args.suite, tools=args.tools)
     schema = format_schema("transcripts")
-    runs = [graded_run(read_json(path), bundle.cases, bundle.tools, schema, path) for path in (args.a, args.b)]
+    worlds = worlds_of(args.worlds)
+    runs = [graded_run(read_json(path), bundle.cases, bundle.tools, schema, path, worlds) for path in (args.a, args.b)]
     comparison = compare_runs(*runs, allow_mixed=args.allow_mixed)
     write_reports(args, comparison_junit(comparison), render_comparison_markdown(comparison))
     if args.html or args.format == "html":

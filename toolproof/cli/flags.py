@@ -50,6 +50,21 @@ def suite_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tools", metavar="FILE", help="tools file (default data/tools.json)")
 
 
+def worlds_flag(parser: argparse.ArgumentParser) -> None:
+    """--worlds FILE (repeatable): the world files whose scenario transcripts a results file holds."""
+    parser.add_argument("--worlds", metavar="FILE", action="append", default=[],
+                        help="a world file whose scenarios the runs ran (repeatable; default the bundled "
+                             "data/worlds/*.json)")
+
+
+def worlds_of(files: list[str]) -> dict:
+    """The World records by id: the files named, else the bundled worlds (as `grade` takes them)."""
+    # lazy: the world files are read only by the verbs that grade scenarios, when they run
+    from toolproof.datafiles import bundled_worlds, load_world_files
+
+    return load_world_files(files) if files else bundled_worlds()
+
+
 def price_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--price-in", type=float, metavar="USD", help="USD per million input tokens (adds cost.usd)")
     parser.add_argument("--price-out", type=float, metavar="USD", help="USD per million output tokens")

@@ -19,6 +19,7 @@ from toolproof.suite.categories import CATEGORIES, CATEGORY
 from toolproof.plurals import counted
 
 from .markdown import md_text
+from .scenarios import BOARD_HEAD, board_cell
 from .scorecard import _lines, better
 
 RATE_SHORT = {"schema_valid_rate": "schema", "correct_tool_rate": "tool", "argument_accuracy": "args",
@@ -80,6 +81,12 @@ def conversations_cell(row: dict) -> str:
     return f"{row['coverage']['graded']} of {row['coverage']['planned']}"
 
 
+def has_scenarios(board: dict) -> bool:
+    """Does any run on the board have scenarios (a `scenarios` part in its row)? Then every table
+    of runs adds the scenario success-rate column."""
+    return any(isinstance(r.get("scenarios"), dict) for r in every_run(board))
+
+
 def every_run(board: dict) -> list[dict]:
     """The ranked runs in rank order, then the unranked ones in the order given."""
     return board["runs"] + board.get("unranked", [])
@@ -139,11 +146,15 @@ def tables(board: dict) -> dict:
     """Every table as rows of cells, plain text (each format makes every cell safe its own way).
     One unit per column: "cases graded" counts cases, "conversations" the plan's conversations."""
     runs, everyone = board["runs"], every_run(board)
-    main = [["rank", "run", "name", "date", "cases graded", "score", "95% CI", "pass^k", "error"]] + [
+    scenarios = has_scenarios(board)        # a last column, so the others keep their places
+    main = [["rank", "run", "name", "date", "cases graded", "score", "95% CI", "pass^k", "error"]
+            + ([BOARD_HEAD] if scenarios else [])] + [
         [r["rank"]["label"], r["id"], clip(run_name(r), 48), _date(r), cases_cell(r),
-         score_cell(r), interval(r), pass_k(r), pct(r["error_rate"]) + "%"] for r in runs]
-    unranked = [["run", "name", "date", "cases graded", "why"]] + [
-        [r["id"], clip(run_name(r), 48), _date(r), cases_cell(r), r["no_score"]] for r in board.get("unranked", [])]
+         score_cell(r), interval(r), pass_k(r), pct(r["error_rate"]) + "%"] + ([board_cell(r)] if scenarios else [])
+        for r in runs]
+    unranked = [["run", "name", "date", "cases graded", "why"] + ([BOARD_HEAD] if scenarios else [])] + [
+        [r["id"], clip(run_name(r), 48), _date(r), cases_cell(r), r["no_score"]] + ([board_cell(r)] if scenarios else [])
+        for r in board.get("unranked", [])]
     categories = [["run"] + [CATEGORY_SHORT[c] for c in CATEGORIES]] + [
         [r["id"]] + [pct(r["categories"][c]["score"]) if c in r["categories"] and not r.get("no_score") else "n/a"
                      for c in CATEGORIES]

@@ -14,6 +14,7 @@ from toolproof.scoring.comparison import level_label, overall_verdict
 from toolproof.plurals import counted
 
 from .markdown import md_block, md_text
+from .scenarios import comparison_lines, comparison_part
 from .scorecard import _lines
 
 
@@ -87,7 +88,7 @@ def coverage_lines(c: dict) -> list[str]:
 
 def render_comparison_text(comparison: dict) -> str:
     c = comparison["comparison"]
-    lines = ["ToolProof comparison (B - A)"] + _summary(c) + coverage_lines(c) + ["", f"  {'category':<16} {'A':>7} {'B':>7} {'delta':>8}  {_ci(c)} over cases"]
+    lines = ["ToolProof comparison (B - A)"] + _summary(c) + coverage_lines(c) + scenario_lines(c) + ["", f"  {'category':<16} {'A':>7} {'B':>7} {'delta':>8}  {_ci(c)} over cases"]
     for category, row in c["categories"].items():
         lines.append(f"  {category:<16} {100 * row['a']:>6.1f}% {100 * row['b']:>6.1f}% {100 * row['delta']:>+7.1f}%  "
                      f"{100 * row['low']:+.1f} to {100 * row['high']:+.1f}")
@@ -98,6 +99,12 @@ def render_comparison_text(comparison: dict) -> str:
         lines += ["", f"Not graded in both runs (ERROR): {', '.join(c['errored'])}"]
     lines += sweep_lines(c) + wording_lines(c)
     return _lines(lines)
+
+
+def scenario_lines(c: dict) -> list[str]:
+    """The scenarios' success rate A → B with intervals and the scenario flips ([] without scenarios)."""
+    part = comparison_part(c)
+    return comparison_lines(part) if part else []
 
 
 def wording_lines(c: dict) -> list[str]:
@@ -132,7 +139,8 @@ def sweep_lines(c: dict) -> list[str]:
 
 def render_comparison_markdown(comparison: dict) -> str:
     c = comparison["comparison"]
-    lines = ["# ToolProof comparison (B - A)", ""] + [f"- {md_text(x)}" for x in _summary(c) + coverage_lines(c)]
+    lines = ["# ToolProof comparison (B - A)", ""] + [f"- {md_text(x)}" for x in _summary(c) + coverage_lines(c)
+                                                      + scenario_lines(c)]
     lines += ["", f"| category | A | B | delta | {_ci(c)} over cases |", "|---|---:|---:|---:|---:|"]
     for category, row in c["categories"].items():
         lines.append(f"| {md_text(category)} | {100 * row['a']:.1f}% | {100 * row['b']:.1f}% | {100 * row['delta']:+.1f}% | "

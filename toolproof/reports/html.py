@@ -50,6 +50,14 @@ svg.chart { max-width: 100%; min-width: 420px; height: auto; }
 dl.legend { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 10px 0 0;
   color: var(--muted); font-size: 13px; }
 dl.legend dt { font-weight: 650; color: var(--ink); } dl.legend dd { margin: 0; }
+.scenario-turns { list-style: none; margin: 6px 0; padding: 0; }
+.scenario-turns > li { border-left: 3px solid var(--line); padding: 2px 0 6px 10px; margin: 6px 0; }
+.scenario-turns .who { font-weight: 650; margin-right: 6px; }
+.scenario-turns .user { color: var(--accent); }
+.scenario-turns .state { color: var(--partial); }
+.scenario-turns .tool-error { color: var(--fail); }
+.scenario-worlds td { white-space: nowrap; } .scenario-list td:last-child { min-width: 16em; }
+.scenario-diff td:nth-child(-n+3) { white-space: nowrap; } .scenario-diff td:nth-child(n+4) { min-width: 12em; }
 @media (max-width: 600px) {
   body { padding: 10px; } section { padding: 10px 12px; } main { max-width: 100%; }
   h1 { font-size: 19px; } .headline { font-size: 21px; }

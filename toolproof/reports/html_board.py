@@ -8,21 +8,25 @@ from __future__ import annotations
 
 from toolproof.errors import clip
 
-from .board import (COST_TITLE, RATES_TITLE, UNRANKED_TITLE, cases_cell, grid_delta, headline, interval, num, pass_k,
-                    pct, run_name, score_cell, significant_cell, tables)
+from .board import (COST_TITLE, RATES_TITLE, UNRANKED_TITLE, cases_cell, grid_delta, has_scenarios, headline, interval,
+                    num, pass_k, pct, run_name, score_cell, significant_cell, tables)
+from .scenarios import BOARD_HEAD, board_cell
 from .html import Raw, esc, legend, lines, page, scroll_box, section, table, whisker
 from .legends import board_legend
 
 
 def _runs_table(board: dict) -> str:
     rows, attrs = [], []
+    scenarios = has_scenarios(board)
     for r in board["runs"]:
         i = r.get("interval") or {}
         rows.append([r["rank"]["label"], r["id"], clip(run_name(r), 120), str(r.get("created") or "")[:10],
                      cases_cell(r), score_cell(r), interval(r),
-                     whisker(r["score"], i.get("low"), i.get("high")), pass_k(r), pct(r["error_rate"]) + "%"])
+                     whisker(r["score"], i.get("low"), i.get("high")), pass_k(r), pct(r["error_rate"]) + "%"]
+                    + ([board_cell(r)] if scenarios else []))
         attrs.append(f" data-run-id=\"{esc(r['id'])}\"")
-    head = ["Rank", "Run", "Name", "Date", "Cases graded", "Score", "95% CI", "Interval (0–100)", "pass^k", "Error"]
+    head = ["Rank", "Run", "Name", "Date", "Cases graded", "Score", "95% CI", "Interval (0–100)", "pass^k", "Error"] \
+        + ([BOARD_HEAD.capitalize()] if scenarios else [])
     return table(head, rows, label="Runs, ranked by score", right={4, 5, 9}, cls="board", row_attrs=attrs)
 
 
@@ -31,7 +35,8 @@ def _unranked_table(board: dict) -> str:
     # the text table's cells, with the name clipped as the ranked table clips it
     rows = [row[:1] + [clip(run_name(r), 120)] + row[2:] for r, row in zip(board["unranked"], tables(board)[UNRANKED_TITLE][1:])]
     attrs = [f" data-run-id=\"{esc(r['id'])}\"" for r in board["unranked"]]
-    return table(["Run", "Name", "Date", "Cases graded", "Why"], rows, label=UNRANKED_TITLE, right={3},
+    head = ["Run", "Name", "Date", "Cases graded", "Why"] + ([BOARD_HEAD.capitalize()] if has_scenarios(board) else [])
+    return table(head, rows, label=UNRANKED_TITLE, right={3},
                  cls="board unranked", row_attrs=attrs)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from toolproof.scoring.comparison import level_label
 from .comparison import _summary, coverage_lines, sweep_lines
 from .html import esc, legend, lines, page, pre, section, table, whisker
+from .scenarios import COMPARE_HEAD, comparison_lines, comparison_part, comparison_rows
 from .legends import comparison_legend
 from .page_view import CATEGORY_LABELS
 
@@ -32,6 +33,23 @@ def _flips(c: dict) -> str:
     body = table(["Case", "Category", "A", "B", "Flip"], rows, label="Flipped cases") if rows else \
         "<p class=\"muted\">No case's verdict went from PASS to another or back.</p>"
     return section(f"Flipped cases ({len(rows)})", [body])
+
+
+def _scenarios(c: dict) -> str:
+    """Each run's scenario success rate with its interval (whiskers on 0 to 100) and the scenario flips."""
+    part = comparison_part(c)
+    if part is None:
+        return ""
+    sides = [part.get(name) if isinstance(part.get(name), dict) else {} for name in ("a", "b")]
+    rows = []
+    for cells, side in zip(comparison_rows(part), sides):
+        bounds = side.get("interval") if isinstance(side.get("interval"), dict) else {}
+        rate, low, high = side.get("success_rate"), bounds.get("low"), bounds.get("high")
+        pct = [None if not isinstance(v, (int, float)) or isinstance(v, bool) else 100 * v for v in (rate, low, high)]
+        rows.append(cells + [whisker(*pct)])
+    return section("Scenarios (A and B)", [lines(comparison_lines(part)),
+                                          table([h[:1].upper() + h[1:] for h in COMPARE_HEAD] + ["Interval (0–100)"],
+                                                rows, label="Scenario success rate, A and B", right={1, 2})])
 
 
 def _wording(c: dict) -> str:
@@ -68,6 +86,9 @@ def comparison_html(comparison: dict) -> str:
              whisker(s["delta"], s["low"], s["high"], lo=-100, hi=100, zero=0, width=320),
              lines(_summary(c) + coverage_lines(c))]
     parts.append(_categories(c))
+    scenarios = _scenarios(c)
+    if scenarios:
+        parts.append(scenarios)
     parts.append(_flips(c))
     if c["errored"]:
         parts.append(section("Not graded in both runs (ERROR)", [lines(c["errored"])]))

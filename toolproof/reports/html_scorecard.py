@@ -1,7 +1,9 @@
 """A scorecard (grade, run) as one self-contained HTML file: what the page shows for that result.
 The headline with its interval and coverage, the category bars with whiskers (the page's own
-geometry, page_view.chart_bars), the nine rates, reliability and cost, the diagnosis, and every
-case with its verdict, reasons and expected against actual calls (from the suite, when given).
+geometry, page_view.chart_bars), the nine rates, reliability and cost, the scenarios (html_scenarios.py: the
+`scenarios` block and each scenario turn by turn; their entries are not listed again as cases),
+the diagnosis, and every case with its verdict, reasons and expected against actual calls (from
+the suite, when given).
 
 Pure: string building only; every string from a model or a file goes through html.esc.
 """
@@ -16,6 +18,8 @@ from .page_view import CATEGORY_LABELS, METRIC_LABELS, chart_bars
 from .rates import RATE_INTERVAL_HEAD, rate_count_text, rate_interval_text, rates_method_line
 from .scorecard import (METRIC_HELP, better, coverage_line, diagnosis_lines, headline, percent,
                         score_with_interval, statistics_lines, withheld_note)
+from .html_scenarios import scenarios_html
+from .scenarios import is_scenario
 from .sweep import sweep_text
 from .robustness import (case_wording, consistency_text, dependent_ids, dependent_rows, method_text, phrasing_cases,
                          phrasing_interval, shown, test_text, verdict_groups, worst_text)
@@ -115,9 +119,10 @@ def _case(row: dict, case: Case | None, dependent: set[str] | frozenset = frozen
             + "".join(parts) + "</details>")
 
 
-def scorecard_html(card: dict, cases: list[Case] | None = None) -> str:
+def scorecard_html(card: dict, cases: list[Case] | None = None, worlds: dict | None = None) -> str:
     """The whole HTML file for a scorecard; `cases` (the suite) adds each case's prompt and
-    expected calls."""
+    expected calls, `worlds` (the World records by id) each scenario's title, system prompt and
+    first message."""
     top = headline(card)
     by_id = {c.id: c for c in cases or []}
     parts = [f"<h1>{esc(top[0])}</h1>", f"<p class=\"headline\">{esc(score_with_interval(card))}</p>"]
@@ -133,10 +138,16 @@ def scorecard_html(card: dict, cases: list[Case] | None = None) -> str:
     wording = _wording(card)
     if wording:
         parts.append(wording)
+    scenarios = scenarios_html(card, {s.id: s for w in (worlds or {}).values() for s in w.scenarios})
+    if scenarios:
+        parts.append(scenarios)
     diagnosis = [line for line in diagnosis_lines(card) if line]
     if diagnosis:
         parts.append(section("Diagnosis", [pre("\n".join(diagnosis[1:]) or diagnosis[0])]))
-    bad = sum(c["verdict"] != "PASS" for c in card["cases"])
-    parts.append(section(f"Cases ({len(card['cases'])}, {bad} not PASS)",
-                         [_case(row, by_id.get(row["id"]), dependent_ids(card)) for row in card["cases"]] or ["<p>No case was graded.</p>"]))
+    rows = [row for row in card["cases"] if not is_scenario(row)]      # each scenario's detail is in its section
+    bad = sum(c["verdict"] != "PASS" for c in rows)
+    if rows or not scenarios:
+        parts.append(section(f"Cases ({len(rows)}, {bad} not PASS)",
+                             [_case(row, by_id.get(row["id"]), dependent_ids(card)) for row in rows]
+                             or ["<p>No case was graded.</p>"]))
     return page(top[0], parts + ["<p class=\"muted\">Made by ToolProof. No script, no external request.</p>"])

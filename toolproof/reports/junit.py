@@ -5,7 +5,9 @@ FAIL and PARTIAL carry a <failure> with the reasons, ERROR an <error>. The root'
 headline's score line (with "N of M cases graded" when less than the plan was graded, or "No
 score: " and the card's `no_score_reason`) and its verdict counts; plan items that never started
 are one <error> in a "coverage" suite; a run of several phrasings adds a "wording" suite where a case
-fails when the test against chance names it wording-dependent. A comparison becomes one
+fails when the test against chance names it wording-dependent; scenarios are one "scenarios" suite,
+a testcase per scenario whose message is its verdict and first reason (reports/scenarios.py words
+it, and the suite's <system-out> holds the block's success rate as every view says it). A comparison becomes one
 <testsuite> per category where a case that fell from PASS is a <failure> only when the regression
 gate fails (else a passing test case saying so), a case with no graded repeat an <error>, and a
 "gate" suite with the gate's verdict. Model text is hostile: everything is escaped, and characters XML 1.0 cannot hold
@@ -20,7 +22,11 @@ from toolproof.scoring.comparison import overall_verdict, regression_gate
 from toolproof.suite.model import CATEGORIES
 from .robustness import robustness_junit
 from .card_counts import verdicts_line
+from .scenarios import (block_of, comparison_lines, comparison_part, diff_lines, entries_of, first_reason, is_scenario,
+                        summary_lines)
 from .scorecard import coverage_line, score_line
+
+SCENARIOS_SUITE = "scenarios"
 
 _ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
 _ATTRIBUTE_ESCAPES = {**_ESCAPES, "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}
@@ -51,7 +57,9 @@ def _testcase(name: str, classname: str, kind: str | None, message: str, body: s
             f"{xml_text(body)}</{kind}>\n    </testcase>")
 
 
-def _document(name: str, suites: list[tuple[str, list[tuple[str, str | None, str, str]]]]) -> str:
+def _document(name: str, suites: list[tuple[str, list[tuple[str, str | None, str, str]]]],
+              notes: dict[str, str] | None = None) -> str:
+    """The XML; `notes` gives a suite its own <system-out> (the scenarios suite's success rate)."""
     total = sum(len(cases) for _, cases in suites)
     failures = sum(k == "failure" for _, cases in suites for _, k, _, _ in cases)
     errors = sum(k == "error" for _, cases in suites for _, k, _, _ in cases)
@@ -60,6 +68,8 @@ def _document(name: str, suites: list[tuple[str, list[tuple[str, str | None, str
     for suite, cases in suites:
         lines.append(f"  <testsuite{_attrs(name=suite, tests=len(cases), failures=sum(k == 'failure' for _, k, _, _ in cases), errors=sum(k == 'error' for _, k, _, _ in cases))}>")
         lines += [_testcase(cid, f"toolproof.{suite}", kind, message, body) for cid, kind, message, body in cases]
+        if (notes or {}).get(suite):
+            lines.append(f"    <system-out>{xml_text(notes[suite])}</system-out>")
         lines.append("  </testsuite>")
     lines.append("</testsuites>")
     return "\n".join(lines) + "\n"
@@ -74,17 +84,36 @@ def junit_xml(card: dict) -> str:
     """The scorecard as JUnit XML: a testsuite per category, a testcase per case."""
     by_category: dict[str, list] = {}
     for case in card["cases"]:
+        if is_scenario(case):
+            continue
         verdict, reasons = case["verdict"], "\n".join(case["reasons"])
         kind = {"PASS": None, "ERROR": "error"}.get(verdict, "failure")
         first = case["reasons"][0] if case["reasons"] else ""
         by_category.setdefault(case["category"], []).append((case["id"], kind, f"{verdict}: {first}", reasons))
-    suites = _ordered(by_category) + robustness_junit(card)
+    suites = _ordered(by_category) + _scenarios(card) + robustness_junit(card)
     covered = coverage_line(card)
     cov = card.get("coverage") or {}
     if cov.get("not_started"):      # part of the plan never ran: a CI job must not go green on it
         suites.append(("coverage", [("plan", "error", f"NOT STARTED: {covered}",
                                      f"{covered}: the score rests on the graded part only")]))
-    return _document(root_name(card), suites)
+    block = block_of(card)
+    return _document(root_name(card), suites, {SCENARIOS_SUITE: "\n".join(summary_lines(block))} if block else None)
+
+
+def _scenarios(card: dict) -> list:
+    """The "scenarios" suite: one testcase per scenario, FAIL and PARTIAL a <failure> whose
+    message is the verdict and the first reason (the first difference), ERROR an <error>; the
+    body holds every reason and the end-state difference."""
+    entries = entries_of(card)
+    if not entries and block_of(card) is None:
+        return []
+    cases = []
+    for entry in entries:
+        verdict = str(entry.get("verdict", ""))
+        kind = {"PASS": None, "ERROR": "error"}.get(verdict, "failure")
+        body = "\n".join([str(r) for r in entry.get("reasons") or []] + diff_lines(entry))
+        cases.append((str(entry.get("id", "")), kind, f"{verdict}: {first_reason(entry)}", body))
+    return [(SCENARIOS_SUITE, cases)]
 
 
 def root_name(card: dict) -> str:
@@ -116,7 +145,8 @@ def comparison_junit(comparison: dict) -> str:
             entry = (row["id"], "system-out", "", f"REGRESSED within noise (the regression gate passes): {change}")
         else:
             entry = (row["id"], None, "", "")
-        by_category.setdefault(row["category"], []).append(entry)
+        suite = SCENARIOS_SUITE if is_scenario(row) else row["category"]
+        by_category.setdefault(suite, []).append(entry)
     by_category["gate"] = [("regression", "failure", "GATE FAILED: " + gate, gate) if gate else
                            ("regression", "system-out", "", overall_verdict(c))]
     wording = c.get("robustness")
@@ -125,4 +155,6 @@ def comparison_junit(comparison: dict) -> str:
         line = f"worst-phrasing score {w['a']} -> {w['b']} (delta {w['delta']}, 95% CI {w['low']} to {w['high']})"
         by_category["wording"] = [("worst-phrasing", "failure" if w["regression"] else None,
                                    "REGRESSED: " + line if w["regression"] else "", line)]
-    return _document("toolproof compare", _ordered(by_category))
+    part = comparison_part(c)
+    return _document("toolproof compare", _ordered(by_category),
+                     {SCENARIOS_SUITE: "\n".join(comparison_lines(part))} if part else None)

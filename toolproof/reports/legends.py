@@ -26,6 +26,33 @@ VERDICT_MEANING = {
 }
 
 
+SCENARIO_CELL = ("the run's scenario success rate (scenarios that passed, of those graded), its 95% interval "
+                 "(Clopper-Pearson) and the count: \"n/a\" for a run with no scenario")
+
+
+def scenario_legend() -> list[tuple[str, str]]:
+    """The Scenarios section's heads: success rate, its interval, the counts, the per-turn credit."""
+    return [("Success rate", "the scenarios that passed (every check held), of those graded; an ERROR scenario "
+                             "(a request failed) is in no denominator"),
+            ("95% CI", "the 95% interval of the success rate (Clopper-Pearson): other scenarios like these "
+                       "could succeed at any rate in it"),
+            ("Graded of planned", "the scenarios with a verdict, of those the run planned"),
+            ("Turns", "the model requests the conversation took"),
+            ("Turn credit", "the mean credit of the scenario's turns (1 for a turn that broke no rule)"),
+            ("First reason", "the first difference the grader found: a table, row and field of the end state, "
+                             "a milestone missed, a minefield hit or a rule broken")] + \
+        [(verdict, meaning) for verdict, meaning in SCENARIO_VERDICTS.items()]
+
+
+SCENARIO_VERDICTS = {
+    PASS: "the end state, the milestones, the rules and the answer all held",
+    PARTIAL: "the end state is right and no rule broken, but the answer misses a required fact or a budget is exceeded",
+    FAIL: ("a minefield hit, a policy rule broken, the end state differs, a milestone missed or out of order, a "
+           "dataflow broken, a false claim in the answer, or the turn limit cut the task"),
+    ERROR: "a request failed before the conversation ended (not the model's fault): left out of the success rate",
+}
+
+
 def verdict_legend() -> str:
     """The verdicts in one line, as the page prints it under the verdict pills."""
     return " · ".join(f"{verdict}: {meaning}" for verdict, meaning in VERDICT_MEANING.items()) + "."
@@ -79,6 +106,8 @@ def board_legend(board: dict) -> list[tuple[str, str]]:
              ("Error", "the share of the run graded ERROR (" + VERDICT_MEANING[ERROR].split(", so")[0] + ")")]
             + [(CATEGORY[c].short, CATEGORY[c].label) for c in CATEGORIES]
             + [(f"{RATE_SHORT[k]} {better(k)[0]}", f"{METRIC_LABELS[k]}, {better(k)[2:]}") for k in METRIC_KEYS]
+            + ([("Scenarios", SCENARIO_CELL)] if any(isinstance(r.get("scenarios"), dict) for r in
+                                                      board.get("runs", []) + board.get("unranked", [])) else [])
             + [("USD/1k req", "cost per 1,000 requests"), ("USD/pass", "cost per passing conversation (every repeat and phrasing that passed)"),
                ("p50 ms, p95 ms", "the median and the 95th percentile of a request's latency, in milliseconds"),
                ("Δ", "the column run's (or B's) score minus the row run's (or A's), in points"),

@@ -27,6 +27,7 @@ from .figures import interval_span, percent, score_text
 from .rates import LOWER_IS_BETTER, METRIC_HELP, better, rates_markdown, rates_text  # noqa: F401 (re-exported)
 from .markdown import md_code, md_text
 from .robustness import case_wording, dependent_ids, headline_line, robustness_markdown, robustness_text
+from .scenarios import diff_lines, scenarios_markdown, scenarios_text
 from .sweep import sweep_markdown, sweep_text
 
 def to_json(card: dict) -> str:
@@ -314,7 +315,7 @@ def diagnosis_lines(card: dict) -> list[str]:
 
 def render_text(card: dict) -> str:
     """A readable terminal scorecard: score, the nine rates, categories, failing cases."""
-    lines = headline(card) + statistics_lines(card) + robustness_text(card) + sweep_text(card) + [
+    lines = headline(card) + statistics_lines(card) + robustness_text(card) + sweep_text(card) + scenarios_text(card) + [
         "", "Rates (↑ higher is better, ↓ lower is better)"]
     lines += rates_text(card)
     lines += ["", f"  {'category':<16} {'score':>7} {'weight':>6} {'cases':>5} {'pass':>5} {'part':>5} {'fail':>5} {'error':>5}"]
@@ -330,6 +331,7 @@ def render_text(card: dict) -> str:
         rescued = " (lenient: PASS)" if case["lenient"]["verdict"] == "PASS" else ""
         lines.append(f"  {case['verdict']:<7} {case['id']} [{case['category']}]{rescued}")
         lines.extend(f"          - {reason}" for reason in case["reasons"])
+        lines.extend(f"          - {line}" for line in diff_lines(case))
     return _lines(lines)
 
 
@@ -392,7 +394,7 @@ def render_markdown(card: dict) -> str:
     lines += [f"> {md_text(line)}" for line in headline(card)[1:]]
     if "reliability" in card:
         lines += ["", "## Statistics", ""] + [f"- {md_text(line)}" for line in statistics_lines(card)]
-    lines += robustness_markdown(card) + sweep_markdown(card)
+    lines += robustness_markdown(card) + sweep_markdown(card) + scenarios_markdown(card)
     lines += rates_markdown(card)
     bounds = (card.get("intervals") or {}).get("categories") or {}
     note = withheld_note(card)

@@ -45,7 +45,7 @@ from toolproof.plurals import counted
 from toolproof.errors import ToolProofError
 from toolproof.grading.transcripts import TranscriptSet, known_ids, parse_transcripts
 from toolproof.suite.model import BASE, Case, Tool
-from .comparison import compare_runs, compared_on_base, paired_p_value, run_summary
+from .comparison import SCENARIO_FIELDS, compare_runs, compared_on_base, paired_p_value, run_summary
 from .cost import check_prices
 from .coverage import below_half, plan_case_ids
 from .evaluate import evaluate
@@ -130,6 +130,9 @@ def _row(index: int, document: dict, card: dict, planned_cases: int) -> dict:
                        for c, row in card["categories"].items() if row["score"] is not None},
         "metrics": card["metrics"],
         "pass_hat_k": reliability.get("pass_hat_k") if repeats > 1 else None,
+        # the run's scenario success rate as its card says it (comparison.SCENARIO_FIELDS), when it has scenarios
+        **({"scenarios": {k: block.get(k) for k in SCENARIO_FIELDS}}
+           if isinstance(block := card.get("scenarios"), dict) and block else {}),
         "error_rate": card.get("error_rate"),
         "cost": {"requests": requests, "input_tokens": cost.get("input_tokens"),
                  "output_tokens": cost.get("output_tokens"), "usd": usd,
@@ -222,9 +225,10 @@ def _suite(same: bool, docs: list[dict], used: list[Case], cases: list[Case], na
 
 
 def build_board(runs: list[tuple], cases: list[Case], tools: dict[str, Tool], format_schema: dict, *,
-                allow_mixed: bool = False, weights: dict | None = None) -> dict:
+                allow_mixed: bool = False, weights: dict | None = None, worlds: dict | None = None) -> dict:
     """The board document for `runs` = [(document, source name), ...] (the source names only
-    appear in error lines, never in the board: labels come from the documents)."""
+    appear in error lines, never in the board: labels come from the documents); `worlds` grade
+    the runs' scenario transcripts, as `grade` does."""
     if not runs:
         raise ToolProofError("the board needs at least one results file")
     if len(runs) > MAX_RUNS:
@@ -236,14 +240,14 @@ def build_board(runs: list[tuple], cases: list[Case], tools: dict[str, Tool], fo
     used, narrowed = _shared_cases(parsed, sources, cases, same)
     ids = {c.id for c in used}
     sets = [_narrowed(p, lambda t: t.case_id in ids) for p in parsed]     # cost on the cases ranked, too
-    cards = [evaluate(used, tools, ts, weights, prices=_prices(doc)) for ts, doc in zip(sets, docs)]
+    cards = [evaluate(used, tools, ts, weights, prices=_prices(doc), worlds=worlds) for ts, doc in zip(sets, docs)]
     several = ["robustness" in card for card in cards]
     note = None
     if compared_on_base(several):
         names = [f"run-{i + 1}" for i in range(len(cards))]
         note = _phrasings_note([n for n, s in zip(names, several) if s], [n for n, s in zip(names, several) if not s])
         cards = [evaluate(used, tools, _narrowed(ts, lambda t: t.phrasing == BASE, phrasings=BASE), weights,
-                          prices=_prices(doc)) if s else card
+                          prices=_prices(doc), worlds=worlds) if s else card
                  for ts, doc, card, s in zip(sets, docs, cards, several)]
     rows, summaries = [], {}
     for index, (doc, card) in enumerate(zip(docs, cards)):

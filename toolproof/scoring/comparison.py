@@ -22,6 +22,9 @@ Rules (docs/statistics.md "Comparing runs" says the same for users):
 - two runs of several phrasings are also compared per phrasing both used and on the
   worst-phrasing score (`robustness`, scoring/robustness.compare_wording), by the same paired
   interval; informative, not part of the gate;
+- scenarios (`scenarios`, when either run has them): each run's success rate and interval as its
+  card's `scenarios` block holds them, and which flips are scenarios; informative, the gate reads
+  the main score (in which scenarios count as their category);
 - the regression gate fails when the score delta's whole interval lies below zero (at the main
   level, or at any level of two sweeps: then every interval is at 1 - 0.05 / L for L levels,
   Bonferroni, so the sweep's false-alarm rate stays within a single run's); `verdict` says in one
@@ -39,25 +42,28 @@ from .repeats import merge_repeats, repeats_summary
 from .scorecard import check_weights, weighted_score
 from .intervals import LEVEL, delta_p_value, paired_intervals
 from .stats import mcnemar
+from toolproof.suite.categories import CATEGORY
 from toolproof.suite.model import BASE, CATEGORIES, Case, Tool
 from .coverage import add_coverage, plan_of
 from .results_doc import refuse_scorecard
 from .robustness import compare_wording, phrasing_credits, phrasing_groups
+from .scenarios import scenarios_block
 from .sweep import at_level, levels_in, main_level
 from toolproof.grading.transcripts import parse_transcripts
 from toolproof.plurals import counted, plural
 
 
 def graded_run(document, cases: list[Case], tools: dict[str, Tool], format_schema: dict,
-               source: str) -> dict:
+               source: str, worlds: dict | None = None) -> dict:
     """A results file or page export (results plus its scorecard), graded afresh and summarised.
     The embedded scorecard is ignored: the transcripts are the evidence, so both files are graded
-    the same way whatever weights or version produced them."""
+    the same way whatever weights or version produced them. `worlds` (the World records by id)
+    grade its scenario transcripts, as `grade` does."""
     refuse_scorecard(document, "compare", source)
     transcripts = parse_transcripts(document, format_schema, {c.id for c in cases}, source)
     levels = levels_in(transcripts)
     if not levels:
-        return _summary_of(document, cases, tools, transcripts)
+        return _summary_of(document, cases, tools, transcripts, worlds=worlds)
     # A sweep: every level summarised on its own; the main level stands for the run (its
     # coverage is the whole sweep's: every planned level, run or not).
     plan = plan_of(transcripts.raw, cases)
@@ -72,11 +78,14 @@ def graded_run(document, cases: list[Case], tools: dict[str, Tool], format_schem
 
 
 def _summary_of(document: dict, cases: list[Case], tools: dict[str, Tool], transcripts,
-                planned: int | None = -1) -> dict:
-    graded = grade_transcripts(cases, tools, transcripts, planned)
+                planned: int | None = -1, worlds: dict | None = None) -> dict:
+    graded = grade_transcripts(cases, tools, transcripts, planned, worlds)
     count, _ = repeats_summary(phrasing_groups(graded.per_case))
     wording = phrasing_credits(graded.per_case)
     out = {**run_summary(document, [r.to_json() for r in graded.rows], count), "coverage": graded.coverage}
+    block = scenarios_block(graded.scenarios, graded.scenario_plan)     # the card's own block, as evaluate builds it
+    if block is not None:
+        out["scenarios"] = block
     if wording:
         # the base phrasing on its own, for a comparison against a run of the base phrasing alone
         base = [merge_repeats(rs) for rs in ([r for r in rs if r.phrasing == BASE] for rs in graded.per_case) if rs]
@@ -220,9 +229,28 @@ def _compare_one(a: dict, b: dict, allow_mixed: bool, weights: dict | None, leve
         "cases": rows,
         "coverage": _coverage(a, b),
         **({"phrasings_note": wording_note} if wording_note else {}),
+        **({"scenarios": found} if (found := scenario_part(a, b, regressed, improved)) else {}),
         **({"robustness": wording} if (wording := compare_wording(a.get("phrasings"), b.get("phrasings"),
                                                                    weights, level)) else {}),
     }}
+
+
+SCENARIO = CATEGORY["scenario"].id
+SCENARIO_FIELDS = ("planned", "graded", "passed", "success_rate", "interval")
+
+
+def scenario_part(a: dict, b: dict, regressed: list[str], improved: list[str]) -> dict | None:
+    """The scenarios of two runs side by side: each run's success rate with its interval and
+    counts, as its scorecard's `scenarios` block holds them (null for a run with none), and which
+    of the flips are scenarios; None when neither run has scenarios. Nothing is recomputed: the
+    rate and its interval are each card's own."""
+    blocks = {name: run.get("scenarios") for name, run in (("a", a), ("b", b))}
+    if not any(isinstance(block, dict) and block for block in blocks.values()):
+        return None
+    ids = {cid for run in (a, b) for cid, case in run["cases"].items() if case["category"] == SCENARIO}
+    return {**{name: {k: block.get(k) for k in SCENARIO_FIELDS} if isinstance(block, dict) and block else None
+               for name, block in blocks.items()},
+            "flips": {"regressed": [c for c in regressed if c in ids], "improved": [c for c in improved if c in ids]}}
 
 
 def _coverage(a: dict, b: dict) -> dict:
