@@ -187,6 +187,8 @@ CASES = [
      "at $.scenarios[0].expect.milestones[1].args: expected args do not validate against transfer_funds: $.amount: '850' is not of type 'number'"),
     ("minefield tool", _set(S0 + ["expect", "minefields", 0, "tool"], "close_account"),
      "at $.scenarios[0].expect.minefields[0].tool: no tool 'close_account' in the scenario's offer"),
+    ("dataflow argument", _set(S0 + ["expect", "dataflow", 0, "arg"], "to_acount"),
+     "at $.scenarios[0].expect.dataflow[0].arg: transfer_funds takes no argument 'to_acount' (it takes: from_account, to_account, amount)"),
     ("policy rule", _set(S0 + ["expect", "policy", 0, "rule"], "never"), "at $.scenarios[0].expect.policy[0].rule: unknown rule 'never'"),
     ("answer rule", _set(S0 + ["expect", "final_answer", "must_include", 0], {"number": "850"}),
      "at $.scenarios[0].expect.final_answer.must_include[0]: number item: '850' is not a number"),

@@ -32,7 +32,8 @@ _ORDER_OP = {"gte": ">=", "lte": "<=", "gt": ">", "lt": "<"}
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What one call gave: the result sent back to the model ({"error": text} when `error`), the
-    changes it made (the transcript's `change` entries, in order) and the state after it."""
+    changes it made (the transcript's `change` entries, in order) and the state after it. The
+    result and the changes share rows with the states (nothing is copied twice): read them only."""
     result: Any
     error: bool
     changes: tuple

@@ -136,6 +136,7 @@ class _Scenario:
         for j, flow in enumerate(items(raw.get("dataflow", []), p + ["dataflow"], MAX_LIST)):
             where = p + ["dataflow", j]
             flow = obj(flow, where, ("tool", "arg", "from", "field"))
+            self._argument(flow["tool"], flow["arg"], where)
             dataflow.append(Dataflow(self._offered(flow["tool"], where + ["tool"]), text(flow["arg"], where + ["arg"], most=200),
                                      self._offered(flow["from"], where + ["from"]), text(flow["field"], where + ["field"], most=200)))
         budgets = obj(raw.get("budgets", {}), p + ["budgets"], (), ("calls", "turns"))
@@ -149,6 +150,15 @@ class _Scenario:
                             tuple(minefields), tuple(dataflow), self._answer(raw.get("final_answer"), p + ["final_answer"]),
                             Budget(*(whole(budgets[k], p + ["budgets", k], 1, 1000) if k in budgets else None
                                      for k in ("calls", "turns"))), tuple(policy))
+
+    def _argument(self, tool: Any, arg: Any, where: list) -> None:
+        """A dataflow's argument must be one the tool takes (a typo would never be checked)."""
+        self._offered(tool, where + ["tool"])
+        text(arg, where + ["arg"], most=200)
+        declared = self.tools[tool].parameters.get("properties")
+        if isinstance(declared, dict) and arg.split(".")[0] not in declared:
+            raise Refusal(where + ["arg"], f"{tool} takes no argument {quoted(arg.split('.')[0], 60)} "
+                                           f"(it takes: {', '.join(declared) or 'none'})")
 
     def _call(self, raw: dict, place: list):
         args = mapping(raw["args"], place + ["args"])
