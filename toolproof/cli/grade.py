@@ -60,7 +60,7 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
         # lazy: every verb loads with the parser; what only this verb uses loads when it runs
         from toolproof.reports.html_scorecard import scorecard_html
 
-        html = scorecard_html(card, bundle.cases)
+        html = scorecard_html(card, bundle.cases, worlds)
         if args.html:
             write_text(args.html, html, "--html")
     stdout.write({"json": to_json, "html": lambda _: html}.get(args.format, render_text)(card))

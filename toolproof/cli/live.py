@@ -414,7 +414,7 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
         # lazy: only a run needs these (the runner, the writers of its reports); other verbs start without them
         from toolproof.reports.html_scorecard import scorecard_html
 
-        write_text(args.html, redact_text(scorecard_html(card, bundle.cases), secrets), "--html")
+        write_text(args.html, redact_text(scorecard_html(card, bundle.cases, run.worlds), secrets), "--html")
     if show_card:
         stdout.write(redact_text(to_json(card) if args.format == "json" else render_text(card), secrets))
     if interrupted:

@@ -408,7 +408,8 @@ class ScorecardView:
         elif fmt == "html":
             from toolproof.reports.html_scorecard import scorecard_html
 
-            download(name, scorecard_html(self.card, list(self.context["cases"].values())), "text/html")
+            download(name, scorecard_html(self.card, list(self.context["cases"].values()),
+                                                 self.context.get("worlds")), "text/html")
         else:
             download(name, render_markdown(self.card), "text/markdown")
 
