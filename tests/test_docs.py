@@ -123,7 +123,7 @@ FIGURES = [
     ("architecture.md", "the {} rates", "toolproof.scoring.scorecard", "METRIC_KEYS", "words"),
     ("architecture.md", "which of the {} shapes a document is", "toolproof.importers.detect", "SHAPES", "words"),
     ("own-tools.md", "in any of the {} shapes", "toolproof.importers.detect", "SHAPES", "words"),
-    ("README.md", "its {} categories", "toolproof.suite.model", "CATEGORIES", "words"),
+    ("README.md", "its {} categories", "toolproof.suite.categories", "CASE_CATEGORIES", "words"),
     ("statistics.md", "The {} rates", "toolproof.scoring.scorecard", "METRIC_KEYS", "words"),
     ("statistics.md", '`intervals` = `{{"method": "{}",', "toolproof.scoring.intervals", "METHOD", "{}"),
     ("security.md", "| nesting depth (arrays and objects) | {} levels |", "toolproof.limits", "MAX_DEPTH", "{}"),
