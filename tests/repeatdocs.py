@@ -13,9 +13,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # The base phrasing's fixtures only: these documents are about repeats, and a phrasing's fixture
-# answers the same case in other words (scoring/robustness.py has its own tests).
+# answers the same case in other words (scoring/robustness.py has its own tests); the cases' only,
+# not the scenarios' (a scenario transcript has a `world`; tests/scenariocard.py builds those).
 FIXTURES = json.loads((ROOT / "data" / "fixtures.json").read_text(encoding="utf-8"))
-FIXTURES["transcripts"] = [t for t in FIXTURES["transcripts"] if "phrasing" not in t]
+FIXTURES["transcripts"] = [t for t in FIXTURES["transcripts"] if "phrasing" not in t and "world" not in t]
 BY_ID = {t["case_id"]: t for t in FIXTURES["transcripts"]}
 SUITE = json.loads((ROOT / "data" / "suite.json").read_text(encoding="utf-8"))
 
