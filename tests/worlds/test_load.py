@@ -142,6 +142,8 @@ CASES = [
     ("let reaching a later find", lambda d: (d["tools"][0]["lets"].update({"fee": {"ref": "dst.balance"}}),
                                              _set(T0 + ["find", 0, "where", "id"], {"ref": "total"})(d)),
      "at $.tools[0].lets.fee.ref: find 'src' reads 'dst.balance', but nothing named 'dst' is bound there"),
+    ("let reads an effect", lambda d: d["tools"][0]["lets"].update({"later": {"ref": "inserted.id"}}),
+     "at $.tools[0].lets.later.ref: let 'later' reads 'inserted.id', but nothing named 'inserted' is bound there"),
     ("check reads a check", _set(T0 + ["checks", 1, "if", "args", 0], {"ref": "checks.0"}),
      "at $.tools[0].checks[1].if.args[0].ref: a check reads 'checks.0', but nothing named 'checks' is bound there"),
     ("check reads an effect", _set(T0 + ["checks", 1, "if", "args", 0], {"ref": "inserted.id"}),

@@ -112,6 +112,9 @@ class _Stateful:
         self._refuse_deep_chains(depths)
         finds = self._finds(entry.get("find", []))
         bound = set(self.lets) | {f.alias for f in finds}
+        for let, refs in self.let_refs.items():
+            # a let is computed once, on first use: what the effects bind would be stale after them
+            self._refs_bound(refs, bound, f"let {let!r}")
         checks = []
         for j, raw in enumerate(items(entry.get("checks", []), place + ["checks"], MAX_STEPS)):
             raw = obj(raw, place + ["checks", j], ("if", "error"))
