@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from toolproof.providers.conversation import read_arguments
 from toolproof.suite.model import PhraseRules
 from toolproof.worlds.engine import initial_state
 from toolproof.worlds.model import Scenario, State, World
@@ -87,7 +88,7 @@ def read_conversation(scenario: Scenario, transcript: ScenarioTranscript) -> _Co
             break
         conv.considered.append((n, turn.reply))
         if turn.reply.calls:
-            conv.calls.append((n, [(c.name, c.arguments) for c in turn.reply.calls]))
+            conv.calls.append((n, [(c.name, read_arguments(c).arguments) for c in turn.reply.calls]))
             conv.recorded[n] = turn.tool_results
             conv.users.append(None)
             continue

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from toolproof.providers.conversation import read_arguments
 from toolproof.providers.dispatch import reply_from_body
 from toolproof.providers.scripted import call_id, reply_body
 from toolproof.worlds.engine import initial_state
@@ -40,7 +41,8 @@ def path_transcript(world: World, scenario: Scenario, path: Path, provider: str 
         if reply.calls:
             results = []
             for index, call in enumerate(reply.calls):
-                result, error, changes, state = answer_call(world, scenario, state, call.name, call.arguments)
+                arguments = read_arguments(call).arguments        # as the runner answers it
+                result, error, changes, state = answer_call(world, scenario, state, call.name, arguments)
                 results.append({"call_id": call.id or call_id(provider, number, index), "tool": call.name,
                                 "result": result, "error": error, "change": list(changes)})
             entry["tool_results"] = results
