@@ -166,11 +166,14 @@ def _doc(*transcripts, **top):
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda t: t.update(world=7), "$.transcripts[0].world: a scenario transcript's world must be a world id"),
-    (lambda t: t.update(ended="exploded"), "$.transcripts[0].ended: ended must be one of answer, turn_limit, "
-                                           "error, aborted, got 'exploded'"),
+    (lambda t: t.update(world=7), "$.transcripts[0].world: 7 is not of type 'string'"),
+    (lambda t: t.update(world=""), "$.transcripts[0].world: '' should be non-empty"),
+    (lambda t: t.update(ended="exploded"), "$.transcripts[0].ended: 'exploded' is not one of ['answer', "
+                                           "'turn_limit', 'error', 'aborted']"),
     (lambda t: t["turns"][0].update(tool_results={"x": 1}), "$.transcripts[0].turns[0].tool_results: "
-                                                            "tool_results must be a list"),
+                                                            "{'x': 1} is not of type 'array'"),
+    (lambda t: t["turns"][0].update(error={"message": "x"}), "$.transcripts[0].turns[0]: a turn holds exactly "
+                                                             "one of response or error"),
     (lambda t: t.update(provider="carrier-pigeon"), "$.transcripts[0].provider: 'carrier-pigeon' is not one of"),
 ])
 def test_a_malformed_scenario_transcript_is_refused_in_one_line(change, message):
