@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, ROOT, booted
+from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, ROOT, booted, is_local
 from fakeagent import conversation
 from livepage import ENDED, assert_only_talked_to, export, live, page, start  # noqa: F401
 from routed import OPENAI, RoutedProvider, origin_pattern
@@ -23,6 +23,7 @@ from toolproof.datafiles import bundled_worlds, format_schema, load_bundle
 from toolproof.grading.transcripts import parse_transcripts
 from toolproof.plurals import counted
 from toolproof.providers.scripted import reply_body
+from toolproof.reports.scenarios import summary_lines
 from toolproof.running.scenario_run import scenario_need
 from toolproof.running.workplan import cap_most
 from toolproof.running.settings import RunSettings
@@ -116,6 +117,32 @@ def terminal_verdicts(doc: dict) -> dict:
     return {c["id"]: c["verdict"] for c in card["cases"] if c["category"] == "scenario"}, card
 
 
+# ---------------------------------------------------------------- the fixtures, no key
+
+def test_the_fixture_scenarios_are_graded_with_no_key(page, server):
+    """First in this module: the page has done nothing but start, with no key."""
+    fixtures = json.loads((ROOT / "data" / "fixtures.json").read_text(encoding="utf-8"))
+    ids = list(dict.fromkeys(t["case_id"] for t in fixtures["transcripts"] if "world" in t))
+    if not ids:
+        pytest.skip("data/fixtures.json holds no scenario transcript yet")
+    rows = scenario_rows(page, "#fixture-card")
+    verdicts, card = terminal_verdicts(fixtures)
+    assert rows == verdicts and list(rows) == ids
+    assert {"PASS", "FAIL"} <= set(rows.values())          # gold and wrong paths, graded as such
+    # the Scenarios section says what the block says, in every report's words
+    page.wait_for_function("document.getElementById('fixture-card').dataset.diagnosis === 'ready'",
+                           timeout=READY_TIMEOUT_MS)
+    lines = summary_lines(card["scenarios"])
+    assert page.text_content("#fixture-scenarios .scenarios-headline") == lines[0]
+    assert page.locator("#fixture-scenarios .scenarios-lines li").all_text_contents() == lines[1:]
+    assert page.eval_on_selector_all("#fixture-scenarios tbody tr", "rs => rs.map(r => r.dataset.world)") == \
+        list(card["scenarios"]["by_world"])
+    detail = open_detail(page, "#fixture-card", ids[0])
+    assert detail.locator(".scenario-turn").count() >= 1
+    assert "illustrative" in detail.locator(".fixture-note").text_content().lower()
+    assert [u for u in page.requests if not is_local(u, server)] == []
+
+
 # ---------------------------------------------------------------- the scope
 
 def test_the_scope_offers_every_world_and_says_the_runners_need(page):
@@ -196,23 +223,6 @@ def test_a_scenario_run_turn_by_turn_graded_as_the_terminal_grades_it(page, live
                            timeout=READY_TIMEOUT_MS)
     assert scenario_rows(page, "#run-card") == rows
     assert open_detail(page, "#run-card", PARALLEL.id).locator(".scenario-turn").count() >= 2
-
-
-# ---------------------------------------------------------------- the fixtures, no key
-
-def test_the_fixture_scenarios_are_graded_with_no_key(page):
-    fixtures = json.loads((ROOT / "data" / "fixtures.json").read_text(encoding="utf-8"))
-    ids = list(dict.fromkeys(t["case_id"] for t in fixtures["transcripts"] if "world" in t))
-    if not ids:
-        pytest.skip("data/fixtures.json holds no scenario transcript yet")
-    rows = scenario_rows(page, "#fixture-card")
-    verdicts, card = terminal_verdicts(fixtures)
-    assert rows == verdicts and list(rows) == ids
-    assert {"PASS", "FAIL"} <= set(rows.values())          # gold and wrong paths, graded as such
-    detail = open_detail(page, "#fixture-card", ids[0])
-    assert detail.locator(".scenario-turn").count() >= 1
-    assert "illustrative" in detail.locator(".fixture-note").text_content().lower()
-    assert not [u for u in page.requests if "api." in u]
 
 
 # ---------------------------------------------------------------- the world-file loader

@@ -121,9 +121,9 @@ def diff_table(rows: list[list[str]], name: str):
         block.appendChild(el("p", "The tables ended as expected.", cls="small end-state-same"))
         return block
     table = el("table", cls="fields end-state-diff", children=[el("thead", children=[el("tr", children=[
-        el("th", t.capitalize(), scope="col") for t in DIFF_HEAD])])])
+        el("th", t[:1].upper() + t[1:], scope="col") for t in DIFF_HEAD])])])
     body = el("tbody")
-    heads = [t.capitalize() for t in DIFF_HEAD]
+    heads = [t[:1].upper() + t[1:] for t in DIFF_HEAD]
     for cells in rows:
         table_name, key, field = cells[:3]
         body.appendChild(el("tr", data_table=table_name, data_key=key, data_field=field, children=[
@@ -151,3 +151,32 @@ def raw_json(raw: dict, name: str):
                                  text=pretty(turn.get("error") if failed else turn.get("response")),
                                  cls="json" + (" error" if failed else "")))
     return box
+
+
+def scenarios_section(card: dict, kind: str):
+    """The card's Scenarios section (`#<prefix>-scenarios`), when the card has a `scenarios` block:
+    its lines (success rate with its interval, "N of M", turns, calls, recovery, asks, pass^k) and
+    one row per world, in reports/scenarios.py's words, as every report shows them. None without."""
+    from toolproof.reports.page_view import card_name, id_prefix
+    from toolproof.reports.scenarios import WORLD_HEAD, block_of, summary_lines, world_rows
+
+    block = block_of(card)
+    if block is None:
+        return None
+    lines = summary_lines(block)
+    section = el("section", cls="block scenarios-block", id=f"{id_prefix(kind)}-scenarios",
+                 data_passed=str(block.get("passed", "")), data_graded=str(block.get("graded", "")),
+                 data_planned=str(block.get("planned", "")))
+    section.appendChild(el("h3", "Scenarios"))
+    section.appendChild(el("p", lines[0], cls="scenarios-headline"))
+    section.appendChild(el("ul", cls="scenarios-lines small", children=[el("li", line) for line in lines[1:]]))
+    rows = world_rows(block)
+    if rows:
+        table = el("table", cls="fields scenario-worlds", children=[el("thead", children=[el("tr", children=[
+            el("th", head[:1].upper() + head[1:], scope="col") for head in WORLD_HEAD])])])
+        body = el("tbody")
+        for row in rows:
+            body.appendChild(el("tr", data_world=row[0], children=[el("td", cell) for cell in row]))
+        table.appendChild(body)
+        section.appendChild(scroller(f"{card_name(kind)}: scenarios by world", table))
+    return section

@@ -14,6 +14,7 @@ from ..dom import breakable, clear, document, download, el, on, scroller, svg
 from .cases import CaseList
 from .diagnosis import diagnosis_section
 from .robustness import robustness_section
+from .scenario import scenarios_section
 from .sweep import sweep_chart
 from toolproof.plurals import counted
 
@@ -94,6 +95,10 @@ class ScorecardView:
         rates = self._rates()                      # now with each rate's interval
         self.rates_node.replaceWith(rates)
         self.rates_node = rates
+        scenarios = scenarios_section(self.card, self.kind)     # now with its intervals
+        if scenarios is not None:
+            self.scenarios_node.replaceWith(scenarios)
+            self.scenarios_node = scenarios
         self.root.dataset.diagnosis = "ready"
 
     def prefix(self) -> str:
@@ -111,8 +116,9 @@ class ScorecardView:
         self.sweep_node = sweep_chart(self.card, self.kind)
         self.wording_node = robustness_section(self._wording_card(), self.kind, self.context["cases"])     # beside the headline
         self.rates_node = self._rates()
-        for part in (self._summary(), self.wording_node, self.sweep_node, self.rates_node, self._cost(), self._categories(),
-                     self.diagnosis_slot, self.case_list.section()):
+        self.scenarios_node = scenarios_section(self.card, self.kind) or el("span", hidden="")    # none: no scenario
+        for part in (self._summary(), self.wording_node, self.scenarios_node, self.sweep_node, self.rates_node,
+                     self._cost(), self._categories(), self.diagnosis_slot, self.case_list.section()):
             self.root.appendChild(part)
         if self.diagnosis is not None:
             self.root.dataset.diagnosis = "ready"
