@@ -88,3 +88,18 @@ def test_the_scan_sees_a_category_table(tmp_path):
     path.write_text('"""injection"""\nW = {"should_call": 20, "x": "the injection case"}\n'
                     'def f(r):\n    return r == "must_ask"\n', encoding="utf-8")
     assert strings_naming(path, ID, tables_only=True) == ["should_call"]
+
+
+def test_scenario_is_a_category_of_the_scorecard_never_of_a_suite():
+    record = CATEGORY["scenario"]
+    assert (record.weight, record.in_suite, record.second_turn) == (20, False, None)
+    assert CASE_CATEGORIES == tuple(c.id for c in RECORDS if c.id != "scenario") and "scenario" in DEFAULT_WEIGHTS
+    assert "scenario" not in EDITOR_CATEGORIES
+    from toolproof.suite.model import scoped
+    with pytest.raises(ValueError, match="unknown scope 'scenario'; use all or one of should_call"):
+        scoped([], "scenario")
+    from clirun import cli
+    code, _, err = cli("run", "--provider", "openai", "--model", "m", "--scope", "scenario")
+    assert code == 2 and "invalid choice: 'scenario'" in err
+    schema = json.loads((ROOT / "data" / "schemas" / "suite.schema.json").read_text(encoding="utf-8"))
+    assert "scenario" not in json.dumps(schema)
