@@ -236,3 +236,37 @@ def test_evaluate_grades_scenarios_beside_cases_deterministically():
     assert card["categories"]["scenario"]["count"] == held and card["weights"]["scenario"] == 20
     assert card["scenarios"]["graded"] == held + 1 and card["scenarios"]["by_world"]["gradebank"]["passed"] == 1
     assert card["coverage"]["planned"] == before + 2
+
+
+_TOOLS = ["find_payee", "get_balance", "transfer_funds", "nope", ""]
+_VALUES = [None, 0, 900, -1e308, "ACC-1", "ACC-7", "landlord", "\u202e", [], {}, True]
+
+
+@pytest.fixture(scope="module")
+def hypothesis_strategies():
+    from hypothesis import strategies as st
+    call = st.fixed_dictionaries({"tool": st.sampled_from(_TOOLS), "arguments": st.one_of(
+        st.dictionaries(st.sampled_from(["name", "account_id", "from_account", "to_account", "amount", "x"]),
+                        st.sampled_from(_VALUES), max_size=4), st.sampled_from(_VALUES))})
+    turn = st.one_of(st.fixed_dictionaries({"calls": st.lists(call, min_size=1, max_size=3)}),
+                     st.fixed_dictionaries({"say": st.sampled_from(
+                         [ASK["say"], DONE["say"], "", "Feito: enviei 900 euros.", "¿Cuánto quieres enviar?",
+                          "Yes? No? 900? ACC-9?"])}))
+    return st.lists(turn, max_size=9), st.sampled_from(PROVIDERS)
+
+
+def test_the_grader_never_raises_and_reads_every_wire_alike(hypothesis_strategies):
+    from hypothesis import given, settings
+
+    turns_st, provider_st = hypothesis_strategies
+
+    @settings(max_examples=60, deadline=None, derandomize=True)
+    @given(turns=turns_st, provider=provider_st)
+    def check(turns, provider):
+        raw = path_transcript(WORLD, RENT_S, Path("h", tuple(turns)), provider)
+        result = grade_scenario(WORLD, RENT_S, scenario_transcript(raw, provider))
+        again = grade_scenario(WORLD, RENT_S, scenario_transcript(
+            path_transcript(WORLD, RENT_S, Path("h", tuple(turns)), "openai"), "openai"))
+        assert result.verdict in ("PASS", "PARTIAL", "FAIL", "ERROR") and result.reasons == again.reasons
+        assert json.dumps(result.to_json(), sort_keys=True, default=str)
+    check()
