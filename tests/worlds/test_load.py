@@ -209,6 +209,8 @@ CASES = [
     ("deep value", _set(["tables", "accounts", "rows", 0, "notes"], _deep(100_000)), "nested deeper than 64 levels"),
     ("huge list", _set(S0 + ["covers"], ["chain"] * 1_000_000),
      "at $.scenarios[0].covers: holds 1,000,000 items; a world holds lists of at most 20,000"),
+    ("huge object", _set(["tables", "transfers", "rows"], {str(i): {} for i in range(1_000_000)}),
+     "at $.tables.transfers.rows: holds 1,000,000 keys; a world holds objects of at most 20,000"),
     ("10^6 rows", _set(["tables", "transfers", "rows"], [{"id": 1}] * 1_000_000),
      "at $.tables.transfers.rows: the world's tables hold more than 20,000 rows (this one 1,000,000); at most 20,000 in all"),
     ("rows over the bound in all", lambda d: d["tables"].update({"more": {"key": "id", "rows": [{"id": i} for i in range(MAX_ROWS - 2)]}}),

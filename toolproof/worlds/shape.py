@@ -1,6 +1,6 @@
 """The shape checks the world loader shares: one refusal (`Refusal`: JSON path parts and a reason)
 per thing wrong, and the walk that refuses a hostile value anywhere in a world document before
-anything reads it (nested deeper than limits.MAX_DEPTH, a list of more than MAX_ITEMS items, NaN
+anything reads it (nested deeper than limits.MAX_DEPTH, a list or an object of more than MAX_ITEMS items, NaN
 or an infinity, an integer of more than 300 digits, a key that is not a string, a lone surrogate,
 a control character) and the reading of a world file's text that also refuses a duplicate key
 (json keeps the last silently, so an author's first value would vanish without a word).
@@ -119,6 +119,8 @@ def refuse_hostile(doc: Any) -> None:
         if isinstance(value, dict):
             if depth > limits.MAX_DEPTH:
                 raise Refusal(_spelt(link), f"nested deeper than {limits.MAX_DEPTH} levels")
+            if len(value) > MAX_ITEMS:
+                raise Refusal(_spelt(link), f"holds {len(value):,} keys; a world holds objects of at most {MAX_ITEMS:,}")
             pairs: Any = value.items()
             keyed = True
         elif isinstance(value, list):
