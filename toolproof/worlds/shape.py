@@ -1,9 +1,10 @@
 """The shape checks the world loader shares: one refusal (`Refusal`: JSON path parts and a reason)
 per thing wrong, and the walk that refuses a hostile value anywhere in a world document before
-anything reads it (nested deeper than limits.MAX_DEPTH, a list or an object of more than MAX_ITEMS items, NaN
-or an infinity, an integer of more than 300 digits, a key that is not a string, a lone surrogate,
-a control character) and the reading of a world file's text that also refuses a duplicate key
-(json keeps the last silently, so an author's first value would vanish without a word).
+anything reads it (nested deeper than limits.MAX_DEPTH, a list or an object of more than
+MAX_ITEMS items, NaN or an infinity, an integer of more than 300 digits, a key that is not a
+string, a lone surrogate, a control character) and the reading of a world file's text that also
+refuses a duplicate key (json keeps the last silently, so an author's first value would vanish
+without a word).
 
 Pure: no I/O. Must not know what a world holds (load.py does): these are the format's words only.
 """
