@@ -225,3 +225,35 @@ def test_the_key_index_follows_each_state_and_never_leaks_into_the_one_before():
     # ids made from one state are the same whatever was run from it before
     assert run_call(world, start, "transfer_funds", PAY).result["transfer_id"] == "TR-1001"
     assert run_call(world, start, "transfer_funds", PAY).result["transfer_id"] == "TR-1001"
+
+
+class _CountingRows(dict):
+    """A table that counts whole-table walks (what a look-up by key must never do)."""
+    walks = 0
+
+    def values(self):
+        _CountingRows.walks += 1
+        return super().values()
+
+    def __iter__(self):
+        _CountingRows.walks += 1
+        return super().__iter__()
+
+
+def test_a_call_by_key_never_walks_a_table_once_its_index_is_built(bank):
+    from toolproof.worlds.model import State
+    big = {f"TR-{i}": {"id": f"TR-{i}", "from": "ACC-1", "amount": i, "date": "2026-01-01"} for i in range(5000)}
+    start = initial_state(bank)
+    state = State({**start.tables, "transfers": _CountingRows(big)}, start.counters)
+    small = {**PAY, "amount": 1}
+    run_call(bank, state, "transfer_funds", small)          # builds the index: one walk of each table
+    _CountingRows.walks = 0
+    out = run_call(bank, state, "transfer_funds", small)
+    assert not out.error and _CountingRows.walks == 0     # finds by key, a free new id, an insert
+    after = run_call(bank, out.state, "transfer_funds", small)
+    # TR-1001 to TR-4999 are taken: the counter skips them, by the index
+    assert out.result["transfer_id"] == "TR-5000" and after.result["transfer_id"] == "TR-5001"
+    assert "transfers" in out.state.index
+    _CountingRows.walks = 0
+    assert run_call(bank, state, "list_transfers", {"account_id": "ACC-1"}).result["count"] == 5002
+    assert _CountingRows.walks == 1                       # a read with filters walks once
