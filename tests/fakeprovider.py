@@ -32,9 +32,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = json.loads((ROOT / "data" / "suite.json").read_text())["cases"]
-# the base phrasing's fixtures (a phrasing's fixture answers the same case in other words)
+# the base phrasing's fixtures (a phrasing's fixture answers the same case in other words); a
+# scenario's fixture (`world`) is a conversation, answered by tests/fakeagent.py, not here
 FIXTURES = {t["case_id"]: t for t in json.loads((ROOT / "data" / "fixtures.json").read_text())["transcripts"]
-            if "phrasing" not in t}
+            if "phrasing" not in t and "world" not in t}
 # each case is found by its prompt or by any of its phrasings' (answered as the case)
 BY_PROMPT = {**{p["prompt"]: c["id"] for c in SUITE for p in c.get("phrasings", [])},
              **{c["prompt"]: c["id"] for c in SUITE}}

@@ -6,7 +6,7 @@ import io
 import json
 
 from toolproof.cli.main import run as cli
-from toolproof.datafiles import format_schema, load_bundle
+from toolproof.datafiles import bundled_worlds, format_schema, load_bundle
 import pytest
 
 from toolproof.reports.kept_runs import (MAX_LABEL_CHARS, assembled, clean_label, drop_notice, kept_line, listed,
@@ -25,13 +25,16 @@ def grade_json() -> dict:
 
 
 def test_a_row_summarises_a_graded_run_and_its_plan():
-    card = card_of_results(FIXTURES, BUNDLE.cases, BUNDLE.tools, format_schema("transcripts"), "fixtures.json")
+    card = card_of_results(FIXTURES, BUNDLE.cases, BUNDLE.tools, format_schema("transcripts"), "fixtures.json",
+                           worlds=bundled_worlds())
     row = row_of(FIXTURES, card, run_id="r1", kept="2026-12-01T10:00:00Z", size=1234)
-    # the fixtures: 72 cases in their base phrasing and 151 other phrasings, one base answer an HTTP 500
-    assert (row["graded"], row["planned"], row["score"]) == (222, 223, card["score"])
+    # the fixtures: 72 cases in their base phrasing and 151 other phrasings, one base answer an HTTP 500,
+    # and one conversation per bundled scenario
+    held = len(FIXTURES["transcripts"])
+    assert (row["graded"], row["planned"], row["score"]) == (held - 1, held, card["score"])
     assert row["kind"] == "results" and row["provider"] == "mixed" and row["bytes"] == 1234
     texts = row_texts(row)
-    assert texts["graded"] == "222 of 223 graded" and texts["score"] == f"{card['score']:.1f}"
+    assert texts["graded"] == f"{held - 1} of {held} graded" and texts["score"] == f"{card['score']:.1f}"
     # the same card the terminal prints for the same file
     assert card["score"] == grade_json()["score"]
 
@@ -39,7 +42,8 @@ def test_a_row_summarises_a_graded_run_and_its_plan():
 def test_a_scorecard_file_is_its_own_card():
     card = grade_json()
     row = row_of(card, card, run_id="r2", kept="2026-12-01T10:00:00Z", size=10)
-    assert row["kind"] == "scorecard" and (row["graded"], row["planned"]) == (222, 223)
+    held = len(FIXTURES["transcripts"])
+    assert row["kind"] == "scorecard" and (row["graded"], row["planned"]) == (held - 1, held)
     assert "scorecard only" in row_texts(row)["meta"]
 
 
