@@ -255,5 +255,5 @@ def test_a_call_by_key_never_walks_a_table_once_its_index_is_built(bank):
     assert out.result["transfer_id"] == "TR-5000" and after.result["transfer_id"] == "TR-5001"
     assert "transfers" in out.state.index
     _CountingRows.walks = 0
-    assert run_call(bank, state, "list_transfers", {"account_id": "ACC-1"}).result["count"] == 5002
+    assert run_call(bank, state, "list_transfers", {"account_id": "ACC-1"}).result["count"] == 5000
     assert _CountingRows.walks == 1                       # a read with filters walks once
