@@ -6,7 +6,7 @@ count is bounded (MAX_ROWS in all, counted before a row is looked at, so 10^6 ro
 and every value is walked once (shape.refuse_hostile: depth, huge lists, NaN, control characters,
 lone surrogates). Then the top, the tables (a key per row, unique as compared), the tools
 (load_tools.py) and the scenarios (load_scenarios.py). Every refusal is one ToolProofError line
-naming the file and the JSON path ("bank.json: at $.tools[2].checks[0].if: unknown op 'pow'...").
+naming the file and the JSON path ("bank.json: at $.tools[2].checks[0].if.op: unknown op 'pow'; ...").
 
 docs/scenarios.md is the manual of the format; data/schemas/world.schema.json describes the same
 shape for editors (a test checks the bundled worlds against it and that its bounds are these).
