@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from toolproof.plurals import counted
 from toolproof.providers.conversation import read_arguments
 from toolproof.suite.model import PhraseRules
 from toolproof.worlds.engine import initial_state
@@ -34,7 +35,7 @@ from toolproof.worlds.model import Scenario, State, World
 from . import scenario_checks as checks
 from .answer_rules import judge
 from .scenario_state import canonical, diff_reason, end_state_diff, recorded_differs, replay
-from .scripted_user import UserTurn, first_message, next_user_message
+from .scripted_user import first_message, next_user_message
 from .transcripts import ScenarioTranscript, failed_request
 from .verdicts import CREDIT, ERROR, FAIL, PARTIAL, PASS, CaseResult, blank_facts
 
@@ -164,7 +165,7 @@ def grade_scenario(world: World, scenario: Scenario, transcript: ScenarioTranscr
 
 
 def _ignored(count: int) -> str | None:
-    return f"{count} turn{'s' if count != 1 else ''} after the conversation ended not graded" if count else None
+    return f"{counted(count, 'turn')} after the conversation ended not graded" if count else None
 
 
 def _ended(conv: _Conversation, scenario: Scenario) -> str:
