@@ -170,9 +170,11 @@ def test_the_scope_offers_every_world_and_says_the_runners_need(page):
 
 def test_a_scenario_run_turn_by_turn_graded_as_the_terminal_grades_it(page, live):
     openai = live(OPENAI, answer=answer)
-    need = scenario_need(WORLDS, SCOPE, repeats=1)
+    need = scenario_need(WORLDS, SCOPE, repeats=2)
+    page.fill("#repeats", "2")                     # each scenario twice: the detail picks a repeat
     start(page, scope=SCOPE, cap=cap_most(need, RunSettings.retries))
     page.wait_for_function(ENDED, timeout=READY_TIMEOUT_MS * 2)
+    page.fill("#repeats", "1")
     assert page.evaluate("document.body.dataset.run") == "done", page.text_content("#run-message")
     rows = scenario_rows(page, "#live-card")
     assert list(rows) == [s.id for s in WORLD.scenarios]
@@ -195,6 +197,13 @@ def test_a_scenario_run_turn_by_turn_graded_as_the_terminal_grades_it(page, live
     assert widest >= 2
     assert detail.locator(".scenario-verdict .badge").text_content() == "PASS"
     assert detail.locator(".end-state-same").count() == 1
+    # two repeats: a picker, and the other repeat's own conversation on demand
+    row = page.locator(f'#live-card .case-row[data-case-id="{PARALLEL.id}"]')
+    assert row.locator("select.conversation-picker option").all_text_contents() == \
+        ["repeat 1 of 2 · PASS", "repeat 2 of 2 · PASS"]
+    row.locator("select.conversation-picker").select_option("1")
+    assert row.locator(".conversation-view").get_attribute("data-repeat") == "2"
+    assert row.locator(".conversation-view .scenario-detail .scenario-turn").count() >= 2
 
     # a tool error is shown as the tool's error, and the turn after it goes on
     detail = open_detail(page, "#live-card", ERRING.id)

@@ -145,7 +145,7 @@ def conversations_of(results: list[CaseResult], transcripts: list[Transcript]) -
     """A case's conversations (phrasing × repeat), phrasing by phrasing in the order graded, repeats
     in order, each with the transcript of the same phrasing and repeat. The label names the
     phrasing only when the case has several, the repeat only when its phrasing has several."""
-    by_key = {(t.phrasing, t.repeat): t for t in transcripts}
+    by_key = {(getattr(t, "phrasing", BASE), t.repeat): t for t in transcripts}    # a scenario's: one phrasing
     groups: dict[str, list[CaseResult]] = {}
     for r in results:
         groups.setdefault(r.phrasing, []).append(r)

@@ -86,30 +86,17 @@ class CaseList:
         """The case's title, then (several conversations) the picker and the line saying which
         conversation is shown, then that conversation: the expected calls beside the actual ones,
         the exchange, the raw request and response JSON one click away (built on first open)."""
-        from toolproof.reports.case_view import (conversation_line, conversations_of, graded_entry, row_conversation,
-                                                 sent_as)
+        from toolproof.reports.case_view import conversation_line, conversations_of, graded_entry, row_conversation
 
         entry = self.entry(case_id)
         if entry is not None and entry.get("category") == "scenario":    # a scenario: its own detail
-            from .scenario import scenario_detail, scenario_record
-            from toolproof.reports.page_view import card_name
-
-            found = (self.context.get("scenarios") or {}).get(case_id) or ()      # its transcripts, repeat order
-            detail.appendChild(scenario_detail(entry, found[0] if found else None,
-                                               scenario_record(self.context.get("worlds", {}), entry.get("world", ""),
-                                                               case_id), f"{card_name(self.kind)}, scenario {case_id}",
-                                               fixture=self.kind == "fixture"))
-            return
-        case = self.context["cases"][case_id]
-        detail.appendChild(el("p", case.title, cls="case-title"))
-        if case.why:
-            detail.appendChild(el("p", case.why, cls="muted small"))
+            draw = self.scenario_drawer(case_id, entry)
+        else:
+            draw = self.case_drawer(case_id, detail)
         view = el("div", cls="conversation-view")
         found = self._conversations(case_id)
-        if not found:            # no graded results to hand: the case's first transcript and its row's calls
-            transcript = self.context["transcripts"].get(case_id)
-            graded = [c for c in self.card()["cases"] if c["id"] == case_id][0]["calls"]
-            self.show_conversation(case, transcript, graded, view)
+        if not found:            # no graded results to hand: the first transcript and the row's entry
+            draw(view, None, None)
             detail.appendChild(view)
             return
         conversations, row = conversations_of(*found[:2]), found[2]
@@ -121,20 +108,56 @@ class CaseList:
             line.textContent = conversation_line(conversations, index, reported)
             view.dataset.phrasing, view.dataset.repeat = chosen.phrasing, str(chosen.repeat + 1)
             clear(view)
-            entry = graded_entry(chosen.result)
-            self.show_conversation(sent_as(case, chosen.phrasing), chosen.transcript, entry["calls"], view,
-                                   entry if index != reported else None)
+            draw(view, chosen, graded_entry(chosen.result) if index != reported else None)
 
         if len(conversations) > 1:
             picker = el("select", cls="filter conversation-picker", aria_label=f"Conversation of case {case_id} shown",
                         children=[el("option", c.label, value=str(i), **({"selected": ""} if i == reported else {}))
                                   for i, c in enumerate(conversations)])
             on(picker, "change", lambda e: show(int(e.target.value)))
+            what = "repeat" if entry is not None and entry.get("category") == "scenario" else "phrasing × repeat"
             detail.appendChild(el("label", cls="conversation-pick small", children=[
-                el("span", f"{counted(len(conversations), 'conversation')} (phrasing × repeat): "), picker]))
+                el("span", f"{counted(len(conversations), 'conversation')} ({what}): "), picker]))
             detail.appendChild(line)
         detail.appendChild(view)
         show(reported)
+
+    def case_drawer(self, case_id: str, detail):
+        """The case's title and why into `detail`; returns draw(view, conversation | None, its own
+        entry | None (None: the row's)) for one conversation of the case."""
+        from toolproof.reports.case_view import graded_entry, sent_as
+
+        case = self.context["cases"][case_id]
+        detail.appendChild(el("p", case.title, cls="case-title"))
+        if case.why:
+            detail.appendChild(el("p", case.why, cls="muted small"))
+
+        def draw(view, chosen, own) -> None:
+            if chosen is None:   # the case's first transcript and its row's calls
+                transcript = self.context["transcripts"].get(case_id)
+                self.show_conversation(case, transcript, self.entry(case_id)["calls"], view)
+                return
+            calls = (own or graded_entry(chosen.result))["calls"]
+            self.show_conversation(sent_as(case, chosen.phrasing), chosen.transcript, calls, view, own)
+        return draw
+
+    def scenario_drawer(self, case_id: str, entry: dict):
+        """draw(view, conversation | None, its own entry | None) for one conversation (a repeat) of a
+        scenario: page/card/scenario.py's detail, of the row's entry or the repeat's own."""
+        from .scenario import scenario_detail, scenario_record
+        from toolproof.reports.page_view import card_name
+
+        record = scenario_record(self.context.get("worlds", {}), entry.get("world", ""), case_id)
+        name = f"{card_name(self.kind)}, scenario {case_id}"
+
+        def draw(view, chosen, own) -> None:
+            if chosen is None:
+                found = (self.context.get("scenarios") or {}).get(case_id) or ()      # repeat order
+                transcript = found[0] if found else None
+            else:
+                transcript = chosen.transcript
+            view.appendChild(scenario_detail(own or entry, transcript, record, name, fixture=self.kind == "fixture"))
+        return draw
 
     def entry(self, case_id: str) -> dict | None:
         """The card's entry of this case (or scenario)."""
@@ -295,8 +318,10 @@ def case_row(case: dict, *, expandable: bool, dependent: set[str] | frozenset = 
     wording = case_wording(case, dependent)
     if wording:
         reasons.appendChild(el("li", f"by phrasing: {wording}", cls="repeats-note"))
+    label = (f"Details of scenario {case['id']}: conversation turn by turn, end state, raw JSON" if case.get("world")
+             else f"Details of case {case['id']}: calls, conversation, raw JSON")
     toggle = el("button", "Details", type="button", cls="link toggle", aria_expanded="false",
-                aria_label=f"Details of case {case['id']}: calls, conversation, raw JSON") if expandable else None
+                aria_label=label) if expandable else None
     detail = el("div", cls="case-detail", hidden="") if expandable else None
     where = {"data_world": case["world"]} if case.get("world") else {}       # a scenario's world
     return el("article", cls="case-row", data_case_id=case["id"], data_verdict=case["verdict"], **where,
