@@ -232,6 +232,15 @@ def test_a_scenario_run_turn_by_turn_graded_as_the_terminal_grades_it(page, live
                            timeout=READY_TIMEOUT_MS)
     assert scenario_rows(page, "#run-card") == rows
     assert open_detail(page, "#run-card", PARALLEL.id).locator(".scenario-turn").count() >= 2
+    # compared with itself (the kept run as A, the live result as B): graded against the worlds
+    # there too, never refused as an unknown case
+    run_id = page.locator("#runs .run-row").first.get_attribute("data-run-id")
+    page.evaluate("document.getElementById('compare').dataset.compare = ''")
+    page.select_option("#compare-a-run", run_id)
+    page.click("#compare-use-live")
+    page.wait_for_function("['ready', 'error'].includes(document.getElementById('compare').dataset.compare)",
+                           timeout=READY_TIMEOUT_MS)
+    assert "Compared." in page.text_content("#compare-message"), page.text_content("#compare-message")
 
 
 # ---------------------------------------------------------------- the world-file loader

@@ -29,8 +29,9 @@ class BoardView:
     """The #board section. `set_runs` takes [(results document, name), ...] (the kept runs);
     uploads follow them, then the live result when added."""
 
-    def __init__(self, bundle):
+    def __init__(self, bundle, worlds: dict | None = None):
         self.bundle = bundle
+        self.worlds = dict(worlds or {})   # world id -> World: a run's scenarios are graded against them
         self.kept: list = []
         self.uploaded: list = []
         self.live_document = None
@@ -121,7 +122,7 @@ class BoardView:
         byid("board").dataset.board = "working"
         try:
             self.board = build_board(runs, b.cases, b.tools, format_schema("transcripts"),
-                                     allow_mixed=bool(byid("board-mixed").checked))
+                                     allow_mixed=bool(byid("board-mixed").checked), worlds=self.worlds)
         except ToolProofError as exc:
             self.fail(exc.line())
             return

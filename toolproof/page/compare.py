@@ -19,8 +19,9 @@ def remember_live(document: dict) -> None:
 class CompareView:
     """The #compare section: slots A and B, the comparison, its export."""
 
-    def __init__(self, bundle, kept):
+    def __init__(self, bundle, kept, worlds: dict | None = None):
         self.bundle = bundle
+        self.worlds = dict(worlds or {})   # world id -> World: a run's scenarios are graded against them
         self.kept = kept               # the kept runs' store (page/runs.py): load_run(id) -> document
         self.docs: dict = {"a": None, "b": None}
         self.names: dict = {"a": "", "b": ""}
@@ -115,8 +116,8 @@ class CompareView:
             return
         b = self.bundle
         try:
-            runs = [graded_run(self.docs[s], b.cases, b.tools, format_schema("transcripts"), self.names[s])
-                    for s in ("a", "b")]
+            runs = [graded_run(self.docs[s], b.cases, b.tools, format_schema("transcripts"), self.names[s],
+                               worlds=self.worlds) for s in ("a", "b")]
             self.comparison = compare_runs(*runs, allow_mixed=bool(byid("compare-mixed").checked))
             self.compared = (self.docs["a"], self.docs["b"])
         except ToolProofError as exc:

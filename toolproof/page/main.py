@@ -169,21 +169,21 @@ async def boot() -> None:
     view = ScorecardView(document.getElementById("fixture-card"), results, kind="fixture",
                          source=source_of(bundle.transcripts), context=context, diagnose_now=False)
     mark("graded")
-    board = BoardView(bundle)     # ranks uploaded files, the live result and, on request, the kept runs
+    board = BoardView(bundle, worlds)     # ranks uploaded files, the live result and, on request, the kept runs
 
     def shown_live(doc: dict) -> None:     # Compare and the Leaderboard may both use it
         remember_live(doc)
         board.remember_live(doc)
 
     form = RunForm(bundle, worlds)
-    compare = CompareView(bundle, KEPT)
+    compare = CompareView(bundle, KEPT, worlds)
     runs = RunsView(KEPT, bundle, on_change=compare.offer, worlds=worlds)
     live = LiveController(bundle, context, form, remember_live=shown_live, keeping=LiveKeeping(runs))
     OwnView(_DraftTap(live, runs), load_jsonschema, editor=CaseEditor)
 
     def offer_world(world) -> None:       # a world file that holds: Scenarios scopes, and its kept runs graded
         form.set_world(world)
-        runs.worlds = form.scenarios.worlds
+        runs.worlds = compare.worlds = board.worlds = form.scenarios.worlds
     WorldFileView(offer_world, load_jsonschema)
     on(document.getElementById("board-use-kept"), "click",
        lambda _e: task(rank_kept_runs(board), board.fail))
