@@ -360,3 +360,40 @@ def test_a_fast_user_runs_scenarios_right_after_load(browser, server):
         routed.close()
         context.close()
 
+
+
+# ---------------------------------------------------------------- on a phone, and for a screen reader
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_scenario_detail_fits_a_phone_and_axe_finds_nothing(browser, server, tmp_path, width):
+    from axe import axe_violations
+
+    fixtures = json.loads((ROOT / "data" / "fixtures.json").read_text(encoding="utf-8"))
+    card = terminal_verdicts(fixtures)[1]
+    failed = next((c for c in card["cases"] if c["category"] == "scenario" and c["end_state_diff"]), None)
+    if failed is None:
+        pytest.skip("no fixture scenario ends with a wrong end state")
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    phone = context.new_page()
+    try:
+        phone.goto(server)
+        booted(phone)
+        phone.wait_for_function("document.getElementById('fixture-card').dataset.diagnosis === 'ready'",
+                                timeout=READY_TIMEOUT_MS)
+        detail = open_detail(phone, "#fixture-card", failed["id"])
+        assert detail.locator("table.end-state-diff tbody tr").count() == len(failed["end_state_diff"])
+        # a world file that does not load, its line in view
+        path = tmp_path / "broken.json"
+        path.write_text("{", encoding="utf-8")
+        phone.set_input_files("#own-world", str(path))
+        phone.wait_for_function("document.getElementById('own-world-box').dataset.state === 'error'",
+                                timeout=READY_TIMEOUT_MS)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= width
+        row = phone.locator(f'#fixture-card .case-row[data-case-id="{failed["id"]}"]')
+        row.screenshot(path=str(ARTIFACTS / f"scenario-detail-{width}.png"))
+        phone.locator("#fixture-scenarios").screenshot(path=str(ARTIFACTS / f"scenarios-section-{width}.png"))
+        for where in (f'#fixture-card .case-row[data-case-id="{failed["id"]}"]', "#fixture-scenarios", "#own-world-box"):
+            found = axe_violations(phone, include=where)
+            assert found == [], f"{where} at {width} px: {json.dumps(found, indent=1)}"
+    finally:
+        context.close()
