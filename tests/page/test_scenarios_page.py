@@ -397,3 +397,18 @@ def test_a_scenario_detail_fits_a_phone_and_axe_finds_nothing(browser, server, t
             assert found == [], f"{where} at {width} px: {json.dumps(found, indent=1)}"
     finally:
         context.close()
+
+
+def test_pad_levels_or_phrasings_with_a_scenarios_scope_are_refused_as_run_refuses_them(page, live):
+    openai = live(OPENAI, answer=answer)
+    page.fill("#pad", "0,8")
+    start(page, scope=SCOPE, cap=scenario_need(WORLDS, SCOPE, repeats=1))
+    says = f"Pad levels apply to cases, not to the scope {SCOPE}: clear Pad levels."
+    page.wait_for_function("s => document.getElementById('run-message').textContent === s", arg=says)
+    page.fill("#pad", "")
+    page.select_option("#phrasings", "all")
+    page.click("#run-live")
+    says = f"Phrasings apply to cases, not to the scope {SCOPE}: set Phrasings to base."
+    page.wait_for_function("s => document.getElementById('run-message').textContent === s", arg=says)
+    page.select_option("#phrasings", "base")
+    assert openai.posts == [] and page.evaluate("document.body.dataset.run") == "idle"

@@ -29,7 +29,7 @@ from toolproof.providers.dispatch import base_url_problem, endpoint, parse_heade
 from toolproof.running.settings import checked
 from toolproof.plurals import counted
 from toolproof.suite.categories import CASE_CATEGORIES
-from toolproof.worlds.scope import SCOPE, is_scenarios
+from toolproof.worlds.scope import SCOPE, is_scenarios, misfit
 
 
 def add_parser(commands) -> None:
@@ -173,8 +173,8 @@ def _check_run_flags(args: argparse.Namespace) -> None:
     args.phrasings = phrasings_choice(args.phrasings)
     if args.phrasings != "base" and args.pad:
         raise ToolProofError("--phrasings with --pad is not supported: run the sweep on the base phrasing")
-    if is_scenarios(args.scope) and (args.pad or args.phrasings != "base"):
-        raise ToolProofError(f"--{'pad' if args.pad else 'phrasings'} applies to cases, not to --scope {args.scope}")
+    if wrong := misfit(args.scope, pad=bool(args.pad), phrased=args.phrasings != "base"):
+        raise ToolProofError(f"--{wrong} applies to cases, not to --scope {args.scope}")
     if args.worlds and not is_scenarios(args.scope):
         raise ToolProofError(f"--worlds names the worlds of a scenarios run: add --scope {SCOPE} (or {SCOPE}:<world>)")
     _check_bounds(concurrency=args.concurrency, temperature=args.temperature, seed=args.seed,

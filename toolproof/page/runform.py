@@ -15,7 +15,7 @@ from .dom import page_js as js      # the page's globals: sessionStorage, localS
 from .dom import turn_cache
 from .dom import values as dom_values
 from toolproof.providers.catalog import CATALOGUE, PROVIDER, PROVIDERS
-from toolproof.worlds.scope import is_scenarios
+from toolproof.worlds.scope import is_scenarios, misfit
 
 _fields = turn_cache()    # the form's values, read in one trip, kept while the page cannot change them
 
@@ -367,6 +367,10 @@ class RunForm:
         temperature, sampling_seed, headers, sampling_problem = sampling_from_form(
             field("temperature"), field("seed"), field("headers"))
         problem = pad_problem or sampling_problem       # the sweep's own reason, said first
+        wrong = misfit(scope, pad=bool(levels), phrased=self.phrasings() != "base")
+        if not problem and wrong:                       # the rule `run` keeps (worlds/scope.py)
+            problem = (f"{'Pad levels apply' if wrong == 'pad' else 'Phrasings apply'} to cases, not to the "
+                       f"scope {scope}: {'clear Pad levels' if wrong == 'pad' else 'set Phrasings to base'}.")
         if not problem and levels and self.phrasings() != "base":
             problem = "A sweep runs the base phrasing only: set Phrasings to base."
         if problem:

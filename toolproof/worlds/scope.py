@@ -33,3 +33,12 @@ def scenarios_in(worlds: dict, scope: str) -> list:
         known = ", ".join(worlds) or "none"
         raise ToolProofError(f"unknown world {name[:80]!r} (scope {SCOPE}:<world>); the worlds are: {known}")
     return list(worlds[name].scenarios)
+
+
+def misfit(scope: str, *, pad: bool, phrased: bool) -> str | None:
+    """What a run setting a Scenarios scope cannot take: "pad" (a tool-count sweep) or "phrasings"
+    (other wordings of a case's prompt), since a scenario is sent as its world file writes it; None
+    when nothing is amiss. The one rule of `run` and the page's run form, each wording it its way."""
+    if not is_scenarios(scope):
+        return None
+    return "pad" if pad else "phrasings" if phrased else None
