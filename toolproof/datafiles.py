@@ -221,10 +221,16 @@ def load_world_files(paths) -> dict:
     docs = {str(Path(p)): read_world_doc(p) for p in paths}
     worlds = load_worlds(docs)
     for source, world in zip(docs, worlds.values()):
-        if Path(source).name != f"{world.id}.json":
-            raise ToolProofError(f"the world's id is {world.id!r}, so its file is named {world.id}.json",
-                                 source=source, path="$.id")
+        check_world_name(world, source)
     return worlds
+
+
+def check_world_name(world, source: str) -> None:
+    """A world file is named after its world, <id>.json (ToolProofError naming the file if not):
+    the rule for files on disk and for a file chosen in the page alike."""
+    if Path(source).name != f"{world.id}.json":
+        raise ToolProofError(f"the world's id is {world.id!r}, so its file is named {world.id}.json",
+                             source=source, path="$.id")
 
 
 def bundled_worlds(folder: str | Path | None = None) -> dict:

@@ -298,6 +298,11 @@ def test_a_hostile_world_file_is_refused_in_one_line(page, tmp_path, kind):
 def test_a_malformed_world_file_is_one_line(page, tmp_path):
     state, message, lines = _load_world(page, tmp_path, "broken.json", '{"format": "toolproof.world", ')
     assert state == "error" and message.startswith("broken.json") and "\n" not in message
+    # a world file is named after its world, as suite validate and --worlds require
+    text = (ROOT / "data" / "worlds" / f"{WORLD.id}.json").read_text(encoding="utf-8")
+    state, message, lines = _load_world(page, tmp_path, "renamed.json", text)
+    assert (state, message, lines) == ("error", f"renamed.json: at $.id: the world's id is {WORLD.id!r}, so its "
+                                                f"file is named {WORLD.id}.json", [])
 
 
 def test_a_world_whose_paths_do_not_hold_is_one_line_per_path(page, tmp_path):

@@ -19,10 +19,12 @@ def world_check(text: str, source: str):
     """(world, checks): the file as `suite validate` reads it (worlds/load.world_from_text: one
     ToolProofError line naming the file and the JSON path), then every gold and wrong path
     replayed (grading/scenario_paths.check_paths: one PathCheck, and its line, per path)."""
+    from toolproof.datafiles import check_world_name
     from toolproof.grading.scenario_paths import check_paths
     from toolproof.worlds.load import world_from_text
 
     world = world_from_text(text, source)
+    check_world_name(world, source)              # <id>.json, as suite validate and --worlds require
     return world, check_paths(world)
 
 
