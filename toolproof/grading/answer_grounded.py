@@ -177,49 +177,33 @@ def _cents(value: float) -> int:
     return round(abs(value) * 100) if math.isfinite(value) and abs(value) < 1e300 else -1
 
 
-class TextFacts(NamedTuple):
-    """What one source text holds (read_sources joins them): a pure function of the text, kept
-    for texts met again (a world's rows come back in every transcript of its scenarios)."""
-    dates: tuple
-    times: tuple
-    amounts: tuple
-    currencies: tuple
-    norm: str
-    durations: tuple
-    shown: tuple            # ((kind, (values...)), ...) in the order read_sources lists them
-
-
 @lru_cache(maxsize=65_536)
-def _text_facts(text: str, in_result: bool) -> TextFacts:
-    reading = Reading(text)
-    day_found, time_found, amounts, currencies = [], [], [], []
-    shown: dict = {"date": [], "time": [], "duration": [], "number": [], "id": [], "path": []}
+def _text_facts(text: str, in_result: bool) -> tuple:
+    """(dates, times, amounts, currencies, norm, durations, shown) of one source text, for
+    read_sources to join: a pure function of the text, kept for texts met again (a world's rows
+    come back in every transcript of its scenarios)."""
+    reading, days, hours, amounts, codes = Reading(text), [], [], [], []
+    shown: dict = {k: [] for k in ("date", "time", "duration", "number", "id", "path")}
     for _, _, readings in dates(reading):
-        for r in readings:
-            if r[0] != "weekday":
-                day_found.append((r[1], r[2]))
-                if in_result:
-                    shown["date"].append(f"{r[0] or '-'}-{r[1]:02d}-{r[2]:02d}")
+        for r in (r for r in readings if r[0] != "weekday"):
+            days.append((r[1], r[2]))
+            shown["date"] += [f"{r[0] or '-'}-{r[1]:02d}-{r[2]:02d}"] if in_result else []
     for _, _, readings in times(reading):
-        time_found.extend(readings)
+        hours.extend(readings)
     for m in ISO_TIME.finditer(reading.norm):
-        time_found.append(f"{int(m.group(1)):02d}:{m.group(2)}")
-        if in_result:
-            shown["time"].append(f"{int(m.group(1)):02d}:{m.group(2)}")
+        hours.append(f"{int(m.group(1)):02d}:{m.group(2)}")
+        shown["time"] += [hours[-1]] if in_result else []
     for start, end, readings in digit_numbers(reading.norm):
         amounts.extend(_cents(r) for r in readings)
-        code = currency_of(reading, start, end)
-        if code:
-            currencies.append(code)
-    currencies.extend(CODE.findall(text) if in_result else ())
-    durations = tuple(_duration(m) for m in DURATION.finditer(reading.norm))
+        codes += [code] if (code := currency_of(reading, start, end)) else []
+    codes += CODE.findall(text) if in_result else []
     if in_result:
-        shown["duration"] += [m.group() for m in DURATION.finditer(reading.text)]
-        shown["number"] += [m.group(1) for m in NUMBERED.finditer(reading.norm)]
-        shown["id"] += [m.group() for m in IDENT.finditer(reading.text) if _is_ident(m.group())]
-        shown["path"] += [m.group() for m in PATH.finditer(reading.text)]
-    return TextFacts(tuple(day_found), tuple(time_found), tuple(amounts), tuple(currencies), reading.norm,
-                     durations, tuple((k, tuple(v)) for k, v in shown.items() if v))
+        shown["duration"] = [m.group() for m in DURATION.finditer(reading.text)]
+        shown["number"] = [m.group(1) for m in NUMBERED.finditer(reading.norm)]
+        shown["id"] = [m.group() for m in IDENT.finditer(reading.text) if _is_ident(m.group())]
+        shown["path"] = [m.group() for m in PATH.finditer(reading.text)]
+    return (tuple(days), tuple(hours), tuple(amounts), tuple(codes), reading.norm,
+            tuple(_duration(m) for m in DURATION.finditer(reading.norm)), tuple((k, tuple(v)) for k, v in shown.items()))
 
 
 def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> Sources:
@@ -237,14 +221,12 @@ def read_sources(mocks: dict | None, texts: Iterable[str], called: Any = ()) -> 
     for n in _numbers_in(called):
         found["amounts"].add(_cents(n))
     for k, text in enumerate(result_strings + [t for t in texts if t] + list(_strings(called))):
-        facts = _text_facts(text, k < len(result_strings))
-        found["dates"].update(facts.dates)
-        found["times"].update(facts.times)
-        found["amounts"].update(facts.amounts)
-        currencies.update(facts.currencies)
-        norms.append(facts.norm)
-        found["durations"].update(facts.durations)
-        for kind, values in facts.shown:
+        days, hours, amounts, codes, norm, durations, seen = _text_facts(text, k < len(result_strings))
+        for key, values in (("dates", days), ("times", hours), ("amounts", amounts), ("durations", durations)):
+            found[key].update(values)
+        currencies.update(codes)
+        norms.append(norm)
+        for kind, values in seen:
             shown[kind] += values
     found["dates"] |= _named_days(list(texts))
     found["amounts"] |= _derived(found["amounts"])
