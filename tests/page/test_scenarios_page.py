@@ -224,6 +224,7 @@ def test_a_scenario_run_turn_by_turn_graded_as_the_terminal_grades_it(page, live
     detail = open_detail(page, "#live-card", FAILING.id)
     assert detail.locator(".scenario-verdict .badge").text_content() == "ERROR"
     assert "500" in detail.locator(".msg-error").first.text_content()
+    assert detail.locator(".end-state h4").text_content() == "End state, when the conversation stopped"
 
     # kept as it went: reopened from Runs, graded again from the stored file, the same verdicts
     page.wait_for_function("document.getElementById('kept').dataset.settled === 'true'", timeout=READY_TIMEOUT_MS)

@@ -60,7 +60,7 @@ def scenario_detail(entry: dict, transcript, scenario, name: str, *, fixture: bo
     ending = ending_line(entry.get("ended"))
     if ending:
         box.appendChild(el("p", ending, cls="small scenario-ending", data_ended=str(entry.get("ended"))))
-    box.appendChild(diff_table(diff_rows(entry), name))
+    box.appendChild(diff_table(diff_rows(entry), name, stopped=entry["verdict"] == "ERROR"))
     if transcript is not None:
         box.appendChild(raw_json(transcript.raw, name))
     return box
@@ -110,15 +110,17 @@ def call_item(call: dict):
               data_error="true" if call["error"] else "false", children=parts)
 
 
-def diff_table(rows: list[list[str]], name: str):
+def diff_table(rows: list[list[str]], name: str, *, stopped: bool = False):
     """The end-state difference: one row per field that differs (the grader's own list, in the
-    cells every report shows: reports/scenarios.DIFF_HEAD)."""
+    cells every report shows: reports/scenarios.DIFF_HEAD); `stopped` (an ERROR): the tables as
+    they were when a request failed."""
     from toolproof.reports.scenarios import DIFF_HEAD
 
     block = el("div", cls="end-state")
-    block.appendChild(el("h4", "End state"))
-    if not rows:
-        block.appendChild(el("p", "The tables ended as expected.", cls="small end-state-same"))
+    block.appendChild(el("h4", "End state, when the conversation stopped" if stopped else "End state"))
+    if not rows:                        # ERROR: the grader compared the tables as they were at the stop
+        block.appendChild(el("p", "The tables were as expected when the conversation stopped." if stopped
+                             else "The tables ended as expected.", cls="small end-state-same"))
         return block
     table = el("table", cls="fields end-state-diff", children=[el("thead", children=[el("tr", children=[
         el("th", t[:1].upper() + t[1:], scope="col") for t in DIFF_HEAD])])])
