@@ -74,3 +74,31 @@ def test_hostile_scenarios_never_raise():
                      {"user": {"replies": [{"asks_for": None, "say": None}]}}):
         next_user_message(scenario, "How much?")
         next_user_message(scenario, "Done.")
+
+
+# Real models end most answers with an offer of more help. Read as a question, the scripted "yes"
+# (asks_for []) answered it and confirmed a write nobody asked for, and the fallback kept the
+# conversation going until the turn limit cut a finished task.
+@pytest.mark.parametrize("text", [
+    "Done: 900 EUR sent to ACC-7. Is there anything else I can help you with?",
+    "The transfer is complete. Let me know if you need anything else.",
+    "All set! If you have any other questions, just let me know.",
+    "Feito! Posso ajudar em mais alguma coisa?",
+    "Pronto. Se precisar de mais alguma coisa, é só dizer.",
+    "Listo. ¿Hay algo más en lo que pueda ayudarte?",
+    "Hecho. Si necesitas otra cosa, dímelo.",
+])
+def test_a_closing_offer_asks_nothing_so_the_script_goes_on_or_ends(text):
+    assert asked(text) == (False, frozenset())
+    assert next_user_message(SCENARIO, text) == UserTurn("Actually, make it 900.", then_index=0)
+    done = [UserTurn("Actually, make it 900.", then_index=0)]
+    assert next_user_message(SCENARIO, text, done) is None
+
+
+@pytest.mark.parametrize("text, reply", [
+    ("Shall I go ahead with the payment? Anything else you need?", 2),     # the real question still counts
+    ("How much is the rent? And is there anything else to pay?", 0),
+    ("Let me know if you'd like me to go ahead with the transfer.", 2),    # a request to confirm, not an offer
+])
+def test_a_real_question_beside_a_closing_offer_is_still_answered(text, reply):
+    assert next_user_message(SCENARIO, text).reply_index == reply

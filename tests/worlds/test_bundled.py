@@ -323,3 +323,24 @@ def test_a_live_run_of_every_bundled_scenario_played_by_its_first_gold_path_pass
     code, regraded, stderr = cli("grade", "--transcripts", str(out), "--format", "json")
     assert code == 0, stderr
     assert json.loads(regraded)["cases"] == card["cases"]
+
+
+CLOSING = {"en": " Is there anything else I can help you with?", "pt": " Posso ajudar em mais alguma coisa?",
+           "es": " ¿Hay algo más en lo que pueda ayudarte?"}
+
+
+@pytest.mark.parametrize("world, scenario, path, gold", [p for p in _paths() if p.values[3]])
+def test_a_gold_path_still_passes_when_its_answers_end_with_a_closing_offer(world, scenario, path, gold):
+    """Real models close most answers with an offer of more help; the scripted user must not take
+    it for a question (a "yes" to it would confirm a write, a fallback would run to the turn limit)."""
+    # lazy: only this test rewrites paths
+    from dataclasses import replace
+    from toolproof.grading.answer_text import Reading
+
+    def closed(turn):
+        if turn.say is None or turn.say.rstrip().endswith("?"):
+            return turn
+        return replace(turn, say=turn.say.rstrip() + CLOSING.get(Reading(turn.say).lang, CLOSING["en"]))
+    offered = replace(path, turns=tuple(closed(t) for t in path.turns))
+    check = path_check(world, scenario, offered, gold=True)
+    assert check.result.verdict == "PASS", (check.result.reasons, [t.say for t in offered.turns])

@@ -169,7 +169,7 @@ def _doc(*transcripts, **top):
     (lambda t: t.update(world=7), "$.transcripts[0].world: 7 is not of type 'string'"),
     (lambda t: t.update(world=""), "$.transcripts[0].world: '' should be non-empty"),
     (lambda t: t.update(ended="exploded"), "$.transcripts[0].ended: 'exploded' is not one of ['answer', "
-                                           "'turn_limit', 'error', 'aborted']"),
+                                           "'turn_limit', 'error', 'aborted', 'unreadable']"),
     (lambda t: t["turns"][0].update(tool_results={"x": 1}), "$.transcripts[0].turns[0].tool_results: "
                                                             "{'x': 1} is not of type 'array'"),
     (lambda t: t["turns"][0].update(error={"message": "x"}), "$.transcripts[0].turns[0]: a turn holds exactly "

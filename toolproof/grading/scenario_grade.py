@@ -26,7 +26,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from toolproof.errors import clip
 from toolproof.plurals import counted
+from toolproof.safe_text import printable
 from toolproof.providers.conversation import read_arguments
 from toolproof.suite.model import PhraseRules
 from toolproof.worlds.engine import initial_state
@@ -74,6 +76,7 @@ class _Conversation:
     recorded: dict = field(default_factory=dict)      # n -> the turn's recorded tool_results
     users: list = field(default_factory=list)         # UserTurn | None after each turn
     error: tuple | None = None                        # (n, error) of a failed request
+    unreadable: tuple | None = None                   # (n, reason) of a reply that could not be read or was blocked
     final: tuple | None = None                        # (n, text) of the answer that ended it
     ignored: int = 0                                  # turns after the end or past the limit
 
@@ -86,6 +89,14 @@ def read_conversation(scenario: Scenario, transcript: ScenarioTranscript) -> _Co
             continue
         if turn.reply is None:
             conv.error = (n, turn.error or {})
+            break
+        if turn.reply.unfinished:       # no answer yet, and none came: the provider's state (the loop stopped)
+            conv.error = (n, {"status": None, "message": f"reply not finished ({printable(turn.reply.unfinished[:200])})"})
+            break
+        if turn.reply.malformed or turn.reply.blocked:      # the loop stopped: no answer to read
+            conv.considered.append((n, turn.reply))
+            conv.users.append(None)
+            conv.unreadable = (n, unreadable_reason(turn.reply))
             break
         conv.considered.append((n, turn.reply))
         if turn.reply.calls:
@@ -120,7 +131,9 @@ def grade_scenario(world: World, scenario: Scenario, transcript: ScenarioTranscr
     expect = scenario.expect
     by_turn: dict[int, list] = {}
     fails: list[str] = []
-    if conv.final is None and conv.error is None and len(conv.considered) >= scenario.turn_limit:
+    if conv.unreadable is not None:
+        fails.append(f"turn {conv.unreadable[0]}: {conv.unreadable[1]}")
+    elif conv.final is None and conv.error is None and len(conv.considered) >= scenario.turn_limit:
         fails.append(f"turn limit reached ({scenario.turn_limit} requests) before the task ended")
     confirmed = {n: bool(u and u.confirms) for (n, _), u in zip(conv.considered, conv.users)}
     for found in (checks.minefields(steps, expect.minefields, params), checks.policy(steps, expect.policy, confirmed)):
@@ -144,6 +157,8 @@ def grade_scenario(world: World, scenario: Scenario, transcript: ScenarioTranscr
     if conv.error is not None:
         n, error = conv.error
         verdict, reasons = ERROR, [f"turn {n}: request failed: {failed_request(error)}"]
+    elif conv.unreadable is not None:
+        verdict, reasons = FAIL, fails + partial
     elif conv.final is None and len(conv.considered) < scenario.turn_limit and not definitive:
         # stopped from outside (an abort, a file cut short): only a rule already broken is a verdict
         verdict, reasons = ERROR, [f"the conversation stopped after {len(conv.considered)} of at most "
@@ -171,6 +186,8 @@ def _ignored(count: int) -> str | None:
 def _ended(conv: _Conversation, scenario: Scenario) -> str:
     if conv.error is not None:
         return "error"
+    if conv.unreadable is not None:
+        return "unreadable"
     if conv.final is not None:
         return "answer"
     return "turn_limit" if len(conv.considered) >= scenario.turn_limit else "aborted"
@@ -180,16 +197,41 @@ def _answer(scenario: Scenario, conv: _Conversation, steps: list) -> tuple[list,
     """(problems stating something false, problems missing a fact) of the final answer."""
     if conv.final is None:
         return [], []
-    mocks = {s.tool: s.result for s in steps}          # the last result the model saw of each tool
+    mocks = results_seen(steps)
+    # No call changed the world: a claim of an action ("I've sent the money") is one never taken.
+    wrote = any(s.changes for s in steps)
     given = (first_message(scenario), *(u.text for u in conv.users if u is not None), scenario.system or "")
     called = tuple(s.arguments for s in steps if isinstance(s.arguments, dict))
     judged = judge(scenario.expect.final_answer or NO_RULES, conv.final[1], mocks, where=WHERE,
-                   after_result=bool(steps), given=given, called=called)
+                   after_result=bool(steps), given=given, called=called,
+                   claims_default=None if wrote else False)
     false, missing = [], []
     for problem in judged.problems:
         rule = problem.removeprefix(f"{WHERE}: ")
         (missing if rule.startswith(MISSING) else false).append(problem)
     return false, missing
+
+
+def results_seen(steps: list) -> dict:
+    """Every result the model saw, as the answer rules read mocks: each tool's last result under
+    its name (what `{"result": "tool.path"}` reads), an earlier one under `tool#k` (k from 1), so
+    the grounded rule finds a value from any of them (three hotels checked in one turn)."""
+    out: dict = {}
+    seen: dict[str, int] = {}
+    for s in steps:
+        if s.tool in out:
+            seen[s.tool] = seen.get(s.tool, 0) + 1
+            out[f"{s.tool}#{seen[s.tool]}"] = out[s.tool]
+        out[s.tool] = s.result
+    return out
+
+
+def unreadable_reason(reply) -> str:
+    """Why a reply gives nothing to read, worded as the cases' grader words it (grading/grade.py)."""
+    if reply.malformed:
+        return f"unreadable response ({printable(clip(reply.malformed, 200))})"
+    return (f"blocked ({printable(clip(reply.blocked, 80))}): no content, and the provider's finish reason "
+            "is not a normal stop")
 
 
 def _turns(conv: _Conversation, steps: list, by_turn: dict, false: list, missing: list) -> list[dict]:

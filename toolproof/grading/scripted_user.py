@@ -5,7 +5,9 @@ their simulated user): the world file scripts every reply, and this module picks
 in the live run (running/scenario_run.py) and when a path or a transcript is replayed for grading
 (grading/scenario_paths.py, scenario_grade.py). The rule, after a model turn with no calls:
 - the text asks the user something (grading.answer_acts.asking_spans, read as the answer rule
-  `asks_for` reads it): the first reply not yet used whose `asks_for` names a detail asked
+  `asks_for` reads it; a closing offer such as "Anything else I can help with?" or "Let me know
+  if you need anything else" asks nothing: real models end most answers so, and a scripted "yes"
+  to it would confirm a write nobody asked for): the first reply not yet used whose `asks_for` names a detail asked
   (answer_acts.details_in), or whose `asks_for` is empty (any question), is sent; none fits ->
   the `fallback` (which may repeat; no fallback: the conversation is over);
 - the text asks nothing: the next `then` entry not yet sent (a later turn, such as a change of
@@ -24,8 +26,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from .answer_acts import asking_spans, details_in
+from .answer_acts import asking_spans, details_in, entries
+from .answer_patterns import find_entries
 from .answer_text import Reading
+
+# Closing offers: a question or request that only offers more help once the task is answered. An
+# asking clause holding one of these asks the user nothing a scripted reply could answer.
+CLOSINGS = {
+    "en": ("anything else", "something else", "any other questions", "any other question",
+           "any further questions", "any more questions", "if you need anything", "if you need any",
+           "if there's anything", "if there is anything", "if you have any questions",
+           "if you have any other", "if you have any further", "if you have any more",
+           "further assistance", "help with anything", "help you with anything", "other questions"),
+    "pt": ("mais alguma coisa", "algo mais", "mais algum", "se precisar de", "se precisares de",
+           "qualquer outra", "em que mais", "outra coisa", "outras dúvidas", "outra dúvida",
+           "mais alguma dúvida", "mais alguma questão"),
+    "es": ("algo más", "alguna otra", "cualquier otra", "si necesitas", "si necesita",
+           "en qué más", "otra cosa", "otras dudas", "otra duda", "otra pregunta", "otras preguntas"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +85,16 @@ class UserTurn:
 def asked(text: str) -> tuple[bool, frozenset]:
     """(does the text ask the user anything, the details its asking clauses mention)."""
     reading = Reading(text or "")
-    spans = list(asking_spans(reading))
+    closings = entries(CLOSINGS, reading.lang)
+    spans = [(start, end) for start, end in asking_spans(reading) if not _closing(reading, closings, start, end)]
     return bool(spans), frozenset(d for start, end in spans for d in details_in(reading, start, end))
+
+
+def _closing(reading: Reading, closings: tuple, start: int, end: int) -> bool:
+    """Is the asking clause at start..end (or the sentence it is in: "If you have any other
+    questions, just let me know") a closing offer?"""
+    low, high = reading.sentence_span(start)
+    return bool(find_entries(reading, closings, min(low, start), max(high, end), most=1))
 
 
 def next_user_message(scenario: Any, text: str, history_so_far: Iterable[UserTurn | None] = ()) -> UserTurn | None:

@@ -17,7 +17,8 @@ from .scenarios import turn_views
 ENDINGS = {"answer": "The conversation ended with the model's answer.",
            "turn_limit": "The turn limit cut the conversation.",
            "error": "A request failed: the conversation stopped there.",
-           "aborted": "The run was aborted during this conversation."}
+           "aborted": "The run was aborted during this conversation.",
+           "unreadable": "The model's reply could not be read, or the provider blocked it: the conversation stopped there."}
 
 
 def conversation(entry: dict, first_user: str = "") -> list[dict]:

@@ -11,6 +11,8 @@ is one request (`Run.exchange`, so requests sent == model turns taken):
   the state change it made; the next request carries every answer;
 - a reply with no calls (a text answer): the scripted user (grading/scripted_user.py) answers, or
   says nothing more and the conversation is over (`ended: "answer"`);
+- a reply that cannot be read, or that the provider blocked, ends it (`ended: "unreadable"`: a FAIL,
+  as for cases);
 - the turn limit cuts the conversation (`ended: "turn_limit"`; graded, not hung); a failed
   request stops it (`ended: "error"`: an ERROR, not the model's fault), and so does a reply the
   provider had not finished; a run that is stopping stops it between turns (`ended: "aborted"`).
@@ -77,6 +79,9 @@ async def run_scenario(run: Any, work: Work) -> dict:
         reply = reply_from_body(s.provider, turn["response"])
         if reply.unfinished:            # no answer yet, and none will come: not the model's doing
             raw["ended"] = "error"
+            break
+        if reply.malformed or reply.blocked:    # nothing to answer: the grader fails the model here
+            raw["ended"] = "unreadable"
             break
         if reply.calls:
             state = _answer_calls(world, scenario, state, reply.calls, turn)
