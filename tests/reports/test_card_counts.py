@@ -212,3 +212,14 @@ def test_credentials_are_listed_once_per_case_and_field():
     assert [credential_text(r) for r in rows] == ["sc-a send.body (api key, password) in 7 conversations",
                                                  "sc-b send.to (api key)"]
     assert credential_findings({"credentials": []}) == []
+
+
+def test_a_card_with_scenarios_names_them_apart_from_the_cases():
+    """counts.cases holds every row; a scenario is a row too, so a mixed card said "98 cases"."""
+    card = {"counts": {"cases": 98, "PASS": 55, "PARTIAL": 7, "FAIL": 36, "error": 0, "truncated": 2},
+            "categories": {"should_call": {"count": 72}, "scenario": {"count": 26}}}
+    assert verdicts_line(card) == "72 cases and 26 scenarios: 55 PASS, 7 PARTIAL, 36 FAIL, 0 ERROR (2 truncated)"
+    only = {"counts": {**card["counts"], "cases": 26}, "categories": {"scenario": {"count": 26}}}
+    assert verdicts_line(only).startswith("26 scenarios: ")
+    one = {"counts": {**card["counts"], "cases": 2}, "categories": {"should_call": {"count": 1}, "scenario": {"count": 1}}}
+    assert verdicts_line(one).startswith("1 case and 1 scenario: ")

@@ -27,10 +27,24 @@ from .figures import percent
 from .rates import RATE_INTERVAL_HEAD, rate_interval_text
 
 
+def rows_named(card: dict) -> str:
+    """The card's rows in words: '72 cases', '26 scenarios', or '72 cases and 26 scenarios' (a
+    scenario is a row of `cases` with category "scenario": counts.cases holds both)."""
+    total = card["counts"]["cases"]
+    table = card.get("categories") or {}
+    scenarios = table.get("scenario", {}).get("count", 0) if isinstance(table.get("scenario"), dict) else 0
+    if not scenarios:
+        return counted(total, "case")
+    if scenarios == total:
+        return counted(scenarios, "scenario")
+    return f"{counted(total - scenarios, 'case')} and {counted(scenarios, 'scenario')}"
+
+
 def verdicts_line(card: dict) -> str:
-    """'3 cases: 2 PASS, 0 PARTIAL, 0 FAIL, 1 ERROR (0 truncated)': the verdict pills, in cases."""
+    """'3 cases: 2 PASS, 0 PARTIAL, 0 FAIL, 1 ERROR (0 truncated)': the verdict pills, in cases
+    ('72 cases and 26 scenarios: ...' when the card holds scenarios too)."""
     counts = card["counts"]
-    return (f"{counted(counts['cases'], 'case')}: {counts['PASS']} PASS, {counts['PARTIAL']} PARTIAL, "
+    return (f"{rows_named(card)}: {counts['PASS']} PASS, {counts['PARTIAL']} PARTIAL, "
             f"{counts['FAIL']} FAIL, {counts.get('error', 0)} ERROR ({counts['truncated']} truncated)")
 
 
@@ -76,5 +90,5 @@ def error_rate_line(card: dict) -> str:
         "ERROR (request failed after retries, not graded)"
     ci = rate_interval_text(card, "error_rate")
     ci = f", {RATE_INTERVAL_HEAD} {ci}" if ci not in ("", "n/a") else ""
-    return (f"{what}: {counts.get('error', 0)} of {counted(counts['cases'], 'case')} "
+    return (f"{what}: {counts.get('error', 0)} of {rows_named(card)} "
             f"({percent(card.get('error_rate'))}{ci})")
