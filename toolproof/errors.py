@@ -13,7 +13,7 @@ once made a 2,008,087-character line). Escaping control characters is the edges'
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 MAX_QUOTED = 120    # characters of a value quoted in a refusal or a reason
 MAX_REASON = 600    # characters of a refusal's reason (it may quote a few values and name a fix)
@@ -107,3 +107,20 @@ def json_path(parts: list | tuple) -> str:
     for part in parts:
         out += f"[{part}]" if isinstance(part, int) else f".{part}"
     return out
+
+
+_KINDS = ((bool, "a boolean"), (int, "a number"), (float, "a number"), (str, "a string"), (list, "an array"),
+          (dict, "an object"))
+_PLAIN = {"a string": "a text", "an array": "a list"}
+
+
+def kind_of(value: Any, *, plain: bool = False) -> str:
+    """A JSON value's kind as messages name it: 'null', 'a boolean', 'a number', 'a string', 'an
+    array', 'an object' (anything else 'a <type name>'). `plain` says 'a text' and 'a list', the
+    words of the world format's manual (docs/scenarios.md); a provider's reply keeps JSON's words."""
+    if value is None:
+        return "null"
+    for cls, name in _KINDS:
+        if isinstance(value, cls):
+            return _PLAIN.get(name, name) if plain else name
+    return f"a {type(value).__name__}"

@@ -25,8 +25,9 @@ import json
 from typing import Any
 
 from .conversation import tool_result_for
-from .reply import Call, Reply, bounded_calls, bounded_text, kind_of
+from .reply import Call, Reply, bounded_calls, bounded_text
 from .trimming import Keeper, kept_list
+from toolproof.errors import kind_of
 from toolproof.suite.toolnames import wire_name
 
 TRUNCATED = "MAX_TOKENS"

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolproof.errors import kind_of
 from toolproof.limits import ReadError, check_value, read_json
 
 
@@ -128,17 +129,6 @@ def readable_body(body: Any) -> tuple[dict, str | None]:
         return check_value(body, what="response body"), None
     except ReadError as exc:
         return {}, exc.reason
-
-
-def kind_of(value: Any) -> str:
-    """A JSON value's kind for messages: 'an array', 'a string', 'null', ..."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    return {str: "a string", list: "an array", dict: "an object"}.get(type(value), f"a {type(value).__name__}")
 
 
 def usage_tokens(usage: Any, input_key: str, output_key: str) -> dict:

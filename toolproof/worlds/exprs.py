@@ -25,6 +25,8 @@ import re
 from datetime import date, timedelta
 from typing import Any, Callable
 
+from toolproof.errors import kind_of
+
 MAX_DEPTH = 32
 MAX_CHAIN = 4 * MAX_DEPTH     # levels an evaluation may go down, through lets: the Python stack's share
 MAX_NODES = 2000
@@ -247,19 +249,6 @@ def _coalesce(raw: list, scope: Scope) -> Any:
 _LAZY = {"and": _and, "or": _or, "if": _if, "coalesce": _coalesce}
 
 
-def kind(value: Any) -> str:
-    """A JSON value's kind as messages name it."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a text"
-    return "a list" if isinstance(value, list) else "an object"
-
-
 def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -269,7 +258,7 @@ def _numbers(op: str, args: list) -> list:
         args = args[0]          # min, max and + of one list: over its items
     for a in args:
         if not is_number(a):
-            raise EvalError(f"{op} needs numbers, not {kind(a)}")
+            raise EvalError(f"{op} needs numbers, not {kind_of(a, plain=True)}")
     return args
 
 
@@ -319,11 +308,11 @@ def _round(op: str, args: list) -> Any:
 def _text(op: str, args: list) -> Any:
     if op == "len":
         if not isinstance(args[0], (str, list)):
-            raise EvalError(f"len needs a text or a list, not {kind(args[0])}")
+            raise EvalError(f"len needs a text or a list, not {kind_of(args[0], plain=True)}")
         return len(args[0])
     if op in ("lower", "upper"):
         if not isinstance(args[0], str):
-            raise EvalError(f"{op} needs a text, not {kind(args[0])}")
+            raise EvalError(f"{op} needs a text, not {kind_of(args[0], plain=True)}")
         return args[0].lower() if op == "lower" else args[0].upper()
     if all(isinstance(a, list) for a in args):
         out: Any = [x for a in args for x in a]
@@ -353,7 +342,8 @@ def same(a: Any, b: Any) -> bool:
 def ordered(op: str, a: Any, b: Any) -> bool:
     """a OP b for two numbers or two texts (ISO dates order as texts)."""
     if not ((is_number(a) and is_number(b)) or (isinstance(a, str) and isinstance(b, str))):
-        raise EvalError(f"{op} compares two numbers or two texts, not {kind(a)} and {kind(b)}")
+        raise EvalError(f"{op} compares two numbers or two texts, not {kind_of(a, plain=True)} and "
+                        f"{kind_of(b, plain=True)}")
     return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
 
 
@@ -363,7 +353,7 @@ def contains(container: Any, item: Any) -> bool:
         return any(same(item, x) for x in container)
     if isinstance(container, str) and isinstance(item, str):
         return item.strip().casefold() in container.casefold()
-    raise EvalError(f"in looks inside a list or a text, not {kind(container)}")
+    raise EvalError(f"in looks inside a list or a text, not {kind_of(container, plain=True)}")
 
 
 def _test(op: str, args: list) -> Any:

@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from toolproof import limits
-from toolproof.errors import ToolProofError, json_path, quoted
+from toolproof.errors import ToolProofError, json_path, kind_of, quoted
 
 MAX_ITEMS = 20_000          # the longest list a world holds: its rows
 MAX_TEXT = 20_000           # characters of a prompt, a reply, a description
@@ -42,7 +42,7 @@ def obj(raw: Any, place: list, required: tuple = (), optional: tuple = (), *, mo
     """`raw` as an object holding every `required` key and no key beyond `optional` (`more`: any
     other key too)."""
     if not isinstance(raw, dict):
-        raise Refusal(place, f"expected an object, not {kind(raw)}")
+        raise Refusal(place, f"expected an object, not {kind_of(raw, plain=True)}")
     for name in required:
         if name not in raw:
             raise Refusal(place, f"{name!r} is required")
@@ -56,14 +56,14 @@ def obj(raw: Any, place: list, required: tuple = (), optional: tuple = (), *, mo
 def mapping(raw: Any, place: list) -> dict:
     """`raw` as an object with any keys (a let table, a where, a row, arguments)."""
     if not isinstance(raw, dict):
-        raise Refusal(place, f"expected an object, not {kind(raw)}")
+        raise Refusal(place, f"expected an object, not {kind_of(raw, plain=True)}")
     return raw
 
 
 def items(raw: Any, place: list, most: int, *, fewest: int = 0) -> list:
     """`raw` as a list of `fewest` to `most` items."""
     if not isinstance(raw, list):
-        raise Refusal(place, f"expected a list, not {kind(raw)}")
+        raise Refusal(place, f"expected a list, not {kind_of(raw, plain=True)}")
     if len(raw) > most:
         raise Refusal(place, f"holds {len(raw):,} items; at most {most:,}")
     if len(raw) < fewest:
@@ -76,7 +76,7 @@ def text(raw: Any, place: list, *, most: int = MAX_TEXT, pattern: re.Pattern | N
     """`raw` as a text of at most `most` characters, matching `pattern` when given (`what`
     says what it must look like), not blank unless `blank`."""
     if not isinstance(raw, str):
-        raise Refusal(place, f"expected a text, not {kind(raw)}")
+        raise Refusal(place, f"expected a text, not {kind_of(raw, plain=True)}")
     if len(raw) > most:
         raise Refusal(place, f"text of {len(raw):,} characters; at most {most:,}")
     if pattern is not None and not pattern.fullmatch(raw):
@@ -95,18 +95,8 @@ def whole(raw: Any, place: list, low: int, high: int) -> int:
 
 def flag(raw: Any, place: list) -> bool:
     if not isinstance(raw, bool):
-        raise Refusal(place, f"expected true or false, not {kind(raw)}")
+        raise Refusal(place, f"expected true or false, not {kind_of(raw, plain=True)}")
     return raw
-
-
-def kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    for cls, name in ((bool, "a boolean"), (int, "a number"), (float, "a number"), (str, "a text"),
-                      (list, "a list"), (dict, "an object")):
-        if isinstance(value, cls):
-            return name
-    return f"a {type(value).__name__}"
 
 
 def refuse_hostile(doc: Any) -> None:
@@ -136,7 +126,7 @@ def refuse_hostile(doc: Any) -> None:
         for key, inner in pairs:
             if keyed and (key.__class__ is not str or not (key.isascii() and key.isprintable())):
                 if not isinstance(key, str):
-                    raise Refusal(_spelt(link), f"a key is {kind(key)}, not a text")
+                    raise Refusal(_spelt(link), f"a key is {kind_of(key, plain=True)}, not a text")
                 _check_text(key, _spelt((link, key)) if len(key) <= 80 else _spelt(link), "a key")
             cls = inner.__class__
             if cls is dict or cls is list:
@@ -172,7 +162,7 @@ def _check_scalar(value: Any, place: list) -> None:
         if not math.isfinite(value):
             raise Refusal(place, f"{value!r} is not a JSON number")
     else:
-        raise Refusal(place, f"{kind(value)} is not JSON")
+        raise Refusal(place, f"{kind_of(value, plain=True)} is not JSON")
 
 
 def _check_text(value: str, place: list, what: str) -> None:
