@@ -35,9 +35,10 @@ READ_ONE = {"name": "get_transfer", "description": "One transfer by id.",
 
 def world_of(rows: int):
     doc = bank_doc()
+    own = sum(len(table["rows"]) for table in doc["tables"].values())     # the world holds `rows` in all
     doc["tables"]["transfers"]["rows"] = [
         {"id": f"TR-{i:05d}", "from": "ACC-1" if i % 3 else "ACC-7", "to": "ACC-7", "amount": i % 97 + 0.5,
-         "date": f"2026-0{1 + i % 3}-{1 + i % 28:02d}"} for i in range(rows - 6)] + doc["tables"]["transfers"]["rows"]
+         "date": f"2026-0{1 + i % 3}-{1 + i % 28:02d}"} for i in range(rows - own)] + doc["tables"]["transfers"]["rows"]
     doc["tools"].append(READ_ONE)
     return doc, load_world(doc, "bank.json")
 

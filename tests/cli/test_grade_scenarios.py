@@ -8,14 +8,14 @@ import json
 import pytest
 
 from clirun import cli
-from gradeworld import RENT, world_doc
 from toolproof.grading.scenario_paths import path_transcript
 from toolproof.worlds.load import load_world
+from worldkit import RENT, grade_doc
 
 
 def _world_file(tmp_path, doc=None, name="gradebank.json"):
     path = tmp_path / name
-    path.write_text(json.dumps(doc or world_doc()), encoding="utf-8")
+    path.write_text(json.dumps(doc or grade_doc()), encoding="utf-8")
     return path
 
 
@@ -60,7 +60,7 @@ def test_a_scenario_whose_world_is_not_given_is_one_line(tmp_path):
 @pytest.mark.parametrize("content, words", [
     ("{not json", "gradebank.json"),
     ("[" * 100_000 + "]" * 100_000, "gradebank.json"),
-    (json.dumps({**world_doc(), "id": "Gradebank\u202e"}), "$.id"),
+    (json.dumps({**grade_doc(), "id": "Gradebank\u202e"}), "$.id"),
 ])
 def test_a_malformed_or_hostile_world_file_is_one_line(tmp_path, content, words):
     (tmp_path / "gradebank.json").write_text(content, encoding="utf-8")
@@ -84,7 +84,7 @@ def test_suite_validate_exits_1_when_a_path_does_not_hold(tmp_path):
     broken = json.loads(json.dumps(RENT))
     broken["wrong_paths"][0]["fails_with"] = "minefield"       # it breaks the policy, not a minefield
     broken["gold_paths"][1]["turns"] = broken["gold_paths"][1]["turns"][1:]   # no look-up: not gold
-    code, out, _ = cli("suite", "validate", str(_world_file(tmp_path, world_doc(broken))))
+    code, out, _ = cli("suite", "validate", str(_world_file(tmp_path, grade_doc(broken))))
     assert code == 1
     assert "FAIL gradebank.rent gold portuguese: FAIL, expected PASS: milestone 'payee' missed" in out
     assert "FAIL gradebank.rent wrong no-confirm: FAIL, expected a failure with 'minefield': policy" in out

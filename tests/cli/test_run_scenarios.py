@@ -11,7 +11,7 @@ import pytest
 
 from clirun import cli_with
 from fakeagent import FakeAgent
-from scenarioworld import SCRIPTS, world_doc
+from worldkit import SCRIPTS, run_doc
 
 KEY = "sk-cli-scenario-secret-42"
 cli = cli_with({"TOOLPROOF_API_KEY": KEY})
@@ -20,7 +20,7 @@ cli = cli_with({"TOOLPROOF_API_KEY": KEY})
 @pytest.fixture
 def world_file(tmp_path):
     path = tmp_path / "minibank.json"
-    path.write_text(json.dumps(world_doc()))
+    path.write_text(json.dumps(run_doc()))
     return path
 
 
@@ -78,7 +78,7 @@ def test_a_scope_word_of_neither_kind_is_refused_by_the_flag():
 
 @pytest.mark.parametrize("text, said", [
     ("{", "minibank.json"),                                               # malformed JSON
-    (json.dumps({**world_doc(), "tables": {"t": {"key": "id", "rows": [{"id": 1}] * 30_000}}}), "minibank.json"),
+    (json.dumps({**run_doc(), "tables": {"t": {"key": "id", "rows": [{"id": 1}] * 30_000}}}), "minibank.json"),
     ("[" * 100_000 + "]" * 100_000, "minibank.json"),                      # hostile depth
 ])
 def test_a_bad_world_file_is_one_line(tmp_path, text, said):

@@ -13,7 +13,6 @@ from urllib.parse import urlsplit
 import pytest
 
 from fakeagent import FakeAgent
-from scenarioworld import FIRSTS, SCRIPTS, world_doc
 from toolproof.cli.transport import urllib_transport
 from toolproof.errors import ToolProofError
 from toolproof.providers.catalog import PROVIDERS
@@ -21,8 +20,9 @@ from toolproof.running.runner import SAME_STATUS_STOP, Run, RunSettings
 from toolproof.running.scenario_run import scenario_need
 from toolproof.running.transport import HttpReply
 from toolproof.worlds.load import load_world
+from worldkit import FIRSTS, SCRIPTS, run_doc
 
-WORLDS = {"minibank": load_world(world_doc(), "minibank.json")}
+WORLDS = {"minibank": load_world(run_doc(), "minibank.json")}
 ORDER = ["minibank.pay", "minibank.rates", "minibank.loop", "minibank.ask"]
 NEED = 6 + 6 + 4 + 6
 
@@ -89,7 +89,7 @@ def test_every_wire_format_holds_each_conversation_to_its_end(provider):
     rates, _ = done["minibank.rates"]
     parallel = rates["turns"][0]["tool_results"]
     assert [(r["result"], r["error"]) for r in parallel] == [
-        ({"rate": 1.08}, False), ({"rate": 0.85}, False), ({"error": "no rate for JPY"}, True)]
+        ({"rate": 0.92}, False), ({"rate": 0.85}, False), ({"error": "no rate for JPY"}, True)]
     assert rates["turns"][1]["tool_results"][0]["error"] is True
 
     loop, graded = done["minibank.loop"]
@@ -117,7 +117,7 @@ def test_each_provider_gets_tool_errors_in_its_own_shape(provider):
     elif provider == "gemini":
         parts = body["contents"][-1]["parts"]
         assert [p["functionResponse"]["response"] for p in parts] == [
-            {"rate": 1.08}, {"rate": 0.85}, {"error": "no rate for JPY"}]
+            {"rate": 0.92}, {"rate": 0.85}, {"error": "no rate for JPY"}]
     elif provider == "openai-responses":
         outputs = [i for i in body["input"] if i.get("type") == "function_call_output"]
         assert [json.loads(o["output"]) for o in outputs][-1] == {"error": "no rate for JPY"}
@@ -261,7 +261,7 @@ def test_a_hostile_model_is_data_never_an_exception(text):
     async def transport(url, headers, body, timeout):
         sent.append(body)
         return HttpReply(200, {}, text, 1.0)
-    worlds = {"minibank": load_world(world_doc("loop"), "minibank.json")}
+    worlds = {"minibank": load_world(run_doc("loop"), "minibank.json")}
     run = go(Run([], {}, settings("openai-compatible", cap=4), transport, worlds=worlds))
     (transcript,) = run.transcripts
     (result,) = run.results

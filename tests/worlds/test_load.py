@@ -23,8 +23,10 @@ def refusal(doc, source="bank.json") -> str:
 
 def test_the_bank_loads_into_its_records():
     world = load_world(bank_doc(), "bank.json")
-    assert (world.id, world.today, list(world.tables)) == ("bank", "2026-03-14", ["accounts", "transfers"])
-    assert list(world.tools) == ["transfer_funds", "list_transfers", "get_account", "close_account", "get_rate"]
+    assert (world.id, world.today, list(world.tables)) == ("bank", "2026-03-14",
+                                                            ["accounts", "transfers", "payees"])
+    assert list(world.tools) == ["transfer_funds", "list_transfers", "get_account", "close_account", "get_rate",
+                                 "find_payee", "get_balance"]
     assert world.tools["get_rate"].stateless and not world.tools["transfer_funds"].stateless
     scenario, = world.scenarios
     assert scenario.id == "bank.pay_rent" and scenario.tools == ("get_account", "transfer_funds")
@@ -111,7 +113,7 @@ CASES = [
     # tools
     ("no tools", _set(["tools"], []), "at $.tools: needs at least 1 item"),
     ("tool name", _set(T0 + ["name"], "transfer funds"), "at $.tools[0].name: 'transfer funds' is not a tool name"),
-    ("tool twice", lambda d: d["tools"].append(dict(d["tools"][2])), "at $.tools[5].name: tool 'get_account' is defined twice"),
+    ("tool twice", lambda d: d["tools"].append(dict(d["tools"][2])), "at $.tools[7].name: tool 'get_account' is defined twice"),
     ("parameters type", _set(T0 + ["parameters"], {"type": "array"}),
      "at $.tools[0].parameters.type: a tool's parameters are a JSON Schema of \"type\": \"object\""),
     ("remote $ref", _set(T0 + ["parameters", "properties", "amount"], {"$ref": "https://example.com/s.json"}),
@@ -153,8 +155,8 @@ CASES = [
     ("row in a let", _set(T0 + ["lets", "fee"], {"row": "balance"}), "at $.tools[0].lets.fee: row reads the row being filtered or updated: only in a where or an update's set"),
     ("new_id in a check", _set(T0 + ["checks", 1, "if", "args", 0], {"new_id": "X-"}), "new_id makes a new key: only in an insert's values or an update's set"),
     ("effect table", _set(T0 + ["effects", 0, "update"], "acounts"),
-     "at $.tools[0].effects[0].update: no table 'acounts' in this world (its tables: accounts, transfers)"),
-    ("find table", _set(T0 + ["find", 1, "table"], "payees"), "at $.tools[0].find[1].table: no table 'payees' in this world"),
+     "at $.tools[0].effects[0].update: no table 'acounts' in this world (its tables: accounts, transfers, payees)"),
+    ("find table", _set(T0 + ["find", 1, "table"], "payments"), "at $.tools[0].find[1].table: no table 'payments' in this world"),
     ("two kinds of effect", _set(T0 + ["effects", 0, "delete"], "accounts"),
      "at $.tools[0].effects[0]: an effect names its table under exactly one of read, insert, update, delete"),
     ("key set", _set(T0 + ["effects", 0, "set", "id"], "X"), "at $.tools[0].effects[0].set.id: 'id' keys the table accounts: a key never changes"),
@@ -180,7 +182,7 @@ CASES = [
     ("tag", _set(S0 + ["covers", 0], "ask"), "at $.scenarios[0].covers[0]: unknown tag 'ask'"),
     ("detail", _set(S0 + ["user", "replies", 0, "asks_for", 0], "money"), "at $.scenarios[0].user.replies[0].asks_for[0]: unknown detail 'money'"),
     ("turn limit", _set(S0 + ["turn_limit"], 31), "at $.scenarios[0].turn_limit: expected a whole number from 1 to 30, not 31"),
-    ("end state table", _set(S0 + ["expect", "end_state", "payees"], {}), "at $.scenarios[0].expect.end_state.payees: no table 'payees'"),
+    ("end state table", _set(S0 + ["expect", "end_state", "payments"], {}), "at $.scenarios[0].expect.end_state.payments: no table 'payments'"),
     ("end state row", _set(S0 + ["expect", "end_state", "accounts", "update", 0, "key"], "ACC-404"),
      "at $.scenarios[0].expect.end_state.accounts.update[0].key: no row 'ACC-404' in the table accounts"),
     ("milestone after", _set(S0 + ["expect", "milestones", 0, "after"], ["pay"]),

@@ -8,7 +8,6 @@ import json
 
 import pytest
 
-from gradeworld import ASK, DONE, FIND, PAY, RENT, scenario, world_doc
 from toolproof.datafiles import bundled_worlds, format_schema, load_bundle
 from toolproof.errors import ToolProofError
 from toolproof.grading.scenario_grade import grade_scenario
@@ -19,8 +18,9 @@ from toolproof.scoring.evaluate import evaluate
 from toolproof.scoring.scenarios import scenarios_block
 from toolproof.worlds.load import load_world
 from toolproof.worlds.model import Path
+from worldkit import ASK, DONE, FIND, PAY, RENT, grade_doc, rent
 
-WORLD = load_world(world_doc(), "gradebank.json")
+WORLD = load_world(grade_doc(), "gradebank.json")
 RENT_S = WORLD.scenarios[0]
 
 
@@ -52,7 +52,7 @@ def test_the_end_state_difference_names_table_row_and_field():
 
 
 def test_a_table_not_named_must_end_unchanged_and_an_unexpected_row_is_named():
-    doc = world_doc(scenario(expect={"end_state": {}}))
+    doc = grade_doc(rent(expect={"end_state": {}}))
     world = load_world(doc, "gradebank.json")
     result = graded([FIND, ASK, PAY, DONE], world=world)
     assert result.reasons[0] == "end state: accounts ACC-1 balance is 350.0, expected 1250.0"
@@ -74,9 +74,10 @@ def test_milestones_are_a_partial_order():
 
 
 def test_dataflow_wants_the_value_from_an_earlier_result():
-    doc = world_doc(scenario(expect={**RENT["expect"], "end_state": {
+    doc = grade_doc(rent(expect={**RENT["expect"], "end_state": {
         "transfers": {"insert": [{"to": "ACC-7", "amount": 900}]},
-        "accounts": {"update": [{"key": "ACC-1", "set": {"balance": 350}}]}}, "milestones": []}))
+        "accounts": {"update": [{"key": "ACC-1", "set": {"balance": 350}},
+                                {"key": "ACC-7", "set": {"balance": 910}}]}}, "milestones": []}))
     world = load_world(doc, "gradebank.json")
     result = graded([ASK, PAY, DONE], world=world)
     assert result.reasons[0] == ('dataflow broken in turn 2: transfer_funds\'s to_account "ACC-7" is not a '
