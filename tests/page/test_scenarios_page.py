@@ -19,6 +19,7 @@ from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, ROOT, booted
 from fakeagent import conversation
 from livepage import ENDED, assert_only_talked_to, export, live, page, start  # noqa: F401
 from routed import OPENAI, RoutedProvider, origin_pattern
+from scenariodocs import bank_ids, scenario_doc     # the board's scenario runs, as tests/scoring ranks them
 from toolproof.datafiles import bundled_worlds, format_schema, load_bundle
 from toolproof.grading.transcripts import parse_transcripts
 from toolproof.plurals import counted
@@ -418,3 +419,22 @@ def test_pad_levels_or_phrasings_with_a_scenarios_scope_are_refused_as_run_refus
     page.wait_for_function("s => document.getElementById('run-message').textContent === s", arg=says)
     page.select_option("#phrasings", "base")
     assert openai.posts == [] and page.evaluate("document.body.dataset.run") == "idle"
+
+
+# ---------------------------------------------------------------- the Leaderboard on scenario runs
+
+def test_the_leaderboard_ranks_two_scenarios_runs_as_the_terminal_does(page, tmp_path):
+    paths = []
+    for name, doc in (("good", scenario_doc("good")), ("bad", scenario_doc("bad", bank_ids()[:5]))):
+        paths.append(tmp_path / f"{name}.json")
+        paths[-1].write_text(json.dumps(doc), encoding="utf-8")
+    page.click("#board-clear")
+    page.wait_for_function("document.getElementById('board').dataset.board === 'empty'", timeout=READY_TIMEOUT_MS)
+    page.set_input_files("#board-files", [str(p) for p in paths])
+    page.wait_for_function("['ready', 'error'].includes(document.getElementById('board').dataset.board)",
+                           timeout=READY_TIMEOUT_MS)
+    assert page.evaluate("document.getElementById('board').dataset.board") == "ready", \
+        page.text_content("#board-message")
+    assert page.locator("#board .compare-summary li").first.text_content().endswith(", 8 scenarios (world bank)")
+    assert page.eval_on_selector_all("#board .board-row .board-scenarios", "cells => cells.map(c => c.textContent)") \
+        == ["100.0% (63.1–100.0%) 8 of 8", "37.5% (8.5–75.5%) 3 of 8"]

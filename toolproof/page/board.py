@@ -152,10 +152,12 @@ class BoardView:
         self.message(f"Ranked {counted(n, 'run')}{aside}. The exports are exactly what python -m toolproof board ... prints.")
 
     def _table(self):
-        from toolproof.reports.board import cases_cell, interval, num, pass_k, pct, run_name, score_cell, usd
+        from toolproof.reports.board import cases_cell, has_scenarios, interval, num, pass_k, pct, run_name, score_cell, usd
+        from toolproof.reports.scenarios import BOARD_HEAD, board_cell
         from toolproof.errors import clip
         from toolproof.safe_text import printable
 
+        scenarios = has_scenarios(self.board)       # the exports' last column, when a run has scenarios
         _, key, high_first = SORTS[self.sort]
         descending = high_first != self.flipped
         order = "descending" if descending else "ascending"
@@ -169,7 +171,8 @@ class BoardView:
                 children=[el("span", label), el("span", " ▼" if descending else " ▲", aria_hidden="true")])])
 
         head = el("tr", children=[header(column, label) for column, (label, _, _) in SORTS.items()] + [
-            el("th", t, scope="col") for t in ("95% CI", "Interval (0–100)", "pass^k", "Requests")])
+            el("th", t, scope="col") for t in ("95% CI", "Interval (0–100)", "pass^k", "Requests")
+            + ((BOARD_HEAD.capitalize(),) if scenarios else ())])
         rows = [dict(r, _name=run_name(r)) for r in self.board["runs"]]
         rows.sort(key=key, reverse=descending)
         body = []
@@ -182,7 +185,8 @@ class BoardView:
                 el("td", score_cell(r), cls="num board-score"), el("td", pct(r["error_rate"]) + "%", cls="num"),
                 el("td", usd(r["cost"]["usd"]), cls="num"), el("td", num(r["cost"]["latency_p50_ms"]), cls="num"),
                 el("td", interval(r), cls="num"), el("td", children=[whisker(r["score"], i.get("low"), i.get("high"))]),
-                el("td", pass_k(r), cls="num"), el("td", str(r["cost"]["requests"]), cls="num")]))
+                el("td", pass_k(r), cls="num"), el("td", str(r["cost"]["requests"]), cls="num")]
+                + ([el("td", board_cell(r), cls="num board-scenarios")] if scenarios else [])))
         byid("board").dataset.sort = self.sort
         byid("board").dataset.order = order
         return el("table", cls="board-table", children=[el("thead", children=[head]), el("tbody", children=body)])

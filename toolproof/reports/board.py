@@ -119,7 +119,13 @@ def _scope(s: dict) -> str:
     if s.get("note"):
         return f"{sha}, SHARED CASES ONLY: {s['note']}"
     whole = s.get("suite_cases", s["cases"])
-    return f"{sha}, " + (counted(whole, "case") if whole == s["cases"] else f"{s['cases']} of its {counted(whole, 'case')}")
+    cases = counted(whole, "case") if whole == s["cases"] else f"{s['cases']} of its {counted(whole, 'case')}"
+    played = s.get("scenarios") or 0
+    if not played:
+        return f"{sha}, {cases}"
+    worlds = ", ".join(s.get("worlds") or {})
+    played = f"{counted(played, 'scenario')} (world{'s' if len(s.get('worlds') or {}) > 1 else ''} {worlds})"
+    return f"{sha}, " + (f"{cases} and {played}" if s["cases"] else played)
 
 
 def headline(board: dict) -> list[str]:
@@ -127,7 +133,8 @@ def headline(board: dict) -> list[str]:
     s, m = board["suite"], board["method"]
     n, unranked = len(every_run(board)), len(board.get("unranked", []))
     apart = f"; {unranked} not ranked (no score)" if unranked else ""
-    return [f"ToolProof leaderboard: {counted(n, 'run')}, {_scope(s)}{apart}"] + ([s["phrasings_note"]] if s.get("phrasings_note") else []) + [
+    return [f"ToolProof leaderboard: {counted(n, 'run')}, {_scope(s)}{apart}"] + ([s["phrasings_note"]] if s.get("phrasings_note") else []) + (
+        [s["worlds_note"]] if s.get("worlds_note") else []) + [
             f"Ranked by score; {int(100 * m['level'])}% intervals {m['intervals']}",
             f"Pairs ({m['pairs']}): {m['pairwise']}; significant when the Holm-adjusted p < {m['alpha']:g}. "
             "Runs that cannot be told apart share a rank (\"1–3\")."]

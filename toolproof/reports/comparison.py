@@ -39,8 +39,8 @@ def _signed(value, places: int = 2) -> str:
 def _summary(c: dict) -> list[str]:
     s, m = c["score"], c["mcnemar"]
     suite = c["suite"]
-    scope = (f"{counted(suite['shared_cases'], 'shared case')} (mixed suites: {suite['only_a']} only in A, "
-             f"{suite['only_b']} only in B)" if suite["mixed"] else f"{counted(suite['shared_cases'], 'case')}, same suite")
+    scope = (f"{_shared(suite, 'shared case')} (mixed suites: {suite['only_a']} only in A, "
+             f"{suite['only_b']} only in B)" if suite["mixed"] else f"{_shared(suite, 'case')}, same suite")
     if c["errored"]:        # the page shows this paragraph alone: say here what was left out
         left = len(c["errored"])
         scope += (f"; {counted(left, 'case')} left out, ERROR in a run "
@@ -52,7 +52,17 @@ def _summary(c: dict) -> list[str]:
             f"({_ci(c)} {_signed(s['low'], 1)} to {_signed(s['high'], 1)}, {c['intervals']['method']})",
             f"Flips (verdict PASS in one run only): {len(c['flips']['regressed'])} regressed, "
             f"{len(c['flips']['improved'])} improved; " + _flip_test(m)] + \
-        ([f"Phrasings: {c['phrasings_note']}"] if c.get("phrasings_note") else [])
+        ([f"Phrasings: {c['phrasings_note']}"] if c.get("phrasings_note") else []) + \
+        ([f"Worlds: {c['worlds_note']}"] if c.get("worlds_note") else [])
+
+
+def _shared(suite: dict, noun: str) -> str:
+    """'72 cases', '8 scenarios' or '72 cases and 8 scenarios': what both runs hold, as the
+    comparison's `suite` counts it (scenarios are entries of its cases)."""
+    played = suite.get("shared_scenarios") or 0
+    cases = suite["shared_cases"] - played
+    parts = ([counted(cases, noun)] if cases or not played else []) + ([counted(played, "scenario")] if played else [])
+    return " and ".join(parts)
 
 
 def _ci(c: dict) -> str:

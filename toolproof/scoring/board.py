@@ -14,6 +14,14 @@ Rules (docs/statistics.md "The leaderboard" says the same for users):
   both hold: so when the case sets the runs planned differ, every run is graded on the cases all
   runs share, as with `allow_mixed`, and the board says so (`suite.shared_only`, `suite.note`);
   no case shared is refused with one line naming the files;
+- scenarios (multi-turn tasks over a world, each a `cases` entry of category "scenario") are
+  ranked like cases: the items a run planned are its cases and its scenarios (those of the
+  worlds its `scenarios` / `scenarios:<world>` scope names, else those it holds), the board
+  ranks on the items all runs share (a scenarios-only board's score is the scenario category's),
+  and a cases run set beside a scenarios run shares nothing and is refused; a scenario of no
+  world loaded is refused naming the file, and runs that played a shared world in different
+  versions (`world_sha256`) are refused like different suites unless `allow_mixed`
+  (`suite.worlds_note` then says so);
 - a run is graded on those cases alone: its cost, requests and latency count only their
   transcripts, not the whole file's;
 - compare's base-phrasing rule (comparison.compared_on_base): when some runs hold several
@@ -45,10 +53,11 @@ from toolproof.plurals import counted
 from toolproof.errors import ToolProofError
 from toolproof.grading.transcripts import TranscriptSet, known_ids, parse_transcripts
 from toolproof.suite.model import BASE, Case, Tool
-from .comparison import SCENARIO_FIELDS, compare_runs, compared_on_base, paired_p_value, run_summary
+from .comparison import (SCENARIO_FIELDS, compare_runs, compared_on_base, paired_p_value, run_summary,
+                         world_fingerprints, world_mismatch)
 from .cost import check_prices
-from .coverage import below_half, plan_case_ids
-from .evaluate import evaluate
+from .coverage import below_half, plan_case_ids, scenario_plan
+from .evaluate import check_scenarios_known, evaluate
 from .intervals import LEVEL, METHOD
 from .results_doc import refuse_scorecard
 
@@ -179,28 +188,71 @@ def _ranks(rows: list[dict], pairs: list[dict]) -> None:
 
 
 def _narrowed(transcripts: TranscriptSet, keep, **settings) -> TranscriptSet:
-    """The transcripts `keep(t)` holds, as a set of their own; `settings` restate the file's plan
-    (phrasings="base": a run kept to its base phrasing planned that phrasing alone)."""
-    repeats = {}
-    for case_id, ts in transcripts.all_repeats().items():
-        mine = tuple(t for t in ts if keep(t))
-        if mine:
-            repeats[case_id] = mine
+    """The transcripts (of cases and of scenarios) `keep(t)` holds, as a set of their own;
+    `settings` restate the file's plan (phrasings="base": a run kept to its base phrasing
+    planned that phrasing alone)."""
+    def kept(groups: dict) -> dict:
+        return {k: mine for k, ts in groups.items() if (mine := tuple(t for t in ts if keep(t)))}
+
+    repeats, scenarios = kept(transcripts.all_repeats()), kept(transcripts.scenarios or {})
     raw = transcripts.raw
     if settings and isinstance(raw.get("settings"), dict):
         raw = {**raw, "settings": {**raw["settings"], **settings}}
-    return replace(transcripts, transcripts={k: ts[0] for k, ts in repeats.items()}, repeats=repeats, raw=raw)
+    return replace(transcripts, transcripts={k: ts[0] for k, ts in repeats.items()}, repeats=repeats, raw=raw,
+                   scenarios=scenarios)
 
 
-def _shared_cases(parsed: list, sources: list[str], cases: list[Case], same: bool) -> tuple[list[Case], bool]:
-    """The cases every run is graded on (those all runs planned, suite order) and whether that is
-    fewer than some run planned; no case shared is refused naming the files."""
-    held = [set(p.all_repeats()) if not same else plan_case_ids(p.raw, cases, p.all_repeats()) for p in parsed]
+def _planned_scenarios(run: TranscriptSet, worlds: dict | None) -> set:
+    """The scenario ids a run set out to play: those of the worlds its scope names when it states
+    that plan (coverage.scenario_plan), else those it holds; none when no worlds are loaded."""
+    if worlds is None:
+        return set()
+    plan = scenario_plan(run.raw, worlds)
+    if plan is None:
+        return set(run.scenarios or {})
+    return {s.id for name in plan for s in worlds[name].scenarios}
+
+
+def _shared_items(parsed: list, sources: list[str], cases: list[Case], same: bool,
+                  worlds: dict | None) -> tuple[list[Case], set, bool]:
+    """The cases (suite order) and the scenario ids every run is graded on, those all runs
+    planned, and whether that is fewer than some run planned; nothing shared is refused naming
+    the files (a cases run beside a scenarios run shares nothing)."""
+    held = [(set(p.all_repeats()) if not same else plan_case_ids(p.raw, cases, p.all_repeats()))
+            | _planned_scenarios(p, worlds) for p in parsed]
     shared = set.intersection(*held)
     if not shared:
         raise ToolProofError(f"the runs share no case to rank them on: {', '.join(sources)} "
                              "(different scopes, plans or suites)")
-    return [c for c in cases if c.id in shared], not same or any(h != held[0] for h in held)
+    ids = {c.id for c in cases}
+    return [c for c in cases if c.id in shared], shared - ids, not same or any(h != held[0] for h in held)
+
+
+def _worlds_on(worlds: dict | None, scenario_ids: set) -> dict | None:
+    """The loaded worlds narrowed to the scenarios ranked (a world with none of them left out):
+    each run's plan (coverage.scenario_plan) then counts those alone, as `used` does for cases."""
+    if worlds is None:
+        return None
+    out = {}
+    for wid, world in worlds.items():
+        mine = tuple(s for s in world.scenarios if s.id in scenario_ids)
+        if mine:
+            out[wid] = replace(world, scenarios=mine)
+    return out
+
+
+def _check_worlds(parsed: list, sources: list[str], worlds: dict, allow_mixed: bool) -> str | None:
+    """None when every run played each world ranked in one and the same version (world_sha256);
+    else refused naming the files, unless allowed: then the note that says so."""
+    problem = world_mismatch([world_fingerprints(p) for p in parsed], sources, worlds)
+    if problem is None:
+        return None
+    if not allow_mixed:
+        raise ToolProofError(f"{problem}; pass --allow-mixed to rank them, each graded against the world files "
+                             "loaded now")
+    names = [f"run-{i + 1}" for i in range(len(parsed))]     # the board names runs by id, never by file
+    found = world_mismatch([world_fingerprints(p) for p in parsed], names, worlds)
+    return f"{found}: every run graded against the world files loaded now (--allow-mixed)"
 
 
 def _phrasings_note(several: list[str], base: list[str]) -> str:
@@ -210,17 +262,27 @@ def _phrasings_note(several: list[str], base: list[str]) -> str:
 
 
 def _suite(same: bool, docs: list[dict], used: list[Case], cases: list[Case], narrowed: bool, runs: int,
-           phrasings_note: str | None) -> dict:
+           phrasings_note: str | None, worlds: dict | None = None, worlds_note: str | None = None) -> dict:
+    """The board's `suite`: what every run was graded on (`cases`, and `scenarios` with the
+    `worlds` they belong to, each world's fingerprint as loaded) and the notes saying why fewer."""
+    worlds = worlds or {}
+    played = sum(len(w.scenarios) for w in worlds.values())
     suite = {"same": same, "mixed": not same, "suite_sha256": docs[0].get("suite_sha256") if same else None,
-             "cases": len(used), "suite_cases": len(cases), "shared_only": narrowed}
+             "cases": len(used), "suite_cases": len(cases), "scenarios": played,
+             "worlds": {w: world.sha256 or None for w, world in worlds.items()}, "shared_only": narrowed}
+    scenarios = f" and {counted(played, 'scenario')}" if played else ""
     if not same:
         suite["note"] = (f"mixed suites (--allow-mixed): every run graded (its cost too) on the {len(used)} "
-                         f"case ids all {counted(runs, 'run')} share, not on its whole suite")
+                         f"case ids{scenarios} all {counted(runs, 'run')} share, not on its whole suite")
     elif narrowed:
-        suite["note"] = (f"different scopes or plans: every run graded (its cost too) on the {len(used)} of "
-                         f"{counted(len(cases), 'case')} all {counted(runs, 'run')} share, not on its own plan")
+        what = f"the {len(used)} of {counted(len(cases), 'case')}" if used else "the"
+        what = f"{what}{scenarios}" if used else f"{what} {counted(played, 'scenario')}"
+        suite["note"] = (f"different scopes or plans: every run graded (its cost too) on {what} "
+                         f"all {counted(runs, 'run')} share, not on its own plan")
     if phrasings_note:
         suite["phrasings_note"] = phrasings_note
+    if worlds_note:
+        suite["worlds_note"] = worlds_note
     return suite
 
 
@@ -237,9 +299,14 @@ def build_board(runs: list[tuple], cases: list[Case], tools: dict[str, Tool], fo
     parsed = [parse_run(doc, format_schema, cases, source) for doc, source in runs]
     docs = [p.raw for p in parsed]
     same = _check_suites(docs, sources, allow_mixed)
-    used, narrowed = _shared_cases(parsed, sources, cases, same)
-    ids = {c.id for c in used}
-    sets = [_narrowed(p, lambda t: t.case_id in ids) for p in parsed]     # cost on the cases ranked, too
+    for p, source in zip(parsed, sources):     # a scenario of no world loaded: refused naming its file
+        if worlds is not None:
+            check_scenarios_known(p, worlds, source)
+    used, played, narrowed = _shared_items(parsed, sources, cases, same, worlds)
+    worlds = _worlds_on(worlds, played)
+    worlds_note = _check_worlds(parsed, sources, worlds or {}, allow_mixed)
+    ids = {c.id for c in used} | played
+    sets = [_narrowed(p, lambda t: t.case_id in ids) for p in parsed]     # cost on the items ranked, too
     cards = [evaluate(used, tools, ts, weights, prices=_prices(doc), worlds=worlds) for ts, doc in zip(sets, docs)]
     several = ["robustness" in card for card in cards]
     note = None
@@ -251,7 +318,7 @@ def build_board(runs: list[tuple], cases: list[Case], tools: dict[str, Tool], fo
                  for ts, doc, card, s in zip(sets, docs, cards, several)]
     rows, summaries = [], {}
     for index, (doc, card) in enumerate(zip(docs, cards)):
-        row = _row(index, doc, card, len(used))
+        row = _row(index, doc, card, len(ids))
         rows.append(row)
         summaries[row["id"]] = {**run_summary(doc, card["cases"], card.get("repeats", 1)), "coverage": card["coverage"]}
     ranked = sorted((r for r in rows if r["no_score"] is None), key=lambda r: -r["score"])     # stable: ties as given
@@ -262,7 +329,8 @@ def build_board(runs: list[tuple], cases: list[Case], tools: dict[str, Tool], fo
         pair["p_holm"] = adjusted
         pair["significant"] = adjusted is not None and adjusted < ALPHA
     _ranks(ranked, pairs)
-    return {"format": FORMAT, "version": VERSION, "suite": _suite(same, docs, used, cases, narrowed, len(rows), note),
+    return {"format": FORMAT, "version": VERSION, "suite": _suite(same, docs, used, cases, narrowed, len(rows), note,
+                                                                   worlds, worlds_note),
             "method": {"intervals": METHOD, "pairwise": PAIR_METHOD, "level": LEVEL, "pairs": len(pairs),
                        "alpha": ALPHA},
             "runs": ranked, "unranked": unranked, "pairs": pairs}

@@ -25,6 +25,9 @@ Rules (docs/statistics.md "Comparing runs" says the same for users):
 - scenarios (`scenarios`, when either run has them): each run's success rate and interval as its
   card's `scenarios` block holds them, and which flips are scenarios; informative, the gate reads
   the main score (in which scenarios count as their category);
+- runs whose scenarios were played against different versions of a world (each transcript's
+  `world_sha256`, for a world both runs hold) are refused like different suites, unless
+  `allow_mixed`: then both are graded against the world loaded now and `worlds_note` says so;
 - the regression gate fails when the score delta's whole interval lies below zero (at the main
   level, or at any level of two sweeps: then every interval is at 1 - 0.05 / L for L levels,
   Bonferroni, so the sweep's false-alarm rate stays within a single run's); `verdict` says in one
@@ -36,7 +39,7 @@ Pure: no I/O.
 from __future__ import annotations
 
 from toolproof.errors import ToolProofError
-from .evaluate import grade_transcripts
+from .evaluate import check_scenarios_known, grade_transcripts
 from toolproof.grading.verdicts import PASS, CaseEntry
 from .repeats import merge_repeats, repeats_summary
 from .scorecard import check_weights, weighted_score
@@ -49,7 +52,7 @@ from .results_doc import refuse_scorecard
 from .robustness import compare_wording, phrasing_credits, phrasing_groups
 from .scenarios import scenarios_block
 from .sweep import at_level, levels_in, main_level
-from toolproof.grading.transcripts import parse_transcripts
+from toolproof.grading.transcripts import TranscriptSet, parse_transcripts
 from toolproof.plurals import counted, plural
 
 
@@ -61,6 +64,8 @@ def graded_run(document, cases: list[Case], tools: dict[str, Tool], format_schem
     grade its scenario transcripts, as `grade` does."""
     refuse_scorecard(document, "compare", source)
     transcripts = parse_transcripts(document, format_schema, {c.id for c in cases}, source)
+    if worlds is not None:          # a scenario of no world loaded: refused naming this file
+        check_scenarios_known(transcripts, worlds, source)
     levels = levels_in(transcripts)
     if not levels:
         return _summary_of(document, cases, tools, transcripts, worlds=worlds)
@@ -85,7 +90,7 @@ def _summary_of(document: dict, cases: list[Case], tools: dict[str, Tool], trans
     out = {**run_summary(document, [r.to_json() for r in graded.rows], count), "coverage": graded.coverage}
     block = scenarios_block(graded.scenarios, graded.scenario_plan)     # the card's own block, as evaluate builds it
     if block is not None:
-        out["scenarios"] = block
+        out.update(scenarios=block, worlds=world_fingerprints(transcripts))
     if wording:
         # the base phrasing on its own, for a comparison against a run of the base phrasing alone
         base = [merge_repeats(rs) for rs in ([r for r in rs if r.phrasing == BASE] for rs in graded.per_case) if rs]
@@ -102,6 +107,46 @@ def run_summary(document: dict, card_cases: list[dict], repeats: int) -> dict:
     label = {k: document.get(k, "") for k in ("kind", "provider", "model", "created")}
     return {"label": {**label, "repeats": repeats}, "suite_sha256": document.get("suite_sha256"),
             "cases": cases}
+
+
+def world_fingerprints(transcripts: TranscriptSet) -> dict[str, str | None]:
+    """{world: the world_sha256 its scenario transcripts record} of one run, in file order; None
+    for a world some transcript records none for, or two of them record different ones."""
+    found: dict[str, set] = {}
+    for tries in (transcripts.scenarios or {}).values():
+        for t in tries:
+            found.setdefault(t.world, set()).add(t.world_sha256 or None)
+    return {w: next(iter(shas)) if len(shas) == 1 else None for w, shas in found.items()}
+
+
+def world_mismatch(fingerprints: list[dict], names: list[str], worlds) -> str | None:
+    """The line saying which of `worlds` the runs (`names`, with their world_fingerprints) were
+    not shown to play in one version, the first such world only; None when every one agrees."""
+    for world in worlds:
+        shas = [f.get(world) for f in fingerprints]
+        missing = [n for n, sha in zip(names, shas) if not sha]
+        if missing:
+            return f"no world_sha256 recorded for world {world!r} in {', '.join(missing)}, so the runs cannot be " \
+                   "shown to play the same world"
+        if any(sha != shas[0] for sha in shas):
+            first = [n for n, sha in zip(names, shas) if sha == shas[0]]
+            other = [n for n, sha in zip(names, shas) if sha != shas[0]]
+            return f"the runs played different versions of world {world!r} (world_sha256): " \
+                   f"{', '.join(first)} {plural(len(first), 'differs', 'differ')} from {', '.join(other)}"
+    return None
+
+
+def check_same_worlds(a: dict, b: dict, allow_mixed: bool) -> str | None:
+    """None when the two runs played the worlds both hold in one version; else refused, unless
+    mixing is allowed: then the note that says both are graded against the world loaded now."""
+    shared = [w for w in a.get("worlds") or {} if w in (b.get("worlds") or {})]
+    problem = world_mismatch([a.get("worlds") or {}, b.get("worlds") or {}], ["run A", "run B"], shared)
+    if problem is None:
+        return None
+    if not allow_mixed:
+        raise ToolProofError(f"{problem}; pass --allow-mixed to compare them, both graded against the world "
+                             "files loaded now")
+    return f"{problem}: both graded against the world files loaded now (--allow-mixed)"
 
 
 def check_same_suite(a: dict, b: dict, allow_mixed: bool) -> bool:
@@ -192,6 +237,7 @@ def on_base(a: dict, b: dict) -> tuple[dict, dict, str | None]:
 def _compare_one(a: dict, b: dict, allow_mixed: bool, weights: dict | None, level: float) -> dict:
     a, b, wording_note = on_base(a, b)
     same = check_same_suite(a, b, allow_mixed)
+    worlds_note = check_same_worlds(a, b, allow_mixed)
     weights = check_weights(weights or {})
     shared = [cid for cid in a["cases"] if cid in b["cases"]]
     rows, errored, regressed, improved, untested = [], [], [], [], []
@@ -219,7 +265,10 @@ def _compare_one(a: dict, b: dict, allow_mixed: bool, weights: dict | None, leve
         "runs": {"a": a["label"], "b": b["label"]},
         "suite": {"same": same, "mixed": not same, "shared_cases": len(shared),
                   "only_a": sum(c not in b["cases"] for c in a["cases"]),
-                  "only_b": sum(c not in a["cases"] for c in b["cases"])},
+                  "only_b": sum(c not in a["cases"] for c in b["cases"]),
+                  # of the shared cases, how many are scenarios (said only when some are)
+                  **({"shared_scenarios": played} if (played := sum(
+                      a["cases"][cid]["category"] == SCENARIO for cid in shared)) else {})},
         **deltas,
         "verdict": verdict_line(deltas["score"], level, changed=changed, compared=len(graded), alike=alike),
         "verdicts_changed": changed,
@@ -229,6 +278,7 @@ def _compare_one(a: dict, b: dict, allow_mixed: bool, weights: dict | None, leve
         "cases": rows,
         "coverage": _coverage(a, b),
         **({"phrasings_note": wording_note} if wording_note else {}),
+        **({"worlds_note": worlds_note} if worlds_note else {}),
         **({"scenarios": found} if (found := scenario_part(a, b, regressed, improved)) else {}),
         **({"robustness": wording} if (wording := compare_wording(a.get("phrasings"), b.get("phrasings"),
                                                                    weights, level)) else {}),

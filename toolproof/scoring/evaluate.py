@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from .cost import cost
 from .coverage import Plan, add_coverage, coverage, phrasing_plan, plan_of, scenario_plan
 from .diagnose import diagnosis, transcript_key
-from toolproof.errors import ToolProofError
+from toolproof.errors import ToolProofError, clip
 from toolproof.plurals import counted
 from toolproof.grading.verdicts import ERROR, FAIL, PASS, CaseResult, blank_facts
 from toolproof.grading.guarded import grade_phrased, internal_error
@@ -113,16 +113,25 @@ def grade_scenarios(transcripts: TranscriptSet, worlds: dict | None) -> list[lis
     held = transcripts.scenarios or {}
     if not held or worlds is None:      # no worlds given: left out, and said so (scenarios_left_out)
         return []
-    index = scenario_index(worlds or {})
-    for scenario_id, tries in held.items():
-        if scenario_id not in index or index[scenario_id][0].id != tries[0].world:
-            known = ", ".join(worlds or {}) or "none"
-            raise ToolProofError(f"scenario {scenario_id!r} (world {tries[0].world!r}) is not in the worlds "
-                                 f"loaded ({known}); pass its world file with --worlds")
+    index = check_scenarios_known(transcripts, worlds)
     starts = {w.id: initial_state(w) for w in worlds.values()}     # made once: never changed in place
     memo: dict = {}                 # replays and answers met again (grading/scenario_grade.py)
     return [[grade_scenario_safely(*index[sid], t, starts[index[sid][0].id], memo) for t in held[sid]]
             for sid in index if sid in held]
+
+
+def check_scenarios_known(transcripts: TranscriptSet, worlds: dict, source: str | None = None) -> dict:
+    """The worlds' scenario index (scenario_grade.scenario_index), once every scenario the file
+    holds is found in it under its own world; the first that is not is refused in one line
+    (naming `source`, the file, when given: the board and compare read several)."""
+    index = scenario_index(worlds or {})
+    for scenario_id, tries in (transcripts.scenarios or {}).items():
+        if scenario_id not in index or index[scenario_id][0].id != tries[0].world:
+            known = ", ".join(worlds or {}) or "none"
+            # each id cut first, so a huge one cannot push what is wrong out of the line
+            raise ToolProofError(f"scenario {clip(scenario_id)!r} (world {clip(tries[0].world)!r}) is not in the "
+                                 f"worlds loaded ({known}); pass its world file with --worlds", source=source)
+    return index
 
 
 def scenarios_left_out(transcripts: TranscriptSet, worlds: dict | None) -> str | None:
