@@ -263,7 +263,9 @@ def test_main_bundles_the_real_site_and_prints_its_size(tmp_path, capsys):
     beside = {f"{m.rpartition('/')[0]}/__pycache__/{m.rpartition('/')[2][:-3]}.cpython-314.pyc" for m in modules}
     compiled = {p for p in packed if p.endswith(".pyc")}
     assert compiled <= beside and (compiled == beside or bytecode_note(ROOT))
-    assert {p for p in packed if p.startswith("data/")} == set(_page_config_module().DATA)
+    config = _page_config_module()
+    assert {p for p in packed if p.startswith("data/")} == set(config.DATA + config.worlds())
+    assert "data/worlds/bank.json" in packed      # the bundled worlds: the page runs scenarios offline too
     # only in the archive, but for the entry point PyScript fetches itself (index.html names it)
     assert {p for p in paths if p.startswith(("toolproof/", "data/"))} == {PAGE_SCRIPT}
     assert f'<script type="py" worker src="./{PAGE_SCRIPT}"' in (ROOT / "index.html").read_text()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
+from toolproof.plurals import counted
 from toolproof.suite.model import ExpectedCall
 from .reasons import show
 from toolproof.worlds.exprs import same
@@ -148,9 +149,9 @@ def policy(steps: list[Answered], rules: tuple, confirmed_after: dict[int, bool]
 def budgets(budget, calls: int, turns: int) -> list[str]:
     out = []
     if budget.calls is not None and calls > budget.calls:
-        out.append(f"budget exceeded: {calls} calls (budget {budget.calls})")
+        out.append(f"budget exceeded: {counted(calls, 'call')} (budget {budget.calls})")
     if budget.turns is not None and turns > budget.turns:
-        out.append(f"budget exceeded: {turns} turns (budget {budget.turns})")
+        out.append(f"budget exceeded: {counted(turns, 'turn')} (budget {budget.turns})")
     return out
 
 

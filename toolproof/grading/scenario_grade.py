@@ -134,7 +134,7 @@ def grade_scenario(world: World, scenario: Scenario, transcript: ScenarioTranscr
     if conv.unreadable is not None:
         fails.append(f"turn {conv.unreadable[0]}: {conv.unreadable[1]}")
     elif conv.final is None and conv.error is None and len(conv.considered) >= scenario.turn_limit:
-        fails.append(f"turn limit reached ({scenario.turn_limit} requests) before the task ended")
+        fails.append(f"turn limit reached ({counted(scenario.turn_limit, 'request')}) before the task ended")
     confirmed = {n: bool(u and u.confirms) for (n, _), u in zip(conv.considered, conv.users)}
     for found in (checks.minefields(steps, expect.minefields, params), checks.policy(steps, expect.policy, confirmed)):
         fails += [reason for _, reason in found]
@@ -162,7 +162,7 @@ def grade_scenario(world: World, scenario: Scenario, transcript: ScenarioTranscr
     elif conv.final is None and len(conv.considered) < scenario.turn_limit and not definitive:
         # stopped from outside (an abort, a file cut short): only a rule already broken is a verdict
         verdict, reasons = ERROR, [f"the conversation stopped after {len(conv.considered)} of at most "
-                                   f"{scenario.turn_limit} requests, before it ended ({transcript.ended or 'cut short'})"]
+                                   f"{counted(scenario.turn_limit, 'request')}, before it ended ({transcript.ended or 'cut short'})"]
     elif conv.final is None and len(conv.considered) < scenario.turn_limit:
         verdict, reasons = FAIL, definitive
     else:
