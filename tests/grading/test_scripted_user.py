@@ -102,3 +102,33 @@ def test_a_closing_offer_asks_nothing_so_the_script_goes_on_or_ends(text):
 ])
 def test_a_real_question_beside_a_closing_offer_is_still_answered(text, reply):
     assert next_user_message(SCENARIO, text).reply_index == reply
+
+
+@pytest.mark.parametrize("text", [
+    # a real question that also mentions "anything else" further in: still a question (the whole
+    # clause was taken for a closing offer, and a correct model failed on the end state)
+    "Would you like me to send 875 EUR from ACC-1043 now, or is there anything else you'd like to change first?",
+    "I found order #5521. Let me know if you'd like me to cancel it or if there's anything else I can do.",
+    # confirmation requests without a question mark
+    "I'll transfer 875 EUR from ACC-1043 once you confirm.",
+    "Reply YES to proceed.",
+    "Just say the word and I'll send it.",
+    "Awaiting your confirmation.",
+    "I'll cancel it as soon as you confirm.",
+    "Assim que confirmar, faço o pagamento.",
+    "Aguardo a sua confirmação.",
+    "En cuanto me confirmes, hago la reserva.",
+    "Quedo a la espera de tu confirmación.",
+])
+def test_a_request_for_a_yes_gets_the_any_question_reply(text):
+    assert next_user_message(SCENARIO, text) == UserTurn("Yes, go ahead.", True, reply_index=2)
+
+
+@pytest.mark.parametrize("text", [
+    "Thanks for your confirmation, the transfer is done.",
+    "Obrigado pela sua confirmação, está feito.",
+    "Gracias por tu confirmación; ya está hecho.",
+    "Feel free to let me know if you need anything else.",
+])
+def test_thanks_for_a_confirmation_or_a_late_closing_offer_asks_nothing(text):
+    assert asked(text) == (False, frozenset())

@@ -6,10 +6,11 @@ in the live run (running/scenario_run.py) and when a path or a transcript is rep
 (grading/scenario_paths.py, scenario_grade.py). The rule, after a model turn with no calls:
 - the text asks the user something (grading.answer_acts.asking_spans, read as the answer rule
   `asks_for` reads it; a closing offer such as "Anything else I can help with?" or "Let me know
-  if you need anything else" asks nothing: real models end most answers so, and a scripted "yes"
-  to it would confirm a write nobody asked for): the first reply not yet used whose `asks_for` names a detail asked
+  if you need anything else", within the first words of its sentence, asks nothing: real models
+  end most answers so, and a scripted "yes" to it would confirm a write nobody asked for): the first reply not yet used whose `asks_for` names a detail asked
   (answer_acts.details_in), or whose `asks_for` is empty (any question), is sent; none fits ->
-  the `fallback` (which may repeat; no fallback: the conversation is over);
+  the `fallback` (which may repeat; no fallback: the conversation is over; it answers offers of
+  more too, "Would you like me to book one of them?", so a read-only task's fallback declines);
 - the text asks nothing: the next `then` entry not yet sent (a later turn, such as a change of
   mind); none left -> the conversation is over.
 A reply is used at most once. The turn limit is the runner's, not this module's.
@@ -30,6 +31,7 @@ from .answer_acts import asking_spans, details_in, entries
 from .answer_patterns import find_entries
 from .answer_text import Reading
 
+CLOSING_LEAD = 6        # words a closing offer may follow in its sentence ("Feel free to let me know if...")
 # Closing offers: a question or request that only offers more help once the task is answered. An
 # asking clause holding one of these asks the user nothing a scripted reply could answer.
 CLOSINGS = {
@@ -86,15 +88,23 @@ def asked(text: str) -> tuple[bool, frozenset]:
     """(does the text ask the user anything, the details its asking clauses mention)."""
     reading = Reading(text or "")
     closings = entries(CLOSINGS, reading.lang)
-    spans = [(start, end) for start, end in asking_spans(reading) if not _closing(reading, closings, start, end)]
+    spans = [(start, end) for start, end in asking_spans(reading) if not _leads(reading, closings, start, end)]
     return bool(spans), frozenset(d for start, end in spans for d in details_in(reading, start, end))
 
 
-def _closing(reading: Reading, closings: tuple, start: int, end: int) -> bool:
-    """Is the asking clause at start..end (or the sentence it is in: "If you have any other
-    questions, just let me know") a closing offer?"""
+def _leads(reading: Reading, words: tuple, start: int, end: int, lead: int = CLOSING_LEAD) -> bool:
+    """Does one of `words` stand in the asking clause at start..end (or in the sentence it is in:
+    "If you have any other questions, just let me know"), within its first `lead` words? Further
+    in, it is part of a real question ("Would you like me to send 875 EUR now, or is there
+    anything else you'd like to change first?")."""
     low, high = reading.sentence_span(start)
-    return bool(find_entries(reading, closings, min(low, start), max(high, end), most=1))
+    low = min(low, start)
+    for at, _ in find_entries(reading, words, low, max(high, end), most=4):
+        # counted from the clause's start (a list's last line and the offer can share a sentence),
+        # or from the sentence's for words before a request ("If you have any questions, just ask")
+        if len(reading.words_near(start if at >= start else low, at)) <= lead:
+            return True
+    return False
 
 
 def next_user_message(scenario: Any, text: str, history_so_far: Iterable[UserTurn | None] = ()) -> UserTurn | None:
