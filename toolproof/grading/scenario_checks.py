@@ -128,8 +128,10 @@ def dataflow(steps: list[Answered], rules: tuple) -> list[str]:
 
 def policy(steps: list[Answered], rules: tuple, confirmed_after: dict[int, bool]) -> list[str]:
     """`confirm_before`: each turn holding a call to a guarded tool must follow a user turn that
-    confirms, sent after the model's previous turn with such a call (one confirmation covers one
-    turn's writes). `confirmed_after` maps a model turn to whether the user's reply to it confirms."""
+    confirms, sent after the model's previous turn with such a call that the world ran (one
+    confirmation covers one turn's writes; a call refused for its arguments did nothing, so the
+    corrected retry still rides on the same yes). `confirmed_after` maps a model turn to whether
+    the user's reply to it confirms."""
     out = []
     for rule in rules:
         if rule.rule != "confirm_before":
@@ -142,8 +144,19 @@ def policy(steps: list[Answered], rules: tuple, confirmed_after: dict[int, bool]
                 out.append((s.turn, f"policy confirm_before broken in turn {s.turn}: {s.tool} was called "
                                     "before the user confirmed it"))
                 break
-            since = s.turn
+            if not (s.error and refused(s.result)):
+                since = s.turn
     return out
+
+
+def error_text(result: Any) -> str:
+    return str(result.get("error")) if isinstance(result, dict) else str(result)
+
+
+def refused(result: Any) -> bool:
+    """A call the world could not run at all (the model's mistake, not the world's answer): an
+    unknown tool or arguments its schema refuses; nothing happened."""
+    return error_text(result).startswith(("unknown tool", "invalid arguments"))
 
 
 def budgets(budget, calls: int, turns: int) -> list[str]:

@@ -244,9 +244,9 @@ def _turns(conv: _Conversation, steps: list, by_turn: dict, false: list, missing
     for (n, reply), user in zip(conv.considered, conv.users):
         mine = calls_of.get(n, [])
         notes = list(by_turn.get(n, []))
-        notes += [f"{s.tool}: tool error: {_error_text(s.result)}" for s in mine if s.error]
+        notes += [f"{s.tool}: tool error: {checks.error_text(s.result)}" for s in mine if s.error]
         if mine:
-            ran = sum(not (s.error and _refused(s.result)) for s in mine)
+            ran = sum(not (s.error and checks.refused(s.result)) for s in mine)
             credit = 0.0 if n in by_turn else round(ran / len(mine), 4)
         elif conv.final is not None and n == conv.final[0]:
             credit, notes = (0.0 if false else 0.5 if missing else 1.0), notes + false + missing
@@ -262,16 +262,6 @@ def _turns(conv: _Conversation, steps: list, by_turn: dict, false: list, missing
         out.append({"n": conv.error[0], "calls": [], "text": "", "credit": None,
                     "notes": [f"request failed: {failed_request(conv.error[1])}"]})
     return out
-
-
-def _error_text(result) -> str:
-    return str(result.get("error")) if isinstance(result, dict) else str(result)
-
-
-def _refused(result) -> bool:
-    """A call the world could not run at all (the model's mistake, not the world's answer)."""
-    text = _error_text(result)
-    return text.startswith(("unknown tool", "invalid arguments"))
 
 
 def _facts(conv: _Conversation, steps: list, verdict: str) -> dict:

@@ -9,8 +9,11 @@ in the live run (running/scenario_run.py) and when a path or a transcript is rep
   if you need anything else", within the first words of its sentence, asks nothing: real models
   end most answers so, and a scripted "yes" to it would confirm a write nobody asked for): the first reply not yet used whose `asks_for` names a detail asked
   (answer_acts.details_in), or whose `asks_for` is empty (any question), is sent; none fits ->
-  the `fallback` (which may repeat; no fallback: the conversation is over; it answers offers of
-  more too, "Would you like me to book one of them?", so a read-only task's fallback declines);
+  the `fallback` (no fallback: the conversation is over; it answers offers of more too, "Would you
+  like me to book one of them?", so a read-only task's fallback declines). Asked again right after
+  the fallback, the user has nothing more to say and the conversation is over: a model that ends
+  every answer with a question the script does not foresee is graded on what it did, not cut at
+  the turn limit;
 - the text asks nothing: the next `then` entry not yet sent (a later turn, such as a change of
   mind); none left -> the conversation is over.
 A reply is used at most once. The turn limit is the runner's, not this module's.
@@ -36,14 +39,16 @@ CLOSING_LEAD = 6        # words a closing offer may follow in its sentence ("Fee
 # asking clause holding one of these asks the user nothing a scripted reply could answer.
 CLOSINGS = {
     "en": ("anything else", "something else", "any other questions", "any other question",
+           "anything more", "what else can i", "what else may i", "any other requests", "any other request", "more i can do",
+           "more help", "further help", "other way i can help",
            "any further questions", "any more questions", "if you need anything", "if you need any",
            "if there's anything", "if there is anything", "if you have any questions",
            "if you have any other", "if you have any further", "if you have any more",
            "further assistance", "help with anything", "help you with anything", "other questions"),
-    "pt": ("mais alguma coisa", "algo mais", "mais algum", "se precisar de", "se precisares de",
+    "pt": ("mais alguma coisa", "algo mais", "mais algum", "mais ajuda", "mais algo", "se precisar de", "se precisares de",
            "qualquer outra", "em que mais", "outra coisa", "outras dúvidas", "outra dúvida",
            "mais alguma dúvida", "mais alguma questão"),
-    "es": ("algo más", "alguna otra", "cualquier otra", "si necesitas", "si necesita",
+    "es": ("algo más", "alguna otra", "más ayuda", "qué más puedo", "cualquier otra", "si necesitas", "si necesita",
            "en qué más", "otra cosa", "otras dudas", "otra duda", "otra pregunta", "otras preguntas"),
 }
 
@@ -111,7 +116,8 @@ def next_user_message(scenario: Any, text: str, history_so_far: Iterable[UserTur
     """What the user says after the model's text answer `text`, or None: the conversation is over.
     `scenario` is a worlds.model.Scenario (or a mapping of the world file's shape)."""
     script = _field(scenario, "user")
-    sent = [turn for turn in history_so_far if turn is not None]
+    history = list(history_so_far)
+    sent = [turn for turn in history if turn is not None]
     asks, details = asked(text)
     if asks:
         used = {turn.reply_index for turn in sent}
@@ -120,6 +126,8 @@ def next_user_message(scenario: Any, text: str, history_so_far: Iterable[UserTur
             if i not in used and (not wanted or details.intersection(wanted)):
                 return UserTurn(_text(reply), _field(reply, "confirms") is True, reply_index=i)
         fallback = _field(script, "fallback")
+        if history and _is_fallback(history[-1]):
+            return None         # asked again right after the fallback: the user has nothing more to say
         return UserTurn(fallback) if isinstance(fallback, str) and fallback else None
     later = tuple(_field(script, "then") or ())
     used_then = {turn.then_index for turn in sent}
@@ -127,6 +135,10 @@ def next_user_message(scenario: Any, text: str, history_so_far: Iterable[UserTur
         if i not in used_then:
             return UserTurn(_text(entry), _field(entry, "confirms") is True, then_index=i)
     return None
+
+
+def _is_fallback(turn: UserTurn | None) -> bool:
+    return turn is not None and turn.reply_index is None and turn.then_index is None
 
 
 def first_message(scenario: Any) -> str:

@@ -87,6 +87,7 @@ async def run_scenario(run: Any, work: Work) -> dict:
             state = _answer_calls(world, scenario, state, reply.calls, turn)
             history += [ModelTurn(turn["response"]), ToolResults(tuple(
                 ToolResult(r["call_id"], r["tool"], r["result"], r["error"]) for r in turn["tool_results"]))]
+            said.append(None)           # a turn nobody answered: the user's history, as the grader reads it
             continue
         user = next_user_message(scenario, reply.text, said)
         if user is None:
