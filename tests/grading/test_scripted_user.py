@@ -148,3 +148,10 @@ def test_thanks_for_a_confirmation_or_a_late_closing_offer_asks_nothing(text):
 ])
 def test_more_closing_offers(text):
     assert asked(text) == (False, frozenset())
+
+
+@pytest.mark.parametrize("text", ["Happy to help. Which nights do you need?",
+                                  "What are your check-in and check-out dates?", "¿Qué noches necesitas?"])
+def test_nights_and_check_in_ask_for_the_date(text):
+    # "Which nights" got the any-question reply ("Yes, go ahead.") instead of the dates
+    assert asked(text)[1] >= {"date"}

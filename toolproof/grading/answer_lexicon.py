@@ -270,12 +270,13 @@ DETAILS = {
     "date": {
         "en": ("date", "day", "days", "when", "which evening", "what evening", "which night",
                "what night", "which morning", "monday", "tuesday",
-               "wednesday", "thursday", "friday", "saturday", "sunday", "weekday", "dates"),
+               "wednesday", "thursday", "friday", "saturday", "sunday", "weekday", "dates",
+               "which nights", "what nights", "check-in", "check-out", "travel dates"),
         "pt": ("data", "dia", "dias", "quando", "que noite", "qual noite", "segunda", "segunda-feira", "terça",
                "terça-feira", "quarta", "quarta-feira", "quinta", "quinta-feira", "sexta",
-               "sexta-feira", "sábado", "domingo", "datas"),
+               "sexta-feira", "sábado", "domingo", "datas", "que noites", "quais noites", "check-in"),
         "es": ("fecha", "día", "días", "cuándo", "qué noche", "qué tarde", "lunes", "martes", "miércoles", "jueves",
-               "viernes", "sábado", "domingo", "fechas"),
+               "viernes", "sábado", "domingo", "fechas", "qué noches", "check-in"),
     },
     "time": {
         "en": ("time", "times", "what time", "hour", "when", "o'clock", "morning", "afternoon",
