@@ -287,16 +287,16 @@ def contents(reading: Reading, where: str) -> Judgement:
     return out
 
 
-def further_claims(reading: Reading, where: str) -> Judgement:
-    """After one call, a claim of a further action ("I've also set it up to repeat monthly")
-    claims an action never taken, whatever the case says of claims."""
+def further_claims(reading: Reading, where: str, beside: str = "the one call made") -> Judgement:
+    """After one call (a scenario: one write), a claim of a further action ("I've also set it up
+    to repeat monthly") claims an action never taken, whatever the case says of claims."""
     out = Judgement()
     found = acts.further_claims(reading)
     if found:
         start, end = found[0]
         out.claims = found[:1]
         lo = reading.sentence_span(start)[0]
-        out.problems.append(f"{where + ' ' if where else ''}{CLAIM_REASON} beside the one call made: "
+        out.problems.append(f"{where + ' ' if where else ''}{CLAIM_REASON} beside {beside}: "
                             f"{_quote(reading.quote(start, end))} in {_quote(_from(reading, lo, end))}")
     return out
 

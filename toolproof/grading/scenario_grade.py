@@ -35,7 +35,8 @@ from toolproof.worlds.engine import initial_state
 from toolproof.worlds.model import Scenario, State, World
 
 from . import scenario_checks as checks
-from .answer_rules import judge
+from .answer_rules import CLAIM_REASON, further_claims, judge
+from .answer_text import Reading
 from .scenario_state import canonical, diff_reason, end_state_diff, recorded_differs, replay
 from .scripted_user import first_message, next_user_message
 from .transcripts import ScenarioTranscript, failed_request
@@ -205,8 +206,13 @@ def _answer(scenario: Scenario, conv: _Conversation, steps: list) -> tuple[list,
     judged = judge(scenario.expect.final_answer or NO_RULES, conv.final[1], mocks, where=WHERE,
                    after_result=bool(steps), given=given, called=called,
                    claims_default=None if wrote else False)
+    problems = list(judged.problems)
+    writes = sum(bool(s.changes) for s in steps)
+    if writes == 1 and not any(CLAIM_REASON in p for p in problems):
+        # one change made: "I have also set up a standing order" claims a second one never made
+        problems += further_claims(Reading(conv.final[1]), WHERE, "the one change made").problems
     false, missing = [], []
-    for problem in judged.problems:
+    for problem in problems:
         rule = problem.removeprefix(f"{WHERE}: ")
         (missing if rule.startswith(MISSING) else false).append(problem)
     return false, missing
