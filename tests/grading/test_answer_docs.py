@@ -41,6 +41,7 @@ ROWS = [
     ("claims of looking (only where no tool result was read)", cw.LOOKED | {
         k: v for k, v in cw.LOOKED_FIRST_PERSON.items() if v}),
     ("claims of looking, participles (only where no tool result was read)", cw.LOOKED_PARTICIPLE),
+    ("working out: never a claim, and wins over a claim word it starts with (\"added\")", cw.WORKED_OUT),
     ("claims, perfect passive auxiliaries", cw.PERFECT_PASSIVE),
     ("claims, simple passive auxiliaries (only where no tool result is reported)", cw.SIMPLE_PASSIVE),
     ("claims, participles of actions", cw.DONE_PARTICIPLE),

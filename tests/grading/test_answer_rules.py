@@ -478,3 +478,59 @@ def test_a_list_mixing_a_denial_and_a_phrase_counts_each_option_its_own_way():
     banned = Rules(must_not_include=((Negated(Concept("refund", ("refund",))), "rebooked"),))
     assert judge_(banned, "No refund is due.", {}).problems
     assert judge_(banned, "A full refund is on its way.", {}).problems == []
+
+
+# ---- ranges: a range states its start (and its end), the start written short -----------------
+MOVED = R(must_include=({"time": "15:00"}, {"date": "2026-06-24"}))
+STAY = R(must_include=({"date": "2026-05-19"}, {"date": "2026-05-21"}))
+
+
+@pytest.mark.parametrize("rules, text, problems", [
+    (MOVED, "Rescheduled to June 24th, 3–4 PM.", []),
+    (MOVED, "Rescheduled to 24 June, 3–4 PM.", []),
+    (MOVED, "Rescheduled to June 24th at 3–4 PM.", []),
+    (MOVED, "Rescheduled to June 24th, from 3 to 4 pm.", []),
+    (MOVED, "Rescheduled to 24 June, 15:00–16:00.", []),
+    (MOVED, "Remarcado para 24 de junho, das 15h às 16h.", []),
+    (MOVED, "Reprogramado para el 24 de junio, de 15:00 a 16:00.", []),
+    (MOVED, "Reprogramado para el 24 de junio, de 3 a 4 de la tarde.", []),
+    (MOVED, "Rescheduled to 24 June, 3–4 AM.",
+     ['final answer: must_include {"time": "15:00"}: not stated (not mentioned)']),
+    (R(must_include=({"date": "2026-06-03"},)), "Rescheduled to 24 June, 3–4 PM.",      # "June, 3–4" is no date
+     ['final answer: must_include {"date": "2026-06-03"}: not stated (not mentioned)']),
+    (STAY, "Booked 19–21 May.", []),
+    (STAY, "Booked from 19 to 21 May.", []),
+    (STAY, "Booked May 19–21.", []),
+    (STAY, "Reservado del 19 al 21 de mayo.", []),
+    (STAY, "Reservado de 19 a 21 de maio.", []),
+    (STAY, "Booked 19 May.", ['final answer: must_include {"date": "2026-05-21"}: not stated (not mentioned)']),
+    (STAY, "Booked 20–21 May.", ['final answer: must_include {"date": "2026-05-19"}: not stated (not mentioned)']),
+])
+def test_ranges_state_their_start(rules, text, problems):
+    assert judge(rules, text, None).problems == problems
+
+
+# ---- working out is no action: adding up, totalling, calculating -------------------------------
+NEVER_TAKEN = "final answer claims an action never taken: "
+
+
+@pytest.mark.parametrize("text, after_result, problems", [
+    ("I've added up your three balances: 10,468.35 EUR.", True, []),
+    ("I've pulled up your balances and added them up: 10,468.35 EUR in total.", True, []),
+    ("I've totalled your balances: 10,468.35 EUR.", True, []),
+    ("I calculated the tip: $12.", False, []),          # a reply may compute without a tool
+    ("Your balances have been added up: 10,468.35 EUR.", False, []),
+    ("Somei os três saldos: 10.468,35 EUR.", True, []),
+    ("Calculei o total: 10.468,35 EUR.", True, []),
+    ("Sumé los tres saldos: 10.468,35 EUR.", True, []),
+    ("He calculado el total: 10.468,35 EUR.", True, []),
+    ("I've pulled up your balances and added them up: 10,468.35 EUR in total.", False,   # pulled up: no result read
+     [NEVER_TAKEN + '"I\'ve pulled up" in "I\'ve pulled up your balances and added them up: 10,468.35 EUR in total."']),
+    ("I've added the event to your calendar.", True,
+     [NEVER_TAKEN + '"I\'ve added" in "I\'ve added the event to your calendar."']),
+    ("I've added you to the list.", True, [NEVER_TAKEN + '"I\'ve added" in "I\'ve added you to the list."']),
+    ("I've added them up and sent the total to your accountant.", True,
+     [NEVER_TAKEN + '"and sent" in "I\'ve added them up and sent the total to your accountant."']),
+])
+def test_working_out_is_no_action(text, after_result, problems):
+    assert judge(R(), text, None, claims_default=False, after_result=after_result).problems == problems

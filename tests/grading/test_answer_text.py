@@ -142,6 +142,46 @@ def test_dates(text, readings):
     assert [r for _, _, r in dates(Reading(text))] == [readings]
 
 
+@pytest.mark.parametrize("text, found", [
+    # a range's start written short takes the end's half of the day; both ends are times
+    ("June 24th, 3–4 PM", [{"15:00"}, {"16:00"}]), ("24 June, 3–4 PM", [{"15:00"}, {"16:00"}]),
+    ("3-4pm", [{"15:00"}, {"16:00"}]), ("from 3 to 4 pm", [{"15:00"}, {"16:00"}]),
+    ("3:30–5 pm", [{"15:30"}, {"17:00"}]), ("from 11 to 1 pm", [{"11:00"}, {"13:00"}]),
+    ("9–11 am", [{"09:00"}, {"11:00"}]), ("15:00–16:00", [{"15:00"}, {"16:00"}]),
+    ("das 15h às 16h", [{"15:00"}, {"16:00"}]), ("de 15:00 a 16:00", [{"15:00"}, {"16:00"}]),
+    ("de 3 a 4 de la tarde", [{"15:00"}, {"16:00"}]), ("de las 3 a las 4 de la tarde", [{"15:00"}, {"16:00"}]),
+    ("entre as 3 e as 4 da tarde", [{"15:00"}, {"16:00"}]),
+])
+def test_time_ranges(text, found):
+    assert [r for _, _, r in times(Reading(text))] == found
+
+
+@pytest.mark.parametrize("text, readings", [
+    # both days of a range that shares its month (the first written without it)
+    ("19–21 May", [{(None, 5, 19)}, {(None, 5, 21)}]), ("from 19 to 21 May", [{(None, 5, 19)}, {(None, 5, 21)}]),
+    ("19th-21st May 2026", [{(2026, 5, 19)}, {(2026, 5, 21)}]), ("May 19–21", [{(None, 5, 19)}, {(None, 5, 21)}]),
+    ("May 19 to 21, 2026", [{(None, 5, 19)}, {(2026, 5, 21)}]),
+    ("del 19 al 21 de mayo", [{(None, 5, 19)}, {(None, 5, 21)}]),
+    ("de 19 a 21 de maio", [{(None, 5, 19)}, {(None, 5, 21)}]),
+    # no range: a comma is no joiner, the first day must come first, a clock time is no day
+    ("24 June, 3–4 PM", [{(None, 6, 24)}]), ("June 24th, 3–4 PM", [{(None, 6, 24)}]),
+    ("21–19 May", [{(None, 5, 19)}]), ("18:00 to 21 May", [{(None, 5, 21)}]),
+    ("May 19 to 21:00", [{(None, 5, 19)}]),
+])
+def test_date_ranges(text, readings):
+    assert [r for _, _, r in dates(Reading(text))] == readings
+
+
+@pytest.mark.parametrize("text, hours, values", [
+    ("3-4 days", [], [{3}]), ("19 to 21 people", [], [{19}, {21}]),
+    ("10.50–12.40 EUR", [{"10:50", "22:50"}], [{12.4}]),       # as before: no range of prices
+])
+def test_what_is_no_time_range(text, hours, values):
+    reading = Reading(text)
+    assert [r for _, _, r in times(reading)] == hours
+    assert [r for _, _, r in numbers(reading)] == [{float(v) for v in vs} for vs in values]
+
+
 def test_mentions_number_reads_digits_only():
     assert mentions_number("Total: $1,250.00", 1250) and mentions_number("it costs 12.50", 12.5)
     assert not mentions_number("twelve", 12) and not mentions_number("ORD-1250", 1250)

@@ -76,6 +76,7 @@ class _Words:
         self.went_ahead = e(cw.WENT_AHEAD)
         self.looked, self.looked_first = e(cw.LOOKED), e(cw.LOOKED_FIRST_PERSON)
         self.looked_participle, self.and_then = e(cw.LOOKED_PARTICIPLE), e(cw.AND_THEN if lang == "en" else ())
+        self.worked_out = e(cw.WORKED_OUT)
         self.done_first = e(cw.DONE_FIRST_PERSON)
         self.spanish_perfect = e(cw.SPANISH_PERFECT if lang == "es" else ())
         self.just_did, self.infinitive = e(cw.JUST_DID), e(cw.DONE_INFINITIVE)
@@ -153,8 +154,12 @@ def _claim_length(w: "_Words", words: list, after_result: bool,
             j = _skip(words, k, w.perfect_aux)
             ahead = match_at(words, j, w.went_ahead)
             j = _skip(words, j + ahead, w.perfect_aux)
+            if match_at(words, j, w.worked_out):
+                return 0, need              # "I've added up your balances": worked out, not done
             v = match_at(words, j, w.done_past) or match_at(words, j, looked)
             return (j + v if v else 0), need
+    if match_at(words, 0, w.worked_out):
+        return 0, ""
     k = match_at(words, 0, w.done_first) or (0 if after_result else match_at(words, 0, w.looked_first))
     if k:
         return k, ""
@@ -168,6 +173,8 @@ def _claim_length(w: "_Words", words: list, after_result: bool,
         if not k:
             continue
         j = _skip(words, k, w.just_done)
+        if match_at(words, j, w.worked_out):
+            continue                        # "the balances have been added up"
         if needs_now:           # after a tool result, a simple passive claims only what happened now
             now = j > k or any(word in cw.JUST_DONE for word in words[:k])
             verbs = w.done_participle if now else ()

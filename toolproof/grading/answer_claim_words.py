@@ -23,7 +23,8 @@ from __future__ import annotations
 # tool result ("the transfer was sent on 4 March", "Já foi enviado sim!", "it has been shipped")
 # they report it, and only first-person forms claim (or a further action: "also").
 # A negative subject makes any form a denial ("Nothing's been sent", "Nada foi enviado").
-# Verbs of looking (checked, found, searched, read) are none of these: a reply may report reading.
+# Verbs of looking (checked, found, searched, read) are none of these: a reply may report reading;
+# nor are verbs of working out (WORKED_OUT: added up, calculated): a reply may compute.
 FIRST_PERSON = ("i", "we", "i've", "we've")
 PERFECT_AUX = ("have", "had", "just", "already", "now", "also", "successfully", "then",
                "actually", "finally")
@@ -106,6 +107,19 @@ LOOKED_PARTICIPLE = {
     "pt": (),
     "es": ("buscado", "revisado", "comprobado", "consultado", "verificado", "encontrado",
            "mirado", "analizado"),
+}
+# Verbs of working out: adding up, totalling, calculating what the reply states is no action,
+# with or without a tool result ("I've added up your three balances: 10,468.35 EUR", "Somei os
+# saldos", "He calculado el total"); they win over a DONE_PAST form they start with ("added"),
+# which still claims with anything else after it ("I've added the event to your calendar").
+WORKED_OUT = {
+    "en": ("added up", "added them up", "added it up", "added it all up", "added them all up",
+           "added these up", "added those up", "added everything up", "added all of them up",
+           "added them together", "added these together", "added those together",
+           "totalled", "totaled", "totalled up", "totaled up", "totted up", "summed", "summed up",
+           "calculated", "worked out", "tallied", "tallied up", "computed", "crunched"),
+    "pt": ("somei", "calculei", "somámos", "calculámos", "somado", "calculado", "totalizei"),
+    "es": ("sumé", "calculé", "sumamos", "calculamos", "sumado", "calculado", "totalicé"),
 }
 # After "and" or "then", a past verb claims when the sentence has a first-person subject
 # before it ("I found your sheet and added the formula").

@@ -7,9 +7,9 @@ so that a rule's value is found when any reading equals it.
   inside an identifier (ORD-205577, Q4), a date or a clock time are not numbers.
 - Times: 11:00, 11.00, 11h, 11h00, 15h30, 11 am, 11 a.m., 3:30 pm, "3.30 in the afternoon",
   "às 3 da tarde", noon, meio-dia, mediodía; a bare hour only after "at", "às", "a las" or
-  before "o'clock", "horas" (or in a range: "11-12:30").
+  before "o'clock", "horas", or starting a range ("11-12:30"; "3–4 PM" is 15:00: answer_ranges).
 - Dates: 2026-03-18, 18/03(/2026) and 03/18, 18.03.(2026), 18 March, March 18(th), 18th of
-  March, Mar 18, 18 de março, 18 de marzo; a weekday alone reads as that weekday.
+  March, Mar 18, 18 de março, 18 de marzo, both days of "19–21 May"; a weekday alone, that weekday.
 
 Each finder caches its answer on the Reading, and none backtracks (tests/grading/
 test_answer_text.py runs toolproof.suite.regex_safety over PATTERNS).
@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from calendar import monthrange
 from datetime import date
 from functools import lru_cache
 
+from . import answer_ranges as ranges
 from . import answer_value_words as vw
 from .answer_patterns import MAX_FOUND, alternatives, compiled, find_phrase
 from .answer_text import TOKEN, Reading, normalise, words
@@ -258,8 +260,14 @@ def read_times(reading: Reading) -> list:
     out = []
     if not has_digits(reading):
         norm = ""                           # only noon and midnight can be found
+    half_after = lambda end: next((h for h, o in (("p", _AFTERNOON), ("a", _MORNING))  # noqa: E731
+                                   if _starts_with(_words_after(reading, end, 4), o)), None)
+    ranged = ranges.time_ranges(norm, half_after, MAX_VALUES)    # "3–4 PM": both ends
     for m, _ in zip(TIME.finditer(norm), range(MAX_VALUES)):
         start = m.start()
+        if start in ranged:                 # a range's end: read with the other end
+            out.append((start, *ranged.pop(start)))
+            continue
         before = norm[start - 1] if start else " "
         if before.isalnum() or before in ".,:/-_€$£":
             continue
@@ -288,6 +296,7 @@ def read_times(reading: Reading) -> list:
         else:
             hours = {hour % 24}
         out.append((start, m.end(), {f"{h:02d}:{minute:02d}" for h in hours}))
+    out.extend((start, end, found) for start, (end, found) in ranged.items())   # "4pm" of "3-4pm"
     norm = reading.norm
     for phrase, value in [(p, "12:00") for p in vw.NOON] + [(p, "00:00") for p in vw.MIDNIGHT]:
         for s, e in find_phrase(reading, phrase):
@@ -352,28 +361,23 @@ def _end_after(reading: Reading, end: int, count: int) -> int:
 
 # ---- dates -------------------------------------------------------------------------------
 def _valid(year: int | None, month: int, day: int) -> bool:
-    try:
-        date(year or 2024, month, day)      # 2024: a leap year, so 29 February is a date
-    except ValueError:
-        return False
-    return True
+    """Is this a date? Without a year, 29 February is one (2024, a leap year)."""
+    return 1 <= month <= 12 and 1 <= day <= monthrange(year or 2024, month)[1]
 
 
 def _year(text: str | None) -> int | None:
-    if not text:
-        return None
-    year = int(text)
-    return year + 2000 if year < 100 else year
+    """A written year: "26" is 2026."""
+    return None if not text else int(text) + (2000 if int(text) < 100 else 0)
 
 
 def read_dates(reading: Reading) -> list:
     norm = reading.norm if has_digits(reading) else ""     # without digits, only weekdays
     out = []
 
-    def add(m, readings):
+    def add(m, readings, span=None):
         readings = {r for r in readings if _valid(*r)}
         if readings:
-            out.append((m.start(), m.end(), readings))
+            out.append((*(span or (m.start(), m.end())), readings))
 
     for m, _ in zip(ISO_DATE.finditer(norm), range(MAX_VALUES)):
         if m.start() and norm[m.start() - 1].isalnum():
@@ -397,13 +401,19 @@ def read_dates(reading: Reading) -> list:
     for m, _ in zip(day_month.finditer(norm) if day_month else (), range(MAX_VALUES)):
         if m.start() and norm[m.start() - 1].isalnum():
             continue
-        add(m, {(_year(m.group(3)), MONTH_NUMBERS[m.group(2)], int(m.group(1)))})
+        year, month, day = _year(m.group(3)), MONTH_NUMBERS[m.group(2)], int(m.group(1))
+        add(m, {(year, month, day)})
+        if first := ranges.first_day(norm, m.start(), day):      # "19–21 May": the 19th too
+            add(m, {(year, month, first[2])}, first[:2])
     for m, _ in zip(month_day.finditer(norm) if month_day else (), range(MAX_VALUES)):
         if m.start() and norm[m.start() - 1].isalnum():
             continue
         if m.group(1) == "may" and norm[max(0, m.start() - 4):m.start()].strip() in ("i", "you", "it", "we", "they"):
             continue
-        add(m, {(_year(m.group(3)), MONTH_NUMBERS[m.group(1)], int(m.group(2)))})
+        year, month, day = _year(m.group(3)), MONTH_NUMBERS[m.group(1)], int(m.group(2))
+        add(m, {(year, month, day)})
+        if year is None and (last := ranges.last_day(norm, m.end(), day)):     # "May 19–21": the 21st too
+            add(m, {(last[3], month, last[2])}, last[:2])
     norm = reading.norm
     spans = sorted((s, e) for s, e, _ in out)
     body = alternatives([words(name) for name in WEEKDAY_NUMBERS], reading.vocab)
@@ -436,4 +446,4 @@ def mentions_number(text: str, value: float) -> bool:
 
 # Every pattern of this module, for the regex-safety test.
 PATTERNS = (NUMBER, TIME, ISO_DATE, SLASH_DATE, DOTTED_DATE, DAY_MONTH, MONTH_DAY, _AFTER_NUMBER,
-            _DIGIT, _RANGE)
+            _DIGIT, _RANGE) + ranges.PATTERNS
