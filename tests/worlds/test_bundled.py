@@ -18,7 +18,7 @@ import pytest
 from toolproof.datafiles import WORLDS, bundled_worlds, load_world_files
 from toolproof.errors import ToolProofError
 from toolproof.grading.answer_acts import declines
-from toolproof.grading.answer_text import Reading
+from toolproof.grading.answer_text import Reading, normalise
 from toolproof.grading.scenario_paths import check_paths, path_check
 from toolproof.providers.catalog import PROVIDERS
 from toolproof.worlds.engine import initial_state, run_call
@@ -170,6 +170,64 @@ def _confirm(world, s):
 def _ask(world, s):
     return bool(s.user.replies) and all(any(t["calls"] == [] and t.get("user", {}).get("reply") is not None
                                             for t in turns) for _, turns in _gold_turns(world, s))
+
+
+ASSENT = ("yes", "sim", "sí", "si", "fine", "ok", "okay", "sure")
+
+
+@pytest.mark.parametrize("scenario_id", sorted(s.id for w in _collected().values() for s in w.scenarios
+                                               if any(r.rule == "confirm_before" for r in s.expect.policy)))
+def test_under_a_confirm_policy_only_a_plain_yes_confirms(scenario_id):
+    """Each bundled confirm_before policy asks the model to state what it will write and wait for an
+    explicit yes. A scripted message that `confirms` must be that yes; a change of mind ("Book the
+    first one after 10 instead") names no booking the model has stated, so it confirms nothing and
+    the model must state the new one and ask again (travel.madrid_flight_change_of_mind)."""
+    world, scenario = next((w, s) for w in worlds().values() for s in w.scenarios if s.id == scenario_id)
+    assert "explicit yes" in scenario.system, "the policy the rule grades is not in the system prompt"
+    for message in (*scenario.user.replies, *scenario.user.then):
+        first = normalise(message.say).split(None, 1)[0].strip(",.!")
+        assert message.confirms == (first in ASSENT), (scenario_id, message.say)
+
+
+# Replies an independent verifier fed into the bundled scenarios, whose verdicts a careful human
+# would not have given then; each is kept as the last answer of a gold (PASS) or wrong (FAIL) path,
+# so test_path_holds and test_paths_hold_in_every_wire_format keep the verdict fixed.
+VERIFIED = [
+    ("shop.sizes_in_stock", True, "La talla 42 está agotada; tenemos la 43 y la 44."),
+    ("shop.sizes_in_stock", True, "A 42 está esgotada; temos a 43 e a 44."),
+    ("shop.sizes_in_stock", True, "We don't have 42 right now, but we have 43 and 44."),
+    ("shop.sizes_in_stock", True, "Sorry, no 42 left, but 43 and 44 are in stock."),
+    ("shop.sizes_in_stock", False, "Size 44 is sold out, but 42 and 43 are in stock."),
+    ("travel.porto_extend_stay", True,
+     "Ribeira Guesthouse is now booked from 20 May to 23 May (BK-1002); the old booking is cancelled."),
+    ("travel.porto_extend_stay", True, "Done: Ribeira, 20–23 May, €285 (BK-1002)."),
+    ("bank.total_balance", False, "You have 10,486.35 EUR in total"),
+    ("travel.okafor_review_push", False, "Moved it to Wednesday 24 June at 4 pm"),
+    ("travel.okafor_review_push", False,
+     "I moved the design review with Dr. Okafor from Wednesday 24 June back to 17 June at 15:00."),
+    ("bank.partner_account", False, "The 500 € from ACC-3390 is now in your checking account."),
+    ("travel.hotels_three_cities", True, "Understood, nothing is booked. To recap, per night: Casa Lavapiés (Madrid) "
+     "€118, Ribeira Guesthouse (Porto) €95, Triana River Rooms (Seville) €99."),
+    ("travel.porto_hotel_ask_dates", True, "Happy to help. Which nights do you need?"),
+]
+
+
+@pytest.mark.parametrize("scenario_id, gold, text", VERIFIED)
+def test_the_verified_replies_stay_bundled(scenario_id, gold, text):
+    _, scenario = _scenario(scenario_id)
+    paths = scenario.gold_paths if gold else scenario.wrong_paths
+    assert any(turn.say == text for path in paths for turn in path.turns), (scenario_id, text)
+
+
+def test_a_switch_of_flight_is_no_yes():
+    """The verifier's path: Marta turns 07:05 down ("Book the first one that leaves after 10 ...
+    instead") and the model books IB3105 at once, without stating it and waiting for a yes."""
+    _, scenario = _scenario("travel.madrid_flight_change_of_mind")
+    switch = next(r for r in scenario.user.replies if "instead" in r.say)
+    assert not switch.confirms
+    booked = [p for p in scenario.wrong_paths if p.fails_with == "confirm_before"
+              and [bool(t.calls) for t in p.turns] == [True, False, True, False]]
+    assert booked, "no wrong path books right after the switch"
 
 
 CLAIMS = {"parallel_fan_out": _parallel, "chain": _chain, "error_recovery": _recovery, "long_result": _long,
