@@ -11,7 +11,11 @@ rows, it prints the best of several runs in microseconds per call:
 - a read of one row by key (a dict look-up, whatever N);
 - a failed call (an invalid argument: nothing is read or copied).
 Then the cost of loading (checking) such a world, and of refusing 10^6 rows as a document and as
-a file's text (the JSON reader's bounds come first there).
+a file's text (the JSON reader's bounds come first there). Last, what the work bounds of
+worlds/cost.py cost in seconds (a step: a row looked at, or an expression node evaluated per
+row): a scan of 20,000 rows by `contains`, and one by a per-row expression at MAX_CALL_WORK steps,
+give seconds per million steps, hence the worst call and the worst replay of a world's paths
+(`suite validate` replays each path twice); and what the bundled worlds ask for.
 """
 from __future__ import annotations
 
@@ -24,6 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from toolproof.errors import ToolProofError  # noqa: E402
+from toolproof.datafiles import bundled_worlds  # noqa: E402
+from toolproof.worlds.cost import MAX_CALL_STEPS, MAX_CALL_WORK, MAX_REPLAY_WORK, call_work  # noqa: E402
 from toolproof.worlds.engine import initial_state, run_call  # noqa: E402
 from toolproof.worlds.load import load_world, world_from_text  # noqa: E402
 from worldkit import bank_doc  # noqa: E402
@@ -91,6 +97,39 @@ def main() -> None:
     print(f"refuse 10^6 rows as a document:      {best_s(lambda: load_world(huge, 'bank.json')) * 1000:8.1f} ms")
     text = json.dumps(huge)
     print(f"refuse 10^6 rows as text ({len(text) / 1e6:.1f} MB):   {best_s(lambda: world_from_text(text, 'bank.json')):8.2f} s")
+
+    print()
+    bounds()
+
+
+def bounds() -> None:
+    per_row = 49                        # 20,000 rows x (1 + 49 nodes) = MAX_CALL_WORK
+    scans = {"contains": ({"contains": {"arg": "q"}}, 20_000 * 1),
+             "per-row expression": ({"contains": {"op": "concat", "args": [{"row": "to"}] * (per_row - 1)}},
+                                    20_000 * (1 + per_row))}
+    print(f"work bounds: a call at most {MAX_CALL_WORK:,} steps (estimated at load; {MAX_CALL_STEPS:,} counted "
+          f"as it runs), all the paths of a world {MAX_REPLAY_WORK:,}")
+    worst = 0.0
+    for label, (test, steps) in scans.items():
+        doc, _ = world_of(20_000)
+        doc["tools"].append({"name": "scan", "description": "A scan.", "parameters": {
+            "type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
+            "effects": [{"read": "transfers", "where": {"to": test}, "limit": 1}]})
+        world = load_world(doc, "bank.json")
+        state = initial_state(world)
+        seconds = best_us(lambda: run_call(world, state, "scan", {"q": "ACC"}), runs=3, inner=1) / 1e6
+        per_million = seconds / steps * 1e6
+        worst = max(worst, per_million)
+        print(f"  scan of 20,000 rows by {label:19} {steps:>10,} steps {seconds * 1000:8.1f} ms "
+              f"({per_million:.2f} s per million steps)")
+    print(f"  worst call ~{worst * MAX_CALL_WORK / 1e6:.1f} s; worst `suite validate` replay "
+          f"~{2 * worst * MAX_REPLAY_WORK / 1e6:.1f} s")
+    for world in bundled_worlds().values():
+        rows = {name: len(table.rows) for name, table in world.tables.items()}
+        work = {name: call_work(tool, rows) for name, tool in world.tools.items()}
+        replay = sum(work[c.tool] for s in world.scenarios for p in s.gold_paths + s.wrong_paths
+                     for t in p.turns for c in t.calls)
+        print(f"  bundled {world.id:8} largest call {max(work.values()):>8,} steps, all paths {replay:>10,} steps")
 
 
 if __name__ == "__main__":

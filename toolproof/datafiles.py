@@ -67,11 +67,17 @@ def read_json(path: str | Path) -> Any:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         if exc.end != len(data) or exc.reason != "unexpected end of data":
-            raise ToolProofError(f"cannot read file ({exc.__class__.__name__}: {exc})", source=str(path)) from None
+            raise not_utf8(exc, str(path)) from None
         # cut inside its last character (a results file whose last write was cut short): read
         # without it, as a browser reads such a file (the JSON then says what is missing)
         text = data[:exc.start].decode("utf-8")
     return json_from_text(text, str(path))
+
+
+def not_utf8(exc: UnicodeDecodeError, source: str) -> ToolProofError:
+    """The one refusal of a file that is not UTF-8: the first bad byte and where it is."""
+    return ToolProofError(f"not UTF-8 text (byte 0x{exc.object[exc.start]:02X} at position {exc.start:,})",
+                          source=source)
 
 
 def json_from_text(text: str, source: str) -> Any:
@@ -89,10 +95,7 @@ def json_from_text(text: str, source: str) -> Any:
                 return limits.read_json(found[0], what="file", max_bytes=limits.MAX_FILE_BYTES)
             except limits.ReadError:
                 pass
-        error = exc.decode_error
-        reason = exc.reason if error is None else \
-            f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
-        raise ToolProofError(reason, source=source) from None
+        raise ToolProofError(exc.in_file(), source=source) from None
 
 
 def refuse_larger(size: int, source: str) -> None:
@@ -211,7 +214,7 @@ def read_world_doc(path: str | Path) -> Any:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ToolProofError(f"not UTF-8 text (byte {exc.start})", source=str(path)) from None
+        raise not_utf8(exc, str(path)) from None
     return document_from_text(text, str(path))
 
 

@@ -60,6 +60,13 @@ class ReadError(Exception):
         self.reason = reason
         self.decode_error = decode_error
 
+    def in_file(self) -> str:
+        """The reason as a refused file says it (every file reader, terminal and page): json's own
+        error with its line and column, which a person can find in an editor."""
+        error = self.decode_error
+        return self.reason if error is None else \
+            f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+
 
 def read_json(text: str | bytes, *, what: str = "body", max_bytes: int = MAX_BYTES) -> Any:
     """Parse untrusted JSON text within the limits, or raise ReadError."""

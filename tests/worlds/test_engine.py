@@ -257,3 +257,25 @@ def test_a_call_by_key_never_walks_a_table_once_its_index_is_built(bank):
     _CountingRows.walks = 0
     assert run_call(bank, state, "list_transfers", {"account_id": "ACC-1"}).result["count"] == 5000
     assert _CountingRows.walks == 1                       # a read with filters walks once
+
+
+def test_a_runaway_call_is_the_tools_error_and_changes_nothing():
+    # within every load bound (a scan of 2,000 rows), but the model's list for `in` is walked per
+    # row: 2,000 x 2,000 steps, past cost.MAX_CALL_STEPS, so the call stops before it scans
+    from toolproof.worlds.cost import MAX_CALL_STEPS
+    pick = {"name": "pick", "description": "Transfers to any of these accounts.",
+            "parameters": {"type": "object", "properties": {"to": {"type": "array", "items": {"type": "string"}}},
+                           "required": ["to"]},
+            "effects": [{"read": "transfers", "where": {"to": {"in": {"arg": "to"}}}}]}
+    doc = bank_doc()
+    doc["tables"]["transfers"]["rows"] = [{"id": f"TR-{i}", "to": f"ACC-{i}"} for i in range(2000)]
+    doc["tools"].append(pick)
+    world = load_world(doc, "bank.json")
+    state = initial_state(world)
+    outcome = run_call(world, state, "pick", {"to": [f"ACC-{i}" for i in range(2000)]})
+    assert outcome.error and outcome.state is state and outcome.changes == ()
+    assert outcome.result == {"error": f"the tool could not compute its answer: the call would take more than "
+                                       f"{MAX_CALL_STEPS:,} steps (rows looked at and expression nodes evaluated "
+                                       "per row)"}
+    few = run_call(world, state, "pick", {"to": ["ACC-3", "ACC-9"]})
+    assert not few.error and few.result["count"] == 2

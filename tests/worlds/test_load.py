@@ -296,3 +296,78 @@ def test_any_mutated_world_loads_or_is_refused_in_one_line():
             refused += 1
             assert "\n" not in exc.line()
     assert refused > 500        # most single changes break something, and every one was a line
+
+
+# The work a world may ask for (worlds/cost.py): a table of thousands of rows scanned by every
+# call of long paths, and a per-row expression of 1,900 nodes, each within every other bound,
+# made `suite validate` run for many minutes; now each is refused in one line naming the place.
+SEARCH = {"name": "search_transfers", "description": "Transfers whose payee holds a text.",
+          "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
+          "effects": [{"read": "transfers", "where": {"to": {"contains": {"arg": "q"}}}}]}
+
+
+def _grown(rows: int, *tools: dict) -> dict:
+    doc = bank_doc()
+    doc["tables"]["transfers"]["rows"] = [{"id": f"TR-{i:05d}", "from": "ACC-1", "to": f"ACC-{i % 9}",
+                                           "amount": 1.5, "date": "2026-03-01"} for i in range(rows)]
+    doc["tools"] += list(tools)
+    return doc
+
+
+def _long_paths(doc: dict, paths: int) -> dict:
+    scenario = doc["scenarios"][0]
+    scenario["tools"] = scenario["tools"] + ["search_transfers"]
+    turn = {"calls": [{"tool": "search_transfers", "arguments": {"q": "ACC"}}] * 32}
+    scenario["gold_paths"] += [{"id": f"scan-{n}", "turns": [turn] * 30} for n in range(paths)]
+    return doc
+
+
+def test_paths_whose_replay_would_scan_too_many_rows_are_refused_at_the_path():
+    from toolproof.worlds.cost import MAX_REPLAY_WORK
+    # 960 calls of 2,001 steps each fit once (1.92 million), not twice
+    doc = _long_paths(_grown(2000, SEARCH), 2)
+    line = refusal(doc)
+    first = len(bank_doc()["scenarios"][0]["gold_paths"])
+    assert line.startswith(f"bank.json: at $.scenarios[0].gold_paths[{first + 1}]: the paths' calls up to here "
+                           "would take about ") and f"at most {MAX_REPLAY_WORK:,} for all the world's paths" in line
+    load_world(_long_paths(_grown(2000, SEARCH), 1), "bank.json")      # one such path is fine
+
+
+def _row_expr(nodes: int, rows: int, kind: str = "effects") -> dict:
+    per_row = {"op": "concat", "args": [{"row": "to"}] * (nodes - 1)}
+    part = [{"read": "transfers", "where": {"from": {"contains": per_row}}}]
+    tool = {**SEARCH, "name": "slow_search", kind: part} if kind == "effects" else \
+        {**SEARCH, "name": "slow_search", "find": [{"as": "t", "table": "transfers", "where": {"from": per_row},
+                                                    "missing": "none"}]}
+    return _grown(rows, tool)
+
+
+@pytest.mark.parametrize("kind, place", [("effects", "effects[0]"), ("find", "find[0]")])
+def test_a_per_row_expression_over_too_many_rows_is_refused_at_its_place(kind, place):
+    from toolproof.worlds.cost import MAX_CALL_WORK
+    line = refusal(_row_expr(1900, 600, kind))      # 600 rows x (1 + 1,900 nodes) > 1,000,000
+    tool = len(bank_doc()["tools"])
+    assert line == (f"bank.json: at $.tools[{tool}].{place}: would take about {600 * 1901:,} steps a call (rows of "
+                    f"its table x (1 + expression nodes per row)); at most {MAX_CALL_WORK:,}")
+    load_world(_row_expr(1900, 500, kind), "bank.json")     # 950,500 steps: within the bound
+
+
+def test_a_tool_whose_parts_together_would_take_too_long_is_refused():
+    per_row = {"op": "concat", "args": [{"row": "to"}] * 999}
+    read = {"read": "transfers", "where": {"from": {"contains": per_row}}}
+    doc = _grown(600, {**SEARCH, "name": "twice", "effects": [read, read]})   # 600,601 steps each
+    assert refusal(doc) == (f"bank.json: at $.tools[{len(bank_doc()['tools'])}]: a call would take about 1,201,201 "
+                            "steps (its finds and effects together); at most 1,000,000")
+
+
+def test_the_bundled_worlds_stay_well_within_the_work_bounds():
+    from toolproof.datafiles import bundled_worlds
+    from toolproof.worlds.cost import MAX_CALL_WORK, MAX_REPLAY_WORK, call_work
+    worlds = bundled_worlds()
+    assert set(worlds) >= {"bank", "shop", "travel"}
+    for world in worlds.values():
+        rows = {name: len(table.rows) for name, table in world.tables.items()}
+        work = {name: call_work(tool, rows) for name, tool in world.tools.items()}
+        replay = sum(work[call.tool] for s in world.scenarios for path in s.gold_paths + s.wrong_paths
+                     for turn in path.turns for call in turn.calls)
+        assert max(work.values()) * 20 < MAX_CALL_WORK and replay * 5 < MAX_REPLAY_WORK, world.id

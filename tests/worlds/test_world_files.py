@@ -65,7 +65,7 @@ def test_a_duplicate_key_is_refused_by_its_place(tmp_path):
 
 
 @pytest.mark.parametrize("content, said", [
-    (b"\xff\xfe{}", "not UTF-8 text (byte 0)"),
+    (b"\xff\xfe{}", "not UTF-8 text (byte 0xFF at position 0)"),
     (b'{"a": NaN}', "NaN is not JSON"),
     (b"[" * 100_000, "nested deeper than 64 levels"),
     (b'{"format": "toolproof.world"', "not valid JSON"),
@@ -101,3 +101,17 @@ def test_a_fifo_or_a_folder_is_refused_without_waiting(tmp_path):
     assert refusal([tmp_path / "bank.json"]) == f"{tmp_path / 'bank.json'}: not a regular file (a FIFO)"
     (tmp_path / "sub.json").mkdir()
     assert "not a regular file (a directory)" in refusal([tmp_path / "sub.json"])
+
+
+def test_every_reader_words_a_file_that_is_no_json_alike(tmp_path):
+    # `suite validate` reads any file first (datafiles.read_json), `run --worlds` and the page read
+    # a world file (read_world_doc, world_from_text): one wording, with the line and column
+    from toolproof.datafiles import read_json, read_world_doc
+    from toolproof.worlds.load import world_from_text
+    path = write(tmp_path, "bank.json", "{\n  oops")
+    lines = set()
+    for read in (read_json, read_world_doc, lambda p: world_from_text(open(p, encoding="utf-8").read(), p)):
+        with pytest.raises(ToolProofError) as caught:
+            read(path)
+        lines.add(caught.value.line())
+    assert lines == {f"{path}: not valid JSON: Expecting property name enclosed in double quotes (line 2, column 3)"}

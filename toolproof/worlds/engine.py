@@ -12,7 +12,9 @@ clock: the world's own `today`; new ids from per-table counters). A State is nev
 place: a write copies the one table it touches and shares the rest. A look-up by key costs O(1)
 (each State keeps an index of its keys as compared, built once and carried forward), a read or a
 filter O(rows of that table), a write one dict copy of that table (C speed); benchmarks/
-world_engine.py prints the figures for 500 and 20,000 rows.
+world_engine.py prints the figures for 500 and 20,000 rows. A call counts its steps (cost.py:
+rows looked at, expression nodes evaluated per row) and one past MAX_CALL_STEPS stops as the
+tool's error, so no call (a model's own, on any world the loader accepted) runs for minutes.
 
 Must not grade (grading/ reads Outcomes) nor touch files.
 """
@@ -21,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .cost import MAX_CALL_STEPS, nodes, per_row
 from .exprs import EvalError, Scope, argument, contains, evaluate, form_of, mentions, ordered, same
 from .templates import render
 from .model import FIRST_NEW_ID, Effect, State, World, WorldTool
@@ -104,6 +107,14 @@ class _Draft:
         self.copied: set = set()
         self.indexes: dict = {}         # table -> its index as this call leaves it
         self.changes: list = []
+        self.steps = 0
+
+    def charge(self, steps: int) -> None:
+        """Count `steps` of this call's work (cost.py); past MAX_CALL_STEPS the call stops."""
+        self.steps += steps
+        if self.steps > MAX_CALL_STEPS:
+            raise EvalError(f"the call would take more than {MAX_CALL_STEPS:,} steps (rows looked at and "
+                            "expression nodes evaluated per row)")
 
     def index(self, table: str) -> dict:
         """{key as compared: key} of the table: built once per State (kept in its memo) and
@@ -188,8 +199,8 @@ def _filters(where: dict, scope: Scope) -> list:
             (comparator, expr), = spec.items()
         if _skipped(expr, scope):
             continue
-        per_row = mentions(expr, "row")
-        out.append((name, comparator, expr if per_row else evaluate(expr, scope), per_row))
+        moving = mentions(expr, "row")
+        out.append((name, comparator, expr if moving else evaluate(expr, scope), moving))
     return out
 
 
@@ -226,13 +237,15 @@ def _matching(draft: _Draft, table: str, where: dict, scope: Scope) -> list:
     rows, key = draft.tables[table], draft.world.tables[table].key
     filters = _filters(where, scope)
     candidates: Any = rows.values()
-    for name, comparator, want, per_row in filters:
-        if name == key and comparator == "eq" and not per_row and _hashable(want):
+    for name, comparator, want, moving in filters:
+        if name == key and comparator == "eq" and not moving and _hashable(want):
             hit = rows.get(draft.index(table).get(folded(want), _ABSENT))
             candidates = [hit] if hit is not None else []
             break
-    fixed = [(name, _test(c, w)) for name, c, w, per_row in filters if not per_row]
-    moving = [(name, c, w) for name, c, w, per_row in filters if per_row]
+    fixed = [(name, _test(c, w)) for name, c, w, moving in filters if not moving]
+    moving = [(name, c, w) for name, c, w, moving in filters if moving]
+    walked = sum(len(w) for _, c, w, m in filters if c == "in" and not m and isinstance(w, (list, str)))
+    draft.charge(len(candidates) * (per_row(where) + walked))      # before the scan, not after it
     found = []
     for row in candidates:
         if _passes(row, fixed) and (not moving or _passes_per_row(row, moving, scope)):
@@ -312,6 +325,7 @@ def _update(effect: Effect, scope: Scope, draft: _Draft) -> Any:
     table = effect.table
     key = draft.world.tables[table].key
     matched = _matching(draft, table, effect.where, scope)
+    draft.charge(len(matched) * sum(nodes(expr) for expr in effect.set.values()))
     after = []
     scope.new_id = lambda prefix: draft.new_id(table, prefix)
     try:

@@ -21,6 +21,7 @@ from typing import Any
 
 from toolproof.errors import ToolProofError
 from toolproof.suite.fingerprint import canonical_json
+from .cost import MAX_CALL_WORK, MAX_REPLAY_WORK, call_work, parts
 from .load_scenarios import load_scenarios
 from .load_tools import load_tools
 from .model import FORMAT, NAME, VERSION, WORLD_ID, Table, World
@@ -90,6 +91,7 @@ def _world(doc: Any, source: str) -> World:
     tables = _tables(doc["tables"])
     tools = load_tools(doc["tools"], tables, source)
     scenarios = load_scenarios(doc.get("scenarios", []), world_id, tables, tools)
+    _refuse_costly(tables, tools, scenarios)
     return World(world_id, title, why, today, tables, tools, scenarios, world_sha256(doc))
 
 
@@ -105,6 +107,32 @@ def _count_rows(raw: Any) -> None:
         if total > MAX_ROWS:
             raise Refusal(["tables", name, "rows"], f"the world's tables hold more than {MAX_ROWS:,} "
                                                     f"rows (this one {len(rows):,}); at most {MAX_ROWS:,} in all")
+
+
+def _refuse_costly(tables: dict, tools: dict, scenarios: tuple) -> None:
+    """Bound the work of one call and of replaying every path (cost.py's estimate: each find and
+    effect scans its whole table), so neither a call nor `suite validate` can run for minutes."""
+    rows = {name: len(table.rows) for name, table in tables.items()}
+    work = {}
+    for i, (name, tool) in enumerate(tools.items()):
+        if tool.finds or tool.effects:
+            for place, steps in parts(tool, rows):
+                if steps > MAX_CALL_WORK:
+                    raise Refusal(["tools", i] + place, f"would take about {steps:,} steps a call (rows of its "
+                                  f"table x (1 + expression nodes per row)); at most {MAX_CALL_WORK:,}")
+        work[name] = call_work(tool, rows)
+        if work[name] > MAX_CALL_WORK:
+            raise Refusal(["tools", i], f"a call would take about {work[name]:,} steps (its finds and effects "
+                                        f"together); at most {MAX_CALL_WORK:,}")
+    total = 0
+    for i, scenario in enumerate(scenarios):
+        for kind in ("gold_paths", "wrong_paths"):
+            for j, path in enumerate(getattr(scenario, kind)):
+                total += sum(work.get(call.tool, 1) for turn in path.turns for call in turn.calls)
+                if total > MAX_REPLAY_WORK:
+                    raise Refusal(["scenarios", i, kind, j], f"the paths' calls up to here would take about "
+                                  f"{total:,} steps to replay (rows their tools scan); at most "
+                                  f"{MAX_REPLAY_WORK:,} for all the world's paths")
 
 
 def _today(raw: Any) -> str:

@@ -180,7 +180,7 @@ def document_from_text(text_: str, source: str) -> Any:
     try:
         limits.read_json(text_, what="file", max_bytes=limits.MAX_FILE_BYTES)
     except limits.ReadError as exc:
-        raise ToolProofError(exc.reason, source=source) from None
+        raise ToolProofError(exc.in_file(), source=source) from None    # the wording of every file
     duplicates: dict = {}
 
     def pairs(found: list) -> dict:
