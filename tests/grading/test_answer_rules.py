@@ -534,3 +534,14 @@ NEVER_TAKEN = "final answer claims an action never taken: "
 ])
 def test_working_out_is_no_action(text, after_result, problems):
     assert judge(R(), text, None, claims_default=False, after_result=after_result).problems == problems
+
+
+@pytest.mark.parametrize("text, holds", [
+    ("You have 10,468.35 EUR in total.", True),
+    ("You have 10.468,35 EUR in total.", True),
+    ("You have 10,468.34 EUR in total.", False),     # a cent off: a relative tolerance alone let it pass
+    ("You have 10,468.36 EUR in total.", False),
+])
+def test_a_number_a_cent_off_is_not_the_number(text, holds):
+    found = judge(R(must_include=({"number": 10468.35},)), text, None)
+    assert (found.problems == []) is holds, found.problems

@@ -134,7 +134,11 @@ def occurrences(reading: Reading, item: Any, mocks: dict | None) -> Iterator[Fou
 
 
 def _same_number(reading_: float, value: float) -> bool:
-    return abs(abs(reading_) - abs(float(value))) <= TOLERANCE * max(1.0, abs(float(value)))
+    """Equal but for float noise: within a millionth of the value, and never more than a thousandth
+    below a billion (10,468.34 is not 10,468.35: a relative tolerance alone let a cent pass)."""
+    want = abs(float(value))
+    tolerance = TOLERANCE * max(1.0, want)
+    return abs(abs(reading_) - want) <= (min(tolerance, 1e-3) if want < 1e9 else tolerance)
 
 
 def _phrase(reading: Reading, phrase: str, loose: bool = False) -> Iterator[Found]:
