@@ -152,7 +152,8 @@ class BoardView:
         self.message(f"Ranked {counted(n, 'run')}{aside}. The exports are exactly what python -m toolproof board ... prints.")
 
     def _table(self):
-        from toolproof.reports.board import cases_cell, has_scenarios, interval, num, pass_k, pct, run_name, score_cell, usd
+        from toolproof.reports.board import (cases_cell, has_scenarios, interval, num, pass_k, pct, run_date, run_name,
+                                             score_cell, usd)
         from toolproof.reports.scenarios import BOARD_HEAD, board_cell
         from toolproof.errors import clip
         from toolproof.safe_text import printable
@@ -181,7 +182,7 @@ class BoardView:
             body.append(el("tr", cls="board-row", data_run_id=r["id"], children=[
                 el("td", r["rank"]["label"], cls="num board-rank"), el("td", cls="board-name", children=[
                     el("code", r["id"], cls="board-id"), el("span", printable(clip(r["_name"], 200)))]),
-                el("td", str(r.get("created") or "")[:10]), el("td", cases_cell(r), cls="num"),
+                el("td", run_date(r)), el("td", cases_cell(r), cls="num"),
                 el("td", score_cell(r), cls="num board-score"), el("td", pct(r["error_rate"]) + "%", cls="num"),
                 el("td", usd(r["cost"]["usd"]), cls="num"), el("td", num(r["cost"]["latency_p50_ms"]), cls="num"),
                 el("td", interval(r), cls="num"), el("td", children=[whisker(r["score"], i.get("low"), i.get("high"))]),
@@ -193,7 +194,7 @@ class BoardView:
 
     def _unranked(self):
         """The runs with no score, apart from the ranking, each with why (the exports' table)."""
-        from toolproof.reports.board import UNRANKED_TITLE, cases_cell, run_name
+        from toolproof.reports.board import UNRANKED_TITLE, cases_cell, run_date, run_name
         from toolproof.errors import clip
         from toolproof.safe_text import printable
 
@@ -201,7 +202,7 @@ class BoardView:
         body = [el("tr", cls="board-row unranked", data_run_id=r["id"], children=[
             el("td", cls="board-name", children=[el("code", r["id"], cls="board-id"),
                                                   el("span", printable(clip(run_name(r), 200)))]),
-            el("td", str(r.get("created") or "")[:10]), el("td", cases_cell(r), cls="num"),
+            el("td", run_date(r)), el("td", cases_cell(r), cls="num"),
             el("td", r["no_score"], cls="board-why")]) for r in self.board["unranked"]]
         return el("div", cls="board-unranked", children=[
             el("h3", UNRANKED_TITLE),

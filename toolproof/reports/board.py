@@ -45,8 +45,14 @@ def run_name(row: dict) -> str:
     return " / ".join(str(p) for p in (row.get("provider"), row.get("model")) if p) or row["id"]
 
 
-def _date(row: dict) -> str:
-    return str(row.get("created") or "")[:10]
+ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def run_date(row: dict) -> str:
+    """The day a run was made ('2026-12-06' of an ISO time); a `created` that is no ISO time is
+    shown as written, clipped (cut at ten characters, it read as something else)."""
+    created = str(row.get("created") or "")
+    return created[:10] if ISO_DAY.match(created) else clip(created, 40)
 
 
 def pct(value) -> str:
@@ -156,11 +162,11 @@ def tables(board: dict) -> dict:
     scenarios = has_scenarios(board)        # a last column, so the others keep their places
     main = [["rank", "run", "name", "date", "cases graded", "score", "95% CI", "pass^k", "error"]
             + ([BOARD_HEAD] if scenarios else [])] + [
-        [r["rank"]["label"], r["id"], clip(run_name(r), 48), _date(r), cases_cell(r),
+        [r["rank"]["label"], r["id"], clip(run_name(r), 48), run_date(r), cases_cell(r),
          score_cell(r), interval(r), pass_k(r), pct(r["error_rate"]) + "%"] + ([board_cell(r)] if scenarios else [])
         for r in runs]
     unranked = [["run", "name", "date", "cases graded", "why"] + ([BOARD_HEAD] if scenarios else [])] + [
-        [r["id"], clip(run_name(r), 48), _date(r), cases_cell(r), r["no_score"]] + ([board_cell(r)] if scenarios else [])
+        [r["id"], clip(run_name(r), 48), run_date(r), cases_cell(r), r["no_score"]] + ([board_cell(r)] if scenarios else [])
         for r in board.get("unranked", [])]
     categories = [["run"] + [CATEGORY_SHORT[c] for c in CATEGORIES]] + [
         [r["id"]] + [pct(r["categories"][c]["score"]) if c in r["categories"] and not r.get("no_score") else "n/a"

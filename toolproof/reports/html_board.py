@@ -9,7 +9,7 @@ from __future__ import annotations
 from toolproof.errors import clip
 
 from .board import (COST_TITLE, RATES_TITLE, UNRANKED_TITLE, cases_cell, grid_delta, has_scenarios, headline, interval,
-                    num, pass_k, pct, run_name, score_cell, significant_cell, tables)
+                    num, pass_k, pct, run_date, run_name, score_cell, significant_cell, tables)
 from .scenarios import BOARD_HEAD, board_cell
 from .html import Raw, esc, legend, lines, page, scroll_box, section, table, whisker
 from .legends import board_legend
@@ -20,7 +20,7 @@ def _runs_table(board: dict) -> str:
     scenarios = has_scenarios(board)
     for r in board["runs"]:
         i = r.get("interval") or {}
-        rows.append([r["rank"]["label"], r["id"], clip(run_name(r), 120), str(r.get("created") or "")[:10],
+        rows.append([r["rank"]["label"], r["id"], clip(run_name(r), 120), run_date(r),
                      cases_cell(r), score_cell(r), interval(r),
                      whisker(r["score"], i.get("low"), i.get("high")), pass_k(r), pct(r["error_rate"]) + "%"]
                     + ([board_cell(r)] if scenarios else []))

@@ -165,10 +165,12 @@ def robustness(per_case: list[list[CaseResult]], weights: dict, *, intervals: bo
     checked category weights; `intervals` False leaves the score intervals null, like the card's
     own (the page draws them with the diagnosis); `planned` {phrasing: cases planned in it} (None:
     the cases run in it)."""
+    # a scenario has no phrasings: wording is about the suite's cases (a mixed card listed its 26
+    # scenarios as cases of one phrasing, and counted them in the worst-phrasing score)
+    per_case = [rs for rs in per_case if rs and rs[0].category != "scenario"]
     phrasings = phrasings_of(per_case)
     if len(phrasings) < 2:
         return None
-    per_case = [rs for rs in per_case if rs]
     cases = case_table(per_case, phrasings)
     tables = tuple(case_groups(rs) for rs in per_case)
     test = suite_test(tables)
