@@ -19,6 +19,7 @@ import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from fakeprovider import wire_of
 from toolproof.providers.scripted import reply_body
 
 PATHS = {"openai": "/v1/chat/completions", "openai-compatible": "/v1/chat/completions",
@@ -26,15 +27,9 @@ PATHS = {"openai": "/v1/chat/completions", "openai-compatible": "/v1/chat/comple
 
 
 def provider_of(path: str) -> str:
-    if path.endswith("/chat/completions"):
-        return "openai"
-    if path.endswith("/messages"):
-        return "anthropic"
-    if path.endswith("/responses"):
-        return "openai-responses"
-    if path.endswith(":generateContent"):
-        return "gemini"
-    return ""
+    """The wire format an endpoint path speaks (fakeprovider.wire_of), "" for no known endpoint."""
+    known = path.endswith(("/chat/completions", "/messages", "/responses", ":generateContent"))
+    return wire_of(path) if known else ""
 
 
 def conversation(provider: str, body: dict) -> tuple[str, list]:

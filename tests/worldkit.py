@@ -254,3 +254,14 @@ def rent(**changes) -> dict:
 def run_doc(*names: str) -> dict:
     """World `minibank` with the named run scenarios (all when none is named)."""
     return _named("minibank", [s for s in RUN_SCENARIOS if not names or s["id"].split(".")[1] in names])
+
+
+def changed(path: list, value):
+    """A change to a world document: the value at `path` (keys and indices) set to `value`, for
+    tests that break one field at a time."""
+    def change(doc):
+        target = doc
+        for part in path[:-1]:
+            target = target[part]
+        target[path[-1]] = value
+    return change

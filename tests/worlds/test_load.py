@@ -11,6 +11,7 @@ import pytest
 from toolproof.errors import ToolProofError
 from toolproof.worlds.load import MAX_ROWS, load_world, load_worlds, world_from_text, world_sha256
 from worldkit import bank_doc
+from worldkit import changed as _set
 
 
 def refusal(doc, source="bank.json") -> str:
@@ -61,13 +62,6 @@ def test_the_fingerprint_ignores_key_order_and_whitespace_but_not_values():
     assert world_sha256(doc) != world_sha256(reordered)
 
 
-def _set(path: list, value):
-    def change(doc):
-        target = doc
-        for part in path[:-1]:
-            target = target[part]
-        target[path[-1]] = value
-    return change
 
 
 def _deep(depth: int):

@@ -14,6 +14,7 @@ from toolproof.suite.model import DETAIL_NAMES
 from toolproof.worlds import exprs, load, load_scenarios, load_tools, model
 from toolproof.worlds.load import load_world
 from worldkit import bank_doc
+from worldkit import changed as _break
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "data" / "schemas" / "world.schema.json").read_text(encoding="utf-8"))
@@ -59,13 +60,6 @@ def test_the_schemas_bounds_and_words_are_the_codes():
     assert list(where) == list(load_tools.COMPARATORS)
 
 
-def _break(path, value):
-    def change(doc):
-        target = doc
-        for part in path[:-1]:
-            target = target[part]
-        target[path[-1]] = value
-    return change
 
 
 @pytest.mark.parametrize("change", [
