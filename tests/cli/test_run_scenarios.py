@@ -58,6 +58,21 @@ def test_an_unknown_world_is_one_line_naming_the_known_ones(world_file):
     assert stderr.strip().splitlines()[-1].endswith("unknown world 'nope' (scope scenarios:<world>); the worlds are: minibank")
 
 
+@pytest.mark.parametrize("verb", ["run", "grade", "compare", "board"])
+def test_no_output_may_replace_the_world_file_read(world_file, verb):
+    # `run --worlds w.json --out w.json --force` overwrote the world it ran with its results
+    before = world_file.read_bytes()
+    with FakeAgent(SCRIPTS) as fake:
+        if verb == "run":
+            code, _, stderr = run_scenarios(fake, world_file, "--out", str(world_file), "--force")
+        else:
+            args = {"grade": ["--html"], "compare": ["a.json", "b.json", "--html"], "board": ["a.json", "--html"]}[verb]
+            code, _, stderr = cli(verb, *args[:-1], "--worlds", str(world_file), args[-1], str(world_file))
+        assert fake.requests == []
+    assert code == 2 and "names the world file this command reads" in stderr
+    assert world_file.read_bytes() == before
+
+
 @pytest.mark.parametrize("argv, said", [
     (["--scope", "all"], "--worlds names the worlds of a scenarios run"),
     (["--scope", "scenarios", "--pad", "0,4"], "--pad applies to cases, not to --scope scenarios"),

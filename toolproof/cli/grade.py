@@ -15,7 +15,7 @@ from typing import TextIO
 
 from .files import check_outputs
 from .flags import (html_flag, parse_weights, price_flags, report_flags, report_outputs, suite_flags, suite_inputs,
-                    write_reports, write_text)
+                    worlds_flag, write_reports, write_text)
 from toolproof.datafiles import DATA, Bundle, bundled_worlds, load_bundle, load_errata, load_world_files
 from toolproof.scoring.evaluate import evaluate
 from toolproof.reports.scorecard import render_markdown, render_text, to_json
@@ -28,9 +28,7 @@ def add_parser(commands) -> None:
     grade = commands.add_parser("grade", help="grade transcripts (default: data/fixtures.json)")
     grade.add_argument("--transcripts", metavar="FILE", help="transcripts or results file")
     suite_flags(grade)
-    grade.add_argument("--worlds", metavar="FILE", action="append", default=[],
-                       help="a world file whose scenarios the transcripts ran (repeatable; default the bundled "
-                            "data/worlds/*.json)")
+    worlds_flag(grade)
     grade.add_argument("--errata", metavar="FILE",
                        help="errata file (default data/errata.json, read only with the default suite)")
     grade.add_argument("--weight", metavar="CATEGORY=W", action="append", default=[],
@@ -47,8 +45,7 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     from toolproof.reports.junit import junit_xml
 
     check_outputs(report_outputs(args), [("the transcripts file", args.transcripts or DATA / "fixtures.json"),
-                                         *suite_inputs(args), ("the errata file", args.errata or DATA / "errata.json"),
-                                         *(("the world file", w) for w in args.worlds)])
+                                         *suite_inputs(args), ("the errata file", args.errata or DATA / "errata.json")])
     weights = parse_weights(args.weight)
     prices = check_prices(args.price_in, args.price_out)
     bundle = load_bundle(tools=args.tools, suite=args.suite, transcripts=args.transcripts)
