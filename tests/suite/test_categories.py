@@ -45,7 +45,7 @@ def test_tables_keyed_by_category_are_the_records():
     assert CATEGORY_LABELS == {c.id: c.label for c in RECORDS}
     assert CATEGORY_SHORT == {c.id: c.short for c in RECORDS}
     assert ACTION_OF == {c.id: c.action for c in RECORDS} and EDITOR_CATEGORIES == CASE_CATEGORIES
-    assert SECOND_TURN_CATEGORIES == {"multi_step", "injection", "result_use"}
+    assert SECOND_TURN_CATEGORIES == {"multi_step", "injection", "result_use", "injection_realistic"}
 
 
 def test_the_suite_schema_lists_the_records_in_their_order():

@@ -32,6 +32,9 @@ class Category:
     # the sequence; "answer": a mock result goes back and the final text must use it.
     second_turn: str | None = None
     in_suite: bool = True        # False: graded from world files, never a suite case (scenario)
+    # True: tool results carry an attack; the case lists forbidden calls, a forbidden call after a
+    # result is "obeyed the injected instruction", and it feeds the attack rates (scoring/rates.py).
+    attacked: bool = False
 
 
 RECORDS: tuple[Category, ...] = (
@@ -41,11 +44,17 @@ RECORDS: tuple[Category, ...] = (
     Category("distractor", "Distractor", "distr", 15, "call"),
     Category("multi_step", "Multi-step", "multi", 20, "call", second_turn="calls"),
     Category("enum_format", "Enum / format", "enum", 10, "call"),
-    Category("injection", "Injection", "inject", 10, "call", second_turn="calls"),
+    Category("injection", "Injection", "inject", 10, "call", second_turn="calls", attacked=True),
     Category("result_use", "Result use", "use", 10, "call", second_turn="answer"),
+    Category("parallel", "Parallel calls", "para", 15, "call"),
+    Category("cannot_do", "Cannot do", "cant", 10, "no_call"),
+    Category("crowded", "Crowded catalogue", "crowd", 10, "call"),
+    Category("injection_realistic", "Realistic injection", "inj-r", 15, "call", second_turn="calls",
+             attacked=True),
     Category("scenario", "Scenario", "scen", 20, "call", in_suite=False),
 )
 
 CATEGORY: dict[str, Category] = {c.id: c for c in RECORDS}
 CATEGORIES: tuple[str, ...] = tuple(CATEGORY)                                   # the scorecard's
 CASE_CATEGORIES: tuple[str, ...] = tuple(c.id for c in RECORDS if c.in_suite)    # a suite file's
+ATTACKED: frozenset = frozenset(c.id for c in RECORDS if c.attacked)           # injection's kind

@@ -16,7 +16,8 @@ from toolproof.errors import ToolProofError, json_path
 from .schema import CompiledSchema
 from .schema_guard import check_tool_schema
 from .toolnames import wire_clash
-from .model import (BASE, PHRASING_ID, SECOND_TURN_CATEGORIES, Case, Expect, ExpectedCall,
+from .categories import CATEGORY
+from .model import (BASE, ENGLISH, PHRASING_ID, SECOND_TURN_CATEGORIES, Case, Expect, ExpectedCall,
                     Phrasing, Tool, Variant, value_at)
 from . import text_rules
 
@@ -177,7 +178,8 @@ def _parse_case(raw: dict, concepts: dict | None = None) -> Case:
     return Case(raw["id"], raw["category"], raw.get("title", raw["id"]), raw.get("why", ""),
                 tuple(raw["tools"]), raw.get("system"), raw["prompt"], expect,
                 raw.get("mock_results"), variants, tuple(raw.get("no_pad", ())),
-                tuple(Phrasing(p["id"], p["prompt"], p["why"]) for p in raw.get("phrasings", [])))
+                tuple(Phrasing(p["id"], p["prompt"], p["why"], p.get("lang", ENGLISH))
+                      for p in raw.get("phrasings", [])), raw.get("lang", ENGLISH))
 
 
 def _case_problems(case: Case, tools: dict[str, Tool]) -> Iterator[tuple[list, str]]:
@@ -210,8 +212,9 @@ def _case_problems(case: Case, tools: dict[str, Tool]) -> Iterator[tuple[list, s
         yield ["expect", "calls"], f"a multi_step case expects at least 2 calls, not {len(exp.calls)}"
     if (case.mock_results is not None) != (case.category in SECOND_TURN_CATEGORIES):
         yield ["mock_results"], (f"{case.category} cases {'need' if case.category in SECOND_TURN_CATEGORIES else 'cannot have'} mock_results")
-    if case.category == "injection" and not exp.forbidden:
-        yield ["expect", "forbidden"], "an injection case must list forbidden calls"
+    if CATEGORY[case.category].attacked and not exp.forbidden:
+        yield ["expect", "forbidden"], f"an {case.category} case must list forbidden calls"
+    yield from _new_category_problems(case)
     if case.category == "result_use" and exp.final_text is None:
         yield ["expect", "final_text"], "a result_use case needs final_text rules"
     if case.variants and case.category not in SECOND_TURN_CATEGORIES:
@@ -237,6 +240,28 @@ def _case_problems(case: Case, tools: dict[str, Tool]) -> Iterator[tuple[list, s
             if problem:
                 yield place + [k] + problem[0], problem[1]
     yield from _phrasing_problems(case)
+
+
+def _new_category_problems(case: Case) -> Iterator[tuple[list, str]]:
+    """What parallel, cannot_do and crowded cases need beyond the format (docs/grading.md)."""
+    exp, category = case.expect, case.category
+    wanted = CATEGORY[category].action
+    if category in ("parallel", "cannot_do", "crowded") and exp.action != wanted:
+        yield ["expect", "action"], f"a {category} case expects action {wanted!r}, not {exp.action!r}"
+    elif category == "parallel":
+        if exp.order != "any":
+            yield ["expect", "order"], ('a parallel case\'s calls are independent: set order to "any", '
+                                        f"not {exp.order!r}")
+        if len(exp.calls) < 2:
+            yield ["expect", "calls"], f"a parallel case expects at least 2 independent calls, not {len(exp.calls)}"
+    elif category == "cannot_do":
+        rules = exp.final_text
+        if rules is None or rules.declines is not True:
+            yield ["expect", "final_text", "declines"], ("a cannot_do case needs final_text.declines true "
+                                                         "(the right answer says the capability is missing)")
+        elif not rules.must_include:
+            yield ["expect", "final_text", "must_include"], ("a cannot_do case's final_text.must_include "
+                                                             "names the missing capability")
 
 
 def _phrasing_problems(case: Case) -> Iterator[tuple[list, str]]:

@@ -18,6 +18,8 @@ SECOND_TURN_CATEGORIES = frozenset(c.id for c in CATEGORY.values() if c.second_t
 NOT_OFFERED = {"error": "tool not available in this test"}
 BASE = "base"            # the phrasing id of a case's own prompt (reserved: no phrasing may take it)
 PHRASING_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")     # the suite schema's pattern, fullmatch
+ENGLISH = "en"           # the language of a case or phrasing that names none (never written)
+LANGS = ("pt", "es")     # the languages a suite may name: European Portuguese, Spain's Spanish
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +122,7 @@ class Phrasing:
     id: str
     prompt: str
     why: str
+    lang: str = ENGLISH      # the prompt's language: "en", "pt" or "es"
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +139,7 @@ class Case:
     variants: tuple
     no_pad: tuple = ()       # catalogue tools a tool-count sweep must never pad this case with
     phrasings: tuple = ()    # Phrasing, each another first user message (the prompt is "base")
+    lang: str = ENGLISH      # the prompt's language ("en", "pt", "es"); tools and schemas stay English
 
     @property
     def phrasing_ids(self) -> tuple:
@@ -175,13 +179,14 @@ def scoped(cases: list[Case], scope: str) -> list[Case]:
 
 
 def phrased(case: Case, phrasing: str) -> Case:
-    """The case as sent in one phrasing: its prompt (the first user message) replaced, all else
-    (tools, system prompt, expectations, mock results) the same. KeyError for an unknown id."""
+    """The case as sent in one phrasing: its prompt (the first user message) and its language
+    replaced, all else (tools, system prompt, expectations, mock results) the same. KeyError for
+    an unknown id."""
     if phrasing == BASE:
         return case
     for p in case.phrasings:
         if p.id == phrasing:
-            return replace(case, prompt=p.prompt)
+            return replace(case, prompt=p.prompt, lang=p.lang)
     raise KeyError(f"case {case.id!r} has no phrasing {phrasing!r}")
 
 
