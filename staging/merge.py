@@ -140,6 +140,14 @@ def check(folder: Path, part: str, info: dict) -> int:
             print(f"PROBLEM {source} {path}: {reason}")
             shown += 1
     by_id = {c.id: c for c in cases}
+    from collections import Counter
+    twice = [k for k, n in Counter((t.get("case_id"), t.get("phrasing", "base"), t.get("repeat", 0))
+                                   for t in fixtures["transcripts"] if "case_id" in t).items() if n > 1]
+    for case_id, phrasing, repeat in twice:
+        print(f"PROBLEM fixtures: two fixtures for case {case_id} phrasing {phrasing} (one fixture per case "
+              f"and phrasing: a second one is read as a repeat; keep the more telling one, or write its "
+              f"reply as a labelled reply in your report)")
+        shown += 1
     try:
         tset = parse_transcripts(fixtures, format_schema("transcripts"), known_ids(cases))
     except Exception as exc:   # noqa: BLE001 - a dev tool: say it and stop
