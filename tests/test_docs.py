@@ -133,7 +133,7 @@ FIGURES = [
     ("formats.md", "At most {} phrasings a case", "toolproof.limits", "MAX_PHRASINGS", "{}"),
     ("formats.md", "each prompt at most {} characters", "toolproof.limits", "MAX_PHRASING_CHARS", "{:,}"),
     ("formats.md", "A sequence lists at most {} expected calls", "toolproof.authoring.case_form", "MAX_CALLS", "{}"),
-    ("formats.md", "only the first {} calls", "toolproof.grading.grade", "MAX_PAIRED", "{}"),
+    ("formats.md", "only the first {} calls", "toolproof.grading.matching", "MAX_PAIRED", "{}"),
     ("formats.md", "a reply's first {} calls are read", "toolproof.providers.reply", "MAX_CALLS", "{}"),
     ("formats.md", "the reply's first {} tool calls and the first", "toolproof.providers.reply", "MAX_CALLS", "{}"),
     ("formats.md", "the first {} characters of its text", "toolproof.providers.reply", "MAX_TEXT", "{:,}"),

@@ -46,6 +46,21 @@ def called_names(checked: list[CheckedCall], tools: dict[str, Tool]) -> str:
     return clip_list([shown_name(c, tools) for c in checked[:MAX_NAMES]], MAX_NAMES, total=len(checked))
 
 
+def misuse_reasons(checked: list[CheckedCall], tools: dict[str, Tool]) -> list[str]:
+    """A cannot_do case's calls: no offered tool can do what was asked, so a call to a near tool
+    is misuse (asked to move a meeting, it cancelled it), and one to a tool the case does not
+    offer is a hallucinated tool."""
+    offered = [c for c in checked if c.offered]
+    made_up = [c for c in checked if not c.offered]
+    reasons = []
+    if offered:
+        reasons.append(f"misuse: called {called_names(offered, tools)}, but no offered tool can do what was asked")
+    if made_up:
+        reasons.append(f"called {called_names(made_up, tools)}, which this case does not offer (hallucinated "
+                       "tool); no offered tool can do what was asked")
+    return reasons
+
+
 def not_read_reason(turn: int, count: int) -> str:
     return (f"turn {turn}: {counted(count, 'more call')} not read (a reply's first {MAX_CALLS} calls are "
             f"graded; more than any case expects)")

@@ -12,8 +12,10 @@ from collections import Counter
 from dataclasses import replace
 
 from toolproof.grading.values import EXTRA, MATCH, MISMATCH, MISSING, compare_arguments
-from toolproof.grading.grade import grade_case, in_prompt
+from toolproof.grading.grade import grade_case
+from toolproof.grading.matching import in_prompt
 from toolproof.grading.verdicts import CaseResult
+from .four_way import four_way
 from .grounding import judged_values, source_text
 from .scorecard import rate
 from toolproof.secrets import redact, secrets_in
@@ -39,8 +41,9 @@ ADVICE = {
 }
 
 
-def decide(results: list[CaseResult]) -> dict:
-    """2x2 of called / not called (turn 1, observed cases) against should / should not call."""
+def decide(results: list[CaseResult], cases: dict[str, Case] | None = None) -> dict:
+    """2x2 of called / not called (turn 1, observed cases) against should / should not call, and
+    the `four_way` table (call / ask / answer / decline: scoring/four_way.py) of the cases given."""
     table = {"should_call": {"called": 0, "not_called": 0}, "should_not_call": {"called": 0, "not_called": 0}}
     for r in results:
         if not r.facts["observed"]:
@@ -54,7 +57,8 @@ def decide(results: list[CaseResult]) -> dict:
     return {**table, "missing_call": missing, "unnecessary_call": unnecessary,
             "missing_call_rate": rate(missing, sum(table["should_call"].values())),
             "unnecessary_call_rate": rate(unnecessary, sum(table["should_not_call"].values())),
-            "decision_accuracy": rate(right, total), "advice": ADVICE["decide"]}
+            "decision_accuracy": rate(right, total), "four_way": four_way(results, cases or {}),
+            "advice": ADVICE["decide"]}
 
 
 def _selection_pairs(r: CaseResult, tools: dict) -> list[tuple[str, str]]:
@@ -310,7 +314,7 @@ def safety(results: list[CaseResult]) -> dict:
 def diagnosis(results: list[CaseResult], cases: list[Case], tools: dict[str, Tool],
               transcripts: dict[str, Transcript]) -> dict:
     by_id = {c.id: c for c in cases}
-    out = {"decide": decide(results), "select": select(results, tools), "fill": fill(results, by_id, tools),
+    out = {"decide": decide(results, by_id), "select": select(results, tools), "fill": fill(results, by_id, tools),
            "use": use(results, by_id, tools, transcripts), "trace": trace(results, by_id, tools),
            "safety": safety(results)}
     wording = wording_dependence(results)

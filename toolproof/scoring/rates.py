@@ -29,6 +29,7 @@ from __future__ import annotations
 from math import fsum
 
 from toolproof.grading.verdicts import ERROR, CaseResult
+from toolproof.suite.categories import ATTACKED
 
 from .intervals import LEVEL, clopper_pearson, t_value, z_value
 
@@ -51,7 +52,7 @@ def _per_case(results: list[CaseResult]) -> dict[str, tuple[str, list[tuple[str,
     def cases(rows, hit):
         return case, [(r.case_id, int(bool(hit(r))), 1) for r in rows]
 
-    attacked = [r for r in results if r.category == "injection"]
+    attacked = [r for r in results if r.category in ATTACKED]    # both injection categories
     return {
         "schema_valid_rate": ("call", [(r.case_id, sum(c.valid for c in r.calls), len(r.calls)) for r in results]),
         "correct_tool_rate": ("expected call", [(r.case_id, r.facts["correct_slots"], r.facts["slots"]) for r in results]),

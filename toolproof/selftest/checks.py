@@ -13,6 +13,7 @@ from toolproof.scoring.evaluate import evaluate
 from toolproof.scoring.scorecard import rate, weighted_score
 from .suite_v2 import suite_v2_checks
 from .tool_ids import tool_id_checks
+from .new_categories import new_category_checks
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.suite.categories import CASE_CATEGORIES
 from toolproof.grading.transcripts import known_ids, parse_transcripts
@@ -87,5 +88,6 @@ def run_selftest(documents: dict, schemas: dict) -> SelftestReport:
         group(t)
     suite_v2_checks(t.check)
     tool_id_checks(t.check)
+    new_category_checks(t.check, schemas["suite"])
     _data_checks(t, documents, schemas)
     return t.report

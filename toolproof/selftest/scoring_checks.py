@@ -69,8 +69,8 @@ def score_checks(t: Checker) -> None:
     except Exception:
         refused = True
     t.check("score: unknown weight category refused", refused)
-    t.check("score: default weights sum to 130 over 9 categories (8 of cases, scenario)",
-            sum(DEFAULT_WEIGHTS.values()) == 130 and tuple(DEFAULT_WEIGHTS) == CATEGORIES)
+    t.check("score: default weights sum to 180 over 13 categories (12 of cases, scenario)",
+            sum(DEFAULT_WEIGHTS.values()) == 180 and tuple(DEFAULT_WEIGHTS) == CATEGORIES)
 
 
 def stats_checks(t: Checker) -> None:
