@@ -145,7 +145,10 @@ GRADED = [
     ("multiple_0", openai(("calculate_triangle_area", {"base": 1, "height": 1})), "FAIL"),
     ("parallel_0", openai(("spotify_play", {"artist": "Maroon 5", "duration": 15}),
                           ("spotify_play", {"artist": "taylor swift", "duration": 20.0})), "PASS"),
-    ("parallel_0", openai(("spotify_play", {"artist": "Maroon 5", "duration": 15})), "FAIL"),
+    # one of two independent calls: BFCL fails it; our parallel category reads a sequential start
+    # (each call made right, the rest left for later turns) as PARTIAL, never as a pass
+    ("parallel_0", openai(("spotify_play", {"artist": "Maroon 5", "duration": 15})), "PARTIAL"),
+    ("parallel_0", openai(("spotify_play", {"artist": "Maroon 5", "duration": 16})), "FAIL"),
     ("irrelevance_0", openai(text="Paris. None of my tools helps here."), "PASS"),
     ("irrelevance_0", openai(("calculate_triangle_area", {"base": 1, "height": 1})), "FAIL"),
 ]

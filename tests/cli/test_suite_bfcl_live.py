@@ -116,6 +116,7 @@ def test_live_categories_map_to_cases(live, tmp_path):
     assert by_id["live_multiple_0-0-0"]["category"] == "distractor"
     assert by_id["live_parallel_0-0-0"]["expect"]["order"] == "any"
     assert by_id["live_parallel_multiple_0-0-0"]["expect"]["order"] == "any"
+    assert by_id["live_parallel_multiple_0-0-0"]["category"] == "parallel"      # two calls in one turn
     assert by_id["live_irrelevance_0-0-0"]["expect"] == {"action": "no_call"}
     assert by_id["live_relevance_0-0-0"]["category"] == "should_call"
     assert by_id["live_relevance_0-0-0"]["expect"] == {

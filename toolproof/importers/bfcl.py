@@ -5,7 +5,8 @@ Reads what the edge parsed: per category the entries of `BFCL_v4_<category>.json
 object a line: `id`, `question`, `function`) and the ground truth of
 `possible_answer/BFCL_v4_<category>.json` (`id`, `ground_truth`: a list of
 `{function: {param: [possible values]}}`). Case ids are BFCL's; `irrelevance` becomes no_call;
-`parallel` expects its calls in any order; `live_relevance` (no ground truth: BFCL passes any call)
+the parallel categories expect their calls in any order and, with two or more calls, are our
+`parallel` category (one call: `should_call`, or `distractor` for the multiple-function ones); `live_relevance` (no ground truth: BFCL passes any call)
 expects one call to any offered function, arguments unchecked beyond the schema. Every case offers
 exactly BFCL's names, descriptions and schemas: one catalogue entry per distinct definition, its id
 the name (the first definition) or `name@<BFCL id>` (a later, different one), so names repeat
@@ -34,6 +35,7 @@ CATEGORY_OF = {"simple_python": "should_call", "multiple": "distractor",
                "live_parallel_multiple": "distractor", "live_irrelevance": "should_not_call",
                "live_relevance": "should_call"}
 ANY_ORDER = frozenset({"parallel", "parallel_multiple", "live_parallel", "live_parallel_multiple"})
+PARALLEL = "parallel"     # what an ANY_ORDER entry with two or more calls becomes (one call: CATEGORY_OF)
 NO_CALL = frozenset({"irrelevance", "live_irrelevance"})
 ANY_CALL = frozenset({"live_relevance"})
 GORILLA_TYPES = {"dict": "object", "float": "number", "tuple": "array", "any": None,
@@ -207,6 +209,8 @@ def _case(draft: dict, tools: dict[str, Tool], answers: dict, broken: dict) -> d
     case["expect"] = {"action": "call", "calls": calls}
     if draft["bfcl"] in ANY_ORDER:
         case["expect"]["order"] = "any"
+        if len(calls) >= 2:         # independent calls in one turn: our parallel category
+            case["category"] = PARALLEL
     return case
 
 
