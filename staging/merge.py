@@ -89,11 +89,29 @@ def merge(parts=PARTS) -> tuple[dict, dict, dict, dict, dict]:
     for c in sorted(new_cases, key=lambda c: order.get(c.get("category"), 99)):
         last = max((i for i, o in enumerate(cases) if o["category"] == c["category"]), default=len(cases) - 1)
         cases.insert(last + 1, c)
-    # case fixtures before the scenario fixtures, in suite order of their cases
+    # One fixture per case and phrasing in data/fixtures.json (the shown one: the lowest repeat);
+    # the parts' further replies for the same case and phrasing go to tests/fixtures/more_replies.json,
+    # each graded to its intended verdict by a test, never read as repeats of one model.
+    groups: dict = {}
+    for t in new_fixtures:
+        groups.setdefault((t["case_id"], t.get("phrasing", "base")), []).append(t)
+    shown, more = [], []
+    for key, ts in groups.items():
+        ts = sorted(ts, key=lambda t: t.get("repeat", 0))
+        first = dict(ts[0])
+        first.pop("repeat", None)
+        shown.append(first)
+        for n, t in enumerate(ts[1:], 1):
+            more.append({**t, "repeat": n})
+    # case fixtures before the scenario fixtures
     trs = fixtures["transcripts"]
     split = next((i for i, t in enumerate(trs) if "world" in t), len(trs))
-    fixtures["transcripts"] = trs[:split] + new_fixtures + trs[split:]
-    return suite, tools, fixtures, errata, {"why": why, "added": [c["id"] for c in new_cases], "owner": owner}
+    fixtures["transcripts"] = trs[:split] + shown + trs[split:]
+    replies = {"format": "toolproof.transcripts", "version": 1, "kind": "fixture",
+               "label": "FIXTURE: illustrative replies (more than one per case and phrasing), not a benchmark result",
+               "provider": "mixed", "model": "fixture", "transcripts": more}
+    return suite, tools, fixtures, errata, {"why": why, "added": [c["id"] for c in new_cases], "owner": owner,
+                                            "replies": replies}
 
 
 def with_errata(suite: dict, errata: dict, info: dict) -> dict:
@@ -191,10 +209,12 @@ def main() -> int:
             "errata.json": with_errata(suite, errata, info)}
     if args.write:
         write(ROOT / "data", docs)
+        write(ROOT / "tests" / "fixtures", {"more_replies.json": info["replies"]})
         print(f"wrote data/: {len(suite['cases'])} cases, {len(tools['tools'])} tools, "
               f"{len(fixtures['transcripts'])} fixtures, {len(docs['errata.json']['entries'])} errata entries")
         return 0
     with tempfile.TemporaryDirectory() as tmp:
+        docs["fixtures.json"] = {**fixtures, "transcripts": fixtures["transcripts"] + info["replies"]["transcripts"]}
         write(Path(tmp), docs)
         return check(Path(tmp), args.check or "all", info)
 
