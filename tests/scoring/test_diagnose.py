@@ -71,8 +71,11 @@ def test_decide_rate_without_a_denominator_is_none(mini):
 
 
 def test_decide_on_nothing(mini):
-    found = diagnose.decide([mini("call", error(500))])  # only an excluded case
-    assert found == diagnose.decide([])
+    found = diagnose.decide([mini("call", error(500))], mini.cases)  # only an excluded case
+    # the four-way table counts it among the conversations read ("0 of 1"), nowhere else
+    assert found["four_way"]["of"] == 1 and found["four_way"]["covers"] == 0
+    assert found["four_way"]["macro_f1"] is found["four_way"]["macro_f1_interval"] is None
+    assert {**found, "four_way": None} == {**diagnose.decide([]), "four_way": None}
     assert found["should_call"] == {"called": 0, "not_called": 0}
     assert found["should_not_call"] == {"called": 0, "not_called": 0}
     assert (found["missing_call"], found["unnecessary_call"]) == (0, 0)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 from toolproof.suite.model import Case
+from . import four_way
 from .html import bar_chart, esc, legend, lines, page, pre, section, table, whisker
 from .legends import scorecard_legend
 from .page_view import CATEGORY_LABELS, METRIC_LABELS, chart_bars
@@ -141,9 +142,11 @@ def scorecard_html(card: dict, cases: list[Case] | None = None, worlds: dict | N
     scenarios = scenarios_html(card, {s.id: s for w in (worlds or {}).values() for s in w.scenarios})
     if scenarios:
         parts.append(scenarios)
-    diagnosis = [line for line in diagnosis_lines(card) if line]
+    diagnosis = [line for line in diagnosis_lines(card, four_ways=False) if line]
+    fw = four_way.present((card.get("diagnosis") or {}).get("decide"))
     if diagnosis:
-        parts.append(section("Diagnosis", [pre("\n".join(diagnosis[1:]) or diagnosis[0])]))
+        parts.append(section("Diagnosis", [pre("\n".join(diagnosis[1:]) or diagnosis[0])]
+                             + (four_way.html_parts(fw) if fw else [])))
     rows = [row for row in card["cases"] if not is_scenario(row)]      # each scenario's detail is in its section
     bad = sum(c["verdict"] != "PASS" for c in rows)
     if rows or not scenarios:

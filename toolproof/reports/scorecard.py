@@ -22,6 +22,7 @@ from toolproof.scoring.results_doc import SCORECARD, kind_of
 from toolproof.scoring.scorecard import METRIC_KEYS
 from toolproof.scoring.withhold import UNWEIGHTED
 
+from . import four_way
 from .card_counts import conversations_line, error_rate_line, plan_unit, verdict_rule, verdicts_line
 from .figures import interval_span, percent, score_text
 from .rates import LOWER_IS_BETTER, METRIC_HELP, better, rates_markdown, rates_text  # noqa: F401 (re-exported)
@@ -264,8 +265,9 @@ def credential_text(row: dict) -> str:
     return f"{row['case']} {row['tool']}.{row['field']} ({', '.join(row['kinds'])}){times}"
 
 
-def diagnosis_lines(card: dict) -> list[str]:
-    """The four layers, trace metrics and safety findings, compactly, for the terminal."""
+def diagnosis_lines(card: dict, *, four_ways: bool = True) -> list[str]:
+    """The four layers, trace metrics and safety findings, compactly, for the terminal; without
+    `four_ways` the four-way decision table is left to the caller (the HTML report draws it)."""
     d = card.get("diagnosis") or {}
     if not d:
         return ["", "Diagnosis: none, no case was graded"] if (card.get("coverage") or {}).get("graded") == 0 else []
@@ -275,6 +277,8 @@ def diagnosis_lines(card: dict) -> list[str]:
              f"(missing calls {percent(dec['missing_call_rate'])}); should not call: "
              f"{dec['should_not_call']['called']} called, {dec['should_not_call']['not_called']} not "
              f"(unnecessary calls {percent(dec['unnecessary_call_rate'])})"]
+    fw = four_way.present(dec)
+    lines += ["          four ways:"] + four_way.text_lines(fw) if fw and four_ways else []
     pairs = ", ".join(f"{p['expected']} -> {p['called']} ({p['count']})" for p in sel["confused_pairs"]) or "none"
     lines.append(f"  select  most-confused pairs: {pairs}")
     focus = confusion_focus(sel)
@@ -346,8 +350,9 @@ def diagnosis_markdown(card: dict) -> list[str]:
            f"| should call | {dec['should_call']['called']} | {dec['should_call']['not_called']} (missing) |",
            f"| should not call | {dec['should_not_call']['called']} (unnecessary) | {dec['should_not_call']['not_called']} |",
            "", f"Missing-call rate {percent(dec['missing_call_rate'])}, unnecessary-call rate "
-               f"{percent(dec['unnecessary_call_rate'])}. *{md_text(dec['advice'])}*",
-           "", "### Select: which tool", ""]
+               f"{percent(dec['unnecessary_call_rate'])}. *{md_text(dec['advice'])}*"]
+    fw = four_way.present(dec)
+    out += (four_way.markdown_lines(fw) if fw else []) + ["", "### Select: which tool", ""]
     focus = confusion_focus(sel)
     if focus["rows"]:
         out += ["| expected \\ called | " + " | ".join(md_text(c) for c in focus["columns"]) + " |",

@@ -10,6 +10,23 @@ from ..dom import breakable, el, on, scroller
 from toolproof.plurals import counted, plural
 
 
+def _four_ways(dec: dict, name: str) -> list:
+    """The four-way table (call / ask / answer / decline) with its summary and method, as
+    reports/four_way.py lays it out; nothing for a card that has none."""
+    from toolproof.reports import four_way
+
+    fw = four_way.present(dec)
+    if fw is None:
+        return []
+    head = el("tr", children=[el("th", h, scope="col") for h in four_way.head(fw)])
+    body = [el("tr", children=[el("th", r[0], scope="row"), *(el("td", c, cls="num") for c in r[1:])])
+            for r in four_way.rows(fw)]
+    table = el("table", cls="grid2 four-way", data_testid="four-way",
+               children=[el("thead", children=[head]), el("tbody", children=body)])
+    return [el("h5", four_way.TITLE), scroller(f"{name}: decisions, expected by observed", table),
+            el("p", four_way.summary(fw), cls="muted small"), el("p", f"Method: {fw['method']}", cls="muted small")]
+
+
 def diagnosis_section(card: dict, kind: str):
     """The #fixture-diagnosis / #live-diagnosis section of `card`; when the diagnosis failed
     (guarded), the card's notes where it would have been."""
@@ -45,7 +62,7 @@ def diagnosis_section(card: dict, kind: str):
     decide = panel("Decide: call or not", dec["advice"], scroller(
         f"{name}: {plan_unit(card)} that called or not, by whether the case should call", decide_table), el(
         "p", f"Missing calls {percent(dec['missing_call_rate'])} · unnecessary calls "
-             f"{percent(dec['unnecessary_call_rate'])}", cls="muted small"))
+             f"{percent(dec['unnecessary_call_rate'])}", cls="muted small"), *_four_ways(dec, name))
 
     focus = confusion_focus(sel)
     biggest = max([n for row in focus["matrix"] for n in row] or [1])
