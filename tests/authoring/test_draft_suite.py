@@ -40,7 +40,7 @@ def tools(imported):
 
 
 def form(**over) -> dict:
-    base = {"id": "w1", "category": "should_call", "prompt": "Weather in Paris?", "action": "call",
+    base = {"id": "w1", "category": "should_call", "lang": "", "prompt": "Weather in Paris?", "action": "call",
             "tool": "get_weather", "args": '{"city": "Paris"}', "critical": "", "optional": "", "absent": "",
             "loose": "", "exact": "", "accept": "", "system": "", "mock": "", "forbidden": "", "include": "",
             "exclude": "", "variants": "", "more": [], "phrasings": ""}
@@ -93,7 +93,8 @@ def test_a_form_becomes_a_v1_case_offering_every_tool(tools):
     ({"tool": "nope"}, "tool", "choose one of the loaded tools, not 'nope'"),
     ({"category": "sideways", "action": "maybe"}, "action", "choose call, no_call or ask, not 'maybe'"),
     ({"category": "sideways"}, "category", "'sideways' is not one of ['should_call', 'should_not_call', 'must_ask', "
-                                           "'distractor', 'multi_step', 'enum_format', 'injection', 'result_use']"),
+                                           "'distractor', 'multi_step', 'enum_format', 'injection', 'result_use', "
+                                           "'parallel', 'cannot_do', 'crowded', 'injection_realistic']"),
     ({"category": "multi_step"}, "mock", "{} should be non-empty"),
     ({"category": "multi_step", "mock": '{"temp": 20}'}, "calls", "a multi_step case expects at least 2 calls, not 1"),
 ])
@@ -131,11 +132,16 @@ def test_field_of(path, field):
 
 
 def test_cases_the_editor_cannot_show_are_not_editable():
-    # a mock result for a tool no call names, forbidden arguments, a phrase rule with "|" in it
+    # a mock result for a tool no call names, forbidden arguments that are no object, a phrase rule
+    # with "|" in it, final_text keys the editor does not show
     second_turn = {"id": "m", "category": "multi_step", "tools": ["a"], "prompt": "p",
                    "expect": {"action": "call", "calls": [{"tool": "a", "args": {}}]}, "mock_results": {"b": {}}}
     forbidden = {"id": "i", "category": "injection", "tools": ["a"], "prompt": "p", "mock_results": {"a": {}},
-                 "expect": {"action": "call", "calls": [{"tool": "a"}], "forbidden": [{"tool": "a", "args": {"x": 1}}]}}
+                 "expect": {"action": "call", "calls": [{"tool": "a"}], "forbidden": [{"tool": "a", "args": [1]}]}}
+    warns = {"id": "i", "category": "injection", "tools": ["a"], "prompt": "p", "mock_results": {"a": {}},
+             "expect": {"action": "call", "calls": [{"tool": "a"}], "forbidden": [{"tool": "a"}],
+                        "final_text": {"warns_if_mentions": ["x"]}}}
+    assert form_of(warns) is None
     phrase = {"id": "r", "category": "result_use", "tools": ["a"], "prompt": "p", "mock_results": {"a": {}},
               "expect": {"action": "call", "calls": [{"tool": "a"}], "final_text": {"must_include": ["a|b"]}}}
     wrong_action = {"id": "w", "category": "must_ask", "tools": ["a"], "prompt": "p", "expect": {"action": "call"}}

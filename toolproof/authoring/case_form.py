@@ -1,10 +1,14 @@
 """The page's case editor as data: which fields a category uses, the editor's fields (strings) as
 a raw suite case of any category, the editor field a refusal belongs to, and a case back as fields.
 
-The category sets the action (must_ask asks, should_not_call calls nothing, every other category
-calls). A call case lists its expected calls in order: the first with the suite v2 options, the
-others (`more`) with a tool and arguments; second-turn categories give each call's mock result,
-counterfactual variants and phrase rules on the final text; injection lists forbidden tools.
+The category sets the action (must_ask asks, should_not_call and cannot_do call nothing, every
+other category calls). A call case lists its expected calls in order: the first with the suite v2
+options, the others (`more`) with a tool and arguments; second-turn categories give each call's
+mock result, counterfactual variants and phrase rules on the final text; the attacked categories
+(injection, injection_realistic) list forbidden tools, each with the arguments that make a call
+forbidden where the legitimate task calls the same tool; a parallel case's calls match in any
+order; a cannot_do case's answer declines and its phrase rules name the missing capability. A
+case and each phrasing may say the prompt's language (`lang`: pt or es; English unsaid).
 
 Pure: no I/O, no DOM. Every check is suite.parse_suite's, never a second copy.
 """
@@ -28,15 +32,18 @@ EDITOR_CATEGORIES = CASE_CATEGORIES      # a scenario is written in a world file
 # An editor field NAME is the input #case-NAME, its value a string; a checkbox (CHECKBOXES) reads
 # "true" when ticked, else "". `more` (the expected calls after the first) is a list of
 # {"tool", "args", "mock"} strings, one row each in #case-calls.
-FIELDS = ("id", "category", "prompt", "phrasings", "system", "action", "tool", "args", "mock", "critical",
+FIELDS = ("id", "category", "lang", "prompt", "phrasings", "system", "action", "tool", "args", "mock", "critical",
           "optional", "absent", "loose", "exact", "accept", "forbidden", "include", "exclude", "variants")
 CHECKBOXES = ("exact",)
-ALWAYS = ("id", "category", "prompt", "phrasings", "system", "action")
+ALWAYS = ("id", "category", "lang", "prompt", "phrasings", "system", "action")
+DECLINE_FIELDS = ("include", "exclude")     # cannot_do: the capability a decline names; what it must not say
 CALL_FIELDS = ("tool", "args", "critical", "optional", "absent", "loose", "exact", "accept", "more")
 SECOND_TURN_FIELDS = ("mock", "include", "exclude", "variants")
 LISTS = ("critical", "optional", "absent", "loose")    # comma-separated field names (dotted allowed)
 _FIRST_CALL_KEYS = {"tool", "args", "critical", "optional", "absent", "loose", "exact", "accept"}
-_EDITABLE_KEYS = {"id", "category", "tools", "system", "prompt", "phrasings", "expect", "title", "why", "mock_results", "variants"}
+_EDITABLE_KEYS = {"id", "category", "lang", "tools", "system", "prompt", "phrasings", "expect", "title", "why", "mock_results",
+                  "variants"}
+_FINAL_KEYS = {"must_include", "must_not_include"}      # the final_text keys the editor shows
 MAX_CALLS = 64                    # the suite format's bound on one sequence of expected calls
 
 
@@ -51,12 +58,14 @@ class CaseProblem(ToolProofError):
 
 def fields_for(category: str) -> tuple[str, ...]:
     """The editor fields a category uses (the others are hidden and not written)."""
+    if category == "cannot_do":
+        return ALWAYS + DECLINE_FIELDS
     if ACTION_OF.get(category, "call") != "call":
         return ALWAYS
     used = ALWAYS + CALL_FIELDS
     if category in SECOND_TURN_CATEGORIES:
         used += SECOND_TURN_FIELDS
-    if category == "injection":
+    if category in CATEGORY and CATEGORY[category].attacked:
         used += ("forbidden",)
     return used
 
@@ -77,6 +86,8 @@ def case_from_form(form: dict, tool_names: list[str], previous: dict | None = No
     if not offered:
         raise CaseProblem("tool", "load your tools first: a case offers at least one tool")
     case: dict[str, Any] = {"id": form.get("id", "").strip(), "category": category}
+    if form.get("lang", "").strip():
+        case["lang"] = form["lang"].strip()            # the loader refuses anything but pt and es
     for key in ("title", "why"):
         if previous and isinstance(previous.get(key), str):
             case[key] = previous[key]
@@ -91,6 +102,8 @@ def case_from_form(form: dict, tool_names: list[str], previous: dict | None = No
     if phrasings:
         case["phrasings"] = phrasings
     case["expect"] = {"action": action}
+    if category == "parallel":
+        case["expect"]["order"] = "any"
     if action == "call":
         rows = [{"tool": form.get("tool", ""), "args": form.get("args", ""), "mock": form.get("mock", "")}] + \
             list(form.get("more") or [])
@@ -102,24 +115,25 @@ def case_from_form(form: dict, tool_names: list[str], previous: dict | None = No
                 offered.append(call["tool"])
         case["expect"]["calls"] = calls
         if "forbidden" in used:
-            forbidden = names_from_text(form.get("forbidden", ""))
-            for name in forbidden:
-                if name not in tool_names:
-                    raise CaseProblem("forbidden", f"choose loaded tools, not {name!r}")
-                if name not in offered:
-                    offered.append(name)
+            forbidden = forbidden_from_text(form.get("forbidden", ""))
+            for rule in forbidden:
+                if rule["tool"] not in tool_names:
+                    raise CaseProblem("forbidden", f"choose loaded tools, not {rule['tool']!r}")
+                if rule["tool"] not in offered:
+                    offered.append(rule["tool"])
             if forbidden:
-                case["expect"]["forbidden"] = [{"tool": name} for name in forbidden]
-        if "include" in used:
-            rules = {key: rules_from_text(form.get(field, ""))
-                     for key, field in (("must_include", "include"), ("must_not_include", "exclude"))}
-            if any(rules.values()):
-                case["expect"]["final_text"] = {key: value for key, value in rules.items() if value}
-        if "mock" in used:
-            case["mock_results"] = mocks
-            variants = _value_from_text(form.get("variants", ""), "variants", "the variants", list)
-            if variants:
-                case["variants"] = variants
+                case["expect"]["forbidden"] = forbidden
+    if "include" in used:
+        rules = {key: rules_from_text(form.get(field, ""))
+                 for key, field in (("must_include", "include"), ("must_not_include", "exclude"))}
+        declines = {"declines": True} if category == "cannot_do" else {}
+        if any(rules.values()) or declines:
+            case["expect"]["final_text"] = {**declines, **{key: value for key, value in rules.items() if value}}
+    if "mock" in used:                          # a second-turn category: always a call case
+        case["mock_results"] = mocks
+        variants = _value_from_text(form.get("variants", ""), "variants", "the variants", list)
+        if variants:
+            case["variants"] = variants
     if names:
         named = [c["tool"] for c in case["expect"].get("calls", [])] + \
             [f["tool"] for f in case["expect"].get("forbidden", [])]
@@ -175,6 +189,33 @@ def _calls(rows: list[dict], form: dict, tool_names: list[str], with_mocks: bool
                                            "a case gives each tool one mock result")
             mocks[tool] = mock
     return calls, mocks
+
+
+def forbidden_from_text(text: str) -> list[dict]:
+    """The forbidden field: tool names, comma-separated ('send_email, delete_file': any call to
+    them), or one a line, a line's name followed by the JSON arguments that make a call forbidden
+    ('pay_payee {"payee_id": "PY-4410"}': the injected payee, where the task pays another)."""
+    if "{" not in text:
+        return [{"tool": name} for name in names_from_text(text)]
+    rules = []
+    for line in (line.strip() for line in text.splitlines()):
+        if not line:
+            continue
+        name, _, args = line.partition("{")
+        rule: dict[str, Any] = {"tool": name.strip().rstrip(",").strip()}
+        if args:
+            rule["args"] = _value_from_text("{" + args, "forbidden", "a forbidden call's arguments", dict)
+        rules.append(rule)
+    return rules
+
+
+def text_of_forbidden(forbidden: list) -> str:
+    """Forbidden rules back as the field shows them: names comma-separated, or one a line when
+    any rule has arguments."""
+    if not any("args" in f for f in forbidden):
+        return ", ".join(f["tool"] for f in forbidden)
+    return "\n".join(f["tool"] + (" " + json.dumps(f["args"], ensure_ascii=False) if "args" in f else "")
+                     for f in forbidden)
 
 
 def names_from_text(text: str) -> list[str]:
@@ -260,7 +301,7 @@ def check_case(case: dict, others: list[dict], tools: dict[str, Tool], suite_sch
         raise CaseProblem(field_of(exc.path or ""), exc.reason) from None
 
 
-_PREFIXES = ((".id", "id"), (".category", "category"), (".prompt", "prompt"), (".phrasings", "phrasings"),
+_PREFIXES = ((".id", "id"), (".category", "category"), (".lang", "lang"), (".prompt", "prompt"), (".phrasings", "phrasings"),
              (".system", "system"),
              (".expect.calls[0]", "args"), (".expect.calls", "calls"), (".expect.action", "action"),
              (".expect.forbidden", "forbidden"), (".expect.final_text.must_not_include", "exclude"),
@@ -292,26 +333,29 @@ def form_of(case: dict) -> dict | None:
     category, expect = case["category"], case.get("expect", {})
     used = fields_for(category)
     calls = expect.get("calls", [])
-    if set(expect) - {"action", "calls", "forbidden", "final_text"} or expect.get("action") != ACTION_OF[category] \
+    final = expect.get("final_text", {})
+    if set(expect) - {"action", "calls", "forbidden", "final_text", "order"} or expect.get("action") != ACTION_OF[category] \
+            or expect.get("order", "any" if category == "parallel" else "sequence") != ("any" if category == "parallel" else "sequence") \
             or (calls and set(calls[0]) - _FIRST_CALL_KEYS) or any(set(c) - {"tool", "args"} for c in calls[1:]) \
             or ("forbidden" in expect and "forbidden" not in used) \
-            or any(set(f) != {"tool"} for f in expect.get("forbidden", [])) \
+            or any(set(f) - {"tool", "args"} or not isinstance(f.get("args", {}), dict) for f in expect.get("forbidden", [])) \
             or ("final_text" in expect and "include" not in used) \
+            or not isinstance(final, dict) or set(final) - _FINAL_KEYS - ({"declines"} if category == "cannot_do" else set()) \
+            or (category == "cannot_do" and final.get("declines") is not True) \
             or (("mock_results" in case or "variants" in case) and "mock" not in used):
         return None
     mocks = case.get("mock_results") or {}
     if set(mocks) - {c["tool"] for c in calls}:
         return None
-    final = expect.get("final_text", {})
     include, exclude = text_of_rules(final.get("must_include", [])), text_of_rules(final.get("must_not_include", []))
     if include is None or exclude is None:
         return None
     dump = lambda value: json.dumps(value, ensure_ascii=False, indent=1)  # noqa: E731
     form: dict[str, Any] = dict.fromkeys(FIELDS, "")
-    form.update(id=case["id"], category=category, prompt=case["prompt"], system=case.get("system", ""),
+    form.update(id=case["id"], category=category, lang=case.get("lang", ""), prompt=case["prompt"], system=case.get("system", ""),
                 phrasings=phrasings_text(case.get("phrasings")),
                 action=expect["action"], include=include, exclude=exclude,
-                forbidden=", ".join(f["tool"] for f in expect.get("forbidden", [])),
+                forbidden=text_of_forbidden(expect.get("forbidden", [])),
                 variants=dump(case["variants"]) if case.get("variants") else "")
     form["more"] = []
     shown: set[str] = set()

@@ -1,6 +1,8 @@
-"""The case editor of "Your tools and cases" (#case-form): every category, its expected calls in
-order with their mock results (#case-calls), forbidden tools, phrase rules, variants and the system
-prompt (#case-system), beside a live schema check of the first call's arguments.
+"""The case editor of "Your tools and cases" (#case-form): every category, the prompt's language
+(#case-lang), its expected calls in order with their mock results (#case-calls), forbidden tools
+(with the arguments that make a call forbidden), phrase rules (a cannot_do case's: the capability
+its decline names), variants and the system prompt (#case-system), beside a live schema check of
+the first call's arguments.
 
 An edge module (DOM only). What a category uses, how fields become a case and every check are
 authoring/case_form.py's; tool names only ever reach the page as textContent. The #own section
@@ -216,8 +218,8 @@ class CaseEditor:
 
     def reset_form(self) -> None:
         self.editing = None
-        for name in ("id", "prompt", "phrasings", "system", "args", "mock", "critical", "optional", "absent", "loose", "accept",
-                     "forbidden", "include", "exclude", "variants"):
+        for name in ("id", "lang", "prompt", "phrasings", "system", "args", "mock", "critical", "optional", "absent",
+                     "loose", "accept", "forbidden", "include", "exclude", "variants"):
             fill(byid(f"case-{name}"), "")           # what the user typed since the click stays
         fill(byid("case-exact"), False, "checked")
         clear(byid("case-more"))
