@@ -35,7 +35,8 @@ if str(ROOT) not in sys.path:
 
 from toolproof.datafiles import read_json  # noqa: E402
 from toolproof.errors import ToolProofError  # noqa: E402
-from toolproof.grading.grade import match_any_order, match_sequence, grade_case  # noqa: E402
+from toolproof.grading.grade import grade_case  # noqa: E402
+from toolproof.grading.matching import match_any_order, match_sequence  # noqa: E402
 from toolproof.grading.offer import check_call  # noqa: E402
 from toolproof.grading.transcripts import make_transcript  # noqa: E402
 from toolproof.grading.verdicts import PASS  # noqa: E402
