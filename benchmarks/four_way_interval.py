@@ -2,9 +2,10 @@
 
 Simulates models over the suite's decision shape (per expected label, as many cases as issue 40's
 suite has: 100 call, 11 ask, 10 answer, 12 decline; 2 phrasings a case; 1, 3 or 5 repeats),
-feeds the per-case cells to the real `scoring/four_way.interval` and counts how often the
-interval holds the truth. Prints coverage, mean width, where the misses fall, and the bias of
-the point estimate.
+draws the real `scoring/four_way` resamples of the per-case cells, and counts how often the
+shipped interval (the expanded percentile, `four_way.interval`) holds the truth, beside the
+plain percentile and the bias-corrected (BC) percentile interval on the same resamples. Prints
+coverage, mean width in points, where the misses fall, and the bias of the point estimate.
 
 The truth (docs/statistics.md "The four-way decision table": an interval *over cases*, what
 macro-F1 could be if the cases were drawn again from the same kind): macro-F1 of the expected
@@ -38,7 +39,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from toolproof.grading.decision import LABELS  # noqa: E402
-from toolproof.scoring.four_way import SIZE, interval, macro_f1  # noqa: E402
+from statistics import NormalDist  # noqa: E402
+
+from toolproof.scoring.four_way import SIZE, expanded_level, macro_f1, percentile_bounds, resampled  # noqa: E402
+from toolproof.scoring.stats import quantile  # noqa: E402
 
 CASES = {"call": 100, "ask": 11, "answer": 10, "decline": 12}
 PHRASINGS = 2
@@ -107,27 +111,40 @@ def suite(model: Model, repeats: int, rng: random.Random) -> list[list[int]]:
     return clusters
 
 
-def row(model: Model, repeats: int, suites: int, resamples: int, rng: random.Random) -> dict:
+def bias_corrected(values: list[float], estimate: float, level: float = 0.95) -> dict:
+    """The bias-corrected percentile interval (Efron's BC), for comparison: the quantiles moved by
+    how far the resamples' median sits from the estimate."""
+    below = sum(v < estimate for v in values) + 0.5 * sum(v == estimate for v in values)
+    share = min(max(below / len(values), 1e-6), 1 - 1e-6)
+    normal = NormalDist()
+    z0, z = normal.inv_cdf(share), normal.inv_cdf((1 + level) / 2)
+    return {"low": quantile(values, normal.cdf(2 * z0 - z)), "high": quantile(values, normal.cdf(2 * z0 + z))}
+
+
+SMALLEST = min(CASES.values())
+METHODS = {"expanded (shipped)": lambda values, estimate: percentile_bounds(values, expanded_level(SMALLEST)),
+           "plain percentile": lambda values, estimate: percentile_bounds(values),
+           "bias-corrected (BC)": bias_corrected}
+
+
+def row(model: Model, repeats: int, suites: int, resamples: int, rng: random.Random) -> list[dict]:
     target = truth(model)
-    covered = low_miss = high_miss = 0
-    widths, estimates = [], []
+    tally = {m: {"covered": 0, "below": 0, "above": 0, "widths": []} for m in METHODS}
+    estimates = []
     for s in range(suites):
         clusters = suite(model, repeats, rng)
         flat = [sum(c[k] for c in clusters) for k in range(SIZE * SIZE)]
-        estimates.append(macro_f1(flat))
-        bounds = interval(clusters, resamples=resamples, seed=s)
-        if bounds is None:
-            continue
-        widths.append(bounds["high"] - bounds["low"])
-        if target < bounds["low"]:
-            low_miss += 1
-        elif target > bounds["high"]:
-            high_miss += 1
-        else:
-            covered += 1
-    return {"model": model.name, "repeats": repeats, "truth": target, "coverage": covered / suites,
-            "below": low_miss / suites, "above": high_miss / suites,
-            "width": 100 * sum(widths) / len(widths), "bias": sum(estimates) / len(estimates) - target}
+        estimate = macro_f1(flat)
+        estimates.append(estimate)
+        values = resampled(clusters, resamples=resamples, seed=s)
+        for name, method in METHODS.items():
+            bounds, t = method(values, estimate), tally[name]
+            t["widths"].append(bounds["high"] - bounds["low"])
+            t["below" if target < bounds["low"] else "above" if target > bounds["high"] else "covered"] += 1
+    bias = sum(estimates) / len(estimates) - target
+    return [{"model": model.name, "repeats": repeats, "method": name, "truth": target,
+             "coverage": t["covered"] / suites, "below": t["below"] / suites, "above": t["above"] / suites,
+             "width": 100 * sum(t["widths"]) / len(t["widths"]), "bias": bias} for name, t in tally.items()]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,14 +157,14 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     print(f"four-way macro-F1 interval: {args.suites} suites a row, {args.resamples} resamples, cases "
           + ", ".join(f"{n} {label}" for label, n in CASES.items()) + f", {PHRASINGS} phrasings a case")
-    print(f"{'model':<13} {'repeats':>7} {'truth':>6} {'coverage':>8} {'truth below':>11} {'truth above':>11} "
-          f"{'width':>6} {'bias':>7}")
+    print(f"{'model':<13} {'repeats':>7} {'method':<21} {'truth':>6} {'coverage':>8} {'truth below':>11} "
+          f"{'truth above':>11} {'width':>6} {'bias':>7}")
     for model in MODELS:
         for repeats in REPEATS:
-            r = row(model, repeats, args.suites, args.resamples, rng)
-            # "truth below": the interval sits above the truth (the estimate is too high)
-            print(f"{r['model']:<13} {r['repeats']:>7} {r['truth']:>6.3f} {r['coverage']:>8.3f} {r['below']:>11.3f} "
-                  f"{r['above']:>11.3f} {r['width']:>6.1f} {r['bias']:>+7.3f}")
+            for r in row(model, repeats, args.suites, args.resamples, rng):
+                # "truth below": the interval sits above the truth
+                print(f"{r['model']:<13} {r['repeats']:>7} {r['method']:<21} {r['truth']:>6.3f} {r['coverage']:>8.3f} "
+                      f"{r['below']:>11.3f} {r['above']:>11.3f} {r['width']:>6.1f} {r['bias']:>+7.3f}", flush=True)
     print(f"({time.perf_counter() - started:.0f} s)")
     return 0
 

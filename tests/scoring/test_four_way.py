@@ -122,3 +122,16 @@ def test_the_scorecard_views_carry_the_block(mini):
     assert "four ways:" in text and "2 of 2 conversations" in text
     assert "four ways:" not in "\n".join(diagnosis_lines(card, four_ways=False))     # the HTML draws its own
     assert "### Decide: four ways" in "\n".join(diagnosis_markdown(card))
+
+
+def test_the_interval_is_expanded_for_the_fewest_cases_of_a_label():
+    from toolproof.scoring.four_way import expanded_level, fewest, percentile_bounds, resampled
+    cells = [[0] * 16 for _ in range(14)]
+    for i, c in enumerate(cells):
+        c[0 if i < 10 else 5] += 1 + (i % 2)         # 10 call cases, 4 ask cases
+        c[1] += i < 10 and i % 3 == 0                # some call conversations asked instead
+    assert fewest(cells) == 4 and fewest([[0] * 16]) == 0
+    assert expanded_level(4) > expanded_level(30) > 0.95 and expanded_level(1) == 0.95
+    values = resampled(cells, resamples=200, seed=3)
+    shipped, plain = interval(cells, resamples=200, seed=3), percentile_bounds(values)
+    assert shipped["low"] <= plain["low"] and shipped["high"] >= plain["high"]
