@@ -190,6 +190,9 @@ def test_diagnosis_shows_the_cli_numbers(page):
         assert f"{pair['expected']} → {pair['called']} ({pair['count']})" in text
     assert f"{100 * d['use']['result_tracking_rate']:.1f}%" in text
     assert "What to fix" in text
+    fw = d["decide"]["four_way"]                  # the four-way table: 4 label rows, observed, precision
+    assert section.locator("table.four-way tbody tr").count() == 6
+    assert f"over {fw['covers']} of {fw['of']} conversations" in text and fw["method"] in text
     assert "FIXTUREFAKE" not in page.content()      # credentials are redacted everywhere
 
 

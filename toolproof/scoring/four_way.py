@@ -156,7 +156,7 @@ def expanded_level(smallest: int, level: float = BOOTSTRAP_LEVEL) -> float:
     if smallest < 2:
         return level
     reach = sqrt(smallest / (smallest - 1)) * t_value(level, smallest - 1)
-    return erf(reach / sqrt(2))
+    return round(erf(reach / sqrt(2)), 6)     # rounded: libm may differ in the last bit between page and terminal
 
 
 def percentile_bounds(values: list[float], level: float = BOOTSTRAP_LEVEL) -> dict:

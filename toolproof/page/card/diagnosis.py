@@ -21,7 +21,7 @@ def _four_ways(dec: dict, name: str) -> list:
     head = el("tr", children=[el("th", h, scope="col") for h in four_way.head(fw)])
     body = [el("tr", children=[el("th", r[0], scope="row"), *(el("td", c, cls="num") for c in r[1:])])
             for r in four_way.rows(fw)]
-    table = el("table", cls="grid2 four-way", data_testid="four-way",
+    table = el("table", cls="fields four-way", data_testid="four-way",
                children=[el("thead", children=[head]), el("tbody", children=body)])
     return [el("h5", four_way.TITLE), scroller(f"{name}: decisions, expected by observed", table),
             el("p", four_way.summary(fw), cls="muted small"), el("p", f"Method: {fw['method']}", cls="muted small")]
