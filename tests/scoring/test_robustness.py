@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from phrasingdocs import TOOLS_DOC, every_phrasing, suite_doc, transcript, transcripts_doc
+from phrasingdocs import PHRASINGS, TOOLS_DOC, WRONG, every_phrasing, suite_doc, transcript, transcripts_doc
 from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
 from toolproof.grading.transcripts import parse_transcripts
@@ -187,3 +187,30 @@ def test_the_committed_fixtures_base_transcripts_grade_as_before_phrasings():
         cases = parse_suite(suite, tools, format_schema("suite"))
         cards.append(to_json(evaluate(cases, tools, parse_transcripts(base_only, format_schema("transcripts")))))
     assert cards[0] == cards[1] and '"robustness"' not in cards[0]
+
+
+def test_the_score_per_language_and_the_language_gap_by_hand():
+    """call: base and terse English, chatty Portuguese; nocall: polite Spanish; two: typo Spanish.
+    terse and chatty answered wrong (FAIL, 0), typo FAIL: English call 0.5 (mean of its two English
+    phrasings), nocall 1, two 1 -> (20*.5 + 10*1 + 20*1) / 50 = 80; Portuguese call 0 -> 0; Spanish
+    nocall 1, two 0 -> 10 / 30; the gap over the 3 cases: 80 - (20*0 + 10*1 + 20*0) / 50 * 100 = 60."""
+    from toolproof.reports.robustness import robustness_text  # lazy: only this test reads the text
+
+    langs = {("call", "chatty"): "pt", ("nocall", "polite"): "es", ("two", "typo"): "es"}
+    doc = {cid: [{**p, **({"lang": langs[cid, p["id"]]} if (cid, p["id"]) in langs else {})} for p in ps]
+           for cid, ps in PHRASINGS.items()}
+    cases = parse_suite(suite_doc(doc), TOOLS, format_schema("suite"))
+    items = [transcript(cid, pid, turns=WRONG[("call", "chatty")] if pid == "terse" else None)
+             for cid in ("call", "nocall", "two") for pid in ["base"] + [p["id"] for p in PHRASINGS[cid]]]
+    c = card(items, cases)
+    rows = {p["lang"]: p for p in c["robustness"]["per_language"]}
+    assert list(rows) == ["en", "pt", "es"]
+    assert {k: (r["cases"], r["planned"], r["score"], r["conversations"]) for k, r in rows.items()} == {
+        "en": (3, 3, 80.0, 4), "pt": (1, 1, 0.0, 1), "es": (2, 2, round(100 / 3, 2), 2)}
+    assert all(r["interval"] is None and "too few cases" in r["interval_note"] for r in rows.values())
+    gap = c["robustness"]["language_gap"]
+    assert (gap["langs"], gap["cases"], gap["of"], gap["english"], gap["other"], gap["delta"], gap["interval"]) == (
+        ["pt", "es"], 3, 3, 80.0, 20.0, 60.0, None)
+    text = "\n".join(robustness_text(c))
+    assert "per language: English 80.00 (too few cases for an interval), 3 of 3 cases, 4 conversations" in text
+    assert "language gap: English minus Portuguese, Spanish: +60.00 points (too few cases for an interval)" in text

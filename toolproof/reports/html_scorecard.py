@@ -22,8 +22,9 @@ from .scorecard import (METRIC_HELP, better, coverage_line, diagnosis_lines, hea
 from .html_scenarios import scenarios_html
 from .scenarios import is_scenario
 from .sweep import sweep_text
-from .robustness import (case_wording, consistency_text, dependent_ids, dependent_rows, method_text, phrasing_cases,
-                         phrasing_interval, shown, test_text, verdict_groups, worst_text)
+from .robustness import (case_wording, consistency_text, dependent_ids, dependent_rows, gap_text, intervals_note,
+                         lang_name, language_rows, phrasing_cases, phrasing_interval, shown, test_text,
+                         verdict_groups, worst_text)
 
 MAX_SHOWN = 4000        # characters of one value (arguments, final text) shown in a case
 
@@ -61,15 +62,20 @@ def _wording(card: dict) -> str:
     found = shown(card)
     if not found:
         return ""
-    method = found["interval_method"]
     rows = [[p["phrasing"], "n/a" if p["score"] is None else f"{p['score']:.2f}",
-             phrasing_interval(p).strip(" ()") or "n/a", phrasing_cases(p),
-             whisker(p["score"], *((p["interval"]["low"], p["interval"]["high"]) if p.get("interval") else (None, None)))]
+             phrasing_interval(p).strip(" ()") or "n/a", phrasing_cases(p), _whisker(p)]
             for p in found["per_phrasing"]]
     parts = [lines([consistency_text(found), worst_text(found), *[f"Against chance: {t}." for t in test_text(found)],
                     f"The score is {found['main_score']}.",
-                    f"Intervals: {method_text(method)}."]),
+                    f"Intervals: {intervals_note(found)}."]),
              table(["Phrasing", "Score", "95% CI", "Cases", "Interval (0 to 100)"], rows, right={1}, cls="wording")]
+    if language_rows(found):            # the score per language, then English minus the others
+        parts.append(table(["Language", "Score", "95% CI", "Cases", "Conversations", "Interval (0 to 100)"],
+                           [[lang_name(p["lang"]), "n/a" if p["score"] is None else f"{p['score']:.2f}",
+                             phrasing_interval(p).strip(" ()") or "n/a", phrasing_cases(p), str(p["conversations"]),
+                             _whisker(p)] for p in language_rows(found)], right={1, 4}, cls="wording languages"))
+    if gap_text(found):
+        parts.append(lines([f"Language gap: {gap_text(found)}."]))
     dependent = dependent_rows(found)
     if dependent:
         parts.append(f"<p><strong>Verdict depends on the wording ({len(dependent)})</strong></p>")
@@ -78,6 +84,12 @@ def _wording(card: dict) -> str:
     else:
         parts.append("<p class=\"muted\">No case is shown to depend on the wording.</p>")
     return section("Wording sensitivity", parts)
+
+
+def _whisker(row: dict) -> str:
+    """A score row's interval drawn (per phrasing, per language)."""
+    bounds = row.get("interval")
+    return whisker(row["score"], *((bounds["low"], bounds["high"]) if bounds else (None, None)))
 
 
 def _expected(case: Case | None) -> list[str]:

@@ -55,10 +55,15 @@ def shown(card: dict) -> dict | None:
     # the card's own fields say it (scoring/withhold.py nulled the numbers and gave the reason)
     if not found or card.get("score") is not None or card.get("no_score_reason") in (None, UNWEIGHTED):
         return found
+    gap = found.get("language_gap")
     return {**found, "withheld": True, "worst_phrasing_expected_by_chance": None,
             "worst": {**found["worst"], "score": None, "interval": None},
             "per_phrasing": [{**p, "score": None, "interval": None, "interval_note": None}
-                             for p in found["per_phrasing"]]}
+                             for p in found["per_phrasing"]],
+            **({"per_language": [{**p, "score": None, "interval": None, "interval_note": None}
+                                 for p in found["per_language"]]} if found.get("per_language") else {}),
+            **({"language_gap": {**gap, "english": None, "other": None, "delta": None, "interval": None,
+                                 "interval_note": None}} if gap else {})}
 
 
 def worst_text(found: dict) -> str:
@@ -77,6 +82,12 @@ def method_text(method: dict) -> str:
     issue 38 names its bootstrap's resamples and seed)."""
     draws = f" ({method['resamples']} resamples, seed {method['seed']})" if "resamples" in method else ""
     return method["method"] + draws + (f"; consistency: {method['consistency']}" if method.get("consistency") else "")
+
+
+def intervals_note(found: dict) -> str:
+    """The section's interval methods (method_text), and the language gap's when the card has one."""
+    gap = found.get("language_gap")
+    return method_text(found["interval_method"]) + (f"; language gap: {gap['method']}" if gap else "")
 
 
 def _p(p: float) -> str:
@@ -149,6 +160,44 @@ def per_phrasing_text(found: dict) -> list[str]:
 
 def _cases(n: int) -> str:
     return counted(n, "case")
+
+
+LANG_NAMES = {"en": "English", "pt": "Portuguese", "es": "Spanish"}
+
+
+def lang_name(code: str) -> str:
+    """'Portuguese' for "pt" (the code itself for a language this list lacks)."""
+    return LANG_NAMES.get(code, code)
+
+
+def language_rows(found: dict) -> list[dict]:
+    """The card's `per_language` rows when the card holds more than one language, else [] (one
+    language's row would repeat the score per phrasing)."""
+    rows = found.get("per_language") or []
+    return rows if len(rows) > 1 else []
+
+
+def language_text(row: dict) -> str:
+    """'Portuguese 81.80 (95% CI 55–100), 45 of 67 cases, 55 conversations'."""
+    return (f"{lang_name(row['lang'])} {score_text(row['score'])}{phrasing_interval(row)}, {phrasing_cases(row)}, "
+            f"{counted(row['conversations'], 'conversation')}")
+
+
+def _signed(value: float | None, places: int = 2) -> str:
+    return "n/a" if value is None else f"{value:+.{places}f}"
+
+
+def gap_text(found: dict) -> str:
+    """'English minus Portuguese, Spanish: -15.55 points (95% CI -41 to +10), on 70 of 136 cases
+    graded in both'; '' when no case was graded in English and in another language."""
+    gap = found.get("language_gap")
+    if not gap:
+        return ""
+    bounds = gap.get("interval")
+    ci = (" (too few cases for an interval)" if gap.get("interval_note") else
+          f" (95% CI {_signed(bounds['low'], 0)} to {_signed(bounds['high'], 0)})" if bounds else "")
+    return (f"English minus {', '.join(lang_name(code) for code in gap['langs'])}: {_signed(gap['delta'])} points{ci}, "
+            f"on {gap['cases']} of {_cases(gap['of'])} graded in both")
 
 
 def verdict_groups(row: dict) -> str:
@@ -230,10 +279,13 @@ def robustness_text(card: dict) -> list[str]:
     found = shown(card)
     if not found:
         return []
-    method = found["interval_method"]
     lines = ["", "Wording sensitivity", f"  {consistency_text(found)}", f"  {worst_text(found)}",
-             "  per phrasing: " + " · ".join(per_phrasing_text(found)),
-             f"  intervals: {method_text(method)}"]
+             "  per phrasing: " + " · ".join(per_phrasing_text(found))]
+    if language_rows(found):
+        lines.append("  per language: " + " · ".join(language_text(row) for row in language_rows(found)))
+    if gap_text(found):
+        lines.append(f"  language gap: {gap_text(found)}")
+    lines.append(f"  intervals: {intervals_note(found)}")
     lines += [f"  against chance: {line}" for line in test_text(found)]
     test = found.get("wording_test")
     if test:
@@ -255,6 +307,12 @@ def robustness_markdown(card: dict) -> list[str]:
              "| phrasing | score | cases |", "|---|---:|---:|"]
     for p in found["per_phrasing"]:
         lines.append(f"| {md_text(p['phrasing'])} | {score_text(p['score'])}{phrasing_interval(p)} | {phrasing_cases(p)} |")
+    if language_rows(found):
+        lines += ["", "| language | score | cases | conversations |", "|---|---:|---:|---:|"]
+        lines += [f"| {md_text(lang_name(p['lang']))} | {score_text(p['score'])}{phrasing_interval(p)} | "
+                  f"{phrasing_cases(p)} | {p['conversations']} |" for p in language_rows(found)]
+    if gap_text(found):
+        lines += ["", f"- language gap: {md_text(gap_text(found))}"]
     dependent = dependent_rows(found)
     if dependent:                       # one row per case, its own phrasings only (never a column per phrasing)
         lines += ["", "Cases whose verdict depends on the wording:", "",

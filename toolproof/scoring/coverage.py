@@ -98,18 +98,23 @@ def plan_of(raw: dict, cases: list[Case], worlds: dict | None = None) -> Plan | 
     return Plan(sum(len(chosen_phrasings(c, choice)) for c in in_scope), repeats, levels)
 
 
+def planned_phrasings(raw: dict, cases: list[Case], present) -> list[tuple[Case, tuple]]:
+    """Each case the run planned with the phrasing ids it planned it in: the cases of its scope
+    with their chosen phrasings when the file states a plan, else every phrasing of the cases it
+    holds (phrasing_plan counts these; the robustness section's languages are theirs)."""
+    if plan_of(raw, cases) is not None:
+        settings = raw["settings"]
+        choice = settings.get("phrasings", "base")
+        return [(c, chosen_phrasings(c, choice)) for c in scoped(cases, raw.get("scope", settings.get("scope", "all")))]
+    return [(c, c.phrasing_ids) for c in cases if c.id in present]
+
+
 def phrasing_plan(raw: dict, cases: list[Case], present) -> dict:
     """{phrasing: how many cases the run planned in it}: the cases of its scope whose chosen
     phrasings include it when the file states a plan, else the cases it holds that have it
     (what the per-phrasing score's "N of M cases" counts against)."""
     out: dict[str, int] = {}
-    if plan_of(raw, cases) is not None:
-        settings = raw["settings"]
-        choice = settings.get("phrasings", "base")
-        planned = [(c, chosen_phrasings(c, choice)) for c in scoped(cases, raw.get("scope", settings.get("scope", "all")))]
-    else:
-        planned = [(c, c.phrasing_ids) for c in cases if c.id in present]
-    for _, ids in planned:
+    for _, ids in planned_phrasings(raw, cases, present):
         for p in ids:
             out[p] = out.get(p, 0) + 1
     return out

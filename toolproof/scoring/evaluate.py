@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cost import cost
-from .coverage import Plan, add_coverage, coverage, phrasing_plan, plan_of, scenario_plan
+from .coverage import Plan, add_coverage, coverage, phrasing_plan, plan_of, planned_phrasings, scenario_plan
 from .diagnose import diagnosis, transcript_key
 from toolproof.errors import ToolProofError, clip
 from toolproof.plurals import counted
@@ -35,7 +35,7 @@ from .scorecard import check_weights, scorecard
 from .intervals import card_intervals
 from .rates import RATES_METHOD, rate_intervals
 from .stats import reliability
-from toolproof.suite.model import BASE, Case, Tool
+from toolproof.suite.model import BASE, Case, Tool, conversation_langs
 from .unseen_tools import add_warnings
 from .withhold import unscored, withhold
 from .sweep import at_level, level_row, levels_in, main_level, sweep_seed
@@ -58,14 +58,16 @@ class Graded:
     planned: int | None = None   # items the run planned (None: what is present was the plan)
     phrasing_plan: dict | None = None   # {phrasing: cases planned in it} (None: those run in it)
     scenario_plan: dict | None = None   # {world: scenario tries planned} (None: those present)
+    langs: dict | None = None   # {(case id, phrasing): language} of every conversation planned or held
+                                # (suite.model.conversation_langs; None: no suite at hand, no per_language)
 
     @classmethod
     def of(cls, per_case: list[list[CaseResult]], transcripts: list[Transcript],
            planned: int | None = None, phrasing_plan: dict | None = None,
-           scenario_plan: dict | None = None) -> "Graded":
+           scenario_plan: dict | None = None, langs: dict | None = None) -> "Graded":
         return cls(per_case, [merge_phrasings(rs) for rs in per_case],
                    [r for rs in per_case for r in rs if r.verdict != ERROR], transcripts, planned=planned,
-                   phrasing_plan=phrasing_plan, scenario_plan=scenario_plan)
+                   phrasing_plan=phrasing_plan, scenario_plan=scenario_plan, langs=langs)
 
     @property
     def scenarios(self) -> list[list[CaseResult]]:
@@ -102,8 +104,11 @@ def grade_transcripts(cases: list[Case], tools: dict[str, Tool], transcripts: Tr
             planned = sum(found.values()) + sum(len(rs) for rs in per_case)
     # the transcripts graded (cost, warnings): a scenario's only when its world was given
     scenario_transcripts = [t for ts in (transcripts.scenarios or {}).values() for t in ts] if worlds is not None else []
+    # the language of each conversation planned (its "N of M cases") or held, from the suite's cases
+    held = [(case, tuple(t.phrasing for t in every[case.id])) for case in cases if case.id in every]
+    langs = conversation_langs(planned_phrasings(transcripts.raw, cases, every) + held)
     return Graded.of(per_case + runs, [t for ts in every.values() for t in ts] + scenario_transcripts, planned,
-                     phrasing_plan(transcripts.raw, cases, every), found)
+                     phrasing_plan(transcripts.raw, cases, every), found, langs)
 
 
 def grade_scenarios(transcripts: TranscriptSet, worlds: dict | None) -> list[list[CaseResult]]:
@@ -210,7 +215,7 @@ def extras(graded: Graded, weights: dict, prices: dict | None, intervals_now: bo
     out = {**out, "reliability": found, "intervals": intervals(graded, weights) if intervals_now else None,
            "cost": cost(graded.transcripts, passes, prices)}
     wording = robustness(graded.per_case, check_weights(weights), intervals=intervals_now,
-                         planned=graded.phrasing_plan)
+                         planned=graded.phrasing_plan, langs=graded.langs)
     out = out if wording is None else {**out, "robustness": wording}
     block = scenarios_block(graded.scenarios, graded.scenario_plan)
     return out if block is None else {**out, "scenarios": block}

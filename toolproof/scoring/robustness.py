@@ -18,7 +18,12 @@ Definitions (docs/statistics.md "Phrasings" says the same for users):
   percentile bootstrap served here before issue 38: it covered 0.935 for the worst-phrasing score
   of a mid-range model and printed "100%-100%" at 72 of 72 consistent.) Coverage:
   benchmarks/phrasing_coverage.py;
-- the test against chance and the worst-phrasing score expected by chance: scoring/wording_test.py.
+- the test against chance and the worst-phrasing score expected by chance: scoring/wording_test.py;
+- score per language (`per_language`, the language of a conversation being its prompt's,
+  suite/model.conversation_langs): per_phrasing's formula with a case's credit in a language the
+  mean over its graded phrasings in that language; `language_gap`: over the cases graded in English
+  and in another language, English minus the other (a case's credit in "the other" the mean over
+  its graded non-English phrasings) with compare's paired interval (scoring/intervals.py).
 
 `robustness` is present only when the transcripts hold more than one phrasing; a run of the base
 phrasing alone gives exactly the scorecard it gave before phrasings existed.
@@ -31,10 +36,10 @@ from dataclasses import replace
 from math import fsum
 
 from toolproof.grading.verdicts import ERROR, VERDICT_ORDER, CaseResult
-from toolproof.suite.model import BASE
+from toolproof.suite.model import BASE, ENGLISH, LANGS
 from .repeats import majority, merge_repeats
 from .scorecard import rate, weighted_score
-from .intervals import LEVEL, card_intervals, clopper_pearson, paired_intervals
+from .intervals import DELTA_METHOD, LEVEL, card_intervals, clopper_pearson, paired_intervals
 from .wording_test import METHOD as TEST_METHOD, case_groups, expected_worst, suite_test
 
 METHOD = "over cases, as the score's: a stratified t interval (Welch-Satterthwaite df), each category's variance smoothed by three quarters of a pseudo-case"
@@ -160,11 +165,12 @@ def case_table(per_case: list[list[CaseResult]], phrasings: list[str]) -> list[d
 
 
 def robustness(per_case: list[list[CaseResult]], weights: dict, *, intervals: bool = True,
-               planned: dict | None = None) -> dict | None:
+               planned: dict | None = None, langs: dict | None = None) -> dict | None:
     """The scorecard's `robustness` section, or None for a run of one phrasing. `weights` are the
     checked category weights; `intervals` False leaves the score intervals null, like the card's
     own (the page draws them with the diagnosis); `planned` {phrasing: cases planned in it} (None:
-    the cases run in it)."""
+    the cases run in it); `langs` {(case id, phrasing): language} of every conversation planned
+    or held (None, no suite at hand: no `per_language` nor `language_gap`)."""
     # a scenario has no phrasings: wording is about the suite's cases (a mixed card listed its 26
     # scenarios as cases of one phrasing, and counted them in the worst-phrasing score)
     per_case = [rs for rs in per_case if rs and rs[0].category != "scenario"]
@@ -192,6 +198,8 @@ def robustness(per_case: list[list[CaseResult]], weights: dict, *, intervals: bo
                              "interval": None if few or not intervals else _interval(rows, weights),
                              **({"interval_note": f"too few cases (fewer than {FEWEST})"} if few else {})})
     worst_rows = [(k, min(c.values())) for k, c in zip(categories, credits) if c]
+    by_lang = {} if langs is None else {"per_language": per_language(per_case, langs, weights, intervals),
+                                        "language_gap": language_gap(per_case, langs, weights, intervals)}
     return {
         "phrasings": phrasings,
         "main_score": MAIN_SCORE,
@@ -206,9 +214,82 @@ def robustness(per_case: list[list[CaseResult]], weights: dict, *, intervals: bo
         "worst_phrasing_expected_by_chance": chance_worst(tables, categories, weights),
         "wording_test": {"method": TEST_METHOD, **{k: v for k, v in test.items() if k not in ("named", "p_by_case")}},
         "wording_dependent_cases": [cases[i]["id"] for i in test["named"]],
+        **by_lang,
         "interval_method": {"method": METHOD, "level": LEVEL, "consistency": CONSISTENCY_METHOD},
         "cases": cases,
     }
+
+
+def _lang(langs: dict, result: CaseResult) -> str:
+    """A graded conversation's language, from the map the suite's cases give (English for one the
+    map lacks: a run graded against a suite that no longer holds that case or phrasing)."""
+    return langs.get((result.case_id, result.phrasing or BASE), ENGLISH)
+
+
+def _credits_by(per_case: list[list[CaseResult]], group) -> dict[str, dict]:
+    """{group: {case id: [category, credit]}}: a case's credit in a group (a language, or "other")
+    is the mean over its graded phrasings whose conversations fall in it (`group(result)`), each
+    phrasing's credit the mean over its graded repeats (by_phrasing), so a phrasing counts once
+    whatever its repeats, and a case once in each group."""
+    out: dict[str, dict] = {}
+    for results in per_case:
+        found: dict[str, list] = {}
+        for r in by_phrasing(results).values():
+            if r.credit is not None:
+                found.setdefault(group(r), []).append(r.credit)
+        for key, values in found.items():
+            out.setdefault(key, {})[results[0].case_id] = [results[0].category, _mean(values)]
+    return out
+
+
+def _lang_order(lang: str) -> int:
+    order = (ENGLISH, *LANGS)
+    return order.index(lang) if lang in order else len(order)
+
+
+def per_language(per_case: list[list[CaseResult]], langs: dict, weights: dict, intervals: bool = True) -> list[dict]:
+    """The score per language, as the score per phrasing: one row per language among the
+    conversations (en, pt, es), each with the cases graded in it of those planned in it, its
+    weighted score and interval over cases (none under FEWEST), and its graded conversations."""
+    credits = _credits_by(per_case, lambda r: _lang(langs, r))
+    present = {_lang(langs, r) for rs in per_case for r in rs}
+    planned: dict[str, set] = {}
+    for (cid, _), lang in langs.items():
+        planned.setdefault(lang, set()).add(cid)
+    rows = []
+    for lang in sorted(present, key=_lang_order):
+        found = [(k, c) for k, c in credits.get(lang, {}).values()]
+        few = len(found) < FEWEST
+        rows.append({"lang": lang, "cases": len(found), "planned": max(len(found), len(planned.get(lang, ()))),
+                     "score": _score(found, weights),
+                     "interval": None if few or not intervals else _interval(found, weights),
+                     **({"interval_note": f"too few cases (fewer than {FEWEST})"} if few else {}),
+                     "conversations": sum(_lang(langs, r) == lang and r.verdict != ERROR
+                                          for rs in per_case for r in rs)})
+    return rows
+
+
+def language_gap(per_case: list[list[CaseResult]], langs: dict, weights: dict, intervals: bool = True) -> dict | None:
+    """English minus the other languages over the cases graded in both: the weighted score of
+    their English credits less that of their other-language credits, with compare's paired
+    interval (_paired: none under FEWEST shared cases); `cases` it rests on `of` the cases graded.
+    None when no case was graded in English and in another language."""
+    credits = _credits_by(per_case, lambda r: ENGLISH if _lang(langs, r) == ENGLISH else "other")
+    english, other = credits.get(ENGLISH, {}), credits.get("other", {})
+    if not any(cid in english for cid in other):
+        return None
+    found = _paired(other, english, weights, LEVEL)          # B - A: English minus the other
+    few = found["cases"] < FEWEST
+    graded = {cid for group in credits.values() for cid in group}
+    both = {cid for cid in other if cid in english}
+    others = sorted({_lang(langs, r) for rs in per_case for r in rs
+                     if r.case_id in both and r.credit is not None} - {ENGLISH}, key=_lang_order)
+    return {"langs": others, "cases": found["cases"], "of": len(graded), "english": found["b"],
+            "other": found["a"], "delta": found["delta"],
+            "interval": None if few or not intervals or found["low"] is None
+            else {"low": found["low"], "high": found["high"]},
+            **({"interval_note": f"too few cases (fewer than {FEWEST})"} if few else {}),
+            "method": DELTA_METHOD}
 
 
 def wording_dependence(results: list[CaseResult]) -> list[dict] | None:

@@ -8,8 +8,8 @@ the page, the sweep's rows, the page's kept runs) shows what the fields say, nev
   and `intervals.categories` is {}: a category's score is a score too;
 - `reliability.pass_hat_k` and `pass_at_k` keep their k but every value is null;
 - in `robustness`, the worst-phrasing score, its interval and what chance alone would give it, the
-  score of each phrasing and its interval are null (consistency is a count of cases, like the
-  rates: it keeps its interval);
+  score of each phrasing and of each language and their intervals, and the language gap and its
+  interval are null (consistency is a count of cases, like the rates: it keeps its interval);
 - `no_score_reason` says why in one line, quoting the coverage ("only 20 of 72 cases graded (52 not
   started), below half of the plan").
 What was counted stays: `counts`, `coverage`, the verdicts, the nine rates (each a rate over what
@@ -100,6 +100,12 @@ def _wording_nulled(found: dict) -> dict:
                             for p in found.get("per_phrasing") or []]}
     if isinstance(worst, dict):
         out["worst"] = {**worst, "score": None, "interval": None}
+    if isinstance(found.get("per_language"), list):
+        out["per_language"] = [{**{k: v for k, v in p.items() if k != "interval_note"}, "score": None, "interval": None}
+                               for p in found["per_language"]]
+    if isinstance(found.get("language_gap"), dict):
+        gap = {k: v for k, v in found["language_gap"].items() if k != "interval_note"}
+        out["language_gap"] = {**gap, "english": None, "other": None, "delta": None, "interval": None}
     if "worst_phrasing_expected_by_chance" in found:
         out["worst_phrasing_expected_by_chance"] = None
     return out

@@ -190,6 +190,14 @@ def phrased(case: Case, phrasing: str) -> Case:
     raise KeyError(f"case {case.id!r} has no phrasing {phrasing!r}")
 
 
+def conversation_langs(pairs) -> dict:
+    """{(case id, phrasing id): language} for each (Case, phrasing ids) in `pairs`: the language of
+    a conversation is the prompt it was sent in, a phrasing's own `lang`, the base prompt's the
+    case's (`phrased` carries it). The one definition the robustness section's `per_language` and
+    `language_gap` read (scoring/robustness.py). KeyError for an unknown phrasing id."""
+    return {(case.id, p): phrased(case, p).lang for case, ids in pairs for p in ids}
+
+
 def chosen_phrasings(case: Case, choice: str | int) -> tuple:
     """The phrasing ids a run sends for a case: "base" (the prompt only), "all", or a number N:
     base plus the case's first N-1 phrasings (fewer when the case has fewer)."""

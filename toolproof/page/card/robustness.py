@@ -18,7 +18,7 @@ def robustness_section(card: dict, kind: str, cases: dict | None = None):
     """#<prefix>-robustness: present only when the card holds several phrasings. `cases` ({id: Case},
     the suite the card was graded on) gives each phrasing's prompt text."""
     from toolproof.reports.page_view import id_prefix
-    from toolproof.reports.robustness import consistency_text, method_text, test_text, worst_text
+    from toolproof.reports.robustness import consistency_text, intervals_note, test_text, worst_text
 
     found = card.get("robustness")
     if not found:
@@ -30,9 +30,8 @@ def robustness_section(card: dict, kind: str, cases: dict | None = None):
         el("span", " · "),
         el("span", worst_text(found), cls="robustness-worst", id=f"{prefix}-worst-score",
            data_score="" if found["worst"]["score"] is None else str(found["worst"]["score"]))])
-    method = found["interval_method"]
     test = found.get("wording_test") or {}
-    notes = el("p", f"The score above is {found['main_score']}. Intervals: {method_text(method)}."
+    notes = el("p", f"The score above is {found['main_score']}. Intervals: {intervals_note(found)}."
                     + (f" Test against chance: {test['method']} ({test['draws']} draws, seed {test['seed']})."
                        if test else ""), cls="muted small")
     against = [el("p", f"Against chance: {line}.", cls="robustness-test small", id=f"{prefix}-wording-test",
@@ -43,7 +42,35 @@ def robustness_section(card: dict, kind: str, cases: dict | None = None):
     per = _per_phrasing(found, kind)
     return el("section", cls="block robustness", id=f"{prefix}-robustness", children=[
         el("h3", f"Wording: {counted(len(found['phrasings']), 'phrasing')}"), headline, *against, per,
-        _case_rows(card, cases, prefix), notes])
+        *_per_language(found, kind, prefix), _case_rows(card, cases, prefix), notes])
+
+
+def _per_language(found: dict, kind: str, prefix: str) -> list:
+    """The score per language as a small table and English minus the others in one line
+    (#<prefix>-language-gap), the text views' words; [] for a card of one language."""
+    from toolproof.reports.page_view import card_name
+    from toolproof.reports.robustness import gap_text, lang_name, language_rows, phrasing_cases, phrasing_interval
+    from toolproof.reports.scorecard import score_text
+
+    rows = language_rows(found)
+    out = []
+    if rows:
+        body = [el("tr", data_lang=p["lang"], children=[
+            el("td", lang_name(p["lang"])), el("td", score_text(p["score"]), cls="num"),
+            el("td", phrasing_interval(p).strip(" ()") or "–"), el("td", phrasing_cases(p)),
+            el("td", str(p["conversations"]), cls="num")]) for p in rows]
+        head = el("tr", children=[el("th", t, scope="col")
+                                  for t in ("language", "score", "95% CI", "cases", "conversations")])
+        table = el("table", cls="language-scores", children=[el("thead", children=[head]), el("tbody", children=body)])
+        out.append(el("details", cls="small robustness-per-language", children=[
+            el("summary", f"Score per language ({len(rows)})"),
+            scroller(f"{card_name(kind)}: score per language", table)]))
+    gap = found.get("language_gap")
+    if gap:
+        out.append(el("p", f"Language gap: {gap_text(found)}.", cls="robustness-language-gap small",
+                      id=f"{prefix}-language-gap", data_delta="" if gap["delta"] is None else str(gap["delta"]),
+                      data_cases=str(gap["cases"])))
+    return out
 
 
 def _per_phrasing(found: dict, kind: str):
