@@ -135,3 +135,9 @@ def test_the_interval_is_expanded_for_the_fewest_cases_of_a_label():
     values = resampled(cells, resamples=200, seed=3)
     shipped, plain = interval(cells, resamples=200, seed=3), percentile_bounds(values)
     assert shipped["low"] <= plain["low"] and shipped["high"] >= plain["high"]
+
+
+@pytest.mark.parametrize("text", ["\x00\u202e?" * 5000, "\"" * 9999 + "Which day?", "> Which day?\n# Why?\n",
+                                  "Would you like me to help? " * 3000, "\ud800 I can't", "?" * 20000])
+def test_a_hostile_reply_gets_a_label_and_never_raises(text):
+    assert decision_of(False, text) in (ASK, ANSWER, DECLINE)

@@ -25,6 +25,8 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from . import answer_acts as acts
 from .answer_patterns import find_entries
 from .answer_text import TOKEN, Reading
@@ -94,6 +96,7 @@ USER_CAN_GIVE = {
            "si me da", "si me dice", "si me indica", "si me puedes dar", "si me puedes decir", "en cuanto me",
            "cuando me digas", "cuando me indiques"),
 }
+LINE_REACH = 400        # characters back from a question that its line's start is looked for in
 OFFER_ALONE_WORDS = 6   # words outside an offer's sentence below which the offer is the whole reply
 # Request words that are also a third person's verb: they ask only at the head of their clause.
 HEAD_ONLY = frozenset(("indica", "indique", "informa", "informe", "confirma", "confirme", "diga", "escolha",
@@ -175,18 +178,22 @@ def _asks(reading: Reading, hedged: list) -> bool:
     forecast"), a Portuguese or Spanish modal that states ("Puedes usar =SUMAR.SI"), "without"
     stating a fact, a question inside a quoted draft or a Markdown heading."""
     lang = reading.lang
+    quotes = [i for i, c in enumerate(reading.norm) if c == '"'] if '"' in reading.norm else []
+    words = None                        # the reply's word count, once an offer needs it
     for start, end in acts.asking_spans(reading):
         lo, hi = reading.sentence_span(start)
         hi = max(hi, end)
         question = "?" in reading.norm[lo:hi]
         if not question and (any(a <= start < b for a, b in hedged) or _stating(reading, start)):
             continue
-        if _quoted(reading, start):
+        if _quoted(reading, start, quotes):
             continue
         if find_entries(reading, _entries(COURTESY, lang), lo, hi, most=1):
             continue
         offer = find_entries(reading, _entries(OFFERS, lang), lo, hi, most=1)
-        if offer and not (_alone(reading, lo, hi) or _asks_which(reading, lo, offer[0][0])
+        if offer and words is None:
+            words = len(TOKEN.findall(reading.norm))
+        if offer and not (_alone(reading, lo, hi, words) or _asks_which(reading, lo, offer[0][0])
                           or find_entries(reading, _entries(PROCEED, lang), lo, hi, most=1)):
             continue
         return True
@@ -206,11 +213,11 @@ def _stating(reading: Reading, start: int) -> bool:
     return word in HEAD_ONLY and TOKEN.search(reading.norm, reading.clause_at(start).start, start) is not None
 
 
-def _quoted(reading: Reading, start: int) -> bool:
-    """Inside quotation marks opened earlier in the reply, on a quoted (">") line, or on a
-    Markdown heading: a draft's question or a title, not the model's."""
-    line = reading.norm.rfind("\n", 0, start) + 1
-    return reading.norm[line:start + 1].lstrip().startswith((">", "#")) or reading.norm.count('"', 0, start) % 2 == 1
+def _quoted(reading: Reading, start: int, quotes: list[int]) -> bool:
+    """Inside quotation marks opened earlier in the reply (`quotes`: where each one stands), on a
+    quoted (">") line, or on a Markdown heading: a draft's question or a title, not the model's."""
+    line = reading.norm.rfind("\n", max(0, start - LINE_REACH), start) + 1
+    return reading.norm[line:start + 1].lstrip().startswith((">", "#")) or bisect_left(quotes, start) % 2 == 1
 
 
 def _asks_which(reading: Reading, lo: int, offer: int) -> bool:
@@ -219,8 +226,8 @@ def _asks_which(reading: Reading, lo: int, offer: int) -> bool:
     return bool(find_entries(reading, acts.lexicon(reading.lang).choice_words, lo, offer, most=1))
 
 
-def _alone(reading: Reading, lo: int, hi: int) -> bool:
-    """Is this offer's sentence the whole reply ("Shall I book Tuesday or Wednesday?")? Beside
-    an answer or a decline it offers more; alone it asks the user to choose."""
-    outside = len(TOKEN.findall(reading.norm, 0, lo)) + len(TOKEN.findall(reading.norm, hi))
-    return outside <= OFFER_ALONE_WORDS
+def _alone(reading: Reading, lo: int, hi: int, words: int) -> bool:
+    """Is this offer's sentence (about) the whole reply of `words` words ("Shall I book Tuesday
+    or Wednesday?")? Beside an answer or a decline it offers more; alone it asks the user to
+    choose."""
+    return words - len(TOKEN.findall(reading.norm, lo, hi)) <= OFFER_ALONE_WORDS
