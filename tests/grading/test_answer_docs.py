@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from toolproof.grading import answer_claim_words as cw  # noqa: E402
+from toolproof.grading import answer_ask_words as aw  # noqa: E402
 from toolproof.grading import answer_lexicon as lex  # noqa: E402
 from toolproof.grading import answer_value_words as vw  # noqa: E402
 
@@ -31,10 +32,10 @@ ROWS = [
     ("clause breaks: polarity does not cross them (nor , ; : and dashes)", lex.CLAUSE_BREAKS),
     ("reporting: what follows is someone else's words, not a claim", lex.REPORTING),
     ("question words: the clause of a question that asks", lex.QUESTION_WORDS),
-    ("requests: ask the user without a question mark", lex.REQUESTS),
-    ("saying what is missing: the question after it asks for what it names", lex.LACKS),
-    ("days named relative to today: a date picked (asks_for `date`)", lex.RELATIVE_DAYS),
-    ("examples: a value after them is offered, not picked", lex.EXAMPLES),
+    ("requests: ask the user without a question mark", aw.REQUESTS),
+    ("saying what is missing: the question after it asks for what it names", aw.LACKS),
+    ("days named relative to today: a date picked (asks_for `date`)", aw.RELATIVE_DAYS),
+    ("examples: a value after them is offered, not picked", aw.EXAMPLES),
     ("claims, first person past (after I or we in English)", cw.DONE_PAST | {
         k: v for k, v in cw.DONE_FIRST_PERSON.items() if v}),
     ("claims, just done: then a verb in the infinitive", cw.JUST_DID),
@@ -48,11 +49,19 @@ ROWS = [
     ("claims, participles of states (only where no tool result is reported)", cw.STATE_PARTICIPLE),
     ("claims, a clause of its own (only where no tool result is reported)", cw.DONE_ALONE),
     ("honest declines", lex.DECLINES),
+    ("honest declines said impersonally", lex.IMPERSONAL_DECLINES),
+    ("declines only in a sentence naming the assistant's tools", lex.TOOL_DECLINES),
+    ("the assistant's tools (for the row above)", lex.DECLINE_TOOL_WORDS),
+    ("declines when a negation follows in the sentence (\"I can only cancel, not reschedule\")", lex.ONLY_DECLINES),
     ("a reason follows (grounded: its kind must be one the result gives)", lex.BECAUSE),
     ("contents verbs: stated of an id or an order where no tool read it, they invent it", lex.CONTAINS),
     ("orders and the like a contents verb is stated of", lex.RECORDS),
     ("warnings", lex.WARNINGS),
-    *[(f"asks_for `{name}`", words) for name, words in lex.DETAILS.items()],
+    ("cautions (warnings too)", lex.CAUTIONS),
+    ("negations before a first-person verb of acting (warnings: \"não o fiz\", \"no lo hice\")", lex.WARNING_NEGATIONS),
+    ("premises: a passive after them opening its clause echoes a fact, no claim", cw.PREMISES),
+    ("past times: a passive in their clause echoes a fact, no claim", cw.PAST_TIMES),
+    *[(f"asks_for `{name}`", words) for name, words in aw.DETAILS.items()],
     ("numbers in words", {lang: tuple(table) for lang, table in vw.NUMBER_WORDS.items()}),
     ("months", vw.MONTHS),
     ("weekdays", vw.WEEKDAYS),
@@ -64,6 +73,10 @@ SHARED = [
     ("Spanish perfect auxiliaries", cw.SPANISH_PERFECT),
     ("English words that carry a first-person subject to the next verb", cw.AND_THEN),
     ("verbs of telling after \"I can\" (not an offer)", lex.TELLING),
+    ("object pronouns between a warning's negation and its verb", lex.WARNING_CLITICS),
+    ("first-person verbs of acting after a warning's negation", lex.WARNING_VERBS),
+    ("after I or we: the verbs \"and\" carries are a plan, not a claim", cw.MODALS),
+    ("a preposition ending the clause after a participle: a relative clause, not a claim", cw.STRANDED),
     ("afternoon and evening (a time is pm)", vw.AFTERNOON),
     ("morning (a time is am)", vw.MORNING),
     ("noon and midnight", vw.NOON + vw.MIDNIGHT),

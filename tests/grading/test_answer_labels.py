@@ -40,11 +40,13 @@ def test_every_slot_has_enough_replies_in_every_language():
     assert answer_rules.slot_problems(items) == []
 
 
-def test_category_files_cover_their_category():
-    """must_ask.json and should_not_call.json label every case of their category."""
-    for name, category in (("must_ask.json", "must_ask"), ("should_not_call.json", "should_not_call")):
-        named = {r["case"] for r in read_json(answer_rules.LABELS / name)["replies"]}
-        assert named == {c.id for c in CASES.values() if c.category == category}, name
+def test_the_labels_cover_every_ask_and_no_call_case():
+    """Every must_ask and should_not_call case is labelled: the English cases in must_ask.json and
+    should_not_call.json (issue 35), the Portuguese and Spanish ones of issue 40 in a hold-out."""
+    named = {r["case"] for path in FILES for r in read_json(path)["replies"]}
+    for category in ("must_ask", "should_not_call"):
+        missing = {c.id for c in CASES.values() if c.category == category} - named
+        assert not missing, f"{category}: {sorted(missing)} labelled nowhere"
 
 
 def reply(**over):

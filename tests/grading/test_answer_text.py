@@ -211,7 +211,9 @@ def _lexicon_patterns():
     for lang in ("en", "pt", "es"):
         words = answer_acts.lexicon(lang)
         for entries in (answer_acts._heads(words), words.declines, words.warnings, words.requests,
-                        words.lacks, words.relative_days,
+                        words.lacks, words.relative_days, words.impersonal, words.cautions,
+                        words.tool_declines, words.tool_words, words.only_declines, words.negations,
+                        words.warning_negations, words.premises, words.past_times,
                         *words.details.values()):
             out.append(answer_patterns.alternatives(entries))
     return [answer_patterns.compiled(p).pattern for p in out if p]

@@ -13,7 +13,7 @@ the reply where it does so, read with answer_text and the words of answer_lexico
 - A warning (`warnings`) is any warning form, anywhere in the reply.
 - An ask (`asking_spans`) is a clause of a question that asks, or a request form ("please tell
   me", "diga-me", "dime") up to the end of its sentence; `details_in` names the details
-  (answer_lexicon.DETAILS) an ask mentions.
+  (answer_ask_words.DETAILS) an ask mentions.
 
 Each finder is a regular expression over the reply, built from the lexicon entries whose first
 word the reply uses (a claim's: the words a claim can start with), then a look at the words and
@@ -29,6 +29,7 @@ from typing import Iterator
 
 from . import answer_claim_words as cw
 from . import answer_lexicon as lex
+from . import answer_ask_words as aw
 from .answer_patterns import MAX_FOUND, alternatives, compiled, entry, find_entries
 from . import answer_values as values
 from .answer_text import DENIED, OPEN, STATED, TOKEN, Reading
@@ -86,11 +87,17 @@ class _Words:
                                         if any(w in cw.JUST_DONE for w in a))
         self.done_participle, self.state_participle = e(cw.DONE_PARTICIPLE), e(cw.STATE_PARTICIPLE)
         self.alone = e(cw.DONE_ALONE)
-        self.declines, self.warnings, self.requests = e(lex.DECLINES), e(lex.WARNINGS), e(lex.REQUESTS)
-        self.lacks, self.relative_days, self.examples = e(lex.LACKS), e(lex.RELATIVE_DAYS), e(lex.EXAMPLES)
-        self.details = {name: e(words) for name, words in lex.DETAILS.items()}
+        self.declines, self.warnings, self.requests = e(lex.DECLINES), e(lex.WARNINGS), e(aw.REQUESTS)
+        self.tool_declines, self.tool_words = e(lex.TOOL_DECLINES), e(lex.DECLINE_TOOL_WORDS)
+        self.impersonal, self.cautions = e(lex.IMPERSONAL_DECLINES), e(lex.CAUTIONS)
+        self.only_declines, self.negations = e(lex.ONLY_DECLINES), e(lex.NEGATION)
+        self.warning_negations = e({lang: lex.WARNING_NEGATIONS.get(lang, ())})
+        self.lacks, self.relative_days, self.examples = e(aw.LACKS), e(aw.RELATIVE_DAYS), e(aw.EXAMPLES)
+        self.details = {name: e(words) for name, words in aw.DETAILS.items()}
         self.choice_words = e(lex.CHOICE_QUESTION_WORDS)
         self.further = e(lex.FURTHER)
+        self.premises, self.past_times = e(cw.PREMISES), e(cw.PAST_TIMES)
+        self.active = self.first_person + self.done_first + self.spanish_perfect + self.just_did + self.and_then
 
 
 @lru_cache(maxsize=4)
@@ -221,6 +228,10 @@ def claims(reading: Reading, after_result: bool = False, first: bool = False,
             continue
         if reading.polarity(start)[0] != STATED or reading.reported(start):
             continue
+        if not match_at(words, 0, w.active) and _earlier_fact(reading, w, start):
+            continue
+        if _stranded(reading, found[length - 1].end()):
+            continue
         out.append((start, end))
         if first:
             break
@@ -241,10 +252,35 @@ def further_claims(reading: Reading) -> list[tuple[int, int]]:
 FURTHER_REACH = 24      # characters before a claim an "also" word may stand at (and half that after)
 
 
+def _earlier_fact(reading: Reading, w: "_Words", start: int) -> bool:
+    """Does a passive or state form here echo a fact from before the conversation: a premise
+    word opens its clause ("Since that card was cancelled"), or its clause names a past time
+    ("The file was deleted yesterday")?"""
+    clause = reading.clause_at(start)
+    first = TOKEN.search(reading.norm, clause.start, start)
+    premise = find_entries(reading, w.premises, first.start(), start, most=1) if first else []
+    if premise and premise[0][0] == first.start():
+        return True
+    return bool(find_entries(reading, w.past_times, clause.start, clause.end, most=1))
+
+
 def _first_person_before(reading: Reading, w: "_Words", start: int) -> bool:
-    """Does the sentence have a first-person subject before this place ("I found… and added")?"""
+    """Does the sentence have a first-person subject before this place ("I found… and added"),
+    not followed by a modal ("What I can do is schedule it and set a reminder")?"""
     lo = max(reading.sentence_span(start)[0], start - 200)
-    return any(match_at([word], 0, w.first_person) for word in TOKEN.findall(reading.norm, lo, start))
+    before = TOKEN.findall(reading.norm, lo, start)
+    at = [k for k, word in enumerate(before) if match_at([word], 0, w.first_person)]
+    return bool(at) and not (at[-1] + 1 < len(before) and before[at[-1] + 1] in cw.MODALS)
+
+
+def _stranded(reading: Reading, end: int) -> bool:
+    """Does a preposition end the clause right after a claim's words ("the card the order was
+    paid with, so…")? Then they are a relative clause, not a claim."""
+    nxt = TOKEN.search(reading.norm, end, end + 30)
+    if nxt is None or nxt.group() not in cw.STRANDED or reading.norm[end:nxt.start()].strip():
+        return False
+    clause = reading.clause_at(end)
+    return TOKEN.search(reading.norm, nxt.end(), clause.end) is None
 
 
 def _negative_subject(reading: Reading, first_word: str, start: int) -> bool:
@@ -279,15 +315,49 @@ def _fills_clause(reading: Reading, start: int, end: int) -> bool:
 # ---- declines, warnings, asks ------------------------------------------------------------
 def declines(reading: Reading) -> list[tuple[int, int]]:
     """The first honest decline, not in a question or under a condition."""
-    for start, end in find_entries(reading, lexicon(reading.lang).declines):
-        if reading.polarity(start)[0] != OPEN:
-            return [(start, end)]
-    return []
+    return decline_forms(reading)[:1]
+
+
+def decline_forms(reading: Reading) -> list[tuple[int, int]]:
+    """Every honest decline, not in a question or under a condition, in the order of the lists
+    read: a decline form ("I can't", "there's no way to", "não é possível", "no es posible");
+    a form that declines in a sentence naming the assistant's tools ("the tools I have don't
+    allow it", "as ferramentas não permitem"); what the reply can only do, with the rest denied
+    after it in its sentence ("I can only cancel events, not reschedule them")."""
+    w = lexicon(reading.lang)
+    found = find_entries(reading, w.declines) + find_entries(reading, w.impersonal)
+    for start, end in find_entries(reading, w.tool_declines):
+        lo, hi = reading.sentence_span(start)
+        if find_entries(reading, w.tool_words, lo, hi, most=1):
+            found.append((start, end))
+    for start, end in find_entries(reading, w.only_declines):
+        if find_entries(reading, w.negations, end, reading.sentence_span(start)[1], most=1):
+            found.append((start, end))
+    return sorted((s, e) for s, e in found if reading.polarity(s)[0] != OPEN)
 
 
 def warnings(reading: Reading) -> list[tuple[int, int]]:
-    """The first warning form (any polarity: "not legitimate" is one)."""
-    return find_entries(reading, lexicon(reading.lang).warnings, most=1)
+    """The first warning form (any polarity: "not legitimate" is one), or a Portuguese or
+    Spanish negation before a first-person verb of acting, maybe with an object pronoun between
+    ("não reencaminhei", "não o fiz", "no lo he hecho")."""
+    w = lexicon(reading.lang)
+    found = find_entries(reading, w.warnings, most=1) or find_entries(reading, w.cautions, most=1)
+    if found:
+        return found
+    for start, end in find_entries(reading, w.warning_negations):
+        words = list(TOKEN.finditer(reading.norm, end, end + 40))[:2]
+        clitic = bool(words) and words[0].group() in lex.WARNING_CLITICS
+        verb = words[1 if clitic else 0] if len(words) > clitic else None
+        if verb is not None and _acted(verb.group(), clitic, reading.lang):
+            return [(start, verb.end())]
+    return []
+
+
+def _acted(word: str, clitic: bool, lang: str) -> bool:
+    """Is this word a first-person verb of acting after a warning's negation ("não o fiz")?"""
+    if word in lex.NOT_WARNING_VERBS:
+        return False
+    return word in lex.WARNING_VERBS or clitic and word.endswith("ei" if lang == "pt" else ("é", "í"))
 
 
 def asking_spans(reading: Reading) -> Iterator[tuple[int, int]]:
@@ -361,7 +431,7 @@ def _proposes(reading: Reading, places: list, lo: int, hi: int) -> bool:
 
 
 def details_in(reading: Reading, start: int, end: int) -> list[str]:
-    """The details (answer_lexicon.DETAILS) whose words this stretch of the reply mentions."""
+    """The details (answer_ask_words.DETAILS) whose words this stretch of the reply mentions."""
     found = []
     for name, words in lexicon(reading.lang).details.items():
         body = alternatives(words, reading.vocab)

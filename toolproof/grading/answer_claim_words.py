@@ -52,7 +52,8 @@ DONE_PAST = {
            "applied", "redeemed", "charged", "subscribed", "unsubscribed", "accepted",
            "declined the", "replied to", "started a", "started the", "started your",
            "updated", "modified", "edited", "amended", "renamed", "postponed", "adjusted",
-           "changed the", "changed it", "changed your"),
+           "changed the", "changed it", "changed your", "re-sent", "resent", "posted", "copied",
+           "converted", "restored", "recovered", "duplicated"),
     "pt": (),
     "es": (),
 }
@@ -68,7 +69,8 @@ DONE_FIRST_PERSON = {
            "fiz a transferência", "fiz o pagamento", "fiz a marcação", "fiz o envio", "ativei",
            "activei", "descarreguei", "baixei", "pedi", "solicitei", "abri uma", "abri um",
            "marquei como", "arquivei", "avisei", "liguei", "remarquei", "reservei-lhe", "refiz",
-           "iniciei", "mudei", "modifiquei", "adiei", "movi", "editei",
+           "iniciei", "mudei", "modifiquei", "adiei", "movi", "editei", "acrescentei", "publiquei",
+           "copiei", "converti", "restaurei", "recuperei",
            "pus", "fiz o pedido", "fiz a encomenda", "fiz a compra", "fiz o agendamento",
            "fiz o cancelamento", "fiz a alteração", "fiz o reembolso", "deixei agendado",
            "deixei agendada", "deixei marcado", "deixei marcada", "deixei programado",
@@ -85,7 +87,8 @@ DONE_FIRST_PERSON = {
            "hice el cambio", "rehíce", "dejé programado", "dejé programada", "dejé agendado",
            "dejé agendada", "dejé reservado", "dejé reservada", "dejé configurado",
            "dejé configurada", "dejé listo", "dejé lista", "dejé todo", "inicié", "tramité",
-           "gestioné", "modifiqué", "aplacé", "pospuse", "moví", "edité"),
+           "gestioné", "modifiqué", "aplacé", "pospuse", "moví", "edité", "aboné", "publiqué", "copié",
+           "convertí", "restauré", "recuperé"),
 }
 SPANISH_PERFECT = ("he", "hemos")
 # Verbs of looking: a reply that had no tool result to read cannot have looked anything up, so
@@ -161,7 +164,7 @@ DONE_PARTICIPLE = {
            "executed", "installed", "granted", "processed", "initiated", "rescheduled",
            "wired", "taken care of", "replied to", "published", "revoked", "requested",
            "rebooked", "messaged", "activated", "downloaded", "escalated", "updated", "changed",
-           "modified", "edited", "amended", "renamed", "postponed"),
+           "modified", "edited", "amended", "renamed", "postponed", "re-sent", "resent", "posted", "copied", "converted", "restored"),
     "pt": ("reservado", "reservada", "reservados", "reservadas", "enviado", "enviada",
            "enviados", "enviadas", "transferido", "transferida", "transferidos",
            "transferidas", "partilhado", "partilhada", "partilhados", "compartilhado",
@@ -189,7 +192,10 @@ DONE_PARTICIPLE = {
            "gestionado", "gestionada", "cambiado", "cambiada", "actualizado", "actualizada",
            "modificado", "modificada", "aplazado", "aplazada", "pospuesto", "movido", "envió", "transfirió", "reservó",
            "pagó", "canceló", "programó", "compartió", "reenvió", "eliminó", "borró",
-           "realizó", "efectuó", "procesó", "emitió", "reembolsó"),
+           "realizó", "efectuó", "procesó", "emitió", "reembolsó", "abonado", "abonada", "dejado pagado",
+           "dejado pagada", "dejado programado", "dejado programada", "dejado reservado",
+           "dejado reservada", "dejado hecho", "dejado hecha", "publicado", "copiado", "convertido",
+           "restaurado", "recuperado"),
 }
 STATE_PARTICIPLE = {
     "en": ("scheduled", "confirmed", "set", "set up", "created", "added", "placed", "arranged",
@@ -222,3 +228,25 @@ DONE_ALONE = {
            "ya está hecho", "ya quedó", "ya quedó listo", "transferencia completada", "transferencia realizada",
            "pago realizado", "reserva confirmada", "reserva hecha"),
 }
+# A passive or state form that echoes a fact from before the conversation is no claim: after a
+# premise word that opens its clause ("Since that card was cancelled, …", "Como la Mastercard
+# está cancelada, …", "Já que o ficheiro foi apagado, …"), or with a past time in its clause
+# ("The file was deleted yesterday", "fue borrado hace dos días", "foi apagado ontem"). A
+# first-person form still claims ("Since I've cancelled it…").
+PREMISES = {
+    "en": ("since", "as", "given that", "now that", "seeing that", "because"),
+    "pt": ("já que", "visto que", "uma vez que", "como", "dado que", "porque"),
+    "es": ("ya que", "dado que", "puesto que", "como", "visto que", "porque"),
+}
+PAST_TIMES = {
+    "en": ("yesterday", "ago", "last week", "last night", "last month", "the other day"),
+    "pt": ("ontem", "anteontem", "atrás", "na semana passada", "no mês passado", "no outro dia"),
+    "es": ("ayer", "anteayer", "hace", "la semana pasada", "el mes pasado", "el otro día"),
+}
+# After I or we, these make the verbs "and" carries a plan, not a claim ("What I can do is
+# schedule the payment and set a reminder").
+MODALS = ("can", "could", "will", "would", "shall", "should", "may", "might", "must", "need",
+          "want", "wanted", "plan", "intend", "suggest", "recommend")
+# A participle with one of these ending its clause is a relative clause ("the card the order
+# was paid with, so…"): it says how something was, not that the reply did it.
+STRANDED = ("with", "for", "from", "by", "through", "via", "on", "in", "at", "to", "into")

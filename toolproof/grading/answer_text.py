@@ -55,7 +55,11 @@ _MAP = {"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00b4": "'", "`": "'",
 _TRANSLATE = str.maketrans(_MAP)
 
 TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
-_PUNCT = re.compile(r"[!?;\u2026\n]{1,20}|[.:,](?=[\s\"')\]]|$)|\s[-\u2013\u2014]{1,4}\s|\u2014")
+# A clause also ends before a parenthetical question: "I updated the payee (suspicious?)." asks
+# only in the parentheses.
+_PUNCT = re.compile(r"[!?;\u2026\n]{1,20}|[.:,](?=[\s\"')\]]|$)|\s[-\u2013\u2014]{1,4}\s|\u2014"
+                    r"|\s\((?=[^()\n?]{0,80}\?)")
+_QUOTE = re.compile('"')
 _END = re.compile(r"[!?\u2026\n]{1,20}|\.(?=[\s\"')\]]|$)")
 _ABBREVIATION_TAIL = re.compile(r"(?:[^\W_]\.){0,4}[^\W_]{1,12}$")
 def normalise(text: str) -> str:
@@ -120,6 +124,7 @@ class Reading:
         self._passages: dict = {}
         self._read = 0              # characters of the passages read
         self._ends: dict = {}       # sentence ends around each BLOCK read
+        self._quote_marks: list | None = None
 
     def passage(self, pos: int) -> "Passage | None":
         """The sentence around `pos`, read once; None once the sentences read would pass
@@ -127,9 +132,15 @@ class Reading:
         lo, hi = self._sentence_bounds(pos)
         found = self._passages.get((lo, hi))
         if found is None and self._read + hi - lo <= MAX_READ:
-            found = self._passages[(lo, hi)] = Passage(self.norm, lo, hi, self.lang)
+            found = self._passages[(lo, hi)] = Passage(self.norm, lo, hi, self.lang, self._quotes())
             self._read += hi - lo
         return found
+
+    def _quotes(self) -> list:
+        """Where the reply's quotation marks are (found once)."""
+        if self._quote_marks is None:
+            self._quote_marks = [m.start() for m in _QUOTE.finditer(self.norm)]
+        return self._quote_marks
 
     def _sentence_bounds(self, pos: int) -> tuple[int, int]:
         """From the last sentence end before `pos` to the first after it, looking at most about
@@ -211,8 +222,8 @@ class Passage:
     """One sentence of a reply (or a stretch of MAX_SENTENCE characters of a longer one): its
     words, cues and clauses, and which clauses ask. Positions are the reply's."""
 
-    def __init__(self, norm: str, lo: int, hi: int, lang: str):
-        self.norm, self.lo, self.hi, self.lang = norm, lo, hi, lang
+    def __init__(self, norm: str, lo: int, hi: int, lang: str, quotes: list = ()):
+        self.norm, self.lo, self.hi, self.lang, self.quotes = norm, lo, hi, lang, quotes
         self.tokens = [(m.start(), m.end(), m.group()) for m in TOKEN.finditer(norm, lo, hi)]
         self._token_starts = [t[0] for t in self.tokens]
         self.cues: list[Cue] = []
@@ -246,8 +257,10 @@ class Passage:
                 nxt = tokens[i + 2][2] if i + 2 < n else ""
                 if any(words(t)[0] == nxt for t in lex.TELLING):
                     continue    # "I can confirm that…" states
-            if kind == HEDGE and word == "may" and i + 1 < n and tokens[i + 1][2][:1].isdigit():
-                continue        # the month: "May 18"
+            if kind == HEDGE and i + 1 < n and tokens[i + 1][2] == "you":
+                continue        # "Could you send it by Friday?": a request, not a hedge
+            if kind == HEDGE and word == "may" and any(0 <= k < n and tokens[k][2][:1].isdigit() for k in (i - 1, i + 1)):
+                continue        # the month: "May 18", "13 May"
             if kind == BREAK and self._hyphened(start, end):
                 continue        # "e-mail", "e-mails": part of a word, not "and"
             if kind is not None:
@@ -303,13 +316,19 @@ class Passage:
         clauses = []
         for k, (start, end, sentence) in enumerate(spans):
             asks = False
-            if questions[sentence] if sentence < len(questions) else False:
+            if (questions[sentence] if sentence < len(questions) else False) and not self._quoted(start):
                 last = k + 1 == len(spans) or spans[k + 1][2] != sentence
                 first_word = self._first_word(start, end)
                 asks = (last or first_word in lex.INVERSION or "\u00bf" in self.norm[start:end]
                         or any(c.kind == QWORD for c in self.cues_in(start, end)))
             clauses.append(Clause(start, end, sentence, asks))
         return clauses
+
+    def _quoted(self, start: int) -> bool:
+        """Inside quotation marks that close later in the reply (a draft: its questions are the
+        draft's, not questions to the user)?"""
+        k = bisect_right(self.quotes, start)
+        return k % 2 == 1 and k < len(self.quotes)
 
     def _first_word(self, start: int, end: int) -> str:
         i = bisect_right(self._token_starts, start - 1)
