@@ -9,6 +9,7 @@ import pytest
 
 from browser import ARTIFACTS, PAGE_FILES, READY_TIMEOUT_MS, ROOT, booted, is_local, page_files_with, settled
 from clirun import cli_output as cli
+from toolproof.reports.four_way import summary as four_way_summary
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")
@@ -193,6 +194,7 @@ def test_diagnosis_shows_the_cli_numbers(page):
     fw = d["decide"]["four_way"]                  # the four-way table: 4 label rows, observed, precision
     assert section.locator("table.four-way tbody tr").count() == 6
     assert f"over {fw['covers']} of {fw['of']} conversations" in text and fw["method"] in text
+    assert four_way_summary(fw) in text                    # Pyodide's macro-F1 and bootstrap bounds are the terminal's
     assert "FIXTUREFAKE" not in page.content()      # credentials are redacted everywhere
 
 
