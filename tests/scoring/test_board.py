@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boarddocs import IDS, partial_doc, phrased_doc, run_doc, scoped_doc
+from suitefigures import CASES, CONVERSATIONS, in_category
 from toolproof.datafiles import format_schema
 from toolproof.errors import ToolProofError
 from toolproof.scoring.board import build_board, holm, parse_run
@@ -12,6 +13,7 @@ from toolproof.scoring.evaluate import evaluate
 from toolproof.scoring.comparison import compare_runs, graded_run
 
 SCHEMA = format_schema("transcripts")
+CALLS = in_category("should_call")
 
 
 def board(bundle, docs, **kw):
@@ -66,8 +68,8 @@ def test_a_run_with_no_grade_is_listed_apart_unranked(bundle):
     assert [r["model"] for r in b["runs"]] == ["live"] and b["runs"][0]["rank"]["label"] == "1"
     (row,) = b["unranked"]
     assert (row["model"], row["score"], row["rank"]) == ("dead", None, None)
-    assert row["cases"] == {"planned": 72, "graded": 0, "error": 72, "not_started": 0}
-    assert row["no_score"] == "nothing was graded (0 of 72 cases graded (72 ERROR))"
+    assert row["cases"] == {"planned": CASES, "graded": 0, "error": CASES, "not_started": 0}
+    assert row["no_score"] == f"nothing was graded (0 of {CASES} cases graded ({CASES} ERROR))"
     assert b["pairs"] == [] and b["method"]["pairs"] == 0
 
 
@@ -133,7 +135,7 @@ def test_a_label_that_is_not_text_is_refused_naming_the_file(bundle):
 
 
 def test_a_run_below_half_of_its_plan_is_listed_apart_unranked_with_why(bundle):
-    # a copy of a full results file keeping only its first 10 of 72 transcripts, every one passing:
+    # a copy of a full results file keeping only its first 10 transcripts, every one passing:
     # scored on those 10 it would rank first, with an interval 80 points wide
     docs = [run_doc("a", 3, settings={"repeats": 1}), partial_doc("cut"), run_doc("b", 5, settings={"repeats": 1}),
             run_doc("c", 2, settings={"repeats": 1})]
@@ -142,28 +144,29 @@ def test_a_run_below_half_of_its_plan_is_listed_apart_unranked_with_why(bundle):
     assert all(r["rank"]["worst"] <= 3 and r["no_score"] is None for r in b["runs"])
     (cut,) = b["unranked"]
     assert (cut["model"], cut["id"], cut["score"], cut["interval"], cut["rank"]) == ("cut", "run-2", None, None, None)
-    assert (cut["cases"]["graded"], cut["cases"]["planned"], cut["cases"]["not_started"]) == (10, 72, 62)
-    assert cut["no_score"] == "only 10 of 72 cases graded (62 not started), below half of the plan"
+    assert (cut["cases"]["graded"], cut["cases"]["planned"], cut["cases"]["not_started"]) == (10, CASES, CASES - 10)
+    assert cut["no_score"] == f"only 10 of {CASES} cases graded ({CASES - 10} not started), below half of the plan"
     # no pair names it, and Holm counts only the pairs of ranked runs: 3, not 6
     assert len(b["pairs"]) == 3 and all("run-2" not in (p["a"], p["b"]) for p in b["pairs"])
     assert all(p["p_value"] is not None and p["note"] is None for p in b["pairs"])
 
 
 def test_an_unranked_run_with_phrasings_says_why_in_conversations(bundle):
-    # 10 of 223 conversations: below half of a plan counted in conversations, said in that unit
+    # 10 of every conversation: below half of a plan counted in conversations, said in that unit
     cut = phrased_doc("cut")
     cut["transcripts"] = cut["transcripts"][:10]
     b = board(bundle, [phrased_doc("whole"), cut])
     (row,) = b["unranked"]
-    assert row["no_score"] == "only 10 of 223 conversations graded (213 not started), below half of the plan"
-    assert (row["cases"]["graded"], row["cases"]["planned"]) == (10, 72)
+    assert row["no_score"] == (f"only 10 of {CONVERSATIONS} conversations graded ({CONVERSATIONS - 10} not started), "
+                               "below half of the plan")
+    assert (row["cases"]["graded"], row["cases"]["planned"]) == (10, CASES)
 
 
 def test_a_pair_with_no_case_graded_in_both_is_not_tested(bundle):
     # each run planned the whole suite and graded exactly half of it (so each has a score), but not the same half
     # (the second answers every case with text, so no fixture's failed request leaves it below half)
-    first, second = partial_doc("first", 36), run_doc("second", 1, settings={"repeats": 1})
-    second["transcripts"] = second["transcripts"][36:]
+    first, second = partial_doc("first", CASES // 2), run_doc("second", 1, settings={"repeats": 1})
+    second["transcripts"] = second["transcripts"][CASES // 2:]
     b = board(bundle, [first, second])
     assert all(r["score"] is not None for r in b["runs"])
     pair = b["pairs"][0]
@@ -173,42 +176,42 @@ def test_a_pair_with_no_case_graded_in_both_is_not_tested(bundle):
 
 
 def test_runs_of_different_scopes_are_ranked_on_the_cases_they_share(bundle):
-    # one run of should_call alone (9 cases), one of the whole suite: the same suite, not mixed
+    # one run of should_call alone, one of the whole suite: the same suite, not mixed
     docs = [run_doc("whole", 2, settings={"repeats": 1}), scoped_doc("calls", "should_call")]
     b = board(bundle, docs)
     s = b["suite"]
-    assert (s["same"], s["mixed"], s["shared_only"], s["cases"]) == (True, False, True, 9)
-    assert s["suite_sha256"] and "every run graded (its cost too) on the 9 of 72 cases all 2 runs share" in s["note"]
-    assert all((r["cases"]["graded"], r["cases"]["planned"]) == (9, 9) for r in b["runs"])
+    assert (s["same"], s["mixed"], s["shared_only"], s["cases"]) == (True, False, True, CALLS)
+    assert s["suite_sha256"] and f"every run graded (its cost too) on the {CALLS} of {CASES} cases all 2 runs share" in s["note"]
+    assert all((r["cases"]["graded"], r["cases"]["planned"]) == (CALLS, CALLS) for r in b["runs"])
     whole = next(r for r in b["runs"] if r["model"] == "whole")
     calls = [c for c in bundle.cases if c.category == "should_call"]
     alone = evaluate(calls, bundle.tools, parse_run(docs[0], SCHEMA, bundle.cases, "0.json"))
-    assert whole["score"] == alone["score"]               # the score is over the 9 shared cases
-    assert b["pairs"][0]["cases"] == 9
-    # and so is its cost: the 9 cases' requests and tokens, not the whole file's 72
+    assert whole["score"] == alone["score"]               # the score is over the shared cases
+    assert b["pairs"][0]["cases"] == CALLS
+    # and so is its cost: the shared cases' requests and tokens, not the whole file's
     only = dict(docs[0], transcripts=[t for t in docs[0]["transcripts"] if t["case_id"] in {c.id for c in calls}])
     nine = evaluate(calls, bundle.tools, parse_run(only, SCHEMA, bundle.cases, "0.json"))["cost"]
     assert (whole["cost"]["requests"], whole["cost"]["input_tokens"]) == (nine["requests"], nine["input_tokens"])
-    assert whole["coverage"]["planned"] == 9 and "its cost too" in s["note"]
+    assert whole["coverage"]["planned"] == CALLS and "its cost too" in s["note"]
 
 
 def test_runs_of_one_category_are_a_board_of_its_cases_not_of_the_suite(bundle):
-    # issue 37's leftover: two should_call runs (9 cases) were headed "72 cases"
+    # issue 37's leftover: two should_call runs were headed with the suite's count of cases
     from toolproof.reports.board import headline
 
     b = board(bundle, [scoped_doc("a", "should_call"), scoped_doc("b", "should_call", 2)])
     s = b["suite"]
-    assert (s["cases"], s["suite_cases"], s["shared_only"]) == (9, 72, False) and "note" not in s
-    assert headline(b)[0].endswith("9 of its 72 cases")
-    assert all(r["cases"]["planned"] == 9 for r in b["runs"])
+    assert (s["cases"], s["suite_cases"], s["shared_only"]) == (CALLS, CASES, False) and "note" not in s
+    assert headline(b)[0].endswith(f"{CALLS} of its {CASES} cases")
+    assert all(r["cases"]["planned"] == CALLS for r in b["runs"])
 
 
 def test_each_unit_counts_one_thing_cases_and_conversations_apart(bundle):
-    # two repeats: 72 cases, 144 conversations; the old "graded" column said 144 of 144 beside 72 of 72
+    # two repeats: each case twice; the old "graded" column said 2N of 2N beside N of N
     b = board(bundle, [run_doc("twice", 5, repeats=2, settings={"repeats": 2}), run_doc("once", 5)])
     rows = {r["model"]: r for r in b["runs"]}
-    assert (rows["twice"]["cases"]["planned"], rows["twice"]["coverage"]["planned"]) == (72, 144)
-    assert (rows["once"]["cases"]["planned"], rows["once"]["coverage"]["planned"]) == (72, 72)
+    assert (rows["twice"]["cases"]["planned"], rows["twice"]["coverage"]["planned"]) == (CASES, 2 * CASES)
+    assert (rows["once"]["cases"]["planned"], rows["once"]["coverage"]["planned"]) == (CASES, CASES)
     assert "graded" not in rows["twice"] and "planned" not in rows["twice"]
 
 
@@ -231,14 +234,14 @@ def test_a_run_of_phrasings_against_a_base_run_is_ranked_and_tested_on_the_base_
     alone = evaluate(bundle.cases, bundle.tools, parse_run(only_base, SCHEMA, bundle.cases, "x"))
     assert runs["phrased"]["score"] == alone["score"] != evaluate(
         bundle.cases, bundle.tools, parse_run(phrased, SCHEMA, bundle.cases, "x"))["score"]
-    assert runs["phrased"]["coverage"] == {"planned": 72, "graded": 71, "error": 1, "not_started": 0}
+    assert runs["phrased"]["coverage"] == {"planned": CASES, "graded": CASES - 1, "error": 1, "not_started": 0}
     assert runs["phrased"]["cost"]["requests"] == alone["cost"]["requests"]
 
 
 def test_runs_that_all_hold_phrasings_are_ranked_on_every_phrasing(bundle):
     b = board(bundle, [phrased_doc("x"), phrased_doc("y")])
     assert "phrasings_note" not in b["suite"]
-    assert all(r["coverage"]["planned"] == 223 for r in b["runs"])
+    assert all(r["coverage"]["planned"] == CONVERSATIONS for r in b["runs"])
 
 
 def test_a_run_of_phrasings_stating_no_plan_is_still_put_on_its_base_phrasing(bundle):
@@ -247,12 +250,12 @@ def test_a_run_of_phrasings_stating_no_plan_is_still_put_on_its_base_phrasing(bu
     del phrased["settings"]
     b = board(bundle, [phrased, run_doc("base", 3)])
     assert "phrasings_note" in b["suite"]
-    assert all(r["coverage"]["planned"] == 72 for r in b["runs"])
+    assert all(r["coverage"]["planned"] == CASES for r in b["runs"])
 
 
 def test_one_scope_is_not_a_narrowed_board(bundle):
     s = board(bundle, [run_doc("a"), run_doc("b", 3)])["suite"]
-    assert s["shared_only"] is False and "note" not in s and s["cases"] == 72
+    assert s["shared_only"] is False and "note" not in s and s["cases"] == CASES
 
 
 def test_runs_that_share_no_case_are_refused_naming_the_files(bundle):

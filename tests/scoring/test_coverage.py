@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from repeatdocs import CALL_A, CALL_B, document
+from suitefigures import CASES, FIXTURE_CONVERSATIONS, in_category
 from scripted import Transport
 from toolproof.datafiles import format_schema, load_bundle
 from toolproof.grading.transcripts import parse_transcripts
@@ -42,13 +43,15 @@ def run_doc(data, transport=None, **settings) -> tuple[Run, dict]:
 
 
 def test_the_fixtures_planned_what_they_hold(data):
-    # 72 cases in their base phrasing plus 151 other phrasings; one base answer is an HTTP 500
+    # every case in its base phrasing and the other phrasings it has fixtures for; one base answer is
+    # an HTTP 500
     c = evaluate(data.cases, data.tools, data.transcripts)
-    assert c["coverage"] == {"planned": 223, "graded": 222, "error": 1, "not_started": 0}
+    planned = FIXTURE_CONVERSATIONS
+    assert c["coverage"] == {"planned": planned, "graded": planned - 1, "error": 1, "not_started": 0}
     assert list(c)[list(c).index("counts") + 1] == "coverage"      # beside the counts
-    assert coverage_line(c) == "222 of 223 conversations graded (1 ERROR)"
+    assert coverage_line(c) == f"{planned - 1} of {planned} conversations graded (1 ERROR)"
     from repeatdocs import FIXTURES            # the base phrasing's transcripts only
-    assert coverage_line(card(data, FIXTURES)) == "71 of 72 cases graded (1 ERROR)"
+    assert coverage_line(card(data, FIXTURES)) == f"{CASES - 1} of {CASES} cases graded (1 ERROR)"
 
 
 def test_a_run_the_cap_cut_to_10_requests_shows_no_full_size_score(data):
@@ -56,10 +59,10 @@ def test_a_run_the_cap_cut_to_10_requests_shows_no_full_size_score(data):
     run, doc = run_doc(data, cap=10)
     c = card(data, doc)
     graded = len(run.transcripts)
-    assert c["coverage"] == {"planned": 72, "graded": graded, "error": 0, "not_started": 72 - graded}
+    assert c["coverage"] == {"planned": CASES, "graded": graded, "error": 0, "not_started": CASES - graded}
     # issue 38: the JSON withholds the number as the views do, and says why
     assert (c["score"], c["intervals"]["score"], c["strict"]["score"], c["lenient"]["score"]) == (None,) * 4
-    reason = f"only {graded} of 72 cases graded ({72 - graded} not started), below half of the plan"
+    reason = f"only {graded} of {CASES} cases graded ({CASES - graded} not started), below half of the plan"
     assert c["no_score_reason"] == reason
     line = f"No score: {reason}"
     assert score_with_interval(c).startswith(line)
@@ -78,7 +81,7 @@ def test_aborting_after_one_case_does_not_show_a_zero_score_with_a_zero_interval
     c = card(data, one)
     shown = score_with_interval(c)
     assert "0.0" not in shown and "CI" not in shown
-    assert shown.startswith("No score: only 1 of 72 cases graded (71 not started)")
+    assert shown.startswith(f"No score: only 1 of {CASES} cases graded ({CASES - 1} not started)")
 
 
 def test_a_run_in_which_every_request_failed_draws_no_diagnosis(data):
@@ -91,35 +94,39 @@ def test_a_run_in_which_every_request_failed_draws_no_diagnosis(data):
     c = card(data, doc)
     # the runner stops once 5 conversations have failed with one status before any success (issues
     # 19 and 36), so five cases end in ERROR and the rest never start
-    assert c["coverage"] == {"planned": 9, "graded": 0, "error": 5, "not_started": 4}
+    calls = in_category("should_call")
+    assert c["coverage"] == {"planned": calls, "graded": 0, "error": 5, "not_started": calls - 5}
     assert c["diagnosis"] == {}
-    assert score_with_interval(c) == "No score: nothing was graded (0 of 9 cases graded (5 ERROR, 4 not started))"
+    assert score_with_interval(c) == (f"No score: nothing was graded (0 of {calls} cases graded (5 ERROR, "
+                                      f"{calls - 5} not started))")
     assert "Diagnosis: none, no case was graded" in render_text(c)
 
 
 def test_half_of_the_plan_graded_shows_the_score_with_the_partial_line(data):
     from repeatdocs import BY_ID
-    passing = [c.id for c in data.cases if c.category == "distractor"   # 4 passing fixtures
+    passing = [c.id for c in data.cases if c.category == "distractor"
                and BY_ID[c.id].get("intended_verdict") == "PASS"]
+    cases = in_category("distractor")
 
     def scoped(n: int) -> dict:
         doc = document({cid: ["pass"] for cid in passing[:n]})
         doc["scope"], doc["settings"] = "distractor", {"repeats": 1}
         return doc
-    assert len(passing) >= 3
+    assert len(passing) >= max(3, cases // 2)
     below = card(data, scoped(2))
-    assert score_with_interval(below).startswith("No score: only 2 of 9 cases graded (7 not started)")
-    assert card(data, {**scoped(3), "scope": "all"})["coverage"]["planned"] == 72
-    # exactly half of the plan graded (9 of 18 conversations: 4 cases twice and one once, of 9 cases
-    # twice): the score is shown, with the partial line beside it; one conversation fewer, none
+    assert score_with_interval(below).startswith(f"No score: only 2 of {cases} cases graded ({cases - 2} not started)")
+    assert card(data, {**scoped(3), "scope": "all"})["coverage"]["planned"] == CASES
+    # exactly half of the plan graded (half the cases twice, and one more once when their number is
+    # odd, of every case twice): the score is shown, with the partial line beside it; one
+    # conversation fewer, none
     other = next(c.id for c in data.cases if c.category == "distractor" and c.id in BY_ID and c.id not in passing)
-    doc = document({**{cid: ["pass", "pass"] for cid in passing[:4]}, other: ["fail"]})
+    doc = document({**{cid: ["pass", "pass"] for cid in passing[:cases // 2]}, **({other: ["fail"]} if cases % 2 else {})})
     doc["scope"], doc["settings"] = "distractor", {"repeats": 2}
     exact = card(data, doc)
-    assert exact["coverage"] == {"planned": 18, "graded": 9, "error": 0, "not_started": 9}
+    assert exact["coverage"] == {"planned": 2 * cases, "graded": cases, "error": 0, "not_started": cases}
     assert exact["score"] is not None and exact["no_score_reason"] is None
     assert score_with_interval(exact).startswith(f"{exact['score']:.1f}")
-    assert "[9 of 18 conversations graded (9 not started)]" in render_text(exact)
+    assert f"[{cases} of {2 * cases} conversations graded ({cases} not started)]" in render_text(exact)
     doc["transcripts"].pop()
     assert card(data, doc)["score"] is None
 
@@ -128,8 +135,9 @@ def test_repeats_count_in_the_plan(data):
     doc = document({CALL_A: ["pass", "pass"], CALL_B: ["pass", "fail", "error"]})
     doc["scope"], doc["settings"] = "should_call", {"repeats": 3}
     c = card(data, doc)
-    assert c["coverage"] == {"planned": 27, "graded": 4, "error": 1, "not_started": 22}
-    assert coverage_line(c) == "4 of 27 conversations graded (1 ERROR, 22 not started)"
+    planned = 3 * in_category("should_call")
+    assert c["coverage"] == {"planned": planned, "graded": 4, "error": 1, "not_started": planned - 5}
+    assert coverage_line(c) == f"4 of {planned} conversations graded (1 ERROR, {planned - 5} not started)"
 
 
 @pytest.mark.parametrize("settings, scope", [
@@ -173,22 +181,24 @@ def test_a_sweep_level_with_missing_cases_says_how_many_it_rests_on(data):
     _, doc = sweep_run(data, drop=3)
     c = card(data, doc)
     rows = {row["pad"]: row for row in c["sweep"]["levels"]}
-    assert (rows[0]["cases"], rows[0]["cases_planned"]) == (9, 9)
-    assert (rows[2]["cases"], rows[2]["cases_planned"]) == (6, 9)
-    assert rows[2]["coverage"] == {"planned": 9, "graded": 6, "error": 0, "not_started": 3}
-    assert c["coverage"] == {"planned": 18, "graded": 15, "error": 0, "not_started": 3}
+    n = in_category("should_call")
+    assert (rows[0]["cases"], rows[0]["cases_planned"]) == (n, n)
+    assert (rows[2]["cases"], rows[2]["cases_planned"]) == (n - 3, n)
+    assert rows[2]["coverage"] == {"planned": n, "graded": n - 3, "error": 0, "not_started": 3}
+    assert c["coverage"] == {"planned": 2 * n, "graded": 2 * n - 3, "error": 0, "not_started": 3}
     from toolproof.reports.sweep import sweep_geometry
     g = sweep_geometry(c["sweep"])
     assert [p["hollow"] for p in g["points"]] == [False, True]
-    assert g["partial"] == ["pad 2: 6 of 9 cases"] and g["tool_path"].startswith("M")
-    assert "pad 2: 6 of 9 cases" in render_text(c) and "pad 2: 6 of 9 cases" in render_markdown(c)
+    assert g["partial"] == [f"pad 2: {n - 3} of {n} cases"] and g["tool_path"].startswith("M")
+    assert f"pad 2: {n - 3} of {n} cases" in render_text(c) and f"pad 2: {n - 3} of {n} cases" in render_markdown(c)
 
 
 def test_a_sweep_whose_last_level_never_started_counts_it_as_planned(data):
     _, doc = sweep_run(data)
     doc["transcripts"] = [t for t in doc["transcripts"] if t["pad"] == 0]
     c = card(data, doc)
-    assert c["coverage"] == {"planned": 18, "graded": 9, "error": 0, "not_started": 9}
+    n = in_category("should_call")
+    assert c["coverage"] == {"planned": 2 * n, "graded": n, "error": 0, "not_started": n}
 
 
 def test_the_overall_cost_of_a_sweep_counts_every_level(data):
