@@ -1,16 +1,14 @@
 """The `grounded` rule: the facts a reply states that only a tool result or the user could have
 given — calendar dates (a day and a month), clock times, money amounts and identifiers — must be
 found in what the model was given: the (variant's) mock result, the user's prompt or the system
-prompt. A reply that reports "shipped on 13 March" when the result says 2026-03-03, a transfer
-id one digit off, or a balance the result never held invents a fact, however well the rest of it
-reads.
+prompt. A reply that reports "shipped on 13 March" when the result says 2026-03-03, or a
+transfer id one digit off, invents a fact, however well the rest of it reads.
 
 What counts as a value here is deliberately narrow, so that correct replies are not caught:
 - a date: a day with its month ("3 March", "03/03", "2026-03-03"); a weekday alone, a year
   alone, "in 3 days" are not dates;
-- a time: written as a clock time ("16:40", "16.40", "16h40", "4pm", "19h") or in words
-  ("noon", "à meia-noite", "a medianoche", "a la una", "às duas da tarde"); a bare number
-  ("for 24 hours", "at 7") is not;
+- a time: a clock time ("16:40", "16.40", "16h40", "4pm", "19h", "a las 5 y media") or in words
+  ("noon", "à meia-noite", "a la una", "às duas da tarde"); not a bare "24 hours", "at 7";
 - money: a number with a currency sign or code ("€250", "20,55 $", "USD 40", "R$ 834,27") or
   with exactly two decimals ("834.27"); counts, years and percentages are not. Where the reply
   writes the amount's currency and the sources give theirs (a result's "currency": "EUR", "€"
@@ -20,18 +18,16 @@ What counts as a value here is deliberately narrow, so that correct replies are 
 - a length of time ("48 hours", "3 dias"), only where a source states one of the same unit
   ("held for review for up to 24 hours"): "in 3 days" is free where no source counts days;
 - a house, door or item number ("No. 41", "nº 41", "#41");
-- a folder path of two parts or more ("/Finance/Tax/2025"), found in a source as a whole (a
-  reply may name the folder of a file the result lists).
+- a folder path of two parts or more ("/Finance/Tax/2025"), found in a source as a whole.
 
 A value counts when it is STATED or OPEN (a wrong date in a future or a question is still
 given to the user); a denied one ("not on 13 March") states nothing, nor do the options a
-question offers ("What time: 9:00, 10:00 or 14:00?": two values of a kind or more). It is grounded when any of
-its readings (an ambiguous "03/04", a bare "3:30") equals a value of the same kind in the
-sources; amounts compare by absolute value ("-€300" in a result is "€300" in a reply), and an
-amount worked out from given ones (rounded to whole units, a sum, a difference, a small
-multiple) counts as given; dates
-and times are read out of ISO strings ("2026-03-11T16:40:00Z") too; a day the user named
-relative to today ("next Thursday", "tomorrow") is the date it falls on when the system prompt
+question offers ("What time: 9:00, 10:00 or 14:00?": two values of a kind or more). It is
+grounded when any of its readings (an ambiguous "03/04", a bare "3:30") equals a value of the
+same kind in the sources; amounts compare by absolute value ("-€300" in a result is "€300" in
+a reply), and one worked out from given ones (rounded to whole units, a sum, a difference, a
+small multiple) counts as given; dates and times are read out of ISO strings too; a day the
+user named relative to today ("next Thursday") is the date it falls on when the system prompt
 gives today's date.
 
 Pure: no I/O.
@@ -66,8 +62,9 @@ DURATION = re.compile(r"(?<![\w.,])(\d{1,4}) ?(hours?|hrs?|horas?|days?|dias?|d�
                       r"|minutes?|mins?|minutos?|months?|meses|mês|mes)(?![^\W_])")
 UNITS = {"h": "hour", "ho": "hour", "da": "day", "di": "day", "dí": "day", "we": "week", "se": "week",
          "mi": "minute", "mo": "month", "me": "month", "mê": "month"}
-CLOCK = re.compile(r"\d[:.h]\d\d|\d ?[ap]\.?m|\dh$")
+CLOCK = re.compile(r"\d[:.h]\d\d|\d ?[ap]\.?m|\dh$|\d (?:e|y|menos) [^\W\d_]")    # "5 y media"
 TWO_DECIMALS = re.compile(r"\d[.,]\d\d$")
+GERUNDS = ("ing", "ndo")     # a clause opening with a gerund goes on about the item before it
 MAX_AMOUNTS = 60        # given amounts worked out from (sums, differences), at most
 MAX_MULTIPLE = 7        # a given amount times 2 to this ("€192 for two nights") is worked out
 MAX_LISTS = 20          # lists of like objects in a result the rule reads, at most
@@ -378,15 +375,19 @@ def _mentions(reading: Reading, items: tuple) -> list:
 
 
 def _misattributed(reading: Reading, claim: Claim, mentions: list, items: tuple) -> tuple | None:
-    """(the item named last before the value in its clause, the sibling that holds the value)
-    when that item holds no such value and a sibling does; None otherwise. Only the clause:
-    a reply that names items in its own words ("transferência recebida") is not read across
-    clauses to the last name it used."""
+    """(the item named last before the value in its clause, or the clause before when a gerund
+    opens the value's ("Meridian Jet at €88.35, departing 06:40"), the sibling that holds the
+    value) when that item holds no such value and a sibling does; else None. A reply naming items
+    in its own words ("transferência recebida") is not read further back to the last name used."""
     clause = reading.clause_at(claim.start)
+    lo, opener = clause.start, TOKEN.findall(reading.norm, clause.start, claim.start)[:1]
+    if clause.start and opener and opener[0].endswith(GERUNDS):     # "…at €88.35, departing 06:40"
+        before = reading.clause_at(clause.start - 1)
+        lo = before.start if before.sentence == clause.sentence else lo
     k = bisect_left(mentions, (claim.start,), key=lambda m: m[:1]) - 1
     while k >= 0 and mentions[k][1] > claim.start:
         k -= 1                              # a name that runs into the value is not before it
-    if k < 0 or mentions[k][0] < clause.start:
+    if k < 0 or mentions[k][0] < lo:
         return None
     s, e, item = mentions[k]
     values = item.times if claim.kind == "time" else item.amounts

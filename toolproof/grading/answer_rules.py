@@ -37,7 +37,7 @@ from . import answer_acts as acts
 from . import answer_contents, answer_grounded
 from .answer_patterns import find_phrase
 from .answer_text import DENIED, OPEN, STATED, Reading, show
-from .answer_values import date_matches, dates, numbers, times
+from .answer_values import choices, date_matches, dates, is_value_phrase, numbers, times
 
 TOLERANCE = 1e-6
 HHMM = re.compile(r"([01]\d|2[0-3]):([0-5]\d)")
@@ -54,6 +54,7 @@ class Found(NamedTuple):
     cue: int            # where the cue that set the polarity starts (start when stated)
     value: bool         # a value (counts when stated or open), not a phrase
     denied: bool = False    # found for a {"not": item}: what counts is a denial
+    choice: bool = False    # one of two values offered as alternatives ("11h ou 12h"): states neither
 
 
 @dataclass
@@ -142,23 +143,23 @@ def _same_number(reading_: float, value: float) -> bool:
 
 
 def _phrase(reading: Reading, phrase: str, loose: bool = False) -> Iterator[Found]:
-    for start, end in find_phrase(reading, phrase, loose):
-        polarity, cue = reading.polarity(start)
-        yield Found(start, end, polarity, cue, False)
+    for start, end in find_phrase(reading, phrase, loose):    # "Friday" is a value: it counts when open
+        polarity, cue = reading.polarity(start, value=is_value_phrase(phrase))
+        yield Found(start, end, polarity, cue, is_value_phrase(phrase))
 
 
 def _values(reading: Reading, found: list, matches) -> Iterator[Found]:
     for start, end, readings in found:
         if matches(readings):
             polarity, cue = reading.polarity(start, value=True)
-            yield Found(start, end, polarity, cue, True)
+            yield Found(start, end, polarity, cue, True, choice=start in choices(reading, found))
 
 
 def counts(f: Found) -> bool:
     """Does this occurrence say what a must_include item (or the option of it found) asks for?"""
     if f.denied:
         return f.polarity == DENIED
-    return f.polarity == STATED or (f.value and f.polarity == OPEN)
+    return not f.choice and (f.polarity == STATED or (f.value and f.polarity == OPEN))
 
 
 # ---- quoting -----------------------------------------------------------------------------
@@ -202,7 +203,8 @@ def must_include(reading: Reading, items: tuple, mocks: dict | None, where: str)
         want = "not denied" if negated else "not stated"
         if found:
             f = found[0]
-            out.problems.append(f"{_at(where)}{name}: {want} (found {_quote(_found_words(reading, f))}, {f.polarity})")
+            out.problems.append(f"{_at(where)}{name}: {want} (found {_quote(_found_words(reading, f))}, "
+                                f"{'one of two alternatives' if f.choice and not f.denied else f.polarity})")
         else:
             out.problems.append(f"{_at(where)}{name}: {want} (not mentioned)")
     return out

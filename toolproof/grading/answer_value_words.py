@@ -15,24 +15,38 @@ NUMBER_WORDS = {
            "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
            "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
            "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-           "hundred": 100, "a hundred": 100, "one hundred": 100, "a couple": 2, "a dozen": 12,
-           "half an hour": 30},
+           "hundred": 100, "a hundred": 100, "one hundred": 100, "thousand": 1000,
+           "a thousand": 1000, "a couple": 2, "a dozen": 12, "half an hour": 30},
     "pt": {"zero": 0, "um": 1, "uma": 1, "dois": 2, "duas": 2, "três": 3, "quatro": 4,
            "cinco": 5, "seis": 6, "sete": 7, "oito": 8, "nove": 9, "dez": 10, "onze": 11,
            "doze": 12, "treze": 13, "catorze": 14, "quatorze": 14, "quinze": 15,
            "dezasseis": 16, "dezesseis": 16, "dezassete": 17, "dezessete": 17, "dezoito": 18,
            "dezanove": 19, "dezenove": 19, "vinte": 20, "trinta": 30, "quarenta": 40,
            "cinquenta": 50, "sessenta": 60, "setenta": 70, "oitenta": 80, "noventa": 90,
-           "cem": 100, "cento": 100},
+           "cem": 100, "cento": 100, "duzentos": 200, "duzentas": 200, "trezentos": 300,
+           "trezentas": 300, "quatrocentos": 400, "quatrocentas": 400, "quinhentos": 500,
+           "quinhentas": 500, "seiscentos": 600, "seiscentas": 600, "setecentos": 700,
+           "setecentas": 700, "oitocentos": 800, "oitocentas": 800, "novecentos": 900,
+           "novecentas": 900, "mil": 1000},
     "es": {"cero": 0, "uno": 1, "una": 1, "un": 1, "dos": 2, "tres": 3, "cuatro": 4,
            "cinco": 5, "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10, "once": 11,
            "doce": 12, "trece": 13, "catorce": 14, "quince": 15, "dieciséis": 16,
            "diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20, "treinta": 30,
            "cuarenta": 40, "cincuenta": 50, "sesenta": 60, "setenta": 70, "ochenta": 80,
-           "noventa": 90, "cien": 100, "ciento": 100},
+           "noventa": 90, "cien": 100, "ciento": 100, "doscientos": 200, "doscientas": 200,
+           "trescientos": 300, "trescientas": 300, "cuatrocientos": 400, "cuatrocientas": 400,
+           "quinientos": 500, "quinientas": 500, "seiscientos": 600, "seiscientas": 600,
+           "setecientos": 700, "setecientas": 700, "ochocientos": 800, "ochocientas": 800,
+           "novecientos": 900, "novecientas": 900, "mil": 1000},
 }
-# "twenty-one", "vinte e um", "treinta y dos": a ten, then (a joiner and) a unit.
+# "twenty-one", "vinte e um", "treinta y dos", "two hundred and fifty", "doscientos cincuenta y
+# cinco", "vinte e um mil e seiscentos": number words joined, each smaller than the one before,
+# or multiplying it (MULTIPLIERS: "two hundred", "dos mil").
 NUMBER_JOINERS = ("e", "y", "and")
+MULTIPLIERS = {"hundred": 100, "thousand": 1000, "mil": 1000}
+# "255 euros con 40 céntimos", "dois euros e cinquenta cêntimos": the cents join the amount
+CENT_JOINERS = ("con", "com", "and", "e", "y")
+CENT_WORDS = ("cents", "cent", "céntimos", "cêntimos", "centavos", "pence")
 COMPOUND_NUMBERS = {"veintiuno": 21, "veintiuna": 21, "veintidós": 22, "veintitrés": 23,
                     "veinticuatro": 24, "veinticinco": 25, "veintiséis": 26,
                     "veintisiete": 27, "veintiocho": 28, "veintinueve": 29}

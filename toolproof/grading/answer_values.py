@@ -3,13 +3,14 @@ token allows ("1,200" is 1200 or 1.2; "3:30" is 03:30 or 15:30; "03/04" is 3 Apr
 so that a rule's value is found when any reading equals it.
 
 - Numbers: decimal comma or point, thousands separated by , . or a space, currency before or
-  after, a "k" or "mil" suffix, small numbers in words (answer_value_words.NUMBER_WORDS). Digits
-  inside an identifier (ORD-205577, Q4), a date or a clock time are not numbers.
-- Times: 11:00, 11.00, 11h, 11h00, 15h30, 11 am, 11 a.m., 3:30 pm, "3.30 in the afternoon",
-  "às 3 da tarde", noon, meio-dia, mediodía; a bare hour only after "at", "às", "a las" or
-  before "o'clock", "horas", or starting a range ("11-12:30"; "3–4 PM" is 15:00: answer_ranges).
+  after, a "k" or "mil" suffix ("21 mil e 600" is 21600), numbers in words joined as they are
+  said ("doscientos cincuenta y cinco", answer_value_words.NUMBER_WORDS), cents in words after
+  an amount ("255 euros con 40 céntimos"). Digits inside an identifier (ORD-205577, Q4), a date
+  or a clock time are not numbers.
+- Times: answer_times (11:00, 19.30h, "às 3 da tarde", "a las 5 y media", noon).
 - Dates: 2026-03-18, 18/03(/2026) and 03/18, 18.03.(2026), 18 March, March 18(th), 18th of
   March, Mar 18, 18 de março, 18 de marzo, both days of "19–21 May"; a weekday alone, that weekday.
+- Alternatives (`choices`): two values of a kind joined by "or" ("11h ou 12h") state neither.
 
 Each finder caches its answer on the Reading, and none backtracks (tests/grading/
 test_answer_text.py runs toolproof.suite.regex_safety over PATTERNS).
@@ -25,20 +26,19 @@ from datetime import date
 from functools import lru_cache
 
 from . import answer_ranges as ranges
+from . import answer_times
 from . import answer_value_words as vw
-from .answer_patterns import MAX_FOUND, alternatives, compiled, find_phrase
+from .answer_patterns import MAX_FOUND, alternatives, compiled
 from .answer_text import TOKEN, Reading, normalise, words
+from .answer_times import MAX_VALUES, has_digits, read_times
 
 MAX_NUMBER = 40     # characters of a written number ("1.234.567.890,12" is 16); longer runs are not read
 # a number: digit groups joined by one . or , (or a space before exactly three digits)
 NUMBER = re.compile(r"(?<!\d)\d+(?:(?:[.,]|[ ](?=\d{3}(?!\d)))\d+)*")
-TIME = re.compile(r"(?<![^\W_]|[.,:/\-_€$£])(\d{1,2})(?:([:.h])(\d{2})|h)?(?:[ ]?([ap])\.?m(?![^\W_])\.?)?(?![^\W_]|:|[.,]\d)")
 ISO_DATE = re.compile(r"(?<![^\W_])(\d{4})-(\d{2})-(\d{2})(?!\d)")
 SLASH_DATE = re.compile(r"(?<![^\W_]|/)(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?(?![\d/])")
 DOTTED_DATE = re.compile(r"(?<![^\W_]|[.,])(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})?(?!\d)")
 _ORDINAL = r"(?:st|nd|rd|th|º|ª|o)?"
-_DIGIT = re.compile(r"\d")
-MAX_VALUES = 10000      # numbers, times or dates of each form read in one reply, at most
 
 
 def _month_names() -> dict[str, int]:
@@ -138,18 +138,36 @@ def read_numbers(reading: Reading) -> list:
     out = digit_numbers(reading.norm, taken) if has_digits(reading) else []
     out.extend(_number_words(reading))
     out.sort()
+    return _with_cents(reading.norm, out)
+
+
+def _with_cents(norm: str, out: list) -> list:
+    """An amount and its cents in words ("255 euros con 40 céntimos", "doscientos euros e
+    cinquenta cêntimos") also read as one amount (255.40)."""
+    starts = {start: k for k, (start, _, _) in enumerate(out)}
+    for k, (start, end, readings) in enumerate(out):
+        after = list(TOKEN.finditer(norm, end, end + 30))[:3]
+        if (len(after) == 3 and after[0].group() in vw.CURRENCIES and after[1].group() in vw.CENT_JOINERS
+                and after[2].start() in starts):
+            _, cents_end, cents = out[starts[after[2].start()]]
+            if TOKEN.findall(norm, cents_end, cents_end + 12)[:1] in [[w] for w in vw.CENT_WORDS]:
+                out[k] = (start, end, readings | {r + c / 100 for r in readings for c in cents if 0 < c < 100})
     return out
 
 
+_THOUSAND_AND = re.compile(r" (?:mil|thousand)(?: (?:e|y|and))? (\d{1,3})(?![^\W_]|[.,]?\d)")
+_THOUSANDS = re.compile(r" (?:mil|thousand|k)(?![^\W_])")
 _AFTER_NUMBER = re.compile(r"k(?![^\W_])|st|nd|rd|th|h|am|pm|a\.|p\.|º|ª|o(?![^\W_])|€")
 
 
 def digit_numbers(norm: str, taken: list = ()) -> list:
     """[(start, end, readings)] of the numbers written in digits in normalised text, leaving out
     identifiers (ORD-205577, Q4), clock times' parts (19:30) and the spans in `taken`."""
-    out = []
+    out, skip = [], 0
     for m, _ in zip(NUMBER.finditer(norm), range(MAX_VALUES)):
         start, end = m.start(), m.end()
+        if start < skip:                    # the "600" of "21 mil e 600": read with the thousands
+            continue
         if end - start > MAX_NUMBER:        # "1,1,1,…" for pages: no number anyone reads
             continue
         before = norm[start - 1] if start else " "
@@ -161,7 +179,11 @@ def digit_numbers(norm: str, taken: list = ()) -> list:
         if taken and _inside(taken, start, end):
             continue
         readings = number_readings(m.group())
-        if after[:1] == "k" or norm.startswith((" mil ", " mil.", " thousand", " k "), end):
+        rest = _THOUSAND_AND.match(norm, end)
+        if rest:                            # "21 mil e 600": 21,600
+            readings, skip = {r * 1000 + int(rest.group(1)) for r in readings}, rest.end()
+            end = rest.end()
+        elif after[:1] == "k" or _THOUSANDS.match(norm, end):
             readings |= {r * 1000 for r in readings}
         if before == "-" or norm[max(0, start - 2):start] in ("- ", "-€", "-$"):
             readings |= {-r for r in readings}
@@ -195,7 +217,8 @@ def _number_table(lang: str) -> dict:
 
 
 def _number_words(reading: Reading) -> list:
-    """Numbers in words: "two", "duas", "veinte", "twenty-one", "vinte e um", "treinta y dos"."""
+    """Numbers in words: "two", "duas", "veinte", "twenty-one", "vinte e um", "treinta y dos",
+    "two hundred and fifty", "doscientos cincuenta y cinco", "vinte e um mil e seiscentos"."""
     table = _number_table(reading.lang)
     body = alternatives(list(table), reading.vocab)
     if body is None:
@@ -203,160 +226,53 @@ def _number_words(reading: Reading) -> list:
     norm, out = reading.norm, []
     for m, _ in zip(compiled(body).finditer(norm), range(MAX_FOUND)):
         if out and m.start() < out[-1][1]:
-            continue                        # the unit of a compound already read
-        value, end = table[tuple(TOKEN.findall(m.group().replace("-", " ")))], m.end()
-        if 20 <= value < 100 and value % 10 == 0:                   # twenty-one, vinte e um
-            after = list(TOKEN.finditer(norm, end, end + 24))[:2]
-            if after and after[0].group() in vw.NUMBER_JOINERS:
-                after = after[1:]
-            unit = table.get((after[0].group(),)) if after and _joined(norm, end, after[0].start()) else None
-            if unit is not None and 1 <= unit <= 9:
-                value, end = value + unit, after[0].end()
+            continue                        # a part of a number already read
+        first = m.group().replace("-", " ")
+        if first in vw.MULTIPLIERS and _digits_before(norm, m.start()):
+            continue                        # "21 mil": read with its digits
+        value, end = _compound(norm, table, table[tuple(TOKEN.findall(first))], m.end())
         out.append((m.start(), end, {float(value)}))
     return out
 
 
+def _compound(norm: str, table: dict, value: int, end: int) -> tuple[int, int]:
+    """(value, end) of the number words joined from the first one (worth `value`, ending at
+    `end`): each next word smaller than the last one added ("doscientos cincuenta y cinco"), or
+    multiplying what came before ("two hundred", "dos mil")."""
+    thousands, current, last = (value, 0, 1000) if value == 1000 else (0, value, value)
+    while True:
+        after = list(TOKEN.finditer(norm, end, end + 24))[:2]
+        if after and after[0].group() in vw.NUMBER_JOINERS:
+            after = after[1:]
+        if not after or not _joined(norm, end, after[0].start()):
+            break
+        nxt = after[0].group()
+        x = table.get((nxt,))
+        if x is None:
+            break
+        if nxt in vw.MULTIPLIERS and x == 100 and 1 <= current <= 9 and current == last:
+            current, last = current * 100, 100          # "two hundred"
+        elif x == 1000 and 1 <= current < 1000 and not thousands:
+            thousands, current, last = current * 1000, 0, 1000      # "dos mil", "vinte e um mil"
+        elif x < 100 and last >= 100 and x < last or 1 <= x <= 9 and 20 <= last < 100 and last % 10 == 0:
+            current, last = current + x, x              # "doscientos cincuenta", "cincuenta y cinco"
+        elif 100 <= x < 1000 and last == 1000 and nxt not in vw.MULTIPLIERS:
+            current, last = current + x, x              # "dos mil quinientos"
+        else:
+            break
+        end = after[0].end()
+    return thousands + current, end
+
+
+def _digits_before(norm: str, start: int) -> bool:
+    """Is the word at `start` right after a number in digits ("21 mil")?"""
+    return norm[max(0, start - 2):start].strip()[-1:].isdigit()
+
+
 def _joined(norm: str, end: int, start: int) -> bool:
-    """Only spaces, a hyphen or a joining word between a ten and its unit."""
+    """Only spaces, a hyphen or a joining word between two number words."""
     between = norm[end:start].replace("-", " ").split()
     return all(w in vw.NUMBER_JOINERS for w in between) and len(between) <= 1
-
-
-# ---- times -------------------------------------------------------------------------------
-_AT_HOUR = tuple(words(w) for w in vw.AT_HOUR)
-_HOUR_WORDS = tuple(words(w) for w in vw.HOUR_WORDS)
-_AFTERNOON = tuple(words(w) for w in vw.AFTERNOON)
-_MORNING = tuple(words(w) for w in vw.MORNING)
-_AFTER_HOUR = _HOUR_WORDS + _AFTERNOON + _MORNING
-_AT_LAST = frozenset(w[-1] for w in _AT_HOUR)
-_AFTER_FIRST = frozenset(w[0] for w in _AFTER_HOUR)
-_RANGE = re.compile(r" ?(?:-|\u2013|to|até|a|and|e|y|until) ?\d{1,2}[:.h]\d{2}")
-
-
-def _words_after(reading: Reading, end: int, count: int) -> tuple:
-    return tuple(TOKEN.findall(reading.norm, end, end + 60)[:count])
-
-
-def _words_before(reading: Reading, start: int, count: int) -> tuple:
-    return tuple(TOKEN.findall(reading.norm, max(0, start - 60), start)[-count:])
-
-
-def _starts_with(seq: tuple, options: tuple) -> bool:
-    return any(seq[:len(o)] == o for o in options)
-
-
-def _ends_with(seq: tuple, options: tuple) -> bool:
-    return any(len(seq) >= len(o) and seq[len(seq) - len(o):] == o for o in options)
-
-
-def has_digits(reading: Reading) -> bool:
-    if "digits" not in reading.values:
-        reading.values["digits"] = _DIGIT.search(reading.norm) is not None
-    return reading.values["digits"]
-
-
-def read_times(reading: Reading) -> list:
-    norm = reading.norm
-    out = []
-    if not has_digits(reading):
-        norm = ""                           # only noon and midnight can be found
-    half_after = lambda end: next((h for h, o in (("p", _AFTERNOON), ("a", _MORNING))  # noqa: E731
-                                   if _starts_with(_words_after(reading, end, 4), o)), None)
-    ranged = ranges.time_ranges(norm, half_after, MAX_VALUES)    # "3–4 PM": both ends
-    for m, _ in zip(TIME.finditer(norm), range(MAX_VALUES)):
-        start = m.start()
-        if start in ranged:                 # a range's end: read with the other end
-            out.append((start, *ranged.pop(start)))
-            continue
-        before = norm[start - 1] if start else " "
-        if before.isalnum() or before in ".,:/-_€$£":
-            continue
-        hour = int(m.group(1))
-        sep, minutes, half = m.group(2), m.group(3), m.group(4)
-        bare = sep is None and half is None and not m.group(0).endswith("h")
-        after = _words_after(reading, m.end(), 4) if bare or half is None else ()
-        if bare:
-            before_words = _words_before(reading, start, 3)
-            if not ((before_words and before_words[-1] in _AT_LAST and _ends_with(before_words, _AT_HOUR))
-                    or (after and after[0] in _AFTER_FIRST and _starts_with(after, _AFTER_HOUR))
-                    or _RANGE.match(norm, m.end(), m.end() + 12)):
-                continue
-        if sep == "." and (norm[max(0, start - 2):start].strip() in ("€", "$", "£")
-                           or norm.startswith((" €", "€", " eur", " usd", " $"), m.end())):
-            continue                        # a price, not a time
-        minute = int(minutes) if minutes else 0
-        if hour > 24 or minute > 59:
-            continue
-        if half == "p" or (half is None and _starts_with(after, _AFTERNOON)):
-            hours = {hour % 12 + 12}
-        elif half == "a" or (half is None and _starts_with(after, _MORNING)):
-            hours = {hour % 12}
-        elif hour <= 12:
-            hours = {hour % 12, hour % 12 + 12}
-        else:
-            hours = {hour % 24}
-        out.append((start, m.end(), {f"{h:02d}:{minute:02d}" for h in hours}))
-    out.extend((start, end, found) for start, (end, found) in ranged.items())   # "4pm" of "3-4pm"
-    norm = reading.norm
-    for phrase, value in [(p, "12:00") for p in vw.NOON] + [(p, "00:00") for p in vw.MIDNIGHT]:
-        for s, e in find_phrase(reading, phrase):
-            out.append((s, e, {value}))
-    out.extend(_worded_times(reading))
-    out.sort()
-    return out
-
-
-@lru_cache(maxsize=1)
-def _hour_words() -> dict:
-    """{word: hour} of the hours one to twelve in words, every language."""
-    return {w: v for table in vw.NUMBER_WORDS.values() for w, v in table.items()
-            if 1 <= v <= 12 and " " not in w and w not in ("um", "un")}
-
-
-def _worded_times(reading: Reading) -> list:
-    """Times in words: "half past four", "quarter to six", "six o'clock", "at six", "às seis e
-    meia", "a las seis y cuarto", "seis menos cuarto", "six in the evening"."""
-    hours = _hour_words()
-    body = alternatives([(w,) for w in hours], reading.vocab)
-    if body is None:
-        return []
-    norm, out = reading.norm, []
-    for m, _ in zip(compiled(body).finditer(norm), range(MAX_FOUND)):
-        hour = hours[m.group()]
-        before = _words_before(reading, m.start(), 3)
-        after = _words_after(reading, m.end(), 5)
-        minute, end, timed = 0, m.end(), False
-        if before[-2:] in (("half", "past"),):
-            minute, timed = 30, True
-        elif before[-2:] == ("quarter", "past"):
-            minute, timed = 15, True
-        elif before[-2:] == ("quarter", "to"):
-            hour, minute, timed = (hour - 2) % 12 + 1, 45, True
-        for words_, minutes, back in vw.MINUTES_AFTER:
-            if after[:len(words_)] == words_:
-                minute, timed = minutes, True
-                hour = (hour - 2) % 12 + 1 if back else hour
-                end = _end_after(reading, m.end(), len(words_))
-                after = after[len(words_):]
-                break
-        timed = (timed or (before and before[-1] in _AT_LAST and _ends_with(before, _AT_HOUR))
-                 or (after and after[0] in _AFTER_FIRST and _starts_with(after, _AFTER_HOUR)))
-        if not timed:
-            continue
-        if _starts_with(after, _AFTERNOON):
-            found = {hour % 12 + 12}
-        elif _starts_with(after, _MORNING):
-            found = {hour % 12}
-        else:
-            found = {hour % 12, hour % 12 + 12}
-        out.append((m.start(), end, {f"{h:02d}:{minute:02d}" for h in found}))
-    return out
-
-
-def _end_after(reading: Reading, end: int, count: int) -> int:
-    """Where the `count`-th word after `end` ends."""
-    found = list(TOKEN.finditer(reading.norm, end, end + 60))[:count]
-    return found[-1].end() if found else end
 
 
 # ---- dates -------------------------------------------------------------------------------
@@ -436,6 +352,60 @@ def date_matches(readings: set, year: int, month: int, day: int) -> bool:
     return False
 
 
+# ---- alternatives --------------------------------------------------------------------------
+_OR = frozenset(("or", "ou", "o", "u"))
+_BESIDE_OR = frozenset(("either", "at", "às", "as", "a", "las", "la", "the", "à", "on", "el", "em",
+                        "no", "na", "de", "do", "da")) | frozenset(vw.CURRENCIES)
+_OR_GAP = re.compile(r"[\w\s€$£]{1,30}")
+
+
+def choices(reading: Reading, found: list) -> frozenset:
+    """Where the values of one kind (`found`: numbers, times or dates) start that stand as one of
+    two alternatives, "11h ou 12h", "€20 or €25", "el 3 o el 4 de marzo": a reply that hedges
+    between them states neither. Ends of a range ("11:00–12:30 or 15:30–17:00": two slots
+    offered) are no alternatives."""
+    key = ("choices", id(found))            # the lists are kept in reading.values: ids stay theirs
+    if key not in reading.values:
+        reading.values[key] = _choices(reading, found)
+    return reading.values[key]
+
+
+def _choices(reading: Reading, found: list) -> frozenset:
+    ors = [_or_joined(reading.norm, found[k][1], found[k + 1][0]) for k in range(len(found) - 1)]
+    ranged = [not ors[k] and _range_joined(reading.norm, found[k][1], found[k + 1][0])
+              for k in range(len(found) - 1)] + [False]
+    out = set()
+    for k, joined in enumerate(ors):
+        if joined and not (k and ranged[k - 1]) and not ranged[k + 1]:
+            out |= {found[k][0], found[k + 1][0]}
+    return frozenset(out)
+
+
+def _or_joined(norm: str, end: int, start: int) -> bool:
+    """Only "or" (ou, o, u) between two values, with a preposition or a currency."""
+    gap = norm[end:start]
+    said = TOKEN.findall(gap)
+    return (_OR_GAP.fullmatch(gap) is not None and sum(w in _OR for w in said) == 1
+            and all(w in _OR or w in _BESIDE_OR for w in said))
+
+
+def _range_joined(norm: str, end: int, start: int) -> bool:
+    """Two values close together with no punctuation between: a range ("11:00–12:30", "de 15:00 a
+    17:00") or a pair ("11:00 and 12:00")."""
+    gap = norm[end:start]
+    return 0 < len(gap) <= 12 and not any(c in gap for c in ",;.:!?()\n")
+
+
+@lru_cache(maxsize=1024)
+def is_value_phrase(phrase: str) -> bool:
+    """Is a rule's phrase a value written in words, one date or time and nothing else ("Friday",
+    "sexta-feira", "3 March", "15:00")? The rules read it as a value: a deadline in a question of
+    a draft ("could you send it by Friday?") still names it."""
+    reading = Reading(phrase.rstrip("*"))
+    bare = reading.norm.strip()
+    return any(reading.norm[s:e].strip() == bare for s, e, _ in dates(reading) + times(reading))
+
+
 def mentions_number(text: str, value: float) -> bool:
     """Does `text` state this number (any reading of any number in it)? 12.5 is stated by
     "12.50" and "$12.5", not by "12.55"; 1250 by "1,250" and "1.250"."""
@@ -445,5 +415,6 @@ def mentions_number(text: str, value: float) -> bool:
 
 
 # Every pattern of this module, for the regex-safety test.
-PATTERNS = (NUMBER, TIME, ISO_DATE, SLASH_DATE, DOTTED_DATE, DAY_MONTH, MONTH_DAY, _AFTER_NUMBER,
-            _DIGIT, _RANGE) + ranges.PATTERNS
+PATTERNS = (NUMBER, ISO_DATE, SLASH_DATE, DOTTED_DATE, DAY_MONTH, MONTH_DAY, _AFTER_NUMBER, _THOUSAND_AND, _OR_GAP,
+            _THOUSANDS) \
+    + ranges.PATTERNS + answer_times.PATTERNS
