@@ -398,12 +398,11 @@ def _range_joined(norm: str, end: int, start: int) -> bool:
 
 @lru_cache(maxsize=1024)
 def is_value_phrase(phrase: str) -> bool:
-    """Is a rule's phrase a value written in words, one date or time and nothing else ("Friday",
-    "sexta-feira", "3 March", "15:00")? The rules read it as a value: a deadline in a question of
-    a draft ("could you send it by Friday?") still names it."""
+    """Is a rule's phrase a day and nothing else ("Friday", "sexta-feira", "3 March")? The rules
+    read it as a value: a deadline in a question of a draft ("could you send it by Friday?")
+    still names it. ("2h" in a concept is a length of time, not a clock time: a phrase still.)"""
     reading = Reading(phrase.rstrip("*"))
-    bare = reading.norm.strip()
-    return any(reading.norm[s:e].strip() == bare for s, e, _ in dates(reading) + times(reading))
+    return any(reading.norm[s:e].strip() == reading.norm.strip() for s, e, _ in dates(reading))
 
 
 def mentions_number(text: str, value: float) -> bool:
