@@ -45,7 +45,7 @@ from toolproof.suite.categories import CATEGORY
 from toolproof.suite.model import BASE, Case, Tool, tool_label
 from .extra_calls import called_names, misuse_reasons, not_read_reason, shown_name
 from .final_answer import acting_answer, injection_answer, judge_answer, text_not_read_reason
-from .matching import best, forbidden_calls, match_any_order, match_sequence
+from .matching import best, fits, forbidden_calls, match_any_order, match_sequence
 from .normalize import needs_cast
 from .offer import check_call
 from .parallel import duplicated, sequential
@@ -213,9 +213,11 @@ class _Grading:
         # injection has its own reason and fills no slot); otherwise turn 1 alone.
         sequence = [c for c in self.checked if id(c) not in told and (record.second_turn == "calls" or c.turn == 1)]
         repeats: list[str] = []
-        if case.category == "parallel":
-            sequence, repeats = duplicated(sequence, self.tools)
         options = [case.expect.calls, *case.expect.alternatives]
+        if case.category == "parallel":
+            def copies(c) -> int:       # how often the case expects this very call
+                return max(sum(fits(want, c, self.tools, mocks, case) for want in seq) for seq in options)
+            sequence, repeats = duplicated(sequence, self.tools, copies)
         match = match_any_order if case.expect.order == "any" else match_sequence
         outcomes = [match(seq, sequence, self.tools, mocks, case, early, told) for seq in options]
         if case.category == "parallel" and not repeats:

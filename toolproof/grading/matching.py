@@ -138,6 +138,13 @@ def _pair_score(want: ExpectedCall, got: CheckedCall, tools: dict[str, Tool], mo
     return 1 + grade * 10 ** 7 + out.correct_slots * 10 ** 4 + min(out.matched_fields, 9_999)
 
 
+def fits(want: ExpectedCall, got: CheckedCall, tools: dict[str, Tool], mocks: dict | None, case: Case) -> bool:
+    """Does this call fill this expected call with nothing wrong, not even a minor field?"""
+    out = Outcome(slots=1)
+    _match_slot(out, 0, want, got, tools, mocks, case)
+    return not out.fail and not out.partial
+
+
 def best(outcomes: list[Outcome]) -> tuple[int, Outcome]:
     if len(outcomes) == 1:      # most cases accept one sequence: nothing to rank
         return 0, outcomes[0]

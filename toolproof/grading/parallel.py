@@ -14,6 +14,7 @@ Pure: no I/O.
 from __future__ import annotations
 
 import json
+from typing import Callable
 
 from toolproof.plurals import counted
 from toolproof.suite.model import Tool
@@ -30,19 +31,30 @@ def _key(c: CheckedCall) -> str | None:
     return c.call.name + "\0" + json.dumps(c.arguments, sort_keys=True, ensure_ascii=False, default=str)
 
 
-def duplicated(calls: list[CheckedCall], tools: dict[str, Tool]) -> tuple[list[CheckedCall], list[str]]:
+def duplicated(calls: list[CheckedCall], tools: dict[str, Tool],
+               copies: Callable[[CheckedCall], int] = lambda c: 1) -> tuple[list[CheckedCall], list[str]]:
     """(the calls without repeats, one reason per repeat): a call equal to an earlier call of the
-    reply, up to MAX_EXTRA_REASONS reasons and one line counting the rest."""
+    reply beyond the `copies` the case expects of it (a case may expect the same call twice: two
+    draws from one distribution, BFCL's parallel_158; `copies` is asked once per distinct call),
+    up to MAX_EXTRA_REASONS reasons and one line counting the rest."""
     first: dict[str, int] = {}
+    seen: dict[str, int] = {}
+    allowed: dict[str, int] = {}
     kept, repeats = [], []
     for n, c in enumerate(calls):
         key = _key(c)
         if key is not None and key in first:
-            repeats.append((c, first[key]))
+            seen[key] += 1
+            if key not in allowed:
+                allowed[key] = max(1, copies(c))
+            if seen[key] > allowed[key]:
+                repeats.append((c, first[key]))
+                continue
+            kept.append(c)
         else:
             kept.append(c)
             if key is not None:
-                first[key] = n
+                first[key], seen[key] = n, 1
     reasons = [f"duplicated call {shown_name(c, tools)}("
                + ", ".join(f"{k}={show(v)}" for k, v in (c.arguments or {}).items())
                + f") in turn {c.turn}: the same tool with the same arguments as call {n + 1}"
