@@ -88,7 +88,7 @@ RULES = [
     ("several", [openai(("weather_get", NY), SONG)], "PASS", "called weather.get then play-song"),
     ("several", [openai(SONG, ("weather_get", NY))], "FAIL", "call 1: called play-song, expected weather.get"),
     ("several", [openai(("weather_get", NY))], "FAIL", "call 2: missing, expected play-song"),
-    ("anyorder", [openai(SONG, ("weather_get", NY))], "PASS", "called weather.get then play-song"),
+    ("anyorder", [openai(SONG, ("weather_get", NY))], "PASS", "called weather.get and play-song"),
     ("anyorder", [anthropic(SONG, ("weather.get", NY))], "PASS", "expected"),
     ("anyorder", [openai(SONG, ("weather_get", NY), SONG)], "FAIL", "extra call play-song in turn 1"),
     ("anyorder", [openai(("weather_get", {**NY, "days": 4}), SONG)], "FAIL", "weather.get.days: expected 3, got 4"),
