@@ -154,3 +154,38 @@ def test_reading(rules, text, want):
 ])
 def test_a_claim_naming_a_forbidden_value(text, claimed):
     assert bool(forbidden_claims(Reading(text), ("PAY-77120",), "final answer").claims) is claimed
+
+
+# ---- DATA-LANG's misreads and the parcel's course -----------------------------------------
+RETURNING = Concept("returning_to_sender", ("returned to the sender", "devuelto al remitente",
+                                            "regressar ao remetente"))
+STROLLER = R(must_include=(("carrito*", "carrinho*", "stroller*"),))
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Vamos a llevar un carrito de bebé.", PASS),       # a note tells what will happen
+    ("Irão levar um carrinho de bebé.", PASS),
+    ("We'll bring a stroller.", PASS),
+    ("If it rains we will bring a stroller.", FAIL),
+    ("Will you have room for a stroller?", FAIL),
+])
+def test_a_note_states_what_will_happen(text, want):
+    assert verdict(STROLLER, text, where=None) == want
+
+
+@pytest.mark.parametrize("rules, text, want", [
+    # in a final answer a future is no fact: "will be returned" is the suite's word to add
+    (R(must_include=(RETURNING,)), "It will be returned to the sender.", FAIL),
+    (R(claims_done=False), "Pronto: em São Paulo serão 11h.", PASS),
+    (R(claims_done=False), "Ya está: las tres suman 255,40 €.", PASS),
+    (R(claims_done=False), "Done: I've booked it for Wednesday.", FAIL),
+    (R(claims_done=False), "São 11h em São Paulo. Deixei uma nota na reunião com as duas horas.", FAIL),
+    (R(claims_done=False), "Suman 255,40 €. Las he dejado programadas para el viernes.", FAIL),
+    (R(asks_for=("quantity",)), "Antes de pesquisar: são dois adultos e duas crianças, ou outra composição?", PASS),
+    (R(asks_for=("quantity",)), "Procuro já: só me falta saber quantos são (adultos e crianças).", PASS),
+    (R(asks_for=("quantity",)), "Vou procurar para 4 pessoas. Quantas são ao certo?", FAIL),
+    (R(asks_for=("account",)), "¿De dónde transfiero los 300 €?", PASS),
+    (R(asks_for=("account",)), "Solo me falta saber desde qué cuenta.", PASS),
+])
+def test_misreads(rules, text, want):
+    assert verdict(rules, text) == want

@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 
 from repeatdocs import CALL_A, CALL_B, SUITE, document
+from suitefigures import in_category
 from toolproof.datafiles import format_schema, load_bundle
 from toolproof.reports.comparison import render_comparison_markdown, render_comparison_text
 from toolproof.scoring.comparison import compare_runs, graded_run
 from toolproof.suite.fingerprint import suite_sha256
 
 SHA = suite_sha256(SUITE)
+CALLS = in_category("should_call")       # the scope of the runs below
 
 
 @pytest.fixture(scope="module")
@@ -31,11 +33,11 @@ def test_a_run_cut_short_is_named_and_its_extra_cases_listed(data):
     c = compare_runs(a, b)["comparison"]
     assert c["coverage"] == {
         "only_a": [CALL_B], "only_b": [],
-        "a": {"planned": 9, "graded": 2, "error": 0, "not_started": 7},
-        "b": {"planned": 9, "graded": 1, "error": 0, "not_started": 8}, "complete": False}
+        "a": {"planned": CALLS, "graded": 2, "error": 0, "not_started": CALLS - 2},
+        "b": {"planned": CALLS, "graded": 1, "error": 0, "not_started": CALLS - 1}, "complete": False}
     text = render_comparison_text({"comparison": c})
-    assert "Run A is incomplete: 2 of 9 planned conversations graded (7 not started)" in text
-    assert "Run B is incomplete: 1 of 9 planned conversations graded (8 not started)" in text
+    assert f"Run A is incomplete: 2 of {CALLS} planned conversations graded ({CALLS - 2} not started)" in text
+    assert f"Run B is incomplete: 1 of {CALLS} planned conversations graded ({CALLS - 1} not started)" in text
     assert f"Ran in A only (1, not compared): {CALL_B}" in text
     assert f"Ran in A only (1, not compared): {CALL_B}" in render_comparison_markdown({"comparison": c})
     # the statistics rest on the shared case only, as before

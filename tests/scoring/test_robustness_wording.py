@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from phrasingdocs import TOOLS_DOC, every_phrasing, suite_doc, transcript, transcripts_doc
+from suitefigures import CASES as SUITE_CASES
 from toolproof.datafiles import format_schema
 from toolproof.grading.transcripts import parse_transcripts
 from toolproof.scoring.evaluate import evaluate
@@ -90,11 +91,13 @@ def test_intervals_stay_inside_the_range_and_few_cases_get_none():
     per = {p["phrasing"]: p for p in found["per_phrasing"]}
     assert per["extra-context"]["cases"] == 5 and per["extra-context"]["interval"]["high"] <= 100
     assert per["numeric-date"]["interval"] is None and "too few cases" in per["numeric-date"]["interval_note"]
-    assert (per["base"]["cases"], per["base"]["planned"]) == (71, 72)
+    assert (per["base"]["cases"], per["base"]["planned"]) == (SUITE_CASES - 1, SUITE_CASES)  # one base fixture: ERROR
     text = render_text(_fixture_card())
     assert "CI -" not in text and "108" not in text and "0–0)" not in text and "100–100)" not in text
     assert "numeric-date: 0.00 (too few cases for an interval), 1 of 1 case" in text
-    assert "base: 55.56 (95% CI 44–67), 71 of 72 cases" in text
+    base = per["base"]
+    assert (f"base: {base['score']:.2f} (95% CI {base['interval']['low']:.0f}–{base['interval']['high']:.0f}), "
+            f"{SUITE_CASES - 1} of {SUITE_CASES} cases") in text
 
 
 def test_per_phrasing_counts_against_the_plan():

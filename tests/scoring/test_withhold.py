@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 
+from suitefigures import CASES, in_category
 from viewsagree import BUNDLE, run_document
 from toolproof.datafiles import format_schema
 from toolproof.grading.transcripts import parse_transcripts
@@ -12,6 +13,7 @@ from toolproof.scoring.withhold import UNWEIGHTED, withhold
 
 SWEEP = run_document("should_call", pad_levels=(0, 4))
 CAPPED = run_document("all", cap=10)
+CALLS = in_category("should_call")          # SWEEP's cases at each pad level
 
 
 def card_of(doc: dict, **kw) -> dict:
@@ -27,7 +29,7 @@ def test_the_reason_sits_after_the_score_and_withholding_twice_changes_nothing()
 
 def test_below_half_every_scored_number_is_null_and_what_was_counted_stays():
     card = card_of(CAPPED)
-    assert card["no_score_reason"] == "only 10 of 72 cases graded (62 not started), below half of the plan"
+    assert card["no_score_reason"] == f"only 10 of {CASES} cases graded ({CASES - 10} not started), below half of the plan"
     assert card["counts"]["cases"] == 10 and card["coverage"]["graded"] == 10
     assert card["metrics"]["correct_tool_rate"] is not None and card["error_rate"] == 0
     assert [c["verdict"] for c in card["cases"]] == [c["verdict"] for c in card_of(CAPPED)["cases"]]
@@ -53,14 +55,15 @@ def test_nothing_graded_says_so_even_without_a_plan():
 
 
 def test_a_sweep_whose_main_level_alone_is_below_half_says_which_level():
-    # level 0 keeps 2 of its 9 cases, level 4 all 9: 11 of 18 conversations graded (above half),
-    # but the score is level 0's, resting on 2 of 9 cases: no score, and the reason names the level
+    # level 0 keeps 2 of its cases, level 4 all: above half of the conversations graded, but the
+    # score is level 0's, resting on 2 cases: no score, and the reason names the level
     doc = copy.deepcopy(SWEEP)
     level0 = [t for t in doc["transcripts"] if t.get("pad") == 0]
     doc["transcripts"] = [t for t in doc["transcripts"] if t.get("pad") != 0 or t in level0[:2]]
     card = card_of(doc)
-    assert card["coverage"] == {"planned": 18, "graded": 11, "error": 0, "not_started": 7}
+    assert card["coverage"] == {"planned": 2 * CALLS, "graded": CALLS + 2, "error": 0, "not_started": CALLS - 2}
     assert card["score"] is None
-    assert card["no_score_reason"] == "at pad level 0, only 2 of 9 cases graded (7 not started), below half of the plan"
+    assert card["no_score_reason"] == (f"at pad level 0, only 2 of {CALLS} cases graded ({CALLS - 2} not started), "
+                                       "below half of the plan")
     levels = {row["pad"]: row for row in card["sweep"]["levels"]}
     assert levels[0]["score"] is None and levels[4]["score"] is not None and levels[4]["no_score_reason"] is None

@@ -177,7 +177,7 @@ def test_random_refusals_are_not_reported_as_wording(refused):
     found = refused["robustness"]
     assert found["judged_cases"] > 60 and found["consistent_cases"] < found["judged_cases"] - 10   # phrasings differ
     test = found["wording_test"]
-    assert test["decidable"] and test["cases_reachable"] == 0 and test["smallest_possible_p"] >= 0.1
+    assert test["decidable"] and test["cases_reachable"] == 0 and test["smallest_possible_p"] > 0.05   # not even uncorrected
     assert found["wording_dependent_cases"] == [] and refused["diagnosis"]["wording"] == []
     text, md = render_text(refused), render_markdown(refused)
     assert "verdict depends on the wording: none" in text and "no single case can be named at this many repeats" in text

@@ -46,6 +46,7 @@ LACK_REACH = 200        # characters after a sentence saying what is missing tha
 EMAIL = re.compile(r"[^\s@<>()\[\],;:\"']{1,64}@[^\W_][\w-]{0,62}(?:\.[\w-]{1,63}){1,8}")
 SAME_VALUE = re.compile(r"[ ,]{0,3}(?:the |el |o )?")     # "Friday, the 13th", "sexta-feira, 13"
 PATTERNS = (EMAIL, SAME_VALUE)
+_NONE = re.match("", "")
 
 
 @lru_cache(maxsize=256)
@@ -97,6 +98,7 @@ class _Words:
         self.choice_words = e(lex.CHOICE_QUESTION_WORDS)
         self.further = e(lex.FURTHER)
         self.premises, self.past_times = e(cw.PREMISES), e(cw.PAST_TIMES)
+        self.futures = e(lex.FUTURES)
         self.active = self.first_person + self.done_first + self.spanish_perfect + self.just_did + self.and_then
 
 
@@ -294,12 +296,16 @@ def _negative_subject(reading: Reading, first_word: str, start: int) -> bool:
 
 def _filler(reading: Reading, start: int, end: int) -> bool:
     """Is a one-word form ("Pronto", "Listo", "Done") a discourse filler: followed by a comma
-    and more words in its sentence ("Pronto, da conta ACC-1043 para a poupança. Que montante?")?
-    Standing alone ("Done!", "Pronto.", "Listo:") it claims."""
-    if TOKEN.search(reading.norm, start, end).end() < end:
+    and more words in its sentence ("Pronto, da conta ACC-1043 para a poupança. Que montante?"),
+    or one of cw.FILLERS followed by a colon and more ("Pronto: em São Paulo serão 11h", "Ya está:
+    las tres suman 255,40 €")? Standing alone ("Done!", "Pronto.", "Listo:") it claims."""
+    words = TOKEN.findall(reading.norm, start, end)
+    rest = reading.norm[end:reading.sentence_span(start)[1]].lstrip()
+    if " ".join(words) in cw.FILLERS and rest.startswith(":") and TOKEN.search(rest) is not None:
+        return True
+    if len(words) > 1:
         return False
-    rest = reading.norm[end:reading.sentence_span(start)[1]]
-    return rest.lstrip().startswith(",") and TOKEN.search(rest) is not None
+    return rest.startswith(",") and TOKEN.search(rest) is not None
 
 
 def _fills_clause(reading: Reading, start: int, end: int) -> bool:
@@ -398,6 +404,9 @@ def guessed(reading: Reading, detail: str) -> tuple[int, int] | None:
         places = [(s, e) for s, e, _ in values.numbers(reading) if values.is_money(reading, s, e)]
     elif detail == "recipient":
         places = [(m.start(), m.end()) for m, _ in zip(EMAIL.finditer(reading.norm), range(MAX_FOUND))]
+    elif detail == "quantity":      # "Vou procurar para 4 pessoas": a count of people picked
+        places = [(s, e) for s, e, _ in values.numbers(reading)
+                  if (TOKEN.search(reading.norm, e, e + 30) or _NONE).group() in aw.PEOPLE]
     if not places:
         return None
     asking = list(asking_spans(reading))

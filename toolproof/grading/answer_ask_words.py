@@ -32,7 +32,8 @@ REQUESTS = {
            "me fala", "me passa", "me manda", "me informa", "me avisa", "me confirma",
            "assim que confirmar", "quando confirmar", "se confirmar", "aguardo a sua", "aguardo a tua",
            "aguardo confirmação", "fico a aguardar",
-           "responda sim", "responde sim", "é só confirmar", "assim que me disseres",
+           "responda sim", "responde sim", "é só confirmar", "falta-me saber", "me falta saber",
+           "assim que me disseres",
            "quando me disseres", "se me disseres", "assim que me digas", "quando me digas",
            "mal me digas", "assim que me indicares", "quando me indicares"),
     "es": ("dime", "dígame", "indícame", "indíqueme", "indica", "indique", "necesito saber",
@@ -41,7 +42,8 @@ REQUESTS = {
            "confírmeme", "especifica", "especifique", "elige", "elija", "sin la", "sin el",
            "en cuanto me digas", "cuando me digas", "en cuanto me confirmes", "cuando me confirmes",
            "en cuanto confirmes", "cuando confirmes", "si me confirmas", "espera de tu",
-           "espera de su", "espero tu", "espero su", "responde sí", "responda sí", "solo confirma"),
+           "espera de su", "espero tu", "espero su", "responde sí", "responda sí", "solo confirma",
+           "me falta saber", "me falta por saber"),
 }
 
 # Saying what is missing, then asking ("I don't have the new contact's email. What is it?"): the
@@ -113,9 +115,9 @@ DETAILS = {
         "es": ("artículo", "artículos", "producto", "productos", "cuáles", "cosas"),
     },
     "account": {
-        "en": ("account", "accounts", "iban"),
-        "pt": ("conta", "contas", "iban"),
-        "es": ("cuenta", "cuentas", "iban"),
+        "en": ("account", "accounts", "iban", "from where", "where from"),
+        "pt": ("conta", "contas", "iban", "de onde", "donde"),
+        "es": ("cuenta", "cuentas", "iban", "de dónde", "desde dónde"),
     },
     "place": {
         "en": ("where", "place", "location", "city", "address", "restaurant", "venue"),
@@ -141,3 +143,9 @@ DETAILS = {
         "es": ("nombre", "llama", "llamado", "llamada"),
     },
 }
+
+# People counted: a number before one of these picks the party's size ("Vou procurar para 4
+# pessoas"), a guess when the reply asks for the quantity.
+PEOPLE = ("people", "persons", "guests", "adults", "children", "kids", "travellers", "travelers",
+          "passengers", "pessoas", "adultos", "crianças", "hóspedes", "passageiros", "personas",
+          "niños", "huéspedes", "pasajeros", "pax")

@@ -53,7 +53,8 @@ DONE_PAST = {
            "declined the", "replied to", "started a", "started the", "started your",
            "updated", "modified", "edited", "amended", "renamed", "postponed", "adjusted",
            "changed the", "changed it", "changed your", "re-sent", "resent", "posted", "copied",
-           "converted", "restored", "recovered", "duplicated"),
+           "converted", "restored", "recovered", "duplicated", "left a note", "left a comment",
+           "left a message", "left a reminder"),
     "pt": (),
     "es": (),
 }
@@ -70,6 +71,7 @@ DONE_FIRST_PERSON = {
            "activei", "descarreguei", "baixei", "pedi", "solicitei", "abri uma", "abri um",
            "marquei como", "arquivei", "avisei", "liguei", "remarquei", "reservei-lhe", "refiz",
            "iniciei", "mudei", "modifiquei", "adiei", "movi", "editei", "acrescentei", "publiquei",
+           "deixei uma nota",
            "copiei", "converti", "restaurei", "recuperei",
            "pus", "fiz o pedido", "fiz a encomenda", "fiz a compra", "fiz o agendamento",
            "fiz o cancelamento", "fiz a alteração", "fiz o reembolso", "deixei agendado",
@@ -88,7 +90,7 @@ DONE_FIRST_PERSON = {
            "dejé agendada", "dejé reservado", "dejé reservada", "dejé configurado",
            "dejé configurada", "dejé listo", "dejé lista", "dejé todo", "inicié", "tramité",
            "gestioné", "modifiqué", "aplacé", "pospuse", "moví", "edité", "aboné", "publiqué", "copié",
-           "convertí", "restauré", "recuperé"),
+           "convertí", "restauré", "recuperé", "dejé una nota"),
 }
 SPANISH_PERFECT = ("he", "hemos")
 # Verbs of looking: a reply that had no tool result to read cannot have looked anything up, so
@@ -194,7 +196,8 @@ DONE_PARTICIPLE = {
            "pagó", "canceló", "programó", "compartió", "reenvió", "eliminó", "borró",
            "realizó", "efectuó", "procesó", "emitió", "reembolsó", "abonado", "abonada", "dejado pagado",
            "dejado pagada", "dejado programado", "dejado programada", "dejado reservado",
-           "dejado reservada", "dejado hecho", "dejado hecha", "publicado", "copiado", "convertido",
+           "dejado reservada", "dejado hecho", "dejado hecha", "dejado programados", "dejado programadas",
+           "dejado pagados", "dejado pagadas", "dejado reservados", "dejado reservadas", "publicado", "copiado", "convertido",
            "restaurado", "recuperado"),
 }
 STATE_PARTICIPLE = {
@@ -250,3 +253,6 @@ MODALS = ("can", "could", "will", "would", "shall", "should", "may", "might", "m
 # A participle with one of these ending its clause is a relative clause ("the card the order
 # was paid with, so…"): it says how something was, not that the reply did it.
 STRANDED = ("with", "for", "from", "by", "through", "via", "on", "in", "at", "to", "into")
+# Discourse fillers: followed by a colon and more words they introduce the answer ("Pronto: em
+# São Paulo serão 11h", "Ya está: las tres suman 255,40 €"), they claim nothing.
+FILLERS = ("pronto", "ya está", "bueno", "vale", "certo", "ok", "okay", "right", "so")

@@ -98,6 +98,14 @@ HEDGES = {
            "debe de", "debe haber", "a lo mejor"),
 }
 OPEN_SUFFIXES = ("'ll", "'d")
+# Of those, the futures: in a free-text argument a required phrase under one is stated (a note's
+# "Vamos a llevar un carrito", "We'll bring a stroller"); a banned one is not.
+FUTURES = {
+    "en": ("will", "going to", "gonna", "'ll"),
+    "pt": ("vai", "vão", "vou", "vamos", "irá", "irão", "irei", "iremos", "será", "serão",
+           "estará", "estarão"),
+    "es": ("va a", "van a", "voy a", "vamos a", "irá", "irán", "será", "serán", "estará", "estarán"),
+}
 TELLING = ("confirm", "see", "tell", "say", "report", "verify", "share that", "let you know",
            "confirmar", "ver", "dizer", "informar", "decir", "confirmarte", "confirmar-lhe")
 

@@ -35,8 +35,8 @@ from typing import Any, Iterator, NamedTuple
 from toolproof.suite.model import Concept, Negated, PhraseRules, resolve_result
 from . import answer_acts as acts
 from . import answer_contents, answer_grounded
-from .answer_patterns import find_phrase
-from .answer_text import DENIED, OPEN, STATED, Reading, show
+from .answer_patterns import find_entries, find_phrase
+from .answer_text import COND, DENIED, OPEN, OPENING, STATED, TOKEN, Reading, show
 from .answer_values import choices, date_matches, dates, is_value_phrase, numbers, times
 
 TOLERANCE = 1e-6
@@ -162,6 +162,25 @@ def counts(f: Found) -> bool:
     return not f.choice and (f.polarity == STATED or (f.value and f.polarity == OPEN))
 
 
+def _told_course(reading: Reading, f: Found) -> bool:
+    """In a free-text argument (a note to a restaurant, a message), is a required phrase open
+    only under a future, outside a question and with no condition or hedge before it ("Vamos a
+    llevar un carrito de bebé", "Irão levar um carrinho")? A note tells what will happen: it
+    states it. In a final answer a future is no fact ("A encomenda será enviada amanhã" has not
+    shipped)."""
+    if f.value or f.denied or f.polarity != OPEN or reading.clause_at(f.start).asks:
+        return False
+    passage = reading.passage(f.start)
+    if passage is None or any(c.kind != OPENING for c in passage.cues_in(f.cue, f.start)) or any(
+            c.kind == COND for c in passage.cues_in(reading.sentence_span(f.start)[0], f.cue)):
+        return False        # "If nobody collects it, it will be returned": a condition's course
+    word = TOKEN.match(reading.norm, f.cue)
+    if word is not None and word.group().endswith("'ll"):
+        return True
+    future = find_entries(reading, acts.lexicon(reading.lang).futures, f.cue, f.start, most=1)
+    return bool(future) and future[0][0] == f.cue
+
+
 # ---- quoting -----------------------------------------------------------------------------
 def _found_words(reading: Reading, f: Found) -> str:
     """The matched words, from the cue that governs them when it is close."""
@@ -191,7 +210,7 @@ def must_include(reading: Reading, items: tuple, mocks: dict | None, where: str)
         negated = isinstance(item, Negated)
         found, good = [], None
         for f in islice(occurrences(reading, item, mocks), MAX_MENTIONS):
-            if counts(f):
+            if counts(f) or (where is None and _told_course(reading, f)):
                 good = f
                 break
             found[:1] = found[:1] or [f]

@@ -37,6 +37,7 @@ from toolproof.errors import clip
 from . import answer_lexicon as lex
 
 STATED, DENIED, OPEN = "stated", "denied", "open"
+ALTERNATIVES = ("or", "ou", "o")    # a question's last clause opening so offers an alternative
 NEG, COND, OPENING, REPORT, QWORD, BREAK = "neg", "cond", "open", "report", "qword", "break"
 HEDGE = "hedge"          # an OPENING that still asserts (answer_lexicon.HEDGES)
 NARROW = "narrow"       # a negation of the few words after it ("without delay", "sem escalas")
@@ -322,6 +323,21 @@ class Passage:
                 asks = (last or first_word in lex.INVERSION or "\u00bf" in self.norm[start:end]
                         or any(c.kind == QWORD for c in self.cues_in(start, end)))
             clauses.append(Clause(start, end, sentence, asks))
+        return self._alternatives(clauses)
+
+    def _alternatives(self, clauses: list) -> list:
+        """A question ending in an alternative ("são dois adultos e duas crianças, ou outra
+        composição?", "¿es para dos, o sois más?") asks in the clauses before it too, back to a
+        colon or the sentence's start."""
+        for k, c in enumerate(clauses):
+            last = k + 1 == len(clauses) or clauses[k + 1].sentence != c.sentence
+            if not (c.asks and last and self._first_word(c.start, c.end) in ALTERNATIVES):
+                continue
+            j = k - 1
+            while j >= 0 and clauses[j].sentence == c.sentence and not self.norm[
+                    clauses[j].start:clauses[j + 1].start].rstrip().endswith(":"):
+                clauses[j] = clauses[j]._replace(asks=True)
+                j -= 1
         return clauses
 
     def _quoted(self, start: int) -> bool:
