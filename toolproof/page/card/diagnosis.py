@@ -19,8 +19,15 @@ def _four_ways(dec: dict, name: str) -> list:
     if fw is None:
         return []
     head = el("tr", children=[el("th", h, scope="col") for h in four_way.head(fw)])
-    body = [el("tr", children=[el("th", r[0], scope="row"), *(el("td", c, cls="num") for c in r[1:])])
-            for r in four_way.rows(fw)]
+    labels = len(fw["labels"])
+
+    def cell(i: int, j: int, text: str):
+        """A count of the table proper as the 2x2 colours it: right on the diagonal, a miss off it."""
+        if i >= labels or j >= labels:
+            return el("td", text, cls="num")
+        return el("td", text, cls="num " + ("ok" if i == j else "bad" if text not in ("0", "") else ""))
+    body = [el("tr", children=[el("th", r[0], scope="row"), *(cell(i, j, c) for j, c in enumerate(r[1:]))])
+            for i, r in enumerate(four_way.rows(fw))]
     table = el("table", cls="fields four-way", data_testid="four-way",
                children=[el("thead", children=[head]), el("tbody", children=body)])
     return [el("h5", four_way.TITLE), scroller(f"{name}: decisions, expected by observed", table),
