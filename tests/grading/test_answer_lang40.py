@@ -73,6 +73,13 @@ def test_values_read_as_a_reader_reads_them(case_id, text, ok):
     ("às 10h30min", {"10:30", "22:30"}),
     ("a las 6 menos cuarto de la tarde", {"17:45"}),
     ("custa 19.30 €", None),                # a price
+    ("Son las 11 en São Paulo.", {"11:00", "23:00"}),
+    ("entre las 10 y las 12", {"10:00", "22:00"}),
+    ("at 11 Lisbon time", {"11:00", "23:00"}),
+    ("As duas mensagens são da Sunrise.", None),    # a count after the article, no time
+    ("Tens as 3 faturas pagas.", None),
+    ("At one point it was in Leipzig.", None),
+    ("until 8 May", None),                  # a day
 ])
 def test_times(text, want):
     found = times(Reading(text))

@@ -33,7 +33,8 @@ DAY_BEFORE = re.compile(r"(?<![^\W_]|[.,:/\-_€$£])((\d{1,2})" + _ORDINAL + ")
 DAY_AFTER = re.compile(_DAYS_JOIN + r"(\d{1,2})" + _ORDINAL + r"(?![^\W_]|[.,:/]\d)(?:,? (\d{4})(?!\d))?")
 LOOK_BACK = 24          # characters before a day-and-month a first day and its joiner fit in
 
-PATTERNS = (TIME_RANGE, DAY_BEFORE, DAY_AFTER)
+JOINED = re.compile(_JOIN)    # the words between a range's two ends ("10 y las 12"), alone
+PATTERNS = (TIME_RANGE, DAY_BEFORE, DAY_AFTER, JOINED)
 
 
 def _clock(hour: int, half: str | None) -> set:

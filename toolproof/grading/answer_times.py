@@ -45,6 +45,8 @@ _AFTERNOON = tuple(words(w) for w in vw.AFTERNOON)
 _MORNING = tuple(words(w) for w in vw.MORNING)
 _AFTER_HOUR = _HOUR_WORDS + _AFTERNOON + _MORNING
 _AT_LAST = frozenset(w[-1] for w in _AT_HOUR)
+_AFTER_TIME = frozenset(vw.AFTER_TIME)
+_MONTHS = frozenset(m for months in vw.MONTHS.values() for m in months) | frozenset(vw.MONTH_ABBREVIATIONS)
 _AFTER_FIRST = frozenset(w[0] for w in _AFTER_HOUR)
 _JOINED_MINUTES = ("e", "y", "menos")   # "5 y media", "5 e meia", "6 menos cuarto": a time alone
 
@@ -77,6 +79,18 @@ def _ends_with(seq: tuple, options: tuple) -> bool:
 def _at_hour(before: tuple) -> bool:
     """Do these words ("at", "às", "a las") make the hour after them a time?"""
     return bool(before) and before[-1] in _AT_LAST and _ends_with(before, _AT_HOUR)
+
+
+def _counted(reading: Reading, end: int, after: tuple) -> bool:
+    """Is the hour ending at `end`, after "at", "às" or "as", a count of what the next word names
+    ("as duas mensagens", "at one point": a word in lowercase, no word of time, vw.AFTER_TIME),
+    or a day (a month follows)?"""
+    if after and after[0] in _MONTHS:
+        return True                         # "between 1 and 15 March": days
+    if not after or after[0] in _AFTER_TIME or _starts_with(after, _AFTER_HOUR):
+        return False
+    word = TOKEN.search(reading.norm, end, end + READ_AHEAD)
+    return word is not None and reading.text[word.start()].islower()
 
 
 def _hour_word_after(after: tuple) -> bool:
@@ -129,9 +143,11 @@ def read_times(reading: Reading) -> list:
             back, minute, end, after = worded
             hour = (hour - 1) % 24 if back else hour
         if (sep is None and half is None and not m.group(0).endswith("h")
-                and not (_at_hour(_words_before(reading, start, 3)) or named
-                         or joined
-                         or _RANGE.match(norm, m.end(), m.end() + 12))):
+                and not ((_at_hour(_words_before(reading, start, 3)) and not _counted(reading, end, after))
+                         or named or joined
+                         or _RANGE.match(norm, m.end(), m.end() + 12)
+                         or (out and 0 < start - out[-1][1] <= 12      # "entre las 10 y las 12"
+                             and ranges.JOINED.fullmatch(norm, out[-1][1], start) and not _counted(reading, end, after)))):
             continue                        # a bare number
         if sep == "." and (norm[max(0, start - 2):start].strip() in ("€", "$", "£")
                            or norm.startswith((" €", "€", " eur", " usd", " $"), m.end())):
@@ -178,7 +194,7 @@ def _worded_times(reading: Reading) -> list:
         if worded is not None:
             back, minute, end, after = worded
             hour, timed = (hour - 2) % 12 + 1 if back else hour, True
-        if not (timed or _at_hour(before) or _hour_word_after(after)):
+        if not (timed or (_at_hour(before) and not _counted(reading, end, after)) or _hour_word_after(after)):
             continue
         out.append((m.start(), end, {f"{h:02d}:{minute:02d}" for h in _hours(hour, None, after)}))
     return out

@@ -96,7 +96,23 @@ CURRENCY_CODES = {"eur": "EUR", "euro": "EUR", "euros": "EUR", "usd": "USD", "do
 
 # Words before a bare hour that make it a time ("at 7", "às 19", "a las 7").
 AT_HOUR = ("at", "from", "until", "till", "between", "by", "às", "as", "das", "até", "pelas",
-           "a las", "a la", "de las", "desde las", "hasta las", "entre las", "sobre las")
+           "a las", "a la", "de las", "desde las", "hasta las", "entre las", "sobre las",
+           "son las", "serán las", "eran las", "es la", "será la", "era la", "hacia las",
+           "hacia la", "para las", "para la")
+# Words that may follow a bare hour read as a time after "at", "às", "as", "a las" ("at 7 tonight",
+# "às 9 em ponto", "a las 11 en Madrid"); any other word in lowercase makes the number a count
+# ("as duas mensagens", "las dos reservas", "at two places", "at one point"). A capital is a
+# name ("at 11 Lisbon time").
+AFTER_TIME = ("in", "on", "at", "and", "or", "to", "until", "till", "for", "with", "but", "then",
+              "sharp", "this", "tonight", "tomorrow", "today", "next", "every", "each", "local",
+              "your", "my", "our", "is", "was", "will", "please", "so", "if", "when", "that",
+              "instead", "rather", "exactly", "precisely", "latest", "earliest", "ish", "or so",
+              "em", "no", "na", "de", "do", "da", "e", "ou", "até", "para", "com", "mas", "então",
+              "desta", "deste", "esta", "este", "hoje", "amanhã", "todos", "todas", "cada", "hora",
+              "é", "foi", "será", "se", "que", "pelo", "pela", "por", "à", "às", "ao", "certas",
+              "en", "el", "la", "del", "y", "o", "u", "hasta", "con", "pero", "hoy", "mañana", "es",
+              "fue", "si", "al", "a", "más", "mais", "menos", "aproximadamente", "exactamente",
+              "exatamente", "ya", "já", "también", "também", "also", "too", "as", "las")
 # Words after a bare hour that make it a time ("7 o'clock", "15 horas").
 HOUR_WORDS = ("o'clock", "oclock", "horas", "hrs", "hours", "h")
 # Minutes after an hour in words: (the words, the minutes, whether the hour counts back one:
