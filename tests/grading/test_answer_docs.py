@@ -16,6 +16,7 @@ sys.path.insert(0, str(ROOT))
 from toolproof.grading import answer_claim_words as cw  # noqa: E402
 from toolproof.grading import answer_ask_words as aw  # noqa: E402
 from toolproof.grading import answer_lexicon as lex  # noqa: E402
+from toolproof.grading import answer_text  # noqa: E402
 from toolproof.grading import answer_value_words as vw  # noqa: E402
 
 DOC = ROOT / "docs" / "grading.md"
@@ -29,6 +30,7 @@ ROWS = [
     ("condition: leaves what follows open (Portuguese \"se\" at a clause's start)", lex.CONDITION),
     ("future, modal, offer: leaves what follows open (also 'll, 'd)", lex.OPEN),
     ("hedge: leaves what follows open, but a banned item under it fires", lex.HEDGES),
+    ("futures: in a free-text argument a required phrase under one is stated", lex.FUTURES),
     ("clause breaks: polarity does not cross them (nor , ; : and dashes)", lex.CLAUSE_BREAKS),
     ("reporting: what follows is someone else's words, not a claim", lex.REPORTING),
     ("question words: the clause of a question that asks", lex.QUESTION_WORDS),
@@ -77,6 +79,9 @@ SHARED = [
     ("first-person verbs of acting after a warning's negation", lex.WARNING_VERBS),
     ("after I or we: the verbs \"and\" carries are a plan, not a claim", cw.MODALS),
     ("a preposition ending the clause after a participle: a relative clause, not a claim", cw.STRANDED),
+    ("fillers: before a colon and more words, no claim (\"Pronto: …\")", cw.FILLERS),
+    ("people counted: a number before one is a party size picked (asks_for `quantity`)", aw.PEOPLE),
+    ("a question's last clause opening so offers an alternative: the clauses before it ask too", answer_text.ALTERNATIVES),
     ("afternoon and evening (a time is pm)", vw.AFTERNOON),
     ("morning (a time is am)", vw.MORNING),
     ("noon and midnight", vw.NOON + vw.MIDNIGHT),
