@@ -63,7 +63,7 @@ def full_run(fake, tmp_path, provider: str):
     code, stdout, stderr = live(fake, "--cap", "2000", "--format", "json", "--out", str(out), provider=provider)
     assert code == 0, stderr
     # the fixtures hold one case whose request fails (intended ERROR): part of the plan got no verdict
-    assert stderr.endswith("toolproof: incomplete: 1 of 72 planned conversations got no verdict (1 ERROR, "
+    assert stderr.endswith(f"toolproof: incomplete: 1 of {len(CASES)} planned conversations got no verdict (1 ERROR, "
                            "0 not started); accepted (--allow-incomplete)\n")
     need = requests_needed(CASES)
     # the maximum allows for every retry (two per request), so a run there never leaves a case out
@@ -169,7 +169,7 @@ def test_the_cap_bounds_what_reaches_the_server(fake, tmp_path):
     assert {m["reason"] for m in doc["not_started"]} == {"the request cap (7) could not cover its requests"}
     card = json.loads(stdout)
     assert card["coverage"]["not_started"] == missing
-    assert stderr.endswith(f"toolproof: incomplete: {missing} of 9 planned conversations got no verdict "
+    assert stderr.endswith(f"toolproof: incomplete: {missing} of {len(scoped(CASES, 'injection'))} planned conversations got no verdict "
                            f"(0 ERROR, {missing} not started); exit 3 (--allow-incomplete accepts a partial run)\n")
     fake.requests.clear()
     code, _, stderr = live(fake, "--scope", "injection", "--cap", "7", "--allow-incomplete")

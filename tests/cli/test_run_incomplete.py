@@ -15,10 +15,12 @@ import pytest
 
 from fakeprovider import SUITE
 from misbehaving import MisbehavingServer
+from suitefigures import in_category
 from clirun import cli_with
 from toolproof.cli.live import incomplete_line, key_variables
 
 KEY = "sk-incomplete-secret-7"
+ASK = in_category("must_ask")           # the cases of the runs below (scope must_ask)
 
 
 @pytest.fixture(scope="module")
@@ -52,20 +54,20 @@ def test_a_server_that_dies_mid_way_exits_3_and_says_how_many(bad):
     last = stderr.splitlines()[-1]
     # the cap (lowered to the plan's need with every retry allowed for) covers the retries, so every
     # case starts and the dead server's cases end in ERROR (issue 20: a full run completes in full)
-    assert last == ("toolproof: incomplete: 7 of 9 planned conversations got no verdict (7 ERROR, 0 not started); "
-                    "exit 3 (--allow-incomplete accepts a partial run)")
+    assert last == (f"toolproof: incomplete: {ASK - 2} of {ASK} planned conversations got no verdict ({ASK - 2} ERROR, "
+                    "0 not started); exit 3 (--allow-incomplete accepts a partial run)")
 
 
 def test_allow_incomplete_accepts_a_partial_run_and_still_says_so(fake):
     code, _, stderr = compatible(fake.base + "/v1", "--scope", "must_ask", "--cap", "3", "--allow-incomplete")
     assert code == 0
-    assert stderr.splitlines()[-1] == ("toolproof: incomplete: 6 of 9 planned conversations got no verdict "
-                                       "(0 ERROR, 6 not started); accepted (--allow-incomplete)")
+    assert stderr.splitlines()[-1] == (f"toolproof: incomplete: {ASK - 3} of {ASK} planned conversations got no verdict "
+                                       f"(0 ERROR, {ASK - 3} not started); accepted (--allow-incomplete)")
 
 
 def test_a_cap_below_the_plan_leaves_cases_not_started_exit_3(fake):
     code, _, stderr = compatible(fake.base + "/v1", "--scope", "must_ask", "--cap", "3")
-    assert code == 3 and "(0 ERROR, 6 not started); exit 3" in stderr.splitlines()[-1]
+    assert code == 3 and f"(0 ERROR, {ASK - 3} not started); exit 3" in stderr.splitlines()[-1]
 
 
 def test_a_whole_plan_graded_exits_0_without_the_line(fake):
@@ -75,7 +77,7 @@ def test_a_whole_plan_graded_exits_0_without_the_line(fake):
 
 def test_the_fail_under_gate_still_exits_1_first(fake):
     code, _, stderr = compatible(fake.base + "/v1", "--scope", "must_ask", "--cap", "3", "--fail-under", "100")
-    assert code == 1 and "toolproof: no score (only 3 of 9 cases graded (6 not started), below half of the plan): " \
+    assert code == 1 and f"toolproof: no score (only 3 of {ASK} cases graded ({ASK - 3} not started), below half of the plan): " \
         "--fail-under 100.0 needs a score" in stderr
 
 
@@ -101,16 +103,19 @@ def test_a_server_refusing_the_first_requests_of_each_prompt_completes_the_run(f
     # 48 of 56 not started) though every retry would have succeeded. The fake cannot tell a
     # conversation's repeats apart (they send the same body), so it refuses each prompt's first two
     # requests: every conversation meets at most two, and the first eight in flight all fail.
+    prompts = 0
     for case in (c for c in SUITE if c["category"] == "must_ask"):
         for prompt in [case["prompt"]] + [p["prompt"] for p in case["phrasings"]]:
             fake.script[("prompt", prompt)] = [(503, {"retry-after": "0"}, "{}")] * 2
+            prompts += 1
+    runs = 2 * prompts                          # every prompt, twice (two repeats)
     code, stdout, stderr = compatible(fake.base + "/v1", "--scope", "must_ask", "--phrasings", "all", "--repeats",
                                       "2", "--concurrency", "8", "--cap", "500", "--format", "json")
     assert code == 0, stderr
-    assert "run stopped" not in stderr and "[56/56]" in stderr
-    assert len(fake.requests) == 56 + 56        # 56 refused (two per prompt), 56 answered
+    assert "run stopped" not in stderr and f"[{runs}/{runs}]" in stderr
+    assert len(fake.requests) == 2 * prompts + runs        # two refused per prompt, then each conversation answered
     card = json.loads(stdout)
-    assert card["coverage"] == {"planned": 56, "graded": 56, "error": 0, "not_started": 0}
+    assert card["coverage"] == {"planned": runs, "graded": runs, "error": 0, "not_started": 0}
 
 
 # ---- the key and the endpoint ----------------------------------------------------------------

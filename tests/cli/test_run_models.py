@@ -16,6 +16,7 @@ import pytest
 from fakeprovider import SUITE
 from htmlcheck import assert_inert
 from misbehaving import MisbehavingServer
+from suitefigures import CASES, in_category
 from clirun import cli_with
 from toolproof.cli.main import run
 
@@ -70,11 +71,12 @@ def test_one_model_failing_entirely_does_not_stop_the_others(fake, broken, tmp_p
                          "--out-dir", str(tmp_path))
     assert code == 2                       # the dead model's run stopped: the worst exit code wins
     assert "toolproof: openai-compatible / good: score" in err
-    assert "toolproof: openai-compatible / dead: no score, 0 of 9 graded, exit 2" in err
+    calls = in_category("should_call")
+    assert f"toolproof: openai-compatible / dead: no score, 0 of {calls} graded, exit 2" in err
     assert out.startswith("ToolProof leaderboard: 2 runs, same suite")
-    assert out.splitlines()[0].endswith("9 of its 72 cases; 1 not ranked (no score)")
+    assert out.splitlines()[0].endswith(f"{calls} of its {CASES} cases; 1 not ranked (no score)")
     rows = [line for line in out.splitlines() if "openai-compatible / " in line]
-    assert "good" in rows[0] and "dead" in rows[1] and "0 of 9" in rows[1]
+    assert "good" in rows[0] and "dead" in rows[1] and f"0 of {calls}" in rows[1]
     assert json.loads((tmp_path / "openai-compatible-good.json").read_text(encoding="utf-8"))["state"] == "done"
 
 
@@ -170,7 +172,7 @@ def test_a_folder_swapped_for_a_symlink_mid_run_gets_every_file_and_nothing_land
     assert sorted(p.name for p in moved.iterdir()) == ["openai-compatible-a.json", "openai-compatible-b.json"]
     for name, model in (("openai-compatible-a.json", "a"), ("openai-compatible-b.json", "b")):
         doc = json.loads((moved / name).read_text(encoding="utf-8"))
-        assert doc["model"] == model and doc["state"] == "done" and len(doc["transcripts"]) == 9
+        assert doc["model"] == model and doc["state"] == "done" and len(doc["transcripts"]) == in_category("should_call")
     board = json.loads(out)                                # read back through the handle, not the link
     assert [r["model"] for r in board["runs"]] == ["a", "b"]
 

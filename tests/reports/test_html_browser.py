@@ -7,6 +7,7 @@ import io
 import pytest
 
 from boarddocs import HOSTILE, run_doc, write_runs
+from suitefigures import CASES
 from toolproof.cli.main import run
 
 pytestmark = pytest.mark.browser
@@ -28,7 +29,7 @@ def test_reports_open_from_disk_and_request_nothing(browser, tmp_path):
     assert "<script>alert(1)</script>" in page.locator("table.board").inner_text()
     page.goto(card.as_uri())
     assert page.locator(".headline").inner_text().endswith("over cases")
-    assert page.locator("details.case-row").count() == 72
+    assert page.locator("details.case-row").count() == CASES
     assert page.evaluate("document.scripts.length") == 0
     assert requests == [board.as_uri(), card.as_uri()] and dialogs == []
     page.close()
