@@ -11,6 +11,7 @@ import pytest
 from browser import ARTIFACTS
 from boarddocs import HOSTILE, partial_doc, phrased_doc, run_doc, write_runs
 from livepage import export, live, page, run  # noqa: F401  (fixtures)
+from suitefigures import CASES
 from clirun import cli_output as cli
 
 pytestmark = pytest.mark.browser
@@ -51,7 +52,7 @@ def test_the_exports_equal_the_terminal_byte_for_byte(page, files):
 
 
 def test_a_run_with_no_score_is_listed_apart_and_the_exports_still_equal_the_terminal(page, files, tmp_path):
-    # a run cut short (10 of 72) and a run of every phrasing beside base-only runs: one page load
+    # a run cut short (10 of the suite's cases) and a run of every phrasing beside base-only runs: one page load
     extra = write_runs(tmp_path, {"cut": partial_doc("cut"), "phrased": phrased_doc("phrased")})
     chosen = files[:2] + extra
     assert upload(page, chosen) == "ready"
@@ -60,7 +61,7 @@ def test_a_run_with_no_score_is_listed_apart_and_the_exports_still_equal_the_ter
     apart = page.eval_on_selector_all("#board .board-row.unranked", "rows => rows.map(r => r.dataset.runId)")
     assert ranked == [r["id"] for r in board["runs"]] and apart == ["run-3"] == [r["id"] for r in board["unranked"]]
     why = page.text_content("#board .board-row.unranked .board-why")
-    assert why == "only 10 of 72 cases graded (62 not started), below half of the plan"
+    assert why == f"only 10 of {CASES} cases graded ({CASES - 10} not started), below half of the plan"
     text = page.text_content("#board-result")
     assert board["suite"]["phrasings_note"] in text and "Not ranked" in text
     assert "(1 not ranked: no score)" in page.text_content("#board-message")

@@ -15,6 +15,7 @@ import pytest
 from browser import ARTIFACTS
 from livepage import FIRST, live, page, run  # noqa: F401
 from routed import OPENAI
+from suitefigures import CASES as SUITE_CASES
 from toolproof.scoring.scorecard import METRIC_KEYS
 
 pytestmark = pytest.mark.browser
@@ -67,7 +68,7 @@ def test_case_toggles_are_named_for_their_case(page):
     names = page.eval_on_selector_all("#fixture-card button.toggle", "bs => bs.map(b => b.getAttribute('aria-label'))")
     rows = page.eval_on_selector_all("#fixture-card .case-row", "rs => rs.map(r => [r.dataset.caseId, r.dataset.category])")
     scenarios = sum(category == "scenario" for _, category in rows)      # the fixture scenarios (issue 39)
-    assert len(names) == len(rows) == 72 + scenarios and len(set(names)) == len(names)
+    assert len(names) == len(rows) == SUITE_CASES + scenarios and len(set(names)) == len(names)
     assert all(f"{'scenario' if category == 'scenario' else 'case'} {case_id}:" in name
                for name, (case_id, category) in zip(names, rows))
 

@@ -93,7 +93,7 @@ def test_a_two_level_sweep_draws_its_curve_and_regrades_in_the_terminal(page, se
     # issue 20: each level says how many cases it rests on (all of them here: no hollow point),
     # and the correct-tool rate is drawn beside the score
     axis = page.eval_on_selector_all("#sweep-chart text.sweep-axis", "ns => ns.map(n => n.textContent)")
-    assert axis == ["pad 0 · 9 cases", "pad 6 · 9 cases"]
+    assert axis == [f"pad 0 · {len(CASES)} cases", f"pad 6 · {len(CASES)} cases"]
     assert page.eval_on_selector_all("#sweep-chart circle.hollow", "ns => ns.length") == 0
     assert page.query_selector("#sweep-chart path.sweep-tool-line") is not None
 
