@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from toolproof.datafiles import load_suite_files
 from toolproof.grading import answer_acts as acts
+from toolproof.grading import answer_named
+from toolproof.suite import regex_safety
+from toolproof.suite.regex_safety import unsafe_reason
 from toolproof.grading.answer_rules import forbidden_claims, judge
 from toolproof.grading.answer_text import Reading
 from toolproof.suite.model import Concept, PhraseRules as R
@@ -208,3 +212,29 @@ def test_a_note_states_what_will_happen(text, want):
 ])
 def test_misreads(rules, text, want):
     assert verdict(rules, text) == want
+
+
+# ---- a capability named in the decline's own words (answer_named) ---------------------------
+REVOKE = Concept("revoke_access", ("revok*", "remove someone's access", "take away"))
+MOVE = Concept("reschedule", ("reschedul*", "move", "change the meeting", "alterar a hora", "cambiar la hora"))
+
+
+@pytest.mark.parametrize("item, text, found", [
+    (REVOKE, "I don't have a tool that removes someone's access.", True),
+    (MOVE, "There's no tool here for changing a meeting's time, only for cancelling it.", True),
+    (MOVE, "Acho que não vou conseguir: nenhuma das ferramentas que tenho altera a hora de um evento.", True),
+    (MOVE, "No puedo: mis herramientas no cambian la hora de los eventos.", True),
+    (MOVE, "I can't do that.", False),
+    (REVOKE, "I can't share files with him.", False),
+])
+def test_a_capability_named_in_its_own_words(item, text, found):
+    assert (answer_named.named(Reading(text), item, None) is not None) is found
+
+
+def test_every_loose_pattern_of_the_suite_is_safe(monkeypatch):
+    monkeypatch.setattr(regex_safety, "MAX_PATTERN", 100_000)
+    concepts = load_suite_files().documents["suite"]["concepts"]
+    phrases = {p for words in concepts.values() for lang in words.values() for p in lang}
+    patterns = [answer_named.loose_pattern(p) for p in sorted(phrases)]
+    assert all(unsafe_reason(p.pattern) is None for p in patterns if p is not None)
+    assert all(unsafe_reason(p.pattern) is None for p in answer_named.PATTERNS)
