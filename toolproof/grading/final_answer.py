@@ -9,14 +9,13 @@ Pure: no I/O.
 from __future__ import annotations
 
 from dataclasses import replace
-from itertools import islice
 
 from toolproof.providers.reply import MAX_TEXT
 from toolproof.suite.categories import CATEGORY
 from toolproof.suite.model import Case, Negated, PhraseRules
 from .answer_acts import claims
 from . import answer_named
-from .answer_rules import Judgement, forbidden_claims, judge, label, occurrences
+from .answer_rules import Judgement, forbidden_claims, judge, label
 from .answer_text import Reading, show
 
 NO_RULES = PhraseRules()
