@@ -161,7 +161,7 @@ def test_scope_all_keeps_suite_order_and_needs_the_sum(bundle):
     assert requests_needed(bundle.cases) == sum(requests_needed(scoped(bundle.cases, c)) for c in CASE_CATEGORIES)
     assert make_run(bundle, bundle.cases, Transport(), scope="injection").need == \
         2 * len(scoped(bundle.cases, "injection"))
-    assert SECOND_TURN_CATEGORIES == {"multi_step", "injection", "result_use"}
+    assert SECOND_TURN_CATEGORIES == {"multi_step", "injection", "result_use", "injection_realistic"}
 
 
 def test_unknown_scope_is_refused(bundle):
@@ -737,9 +737,10 @@ def test_a_server_refusing_each_conversations_first_two_requests_never_stops_the
     run = make_run(bundle, bundle.cases, transport, scope="must_ask", concurrency=8, repeats=2, phrasings="all")
     run.settings.cap = run.most
     go(run, monkeypatch)
-    assert len(run.work) == 56 and len(sent) == 56 and all(n >= 3 for n in sent.values())
+    runs = 2 * sum(1 + len(c.phrasings) for c in bundle.cases if c.category == "must_ask")   # two repeats of each
+    assert len(run.work) == runs and len(sent) == runs and all(n >= 3 for n in sent.values())
     assert (run.state, run.stop, run.error, run.skipped) == ("done", "", "", 0)
-    assert len(run.results) == 56 and "ERROR" not in {r.verdict for r in run.results}
+    assert len(run.results) == runs and "ERROR" not in {r.verdict for r in run.results}
     assert "not_started" not in run.document(created="x")
 
 

@@ -9,7 +9,9 @@ Rules (docs/sweeps.md "Padding rules" says the same for users):
   higher level offers a superset of a lower one and the curve is not re-drawn at every level;
 - the whole list (own tools included) is then shuffled per (seed, case, level): at every level,
   level 0 too, so levels differ only in how many tools are offered;
-- a level needing more tools than some case's pool holds is refused before the run.
+- a level needing more tools than some case's pool holds is refused before the run;
+- a case of a category that is not padded (`crowded`: it offers the whole catalogue and its
+  servers already) is offered its own tools, shuffled the same way, at every level.
 Randomness comes only from stats.SeededDraws: the same seed gives the same requests in the
 terminal and in the page.
 
@@ -21,6 +23,7 @@ from toolproof.plurals import counted
 from toolproof.errors import ToolProofError, clip
 from toolproof.scoring.stats import SeededDraws
 from toolproof.scoring.sweep import MAX_LEVELS
+from toolproof.suite.categories import CATEGORY
 from toolproof.suite.model import Case, Tool
 from toolproof.suite.toolnames import wire_name
 
@@ -58,6 +61,12 @@ def pad_pool(case: Case, tools: dict[str, Tool]) -> list[str]:
     return pool
 
 
+def padded(case: Case) -> bool:
+    """Does a sweep pad this case? Not one whose category says its offer is full already."""
+    record = CATEGORY.get(case.category)
+    return record is None or record.padded
+
+
 def _draws(seed: int, *parts: object) -> SeededDraws:
     """A generator for one (seed, case[, level]): the key is hashed, so case ids of any length
     and content give independent, reproducible streams."""
@@ -78,6 +87,8 @@ def shuffled(items: list, draws: SeededDraws) -> list:
 
 def offered_tools(case: Case, tools: dict[str, Tool], pad: int, seed: int) -> list[str]:
     """The tool names a case is offered at level `pad`, in the order they are sent."""
+    if not padded(case):
+        return shuffled(list(case.tools), _draws(seed, "order", case.id, pad))
     pool = pad_pool(case, tools)
     if pad > len(pool):
         raise ToolProofError(f"case {case.id!r} can be padded with at most {counted(len(pool), 'tool')} from "
@@ -92,7 +103,7 @@ def check_levels(cases: list[Case], tools: dict[str, Tool], levels: tuple[int, .
     if not levels:
         return
     top = max(levels)
-    for case in cases:
+    for case in filter(padded, cases):
         room = len(pad_pool(case, tools))
         if top > room:
             raise ToolProofError(f"{flag} {top} is more than case {case.id!r} can take: it has "
