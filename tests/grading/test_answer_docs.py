@@ -81,6 +81,8 @@ SHARED = [
     ("a preposition ending the clause after a participle: a relative clause, not a claim", cw.STRANDED),
     ("fillers: before a colon and more words, no claim (\"Pronto: …\")", cw.FILLERS),
     ("people counted: a number before one is a party size picked (asks_for `quantity`)", aw.PEOPLE),
+    ("a question's one question word that names the detail asked (the amount, not the account, in \"¿cuánto dinero…a la cuenta?\")",
+     tuple(f"{w} ({d})" for w, d in aw.QUESTION_FOCUS.items())),
     ("a question's last clause opening so offers an alternative: the clauses before it ask too", answer_text.ALTERNATIVES),
     ("afternoon and evening (a time is pm)", vw.AFTERNOON),
     ("morning (a time is am)", vw.MORNING),

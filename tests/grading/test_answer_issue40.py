@@ -209,6 +209,10 @@ def test_a_note_states_what_will_happen(text, want):
     (R(asks_for=("quantity",)), "Vou procurar para 4 pessoas. Quantas são ao certo?", FAIL),
     (R(asks_for=("account",)), "¿De dónde transfiero los 300 €?", PASS),
     (R(asks_for=("account",)), "Solo me falta saber desde qué cuenta.", PASS),
+    (R(asks_for=("account",)), "Claro, ¿cuánto dinero quieres pasar a la cuenta de ahorro?", FAIL),
+    (R(asks_for=("account",)), "How much should I move to the savings account?", FAIL),
+    (R(asks_for=("account",)), "¿Cuánto y desde qué cuenta?", PASS),
+    (R(asks_for=("duration",)), "¿Cuánto tiempo quieres reservar?", PASS),
 ])
 def test_misreads(rules, text, want):
     assert verdict(rules, text) == want

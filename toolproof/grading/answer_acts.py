@@ -12,8 +12,8 @@ the reply where it does so, read with answer_text and the words of answer_lexico
   under a condition.
 - A warning (`warnings`) is any warning form, anywhere in the reply.
 - An ask (`asking_spans`) is a clause of a question that asks, or a request form ("please tell
-  me", "diga-me", "dime") up to the end of its sentence; `details_in` names the details
-  (answer_ask_words.DETAILS) an ask mentions.
+  me", "diga-me", "dime") up to the end of its sentence; answer_asks names the details an ask
+  mentions and the values a reply picks itself.
 
 Each finder is a regular expression over the reply, built from the lexicon entries whose first
 word the reply uses (a claim's: the words a claim can start with), then a look at the words and
@@ -30,9 +30,8 @@ from typing import Iterator
 from . import answer_claim_words as cw
 from . import answer_lexicon as lex
 from . import answer_ask_words as aw
-from .answer_patterns import MAX_FOUND, alternatives, compiled, entry, find_entries
-from . import answer_values as values
-from .answer_text import DENIED, OPEN, STATED, TOKEN, Reading
+from .answer_patterns import MAX_FOUND, entry, find_entries
+from .answer_text import OPEN, STATED, TOKEN, Reading
 
 NOT_A_CLAIM_AFTER = ("nothing", "anything", "nada", "no one", "nobody", "ninguém", "nadie", "together")
 # A completion form whose subject is one of these denies, not claims ("Nothing's been sent",
@@ -46,7 +45,6 @@ LACK_REACH = 200        # characters after a sentence saying what is missing tha
 EMAIL = re.compile(r"[^\s@<>()\[\],;:\"']{1,64}@[^\W_][\w-]{0,62}(?:\.[\w-]{1,63}){1,8}")
 SAME_VALUE = re.compile(r"[ ,]{0,3}(?:the |el |o )?")     # "Friday, the 13th", "sexta-feira, 13"
 PATTERNS = (EMAIL, SAME_VALUE)
-_NONE = re.match("", "")
 
 
 @lru_cache(maxsize=256)
@@ -98,7 +96,7 @@ class _Words:
         self.choice_words = e(lex.CHOICE_QUESTION_WORDS)
         self.further = e(lex.FURTHER)
         self.premises, self.past_times = e(cw.PREMISES), e(cw.PAST_TIMES)
-        self.futures = e(lex.FUTURES)
+        self.futures, self.question_words = e(lex.FUTURES), e(lex.QUESTION_WORDS)
         self.active = self.first_person + self.done_first + self.spanish_perfect + self.just_did + self.and_then
 
 
@@ -387,63 +385,3 @@ def asking_spans(reading: Reading) -> Iterator[tuple[int, int]]:
         ask = reading.norm.find("?", end, end + LACK_REACH)
         if ask != -1:
             yield start, ask + 1
-
-
-def guessed(reading: Reading, detail: str) -> tuple[int, int] | None:
-    """Where the text picks a value of the detail it asks for itself, in a statement ("I'll
-    search for flights departing tomorrow. Let me know if you had another date in mind"), or
-    None. Values in a question or a request ("which evening (Mon 9 to Sun 15 March)?") and
-    examples ("for example 200 €") are options offered, not picks; a value a yes/no question
-    proposes ("Shall I move the usual €250 over?") is a pick (_proposes)."""
-    places = []
-    if detail == "date":
-        places = [(s, e) for s, e, _ in values.dates(reading)] + find_entries(reading, lexicon(reading.lang).relative_days)
-    elif detail == "time":
-        places = [(s, e) for s, e, _ in values.times(reading)]
-    elif detail == "amount":
-        places = [(s, e) for s, e, _ in values.numbers(reading) if values.is_money(reading, s, e)]
-    elif detail == "recipient":
-        places = [(m.start(), m.end()) for m, _ in zip(EMAIL.finditer(reading.norm), range(MAX_FOUND))]
-    elif detail == "quantity":      # "Vou procurar para 4 pessoas": a count of people picked
-        places = [(s, e) for s, e, _ in values.numbers(reading)
-                  if (TOKEN.search(reading.norm, e, e + 30) or _NONE).group() in aw.PEOPLE]
-    if not places:
-        return None
-    asking = list(asking_spans(reading))
-    places.sort()
-    for start, end in places:
-        lo, hi = reading.sentence_span(start)
-        question = "?" in reading.norm[lo:hi]
-        if (question or any(s <= start < e for s, e in asking)) and not (
-                question and _proposes(reading, places, lo, hi)):
-            continue
-        if find_entries(reading, lexicon(reading.lang).examples, max(lo, start - 40), start):
-            continue
-        if reading.polarity(start)[0] != DENIED:
-            return start, end
-    return None
-
-
-
-
-def _proposes(reading: Reading, places: list, lo: int, hi: int) -> bool:
-    """Does the question in lo..hi propose the one value of the detail it holds ("Shall I move
-    the usual €250 over?", "I'll look for flights tomorrow, or did you have another day in
-    mind?")? A question that asks for a choice ("which evening (Mon 9 to Sun 15 March)?", "how
-    much: €100 or €250?") offers its values; so does one holding two or more of them."""
-    inside = [(s, e) for s, e in places if lo <= s < hi]
-    # a weekday next to its date ("Friday the 13th of March") is one value
-    apart = sum(1 for (_, e), (s, _) in zip(inside, inside[1:]) if not SAME_VALUE.fullmatch(reading.norm, e, s))
-    if apart >= 1:
-        return False
-    return not find_entries(reading, lexicon(reading.lang).choice_words, lo, hi)
-
-
-def details_in(reading: Reading, start: int, end: int) -> list[str]:
-    """The details (answer_ask_words.DETAILS) whose words this stretch of the reply mentions."""
-    found = []
-    for name, words in lexicon(reading.lang).details.items():
-        body = alternatives(words, reading.vocab)
-        if body is not None and compiled(body).search(reading.norm, start, end):
-            found.append(name)
-    return found

@@ -149,3 +149,8 @@ DETAILS = {
 PEOPLE = ("people", "persons", "guests", "adults", "children", "kids", "travellers", "travelers",
           "passengers", "pessoas", "adultos", "crianças", "hóspedes", "passageiros", "personas",
           "niños", "huéspedes", "pasajeros", "pax")
+# A question's one question word that names the detail it asks ("¿cuánto dinero quieres pasar a
+# la cuenta de ahorro?" asks the amount, not the account).
+QUESTION_FOCUS = {"how much": "amount", "how many": "quantity", "cuánto": "amount", "cuánta": "amount", "quanto": "amount", "quanta": "amount",
+                  "cuántos": "quantity", "cuántas": "quantity", "quantos": "quantity",
+                  "quantas": "quantity"}

@@ -30,7 +30,7 @@ from typing import Any, Iterator, NamedTuple
 
 from toolproof.suite.model import Concept, Negated, PhraseRules, resolve_result
 from . import answer_acts as acts
-from . import answer_contents, answer_grounded
+from . import answer_asks, answer_contents, answer_grounded
 from .answer_patterns import find_entries, find_phrase
 from .answer_text import COND, DENIED, OPEN, OPENING, STATED, TOKEN, Reading, show
 from .answer_values import choices, date_matches, dates, is_value_phrase, numbers, times
@@ -257,10 +257,10 @@ def asks_for(reading: Reading, details: tuple, where: str | None) -> Judgement:
         if not details:
             out.notes.append(f"asks the user ({_quote(reading.quote(start, end))})")
             return out
-        asked = acts.details_in(reading, start, end)
+        asked = answer_asks.details_in(reading, start, end)
         hit = next((d for d in details if d in asked), None)
         if hit is not None:
-            guess = acts.guessed(reading, hit)
+            guess = answer_asks.guessed(reading, hit)
             if guess is not None:
                 out.problems.append(f"{_at(where)}{name}: asks for the {hit}, but picks one itself: "
                                     f"{_quote(reading.quote(*guess))} in {_quote(reading.context(*guess))}")

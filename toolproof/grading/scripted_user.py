@@ -8,7 +8,7 @@ in the live run (running/scenario_run.py) and when a path or a transcript is rep
   `asks_for` reads it; a closing offer such as "Anything else I can help with?" or "Let me know
   if you need anything else", within the first words of its sentence, asks nothing: real models
   end most answers so, and a scripted "yes" to it would confirm a write nobody asked for): the first reply not yet used whose `asks_for` names a detail asked
-  (answer_acts.details_in), or whose `asks_for` is empty (any question), is sent; none fits ->
+  (answer_asks.details_in), or whose `asks_for` is empty (any question), is sent; none fits ->
   the `fallback` (no fallback: the conversation is over; it answers offers of more too, "Would you
   like me to book one of them?", so a read-only task's fallback declines). Asked again right after
   the fallback, the user has nothing more to say and the conversation is over: a model that ends
@@ -30,7 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from .answer_acts import asking_spans, details_in, entries
+from .answer_acts import asking_spans, entries
+from .answer_asks import details_in
 from .answer_patterns import find_entries
 from .answer_text import Reading
 
