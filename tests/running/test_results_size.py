@@ -66,15 +66,15 @@ def test_the_lines_a_plan_is_refused_with():
         "expands; send less in one run (fewer --repeats or --phrasings, a --scope) or split it into several runs")
 
 
-def test_the_bundled_suite_at_five_repeats_of_every_phrasing_is_planned_under_the_limits():
+def test_the_bundled_suite_at_ten_repeats_of_every_phrasing_is_planned_under_the_limits():
     # issue 40 (136 cases, crowded ones offering 56 tools) took twenty repeats of every phrasing to
-    # about 63 MB: refused before anything is sent, with the way out named
+    # about 33 MB: refused before anything is sent, with the way out named
     def plan(repeats):
         return planned(Run(BUNDLE.cases, BUNDLE.tools, RunSettings("anthropic", "m", "k", "", "all", 10**6,
                                                                   repeats=repeats, phrasings="all"), replayed))
-    five = plan(5)
-    assert plan_problem(five, 20_000_000) is None
-    assert 12_000_000 < five.file_bytes < 20_000_000
+    ten = plan(10)
+    assert plan_problem(ten, 20_000_000) is None
+    assert 12_000_000 < ten.file_bytes < 20_000_000
     assert "(fewer --repeats or --phrasings, a --scope)" in plan_problem(plan(20), 20_000_000)
 
 

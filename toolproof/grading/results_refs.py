@@ -42,6 +42,7 @@ from toolproof.errors import ToolProofError, clip, json_path
 SAME_AS, THEN = "$same_as", "$then"
 VERSION = 2                # the results file version whose request bodies may hold references
 MIN_SHARED = 256           # bytes of compact JSON a referred part must take
+NEW_TAIL = 4096            # bytes a list may add to an earlier one's start and still be written as its extension
 MAX_REFERRED = 10 * limits.MAX_FILE_BYTES     # what a file's references stand for together (compact JSON)
 MAX_EXTENDED = 1_000_000   # list items a file's `$then` extensions make together
 _INDEX = r"(?:0|[1-9][0-9]{0,8})"        # a list index of at most 9 digits (no huge int parsing)
@@ -152,8 +153,13 @@ class Encoder:
             return {SAME_AS: self._values[text]}
         items = tuple(compact(v) for v in value) if isinstance(value, list) else None
         found = None if items is None else self._longest_prefix(items)
-        if found is not None:           # written as a reference: not a place to point to
-            self.referred += sum(map(len, items[:found[1]])) + found[1] + 1
+        shared = 0 if found is None else sum(map(len, items[:found[1]])) + found[1] + 1
+        # Written as a reference, a list is no place to point to: one whose new tail is long (over
+        # NEW_TAIL bytes) and longer than what it shares is written out instead (a crowded case's
+        # 56 tools after another case's few), so its next copy refers to it whole rather than
+        # repeating the tail; a second turn's messages, a short tail on a long start, still extend.
+        if found is not None and len(text) - shared <= max(shared, NEW_TAIL):
+            self.referred += shared
             return {SAME_AS: found[0], THEN: value[found[1]:]}
         written.append((text, items, here))
         return value
