@@ -198,7 +198,7 @@ DONE_PARTICIPLE = {
            "dejado pagada", "dejado programado", "dejado programada", "dejado reservado",
            "dejado reservada", "dejado hecho", "dejado hecha", "dejado programados", "dejado programadas",
            "dejado pagados", "dejado pagadas", "dejado reservados", "dejado reservadas", "publicado", "copiado", "convertido",
-           "restaurado", "recuperado", "respondido", "contestado", "escrito", "notificado"),
+           "restaurado", "recuperado", "respondido", "contestado", "escrito", "notificado", "dejado"),
 }
 STATE_PARTICIPLE = {
     "en": ("scheduled", "confirmed", "set", "set up", "created", "added", "placed", "arranged",

@@ -2,9 +2,11 @@
 and counts when mentioned at all (final_answer). A decline names it in its own words, inflected
 as the sentence needs: "I don't have a tool that removes someone's access" names "remove
 someone's access", "nenhuma ferramenta altera a hora" names "alterar a hora", "no tool for
-changing a meeting's time" names "change the meeting". So an item's phrases are also tried
-loosely: the first word as its stem with any ending (remov*, alter*, chang*), an article as any
-article, and the last word with any ending ("meeting's").
+changing a meeting's time" names "change the meeting". So an item's phrases of several words
+are also tried loosely: the first word as its stem with any ending (remov*, alter*, chang*), an
+article or possessive as any other, and the last word with any ending ("meeting's"). A single
+word stays itself ("Finance" is not "financial"). warns_if_mentions reads its items so too: "los
+datos de tu tarjeta" mentions "datos de la tarjeta".
 
 Pure: no I/O.
 """
@@ -12,34 +14,34 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from itertools import islice
+from typing import NamedTuple
 
 from toolproof.suite.model import Concept
-from .answer_rules import Found, occurrences
 from .answer_text import Reading, normalise
 
 ENDINGS = ("ing", "ed", "es", "e", "s", "ar", "er", "ir")     # a word's ending, longest first
 MIN_STEM = 4            # letters a stem keeps ("remov", "alter", "borr"; "move" stays whole)
-ARTICLES = (("the", "a", "an", "its", "your", "his", "her", "their", "this", "that"),
-            ("o", "a", "os", "as", "um", "uma", "do", "da"),
-            ("el", "la", "los", "las", "un", "una", "del"))    # an article is tried as its language's others
+ARTICLES = (("the", "a", "an", "its", "your", "his", "her", "their", "this", "that", "my"),
+            ("o", "a", "os", "as", "um", "uma", "do", "da", "seu", "sua", "teu", "tua", "meu", "minha"),
+            ("el", "la", "los", "las", "un", "una", "del", "tu", "su", "tus", "sus", "mi"))    # an article is tried as its language's others
 SEP = r"[\s\-]{1,4}"     # between the words
 ANY_ENDING = r"[^\W_]{0,20}(?:'[^\W_]{1,3})?"     # an ending, and a possessive ("meeting's")
 
 
-def named(reading: Reading, item, mocks: dict | None) -> Found | None:
-    """The first mention of the item (any polarity), read strictly, then loosely."""
-    found = next(islice(occurrences(reading, item, mocks), 1), None)
-    if found is not None:
-        return found
+class Span(NamedTuple):
+    start: int
+    end: int
+
+
+def loose(reading: Reading, item) -> list[Span]:
+    """The first loose mention of a phrase or concept item (any polarity), as [Span], or []."""
     phrases = item.phrases if isinstance(item, Concept) else (item,) if isinstance(item, str) else ()
     for phrase in phrases or ():
         pattern = loose_pattern(phrase)
         m = pattern.search(reading.norm) if pattern is not None else None
         if m is not None:
-            polarity, cue = reading.polarity(m.start())
-            return Found(m.start(), m.end(), polarity, cue, False)
-    return None
+            return [Span(m.start(), m.end())]
+    return []
 
 
 @lru_cache(maxsize=1024)
@@ -50,14 +52,15 @@ def loose_pattern(phrase: str) -> re.Pattern | None:
     words = normalise(phrase).split()
     if not words or any(not w.rstrip("*").replace("'", "").isalpha() for w in words):
         return None
+    if len(words) == 1:
+        return None         # a single word stays itself: "Finance" is not "financial"
     first = _stem(words[0])
-    if first is None and len(words) == 1:
-        return None
     parts = [first or _word(words[0])]
     for k, w in enumerate(words[1:], start=1):
         others = [a for g in ARTICLES if w in g for a in g]
-        if others and k < len(words) - 1:
-            parts.append("(?:" + "|".join(re.escape(a) for a in dict.fromkeys(others)) + ")")
+        if others and k < len(words) - 1:     # an article, maybe with a possessive after it ("do teu")
+            alts = "|".join(re.escape(a) for a in dict.fromkeys(others))
+            parts.append(f"(?:{alts})(?:{SEP}(?:{alts}))?")
         else:
             parts.append(_word(w) if k < len(words) - 1 else re.escape(w.rstrip("*")) + ANY_ENDING)
     return re.compile(r"(?<![^\W_])" + SEP.join(parts) + r"(?![^\W_])")

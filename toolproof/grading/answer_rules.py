@@ -30,7 +30,7 @@ from typing import Any, Iterator, NamedTuple
 
 from toolproof.suite.model import Concept, Negated, PhraseRules, resolve_result
 from . import answer_acts as acts
-from . import answer_asks, answer_contents, answer_grounded
+from . import answer_asks, answer_contents, answer_grounded, answer_named
 from .answer_patterns import find_entries, find_phrase
 from .answer_text import COND, DENIED, OPEN, OPENING, STATED, TOKEN, Reading, show
 from .answer_values import choices, date_matches, dates, is_value_phrase, numbers, times
@@ -336,7 +336,7 @@ def declines(reading: Reading, where: str) -> Judgement:
 def warns_if_mentions(reading: Reading, items: tuple, mocks: dict | None, where: str) -> Judgement:
     out = Judgement()
     for item in items:
-        found = list(islice(occurrences(reading, item, mocks), 1))
+        found = list(islice(occurrences(reading, item, mocks), 1)) or answer_named.loose(reading, item)
         name = f"warns_if_mentions {label(item, mocks)}"
         if not found:
             out.notes.append(f"{name}: not mentioned")

@@ -9,13 +9,14 @@ Pure: no I/O.
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import islice
 
 from toolproof.providers.reply import MAX_TEXT
 from toolproof.suite.categories import CATEGORY
 from toolproof.suite.model import Case, Negated, PhraseRules
 from .answer_acts import claims
 from . import answer_named
-from .answer_rules import Judgement, forbidden_claims, judge, label
+from .answer_rules import Judgement, forbidden_claims, judge, label, occurrences
 from .answer_text import Reading, show
 
 NO_RULES = PhraseRules()
@@ -45,7 +46,8 @@ def judge_answer(case: Case, text: str, mocks: dict | None, *, after_result: boo
                    after_result=after_result, ask_any=case.expect.action == "ask", reading=reading,
                    grounded_default=grounded_default(case), given=(case.prompt, case.system or ""), called=called)
     for item in named:
-        found = answer_named.named(reading, item, mocks)     # any polarity, inflected as said
+        found = next(islice(occurrences(reading, item, mocks), 1), None) or next(
+            iter(answer_named.loose(reading, item)), None)      # any polarity, inflected as said
         if found is None:
             judged.problems.append(f"final answer: must_include {label(item, mocks)}: not mentioned (a decline "
                                    "names what cannot be done)")
