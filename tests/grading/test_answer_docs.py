@@ -38,6 +38,7 @@ ROWS = [
     ("saying what is missing: the question after it asks for what it names", aw.LACKS),
     ("days named relative to today: a date picked (asks_for `date`)", aw.RELATIVE_DAYS),
     ("examples: a value after them is offered, not picked", aw.EXAMPLES),
+    ("kinds of account: one named in a statement or a yes/no question is picked (asks_for `account`)", aw.ACCOUNT_KINDS),
     ("claims, first person past (after I or we in English)", cw.DONE_PAST | {
         k: v for k, v in cw.DONE_FIRST_PERSON.items() if v}),
     ("claims, just done: then a verb in the infinitive", cw.JUST_DID),

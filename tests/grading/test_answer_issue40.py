@@ -213,6 +213,9 @@ def test_a_note_states_what_will_happen(text, want):
     (R(asks_for=("account",)), "How much should I move to the savings account?", FAIL),
     (R(asks_for=("account",)), "¿Cuánto y desde qué cuenta?", PASS),
     (R(asks_for=("duration",)), "¿Cuánto tiempo quieres reservar?", PASS),
+    (R(asks_for=("account",)), "¿Quieres que lo haga desde tu cuenta corriente habitual?", FAIL),
+    (R(asks_for=("account",)), "Voy a transferirlos desde tu cuenta corriente. ¿Te parece bien esa cuenta?", FAIL),
+    (R(asks_for=("account",)), "¿Desde cuál de tus cuentas: la cuenta corriente o la de nómina?", PASS),
 ])
 def test_misreads(rules, text, want):
     assert verdict(rules, text) == want

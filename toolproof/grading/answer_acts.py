@@ -97,6 +97,7 @@ class _Words:
         self.further = e(lex.FURTHER)
         self.premises, self.past_times = e(cw.PREMISES), e(cw.PAST_TIMES)
         self.futures, self.question_words = e(lex.FUTURES), e(lex.QUESTION_WORDS)
+        self.account_kinds = e(aw.ACCOUNT_KINDS)
         self.active = self.first_person + self.done_first + self.spanish_perfect + self.just_did + self.and_then
 
 

@@ -154,3 +154,10 @@ PEOPLE = ("people", "persons", "guests", "adults", "children", "kids", "travelle
 QUESTION_FOCUS = {"how much": "amount", "how many": "quantity", "cuánto": "amount", "cuánta": "amount", "quanto": "amount", "quanta": "amount",
                   "cuántos": "quantity", "cuántas": "quantity", "quantos": "quantity",
                   "quantas": "quantity"}
+# Kinds of account: one named in a statement or proposed in a yes/no question is an account the
+# reply picks itself ("Voy a transferir desde tu cuenta corriente").
+ACCOUNT_KINDS = {
+    "en": ("current account", "checking account", "main account", "everyday account"),
+    "pt": ("conta à ordem", "conta corrente", "conta principal", "conta habitual"),
+    "es": ("cuenta corriente", "cuenta principal", "cuenta habitual", "cuenta nómina", "cuenta de nómina"),
+}

@@ -40,6 +40,8 @@ def guessed(reading: Reading, detail: str) -> tuple[int, int] | None:
     elif detail == "quantity":      # "Vou procurar para 4 pessoas": a count of people picked
         places = [(s, e) for s, e, _ in values.numbers(reading)
                   if (TOKEN.search(reading.norm, e, e + 30) or _NONE).group() in aw.PEOPLE]
+    elif detail == "account":       # "¿Lo hago desde tu cuenta corriente?": an account picked
+        places = find_entries(reading, lexicon(reading.lang).account_kinds)
     if not places:
         return None
     asking = list(asking_spans(reading))
