@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 BASE = "504fff1"
-PARTS = ("lang", "pc", "ci", "phrase")
+PARTS = ("lang", "pc", "ci", "phrase", "fx")
 DATE = "2026-12-06"
 
 
