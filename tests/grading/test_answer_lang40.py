@@ -80,6 +80,9 @@ def test_values_read_as_a_reader_reads_them(case_id, text, ok):
     ("Tens as 3 faturas pagas.", None),
     ("At one point it was in Leipzig.", None),
     ("until 8 May", None),                  # a day
+    ("Allí serán las 11h: en abril", {"11:00", "23:00"}),      # a colon after the time ends a label
+    ("- 09:30: standup", {"09:30", "21:30"}),
+    ("at 11:00:00 UTC", None),              # seconds: no time of its own
 ])
 def test_times(text, want):
     found = times(Reading(text))

@@ -27,9 +27,10 @@ from .answer_patterns import MAX_FOUND, alternatives, compiled, find_phrase
 from .answer_text import TOKEN, Reading, words
 
 # an hour, its minutes after ":", "." or "h" (and an "h" or "m" after them: 19.30h, 19h30m), or
-# an "h" alone (17h); then am or pm
+# an "h" alone (17h); then am or pm; a colon after it ends a label ("09:30: standup", "las 11h:"),
+# one before a digit goes on (seconds, "11:00:00", are no minutes of their own)
 TIME = re.compile(r"(?<![^\W_]|[.,:/\-_€$£])(\d{1,2})(?:([:.h])(\d{2})(?:h(?:rs|s)?|(?<=h\d\d)m(?:in)?)?|h)?"
-                  r"(?:[ ]?([ap])\.?m(?![^\W_])\.?)?(?![^\W_]|:|[.,]\d)")
+                  r"(?:[ ]?([ap])\.?m(?![^\W_])\.?)?(?![^\W_]|:\d|[.,]\d)")
 _DIGIT = re.compile(r"\d")
 # where a time's clause ends: words after it say nothing of it ("15h00. De manhã…"); the dot of
 # "a. m." or "p.m." ends none
