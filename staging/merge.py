@@ -177,7 +177,7 @@ def check(folder: Path, part: str, info: dict) -> int:
             if tr.case_id not in by_id:
                 continue
             staged_case = tr.case_id in info["owner"] and part in ("all", info["owner"][tr.case_id])
-            staged_phr = part in ("all", "phrase") and tr.phrasing != "base" and tr.case_id not in info["owner"]
+            staged_phr = part in ("all", "phrase", "fx") and tr.phrasing != "base" and tr.case_id not in info["owner"]
             if not (staged_case or staged_phr):
                 continue
             try:
