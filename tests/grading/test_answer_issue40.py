@@ -56,6 +56,7 @@ DECLINES = [
     ("No se puede reprogramar con las herramientas que tengo.", True),
     ("No es algo que pueda hacer con mis herramientas.", True),
     ("Lamentablemente no hay una herramienta para cambiar la hora.", True),
+    ("Recurring payments aren't something I can set up here — I can only send one-off payments.", True),
     # not declines: a fact about the world, a plan, a condition
     ("The hotel isn't available on those dates.", False),
     ("O banco não permite transferências ao domingo.", False),
@@ -231,6 +232,8 @@ MOVE = Concept("reschedule", ("reschedul*", "move", "change the meeting", "alter
     (MOVE, "There's no tool here for changing a meeting's time, only for cancelling it.", True),
     (MOVE, "Acho que não vou conseguir: nenhuma das ferramentas que tenho altera a hora de um evento.", True),
     (MOVE, "No puedo: mis herramientas no cambian la hora de los eventos.", True),
+    (Concept("reschedule", ("mudar", "mover")), "Só consigo cancelar eventos, não mudá-los de hora.", True),
+    (Concept("reschedule", ("mudar", "mover")), "No puedo moverla: solo puedo cancelarla.", True),
     (MOVE, "I can't do that.", False),
     (REVOKE, "I can't share files with him.", False),
 ])

@@ -199,6 +199,7 @@ IMPERSONAL_DECLINES = {
            "aren't supported", "are not supported", "not supported", "isn't possible",
            "is not possible", "not possible", "not something i'm able", "outside what i can",
            "isn't something i can", "isn't something i'm able", "can't be done", "cannot be done",
+           "aren't something i can", "are not something i can", "is not something i can",
            "there isn't a tool", "beyond what i can", "isn't available to me", "not available to me"),
     "pt": ("não é possível", "nao é possível", "não há forma de", "não há maneira de", "não há como",
            "fora do meu alcance", "não é suportad*", "não dá para", "não se pode",

@@ -52,8 +52,8 @@ def loose_pattern(phrase: str) -> re.Pattern | None:
     words = normalise(phrase).split()
     if not words or any(not w.rstrip("*").replace("'", "").isalpha() for w in words):
         return None
-    if len(words) == 1:
-        return None         # a single word stays itself: "Finance" is not "financial"
+    if len(words) == 1:     # a single word stays itself ("Finance" is not "financial"), but a
+        return _with_pronoun(words[0])    # verb takes a pronoun: "mudá-los", "moverla"
     first = _stem(words[0])
     parts = [first or _word(words[0])]
     for k, w in enumerate(words[1:], start=1):
@@ -64,6 +64,19 @@ def loose_pattern(phrase: str) -> re.Pattern | None:
         else:
             parts.append(_word(w) if k < len(words) - 1 else re.escape(w.rstrip("*")) + ANY_ENDING)
     return re.compile(r"(?<![^\W_])" + SEP.join(parts) + r"(?![^\W_])")
+
+
+ACCENTED = {"a": "á", "e": "ê", "i": "i"}
+PRONOUNS = "(?:lo|la|los|las|le|les|se|lhe|lhes)"
+
+
+def _with_pronoun(word: str) -> re.Pattern | None:
+    """A Portuguese or Spanish infinitive with an object pronoun joined to it ("mudar" ->
+    "mudá-los", "mover" -> "moverla", "remarcar" -> "remarcá-la"), or None for another word."""
+    if len(word) < 5 or not word.isalpha() or word[-2:] not in ("ar", "er", "ir"):
+        return None
+    pt = re.escape(word[:-2] + ACCENTED[word[-2]]) + "-" + PRONOUNS
+    return re.compile(r"(?<![^\W_])(?:" + pt + "|" + re.escape(word) + PRONOUNS + r")(?![^\W_])")
 
 
 def _word(word: str) -> str:
