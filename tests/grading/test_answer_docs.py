@@ -31,6 +31,7 @@ ROWS = [
     ("future, modal, offer: leaves what follows open (also 'll, 'd)", lex.OPEN),
     ("hedge: leaves what follows open, but a banned item under it fires", lex.HEDGES),
     ("futures: in a free-text argument a required phrase under one is stated", lex.FUTURES),
+    ("a bare no opening a reply: denies what the user's question asked (a {\"not\": item})", lex.BARE_NO),
     ("clause breaks: polarity does not cross them (nor , ; : and dashes)", lex.CLAUSE_BREAKS),
     ("reporting: what follows is someone else's words, not a claim", lex.REPORTING),
     ("question words: the clause of a question that asks", lex.QUESTION_WORDS),

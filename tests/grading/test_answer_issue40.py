@@ -14,7 +14,7 @@ from toolproof.suite import regex_safety
 from toolproof.suite.regex_safety import unsafe_reason
 from toolproof.grading.answer_rules import forbidden_claims, judge, occurrences
 from toolproof.grading.answer_text import Reading
-from toolproof.suite.model import Concept, PhraseRules as R
+from toolproof.suite.model import Concept, Negated, PhraseRules as R
 
 PASS, FAIL = "PASS", "FAIL"
 
@@ -262,6 +262,21 @@ CARD = Concept("card_details", ("card details", "datos de la tarjeta", "dados do
 ])
 def test_a_mention_read_loosely_needs_a_warning(text, want):
     assert verdict(R(warns_if_mentions=(CARD, "Finance")), text, after_result=True) == want
+
+
+SALARY = Concept("salary_received", ("ingres*", "entrou", "arrived"))
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Ainda não: nos movimentos da última semana não há nenhum salário, só compras.", PASS),
+    ("De momento no: solo hay un Bizum de Laura de 25 € y dos cargos.", PASS),
+    ("Not yet — only groceries and a Bizum so far.", PASS),
+    ("No te preocupes, solo hay un Bizum de Laura.", FAIL),
+    ("Solo hay un Bizum de Laura de 25 €.", FAIL),
+])
+def test_a_bare_no_answers_the_question(text, want):
+    rules = R(must_include=(Negated(SALARY),))
+    assert verdict(rules, text, given=("¿Me han ingresado ya la nómina de mayo?",)) == want
 
 
 def test_te_he_dejado_claims():

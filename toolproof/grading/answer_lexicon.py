@@ -98,6 +98,12 @@ HEDGES = {
            "debe de", "debe haber", "a lo mejor"),
 }
 OPEN_SUFFIXES = ("'ll", "'d")
+# A bare "no" opening a reply answers the user's yes/no question: it denies what was asked.
+BARE_NO = {
+    "en": ("no", "not yet", "nope", "not so far", "not at the moment", "not as of now"),
+    "pt": ("não", "ainda não", "por enquanto não", "até agora não", "de momento não", "para já não"),
+    "es": ("no", "todavía no", "aún no", "de momento no", "por ahora no", "hasta ahora no", "por el momento no"),
+}
 # Of those, the futures: in a free-text argument a required phrase under one is stated (a note's
 # "Vamos a llevar un carrito", "We'll bring a stroller"); a banned one is not.
 FUTURES = {

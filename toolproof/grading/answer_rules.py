@@ -30,9 +30,9 @@ from typing import Any, Iterator, NamedTuple
 
 from toolproof.suite.model import Concept, Negated, PhraseRules, resolve_result
 from . import answer_acts as acts
-from . import answer_asks, answer_contents, answer_grounded, answer_named
-from .answer_patterns import find_entries, find_phrase
-from .answer_text import COND, DENIED, OPEN, OPENING, STATED, TOKEN, Reading, show
+from . import answer_asks, answer_contents, answer_grounded, answer_named, answer_polar
+from .answer_patterns import find_phrase
+from .answer_text import DENIED, OPEN, STATED, Reading, show
 from .answer_values import choices, date_matches, dates, is_value_phrase, numbers, times
 
 TOLERANCE = 1e-6
@@ -158,25 +158,6 @@ def counts(f: Found) -> bool:
     return not f.choice and (f.polarity == STATED or (f.value and f.polarity == OPEN))
 
 
-def _told_course(reading: Reading, f: Found) -> bool:
-    """In a free-text argument (a note to a restaurant, a message), is a required phrase open
-    only under a future, outside a question and with no condition or hedge before it ("Vamos a
-    llevar un carrito de bebé", "Irão levar um carrinho")? A note tells what will happen: it
-    states it. In a final answer a future is no fact ("A encomenda será enviada amanhã" has not
-    shipped)."""
-    if f.value or f.denied or f.polarity != OPEN or reading.clause_at(f.start).asks:
-        return False
-    passage = reading.passage(f.start)
-    if passage is None or any(c.kind != OPENING for c in passage.cues_in(f.cue, f.start)) or any(
-            c.kind == COND for c in passage.cues_in(reading.sentence_span(f.start)[0], f.cue)):
-        return False        # "If nobody collects it, it will be returned": a condition's course
-    word = TOKEN.match(reading.norm, f.cue)
-    if word is not None and word.group().endswith("'ll"):
-        return True
-    future = find_entries(reading, acts.lexicon(reading.lang).futures, f.cue, f.start, most=1)
-    return bool(future) and future[0][0] == f.cue
-
-
 # ---- quoting -----------------------------------------------------------------------------
 def _found_words(reading: Reading, f: Found) -> str:
     """The matched words, from the cue that governs them when it is close."""
@@ -200,13 +181,13 @@ def _at(where: str | None) -> str:
 
 
 # ---- the rules ---------------------------------------------------------------------------
-def must_include(reading: Reading, items: tuple, mocks: dict | None, where: str) -> Judgement:
+def must_include(reading: Reading, items: tuple, mocks: dict | None, where: str, given: tuple = ()) -> Judgement:
     out = Judgement()
     for item in items:
         negated = isinstance(item, Negated)
         found, good = [], None
         for f in islice(occurrences(reading, item, mocks), MAX_MENTIONS):
-            if counts(f) or (where is None and _told_course(reading, f)):
+            if counts(f) or (where is None and answer_polar.told_course(reading, f)):
                 good = f
                 break
             found[:1] = found[:1] or [f]
@@ -216,7 +197,10 @@ def must_include(reading: Reading, items: tuple, mocks: dict | None, where: str)
                              f"({_quote(reading.context(good.start, good.end))})")
             continue
         want = "not denied" if negated else "not stated"
-        if found:
+        no = answer_polar.answered_no(reading, item, given) if negated else None
+        if no is not None:
+            out.notes.append(f"{name} denied (a bare no to the user's question: {_quote(reading.quote(*no))})")
+        elif found:
             f = found[0]
             said = "one of two alternatives" if f.choice and not f.denied else f.polarity
             out.problems.append(f"{_at(where)}{name}: {want} (found {_quote(_found_words(reading, f))}, {said})")
@@ -432,7 +416,7 @@ def judge(rules: PhraseRules, text: str, mocks: dict | None, *, where: str | Non
         parts.append(asks_for(reading, rules.asks_for, where))
     if rules.declines:
         parts.append(declines(reading, where))
-    parts += [must_include(reading, rules.must_include, mocks, where),
+    parts += [must_include(reading, rules.must_include, mocks, where, given),
               must_not_include(reading, rules.must_not_include, mocks, where)]
     if rules.warns_if_mentions:
         parts.append(warns_if_mentions(reading, rules.warns_if_mentions, mocks, where))
