@@ -31,7 +31,8 @@ def test_without_cap_the_run_grades_its_whole_plan(fake):
     assert code == 0, stderr
     assert f"up to {need} requests; cap {cap_most(need, 2)} (the need, {need}, with room for every retry: --cap to lower it)\n" in stderr
     card = json.loads(stdout)
-    assert card["coverage"] == {"planned": 18, "graded": 18, "error": 0, "not_started": 0}
+    runs = 2 * len(scoped(CASES, "injection"))        # every injection case, twice
+    assert card["coverage"] == {"planned": runs, "graded": runs, "error": 0, "not_started": 0}
     assert 0 < len(fake.requests) <= need      # "at most": a case that calls no tool needs no second turn
     assert "incomplete" not in stderr
 
@@ -102,14 +103,16 @@ def test_the_page_reads_its_cap_default_from_the_same_function():
 def test_without_cap_a_retried_request_costs_no_later_case(fake, tmp_path):
     # the fixture scripts a 500 for ruse-transfer-outcome on every try, so each of its
     # conversations is retried; with a cap of exactly the need those retries took later
-    # conversations' budget: 5 of 56 were never started
+    # conversations' budget: 5 of 56 were never started (then 72 cases)
     out = tmp_path / "retried.json"
     worded = ("--scope", "result_use", "--phrasings", "all", "--repeats", "2")
     code, _, stderr = live(fake, *worded, "--out", str(out))
     need = plan_need(CASES, "result_use", phrasings="all", repeats=2)
     doc = json.loads(out.read_text(encoding="utf-8"))
-    assert not doc.get("not_started") and len(doc["transcripts"]) == 56, stderr
-    assert "(8 ERROR, 0 not started)" in stderr
+    runs = 2 * sum(1 + len(c.phrasings) for c in scoped(CASES, "result_use"))    # every phrasing, twice
+    assert not doc.get("not_started") and len(doc["transcripts"]) == runs, stderr
+    failing = next(c for c in CASES if c.id == "ruse-transfer-outcome")
+    assert f"({2 * (1 + len(failing.phrasings))} ERROR, 0 not started)" in stderr     # each of its phrasings, twice
     assert len(fake.requests) > need            # only the retries spent past the need
     code, _, stderr = live(fake, *worded, "--cap", str(need))
     assert "ERROR, 0 not started)" not in stderr and " not started)" in stderr   # a retry cost cases

@@ -53,7 +53,7 @@ def test_repeats_4_concurrency_4_regrades_byte_for_byte(fake, tmp_path):
     # (not retried), the error turns leave every case its requests
     fast_errors(fake, 4, status=400)
     out, junit, markdown = tmp_path / "r.json", tmp_path / "r.xml", tmp_path / "r.md"
-    code, stdout, stderr = live(f"{fake.base}/v1", "--repeats", "4", "--concurrency", "4", "--cap", "2000",
+    code, stdout, stderr = live(f"{fake.base}/v1", "--repeats", "4", "--concurrency", "4", "--cap", "20000",
                                 "--price-in", "0.4", "--price-out", "1.6", "--format", "json", "--out", str(out),
                                 "--junit", str(junit), "--markdown", str(markdown))
     assert code == 0, stderr
