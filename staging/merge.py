@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 BASE = "504fff1"
-PARTS = ("lang", "pc", "ci", "phrase", "fx")
+PARTS = ("lang", "pc", "ci", "phrase", "fx", "lead")
 DATE = "2026-12-06"
 
 
@@ -63,6 +63,14 @@ def merge(parts=PARTS) -> tuple[dict, dict, dict, dict, dict]:
             if name in suite["concepts"]:
                 sys.exit(f"staging/{part}: concept {name!r} exists already")
             suite["concepts"][name] = words
+        for name, more in (doc.get("concept_words") or {}).items():     # words an existing concept gains
+            for lang, words in more.items():
+                have_words = suite["concepts"][name].setdefault(lang, [])
+                have_words.extend(w for w in words if w not in have_words)
+            for c in suite["cases"]:
+                if f'"concept": "{name}"' in json.dumps(c, ensure_ascii=False):
+                    note = f"the concept {name} reads more wordings"
+                    why[c["id"]] = (why[c["id"]] + "; " if c["id"] in why else "") + note
         have = {t.get("id", t["name"]) for t in tools["tools"]}
         for t in doc.get("tools") or []:
             if t.get("id", t["name"]) in have:
