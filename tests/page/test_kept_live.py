@@ -212,7 +212,7 @@ def test_a_rename_saved_while_the_run_goes_on_keeps_its_count(context):
     answered = len(SHOULD_CALL) - 1
     page.wait_for_function(f"""(async () => {{ const s = await ({STORED})();
         return s.rows.length === 1 && s.rows[0].graded === {answered}; }})()""", timeout=60_000)
-    page.click("#runs .run-row .run-rename")      # the row as drawn still says "0 of 9"
+    page.click("#runs .run-row .run-rename")      # the row as drawn still says "0 of M"
     page.fill(".run-name-input", "Mine")
     page.press(".run-name-input", "Enter")
     page.wait_for_function("document.getElementById('runs-message').textContent === 'Renamed.'")
@@ -259,13 +259,15 @@ def left_behind(bad_batch: str | None):
 MANGLED = "Kept from a page closed while it ran: openai / gpt-seeded (1 stored batch could not be read)."
 
 
-@pytest.mark.parametrize("bad, graded, line", [
-    (None, 9, "Kept from a page closed while it ran: openai / gpt-seeded."),
-    ("[[4, {\"case_id\": ", 5, MANGLED),          # cut short
-    ("[" * 100_000, 5, MANGLED),                  # nested past any stack
+@pytest.mark.parametrize("bad, line", [
+    (None, "Kept from a page closed while it ran: openai / gpt-seeded."),
+    ("[[4, {\"case_id\": ", MANGLED),          # cut short
+    ("[" * 100_000, MANGLED),                  # nested past any stack
 ], ids=["whole", "cut-short", "deep"])
-def test_a_run_a_closed_tab_left_is_settled_on_the_next_visit(context, bad, graded, line):
+def test_a_run_a_closed_tab_left_is_settled_on_the_next_visit(context, bad, line):
     row, docs, planned = left_behind(bad)
+    # a mangled second batch loses its own conversations (the 5th to the 8th) and no others
+    graded = planned - (len(range(planned)[4:8]) if bad is not None else 0)
     page = visit(context)
     page.evaluate("""async ([row, docs]) => {
         const db = await new Promise((ok, bad) => { const r = indexedDB.open('toolproof', 1);
