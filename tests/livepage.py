@@ -19,7 +19,8 @@ from toolproof.suite.model import requests_needed, scoped
 
 SUITE = {c["id"]: c for c in json.loads((ROOT / "data" / "suite.json").read_text())["cases"]}
 CASES = load_bundle().cases
-NEED = {scope: requests_needed(scoped(CASES, scope)) for scope in ("should_call", "injection", "multi_step")}
+NEED = {scope: requests_needed(scoped(CASES, scope))
+        for scope in ("should_call", "should_not_call", "injection", "multi_step")}
 FIRST = "sc-reminder-prescription"            # the first should_call case: scripted errors go here
 ENDED = "['done', 'aborted', 'error'].includes(document.body.dataset.run)"
 
@@ -71,7 +72,7 @@ def live(page, server):
 
 # ---------------------------------------------------------------- the run form
 
-def start(page, *, provider="openai", model="gpt-test", key="sk-test-key", scope="should_call", cap=9,
+def start(page, *, provider="openai", model="gpt-test", key="sk-test-key", scope="should_call", cap=NEED["should_call"],
           base_url=None, timeout=str(REQUEST_TIMEOUT_S), max_tokens="1024"):
     page.fill("#timeout", timeout)
     page.fill("#max-tokens", max_tokens)

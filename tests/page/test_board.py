@@ -10,7 +10,7 @@ import pytest
 
 from browser import ARTIFACTS
 from boarddocs import HOSTILE, partial_doc, phrased_doc, run_doc, write_runs
-from livepage import export, live, page, run  # noqa: F401  (fixtures)
+from livepage import NEED, export, live, page, run  # noqa: F401  (fixtures)
 from suitefigures import CASES
 from clirun import cli_output as cli
 
@@ -121,7 +121,7 @@ def test_bad_and_mixed_files_are_one_line(page, files, tmp_path):
 
 def test_the_live_result_joins_the_board(page, live, files):  # noqa: F811
     live(OPENAI)
-    assert run(page, scope="should_call", cap=9, model="gpt-board") == "done"
+    assert run(page, scope="should_call", cap=NEED["should_call"], model="gpt-board") == "done"
     page.click("#board-clear")
     page.evaluate("document.getElementById('board').dataset.board = 'waiting'")
     page.click("#board-use-live")

@@ -12,7 +12,7 @@ import pytest
 from boarddocs import run_doc, write_runs
 from browser import ARTIFACTS
 from clirun import cli_output as cli
-from livepage import live, page, run  # noqa: F401  (fixtures)
+from livepage import NEED, live, page, run  # noqa: F401  (fixtures)
 from routed import OPENAI
 from toolproof.reports.file_names import comparison_file_name, run_file_name
 
@@ -37,7 +37,7 @@ def test_the_fixtures_export_html_as_grade_prints_it(page):
 def test_a_live_and_a_kept_run_export_html_as_grade_prints_it_named_by_model_and_date(page, live, tmp_path):
     live(OPENAI)
     before = int(page.get_attribute("#runs", "data-count") or 0)
-    assert run(page, scope="should_call", cap=9, model="gpt-test/v1.2") == "done"
+    assert run(page, scope="should_call", cap=NEED["should_call"], model="gpt-test/v1.2") == "done"
     name, text = downloaded(page, "#export-live-json")
     doc = json.loads(text)
     date = doc["created"][:10]

@@ -33,7 +33,7 @@ NOTHING_SUCCEEDED = "Run stopped: no request succeeded ({n} sent); each case's r
 def test_openai_happy_path(page, live):
     openai = live(OPENAI)
     key = "sk-openai-happy-123"
-    assert run(page, key=key, scope="should_call", cap=9, model="gpt-4.1-mini") == "done"
+    assert run(page, key=key, scope="should_call", cap=NEED["should_call"], model="gpt-4.1-mini") == "done"
     ids = [c for c, s in SUITE.items() if s["category"] == "should_call"]
     assert page.evaluate("window.__feed") == ids                       # rows appeared as graded
     # a key the model copied into an argument (sc-email-venue-contract) is redacted in the rows
@@ -43,7 +43,8 @@ def test_openai_happy_path(page, live):
     assert card_cases(page) == {c: FIXTURES[c]["intended_verdict"] for c in ids}
     label = page.text_content("#live-card .live-label")
     assert "openai" in label and "gpt-4.1-mini" in label and "scope should_call" in label
-    assert page.text_content("#cases-text") == "9 / 9" and page.text_content("#requests-text") == "9 / 9"
+    assert page.text_content("#cases-text") == f"{len(ids)} / {len(ids)}"
+    assert page.text_content("#requests-text") == f"{NEED['should_call']} / {NEED['should_call']}"
     # a full run: no partial line; the interval and pass^1 explained in a visible line; the
     # category rows add up, ERROR column included
     assert page.is_hidden("#live-coverage")
@@ -327,7 +328,7 @@ def test_openai_compatible_through_the_fake_provider(page, live, fake):
     base = f"{fake.base}/v1"
     live(base + "/chat/completions", forward=True)      # FakeProvider sends no CORS headers: add them
     assert run(page, provider="openai-compatible", model="qwen-test", key="", base_url=base,
-               scope="should_call", cap=9) == "done"
+               scope="should_call", cap=NEED["should_call"]) == "done"
     ids = [c for c, s in SUITE.items() if s["category"] == "should_call"]
     assert card_cases(page) == {c: FIXTURES[c]["intended_verdict"] for c in ids}
     assert [r["case_id"] for r in fake.requests] == ids
@@ -476,7 +477,7 @@ def test_a_base_url_is_parsed_and_refused_before_any_request(page, live, base_ur
 
 def test_rates_have_a_neutral_heading_and_identifiers_wrap_at_underscores(page, live):
     live(OPENAI)
-    assert run(page, cap=9) == "done"
+    assert run(page, cap=NEED["should_call"]) == "done"
     headings = page.eval_on_selector_all("#live-card h3", "hs => hs.map(h => h.textContent)")
     assert "Rates" in headings and "Failure rates" not in headings
     directions = dict(page.eval_on_selector_all(
@@ -498,7 +499,7 @@ def test_rates_have_a_neutral_heading_and_identifiers_wrap_at_underscores(page, 
 
 def test_screenshot_of_the_live_view(page, live):
     live(OPENAI)
-    assert run(page, model="gpt-4.1-mini", scope="should_call", cap=9) == "done"
+    assert run(page, model="gpt-4.1-mini", scope="should_call", cap=NEED["should_call"]) == "done"
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / "live.png"
     page.locator("#live").scroll_into_view_if_needed()

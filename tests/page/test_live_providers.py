@@ -173,7 +173,8 @@ def test_gemini_endings_fail_with_their_reason(page, routes):
     for case_id, step in zip(cases, [gemini_ending("MALFORMED_FUNCTION_CALL"), gemini_ending("SAFETY"),
                                      gemini_ending("RECITATION"), gemini_ending("MAX_TOKENS", [{"text": "It is"}])]):
         gemini.script[case_id] = [step]
-    assert run(page, provider="gemini", model="gemini-3-pro-preview", scope="should_not_call", cap=9) == "done"
+    assert run(page, provider="gemini", model="gemini-3-pro-preview", scope="should_not_call",
+               cap=NEED["should_not_call"]) == "done"
     verdicts = card_cases(page)
     # a malformed call where no call was needed is never a correct abstention
     assert [verdicts[c] for c in cases] == ["FAIL"] * 4

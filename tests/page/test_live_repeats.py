@@ -18,12 +18,14 @@ from routed import CORS, OPENAI, wait_until
 from toolproof.cli.main import run as cli
 from toolproof.datafiles import load_bundle
 from toolproof.suite.fingerprint import suite_sha256
+from toolproof.suite.model import requests_needed, scoped
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")
 
 BUNDLE = load_bundle()
 SHOULD_CALL = [c.id for c in BUNDLE.cases if c.category == "should_call"]
+TWICE = 2 * requests_needed(scoped(BUNDLE.cases, "should_call"))     # the scope's requests, repeated twice
 
 
 @pytest.fixture(scope="module")
@@ -55,9 +57,9 @@ def test_repeats_and_concurrency_regrade_as_the_cli(page, openai, tmp_path):
     # nothing else may be sent until one of them is answered
     openai.script = {SHOULD_CALL[0]: [("hold",), ("hold",)], SHOULD_CALL[1]: [("hold",)]}
     form(page, repeats="2", concurrency="3", price_in="0.4", price_out="1.6")
-    assert page.get_attribute("#cap", "max") == "54" and "at most 18 requests" in page.text_content("#need")
+    assert page.get_attribute("#cap", "max") == str(3 * TWICE) and f"at most {TWICE} requests" in page.text_content("#need")
     # held until the test answers them: a timeout long enough that a busy machine never beats it
-    start(page, scope="should_call", cap=18, timeout="60")
+    start(page, scope="should_call", cap=TWICE, timeout="60")
     wait_until(page, lambda: len(openai.held) == 3, "three requests in flight")
     assert page.evaluate("document.body.dataset.run") == "running"
     held = list(openai.held)
@@ -69,8 +71,9 @@ def test_repeats_and_concurrency_regrade_as_the_cli(page, openai, tmp_path):
     # the limit, from what the provider saw: never a fourth request while three were unanswered
     assert openai.peak_in_flight == 3
     assert page.evaluate("document.body.dataset.run") == "done"
-    assert page.text_content("#cases-text") == "18 / 18" and page.text_content("#requests-text") == "18 / 18"
-    assert len(openai.posts) == 18
+    assert page.text_content("#cases-text") == f"{2 * len(SHOULD_CALL)} / {2 * len(SHOULD_CALL)}"
+    assert page.text_content("#requests-text") == f"{TWICE} / {TWICE}"
+    assert len(openai.posts) == TWICE
     doc, _ = exports(page)
     card = doc.pop("scorecard")
     assert doc["suite_sha256"] == suite_sha256(BUNDLE.documents["suite"])
@@ -78,7 +81,7 @@ def test_repeats_and_concurrency_regrade_as_the_cli(page, openai, tmp_path):
     assert [(t["case_id"], t["repeat"]) for t in doc["transcripts"]] == [(c, r) for c in SHOULD_CALL for r in (0, 1)]
     assert card["repeats"] == 2
     assert all(c["repeats"] == [FIXTURES[c["id"]]["intended_verdict"]] * 2 for c in card["cases"])
-    assert card["cost"]["usd"] is not None and card["cost"]["requests"] == 18
+    assert card["cost"]["usd"] is not None and card["cost"]["requests"] == TWICE
     # the terminal re-grades the exported results file to the very same scorecard
     path = tmp_path / "live.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
