@@ -13,7 +13,7 @@ import socket
 import pytest
 
 from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, ROOT, booted
-from livepage import FIRST, ENDED, card_cases, live, open_page, reasons, run, start  # noqa: F401
+from livepage import FIRST, ENDED, NEED, card_cases, live, open_page, reasons, run, start  # noqa: F401
 from routed import OPENAI
 from suitefigures import CASES as SUITE_CASES
 
@@ -124,7 +124,7 @@ def test_a_problem_in_a_folded_field_unfolds_it(browser, server):
 def test_a_finished_run_is_kept_without_the_key_and_reopens_as_its_scorecard(page, live):
     live(OPENAI)
     before = kept_count(page)
-    assert run(page, scope="should_call", cap=9) == "done"
+    assert run(page, scope="should_call", cap=NEED["should_call"]) == "done"
     wait_kept(page, before + 1)
     live_verdicts = card_cases(page)
     row = page.locator("#runs .run-row").first
@@ -166,7 +166,7 @@ def test_an_aborted_run_is_kept_too(page, live):
 def test_rename_and_delete(page, live):
     live(OPENAI)
     count = kept_count(page) + 1
-    assert run(page, scope="should_call", cap=9) == "done"
+    assert run(page, scope="should_call", cap=NEED["should_call"]) == "done"
     wait_kept(page, count)
     row = page.locator("#runs .run-row").first
     run_id = row.get_attribute("data-run-id")
@@ -263,7 +263,7 @@ def test_compare_picks_a_and_b_from_the_kept_runs(page, live):
     live(OPENAI)
     count = kept_count(page)
     for _ in range(2):
-        assert run(page, scope="should_call", cap=9) == "done"
+        assert run(page, scope="should_call", cap=NEED["should_call"]) == "done"
         count += 1
         wait_kept(page, count)
     page.wait_for_function(f"document.querySelectorAll('#compare-a-run option').length === {count + 1}")
