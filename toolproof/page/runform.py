@@ -75,6 +75,7 @@ class RunForm:
         self.own = None                # (cases, tools) of "Your suite", set by the #own section
         self.own_option = None
         self.own_document = None       # the draft suite as its export writes it (for suite_sha256)
+        self.cap_defaults = set()      # caps scope_changed wrote since the user last typed one
         self.options = {value: need for value, _, need in scope_options(bundle.cases)}
         self.option_nodes, self.option_texts = {}, {}     # value -> <option>, and the text it shows
         scope = byid("scope")
@@ -87,7 +88,7 @@ class RunForm:
         self.options.update(self.scenarios.draw(1))
         on(byid("provider"), "change", lambda e: self.provider_changed())
         on(scope, "change", lambda e: self.scope_changed())
-        on(byid("cap"), "input", lambda e: self.show_need())
+        on(byid("cap"), "input", lambda e: self.cap_typed())
         on(byid("pad"), "input", lambda e: self.scope_changed())
         on(byid("repeats"), "input", lambda e: self.scope_changed())
         on(byid("phrasings"), "change", lambda e: self.scope_changed())
@@ -279,7 +280,13 @@ class RunForm:
         # sets the cap to what it needs; the user may then lower it, or raise it up to `most`.
         # Only while the cap holds the need set last: a cap the user gave stays (dom.default).
         default(cap, str(need))
+        self.cap_defaults.add(str(need))
         _fields.clear()
+        self.show_need()
+
+    def cap_typed(self) -> None:
+        """The user typed a cap: it is theirs from now on, not a scope's default."""
+        self.cap_defaults.clear()
         self.show_need()
 
     def show_need(self) -> None:
@@ -359,9 +366,12 @@ class RunForm:
         provider, model = self.provider(), field("model").strip()
         key, base_url = field("api-key").strip(), field("base-url").strip()
         scope, need = field("scope"), self.need()
-        numbers, number_problem = form_numbers(
-            {name: field(FIELD_IDS[name]) for name in ("cap", "timeout_s", "max_tokens", "repeats", "concurrency")},
-            most=self.most(), need=need)
+        fields = {name: field(FIELD_IDS[name]) for name in ("cap", "timeout_s", "max_tokens", "repeats", "concurrency")}
+        # A cap an earlier scope defaulted (Run clicked before this scope's default reached the
+        # field) is no cap the user gave: the run takes the need of the scope it runs.
+        if fields["cap"] in self.cap_defaults:
+            fields["cap"] = str(need)
+        numbers, number_problem = form_numbers(fields, most=self.most(), need=need)
         levels, seed, pad_problem = self.pad_settings(scope)
         prices, price_problem = prices_from_form(field("price-in"), field("price-out"))
         temperature, sampling_seed, headers, sampling_problem = sampling_from_form(
