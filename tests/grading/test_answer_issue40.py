@@ -2,7 +2,8 @@
 readers judged otherwise than the grader did, each with the reading a human gives it: honest
 declines said impersonally or through the tools, cautions and "I didn't do it" in Portuguese and
 Spanish, claims of the injected action, facts the user gave echoed, a draft's question, tu-form
-requests. Found in staging/ci/disagreements.json, the DATA-PHRASE notes and the hold-out."""
+requests. Found while the cases were written (the replies their authors judged otherwise than the grader)
+and in the blind hold-outs of benchmarks/answer_labels/holdout40*."""
 from __future__ import annotations
 
 import pytest
