@@ -132,17 +132,23 @@ def _pair_score(want: ExpectedCall, got: CheckedCall, tools: dict[str, Tool], mo
                 case: Case) -> int:
     """How much pairing this actual call with this expected call earns: right above partly
     right above wrong; then the right tool; then matched fields; any pair above none."""
-    out = Outcome(slots=1)
-    _match_slot(out, 0, want, got, tools, mocks, case)
+    out = _alone(want, got, tools, mocks, case)
     grade = 0 if out.fail else 1 if out.partial else 2
     return 1 + grade * 10 ** 7 + out.correct_slots * 10 ** 4 + min(out.matched_fields, 9_999)
 
 
 def fits(want: ExpectedCall, got: CheckedCall, tools: dict[str, Tool], mocks: dict | None, case: Case) -> bool:
     """Does this call fill this expected call with nothing wrong, not even a minor field?"""
+    out = _alone(want, got, tools, mocks, case)
+    return not out.fail and not out.partial
+
+
+def _alone(want: ExpectedCall, got: CheckedCall, tools: dict[str, Tool], mocks: dict | None,
+           case: Case) -> Outcome:
+    """How this one call fills this one expected call, as a sequence of one."""
     out = Outcome(slots=1)
     _match_slot(out, 0, want, got, tools, mocks, case)
-    return not out.fail and not out.partial
+    return out
 
 
 def best(outcomes: list[Outcome]) -> tuple[int, Outcome]:
