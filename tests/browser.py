@@ -90,6 +90,15 @@ def booted(page) -> None:
     assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
 
 
+def click_run(page) -> None:
+    """Click Run once body[data-run] says "idle": the click's handler starts the run as a task of the
+    worker's, after the click has settled, so a wait for the run's end ("done", "aborted", "error")
+    right after the click must not find the state the page's last run left (a second run of one
+    page once ended its test while still running)."""
+    page.evaluate("document.body.dataset.run = 'idle'")
+    page.click("#run-live")
+
+
 SETTLED = "(document.body.dataset.pending || '0') === '0'"
 ACTIONS = ("fill", "select_option", "click", "dblclick", "check", "uncheck", "set_checked", "set_input_files",
            "press", "type", "press_sequentially", "clear", "tap", "dispatch_event", "focus", "hover", "blur")

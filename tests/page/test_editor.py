@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, booted
+from browser import ARTIFACTS, booted, click_run
 from routed import OPENAI, RoutedProvider, openai_body, origin_pattern
 from toolproof.cli.main import run as cli_run
 
@@ -169,7 +169,7 @@ def test_every_category_is_written_exported_validated_run_and_graded_the_same(pa
     page.fill("#api-key", "sk-editor-test")
     page.select_option("#scope", "own")
     page.fill("#cap", "20")
-    page.click("#run-live")
+    click_run(page)
     page.wait_for_function("['done', 'aborted', 'error'].includes(document.body?.dataset.run)", timeout=60_000)
     assert page.evaluate("document.body.dataset.run") == "done", page.text_content("#run-message")
     verdicts = dict(page.eval_on_selector_all("#live-card .case-row", "r => r.map(x => [x.dataset.caseId, x.dataset.verdict])"))

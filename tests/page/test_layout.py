@@ -13,7 +13,7 @@ import json
 import pytest
 
 from axe import axe_violations, serious
-from browser import ARTIFACTS, pages_per_width
+from browser import ARTIFACTS, click_run, pages_per_width
 from routed import OPENAI, RoutedProvider, origin_pattern
 
 pytestmark = pytest.mark.browser
@@ -118,7 +118,7 @@ def test_after_a_live_run(pages):
         page.fill("#api-key", "sk-layout-test")
         page.select_option("#scope", "should_call")
         page.fill("#cap", "9")
-        page.click("#run-live")
+        click_run(page)
         page.wait_for_function("['done', 'aborted', 'error'].includes(document.body?.dataset.run)", timeout=60_000)
         assert page.evaluate("document.body.dataset.run") == "done", page.text_content("#run-message")
         page.locator("#live").scroll_into_view_if_needed()
@@ -142,7 +142,7 @@ def test_a_long_unbroken_model_name_wraps_on_a_phone(pages):
     page.fill("#api-key", "sk-layout-test")
     page.select_option("#scope", "should_call")
     page.fill("#cap", "9")
-    page.click("#run-live")
+    click_run(page)
     page.wait_for_function("['done', 'aborted', 'error'].includes(document.body?.dataset.run)", timeout=60_000)
     assert page.evaluate("document.body.dataset.run") == "done", page.text_content("#run-message")
     provider.close()

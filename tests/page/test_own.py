@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, booted, is_local
+from browser import ARTIFACTS, READY_TIMEOUT_MS, booted, click_run, is_local
 from routed import OPENAI, RoutedProvider, origin_pattern
 from toolproof.cli.main import run as cli_run
 from toolproof.datafiles import format_schema
@@ -184,7 +184,7 @@ def test_load_author_export_reload_and_run(page, server, tmp_path):
     assert page.eval_on_selector("#scope option[value=own]", "o => o.textContent") == "Your suite (3 cases): 3 requests"
     page.select_option("#scope", "own")
     page.fill("#cap", "3")
-    page.click("#run-live")
+    click_run(page)
     page.wait_for_function("['done', 'aborted', 'error'].includes(document.body?.dataset.run)", timeout=60_000)
     assert page.evaluate("document.body.dataset.run") == "done", page.text_content("#run-message")
     verdicts = page.eval_on_selector_all("#live-card .case-row", "r => r.map(x => [x.dataset.caseId, x.dataset.verdict])")

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, booted
+from browser import ARTIFACTS, READY_TIMEOUT_MS, booted, click_run
 from routed import OPENAI, RoutedProvider, openai_body, origin_pattern
 from toolproof.cli.main import run as cli_run
 
@@ -112,7 +112,7 @@ def test_a_partly_bad_file_keeps_its_good_tools_and_lists_what_lint_prints(page,
     page.fill("#api-key", "sk-offer-test")
     page.select_option("#scope", "own")
     page.fill("#cap", "1")
-    page.click("#run-live")
+    click_run(page)
     page.wait_for_function("['done', 'aborted', 'error'].includes(document.body?.dataset.run)", timeout=60_000)
     assert page.evaluate("document.body.dataset.run") == "done", page.text_content("#run-message")
     assert [t["function"]["name"] for t in openai.posts[0]["body"]["tools"]] == ["good_tool"]

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from browser import PAGE_FILES, booted, page_files_with
+from browser import PAGE_FILES, booted, click_run, page_files_with
 from livepage import open_advanced
 from phrasingdocs import data_with_phrasings
 from toolproof.cli.main import run as cli_run
@@ -172,7 +172,7 @@ def test_a_live_run_of_every_phrasing_shows_the_section_and_regrades_the_same(wo
         page.select_option("#scope", scope)
         open_advanced(page)
         page.select_option("#phrasings", "all")
-        page.click("#run-live")
+        click_run(page)
         page.wait_for_function("['done', 'aborted', 'error'].includes(document.body?.dataset.run)", timeout=60_000)
         assert page.evaluate("document.body.dataset.run") == "done"
         sent = {(p["case_id"] or prompts.get(next(m["content"] for m in p["body"]["messages"] if m["role"] == "user")))

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, booted, is_local
+from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, booted, click_run, is_local
 from fakeprovider import fixture_answer
 from livepage import open_advanced
 from routed import OPENAI, RoutedProvider, origin_pattern
@@ -77,7 +77,7 @@ def test_a_two_level_sweep_draws_its_curve_and_regrades_in_the_terminal(page, se
     # the option of the scope chosen says the need line's number
     assert page.eval_on_selector("#scope option[value=should_call]", "o => o.textContent").endswith(f": {need} requests")
     page.fill("#cap", str(need))
-    page.click("#run-live")
+    click_run(page)
     page.wait_for_function("['done', 'aborted', 'error'].includes(document.body?.dataset.run)", timeout=60_000)
     assert page.evaluate("document.body.dataset.run") == "done", page.text_content("#run-message")
     page.wait_for_function("document.querySelector('#live-card [data-diagnosis=ready]') !== null", timeout=30_000)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import serve
-from browser import READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, ROOT, booted, repacked, static_host
+from browser import READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, ROOT, booted, click_run, repacked, static_host
 from fakesite import PAGE_CONFIG, fake_repo, sha
 from clirun import cli_output as cli
 from serving.bundle import bundle_vendor_files, size_text, write_bundle
@@ -436,7 +436,7 @@ def test_the_key_stays_in_the_pages_session_storage_only(browser, published):
     page.fill("#api-key", KEY)
     page.select_option("#scope", "should_call")
     page.fill("#cap", "2")
-    page.click("#run-live")
+    click_run(page)
     page.wait_for_function("['done', 'aborted', 'error'].includes(document.body?.dataset.run)",
                            timeout=READY_TIMEOUT_MS)
     assert provider.posts and all(p["headers"]["authorization"] == f"Bearer {KEY}" for p in provider.posts)
@@ -474,7 +474,7 @@ def test_on_a_static_host_a_server_without_cors_is_told_from_one_that_is_down(br
         page.fill("#base-url", base)
         page.select_option("#scope", "should_call")
         page.fill("#cap", "1")
-        page.click("#run-live")
+        click_run(page)
         # this run's card, not the last one's: its reason names this base URL
         page.wait_for_function("url => ['done', 'aborted', 'error'].includes(document.body?.dataset.run) && "
                                "document.querySelector('#live-card').textContent.includes(url)",
