@@ -16,7 +16,7 @@ import re
 from . import answer_ask_words as aw
 from . import answer_values as values
 from .answer_acts import EMAIL, SAME_VALUE, asking_spans, lexicon
-from .answer_patterns import MAX_FOUND, alternatives, compiled, find_entries
+from .answer_patterns import MAX_FOUND, entry_matches, find_entries
 from .answer_text import DENIED, TOKEN, Reading
 
 _NONE = re.match("", "")
@@ -79,8 +79,7 @@ def details_in(reading: Reading, start: int, end: int) -> list[str]:
     only the one its single question word names, when it names one ("¿cuánto dinero…?")."""
     found = []
     for name, words in lexicon(reading.lang).details.items():
-        body = alternatives(words, reading.vocab)
-        if body is not None and compiled(body).search(reading.norm, start, end):
+        if next(entry_matches(reading, words, start, end), None):
             found.append(name)
     asked = find_entries(reading, lexicon(reading.lang).question_words, start, end)
     if len(asked) == 1:

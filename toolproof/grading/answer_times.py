@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from . import answer_ranges as ranges
 from . import answer_value_words as vw
-from .answer_patterns import MAX_FOUND, alternatives, compiled, find_phrase
+from .answer_patterns import MAX_FOUND, entry_matches, find_phrase
 from .answer_text import TOKEN, Reading, words
 
 # an hour, its minutes after ":", "." or "h" (and an "h" or "m" after them: 19.30h, 19h30m), or
@@ -176,11 +176,8 @@ def _worded_times(reading: Reading) -> list:
     """Times in words: "half past four", "quarter to six", "six o'clock", "at six", "às seis e
     meia", "a las seis y cuarto", "seis menos cuarto", "six in the evening"."""
     hours = _hour_words()
-    body = alternatives([(w,) for w in hours], reading.vocab)
-    if body is None:
-        return []
     out = []
-    for m, _ in zip(compiled(body).finditer(reading.norm), range(MAX_FOUND)):
+    for m, _ in zip(entry_matches(reading, tuple((w,) for w in hours)), range(MAX_FOUND)):
         hour = hours[m.group()]
         before = _words_before(reading, m.start(), 3)
         after = _words_after(reading, m.end(), 5)

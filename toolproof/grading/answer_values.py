@@ -28,7 +28,7 @@ from functools import lru_cache
 from . import answer_ranges as ranges
 from . import answer_times
 from . import answer_value_words as vw
-from .answer_patterns import MAX_FOUND, alternatives, compiled
+from .answer_patterns import MAX_FOUND, entry_matches
 from .answer_text import TOKEN, Reading, normalise, words
 from .answer_times import MAX_VALUES, has_digits, read_times
 
@@ -220,11 +220,8 @@ def _number_words(reading: Reading) -> list:
     """Numbers in words: "two", "duas", "veinte", "twenty-one", "vinte e um", "treinta y dos",
     "two hundred and fifty", "doscientos cincuenta y cinco", "vinte e um mil e seiscentos"."""
     table = _number_table(reading.lang)
-    body = alternatives(list(table), reading.vocab)
-    if body is None:
-        return []
     norm, out = reading.norm, []
-    for m, _ in zip(compiled(body).finditer(norm), range(MAX_FOUND)):
+    for m, _ in zip(entry_matches(reading, tuple(table)), range(MAX_FOUND)):
         if out and m.start() < out[-1][1]:
             continue                        # a part of a number already read
         first = m.group().replace("-", " ")
@@ -332,8 +329,7 @@ def read_dates(reading: Reading) -> list:
             add(m, {(last[3], month, last[2])}, last[:2])
     norm = reading.norm
     spans = sorted((s, e) for s, e, _ in out)
-    body = alternatives([words(name) for name in WEEKDAY_NUMBERS], reading.vocab)
-    for m, _ in zip(compiled(body).finditer(norm) if body else (), range(MAX_FOUND)):
+    for m, _ in zip(entry_matches(reading, tuple(words(name) for name in WEEKDAY_NUMBERS)), range(MAX_FOUND)):
         if not _inside(spans, m.start(), m.end()):
             out.append((m.start(), m.end(), {("weekday", WEEKDAY_FIRST_WORDS[TOKEN.match(m.group()).group()])}))
     out.sort()
