@@ -43,7 +43,9 @@ def brute_p(groups) -> float:
             at += n
         return out
     seen = stat(flat)
-    arrangements = list(permutations(flat))
+    # each distinct arrangement stands for as many orderings as its equal values allow, the same
+    # number for every one of them: the share over distinct arrangements is the share over all
+    arrangements = set(permutations(flat))
     return sum(stat(a) >= seen for a in arrangements) / len(arrangements)
 
 

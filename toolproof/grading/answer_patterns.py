@@ -19,7 +19,7 @@ import re
 from heapq import merge
 from functools import lru_cache
 
-from .answer_text import TOKEN, Reading, apostrophe_parts, normalise
+from .answer_text import TOKEN, Reading, normalise
 
 MAX_FOUND = 1000        # places of one phrase or lexicon list a rule looks at, at most
 LONG_REPLY = 20_000     # characters: a longer reply is searched with the compiled expressions
@@ -247,6 +247,13 @@ class Found:
 
     def group(self) -> str:
         return self._norm[self._start:self._end]
+
+
+def apostrophe_parts(token: str) -> list[str]:
+    """"it's" -> ["it", "it's"]: the words a lexicon entry's first word can be where this token
+    starts."""
+    parts = token.split("'")
+    return ["'".join(parts[:k]) for k in range(1, len(parts) + 1)]
 
 
 def _places(norm: str, test: str, start: int, end: int):
