@@ -174,3 +174,14 @@ def _definitions() -> list[str]:
 def test_every_definition_is_safe(pattern, monkeypatch):
     monkeypatch.setattr(regex_safety, "MAX_PATTERN", 100_000)     # the lexicon's alternations are long
     assert regex_safety.unsafe_reason(pattern) is None
+
+
+def test_punctuation_between_many_words_is_tried_once_per_place_in_any_reply():
+    """A phrase whose words must be apart by "--" gives its pattern three ways to place each gap in
+    "----": on a reply where it fails at the end, the pattern tries them all (3^30 here); the walk
+    tries each place once, in a short reply and in a long one."""
+    phrase = "a" + " -- a" * 30 + " x"
+    for filler in ("", " b" * answer_patterns.LONG_REPLY):
+        reading = Reading("a" + " ---- a" * 30 + " y" + filler)
+        assert answer_patterns.find_phrase(reading, phrase) == []
+        assert answer_patterns.find_phrase(Reading(reading.text + " a" + " - -- a" * 30 + " x"), phrase)
