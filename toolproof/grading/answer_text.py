@@ -72,13 +72,6 @@ def normalise(text: str) -> str:
     return lowered.translate(_TRANSLATE)
 
 
-def apostrophe_parts(token: str) -> list[str]:
-    """"it's" -> ["it", "it's"]: the words a lexicon entry's first word can be where this token
-    starts."""
-    parts = token.split("'")
-    return ["'".join(parts[:k]) for k in range(1, len(parts) + 1)]
-
-
 def words(phrase: str) -> tuple:
     """A lexicon phrase as the words a reply's tokens are compared with ("diga-me" is two)."""
     return tuple(TOKEN.findall(normalise(phrase).replace("-", " ")))
