@@ -90,6 +90,16 @@ def booted(page) -> None:
     assert page.evaluate("document.body.dataset.ready") == "true", page.text_content("#boot-error")
 
 
+def show_fixtures(page) -> None:
+    """Scroll to the fixture scorecard, which the page grades the first time it is in view, and
+    wait until it is drawn with its diagnosis (#fixture-card[data-diagnosis="ready"])."""
+    page.locator("#fixture").scroll_into_view_if_needed()
+    page.wait_for_function("['ready', 'error'].includes(document.getElementById('fixture-card').dataset.diagnosis"
+                           " || document.getElementById('fixture-card').dataset.state)", timeout=READY_TIMEOUT_MS)
+    assert page.evaluate("document.getElementById('fixture-card').dataset.state") == "graded", \
+        page.text_content("#fixture-card")
+
+
 def click_run(page) -> None:
     """Click Run once body[data-run] says "idle": the click's handler starts the run as a task of the
     worker's, after the click has settled, so a wait for the run's end ("done", "aborted", "error")
@@ -162,7 +172,7 @@ def pages_per_width(browser, server: str, widths) -> dict:
         page.on("request", lambda r, p=page: p.requests.append(r.url))
         page.goto(server + f"?timeout={REQUEST_TIMEOUT_S}")
         booted(page)
-        page.wait_for_selector('#fixture-card[data-diagnosis="ready"]', state="attached", timeout=READY_TIMEOUT_MS)
-        page.evaluate("localStorage.clear()")
+        show_fixtures(page)
+        page.evaluate("localStorage.clear(); window.scrollTo(0, 0)")
         out[width] = page
     return out

@@ -146,7 +146,7 @@ function build(spec, args) {
   return node;
 }
 
-const STAGES = ["runtime", "packages", "suite", "grade"];
+const STAGES = ["runtime", "packages", "suite"];
 function stage(name, text) {
   document.body.dataset.stage = name;
   document.getElementById("boot-stage").textContent = text;
@@ -157,6 +157,16 @@ function stage(name, text) {
 }
 
 window.__stages = {};                       // start-up marks (benchmarks/page_load.py)
+
+// "observe": a node gets one "toolproof-visible" event, the first time any of it is in view (the
+// fixture scorecard is graded then: most visits never scroll that far down).
+const inView = new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    if (!entry.isIntersecting) continue;
+    inView.unobserve(entry.target);
+    entry.target.dispatchEvent(new Event("toolproof-visible"));
+  }
+});
 
 function apply(op, args) {
   const [kind, where] = op;
@@ -185,6 +195,7 @@ function apply(op, args) {
     case "clear": node.replaceChildren(); return;
     case "remove": node.remove(); return;
     case "listen": listen(node, op[2], op[3]); return;
+    case "observe": inView.observe(node); return;
     case "node": return node;
     case "get": { const value = node[op[2]]; return typeof value === "function" ? value.bind(node) : value; }
     case "call": if (!METHODS.has(op[2])) refuse("method", op[2]); return node[op[2]](...op[3]);

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from browser import ARTIFACTS
+from browser import ARTIFACTS, show_fixtures
 from livepage import FIRST, live, page, run  # noqa: F401
 from routed import OPENAI
 from suitefigures import CASES as SUITE_CASES
@@ -20,6 +20,12 @@ from toolproof.scoring.scorecard import METRIC_KEYS
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(autouse=True)
+def fixtures_shown(page):
+    """Every test here reads the fixture scorecard, which the page grades once it is in view."""
+    show_fixtures(page)
 
 
 def open_case(page, case_id: str, where: str = "#fixture-card"):

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from boarddocs import run_doc, write_runs
-from browser import ARTIFACTS
+from browser import ARTIFACTS, show_fixtures
 from clirun import cli_output as cli
 from livepage import NEED, live, page, run  # noqa: F401  (fixtures)
 from routed import OPENAI
@@ -28,6 +28,7 @@ def downloaded(page, button: str) -> tuple[str, str]:
 
 
 def test_the_fixtures_export_html_as_grade_prints_it(page):
+    show_fixtures(page)                  # graded once in view
     name, text = downloaded(page, "#export-html")
     assert (name, text) == ("toolproof-fixtures.html", cli("grade", "--format", "html"))
     assert downloaded(page, "#export-json")[0] == "toolproof-fixtures.json"

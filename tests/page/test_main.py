@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from browser import ARTIFACTS, PAGE_FILES, READY_TIMEOUT_MS, ROOT, booted, is_local, page_files_with, settled
+from browser import ARTIFACTS, PAGE_FILES, READY_TIMEOUT_MS, ROOT, booted, is_local, page_files_with, settled, show_fixtures
 from clirun import cli_output as cli
 from toolproof.reports.four_way import summary as four_way_summary
 
@@ -24,6 +24,7 @@ def open_page(browser, url: str):
     page.on("console", lambda m: page.console.append(m.text))
     page.goto(url)
     booted(page)
+    show_fixtures(page)
     return page
 
 
@@ -216,7 +217,27 @@ def test_jsonschema_is_fetched_only_when_a_schema_needs_it(browser, server, page
     other.wait_for_function("(document.body?.dataset.ready ?? 'false') !== 'false'", timeout=READY_TIMEOUT_MS)
     assert other.evaluate("document.body.dataset.ready") == "true", other.text_content("#boot-error")
     assert [u for u in requests if u.endswith("jsonschema-4.26.0-py3-none-any.whl")]
+    show_fixtures(other)
     assert other.locator(".case-row").count() == page.locator(".case-row").count()
+    context.close()
+
+
+def test_the_fixtures_are_graded_once_their_section_is_in_view_not_before(browser, server):
+    """Grading the fixtures and their diagnosis were half of every start-up: the page is ready
+    without them, and the header's Fixtures link (or a scroll) has them graded, then diagnosed."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(server)
+    booted(page)
+    assert page.evaluate("document.getElementById('fixture-card').dataset.state") is None
+    assert page.locator("#fixture-card .case-row").count() == 0
+    assert page.evaluate("Object.keys(window.__stages)").count("graded") == 0
+    page.click("#nav-fixtures")
+    page.wait_for_selector('#fixture-card[data-diagnosis="ready"]', state="attached", timeout=READY_TIMEOUT_MS)
+    assert page.get_attribute("#fixture-card", "data-state") == "graded"
+    assert page.locator("#fixture-card .case-row").count() == len(json.loads(cli("grade", "--format", "json"))["cases"])
+    stages = page.evaluate("window.__stages")
+    assert stages["panels"] < stages["graded"] < stages["rendered"] < stages["diagnosis"]
     context.close()
 
 
@@ -244,6 +265,7 @@ def test_a_module_whose_source_changed_runs_its_new_source_not_its_old_bytecode(
     page.route(PAGE_FILES, page_files_with({"toolproof/suite/categories.py": edited}))
     page.goto(server)
     booted(page)
+    show_fixtures(page)
     assert page.text_content('#fixture-card tr[data-category="injection"] th') == "Injection (edited source)"
     context.close()
 
@@ -262,6 +284,7 @@ def test_pyodide_is_restored_from_its_snapshot_and_a_spoiled_one_is_refused(brow
                 lambda route: route.fulfill(status=200, body=damaged, content_type="application/gzip"))
     other.goto(server)
     booted(other)
+    show_fixtures(other)
     assert other.evaluate("window.__runtime").startswith("started in full (no snapshot: it was refused: ")
     assert other.text_content("#fixture .score-value") == page.text_content("#fixture .score-value")
     assert other.locator(".case-row").count() == page.locator(".case-row").count()
@@ -276,6 +299,7 @@ def test_pyodide_is_restored_from_its_snapshot_and_a_spoiled_one_is_refused(brow
                     lambda route, _request, to=elsewhere: route.fulfill(status=302, headers={"Location": to}))
         other.goto(server)
         booted(other)
+        show_fixtures(other)
         assert other.evaluate("window.__runtime").startswith(f"started in full (no snapshot: {why}")
         assert other.text_content("#fixture .score-value") == page.text_content("#fixture .score-value")
         context.close()

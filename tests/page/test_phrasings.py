@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from browser import PAGE_FILES, booted, click_run, page_files_with
+from browser import PAGE_FILES, booted, click_run, page_files_with, show_fixtures
 from livepage import open_advanced
 from phrasingdocs import data_with_phrasings
 from toolproof.cli.main import run as cli_run
@@ -39,7 +39,7 @@ def worded(browser, server, tmp_path_factory):
                                             "data/fixtures.json": json.dumps(docs["transcripts"])}))
     page.goto(server)
     booted(page)
-    page.wait_for_selector("#fixture-card[data-diagnosis=ready]", state="attached")   # the section redrawn with its intervals
+    show_fixtures(page)              # graded once in view, then the section redrawn with its intervals
     folder = tmp_path_factory.mktemp("worded")
     for key in ("suite", "transcripts"):
         (folder / f"{key}.json").write_text(json.dumps(docs[key]))
@@ -235,7 +235,7 @@ def test_with_repeats_the_page_names_the_case_the_test_against_chance_names(brow
                                                 "data/fixtures.json": json.dumps(docs["transcripts"])}))
         page.goto(server)
         booted(page)
-        page.wait_for_selector("#fixture-card[data-diagnosis=ready]", state="attached")
+        show_fixtures(page)
         test = page.locator("#fixture-wording-test")
         assert (test.get_attribute("data-decidable"), test.get_attribute("data-dependent")) == ("true", "1")
         assert "wording matters for this model" in test.text_content()

@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, ROOT, booted, is_local
+from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, ROOT, booted, is_local, show_fixtures
 from fakeagent import conversation
 from livepage import ENDED, assert_only_talked_to, export, live, page, start  # noqa: F401
 from routed import OPENAI, RoutedProvider, origin_pattern
@@ -126,13 +126,12 @@ def test_the_fixture_scenarios_are_graded_with_no_key(page, server):
     ids = list(dict.fromkeys(t["case_id"] for t in fixtures["transcripts"] if "world" in t))
     if not ids:
         pytest.skip("data/fixtures.json holds no scenario transcript yet")
+    show_fixtures(page)
     rows = scenario_rows(page, "#fixture-card")
     verdicts, card = terminal_verdicts(fixtures)
     assert rows == verdicts and list(rows) == ids
     assert {"PASS", "FAIL"} <= set(rows.values())          # gold and wrong paths, graded as such
     # the Scenarios section says what the block says, in every report's words
-    page.wait_for_function("document.getElementById('fixture-card').dataset.diagnosis === 'ready'",
-                           timeout=READY_TIMEOUT_MS)
     lines = summary_lines(card["scenarios"])
     assert page.text_content("#fixture-scenarios .scenarios-headline") == lines[0]
     assert page.locator("#fixture-scenarios .scenarios-lines li").all_text_contents() == lines[1:]
@@ -385,8 +384,7 @@ def test_a_scenario_detail_fits_a_phone_and_axe_finds_nothing(browser, server, t
     try:
         phone.goto(server)
         booted(phone)
-        phone.wait_for_function("document.getElementById('fixture-card').dataset.diagnosis === 'ready'",
-                                timeout=READY_TIMEOUT_MS)
+        show_fixtures(phone)
         detail = open_detail(phone, "#fixture-card", failed["id"])
         assert detail.locator("table.end-state-diff tbody tr").count() == len(failed["end_state_diff"])
         # a world file that does not load, its line in view

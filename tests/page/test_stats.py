@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from browser import ARTIFACTS, PAGE_FILES, READY_TIMEOUT_MS, booted, page_files_with
+from browser import ARTIFACTS, PAGE_FILES, booted, page_files_with, show_fixtures
 from clirun import cli_output
 from repeatdocs import CALL_A, CALL_B, FIXTURES, SUITE, document, repeat
 from toolproof.suite.fingerprint import suite_sha256
@@ -44,8 +44,7 @@ def page(browser, server, repeated):
     page.route(PAGE_FILES, page_files_with({"data/fixtures.json": repeated.read_text(encoding="utf-8")}))
     page.goto(server)
     booted(page)
-    # the intervals are drawn with the diagnosis, just after the page is ready
-    page.wait_for_selector('#fixture-card[data-diagnosis="ready"]', timeout=READY_TIMEOUT_MS)
+    show_fixtures(page)          # graded once in view, its intervals drawn with the diagnosis
     yield page
     context.close()
 

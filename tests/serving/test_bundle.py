@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import serve
-from browser import READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, ROOT, booted, click_run, repacked, static_host
+from browser import READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, ROOT, booted, click_run, repacked, show_fixtures, static_host
 from fakesite import PAGE_CONFIG, fake_repo, sha
 from clirun import cli_output as cli
 from serving.bundle import bundle_vendor_files, size_text, write_bundle
@@ -316,6 +316,8 @@ def load(browser, url: str, *, selftest: bool = False) -> dict:
     page.on("requestfailed", lambda r: seen.append((r.url, None)))
     page.goto(url + ("?selftest=1" if selftest else ""))
     page.wait_for_function("(document.body?.dataset.ready ?? 'false') !== 'false'", timeout=READY_TIMEOUT_MS)
+    if page.evaluate("document.body.dataset.ready") == "true":
+        show_fixtures(page)          # graded once in view
     result = {"base": url, "ready": page.evaluate("document.body.dataset.ready"), "error": page.text_content("#boot-error"),
               "verdicts": page.eval_on_selector_all(
                   ".case-row", "rows => rows.map(r => [r.dataset.caseId, r.dataset.verdict])"),

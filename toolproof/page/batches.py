@@ -22,6 +22,8 @@ class Kind(NamedTuple):
     page: str        # what web/boot.mjs does with it
 
 
+VISIBLE = "toolproof-visible"        # the event "observe" dispatches (web/boot.mjs says the same)
+
 KINDS = {
     "append": Kind("queued", "where, [spec, text or {ref}, ...]", "builds each spec, appends it in order"),
     "set": Kind("queued", "where, property, value", "sets a property in WRITABLE"),
@@ -34,6 +36,7 @@ KINDS = {
     "clear": Kind("queued", "where", "replaceChildren()"),
     "remove": Kind("queued", "where", "remove()"),
     "listen": Kind("queued", "where, event type, handler id", "a listener that calls toolproofDispatch(id, event)"),
+    "observe": Kind("queued", "where", "dispatches a toolproof-visible event on the node the first time it is in view"),
     "stage": Kind("queued", "stage, text", "the boot progress: body[data-stage], #boot-stage, the stage list"),
     "mark": Kind("queued", "stage", "window.__stages[stage] = performance.now() (benchmarks/page_load.py)"),
     "build": Kind("read", "spec", "builds a node no parent has taken yet; answers it"),

@@ -20,7 +20,7 @@ from toolproof.page.board import BoardView
 from toolproof.page.bridge import post_writes
 from toolproof.page.card.scorecard import ScorecardView
 from toolproof.page.compare import CompareView, remember_live
-from toolproof.page.dom import document, flush, on, page_js, page_now, paint, set_stage, task  # noqa: E402
+from toolproof.page.dom import clear, document, el, flush, on, page_js, page_now, paint, set_stage, task  # noqa: E402
 from toolproof.page.editor import CaseEditor
 from toolproof.page.inputs import publish as publish_input_bound
 from toolproof.page.live import LiveController
@@ -150,7 +150,6 @@ async def boot() -> None:
     set_stage("packages", "Loading ToolProof…")
     await paint()
     from toolproof.datafiles import read_documents
-    from toolproof.scoring.evaluate import grade_transcripts, source_of
 
     set_stage("suite", "Loading the suite, the worlds and the fixture transcripts…")
     await paint()
@@ -160,15 +159,8 @@ async def boot() -> None:
     worlds = await bundled_worlds()   # data/worlds/*.json: the Scenarios scope and the fixture scenarios
     mark("suite")
     scenarios = bundle.transcripts.scenarios or {}
-    set_stage("grade", f"Grading {len(bundle.transcripts.transcripts)} fixture transcripts"
-                       + (f" and {counted(len(scenarios), 'scenario')}…" if scenarios else "…"))
-    await paint()
-    results = grade_transcripts(bundle.cases, bundle.tools, bundle.transcripts, worlds=worlds)   # every repeat
     context = {"cases": {c.id: c for c in bundle.cases}, "tools": bundle.tools,
                "transcripts": bundle.transcripts.transcripts, "worlds": worlds, "scenarios": scenarios}
-    view = ScorecardView(document.getElementById("fixture-card"), results, kind="fixture",
-                         source=source_of(bundle.transcripts), context=context, diagnose_now=False)
-    mark("graded")
     board = BoardView(bundle, worlds)     # ranks uploaded files, the live result and, on request, the kept runs
 
     def shown_live(doc: dict) -> None:     # Compare and the Leaderboard may both use it
@@ -189,11 +181,10 @@ async def boot() -> None:
        lambda _e: task(rank_kept_runs(board), board.fail))
     fixture_fold()
     mark("panels")
-    # The panels first: what they read from the page (the form's restored values) is answered
-    # before the big card is on its way. The card is then posted (bridge.post_writes): the page
-    # builds it while the worker finishes.
-    view.render()
-    mark("rendered")
+    # The fixture scorecard, last on the page, is graded the first time it is in view: grading the
+    # fixtures and their diagnosis were about half of every start-up, most visits never scroll there.
+    document.getElementById("fixture").when_visible(
+        lambda _e: task(fixture_card(bundle, worlds, context), fixture_failed))
     flush(wait=False)        # not paint(): no task may run before ready (the draft's restore waits)
     asyncio.ensure_future(runs.start())      # IndexedDB opens beside the start-up, not on its path
     document.getElementById("boot").setAttribute("hidden", "")
@@ -203,8 +194,6 @@ async def boot() -> None:
     page_js.__runtime = str(getattr(js, "toolproofRuntime", "unknown"))
     document.body.dataset.ready = "true"
     await paint()
-    view.add_diagnosis()
-    mark("diagnosis")
     if page_js.URLSearchParams.new(page_js.location.search).get("selftest") == "1":
         run_selftest(bundle)
 
@@ -222,6 +211,38 @@ class _DraftTap:
 
 
 FOLD_KEY = "toolproof.fixtures-open"
+
+
+async def fixture_card(bundle, worlds: dict, context: dict) -> None:
+    """Grade the fixtures, show their scorecard, then its diagnosis and intervals: #fixture-card
+    says data-state "grading", then "graded" (and data-diagnosis "ready", as every card does)."""
+    from toolproof.scoring.evaluate import grade_transcripts, source_of
+
+    card = document.getElementById("fixture-card")
+    scenarios = context["scenarios"]
+    card.dataset.state = "grading"
+    clear(card)
+    card.appendChild(el("p", f"Grading the fixture transcripts of {counted(len(bundle.transcripts.transcripts), 'case')}"
+                                 + (f" and {counted(len(scenarios), 'scenario')}…" if scenarios else "…"),
+                            cls="muted", id="fixture-grading", role="status"))
+    await paint()
+    results = grade_transcripts(bundle.cases, bundle.tools, bundle.transcripts, worlds=worlds)   # every repeat
+    view = ScorecardView(card, results, kind="fixture", source=source_of(bundle.transcripts), context=context,
+                         diagnose_now=False)
+    mark("graded")
+    view.render()
+    card.dataset.state = "graded"
+    mark("rendered")
+    await paint()
+    view.add_diagnosis()
+    mark("diagnosis")
+
+
+def fixture_failed(message: str) -> None:
+    card = document.getElementById("fixture-card")
+    card.dataset.state = "error"
+    clear(card)
+    card.appendChild(el("p", f"The fixture scorecard could not be drawn: {message}", cls="error", role="alert"))
 
 
 def fixture_fold() -> None:
