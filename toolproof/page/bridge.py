@@ -26,7 +26,7 @@ import math
 from pyodide.ffi import JsProxy, create_proxy, to_js
 from pyscript import window as page_js
 
-from .batches import KINDS, METHODS, PROPS, VISIBLE, WRITABLE, messages
+from .batches import KINDS, METHODS, PROPS, WRITABLE, messages
 
 _proxies: list = []          # event handlers must outlive this module's frames
 _handlers: dict = {}         # listener id -> Python handler (web/boot.mjs calls back with the id)
@@ -176,11 +176,6 @@ class Live:
 
     def listen(self, event: str, handler) -> None:
         push(["listen", where(self), str(event), _handler_id(handler)])
-
-    def when_visible(self, handler) -> None:
-        """handler(event) once, the first time the node is in view (scrolled to, a link followed)."""
-        self.listen(VISIBLE, handler)
-        push(["observe", where(self)])
 
     @property
     def dataset(self):

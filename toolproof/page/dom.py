@@ -15,6 +15,7 @@ from pyodide.ffi import create_proxy, to_js
 
 from .bridge import Live, document, flush, page_js, push, seen as _seen, since, turn_cache, where  # noqa: F401
 from toolproof.errors import failure_line
+from .batches import VISIBLE
 
 SVG = "http://www.w3.org/2000/svg"
 
@@ -68,6 +69,12 @@ def svg(tag: str, **attrs):
 def on(node, event: str, handler) -> None:
     """Call handler(event) on each `event` of node (the event's target and the rest are Lives)."""
     node.listen(event, handler)
+
+
+def when_visible(node, handler) -> None:
+    """Call handler(event) once, the first time node is in view (scrolled to, a link followed)."""
+    node.listen(VISIBLE, handler)
+    push(["observe", where(node)])
 
 
 def clear(node) -> None:

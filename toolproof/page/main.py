@@ -20,7 +20,8 @@ from toolproof.page.board import BoardView
 from toolproof.page.bridge import post_writes
 from toolproof.page.card.scorecard import ScorecardView
 from toolproof.page.compare import CompareView, remember_live
-from toolproof.page.dom import clear, document, el, flush, on, page_js, page_now, paint, set_stage, task  # noqa: E402
+from toolproof.page.dom import (clear, document, el, flush, on, page_js, page_now, paint, set_stage,  # noqa: E402
+                                task, when_visible)
 from toolproof.page.editor import CaseEditor
 from toolproof.page.inputs import publish as publish_input_bound
 from toolproof.page.live import LiveController
@@ -183,8 +184,7 @@ async def boot() -> None:
     mark("panels")
     # The fixture scorecard, last on the page, is graded the first time it is in view: grading the
     # fixtures and their diagnosis were about half of every start-up, most visits never scroll there.
-    document.getElementById("fixture").when_visible(
-        lambda _e: task(fixture_card(bundle, worlds, context), fixture_failed))
+    when_visible(document.getElementById("fixture"), lambda _e: task(fixture_card(bundle, worlds, context), fixture_failed))
     flush(wait=False)        # not paint(): no task may run before ready (the draft's restore waits)
     asyncio.ensure_future(runs.start())      # IndexedDB opens beside the start-up, not on its path
     document.getElementById("boot").setAttribute("hidden", "")
