@@ -43,10 +43,13 @@ def found(reading, entries, start=0, end=None) -> list[tuple[int, int]]:
 
 
 def phrase_places(reading, phrase: str, loose: bool = False) -> list[tuple[int, int]]:
-    """The places the phrase's pattern finds."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(answer_patterns, "LONG_REPLY", -1)
-        return answer_patterns.find_phrase(reading, phrase, loose)
+    """The places the phrase's pattern finds, at a word's start, at most MAX_FOUND."""
+    pattern = answer_patterns.phrase_pattern(phrase, loose)
+    if pattern is None:
+        return []
+    norm = reading.norm
+    found = (m for m in pattern.finditer(norm) if not (m.start() and norm[m.start() - 1].isalnum()))
+    return [m.span() for m, _ in zip(found, range(answer_patterns.MAX_FOUND))]
 
 
 def graded_searches(monkeypatch) -> tuple[list, list]:
@@ -185,3 +188,13 @@ def test_punctuation_between_many_words_is_tried_once_per_place_in_any_reply():
         reading = Reading("a" + " ---- a" * 30 + " y" + filler)
         assert answer_patterns.find_phrase(reading, phrase) == []
         assert answer_patterns.find_phrase(Reading(reading.text + " a" + " - -- a" * 30 + " x"), phrase)
+
+
+def test_a_long_phrase_on_a_short_reply_is_searched_in_c_and_finds_the_same():
+    """2,000 words apart by " -/ " on a reply of 10,000 characters: the walk tried each of the
+    2,000 places the first word is (3.8 s); the compiled pattern finds the same at once."""
+    phrase = "a" + " -/ a" * 2000
+    for text in ("a" + " -/ a" * 2000, "a" + " -/ a" * 2000 + " z", "b -/ " + phrase):
+        reading = Reading(text)
+        assert answer_patterns.find_phrase(reading, phrase + " z") == phrase_places(reading, phrase + " z")
+        assert answer_patterns.find_phrase(reading, phrase) == phrase_places(reading, phrase)
