@@ -167,11 +167,11 @@ def test_only_urllib_parse_is_pure(source, found):
 
 
 # Arrows run one way: each layer imports only from layers below it, or from its own folder.
-# foundation < suite < providers, importers, worlds < grading < scoring < running, reports, authoring,
+# foundation < suite < providers, importers, worlds < grading < scoring < arms < running, reports, authoring,
 # selftest, datafiles (the disk, shared by both edges) < the edges (cli/, page/, the package face)
 # < __main__.
 RANK = {"errors": 0, "limits": 0, "secrets": 0, "safe_text": 0, "plurals": 0, "_version": 0,
-        "suite": 1, "providers": 2, "importers": 2, "worlds": 2, "grading": 3, "scoring": 4,
+        "suite": 1, "providers": 2, "importers": 2, "worlds": 2, "grading": 3, "scoring": 4, "arms": 4.5,
         "running": 5, "reports": 5, "authoring": 5, "selftest": 5,
         "datafiles": 5, "cli": 6, "page": 6, "__init__": 6, "__main__": 7}
 

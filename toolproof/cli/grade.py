@@ -16,7 +16,9 @@ from typing import TextIO
 from .files import check_outputs
 from .flags import (html_flag, parse_weights, price_flags, report_flags, report_outputs, suite_flags, suite_inputs,
                     worlds_flag, write_reports, write_text)
-from toolproof.datafiles import DATA, Bundle, bundled_worlds, load_bundle, load_errata, load_world_files
+from toolproof.datafiles import (DATA, Bundle, bundle_from, bundled_worlds, load_errata, load_suite_files, load_world_files,
+                                 read_documents)
+from .arms import results_card
 from toolproof.scoring.evaluate import evaluate
 from toolproof.reports.scorecard import render_markdown, render_text, to_json
 from toolproof.scoring.cost import check_prices
@@ -48,10 +50,16 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
                                          *suite_inputs(args), ("the errata file", args.errata or DATA / "errata.json")])
     weights = parse_weights(args.weight)
     prices = check_prices(args.price_in, args.price_out)
-    bundle = load_bundle(tools=args.tools, suite=args.suite, transcripts=args.transcripts)
+    read = read_documents(tools=args.tools, suite=args.suite, transcripts=args.transcripts)
     worlds = load_world_files(args.worlds) if args.worlds else bundled_worlds()
-    card = evaluate(bundle.cases, bundle.tools, bundle.transcripts, weights, prices=prices, worlds=worlds)
-    card = with_errata(card, errata_for(args, bundle))
+    results = read["docs"]["transcripts"]
+    if isinstance(results, dict) and "arms" in results:     # a run with arms: the baseline's card and the arms block
+        bundle = load_suite_files(suite=args.suite, tools=args.tools)
+        card = results_card(results, bundle, weights, prices, worlds, read["paths"]["transcripts"])
+    else:
+        bundle = bundle_from(read)
+        card = evaluate(bundle.cases, bundle.tools, bundle.transcripts, weights, prices=prices, worlds=worlds)
+    card = with_errata(card, errata_for(args, bundle, results))
     write_reports(args, junit_xml(card), render_markdown(card))
     if args.html or args.format == "html":
         # lazy: every verb loads with the parser; what only this verb uses loads when it runs
@@ -64,9 +72,9 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     return 0
 
 
-def errata_for(args: argparse.Namespace, bundle: Bundle) -> list:
+def errata_for(args: argparse.Namespace, bundle: Bundle, results: dict) -> list:
     """The errata that apply to the graded file. data/errata.json records the committed suite's
     changes, so with a suite of one's own (--suite) it is not read unless --errata names a file."""
     if args.suite and not args.errata:
         return []
-    return applying(bundle.transcripts.raw, load_errata(args.errata), bundle.documents["suite"])
+    return applying(results, load_errata(args.errata), bundle.documents["suite"])

@@ -17,11 +17,11 @@ import re
 from datetime import datetime, timezone
 from typing import TextIO
 
+from .arms import add_arm_flags, arms_line, check_arm_flags, read_arms, ready_arms, results_card
 from .results_file import ResultsFile
 from .flags import (html_flag, parse_weights, price_flags, report_flags, suite_flags, worlds_flag, worlds_of,
                     write_reports, write_text)
 from toolproof.errors import ToolProofError
-from toolproof.scoring.evaluate import evaluate
 from toolproof.reports.scorecard import render_text, to_json
 from toolproof.safe_text import printable
 from toolproof.providers.catalog import CATALOGUE, PROVIDER, PROVIDERS
@@ -83,6 +83,7 @@ def add_parser(commands) -> None:
                       "case's prompt, default), all, or N (base and the case's first N-1 phrasings)")
     live.add_argument("--concurrency", type=int, default=1, metavar="C",
                       help="requests in flight at most (1-16, default 1: one case after another)")
+    add_arm_flags(live)
     price_flags(live)
     report_flags(live)
     html_flag(live)
@@ -175,6 +176,8 @@ def _check_run_flags(args: argparse.Namespace) -> None:
         raise ToolProofError("--phrasings with --pad is not supported: run the sweep on the base phrasing")
     if wrong := misfit(args.scope, pad=bool(args.pad), phrased=args.phrasings != "base"):
         raise ToolProofError(f"--{wrong} applies to cases, not to --scope {args.scope}")
+    if args.arm or args.arms:
+        check_arm_flags(args)
     if args.worlds and not is_scenarios(args.scope):
         raise ToolProofError(f"--worlds names the worlds of a scenarios run: add --scope {SCOPE} (or {SCOPE}:<world>)")
     _check_bounds(concurrency=args.concurrency, temperature=args.temperature, seed=args.seed,
@@ -298,9 +301,13 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
                            phrasings=args.phrasings,
                            pad_levels=levels, pad_seed=args.pad_seed, temperature=args.temperature,
                            seed=args.seed, headers=headers)
-    secrets = settings.secrets()
+    arms = read_arms(args)
+    arms = ready_arms(arms, settings, bundle, environ, lambda p, env: read_key(p, env)[0]) if arms else None
     run = Run(bundle.cases, bundle.tools, settings, urllib_transport,
-              suite_sha256=suite_sha256(bundle.documents["suite"]), worlds=worlds)
+              suite_sha256=suite_sha256(bundle.documents["suite"]), worlds=worlds, arms=arms)
+    if arms and args.cap is None:      # every arm's items and probes, with room for every retry
+        settings.cap = run.most
+    secrets = run.secrets()
 
     def say(line: str) -> None:        # every printed line, hidden by the key's (and secret headers') value too
         stderr.write(printable(redact_text(line, secrets)) + "\n")
@@ -309,6 +316,8 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
     say(f"toolproof: endpoint {endpoint(args.provider, args.base_url, args.model)}; "
         + (f"key from {variable}" if variable else "no key (none of " + ", ".join(
             key_variables(args.provider, args.base_url, args.api_key_env)) + " is set)"))
+    if arms:
+        say(arms_line(arms))
     if settings.cap > run.most:
         say(f"toolproof: cap lowered to {run.most}: all that scope {args.scope} needs ({run.need}), "
             "with every retry allowed for")
@@ -355,15 +364,13 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
     """Send the run, keep --out after every case, grade, write the reports, print the card (when
     `show_card`); (exit code, scorecard)."""
     # lazy: only a run needs these (the runner, the writers of its reports); other verbs start without them
-    from toolproof.datafiles import format_schema
     from toolproof.scoring.gates import score_gate
     from toolproof.reports.junit import junit_xml
     from toolproof.reports.scorecard import render_markdown
     from toolproof.secrets import redact, redact_text
-    from toolproof.grading.transcripts import parse_transcripts
 
     args, bundle, settings, run, say = prepared.args, prepared.bundle, prepared.settings, prepared.run, prepared.say
-    secrets = settings.secrets()
+    secrets = run.secrets()
     say(f"toolproof: sending to {endpoint(args.provider, args.base_url, args.model)}{sampling_line(settings)}")
 
     def progress(raw: dict, result) -> None:
@@ -373,6 +380,7 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
         repeat = f" #{raw['repeat'] + 1}" if args.repeats > 1 else ""
         pad = f" pad {raw['pad']}" if "pad" in raw else ""
         pad += f" [{raw['phrasing']}]" if "phrasing" in raw else ""
+        pad += f" ({raw['arm']})" if "arm" in raw else ""
         say(f"[{len(run.results)}/{len(run.work)}] {result.verdict:<7} {result.case_id}{repeat}{pad} "
             f"(requests {run.used}/{settings.cap})")
 
@@ -405,9 +413,8 @@ def execute(prepared: Prepared, stdout: TextIO, stderr: TextIO, *, show_card: bo
         say("toolproof: run aborted; the cases graded so far are kept")
     elif run.state == "error":
         say(f"toolproof: run stopped: {run.error}")
-    transcripts = parse_transcripts(document, format_schema("transcripts"), {c.id for c in bundle.cases})
-    card = redact(evaluate(bundle.cases, bundle.tools, transcripts, prepared.weights, prices=prepared.prices,
-                           worlds=run.worlds), secrets)
+    card = redact(results_card(document, bundle, prepared.weights, prepared.prices, run.worlds, args.out or "the run"),
+                  secrets)
     if show_card:
         write_reports(args, redact_text(junit_xml(card), secrets), redact_text(render_markdown(card), secrets))
     if args.html and show_card:

@@ -29,6 +29,7 @@ from toolproof.suite.load import check_format
 from toolproof.suite.model import BASE, Case
 
 from .results_refs import expand
+from .unmask import unmask_transcript
 
 FIXTURE_LABEL = "FIXTURE: illustrative responses, not a benchmark result"
 
@@ -151,6 +152,11 @@ def parse_transcripts(doc: Any, format_schema: dict,
     grading/guarded.grade_phrased)."""
     doc = expand(doc, source)           # a file of version 2 may refer to parts written earlier
     check_format(doc, format_schema, source)
+    if "arms" in doc:                   # several transcripts per case: arms/analysis.split_arms reads it
+        raise ToolProofError("this results file holds a run with arms (several transcripts per case, one per arm): "
+                             "grade it with `grade`, compare it with `compare --arm NAME`, or rank it with `board`",
+                             source=source, path="$.arms")
+    unmask = doc.get("unmask") or {}    # one arm's document (split_arms): its calls as the catalogue names them
     out: dict[tuple, Transcript] = {}
     scenarios: dict[tuple, ScenarioTranscript] = {}
     for i, raw in enumerate(doc["transcripts"]):
@@ -182,7 +188,8 @@ def parse_transcripts(doc: Any, format_schema: dict,
                 if ("response" in turn) == ("error" in turn):
                     raise ToolProofError("a turn holds exactly one of response or error", source=source,
                                          path=json_path(["transcripts", i, *place, k]))
-        out[(case_id, pad, phrasing, repeat)] = make_transcript(raw, provider, raw.get("model", doc.get("model", "")))
+        out[(case_id, pad, phrasing, repeat)] = unmask_transcript(
+            make_transcript(raw, provider, raw.get("model", doc.get("model", ""))), unmask)
     repeats: dict[str, list] = {}
     for (case_id, _, _, _), transcript in out.items():      # a sweep's levels: sweep_score splits them
         repeats.setdefault(case_id, []).append(transcript)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 from toolproof.suite.model import Case
-from . import four_way
+from . import arms, four_way
 from .html import bar_chart, esc, legend, lines, page, pre, section, table, whisker
 from .legends import scorecard_legend
 from .page_view import CATEGORY_LABELS, METRIC_LABELS, chart_bars
@@ -148,6 +148,9 @@ def scorecard_html(card: dict, cases: list[Case] | None = None, worlds: dict | N
     stats = statistics_lines(card) + sweep_text(card)
     if stats:
         parts.append(section("Reliability, cost and intervals", [lines([s for s in stats if s])]))
+    tried = arms.html_part(card)
+    if tried:
+        parts.append(tried)
     wording = _wording(card)
     if wording:
         parts.append(wording)

@@ -22,7 +22,7 @@ from toolproof.scoring.results_doc import SCORECARD, kind_of
 from toolproof.scoring.scorecard import METRIC_KEYS
 from toolproof.scoring.withhold import UNWEIGHTED
 
-from . import four_way
+from . import arms, four_way
 from .card_counts import conversations_line, error_rate_line, plan_unit, verdict_rule, verdicts_line
 from .figures import interval_span, percent, score_text
 from .rates import LOWER_IS_BETTER, METRIC_HELP, better, rates_markdown, rates_text  # noqa: F401 (re-exported)
@@ -319,7 +319,8 @@ def diagnosis_lines(card: dict, *, four_ways: bool = True) -> list[str]:
 
 def render_text(card: dict) -> str:
     """A readable terminal scorecard: score, the nine rates, categories, failing cases."""
-    lines = headline(card) + statistics_lines(card) + robustness_text(card) + sweep_text(card) + scenarios_text(card) + [
+    lines = headline(card) + statistics_lines(card) + arms.text_lines(card) + robustness_text(card) + sweep_text(card) \
+        + scenarios_text(card) + [
         "", "Rates (↑ higher is better, ↓ lower is better)"]
     lines += rates_text(card)
     lines += ["", f"  {'category':<16} {'score':>7} {'weight':>6} {'cases':>5} {'pass':>5} {'part':>5} {'fail':>5} {'error':>5}"]
@@ -399,7 +400,7 @@ def render_markdown(card: dict) -> str:
     lines += [f"> {md_text(line)}" for line in headline(card)[1:]]
     if "reliability" in card:
         lines += ["", "## Statistics", ""] + [f"- {md_text(line)}" for line in statistics_lines(card)]
-    lines += robustness_markdown(card) + sweep_markdown(card) + scenarios_markdown(card)
+    lines += arms.markdown_lines(card) + robustness_markdown(card) + sweep_markdown(card) + scenarios_markdown(card)
     lines += rates_markdown(card)
     bounds = (card.get("intervals") or {}).get("categories") or {}
     note = withheld_note(card)

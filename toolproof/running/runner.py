@@ -54,15 +54,18 @@ from toolproof.providers.conversation import case_mocks
 from toolproof.grading.guarded import grade_safely       # a grading bug fails the case, not the run
 from toolproof.grading.verdicts import CaseResult
 from toolproof.limits import ReadError, read_json
-from toolproof.providers.catalog import takes_base_url
 from toolproof.providers.dispatch import endpoint, public_headers, reply_from_body, request_body, request_headers, trim_body
 from toolproof.secrets import redact
 from toolproof.suite.model import BASE, Case, Tool, scoped
 from .sweep import offered_tools
 from toolproof.grading.transcripts import make_transcript
-from .workplan import Ledger, Work, cap_most, dispatch_order, plan_need, plan_work, unstarted
+from .workplan import Ledger, Work, cap_most, dispatch_order, plan_need, plan_work
 from .scenario_run import grade_work, is_scenarios, run_scenario, scenario_need, scenario_plan
 from .polling import settle
+from .arm_plan import arm_offer, arm_work, run_secrets, unmasked
+from .arm_send import arms_need, probe_arms
+from .run_document import not_started, run_document
+from toolproof.arms.knobs import apply_knobs
 from .retries import (MAX_RETRY_WAIT_S, NO_RETRY_KINDS, RETRY_STATUSES, STOP_STATUSES, attempt_entry,
                       failure_message, provider_message, retry_after, retry_wait, status_message)
 from .settings import RunSettings  # noqa: F401 - the runner's settings, imported from here too
@@ -99,6 +102,7 @@ class Run:
     skipped: int = 0               # work items not started because the cap could not cover them
     stop: str = ""                 # why no further request may be sent (a long Retry-After)
     worlds: dict | None = None     # world id -> World: a Scenarios scope runs their scenarios (scenario_run.py)
+    arms: list | None = None       # ArmRun (arm_plan.py): the plan runs once per arm, each probed first
 
     def __post_init__(self) -> None:
         s = self.settings
@@ -107,6 +111,8 @@ class Run:
         else:
             self.plan = scoped(self.cases, s.scope)
             self.work = plan_work(self.plan, s.repeats, s.pad_levels, s.phrasings)
+        if self.arms:                   # every item once per arm (the arm's own settings and tools)
+            self.work = arm_work(self.work, self.arms)
         self.ledger = Ledger(self.settings.cap)
         self._done: list[tuple[int, dict, CaseResult, dict]] = []   # plan order; the last is redacted
         self._queue = self.work        # the order work items are handed out in (see run)
@@ -126,6 +132,8 @@ class Run:
     def need(self) -> int:
         """Requests the plan needs at most (every repeat and pad level, no retries): the cap's start."""
         s = self.settings
+        if self.arms:                   # every arm's items, and one probe for each arm that is sent
+            return arms_need(self.work, self.arms)
         if is_scenarios(s.scope):
             return scenario_need(self.worlds or {}, s.scope, repeats=s.repeats)
         return plan_need(self.cases, s.scope, phrasings=s.phrasings, pad_levels=s.pad_levels, repeats=s.repeats)
@@ -155,6 +163,8 @@ class Run:
     async def run(self) -> None:
         self.state = "running"
         self.ledger = Ledger(self.settings.cap)     # the cap as it stands now (the CLI may lower it)
+        if self.arms:                  # one request per arm first: refused arms are findings, not run
+            await probe_arms(self)
         self._queue = dispatch_order(self.work, self.settings.cap) if self.settings.concurrency > 1 else self.work
         workers = [asyncio.ensure_future(self._worker()) for _ in range(max(1, self.settings.concurrency))]
         try:
@@ -211,10 +221,11 @@ class Run:
     def _record(self, work: Work, raw: dict) -> None:
         # redacted once, here: the results file is rewritten after every case, and redacting
         # every transcript again each time made long runs quadratic
-        clean = redact(raw, keys=self.settings.secrets())
+        clean = redact(raw, keys=self.secrets())
         if self.on_kept:                # first, before grading: the page stores it the moment it is over
             self.on_kept(work.index, clean)
-        result = grade_safely(work.case, self.tools, make_transcript(raw, self.settings.provider, self.settings.model)) \
+        s = self.settings_for(work)
+        result = grade_safely(work.case, self.tools, unmasked(make_transcript(raw, s.provider, s.model), self.arm_of(work))) \
             if work.scenario is None else grade_work(self.worlds, work.scenario, raw)
         bisect.insort(self._done, (work.index, raw, result, clean), key=lambda done: done[0])
         self._same_status_stop(work, raw)
@@ -231,22 +242,37 @@ class Run:
         """The sweep hook: the tool names a (case, pad level) is offered, in the order sent."""
         return list(case.tools) if pad is None else offered_tools(case, self.tools, pad, self.settings.pad_seed)
 
+    def settings_for(self, work) -> RunSettings:
+        """What `work` is sent with: its arm's settings, else the run's."""
+        return self.settings if work.arm is None else self.arm_of(work).settings
+
+    def arm_of(self, work):
+        return None if work.arm is None else next(a for a in self.arms if a.name == work.arm)
+
+    def secrets(self) -> tuple:
+        """Every value to redact: the run's key and secret headers, and every arm's key."""
+        return run_secrets(self.settings, self.arms)
+
+    def offer(self, work: Work) -> tuple[list[str], list[Tool]]:
+        """The ids `work`'s case is offered, in the order sent, and the tools as shown (its arm's)."""
+        return arm_offer(self.arm_of(work), work.case.id, self._offered(work.case, work.pad), self.tools)
+
     async def _run_case(self, work: Work) -> dict:
-        case = work.case
-        names = self._offered(case, work.pad)
-        offered = [self.tools[name] for name in names]
-        turns = [await self._turn(work, offered, first=None, mocks=case_mocks(case))]
-        raw = {"case_id": case.id, "repeat": work.repeat, "provider": self.settings.provider,
-               "model": self.settings.model, "turns": turns}
+        case, s = work.case, self.settings_for(work)
+        names, offered = self.offer(work)
+        turns = [await self.exchange(work, self.body(work, offered, first=None, mocks=case_mocks(case)))]
+        raw = {"case_id": case.id, "repeat": work.repeat, "provider": s.provider, "model": s.model, "turns": turns}
+        if work.arm is not None:        # recorded, so a re-grade splits the file by arm
+            raw["arm"] = work.arm
         if work.phrasing != BASE:       # recorded, so a re-grade sends the grader the same prompt
             raw["phrasing"] = work.phrasing
         if work.pad is not None:        # recorded, so a re-grade knows the level and what was offered
             raw.update(pad=work.pad, offered=names)
         first = turns[0].get("response")
         if self.stopping or case.mock_results is None or first is None \
-                or not reply_from_body(self.settings.provider, first).calls:
+                or not reply_from_body(s.provider, first).calls:
             return raw
-        turns.append(await self._turn(work, offered, first=first, mocks=case_mocks(case)))
+        turns.append(await self.exchange(work, self.body(work, offered, first=first, mocks=case_mocks(case))))
         if self.stopping or turns[1].get("error", {}).get("status") in STOP_STATUSES:
             return raw                  # the key was refused (or we must wait): variants would fail too
         # Counterfactual variants: the same first answer, a different mock result in turn 2.
@@ -254,22 +280,24 @@ class Run:
         for variant in case.variants:
             if self.stopping:
                 break
-            second = await self._turn(work, offered, first=first, mocks=case_mocks(case, variant.id))
+            second = await self.exchange(work, self.body(work, offered, first=first, mocks=case_mocks(case, variant.id)))
             variants.append({"id": variant.id, "turns": [turns[0], second]})
         if variants:
             raw["variants"] = variants
         return raw
 
-    async def _turn(self, work: Work, offered: list[Tool], *, first: Any, mocks: dict) -> dict:
-        s = self.settings
-        return await self.exchange(work, request_body(s.provider, work.case, offered, model=s.model, first=first,
-                                                      mocks=mocks, max_tokens=s.max_tokens,
-                                                      temperature=s.temperature, seed=s.seed))
+    def body(self, work, offered: list[Tool], *, first: Any, mocks: dict) -> dict:
+        """One request body of `work`: its arm's knobs in the provider's fields (arms/knobs.py)."""
+        s = self.settings_for(work)
+        body = request_body(s.provider, work.case, offered, model=s.model, first=first, mocks=mocks,
+                            max_tokens=s.max_tokens, temperature=s.temperature, seed=s.seed)
+        arm = self.arm_of(work)
+        return body if arm is None else apply_knobs(s.provider, body, arm.wire_knobs(first is None))
 
     async def exchange(self, work: Work, body: dict) -> dict:
         """Send one request body of `work` (retries, polling, the cap, abort) and record the turn:
         the request (credentials removed), the response as kept, or the error."""
-        s = self.settings
+        s = self.settings_for(work)
         url, headers = endpoint(s.provider, s.base_url, s.model), request_headers(s.provider, s.api_key, s.headers)
         record = {"url": url, "headers": public_headers(headers, s.headers), "body": body}
         log: list[dict] = []
@@ -337,7 +365,7 @@ class Run:
         if failure is not None or not 200 <= reply.status < 300:
             status = None if failure is not None else reply.status
             out["error"] = {"status": status, "message": long_wait or failure_message(url, reply, failure)}
-            said = provider_message(reply.text, self.settings.secrets()) if status and status >= 400 else ""
+            said = provider_message(reply.text, self.secrets()) if status and status >= 400 else ""
             if said:                    # the provider's own words, bounded and redacted by value
                 out["error"]["provider_message"] = said
             if failure is not None and failure.kind == "network" and not self._answered:
@@ -414,36 +442,9 @@ class Run:
                 self._open.set()
 
     def not_started(self) -> list[dict]:
-        """Every plan item without a transcript, and why: [{case_id, repeat, pad?, reason}] in plan
-        order. Listed once the run is over (while it runs, the rest is simply still to come)."""
-        if self.state in ("idle", "running"):
-            return []
-        if self._halt or self.error:
-            why = f"the run stopped: {self._halt or self.error}"
-        elif self._abort.is_set() or self.state == "aborted":    # the CLI's Ctrl-C sets the state
-            why = "the run was aborted"
-        else:
-            why = f"the request cap ({self.ledger.cap}) could not cover its requests"
-        return unstarted(self.work, {d[0] for d in self._done}, self._started, why)
+        """Every plan item without a transcript, and why (run_document.not_started)."""
+        return not_started(self)
 
     def document(self, *, created: str) -> dict:
-        """The results file: the transcripts format, kind "live" (re-grades offline).
-
-        Written after every case while the run goes, so `state` may still read "running" in a
-        file a crash left behind; it re-grades all the same. Once the run is over, `not_started`
-        lists every plan item that has no transcript and why (absent when there is none).
-        """
-        s = self.settings
-        head = redact({
-            "format": "toolproof.transcripts", "version": 1, "kind": "live", "label": "",
-            "provider": s.provider, "model": s.model, "created": created, "scope": s.scope,
-            "base_url": s.base_url if takes_base_url(s.provider) else "",     # a fixed endpoint's is not the user's
-            "cap": s.cap, "requests_used": self.used, "state": self.state,
-            "error": self.error, "settings": s.recorded(),
-            **({"sweep": {"seed": s.pad_seed, "levels": list(s.pad_levels)}} if s.pad_levels else {}),
-            **({"suite_sha256": self.suite_sha256} if self.suite_sha256 else {}),
-            **({"not_started": missing} if (missing := self.not_started()) else {}),
-        }, keys=s.secrets())
-        # Redacted like every output: a key the model or a server echoed stays out, by its
-        # format and by its value (each transcript when it finished: see _record).
-        return {**head, "transcripts": [done[3] for done in self._done]}
+        """The results file (run_document.run_document): written after every case while the run goes."""
+        return run_document(self, created)

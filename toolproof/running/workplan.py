@@ -40,6 +40,7 @@ class Work:
     pad: int | None = None
     phrasing: str = BASE
     scenario: Any = None        # a worlds.model.Scenario: a conversation up to its turn limit
+    arm: str | None = None      # the arm it is sent under (arm_plan.py), None in a run without arms
 
     @property
     def requests(self) -> int:
@@ -78,7 +79,7 @@ def plan_scenarios(scenarios: list, repeats: int) -> list[Work]:
 
 
 def unstarted(work: list[Work], done: set, started: set, why: str) -> list[dict]:
-    """Every plan item without a transcript, and why: [{case_id, repeat, pad?, phrasing?, reason}]
+    """Every plan item without a transcript, and why: [{case_id, repeat, pad?, phrasing?, arm?, reason}]
     in plan order; an item that was handed out says it stopped while in flight."""
     out = []
     for item in work:
@@ -87,7 +88,8 @@ def unstarted(work: list[Work], done: set, started: set, why: str) -> list[dict]
         reason = f"{why} while it was in flight" if item.index in started else why
         out.append({"case_id": item.item_id, "repeat": item.repeat,
                     **({"pad": item.pad} if item.pad is not None else {}),
-                    **({"phrasing": item.phrasing} if item.phrasing != BASE else {}), "reason": reason})
+                    **({"phrasing": item.phrasing} if item.phrasing != BASE else {}),
+                    **({"arm": item.arm} if item.arm is not None else {}), "reason": reason})
     return out
 
 

@@ -84,7 +84,11 @@ def graded_run(document, cases: list[Case], tools: dict[str, Tool], format_schem
 
 def _summary_of(document: dict, cases: list[Case], tools: dict[str, Tool], transcripts,
                 planned: int | None = -1, worlds: dict | None = None) -> dict:
-    graded = grade_transcripts(cases, tools, transcripts, planned, worlds)
+    return graded_summary(document, grade_transcripts(cases, tools, transcripts, planned, worlds), transcripts)
+
+
+def graded_summary(document: dict, graded, transcripts) -> dict:
+    """What a comparison needs of one graded run (`graded`: evaluate.Graded of `transcripts`)."""
     count, _ = repeats_summary(phrasing_groups(graded.per_case))
     wording = phrasing_credits(graded.per_case)
     out = {**run_summary(document, [r.to_json() for r in graded.rows], count), "coverage": graded.coverage}
@@ -168,7 +172,8 @@ def passes(case: dict) -> bool:
     return case["verdict"] == PASS
 
 
-def _scores(credits: list[float], categories: list[str], weights: dict) -> tuple[dict, float | None]:
+def scores_of(credits: list[float], categories: list[str], weights: dict) -> tuple[dict, float | None]:
+    """(mean credit per category, rounded; the weighted score): the scorecard's formula."""
     means = {}
     for category in CATEGORIES:
         mine = [c for c, k in zip(credits, categories) if k == category]
@@ -369,8 +374,8 @@ def _deltas(a: dict, b: dict, ids: list[str], weights: dict, level: float) -> di
     categories = [a["cases"][c]["category"] for c in ids]
     credits_a = [a["cases"][c]["credit"] for c in ids]
     credits_b = [b["cases"][c]["credit"] for c in ids]
-    means_a, score_a = _scores(credits_a, categories, weights)
-    means_b, score_b = _scores(credits_b, categories, weights)
+    means_a, score_a = scores_of(credits_a, categories, weights)
+    means_b, score_b = scores_of(credits_b, categories, weights)
     boot = paired_intervals(credits_a, credits_b, categories, weights, level)
     interval = boot["score"] or {"low": None, "high": None}
     delta = None if score_a is None or score_b is None else round(score_b - score_a, 2) + 0.0

@@ -1,0 +1,1 @@
+"""Arms: one run, several variants of settings or tool definitions, compared pair by pair."""

@@ -1,0 +1,230 @@
+"""A results file with arms, graded: the baseline's scorecard with an `arms` block that sets every
+other arm against the baseline, case by case (docs/arms.md and docs/statistics.md say the same):
+
+- each arm is graded on its own transcripts (an ablated arm's calls turned back: grading/unmask.py)
+  against the suite's catalogue; its `score` is the scorecard's formula over its graded cases and
+  its `coverage` counts its own plan (`planned` in its entry);
+- every arm but the baseline: `delta` (arm minus baseline, with the paired interval `compare`
+  uses, over the cases graded in both), `mcnemar_p` (exact McNemar on the cases whose verdict
+  went from PASS or to PASS, as compare counts them), `holm_p` (Holm across the arms compared) and
+  `significant` (holm_p < 0.05);
+- `migration`: how the baseline's failure kinds moved (arms/kinds.py), e.g. schema -> pass;
+- `veto`: marked when the arm's score interval lies wholly below zero (compare's regression
+  gate) or, with two or more repeats, when a case that passed every baseline repeat failed every
+  repeat of the arm (`broken`): an arm that wins on score yet breaks a case is not a free switch;
+- `tool_effects` (an arm that changes what is shown: ablate or tools): per catalogue tool, the
+  cases that expect it and which of them flipped, with McNemar per tool and Holm across the tools;
+- `audit`: the honouring audit's findings (arms/audit.py);
+- a refused arm has its provider's words in `refused`, no score, and takes no part in Holm.
+
+Pure: no I/O.
+"""
+from __future__ import annotations
+
+from toolproof.errors import ToolProofError
+from toolproof.grading.results_refs import expand
+from toolproof.grading.transcripts import parse_transcripts
+from toolproof.grading.verdicts import FAIL, PASS
+from toolproof.safe_text import printable
+from toolproof.scoring.board import holm
+from toolproof.scoring.comparison import compare_runs, graded_summary, scores_of
+from toolproof.scoring.evaluate import evaluate, grade_transcripts
+from toolproof.scoring.scorecard import check_weights
+from toolproof.scoring.stats import mcnemar
+from .audit import audit_arm, effort_findings
+from .kinds import failure_kind
+
+SIGNIFICANCE = 0.05
+MAX_ARMS = 16
+SHOWN_KEYS = ("ablate", "tools")
+
+
+def is_arms_file(doc: object) -> bool:
+    return isinstance(doc, dict) and "arms" in doc
+
+
+def check_entries(doc: dict, source: str) -> list[dict]:
+    """The file's arm entries, checked enough to read (ToolProofError naming the file and entry)."""
+    entries = doc.get("arms")
+    if not isinstance(entries, list) or not 2 <= len(entries) <= MAX_ARMS:
+        raise ToolProofError(f"{source}: arms must be a list of 2 to {MAX_ARMS} arm entries")
+    names = set()
+    for i, entry in enumerate(entries):
+        where = f"{source}: arms[{i}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"]:
+            raise ToolProofError(f"{where} must be an object with a name")
+        if entry["name"] in names:
+            raise ToolProofError(f"{where}: the name {printable(entry['name'][:40])!r} is used twice")
+        names.add(entry["name"])
+        if not isinstance(entry.get("settings", {}), dict):
+            raise ToolProofError(f"{where}.settings must be an object")
+        unmask = entry.get("unmask", {})
+        if not isinstance(unmask, dict) or not all(
+                isinstance(v, dict) and isinstance(v.get("name"), str) and isinstance(v.get("params", {}), dict)
+                and all(isinstance(p, str) for p in v.get("params", {}).values()) for v in unmask.values()):
+            raise ToolProofError(f"{where}.unmask must map shown names to {{\"name\": ..., \"params\": {{...}}}}")
+        if entry.get("refused") is not None and not isinstance(entry["refused"], str):
+            raise ToolProofError(f"{where}.refused must be null or the provider's words")
+    for i, t in enumerate(doc.get("transcripts") or []):
+        if isinstance(t, dict) and t.get("arm") not in names:
+            raise ToolProofError(f"{source}: transcripts[{i}] names no arm of the file "
+                                 f"(arm {printable(str(t.get('arm'))[:40])!r})")
+    return entries
+
+
+def split_arms(doc: dict, source: str) -> list[tuple[dict, dict]]:
+    """[(arm entry, the arm's own results document)], baseline first: each document is what a
+    plain run of that arm would have written (its transcripts, its not_started, its provider and
+    model), so every reader of results files reads it unchanged."""
+    doc = expand(doc, source)       # a version 2 file refers across arms: resolved before it is split
+    entries = check_entries(doc, source)
+    head = {k: v for k, v in doc.items() if k not in ("arms", "probes", "transcripts", "not_started")}
+    out = []
+    for entry in entries:
+        name = entry["name"]
+        own = {**head, "provider": entry.get("provider", head.get("provider", "")),
+               "model": entry.get("model", head.get("model", "")), "arm": name,
+               "transcripts": [t for t in doc.get("transcripts") or [] if isinstance(t, dict) and t.get("arm") == name]}
+        if entry.get("unmask"):
+            own["unmask"] = entry["unmask"]
+        missing = [n for n in doc.get("not_started") or [] if isinstance(n, dict) and n.get("arm") == name]
+        if missing:
+            own["not_started"] = missing
+        out.append((entry, own))
+    return out
+
+
+def arms_card(doc: dict, cases: list, tools: dict, format_schema: dict, *, weights: dict | None = None,
+              prices: dict | None = None, source: str = "results") -> dict:
+    """The baseline arm's scorecard with the `arms` block (see the module docstring)."""
+    weights = check_weights(weights or {})
+    ids = {c.id for c in cases}
+    graded = []
+    for entry, own in split_arms(doc, source):
+        sets = parse_transcripts(own, format_schema, ids, source)     # its calls unmasked (grading/unmask.py)
+        planned = entry.get("planned") if isinstance(entry.get("planned"), int) and entry["planned"] >= 0 else -1
+        graded.append((entry, own, sets, grade_transcripts(cases, tools, sets, planned)))
+    card = evaluate(cases, tools, graded[0][2], weights, prices=prices)
+    card["arms"] = arms_block(graded, cases, tools, weights)
+    return card
+
+
+def _weighted_score(graded, weights: dict) -> float | None:
+    rows = [r for r in graded.rows if r.credit is not None]
+    return scores_of([r.credit for r in rows], [r.category for r in rows], weights)[1] if rows else None
+
+
+def arms_block(graded: list, cases: list, tools: dict, weights: dict) -> list[dict]:
+    """One entry per arm, baseline first (see the module docstring)."""
+    by_id = {c.id: c for c in cases}
+    efforts = effort_findings([e for e, *_ in graded], {e["name"]: _every(s) for e, _, s, _ in graded})
+    base_entry, base_doc, base_sets, base_graded = graded[0]
+    base_summary = graded_summary(base_doc, base_graded, base_sets)
+    out = []
+    for i, (entry, own, sets, g) in enumerate(graded):
+        settings = entry.get("settings") or {}
+        refused = entry.get("refused")
+        row = {"name": entry["name"], "baseline": i == 0, "settings": settings,
+               "described": entry.get("described", ""), "provider": own.get("provider", ""),
+               "model": own.get("model", ""), "score": None if refused else _weighted_score(g, weights),
+               "coverage": g.coverage, "refused": refused, "probe": entry.get("probe"),
+               "audit": [] if refused else audit_arm(settings, _every(sets), tools,
+                                                     schemas_sent=not _changes_schemas(settings))
+               + efforts.get(entry["name"], [])}
+        if i > 0:
+            row.update(_against(base_summary, graded_summary(own, g, sets), base_graded, g, by_id, tools, weights,
+                                refused, base_entry.get("refused"), settings))
+        out.append(row)
+    holm_arms(out)
+    return out
+
+
+def _every(sets) -> list:
+    return [t for ts in sets.all_repeats().values() for t in ts]
+
+
+def _changes_schemas(settings: dict) -> bool:
+    ops = str(settings.get("ablate", "")).split("+")
+    return "tools" in settings or "enums" in ops or "types" in ops
+
+
+def _against(base: dict, arm: dict, base_graded, arm_graded, by_id: dict, tools: dict, weights: dict,
+             refused, base_refused, settings: dict) -> dict:
+    """The paired comparison of one arm with the baseline."""
+    empty = {"delta": None, "mcnemar_p": None, "holm_p": None, "significant": False, "flips": None,
+             "migration": [], "veto": None}
+    if refused or base_refused:
+        return {**empty, "note": "not compared: " + ("this arm was refused" if refused else "the baseline was refused")}
+    c = compare_arm(base, arm, weights)
+    rows = {r.case_id: r for r in base_graded.rows}
+    mine = {r.case_id: r for r in arm_graded.rows}
+    shared = [cid for cid in rows if cid in mine and rows[cid].credit is not None and mine[cid].credit is not None]
+    out = {**{k: v for k, v in c.items() if k != "regression"}, "cases": len(shared),
+           "migration": migration(shared, rows, mine, by_id, tools), "veto": veto(c, shared, rows, mine)}
+    if any(k in settings for k in SHOWN_KEYS):
+        out["tool_effects"] = tool_effects(c["flips"], shared, by_id)
+    return out
+
+
+def compare_arm(base: dict, arm: dict, weights: dict) -> dict:
+    """The paired tests of one arm's summary against the baseline's (scoring.comparison's
+    run summaries): delta with compare's interval, McNemar's p, the flips, compare's regression
+    gate. holm_p and significant are filled across the arms by holm_arms. What
+    benchmarks/arms_calibration.py simulates."""
+    c = compare_runs(base, arm, allow_mixed=True, weights=weights)["comparison"]
+    s = c["score"]
+    out = {"delta": {"delta": s["delta"], "low": s["low"], "high": s["high"]}, "mcnemar_p": c["mcnemar"]["p_value"],
+           "holm_p": None, "significant": False, "flips": c["flips"], "verdicts_changed": c["verdicts_changed"],
+           "regression": bool(c["regression"])}
+    if c["mcnemar"].get("note"):
+        out["note"] = c["mcnemar"]["note"]
+    return out
+
+
+def migration(shared: list, base: dict, arm: dict, by_id: dict, tools: dict) -> list[dict]:
+    """[{from, to, count}] of the failure kinds of the cases both graded, most first; a case
+    whose kind stayed the same counts too (a failure the arm did not touch: "wrong_tool ->
+    wrong_tool"), a case that passed in both does not."""
+    counts: dict = {}
+    for cid in shared:
+        pair = (failure_kind(base[cid], by_id[cid], tools), failure_kind(arm[cid], by_id[cid], tools))
+        if pair != ("pass", "pass"):
+            counts[pair] = counts.get(pair, 0) + 1
+    return [{"from": a, "to": b, "count": n} for (a, b), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+def veto(c: dict, shared: list, base: dict, arm: dict) -> dict:
+    """Is the arm marked? Compare's regression gate, or a case broken in every repeat (two or more)."""
+    broken = [cid for cid in shared if _every_repeat(base[cid], PASS) and _every_repeat(arm[cid], FAIL)]
+    return {"regression": c["regression"], "broken": broken, "vetoed": c["regression"] or bool(broken)}
+
+
+def _every_repeat(result, verdict: str) -> bool:
+    verdicts = result.repeat_verdicts or (result.verdict,)
+    return len(verdicts) >= 2 and all(v == verdict for v in verdicts)
+
+
+def tool_effects(flips: dict, shared: list, by_id: dict) -> list[dict]:
+    """Per catalogue tool a compared case expects to be called: its cases, which flipped, McNemar
+    on them and Holm across the tools; tools whose cases flipped first."""
+    regressed, improved = set(flips["regressed"]), set(flips["improved"])
+    per_tool: dict = {}
+    for cid in shared:
+        expect = by_id[cid].expect
+        for tool in dict.fromkeys(call.tool for call in (*expect.calls, *(c for alt in expect.alternatives for c in alt))):
+            per_tool.setdefault(tool, []).append(cid)
+    rows = []
+    for tool, ids in per_tool.items():
+        down, up = [c for c in ids if c in regressed], [c for c in ids if c in improved]
+        rows.append({"tool": tool, "cases": len(ids), "regressed": down, "improved": up,
+                     "mcnemar_p": mcnemar(len(down), len(up))["p_value"]})
+    for row, p in zip(rows, holm([r["mcnemar_p"] for r in rows])):
+        row["holm_p"], row["significant"] = p, p is not None and p < SIGNIFICANCE
+    return sorted(rows, key=lambda r: (-len(r["regressed"]) - len(r["improved"]), r["tool"]))
+
+
+def holm_arms(rows: list[dict]) -> None:
+    """Holm across the arms compared (McNemar's p of each): holm_p and significant, in place."""
+    compared = [r for r in rows if not r["baseline"] and r.get("mcnemar_p") is not None]
+    for row, p in zip(compared, holm([r["mcnemar_p"] for r in compared])):
+        row["holm_p"], row["significant"] = p, p is not None and p < SIGNIFICANCE

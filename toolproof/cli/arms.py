@@ -1,0 +1,96 @@
+"""The terminal edge of arms: `run --arm NAME:KEY=VALUE,...` (repeatable) and `run --arms FILE`,
+read, checked and made ready to send (running/arm_plan.py), and the scorecard of a results file
+that holds arms (arms/analysis.py), for `run`, `grade`, `compare` and `board` alike.
+
+An edge: reads the arms file, a variant `tools` file and each other provider's key from the
+environment; the rules are running.arm_spec's and running.arm_plan's.
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from toolproof.datafiles import format_schema, read_file_bytes, read_json
+from toolproof.errors import ToolProofError
+from toolproof.safe_text import printable
+
+
+def add_arm_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--arm", action="append", default=[], metavar="NAME:KEY=VALUE,...",
+                        help="an arm: the same plan under other settings (repeatable; the first is the baseline). "
+                             "Keys: provider, model, temperature, seed, max_tokens, strict, tool_choice, "
+                             "parallel_tool_calls, reasoning_effort, tools, ablate, ablate_seed (docs/arms.md)")
+    parser.add_argument("--arms", metavar="FILE", help="the arms as a JSON list of {\"name\": ..., KEY: VALUE}")
+
+
+def read_arms(args: argparse.Namespace) -> list | None:
+    """The arms the flags give (checked), or None for a plain run."""
+    # lazy: only a run with arms needs these
+    from toolproof.running.arm_spec import check_arms, parse_arm, parse_arms_file
+
+    if args.arms and args.arm:
+        raise ToolProofError("give the arms with --arm or with --arms FILE, not both")
+    if args.arms:
+        data = read_file_bytes(Path(args.arms))
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ToolProofError(f"{printable(args.arms)}: not UTF-8 text") from None
+        return parse_arms_file(text, printable(args.arms))
+    if args.arm:
+        return check_arms([parse_arm(text, f"--arm {printable(text[:60])!r}") for text in args.arm])
+    return None
+
+
+def check_arm_flags(args: argparse.Namespace) -> None:
+    """What arms cannot be combined with, before anything is read or sent."""
+    if args.pad:
+        raise ToolProofError("--arm with --pad is not supported: a sweep already multiplies the plan; run the "
+                             "arms at one tool count")
+    if args.scope.startswith("scenarios"):
+        raise ToolProofError("--arm applies to cases, not to scenarios")
+
+
+def ready_arms(arms: list, settings, bundle, environ: dict, key_of) -> list:
+    """Each arm made ready (arm_plan.arm_run): its variant tools file read, another provider's
+    key read from the environment (`key_of(provider, environ)`: live.read_key's rule)."""
+    # lazy: only a run with arms needs these
+    from toolproof.running.arm_plan import arm_run
+
+    schema = format_schema("tools")
+    out = []
+    for arm in arms:
+        variant, source = None, ""
+        if "tools" in arm.settings:
+            source = arm.settings["tools"]
+            variant = read_json(source)
+        provider = arm.settings.get("provider", settings.provider)
+        key = key_of(provider, environ) if provider != settings.provider else None
+        out.append(arm_run(arm, settings, bundle.documents["tools"], bundle.tools, schema,
+                           variant_doc=variant, variant_source=source, api_key=key))
+    return out
+
+
+def arms_line(runs: list) -> str:
+    """The line before the first request: each arm, what it sets, and any refused before sending."""
+    parts = []
+    for run in runs:
+        refused = f" (refused before sending: {run.refused})" if run.refused else ""
+        parts.append(f"{run.name} [{run.arm.settings and ', '.join(f'{k}={v}' for k, v in run.arm.settings.items()) or 'plain'}]{refused}")
+    return "toolproof: arms (the first is the baseline): " + "; ".join(parts)
+
+
+def results_card(document: dict, bundle, weights: dict, prices: dict | None, worlds: dict | None, source: str) -> dict:
+    """A results document's scorecard: with arms, the baseline's card and the `arms` block; else
+    the plain card (evaluate)."""
+    # lazy: the grading and analysis are only needed once there are results
+    from toolproof.grading.transcripts import parse_transcripts
+    from toolproof.scoring.evaluate import evaluate
+
+    if isinstance(document, dict) and "arms" in document:
+        from toolproof.arms.analysis import arms_card
+
+        return arms_card(document, bundle.cases, bundle.tools, format_schema("transcripts"),
+                         weights=weights, prices=prices, source=source)
+    transcripts = parse_transcripts(document, format_schema("transcripts"), {c.id for c in bundle.cases}, source)
+    return evaluate(bundle.cases, bundle.tools, transcripts, weights, prices=prices, worlds=worlds)
