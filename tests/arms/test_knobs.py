@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from toolproof.arms.knobs import EFFORTS, KNOBS, apply_knobs, knob_headers, knob_problem
+from toolproof.arms.knobs import EFFORTS, KNOBS, apply_knobs, knob_problem
 from toolproof.datafiles import load_suite_files
 from toolproof.errors import ToolProofError
 from toolproof.providers.catalog import PROVIDERS
@@ -36,7 +36,7 @@ def test_no_knobs_send_the_plain_body_byte_for_byte(provider):
     body = plain(provider)
     out = apply_knobs(provider, body, {})
     assert out == body and json.dumps(out) == json.dumps(body)     # same keys, same order
-    assert knob_problem(provider, {}) is None and knob_headers(provider, {}) == {}
+    assert knob_problem(provider, {}) is None
 
 
 # (provider, knobs, the top-level field it changes, that field's exact value afterwards)
@@ -274,8 +274,3 @@ def test_an_unknown_provider_or_a_knobs_value_that_is_no_object_is_refused(provi
 def test_a_plausible_tool_name_is_taken_as_a_named_choice(name):
     assert knob_problem("openai", {"tool_choice": name}) is None
 
-
-@pytest.mark.parametrize("provider", PROVIDERS)
-def test_no_knob_needs_an_extra_header(provider):
-    # Anthropic's strict and output_config.effort are generally available: no anthropic-beta header
-    assert knob_headers(provider, EVERY_KNOB[provider]) == {}

@@ -82,7 +82,8 @@ def split_arms(doc: dict, source: str) -> list[tuple[dict, dict]]:
     out = []
     for entry in entries:
         name = entry["name"]
-        own = {**head, "provider": entry.get("provider", head.get("provider", "")),
+        label = f"{head['label']} (arm {name})" if isinstance(head.get("label"), str) and head["label"] else f"arm {name}"
+        own = {**head, "label": label, "provider": entry.get("provider", head.get("provider", "")),
                "model": entry.get("model", head.get("model", "")), "arm": name,
                "transcripts": [t for t in doc.get("transcripts") or [] if isinstance(t, dict) and t.get("arm") == name]}
         if entry.get("unmask"):
@@ -92,6 +93,24 @@ def split_arms(doc: dict, source: str) -> list[tuple[dict, dict]]:
             own["not_started"] = missing
         out.append((entry, own))
     return out
+
+
+def arm_document(doc: dict, name: str | None, source: str) -> dict:
+    """One arm's own results document (the baseline's when `name` is None): what compare reads."""
+    parts = split_arms(doc, source)
+    if name is None:
+        return parts[0][1]
+    for entry, own in parts:
+        if entry["name"] == name:
+            return own
+    raise ToolProofError(f"{source}: no arm named {printable(name[:40])!r} (its arms: "
+                         f"{', '.join(printable(e['name'][:40]) for e, _ in parts)})")
+
+
+def arm_documents(doc: dict, source: str) -> list[tuple[dict, str]]:
+    """[(each arm's own document, its source name)] of the arms that were run (a refused arm has
+    no transcripts): what the board ranks, one row per arm."""
+    return [(own, f"{source} (arm {entry['name']})") for entry, own in split_arms(doc, source) if not entry.get("refused")]
 
 
 def arms_card(doc: dict, cases: list, tools: dict, format_schema: dict, *, weights: dict | None = None,

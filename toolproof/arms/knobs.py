@@ -114,14 +114,6 @@ def knob_problem(provider: str, knobs: dict) -> str | None:
     return None
 
 
-def knob_headers(provider: str, knobs: dict) -> dict[str, str]:
-    """Extra request headers these knobs need. None today: every field used here is in the
-    providers' generally available APIs (Anthropic's `strict` and `output_config.effort` left beta
-    with no `anthropic-beta` header needed). Kept so a knob that needs one adds it here, not in
-    the runner."""
-    return {}
-
-
 def apply_knobs(provider: str, body: dict, knobs: dict) -> dict:
     """A new body: `body` with each knob in the field the provider documents (see the module
     docstring; docs/providers.md, "Arm knobs"). Only the objects on a changed path are copied; the

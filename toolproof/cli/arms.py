@@ -51,9 +51,27 @@ def check_arm_flags(args: argparse.Namespace) -> None:
         raise ToolProofError("--arm applies to cases, not to scenarios")
 
 
-def ready_arms(arms: list, settings, bundle, environ: dict, key_of) -> list:
+def other_key(provider: str, environ: dict) -> str:
+    """The key of an arm sent to another provider than the run's: that provider's usual variable
+    only (TOOLPROOF_API_KEY is the run's own provider's key and is never sent to another), to its
+    own endpoint only (an arm takes no base URL)."""
+    # lazy: only a run with arms needs the catalogue's records
+    from toolproof.providers.catalog import PROVIDER
+
+    spec = PROVIDER[provider]
+    if not spec.base:
+        raise ToolProofError(f"an arm with provider={provider} needs a base URL, which an arm does not take: run it "
+                             f"as its own run (--provider {provider} --base-url ...)")
+    key = environ.get(spec.key_variable, "")
+    if not key and not spec.key_optional:
+        raise ToolProofError(f"an arm with provider={provider}: set {spec.key_variable} (TOOLPROOF_API_KEY is the run's "
+                             "own provider's key and is never sent to another provider)")
+    return key
+
+
+def ready_arms(arms: list, settings, bundle, environ: dict) -> list:
     """Each arm made ready (arm_plan.arm_run): its variant tools file read, another provider's
-    key read from the environment (`key_of(provider, environ)`: live.read_key's rule)."""
+    key read from the environment (other_key)."""
     # lazy: only a run with arms needs these
     from toolproof.running.arm_plan import arm_run
 
@@ -65,7 +83,7 @@ def ready_arms(arms: list, settings, bundle, environ: dict, key_of) -> list:
             source = arm.settings["tools"]
             variant = read_json(source)
         provider = arm.settings.get("provider", settings.provider)
-        key = key_of(provider, environ) if provider != settings.provider else None
+        key = other_key(provider, environ) if provider != settings.provider else None
         out.append(arm_run(arm, settings, bundle.documents["tools"], bundle.tools, schema,
                            variant_doc=variant, variant_source=source, api_key=key))
     return out
@@ -88,6 +106,7 @@ def results_card(document: dict, bundle, weights: dict, prices: dict | None, wor
     from toolproof.scoring.evaluate import evaluate
 
     if isinstance(document, dict) and "arms" in document:
+        # lazy: only a results document with arms needs the arms analysis
         from toolproof.arms.analysis import arms_card
 
         return arms_card(document, bundle.cases, bundle.tools, format_schema("transcripts"),

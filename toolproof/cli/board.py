@@ -45,11 +45,15 @@ def board_of(paths: list[str], *, suite: str | None, tools: str | None, allow_mi
     through its folder's handle); `worlds`: the world files (default the bundled ones)."""
     # lazy: every verb loads with the parser; what only this verb uses loads when it runs
     from toolproof.scoring.board import MAX_RUNS, build_board
+    from toolproof.arms.analysis import arm_documents
 
     if len(paths) > MAX_RUNS:           # before reading any of them
         raise ToolProofError(f"at most {MAX_RUNS} results files on one board, got {len(paths)}")
     bundle = load_suite_files(suite=suite, tools=tools)
-    runs = [(read(path), path) for path in paths]
+    runs = []
+    for path in paths:                  # a results file with arms: one row per arm that was run
+        doc = read(path)
+        runs += arm_documents(doc, path) if isinstance(doc, dict) and "arms" in doc else [(doc, path)]
     return build_board(runs, bundle.cases, bundle.tools, format_schema("transcripts"), allow_mixed=allow_mixed,
                        worlds=worlds_of(worlds or []))
 

@@ -15,6 +15,7 @@ from .files import check_outputs
 from .flags import (html_flag, report_flags, report_outputs, suite_flags, suite_inputs, worlds_flag, worlds_of,
                     write_reports, write_text)
 from toolproof.datafiles import format_schema, load_suite_files, read_json
+from toolproof.errors import ToolProofError
 from toolproof.plurals import counted
 from toolproof.safe_text import printable
 
@@ -27,6 +28,8 @@ def add_parser(commands) -> None:
                          help="html: the self-contained report --html writes (what the page's Export HTML saves)")
     compare.add_argument("--fail-on-regression", action="store_true",
                          help="exit 1 when the score delta's 95%% interval lies entirely below 0")
+    compare.add_argument("--arm", metavar="NAME", help="a results file with arms: compare this arm of it (default: "
+                         "its baseline, the first arm)")
     compare.add_argument("--allow-mixed", action="store_true",
                          help="compare runs of different (or unrecorded) suites on their shared case ids")
     suite_flags(compare)
@@ -40,13 +43,19 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     from toolproof.reports.comparison import comparison_json, render_comparison_markdown, render_comparison_text
     from toolproof.reports.junit import comparison_junit
     from toolproof.scoring.comparison import compare_runs, graded_run, regression_gate
+    from toolproof.arms.analysis import arm_document
 
     check_outputs(report_outputs(args), [("results file A", args.a), ("results file B", args.b), *suite_inputs(args),
                                          *(("the world file", w) for w in args.worlds)])
     bundle = load_suite_files(suite=args.suite, tools=args.tools)
     schema = format_schema("transcripts")
     worlds = worlds_of(args.worlds)
-    runs = [graded_run(read_json(path), bundle.cases, bundle.tools, schema, path, worlds) for path in (args.a, args.b)]
+    docs = [read_json(path) for path in (args.a, args.b)]
+    if args.arm is not None and not any(isinstance(d, dict) and "arms" in d for d in docs):
+        raise ToolProofError("--arm picks an arm of a results file with arms; neither file holds arms")
+    docs = [arm_document(d, args.arm, path) if isinstance(d, dict) and "arms" in d else d
+            for d, path in zip(docs, (args.a, args.b))]
+    runs = [graded_run(doc, bundle.cases, bundle.tools, schema, path, worlds) for doc, path in zip(docs, (args.a, args.b))]
     comparison = compare_runs(*runs, allow_mixed=args.allow_mixed)
     write_reports(args, comparison_junit(comparison), render_comparison_markdown(comparison))
     if args.html or args.format == "html":

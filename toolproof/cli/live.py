@@ -302,7 +302,7 @@ def prepare(args: argparse.Namespace, bundle, environ: dict, stderr: TextIO) -> 
                            pad_levels=levels, pad_seed=args.pad_seed, temperature=args.temperature,
                            seed=args.seed, headers=headers)
     arms = read_arms(args)
-    arms = ready_arms(arms, settings, bundle, environ, lambda p, env: read_key(p, env)[0]) if arms else None
+    arms = ready_arms(arms, settings, bundle, environ) if arms else None
     run = Run(bundle.cases, bundle.tools, settings, urllib_transport,
               suite_sha256=suite_sha256(bundle.documents["suite"]), worlds=worlds, arms=arms)
     if arms and args.cap is None:      # every arm's items and probes, with room for every retry

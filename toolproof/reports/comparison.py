@@ -24,7 +24,8 @@ def comparison_json(comparison: dict) -> str:
 
 
 def _who(label: dict) -> str:
-    parts = [label.get("provider", ""), label.get("model", ""), label.get("created", "")]
+    parts = [label.get("provider", ""), label.get("model", ""), label.get("arm") and f"arm {label['arm']}",
+             label.get("created", "")]
     return " / ".join(clip(str(p)) for p in parts if p) + f" ({counted(label['repeats'], 'repeat')} per case)"
 
 

@@ -109,6 +109,8 @@ def run_summary(document: dict, card_cases: list[dict], repeats: int) -> dict:
         cases[c.id] = {"category": c.category, "passes": c.passes, "graded": c.graded,
                        "repeats": len(c.repeats), "verdict": c.verdict, "credit": c.credit}
     label = {k: document.get(k, "") for k in ("kind", "provider", "model", "created")}
+    if isinstance(document.get("arm"), str):       # one arm of a run with arms (arms/analysis.split_arms)
+        label["arm"] = document["arm"]
     return {"label": {**label, "repeats": repeats}, "suite_sha256": document.get("suite_sha256"),
             "cases": cases}
 

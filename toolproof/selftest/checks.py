@@ -14,6 +14,7 @@ from toolproof.scoring.scorecard import rate, weighted_score
 from .suite_v2 import suite_v2_checks
 from .tool_ids import tool_id_checks
 from .new_categories import new_category_checks
+from .arm_checks import arm_checks
 from toolproof.suite.load import parse_suite, parse_tools
 from toolproof.suite.categories import CASE_CATEGORIES
 from toolproof.grading.transcripts import known_ids, parse_transcripts
@@ -89,5 +90,6 @@ def run_selftest(documents: dict, schemas: dict) -> SelftestReport:
     suite_v2_checks(t.check)
     tool_id_checks(t.check)
     new_category_checks(t.check, schemas["suite"])
+    arm_checks(t.check)
     _data_checks(t, documents, schemas)
     return t.report
