@@ -102,7 +102,7 @@ def test_the_file_reads_back_in_grade_compare_and_board(fake, tmp_path):
     code, compared, stderr = cli("compare", str(out), str(out), "--arm", "blind")
     assert code == 0, stderr and "arm blind" in compared
     code, board, stderr = cli("board", str(out))
-    assert code == 0, stderr and "arm base" in board and "arm blind" in board
+    assert code == 0, stderr and "fake (arm base)" in board and "fake (arm blind)" in board
 
 
 @pytest.mark.parametrize("argv, message", [

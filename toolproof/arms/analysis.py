@@ -82,9 +82,10 @@ def split_arms(doc: dict, source: str) -> list[tuple[dict, dict]]:
     out = []
     for entry in entries:
         name = entry["name"]
-        label = f"{head['label']} (arm {name})" if isinstance(head.get("label"), str) and head["label"] else f"arm {name}"
-        own = {**head, "label": label, "provider": entry.get("provider", head.get("provider", "")),
-               "model": entry.get("model", head.get("model", "")), "arm": name,
+        model = entry.get("model", head.get("model", ""))
+        named = head.get("label") if isinstance(head.get("label"), str) and head.get("label") else model
+        own = {**head, "label": f"{named} (arm {name})" if named else f"arm {name}",
+               "provider": entry.get("provider", head.get("provider", "")), "model": model, "arm": name,
                "transcripts": [t for t in doc.get("transcripts") or [] if isinstance(t, dict) and t.get("arm") == name]}
         if entry.get("unmask"):
             own["unmask"] = entry["unmask"]

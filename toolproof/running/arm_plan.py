@@ -24,10 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from toolproof.arms.ablation import ablate_document, offer_order, unmask_map
-from toolproof.grading.unmask import unmask_transcript
 from toolproof.arms.knobs import knob_problem
 from toolproof.errors import ToolProofError
 from toolproof.grading.transcripts import Transcript
+from toolproof.grading.unmask import unmask_transcript
 from toolproof.suite.load import load_tools, parse_tools
 from .arm_spec import Arm, described
 from .settings import RunSettings

@@ -24,9 +24,8 @@ from typing import NamedTuple
 from toolproof.grading.results_refs import MAX_REFERRED, compact
 from toolproof.grading.results_text import ResultsText
 from toolproof.providers.conversation import case_mocks
-from toolproof.providers.dispatch import endpoint, public_headers, request_body, request_headers
+from toolproof.providers.dispatch import endpoint, public_headers, request_headers
 from toolproof.suite.model import BASE
-from .sweep import offered_tools
 
 # Bytes allowed per turn for what the provider decides: its reply body, the attempt log and
 # timings, and a later turn's echo of the reply. Measured: 0.3 KB a turn from the fake provider
@@ -73,16 +72,16 @@ def planned(run) -> Planned:
 def _planned_transcript(run, work, record: dict, built: dict) -> tuple[dict, int]:
     """A transcript as the run will write it, the provider's part left out; with the bytes
     allowed for what the provider decides."""
-    s, case = run.settings, work.case
-    key = (case.id, work.phrasing, work.pad)
-    if key not in built:
-        names = list(case.tools) if work.pad is None else offered_tools(case, run.tools, work.pad, s.pad_seed)
-        built[key] = names, request_body(s.provider, case, [run.tools[n] for n in names], model=s.model,
-                                         mocks=case_mocks(case), max_tokens=s.max_tokens,
-                                         temperature=s.temperature, seed=s.seed)
+    s, case = run.settings_for(work), work.case
+    key = (case.id, work.phrasing, work.pad, work.arm)
+    if key not in built:                # as the run builds it: its arm's tools, order and knobs
+        names, offered = run.offer(work)
+        built[key] = names, run.body(work, offered, first=None, mocks=case_mocks(case))
     names, body = built[key]
     first = _turn({**record, "body": body})
     raw = {"case_id": case.id, "repeat": work.repeat, "provider": s.provider, "model": s.model, "turns": [first]}
+    if work.arm is not None:
+        raw["arm"] = work.arm
     if work.phrasing != BASE:
         raw["phrasing"] = work.phrasing
     if work.pad is not None:
