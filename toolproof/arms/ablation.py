@@ -31,14 +31,13 @@ Pure: no I/O, no `random` (SeededDraws only). Must not decide which tools a case
 from __future__ import annotations
 
 import re
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from toolproof.errors import ToolProofError, clip
 from toolproof.safe_text import printable
-from toolproof.scoring.stats import MASK64, SeededDraws
+from toolproof.scoring.stats import SeededDraws, keyed_draws, shuffled
 
 OPERATORS = ("descriptions", "param_descriptions", "names", "param_names", "enums", "types", "order")
 
@@ -136,20 +135,10 @@ def unmask_map(doc: dict, operators: tuple) -> dict:
 
 
 def offer_order(names: list[str], seed: int, salt: str) -> list[str]:
-    """One case's offer shuffled as `order` shuffles the catalogue. `salt` (the case id) is
-    mixed into the seed by CRC-32 of its UTF-8 bytes, which CPython and Pyodide compute alike
-    (Python's hash() of a text changes from process to process)."""
-    mixed = (seed & MASK64) ^ zlib.crc32(str(salt).encode("utf-8", "surrogatepass"))
-    return shuffled(list(names), SeededDraws(mixed))
-
-
-def shuffled(items: list, draws: SeededDraws) -> list:
-    """A new list: `items` in a Fisher-Yates order drawn from `draws` (each order equally likely)."""
-    out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        j = draws.below(i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
+    """One case's offer shuffled as `order` shuffles the catalogue, drawn from the seed and the
+    case id (`salt`) as a sweep draws its order (stats.keyed_draws: hashed, the same in CPython
+    and Pyodide; Python's hash() of a text changes from process to process)."""
+    return shuffled(list(names), keyed_draws(seed, "offer", salt))
 
 
 def _checked(operators: tuple | str) -> frozenset:

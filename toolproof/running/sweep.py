@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from toolproof.plurals import counted
 from toolproof.errors import ToolProofError, clip
-from toolproof.scoring.stats import SeededDraws
+from toolproof.scoring.stats import keyed_draws, shuffled
 from toolproof.scoring.sweep import MAX_LEVELS
 from toolproof.suite.categories import CATEGORY
 from toolproof.suite.model import Case, Tool
@@ -67,34 +67,16 @@ def padded(case: Case) -> bool:
     return record is None or record.padded
 
 
-def _draws(seed: int, *parts: object) -> SeededDraws:
-    """A generator for one (seed, case[, level]): the key is hashed, so case ids of any length
-    and content give independent, reproducible streams."""
-    import hashlib          # lazy: the page's start-up reads the pad field, never draws
-
-    key = "\x1f".join(str(p) for p in (seed, *parts)).encode("utf-8")
-    return SeededDraws(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
-
-
-def shuffled(items: list, draws: SeededDraws) -> list:
-    """Fisher-Yates with the seeded draws: a uniform permutation, fixed by the seed."""
-    out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        j = draws.below(i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
 def offered_tools(case: Case, tools: dict[str, Tool], pad: int, seed: int) -> list[str]:
     """The tool names a case is offered at level `pad`, in the order they are sent."""
     if not padded(case):
-        return shuffled(list(case.tools), _draws(seed, "order", case.id, pad))
+        return shuffled(list(case.tools), keyed_draws(seed, "order", case.id, pad))
     pool = pad_pool(case, tools)
     if pad > len(pool):
         raise ToolProofError(f"case {case.id!r} can be padded with at most {counted(len(pool), 'tool')} from "
                              f"other domains, not {pad}; use a lower --pad level")
-    extras = shuffled(pool, _draws(seed, "pool", case.id))[:pad]
-    return shuffled(list(case.tools) + extras, _draws(seed, "order", case.id, pad))
+    extras = shuffled(pool, keyed_draws(seed, "pool", case.id))[:pad]
+    return shuffled(list(case.tools) + extras, keyed_draws(seed, "order", case.id, pad))
 
 
 def check_levels(cases: list[Case], tools: dict[str, Tool], levels: tuple[int, ...], *,

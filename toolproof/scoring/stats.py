@@ -75,6 +75,25 @@ class SeededDraws:
                 return value % n
 
 
+def keyed_draws(seed: int, *parts: object) -> SeededDraws:
+    """A generator for one (seed, key parts...): the key is hashed, so ids of any length and
+    content give independent, reproducible streams, the same in CPython and Pyodide (a sweep's
+    padding and order per case and level, an arm's shuffled offer per case)."""
+    import hashlib          # lazy: the page's start-up reads the pad field, never draws
+
+    key = "\x1f".join(str(p) for p in (seed, *parts)).encode("utf-8", "surrogatepass")
+    return SeededDraws(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
+
+
+def shuffled(items: list, draws: SeededDraws) -> list:
+    """A new list: `items` in a Fisher-Yates order drawn from `draws` (each order equally likely)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = draws.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
 def pass_hat_k(passes: int, repeats: int, k: int) -> float:
     """C(c, k) / C(n, k): every one of k repeats passes (0 when c < k)."""
     _check_counts(passes, repeats, k)

@@ -22,7 +22,7 @@ from .kit import TOOLS_DOC
 
 # what CPython computes for the kit's tools at seed 7: the page must compute the same
 ORDER_7 = ["lookup", "refund", "place_order", "send_mail"]
-OFFER_7 = ["send_mail", "place_order", "lookup", "refund"]
+OFFER_7 = ["place_order", "send_mail", "lookup", "refund"]
 DIGEST_7 = "a90b107008253e85a2726b07f85a0962b285aa9df31216a1aa9ba5102a32b3a2"
 
 
