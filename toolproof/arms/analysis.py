@@ -9,9 +9,10 @@ other arm against the baseline, case by case (docs/arms.md and docs/statistics.m
   went from PASS or to PASS, as compare counts them), `holm_p` (Holm across the arms compared) and
   `significant` (holm_p < 0.05);
 - `migration`: how the baseline's failure kinds moved (arms/kinds.py), e.g. schema -> pass;
-- `veto`: marked when the arm's score interval lies wholly below zero (compare's regression
-  gate) or, with two or more repeats, when a case that passed every baseline repeat failed every
-  repeat of the arm (`broken`): an arm that wins on score yet breaks a case is not a free switch;
+- `veto`: marked when the arm's score fell and the paired test behind compare's interval is
+  significant after Holm across the arms (`regression`), or when, with two or more repeats, the
+  cases it broke (PASS in every baseline repeat, FAIL in every repeat of the arm) outnumber their
+  mirror significantly after Holm: an arm that wins on score yet breaks cases is not a free switch;
 - `tool_effects` (an arm that changes what is shown: ablate or tools): per catalogue tool, the
   cases that expect it and which of them flipped, with McNemar per tool and Holm across the tools;
 - `audit`: the honouring audit's findings (arms/audit.py);
@@ -21,13 +22,15 @@ Pure: no I/O.
 """
 from __future__ import annotations
 
+from math import comb
+
 from toolproof.errors import ToolProofError
 from toolproof.grading.results_refs import expand
 from toolproof.grading.transcripts import parse_transcripts
 from toolproof.grading.verdicts import FAIL, PASS
 from toolproof.safe_text import printable
 from toolproof.scoring.board import holm
-from toolproof.scoring.comparison import compare_runs, graded_summary, scores_of
+from toolproof.scoring.comparison import compare_runs, graded_summary, paired_p_value, scores_of
 from toolproof.scoring.evaluate import evaluate, grade_transcripts
 from toolproof.scoring.scorecard import check_weights
 from toolproof.scoring.stats import mcnemar
@@ -179,8 +182,8 @@ def _against(base: dict, arm: dict, base_graded, arm_graded, by_id: dict, tools:
     rows = {r.case_id: r for r in base_graded.rows}
     mine = {r.case_id: r for r in arm_graded.rows}
     shared = [cid for cid in rows if cid in mine and rows[cid].credit is not None and mine[cid].credit is not None]
-    out = {**{k: v for k, v in c.items() if k != "regression"}, "cases": len(shared),
-           "migration": migration(shared, rows, mine, by_id, tools), "veto": veto(c, shared, rows, mine)}
+    out = {**c, "cases": len(shared), "migration": migration(shared, rows, mine, by_id, tools),
+           "veto": veto(shared, rows, mine)}
     if any(k in settings for k in SHOWN_KEYS):
         out["tool_effects"] = tool_effects(c["flips"], shared, by_id)
     return out
@@ -195,7 +198,7 @@ def compare_arm(base: dict, arm: dict, weights: dict) -> dict:
     s = c["score"]
     out = {"delta": {"delta": s["delta"], "low": s["low"], "high": s["high"]}, "mcnemar_p": c["mcnemar"]["p_value"],
            "holm_p": None, "significant": False, "flips": c["flips"], "verdicts_changed": c["verdicts_changed"],
-           "regression": bool(c["regression"])}
+           "delta_p": paired_p_value(base, arm, weights=weights)}
     if c["mcnemar"].get("note"):
         out["note"] = c["mcnemar"]["note"]
     return out
@@ -213,10 +216,18 @@ def migration(shared: list, base: dict, arm: dict, by_id: dict, tools: dict) -> 
     return [{"from": a, "to": b, "count": n} for (a, b), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
-def veto(c: dict, shared: list, base: dict, arm: dict) -> dict:
-    """Is the arm marked? Compare's regression gate, or a case broken in every repeat (two or more)."""
+def veto(shared: list, base: dict, arm: dict) -> dict:
+    """The cases the arm broke (PASS in every baseline repeat, FAIL in every repeat of the arm, two
+    repeats or more) and their mirror (FAIL in every baseline repeat, PASS in every arm repeat), with
+    the exact one-sided binomial p of that many broken against the mirror: at 2 repeats an arm
+    identical to the baseline breaks a case or two by chance in most runs (benchmarks/
+    arms_calibration.py), so a broken case alone is listed, not a veto. holm_arms decides `vetoed`."""
     broken = [cid for cid in shared if _every_repeat(base[cid], PASS) and _every_repeat(arm[cid], FAIL)]
-    return {"regression": c["regression"], "broken": broken, "vetoed": c["regression"] or bool(broken)}
+    fixed = sum(_every_repeat(base[cid], FAIL) and _every_repeat(arm[cid], PASS) for cid in shared)
+    n = len(broken) + fixed
+    p = sum(comb(n, i) for i in range(len(broken), n + 1)) / 2 ** n if n else None
+    return {"broken": broken, "fixed": fixed, "broken_p": None if p is None else round(min(1.0, p), 6),
+            "regression": False, "vetoed": False}
 
 
 def _every_repeat(result, verdict: str) -> bool:
@@ -244,7 +255,20 @@ def tool_effects(flips: dict, shared: list, by_id: dict) -> list[dict]:
 
 
 def holm_arms(rows: list[dict]) -> None:
-    """Holm across the arms compared (McNemar's p of each): holm_p and significant, in place."""
+    """Across the arms compared, in place, each test with Holm over the arms so that a run of arms
+    identical to the baseline marks none of them more often than one comparison would:
+    - holm_p and significant: McNemar's p;
+    - veto.regression: the score fell (delta < 0) and the paired test behind compare's interval
+      (its p, `delta_p`) is significant after Holm: compare's regression gate, corrected for
+      the number of arms (uncorrected, 8 identical arms marked some arm in 8.5% of runs);
+    - veto.vetoed: that, or the arm's broken cases outnumber their mirror significantly after Holm."""
     compared = [r for r in rows if not r["baseline"] and r.get("mcnemar_p") is not None]
     for row, p in zip(compared, holm([r["mcnemar_p"] for r in compared])):
         row["holm_p"], row["significant"] = p, p is not None and p < SIGNIFICANCE
+    vetoes = [r for r in rows if not r["baseline"] and isinstance(r.get("veto"), dict)]
+    fell = holm([r.get("delta_p") if (r.get("delta") or {}).get("delta") is not None and r["delta"]["delta"] < 0
+                 else None for r in vetoes])
+    broke = holm([r["veto"].get("broken_p") for r in vetoes])
+    for row, down, broken in zip(vetoes, fell, broke):
+        row["veto"]["regression"] = down is not None and down < SIGNIFICANCE
+        row["veto"]["vetoed"] = row["veto"]["regression"] or broken is not None and broken < SIGNIFICANCE

@@ -91,12 +91,17 @@ def arm_lines(arm: dict) -> list[str]:
         out.append("failure kinds, baseline -> this arm: " + "; ".join(
             f"{m['from']} -> {m['to']}: {m['count']}" for m in moves[:6]) + ("; ..." if len(moves) > 6 else ""))
     veto = arm.get("veto") or {}
+    broken = veto.get("broken") or []
+    cases = f"{', '.join(broken[:5])}{', ...' if len(broken) > 5 else ''}"
     if veto.get("vetoed"):
-        why = ["the score interval lies wholly below the baseline's"] if veto.get("regression") else []
-        if veto.get("broken"):
-            why.append(f"broke {counted(len(veto['broken']), 'case')} that passed every baseline repeat "
-                       f"({', '.join(veto['broken'][:5])}{', ...' if len(veto['broken']) > 5 else ''})")
+        why = ["the score fell, significant after Holm across the arms"] if veto.get("regression") else []
+        if broken and not veto.get("regression"):
+            why.append(f"broke {counted(len(broken), 'case')} that passed every baseline repeat ({cases}), against "
+                       f"{veto.get('fixed', 0)} fixed (p {_p(veto.get('broken_p'))} before Holm)")
         out.append("VETO: " + "; ".join(why))
+    elif broken:
+        out.append(f"broke {counted(len(broken), 'case')} that passed every baseline repeat ({cases}), against "
+                   f"{veto.get('fixed', 0)} fixed: within chance, not a veto")
     for effect in (arm.get("tool_effects") or [])[:5]:
         if effect.get("regressed") or effect.get("improved"):
             sig = " (significant after Holm)" if effect.get("significant") else ""
