@@ -271,4 +271,5 @@ def holm_arms(rows: list[dict]) -> None:
     broke = holm([r["veto"].get("broken_p") for r in vetoes])
     for row, down, broken in zip(vetoes, fell, broke):
         row["veto"]["regression"] = down is not None and down < SIGNIFICANCE
+        row["veto"]["regression_p"] = down
         row["veto"]["vetoed"] = row["veto"]["regression"] or broken is not None and broken < SIGNIFICANCE

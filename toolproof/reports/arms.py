@@ -94,7 +94,9 @@ def arm_lines(arm: dict) -> list[str]:
     broken = veto.get("broken") or []
     cases = f"{', '.join(broken[:5])}{', ...' if len(broken) > 5 else ''}"
     if veto.get("vetoed"):
-        why = ["the score fell, significant after Holm across the arms"] if veto.get("regression") else []
+        why = [f"the score fell by more than chance (the paired score test behind the interval: p "
+               f"{_p(veto.get('regression_p'))} after Holm across the arms; McNemar counts only the cases that "
+               "went from or to PASS)"] if veto.get("regression") else []
         if broken and not veto.get("regression"):
             why.append(f"broke {counted(len(broken), 'case')} that passed every baseline repeat ({cases}), against "
                        f"{veto.get('fixed', 0)} fixed (p {_p(veto.get('broken_p'))} before Holm)")
