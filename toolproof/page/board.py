@@ -9,6 +9,7 @@ reports/board.py's; everything shown goes through textContent (SVG through creat
 """
 from __future__ import annotations
 
+from .card.arms import arm_runs
 from .dom import byid, clear, download, el, fill, on, scroller, svg, task
 from toolproof.plurals import counted
 
@@ -121,7 +122,8 @@ class BoardView:
         b = self.bundle
         byid("board").dataset.board = "working"
         try:
-            self.board = build_board(runs, b.cases, b.tools, format_schema("transcripts"),
+            # a results file with arms: one run per arm that ran, as `board` ranks it (card/arms.py)
+            self.board = build_board(arm_runs(runs), b.cases, b.tools, format_schema("transcripts"),
                                      allow_mixed=bool(byid("board-mixed").checked), worlds=self.worlds)
         except ToolProofError as exc:
             self.fail(exc.line())

@@ -5,6 +5,7 @@ intervals, `#export-compare` downloading that JSON byte for byte and `#export-co
 """
 from __future__ import annotations
 
+from .card.arms import baseline_document
 from .dom import byid, clear, download, el, on, scroller, task
 
 _LIVE: dict = {"document": None}
@@ -116,8 +117,9 @@ class CompareView:
             return
         b = self.bundle
         try:
-            runs = [graded_run(self.docs[s], b.cases, b.tools, format_schema("transcripts"), self.names[s],
-                               worlds=self.worlds) for s in ("a", "b")]
+            # a results file with arms is compared by its baseline, as `compare` without --arm does
+            runs = [graded_run(baseline_document(self.docs[s], self.names[s]), b.cases, b.tools,
+                               format_schema("transcripts"), self.names[s], worlds=self.worlds) for s in ("a", "b")]
             self.comparison = compare_runs(*runs, allow_mixed=bool(byid("compare-mixed").checked))
             self.compared = (self.docs["a"], self.docs["b"])
         except ToolProofError as exc:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import js        # the worker's own globals: its clock and timers (page/dom.py has the page's)
 from pyodide.ffi import create_proxy
 
+from .card.arms import ArmsBlock, baseline_document, has_arms
 from .card.cases import case_row
 from .card.scorecard import ScorecardView
 from .dom import byid, clear, document, el, focus_result, on
@@ -60,6 +61,13 @@ class LiveController:
             return
         if settings is None:
             return
+        own = str(byid("scope").value) == "own" and form.own is not None
+        try:        # each arm made ready (page/arms.py), or refused in one line before anything is sent
+            arms = form.arms.runs(settings, form.arms.own_doc if own else self.bundle.documents["tools"],
+                                  form.own[1] if own else self.bundle.tools) if form.arms is not None else None
+        except Exception as exc:         # noqa: BLE001 - ToolProofError, or anything the rules raise
+            self.message(failure_line(exc), bad=True)
+            return
         form.store_key()
         clear(byid("live-feed"))
         clear(byid("live-card"))
@@ -67,14 +75,14 @@ class LiveController:
         byid("run-progress").hidden = False
         from toolproof.providers.dispatch import endpoint
         from toolproof.worlds.scope import is_scenarios
-        own = str(byid("scope").value) == "own" and form.own is not None
         # a Scenarios scope runs the worlds' scenarios (the bundled ones and any world file loaded)
         self.worlds = form.scenarios.worlds if is_scenarios(settings.scope) else None
         # "Your suite" runs every case of the draft: the file says scope "all" (it re-grades with
         # grade --suite S --tools T) and its label says whose cases they were
         self.label = f"Your suite ({counted(len(form.own[0]), 'case')})" if own else ""
         # where the requests go, resolved (never the key: it travels only in the auth header)
-        self.message(f"Running {self.label or settings.scope} against {settings.provider} / "
+        self.message(f"Running {self.label or settings.scope}" + (f" with {counted(len(arms), 'arm')}" if arms else "")
+                     + f" against {settings.provider} / "
                      f"{settings.model} at {endpoint(settings.provider, settings.base_url, settings.model)}…")
         self.busy(True)
         self.active = form.own if own else (self.bundle.cases, self.bundle.tools)
@@ -82,7 +90,8 @@ class LiveController:
         suite_doc = form.own_document if own else self.bundle.documents["suite"]
         self.run = Run(*self.active, settings, fetch_transport,
                        on_case=self.case_done, on_request=self.request_sent, on_kept=self.keeping.add,
-                       suite_sha256=suite_sha256(suite_doc) if suite_doc is not None else "", worlds=self.worlds)
+                       suite_sha256=suite_sha256(suite_doc) if suite_doc is not None else "", worlds=self.worlds,
+                       arms=arms)
         # stored before the first request: a tab closed at any point keeps every answer it had
         await self.keeping.begin(self.document("running"), len(self.run.work))
         self.started = js.performance.now()
@@ -110,8 +119,12 @@ class LiveController:
         # scorecard shows once the run ends
         from toolproof.reports.page_view import feed_tag
 
-        row = case_row(redact(result.to_json(), self.run.settings.secrets()), expandable=False)
+        row = case_row(redact(result.to_json(), self.run.secrets()), expandable=False)
         tag = feed_tag(raw, self.run.settings.repeats, len(self.run.settings.pad_levels))
+        if isinstance(raw.get("arm"), str):       # which arm, beside the category: each case runs once per arm
+            row.setAttribute("data-arm", raw["arm"])
+            row.children[0].children[1].appendChild(el("span", f"arm {raw['arm']}", cls="feed-tag arm-tag",
+                                                       data_arm=raw["arm"]))
         if tag:                          # which repeat, which pad level: identical rows told apart
             row.insertBefore(el("span", tag, cls="feed-tag"), row.children[1] if row.children.length > 1 else None)
         byid("live-feed").appendChild(row)
@@ -139,9 +152,12 @@ class LiveController:
         from toolproof.reports.page_view import clock_texts, tally, tally_label
 
         run = self.run
-        if getattr(self, "_planned", (None,))[0] is not run:    # each case's requests, once per run
-            self._planned = (run, {w.item_id: w.requests for w in run.work}, sum(w.requests for w in run.work))
-        _, requests, planned_total = self._planned
+        held = getattr(self, "_planned", (None, 0))
+        if held[0] is not run or held[1] != len(run.work):    # each case's requests, once per run (and
+            # again once its arms' probes have dropped the items of an arm the provider refused)
+            self._planned = (run, len(run.work), {w.item_id: w.requests for w in run.work},
+                             sum(w.requests for w in run.work))
+        _, _, requests, planned_total = self._planned
         planned_done = sum(requests.get(r.case_id, 1) for r in run.results)
         planned_left = max(0, min(planned_total - planned_done, run.settings.cap - run.used))
         elapsed, left = clock_texts(js.performance.now() - self.started, done, total,
@@ -217,7 +233,9 @@ class LiveController:
         notes, sweep = [], None
         try:
             cases, tools = self.active
-            transcripts = parse_transcripts(doc, format_schema("transcripts"), {c.id for c in cases})
+            # a run with arms is shown as its baseline's card, every other arm set against it (card/arms.py)
+            transcripts = parse_transcripts(baseline_document(doc, "the run"), format_schema("transcripts"),
+                                            {c.id for c in cases})
             source, by_case = source_of(transcripts), transcripts.transcripts
             scenarios = transcripts.scenarios or {}
             # Graded again from the stored (redacted) document, as the terminal does: what the
@@ -243,8 +261,9 @@ class LiveController:
             cases, tools = self.active
             context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": by_case,
                        "worlds": self.worlds or {}, "scenarios": scenarios}
+            arms = ArmsBlock(doc, cases, tools, prices=run.settings.prices) if has_arms(doc) else None
             view = ScorecardView(body, results, kind="live", source=source, context=context,
-                                 document=doc, notes=notes, sweep=sweep, prices=run.settings.prices)
+                                 document=doc, notes=notes, sweep=sweep, prices=run.settings.prices, arms=arms)
         except Exception as exc:                 # noqa: BLE001 - said below; the run is kept all the same
             failed = exc
         # Kept before anything says the run is over: a tab closed right after "Run complete."

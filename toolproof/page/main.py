@@ -16,6 +16,7 @@ from toolproof.page.dom import mark
 
 mark("script")                 # before our own imports (benchmarks/page_load.py)
 
+from toolproof.page.arms import ArmsField
 from toolproof.page.board import BoardView
 from toolproof.page.bridge import post_writes
 from toolproof.page.card.scorecard import ScorecardView
@@ -168,11 +169,12 @@ async def boot() -> None:
         remember_live(doc)
         board.remember_live(doc)
 
-    form = RunForm(bundle, worlds)
+    arms = ArmsField(bundle)              # the run form's Arms field: a run with arms (page/arms.py)
+    form = RunForm(bundle, worlds, arms)
     compare = CompareView(bundle, KEPT, worlds)
     runs = RunsView(KEPT, bundle, on_change=compare.offer, worlds=worlds)
     live = LiveController(bundle, context, form, remember_live=shown_live, keeping=LiveKeeping(runs))
-    OwnView(_DraftTap(live, runs), load_jsonschema, editor=CaseEditor)
+    OwnView(_DraftTap(live, runs, arms), load_jsonschema, editor=CaseEditor)
 
     def offer_world(world) -> None:       # a world file that holds: Scenarios scopes, and its kept runs graded
         form.set_world(world)
@@ -200,13 +202,15 @@ async def boot() -> None:
 
 class _DraftTap:
     """What the #own section is handed as its live controller: the draft suite goes to the run
-    form's scope, and to the kept runs (a run of "Your suite" reopens on the draft's cases)."""
+    form's scope, and to the kept runs (a run of "Your suite" reopens on the draft's cases); its
+    tools document to the Arms field (an arm that ablates "Your suite"'s tools ablates that)."""
 
-    def __init__(self, live, runs):
-        self.live, self.runs = live, runs
+    def __init__(self, live, runs, arms):
+        self.live, self.runs, self.arms = live, runs, arms
 
-    def set_own(self, cases, tools: dict, document: dict | None = None) -> None:
+    def set_own(self, cases, tools: dict, document: dict | None = None, tools_doc: dict | None = None) -> None:
         self.runs.draft = (cases, tools, document) if cases else None
+        self.arms.own_doc = tools_doc if cases else None
         self.live.set_own(cases, tools, document)
 
 

@@ -204,10 +204,17 @@ class OwnView:
         if offer.problem:
             self.message(offer.problem, bad=True)
         byid("own-offer-note").textContent = offer.note
-        # the document too: a run of the draft records the fingerprint its export will have
-        self.live.set_own(offer.suite, offer.tools, offer.document)
+        # the document too: a run of the draft records the fingerprint its export will have; and
+        # the tools document as offered, which an arm's ablation of "Your suite" takes apart
+        self.live.set_own(offer.suite, offer.tools, offer.document, tools_doc=self.offered_tools_doc())
         byid("own").dataset.state = self.draft.state
         byid("own").dataset.cases = str(len(self.draft.cases))
+
+    def offered_tools_doc(self) -> dict | None:
+        """The draft's tools document without the tools left out (what a run offers)."""
+        from toolproof.authoring.tool_offer import offered_draft
+
+        return offered_draft(self.draft.tools_doc, list(self.draft.cases), self.draft.left_out).tools_doc
 
     # -- rendering
     def render_tools(self) -> None:

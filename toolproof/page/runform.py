@@ -45,7 +45,7 @@ def set_field(name: str, value: str) -> None:
 KEY_PREFIX = "toolproof.key."          # sessionStorage only: never localStorage, cookies or the URL
 FORM_KEY = "toolproof.form"           # localStorage: every field below, never the key
 KEPT_FIELDS = ("model", "base-url", "scope", "cap", "max-tokens", "timeout", "pad", "pad-seed", "repeats",
-               "phrasings", "concurrency", "temperature", "seed", "headers", "price-in", "price-out")
+               "phrasings", "concurrency", "temperature", "seed", "headers", "price-in", "price-out", "arms")
 ADVANCED = KEPT_FIELDS[4:]             # inside <details id="advanced">
 FIELDS = ("provider", "api-key") + KEPT_FIELDS
 # The select's options, placeholders and base-URL hints are the provider records' (index.html's
@@ -66,12 +66,14 @@ def url_timeout() -> str | None:
 class RunForm:
     """The run form. Reads itself as RunSettings; the run is the live controller's."""
 
-    def __init__(self, bundle, worlds: dict | None = None):
+    def __init__(self, bundle, worlds: dict | None = None, arms=None):
         from toolproof.reports.page_view import scope_option_text, scope_options
 
         from .scenario_scope import ScenarioScope
 
-        self.bundle = bundle
+        self.bundle, self.arms = bundle, arms      # arms: the Arms field (page/arms.py), handed in by main.py
+        if arms is not None:
+            arms.attach(self, field)
         self.own = None                # (cases, tools) of "Your suite", set by the #own section
         self.own_option = None
         self.own_document = None       # the draft suite as its export writes it (for suite_sha256)
@@ -262,6 +264,9 @@ class RunForm:
             cases, scope = self.own[0], "all"
         else:                           # an option gone (Your suite withdrawn): as show_need, all
             cases, scope = self.bundle.cases, scope if scope in self.options and scope != "own" else "all"
+        if self.arms is not None and (arms := self.arms.need(cases, scope, phrasings=self.phrasings(),
+                                                              repeats=self.repeats())) is not None:
+            return arms                 # every arm's conversations and one probe per arm (page/arms.py)
         return plan_need(cases, scope, phrasings=self.phrasings(), pad_levels=levels, repeats=self.repeats())
 
     def most(self) -> int:
@@ -305,14 +310,18 @@ class RunForm:
             levels = ()                                       # as need(): an unreadable level counts once
         repeats, choice, scope = self.repeats(), self.phrasings(), field("scope")
         times = sweep_need(1, levels, repeats)                # how many times the scope runs
-        texts = {value: scope_option_text(label, need)
+        arms = (lambda cases, value: None) if self.arms is None else (     # with arms: the runner's count
+            lambda cases, value: self.arms.need(cases, value, phrasings=choice, repeats=repeats))
+        texts = {value: scope_option_text(label, arms(self.bundle.cases, value) or need)
                  for value, label, need in scope_options(self.bundle.cases, choice, times)}
         if self.own is not None:
             texts["own"] = scope_option_text(f"Your suite ({counted(len(self.own[0]), 'case')})",
-                                             times * requests_needed(self.own[0], choice))
+                                             arms(self.own[0], "all") or times * requests_needed(self.own[0], choice))
         for value, text in texts.items():
             self.label_option(value, text)
         self.draw_scenarios(repeats)
+        if self.arms is not None:
+            self.arms.show()                                  # #arms-problem, as the field and provider say
         if is_scenarios(scope) and scope in self.options:
             byid("need").textContent = self.scenarios.need_line(scope, repeats, self.most())
             return
@@ -320,7 +329,7 @@ class RunForm:
             self.bundle.cases, scope if scope in self.options and scope != "own" and not is_scenarios(scope) else "all")
         byid("need").textContent = need_text(
             self.need(), self.most(), conversations_needed(mine, choice, times), len(mine),
-            phrased=choice != "base", repeats=repeats, levels=len(levels))
+            phrased=choice != "base", repeats=repeats, levels=len(levels)) + (self.arms.note() if self.arms else "")
 
     def draw_scenarios(self, repeats: int) -> None:
         """The Scenarios options as the worlds and repeats now say (page/scenario_scope.py)."""
@@ -348,7 +357,7 @@ class RunForm:
 
     def lock(self, running: bool) -> None:
         """Every field read-only while a run goes (what it runs was read when it started)."""
-        for name in ("provider", "api-key") + KEPT_FIELDS:
+        for name in ("provider", "api-key", "arms-example") + KEPT_FIELDS:
             byid(name).disabled = running
 
     def message(self, text: str, bad: bool = False) -> None:
@@ -376,7 +385,8 @@ class RunForm:
         prices, price_problem = prices_from_form(field("price-in"), field("price-out"))
         temperature, sampling_seed, headers, sampling_problem = sampling_from_form(
             field("temperature"), field("seed"), field("headers"))
-        problem = pad_problem or sampling_problem       # the sweep's own reason, said first
+        problem = pad_problem or sampling_problem or (  # the sweep's own reason, said first; then the arms'
+            self.arms.refusal(scenarios=is_scenarios(scope), pad=bool(levels)) if self.arms else "")
         wrong = misfit(scope, pad=bool(levels), phrased=self.phrasings() != "base")
         if not problem and wrong:                       # the rule `run` keeps (worlds/scope.py)
             problem = (f"{'Pad levels apply' if wrong == 'pad' else 'Phrasings apply'} to cases, not to the "

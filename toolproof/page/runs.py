@@ -13,6 +13,7 @@ import asyncio
 
 import js
 
+from .card.arms import ArmsBlock, arms_section, baseline_document, has_arms, results_card, row_card
 from .card.cases import case_row
 from .card.scorecard import kept_scorecard
 from .dom import byid, clear, document, el, fill, on, task
@@ -50,9 +51,7 @@ class RunsView:
         """Runs still "running" that no tab runs any more (their tab was closed before the end):
         each graded from what was stored and kept whole, complete or "interrupted" with its "N of M".
         A run of "Your suite" waits for the draft to be back; a run that got no answer goes."""
-        from toolproof.datafiles import format_schema
         from toolproof.reports.kept_runs import row_texts, settled_state
-        from toolproof.scoring.results_doc import card_of_results
         from toolproof.suite.fingerprint import suite_sha256
 
         running = [r for r in self.rows if r["state"] == "running"]
@@ -71,8 +70,8 @@ class RunsView:
                 if cases is self.bundle.cases and doc.get("suite_sha256") not in (
                         None, suite_sha256(self.bundle.documents["suite"])):
                     continue                 # another suite's run (the draft's): settled once it is back
-                card = card_of_results(doc, cases, tools, format_schema("transcripts"), name, worlds=self.worlds)
-                doc["state"] = settled_state(card)
+                card = results_card(doc, cases, tools, name, worlds=self.worlds)    # with arms: every arm
+                doc["state"] = settled_state(row_card(card))
                 if await self.keep(doc, card, run_id=row["id"], label=row["label"]) is not None:
                     settled.append(f"{name}" + (f" ({unreadable} stored batch{'' if unreadable == 1 else 'es'} "
                                                 "could not be read)" if unreadable else ""))
@@ -126,7 +125,9 @@ class RunsView:
             pass
         # a run renamed while it ran keeps its new name
         label = label or next((r["label"] for r in self.rows if r["id"] == run_id), "")
-        row = row_of(doc, card, run_id=run_id, kept=now[:19] + "Z", size=size, label=label)
+        # a run with arms counts every arm that ran (card/arms.py), not its baseline alone
+        row = row_of(doc, card if card is doc else row_card(card), run_id=run_id, kept=now[:19] + "Z", size=size,
+                     label=label)
         drop = to_drop([r for r in self.rows if r["id"] != run_id], size)
         try:
             await self.store.put(row, text, drop)
@@ -278,9 +279,11 @@ class RunsView:
                 self.draw_scorecard_file(card_root, doc)
             else:
                 cases, tools = self.suite_for(doc)
-                kept_scorecard(el_into(card_root), doc, self.regrade(doc, cases, tools, title), cases, tools,
-                               errata=self.errata_for(doc, cases), name=row["label"] if row else "",
-                               worlds=self.worlds)
+                # a run with arms: its baseline's card, and the Arms section (card/arms.py)
+                arms = ArmsBlock(doc, cases, tools, source=title) if has_arms(doc) else None
+                kept_scorecard(el_into(card_root), doc, self.regrade(baseline_document(doc, title), cases, tools, title),
+                               cases, tools, errata=self.errata_for(doc, cases), name=row["label"] if row else "",
+                               worlds=self.worlds, arms=arms)
         except ToolProofError as exc:
             card_root.appendChild(el("p", exc.line(), cls="run-message bad"))
             card_root.dataset.state = "error"
@@ -297,6 +300,9 @@ class RunsView:
         root.appendChild(el("p", f"Score {texts['score']} · {texts['graded']} · {texts['meta']}", cls="live-label"))
         root.appendChild(el("p", "A scorecard file (grade --format json): the verdicts and reasons as "
                                  "graded then; open a results file to see each exchange.", cls="muted small"))
+        arms = arms_section(card, "kept")          # a run with arms' scorecard: its Arms section too
+        if arms is not None:
+            root.appendChild(arms)
         cases = el("div", cls="case-list")
         for entry in card["cases"][:2000]:
             try:
@@ -334,9 +340,9 @@ class RunsView:
 
     # -- opening a file
     async def open_file(self, files) -> None:
-        from toolproof.datafiles import format_schema, json_from_text, refuse_larger
+        from toolproof.datafiles import json_from_text, refuse_larger
         from toolproof.errors import ToolProofError
-        from toolproof.scoring.results_doc import SCORECARD, card_of_results, kept_kind
+        from toolproof.scoring.results_doc import SCORECARD, kept_kind
 
         if not files.length:
             return
@@ -350,7 +356,7 @@ class RunsView:
                 card = doc
             else:
                 cases, tools = self.suite_for(doc)
-                card = card_of_results(doc, cases, tools, format_schema("transcripts"), name, worlds=self.worlds)
+                card = results_card(doc, cases, tools, name, worlds=self.worlds)     # with arms: every arm
         except ToolProofError as exc:
             self.message(exc.line(), bad=True)
             byid("kept").dataset.open = "error"

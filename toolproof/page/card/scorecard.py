@@ -11,6 +11,7 @@ this view itself. It never imports a panel. An edge module (DOM).
 from __future__ import annotations
 
 from ..dom import breakable, clear, document, download, el, on, scroller, svg
+from .arms import arms_section
 from .cases import CaseList
 from .diagnosis import diagnosis_section
 from .robustness import robustness_section
@@ -35,7 +36,7 @@ class ScorecardView:
 
     def __init__(self, root, results, *, kind: str, source: dict, context: dict,
                  document: dict | None = None, diagnose_now: bool = True, prices: dict | None = None,
-                 notes: list | None = None, sweep=None, errata: list | None = None, name: str = ""):
+                 notes: list | None = None, sweep=None, errata: list | None = None, name: str = "", arms=None):
         from toolproof.scoring.scorecard import DEFAULT_WEIGHTS
 
         self.sweep = sweep                            # evaluate.SweepLevels of a tool-count sweep, or None
@@ -45,6 +46,7 @@ class ScorecardView:
         self.diagnosis = None          # computed after the page is ready (see add_diagnosis)
         self.notes = list(notes or [])  # steps that failed and were left out (toolproof.scoring.evaluate)
         self.errata = list(errata or [])  # errata made after the results file (suite/errata.py, applying)
+        self.arms = arms               # weights -> the `arms` block of a run with arms (card/arms.ArmsBlock)
         self._diagnosed = False
         self.document = document                      # a live run's results file
         self.name = name                              # a kept run's name as the user gave it (exports)
@@ -65,6 +67,8 @@ class ScorecardView:
         if self.sweep is not None:       # the same section, coverage, cost and intervals as the CLI's
             from toolproof.scoring.evaluate import finish_sweep
             card = finish_sweep(card, self.sweep, self.weights, self.prices, self._diagnosed)
+        if self.arms is not None:        # the baseline's card with every arm set against it, as `grade`'s
+            card = {**card, "arms": self.arms(self.weights)}
         if self.errata:                  # last, as `grade` adds them: the same JSON
             from toolproof.scoring.results_doc import with_errata
             card = with_errata(card, self.errata)
@@ -117,7 +121,8 @@ class ScorecardView:
         self.wording_node = robustness_section(self._wording_card(), self.kind, self.context["cases"])     # beside the headline
         self.rates_node = self._rates()
         self.scenarios_node = scenarios_section(self.card, self.kind) or el("span", hidden="")    # none: no scenario
-        for part in (self._summary(), self.wording_node, self.scenarios_node, self.sweep_node, self.rates_node,
+        self.arms_node = arms_section(self.card, self.kind) or el("span", hidden="")      # none: no arms
+        for part in (self._summary(), self.arms_node, self.wording_node, self.scenarios_node, self.sweep_node, self.rates_node,
                      self._cost(), self._categories(), self.diagnosis_slot, self.case_list.section()):
             self.root.appendChild(part)
         if self.diagnosis is not None:
@@ -356,6 +361,10 @@ class ScorecardView:
         self.lenient_node.textContent = self._score_text("lenient")
         self._refresh_statistics()
         self._refresh_sweep()
+        if self.arms is not None:        # each arm's score and difference under the new weights
+            node = arms_section(self.card, self.kind)
+            self.arms_node.replaceWith(node)
+            self.arms_node = node
 
     def _refresh_category_intervals(self) -> None:
         """Each category's interval, in its own column (drawn with the diagnosis, as the score's)."""
@@ -421,17 +430,18 @@ class ScorecardView:
 
 
 def kept_scorecard(root, doc: dict, regraded, cases, tools, errata: list | None = None, name: str = "",
-                   worlds: dict | None = None) -> None:
+                   worlds: dict | None = None, arms=None) -> None:
     """A kept run (or an opened results file) drawn as the page draws a result: the same view,
     with the errata of the suite that came after it (`errata`, suite/errata.py `applying`);
-    `name`, the run's name in Runs, names its exports; `worlds` hold its scenarios' records."""
+    `name`, the run's name in Runs, names its exports; `worlds` hold its scenarios' records; `arms`
+    (card/arms.ArmsBlock) gives a run with arms its Arms section, `regraded` being its baseline's."""
     context = {"cases": {c.id: c for c in cases}, "tools": tools, "transcripts": regraded.by_case,
                "worlds": worlds or {}, "scenarios": regraded.scenarios or {}}
     settings = doc.get("settings") if isinstance(doc.get("settings"), dict) else {}
     prices = settings.get("prices") if isinstance(settings.get("prices"), dict) else None
     view = ScorecardView(root, regraded.results, kind="kept", source=regraded.source, context=context,
                          document=doc, notes=list(regraded.notes), sweep=regraded.sweep, prices=prices,
-                         errata=errata, name=name)
+                         errata=errata, name=name, arms=arms)
     view.render()
     for fmt in ("json", "md", "html"):   # the live card's export ids stay the live card's
         button = root.querySelector(f"#export-live-{fmt}")
