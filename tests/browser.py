@@ -176,3 +176,17 @@ def pages_per_width(browser, server: str, widths) -> dict:
         page.evaluate("localStorage.clear(); window.scrollTo(0, 0)")
         out[width] = page
     return out
+
+
+# What the page keeps in IndexedDB (page/runstore.py): every row and stored document, read in the
+# page (tests of kept runs: a closed tab keeps what it had).
+STORED = """async () => {
+    const db = await new Promise((ok, bad) => { const r = indexedDB.open('toolproof', 1);
+                                                  r.onsuccess = () => ok(r.result); r.onerror = bad; });
+    const all = async store => await new Promise(ok => {
+        const r = db.transaction(store).objectStore(store).getAll(); r.onsuccess = () => ok(r.result); });
+    const rows = (await all('rows')).map(r => JSON.parse(r.json));
+    const docs = (await all('docs')).map(d => ({id: d.id, parts: !!d.parts, text: d.text}));
+    db.close();
+    return {rows, docs};
+}"""

@@ -23,7 +23,7 @@ from collections import Counter
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, booted, busy_loops
+from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, STORED, booted, busy_loops
 from axe import axe_violations
 from fakeprovider import replay
 from livepage import ENDED, NEED, exports, live, open_advanced, start  # noqa: F401
@@ -222,18 +222,6 @@ def raw(page, name: str):
     action = getattr(sync_api.Page, name)
     action = action.__kwdefaults__["_action"] if getattr(action, "settles", False) else action
     return lambda *args, **kw: action(page, *args, **kw)
-
-
-STORED = """async () => {
-    const db = await new Promise((ok, bad) => { const r = indexedDB.open('toolproof', 1);
-                                                  r.onsuccess = () => ok(r.result); r.onerror = bad; });
-    const all = async store => await new Promise(ok => {
-        const r = db.transaction(store).objectStore(store).getAll(); r.onsuccess = () => ok(r.result); });
-    const rows = (await all('rows')).map(r => JSON.parse(r.json));
-    const docs = (await all('docs')).map(d => ({id: d.id, parts: !!d.parts, text: d.text}));
-    db.close();
-    return {rows, docs};
-}"""
 
 
 def test_a_fast_user_types_arms_runs_at_once_and_closes_the_tab_as_it_ends(page, context, server):

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, booted, busy_loops
+from browser import ARTIFACTS, READY_TIMEOUT_MS, REQUEST_TIMEOUT_S, STORED, booted, busy_loops
 from livepage import ENDED, NEED, SUITE, open_advanced, start
 from routed import OPENAI, RoutedProvider, origin_pattern, wait_until
 
@@ -27,17 +27,6 @@ pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api")
 
 SHOULD_CALL = [case_id for case_id, case in SUITE.items() if case["category"] == "should_call"]
-
-STORED = """async () => {
-    const db = await new Promise((ok, bad) => { const r = indexedDB.open('toolproof', 1);
-                                                  r.onsuccess = () => ok(r.result); r.onerror = bad; });
-    const all = async store => await new Promise(ok => {
-        const r = db.transaction(store).objectStore(store).getAll(); r.onsuccess = () => ok(r.result); });
-    const rows = (await all('rows')).map(r => JSON.parse(r.json));
-    const docs = (await all('docs')).map(d => ({id: d.id, parts: !!d.parts, text: d.text}));
-    db.close();
-    return {rows, docs};
-}"""
 
 
 def stored(page) -> dict:
