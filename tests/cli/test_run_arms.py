@@ -5,11 +5,13 @@ Every mistake is one line and exit 2, before anything is sent."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from clirun import cli_with
 
+ROOT = Path(__file__).resolve().parent.parent.parent
 KEY = "sk-cli-arms-4242"
 ENV = {"TOOLPROOF_API_KEY": KEY}
 cli = cli_with(ENV)
@@ -149,3 +151,47 @@ def test_the_runs_key_is_never_sent_to_another_providers_arm(fake):
     assert fake.requests == []
     code, _, stderr = live(fake, "anthropic", "--arm", "a", "--arm", "b:provider=openai-compatible")
     assert code == 2 and "needs a base URL" in stderr and fake.requests == []
+
+
+def test_tools_ablate_writes_what_the_arm_shows_and_nothing_else_differs(fake, tmp_path):
+    original = (ROOT / "data" / "tools.json").read_text()
+    code, text, stderr = cli("tools", "ablate", str(ROOT / "data" / "tools.json"), "--ablate", "descriptions")
+    assert code == 0, stderr
+    changed = [(a, b) for a, b in zip(original.splitlines(), text.splitlines()) if a != b]
+    assert len(original.splitlines()) == len(text.splitlines()) and changed
+    assert all(a.strip().startswith('"description"') and b.strip() == '"description": "",' for a, b in changed)
+    one = cli("tools", "ablate", str(ROOT / "data" / "tools.json"), "--ablate", "order+names", "--ablate-seed", "5")[1]
+    assert one == cli("tools", "ablate", str(ROOT / "data" / "tools.json"), "--ablate", "names+order",
+                      "--ablate-seed", "5")[1] != cli("tools", "ablate", str(ROOT / "data" / "tools.json"),
+                                                      "--ablate", "names+order", "--ablate-seed", "6")[1]
+    # the arm sends the same names and descriptions the file shows
+    code, _, stderr = live(fake, "openai-compatible", "--arm", "base", "--arm", "opaque:ablate=names+descriptions")
+    assert code == 0, stderr
+    shown = json.loads(cli("tools", "ablate", str(ROOT / "data" / "tools.json"), "--ablate", "names+descriptions")[1])
+    by_name = {t["name"]: t for t in shown["tools"]}
+    sent = [t["function"] for r in fake.requests for t in r["body"]["tools"] if t["function"]["name"].startswith("tool_")]
+    assert sent and all(by_name[f["name"]]["description"] == f.get("description", "") for f in sent)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--ablate", "names", "--ablate-seed", "2"], "--ablate-seed seeds the order operator"),
+    (["--ablate", "names++order"], "blank part in ablation"),
+    (["--ablate", "order", "--ablate-seed", "-1"], "--ablate-seed must be between 0 and 9007199254740991"),
+])
+def test_tools_ablate_refuses_a_bad_flag(argv, message):
+    code, _, stderr = cli("tools", "ablate", str(ROOT / "data" / "tools.json"), *argv)
+    assert code == 2 and message in stderr
+
+
+def test_tools_ablate_refuses_a_bad_file_and_keeps_an_existing_out(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "toolproof.tools", "version": 1, "tools": [{"name": "x"}]}')
+    code, _, stderr = cli("tools", "ablate", str(bad), "--ablate", "names")
+    assert code == 2 and str(bad) in stderr and "Traceback" not in stderr
+    out = tmp_path / "out.json"
+    out.write_text("mine")
+    code, _, stderr = cli("tools", "ablate", str(ROOT / "data" / "tools.json"), "--ablate", "names", "--out", str(out))
+    assert code == 2 and out.read_text() == "mine"
+    code, _, stderr = cli("tools", "ablate", str(ROOT / "data" / "tools.json"), "--ablate", "names", "--out",
+                          str(out), "--force")
+    assert code == 0 and json.loads(out.read_text())["tools"][0]["name"] == "tool_1"

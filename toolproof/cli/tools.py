@@ -1,4 +1,4 @@
-"""The terminal edge of `python -m toolproof tools import | lint`: read the source (a file, or a
+"""The terminal edge of `python -m toolproof tools import | lint | ablate`: read the source (a file, or a
 live MCP server over stdio), hand it to the pure importers and lint, write or print the result.
 
 An edge (files, a child process through mcp_stdio); the conversion and the lint rules are the
@@ -41,6 +41,13 @@ def add_parser(commands) -> None:
     imp.add_argument("--force", action="store_true", help="replace an existing --out FILE (never in data/)")
     imp.add_argument("--timeout", type=float, default=30.0, metavar="S",
                      help="--mcp-stdio: overall deadline in seconds (default 30)")
+    ablate = verbs.add_parser("ablate", help="write what an arm with ablate=... shows the model (docs/arms.md)")
+    ablate.add_argument("file", metavar="FILE", help="a tools.json (the bundled data/tools.json, an import, a BFCL import)")
+    ablate.add_argument("--ablate", required=True, metavar="OPS", help="operators joined with +: descriptions, "
+                        "param_descriptions, names, param_names, enums, types, order")
+    ablate.add_argument("--ablate-seed", type=int, default=0, metavar="N", help="the order operator's seed (default 0)")
+    ablate.add_argument("--out", metavar="FILE", help="where to write it (default: stdout)")
+    ablate.add_argument("--force", action="store_true", help="replace an existing --out FILE (never in data/)")
     lint = verbs.add_parser("lint", help="find what will confuse a model or be refused")
     lint.add_argument("file", metavar="FILE")
     lint.add_argument("--format", choices=("text", "json"), default="text")
@@ -50,6 +57,8 @@ def handle(args: argparse.Namespace, stdout: TextIO, stderr: TextIO, environ: di
     try:
         if args.tools_command == "import":
             return _import(args, stdout, stderr)
+        if args.tools_command == "ablate":
+            return _ablate(args, stdout, stderr)
         return _lint(args, stdout)
     except ToolProofError as exc:       # names and paths come from the user's file: make them inert
         raise ToolProofError(printable(exc.reason), source=exc.source and printable(exc.source),
@@ -114,6 +123,34 @@ def _import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         if refused:
             stderr.write(f"toolproof: printed {shown} from {printable(what)}" + _refused_tail(refused) + "\n")
     return 1 if refused else 0
+
+
+def _ablate(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """The tools file as an arm with these operators shows it: only what they name differs, and
+    the same seed gives the same bytes (what `run --arm NAME:ablate=OPS,ablate_seed=N` sends)."""
+    # lazy: only this verb ablates
+    from toolproof.arms.ablation import ablate_document, parse_ablate
+
+    operators = parse_ablate(args.ablate)
+    _, problem = checked({"pad_seed": args.ablate_seed})       # the one bound of a seed a page reads back
+    if problem:
+        raise ToolProofError(problem.terminal("--ablate-seed"))
+    if args.ablate_seed and "order" not in operators:
+        raise ToolProofError("--ablate-seed seeds the order operator: add order to --ablate")
+    check_outputs([("--out", args.out)], [("the tools file", args.file)])
+    doc = read_source(args.file)
+    parse_tools(doc, format_schema("tools"), args.file)      # a tools.json that loads, or its first problem
+    text = json.dumps(ablate_document(doc, operators, args.ablate_seed), ensure_ascii=False, indent=2) + "\n"
+    if not args.out:
+        stdout.write(text)
+        return 0
+    check_writable([args.out], force=args.force)
+    try:
+        write_atomic(args.out, text)
+    except OSError as exc:
+        raise ToolProofError(f"cannot write ({exc.strerror or exc})", source=args.out) from None
+    stderr.write(f"toolproof: {printable(args.file)} with ablate={'+'.join(operators)} written to {printable(args.out)}\n")
+    return 0
 
 
 def _refused_tail(refused: list) -> str:
