@@ -145,3 +145,17 @@ def test_failure_kind_reads_the_result(bundle, doc):
     graded = grade_transcripts(bundle.cases, bundle.tools, parse_transcripts(own, SCHEMA))
     by_id = {c.id: c for c in bundle.cases}
     assert {failure_kind(r, by_id[r.case_id], bundle.tools) for r in graded.rows} == {"no_call"}
+
+
+def test_a_kept_runs_row_counts_every_arm_that_ran(bundle, doc):
+    from toolproof.reports.kept_runs import row_of, run_coverage, settled_state
+    card = arms_card(doc, bundle.cases, bundle.tools, SCHEMA)
+    arms = card["arms"]
+    assert run_coverage(card)["planned"] == sum(a["coverage"]["planned"] for a in arms) > card["coverage"]["planned"]
+    refused = copy.deepcopy(card)
+    refused["arms"][2]["refused"] = "no"
+    assert run_coverage(refused)["planned"] == run_coverage(card)["planned"] - arms[2]["coverage"]["planned"]
+    assert settled_state(card) == "done"
+    row = row_of(doc, card, run_id="r1", kept="2026-12-06T00:00:00Z", size=10)
+    assert json.dumps(row)           # plain data, as the kept runs list stores it
+    assert run_coverage({"coverage": {"planned": 3, "graded": 3, "error": 0, "not_started": 0}})["planned"] == 3

@@ -13,7 +13,7 @@ import asyncio
 
 import js
 
-from .card.arms import ArmsBlock, arms_section, baseline_document, has_arms, results_card, row_card
+from .card.arms import ArmsBlock, arms_section, baseline_document, has_arms, results_card
 from .card.cases import case_row
 from .card.scorecard import kept_scorecard
 from .dom import byid, clear, document, el, fill, on, task
@@ -71,7 +71,7 @@ class RunsView:
                         None, suite_sha256(self.bundle.documents["suite"])):
                     continue                 # another suite's run (the draft's): settled once it is back
                 card = results_card(doc, cases, tools, name, worlds=self.worlds)    # with arms: every arm
-                doc["state"] = settled_state(row_card(card))
+                doc["state"] = settled_state(card)
                 if await self.keep(doc, card, run_id=row["id"], label=row["label"]) is not None:
                     settled.append(f"{name}" + (f" ({unreadable} stored batch{'' if unreadable == 1 else 'es'} "
                                                 "could not be read)" if unreadable else ""))
@@ -125,9 +125,8 @@ class RunsView:
             pass
         # a run renamed while it ran keeps its new name
         label = label or next((r["label"] for r in self.rows if r["id"] == run_id), "")
-        # a run with arms counts every arm that ran (card/arms.py), not its baseline alone
-        row = row_of(doc, card if card is doc else row_card(card), run_id=run_id, kept=now[:19] + "Z", size=size,
-                     label=label)
+        # a run with arms counts every arm that ran (reports/kept_runs.run_coverage)
+        row = row_of(doc, card, run_id=run_id, kept=now[:19] + "Z", size=size, label=label)
         drop = to_drop([r for r in self.rows if r["id"] != run_id], size)
         try:
             await self.store.put(row, text, drop)

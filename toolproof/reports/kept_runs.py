@@ -32,7 +32,7 @@ def row_of(doc: dict, card: dict, *, run_id: str, kept: str, size: int, label: s
     """The summary a kept run is listed by: plain strings and numbers from the run's results file
     and its scorecard (the card the page drew, or the file itself when it is a scorecard)."""
     source = card.get("source") if isinstance(card.get("source"), dict) else {}
-    coverage = card.get("coverage") if isinstance(card.get("coverage"), dict) else {}
+    coverage = run_coverage(card)
     cases = card.get("cases") if isinstance(card.get("cases"), list) else []
     planned = _count(coverage.get("planned"), len(cases))
     graded = _count(coverage.get("graded"), sum(isinstance(c, dict) and c.get("verdict") != "ERROR" for c in cases))
@@ -176,12 +176,24 @@ def assembled(head: dict, texts: list[str]) -> tuple[dict, int]:
     return {**head, "transcripts": [transcript for _, transcript in items]}, unreadable
 
 
+def run_coverage(card: dict) -> dict:
+    """What a kept run's row counts: the card's coverage; for a run with arms, every arm that ran
+    added up (a refused arm ran nothing: none of its conversations was planned), so "N of M" and a
+    settled run's state speak of the whole run, not of its baseline alone."""
+    block = card.get("arms")
+    if not isinstance(block, list) or not block:
+        return card.get("coverage") if isinstance(card.get("coverage"), dict) else {}
+    ran = [a.get("coverage") for a in block if isinstance(a, dict) and not a.get("refused")
+           and isinstance(a.get("coverage"), dict)]
+    return {k: sum(_count(c.get(k), 0) for c in ran) for k in ("planned", "graded", "error", "not_started")}
+
+
 def settled_state(card: dict) -> str:
     """The state of a run found still "running" on a later visit (its tab closed before the end),
     from the scorecard its stored conversations grade to: "done" when every planned conversation
     is there ("error" if none of them got an answer, as the runner says of such a run), else
     "interrupted"."""
-    coverage = card.get("coverage") if isinstance(card.get("coverage"), dict) else {}
+    coverage = run_coverage(card)
     if _count(coverage.get("not_started"), 1):
         return "interrupted"
     return "done" if _count(coverage.get("graded"), 0) else "error"

@@ -8,8 +8,7 @@ here: the scorecard it draws is the baseline arm's (its own document, arms/analy
 read as any results file), and the card's `arms` block is arms/analysis.arms_card's, drawn with
 the rows and lines every report prints (reports/arms.py): a table (`#arms-table` on the live
 card, `#<prefix>-arms-table` on another; one `tr.arm-row[data-arm][data-significant][data-refused]`
-per arm), then what each arm's row cannot hold, then the method. Nothing is worked out here but
-the sum a kept run's row counts (each arm that ran, its coverage added up).
+per arm), then what each arm's row cannot hold, then the method. Nothing is worked out here.
 
 A part of the card (page/card/): it never imports a panel. An edge module (DOM).
 """
@@ -82,21 +81,6 @@ def arm_runs(runs: list) -> list:
     from toolproof.scoring.results_doc import evidence
 
     return [run for doc, name in runs for run in (arm_documents(evidence(doc), name) if has_arms(doc) else [(doc, name)])]
-
-
-def row_card(card: dict) -> dict:
-    """The card a kept run's row counts from: with arms, the coverage of every arm that ran added
-    up (a refused arm ran nothing: none of its conversations is planned), so the row's "N of M"
-    and a settled run's state speak of the whole run, not of its baseline alone."""
-    from toolproof.reports.arms import present
-
-    block = present(card)
-    if block is None:
-        return card
-    keys = ("planned", "graded", "error", "not_started")
-    ran = [a.get("coverage") or {} for a in block if not a.get("refused")]
-    total = {k: sum(c.get(k) or 0 for c in ran if isinstance(c.get(k) or 0, int)) for k in keys}
-    return {**card, "coverage": total}
 
 
 def arms_section(card: dict, kind: str):
