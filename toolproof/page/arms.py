@@ -70,7 +70,6 @@ class ArmsField:
     def _check(self, text: str, provider: str, tools_doc: dict, tools: dict) -> tuple:
         if not text.strip():            # before any import: a plain run (and the page's start) pays nothing
             return [], [], ""
-        from toolproof import limits
         from toolproof.datafiles import format_schema
         from toolproof.errors import ToolProofError, failure_line
         from toolproof.running.arm_plan import arm_run
@@ -80,12 +79,8 @@ class ArmsField:
         if len(text) > MAX_CHARS:
             return [], [], (f"{SOURCE}: {len(text):,} characters, more than a list of arms needs (at most "
                             f"{MAX_CHARS:,}): paste the JSON list of arms only")
-        try:   # nesting and size bounded first, without recursion (limits.py), then the terminal's rules
-            limits.read_json(text, what="the list", max_bytes=MAX_CHARS * 4)
-        except limits.ReadError as exc:
-            return [], [], f"{SOURCE}: {exc.in_file()}"
-        try:
-            arms = parse_arms_file(text, SOURCE)
+        try:          # the terminal's rules, its reader bounding size and nesting without recursion
+            arms = parse_arms_file(text, SOURCE, "the list")
             for i, arm in enumerate(arms):
                 if "tools" in arm.settings:
                     raise ToolProofError(f"{SOURCE}[{i}] ({arm.name}): {TOOLS}")

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from toolproof.errors import ToolProofError
+from toolproof.limits import MAX_BYTES, ReadError, read_json
 from toolproof.providers.catalog import PROVIDERS
 from toolproof.running.settings import check_value
 from toolproof.safe_text import printable
@@ -126,12 +127,12 @@ def parse_arm(text: str, where: str = "--arm") -> Arm:
     return arm_from(raw, where)
 
 
-def parse_arms_file(text: str, source: str) -> list[Arm]:
+def parse_arms_file(text: str, source: str, what: str = "the arms file") -> list[Arm]:
     """An arms file: a JSON list of arm objects (ToolProofError naming the file and the entry)."""
-    try:
-        raw = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise ToolProofError(f"{source}: not valid JSON ({printable(str(exc)[:80])})") from None
+    try:           # the one reader of untrusted JSON: size, depth (no recursion), NaN (toolproof.limits)
+        raw = read_json(text, what=what, max_bytes=MAX_BYTES)
+    except ReadError as exc:
+        raise ToolProofError(f"{source}: {exc.in_file()}") from None
     if not isinstance(raw, list):
         raise ToolProofError(f"{source}: an arms file is a JSON list of arms ([{{\"name\": ...}}, ...])")
     return check_arms([arm_from(entry, f"{source}[{i}]") for i, entry in enumerate(raw[:MAX_ARMS + 1])])
