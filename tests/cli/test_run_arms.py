@@ -195,3 +195,18 @@ def test_tools_ablate_refuses_a_bad_file_and_keeps_an_existing_out(tmp_path):
     code, _, stderr = cli("tools", "ablate", str(ROOT / "data" / "tools.json"), "--ablate", "names", "--out",
                           str(out), "--force")
     assert code == 0 and json.loads(out.read_text())["tools"][0]["name"] == "tool_1"
+
+
+def test_no_output_replaces_the_arms_file_or_an_arms_tools_file(fake, tmp_path, bundle):
+    arms = tmp_path / "arms.json"
+    arms.write_text('[{"name": "a"}, {"name": "b"}]')
+    code, _, stderr = live(fake, "openai-compatible", "--arms", str(arms), "--out", str(arms), "--force")
+    assert code == 2 and "the arms file" in stderr and arms.read_text() == '[{"name": "a"}, {"name": "b"}]'
+    variant = tmp_path / "tools2.json"
+    variant.write_text(json.dumps(bundle.documents["tools"]))
+    before = variant.read_text()
+    for flag in ("--out", "--markdown", "--html"):
+        code, _, stderr = live(fake, "openai-compatible", "--arm", "a", "--arm", f"b:tools={variant}", flag, str(variant),
+                               "--force")
+        assert code == 2 and "the tools file of arm b" in stderr and variant.read_text() == before
+    assert fake.requests == []

@@ -14,6 +14,9 @@ from toolproof.datafiles import format_schema, read_file_bytes, read_json
 from toolproof.errors import ToolProofError
 from toolproof.safe_text import printable
 
+from .files import check_outputs
+from .flags import report_outputs
+
 
 def add_arm_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--arm", action="append", default=[], metavar="NAME:KEY=VALUE,...",
@@ -24,7 +27,15 @@ def add_arm_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def read_arms(args: argparse.Namespace) -> list | None:
-    """The arms the flags give (checked), or None for a plain run."""
+    """The arms the flags give (checked; no output may replace an arm's tools file), or None."""
+    arms = _read_arms(args)
+    variants = [(f"the tools file of arm {arm.name}", arm.settings["tools"]) for arm in arms or [] if "tools" in arm.settings]
+    if variants:
+        check_outputs([("--out", getattr(args, "out", None)), *report_outputs(args)], variants)
+    return arms
+
+
+def _read_arms(args: argparse.Namespace) -> list | None:
     # lazy: only a run with arms needs these
     from toolproof.running.arm_spec import check_arms, parse_arm, parse_arms_file
 

@@ -34,12 +34,13 @@ def parse_weights(pairs: list[str]) -> dict:
 
 
 def suite_inputs(args: argparse.Namespace) -> list[tuple[str, Path]]:
-    """The suite, tools and world files a verb reads (the defaults when not given), named as
+    """The suite, tools, world and arms files a verb reads (the defaults when not given), named as
     files.check_outputs names an input: no output may replace one (`run --worlds w.json --out
     w.json --force` overwrote the world it ran)."""
     return [("the suite file", Path(args.suite or DATA / "suite.json")),
             ("the tools file", Path(args.tools or DATA / "tools.json")),
-            *(("the world file", Path(w)) for w in getattr(args, "worlds", None) or [])]
+            *(("the world file", Path(w)) for w in getattr(args, "worlds", None) or []),
+            *(("the arms file", Path(a)) for a in [getattr(args, "arms", None)] if a)]
 
 
 def report_outputs(args: argparse.Namespace) -> list[tuple[str, str | None]]:
