@@ -107,7 +107,8 @@ def test_compare_reads_one_arm_and_names_it(bundle, doc):
     (lambda d: d["arms"][1].update(name=d["arms"][0]["name"]), "used twice"),
     (lambda d: d["transcripts"][0].update(arm="ghost"), r"transcripts\[0\] names no arm of the file \(arm 'ghost'\)"),
     (lambda d: d["transcripts"][0].pop("arm"), r"transcripts\[0\] names no arm"),
-    (lambda d: d["arms"][1].update(unmask={"tool_1": {"name": 5}}), r"arms\[1\].unmask must map"),
+    (lambda d: d["arms"][1].update(unmask={"tool_1": {"name": 5}}),
+     r"r.json \(arm same\): at \$.unmask.tool_1.name: 5 is not of type 'string'"),
     (lambda d: d["arms"][1].update(settings=[]), r"arms\[1\].settings must be an object"),
     (lambda d: d["arms"][1].update(refused=7), r"arms\[1\].refused must be null"),
 ])

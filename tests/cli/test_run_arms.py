@@ -64,7 +64,7 @@ def test_a_knob_the_provider_has_no_field_for_is_a_finding_before_sending(fake, 
     out = tmp_path / "r.json"
     code, stdout, stderr = live(fake, "gemini", "--arm", "base", "--arm", "s:strict=true", "--out", str(out))
     assert code == 0, stderr
-    assert "s [strict=True] (refused before sending: gemini" in stderr
+    assert "s [strict=true] (refused before sending: gemini" in stderr
     doc = json.loads(out.read_text())
     assert doc["arms"][1]["refused"] and doc["probes"] == 1 and len(fake.requests) == doc["requests_used"]
     assert "refused" in stdout

@@ -61,11 +61,6 @@ def check_entries(doc: dict, source: str) -> list[dict]:
         names.add(entry["name"])
         if not isinstance(entry.get("settings", {}), dict):
             raise ToolProofError(f"{where}.settings must be an object")
-        unmask = entry.get("unmask", {})
-        if not isinstance(unmask, dict) or not all(
-                isinstance(v, dict) and isinstance(v.get("name"), str) and isinstance(v.get("params", {}), dict)
-                and all(isinstance(p, str) for p in v.get("params", {}).values()) for v in unmask.values()):
-            raise ToolProofError(f"{where}.unmask must map shown names to {{\"name\": ..., \"params\": {{...}}}}")
         if entry.get("refused") is not None and not isinstance(entry["refused"], str):
             raise ToolProofError(f"{where}.refused must be null or the provider's words")
     for i, t in enumerate(doc.get("transcripts") or []):
@@ -124,7 +119,8 @@ def arms_card(doc: dict, cases: list, tools: dict, format_schema: dict, *, weigh
     ids = {c.id for c in cases}
     graded = []
     for entry, own in split_arms(doc, source):
-        sets = parse_transcripts(own, format_schema, ids, source)     # its calls unmasked (grading/unmask.py)
+        # its calls unmasked (grading/unmask.py); a problem names the arm (its document's paths are its own)
+        sets = parse_transcripts(own, format_schema, ids, f"{source} (arm {printable(entry['name'][:40])})")
         planned = entry.get("planned") if isinstance(entry.get("planned"), int) and entry["planned"] >= 0 else -1
         graded.append((entry, own, sets, grade_transcripts(cases, tools, sets, planned)))
     card = evaluate(cases, tools, graded[0][2], weights, prices=prices)

@@ -102,10 +102,13 @@ def ready_arms(arms: list, settings, bundle, environ: dict) -> list:
 
 def arms_line(runs: list) -> str:
     """The line before the first request: each arm, what it sets, and any refused before sending."""
+    # lazy: only a run with arms needs it
+    from toolproof.running.arm_spec import described
+
     parts = []
     for run in runs:
         refused = f" (refused before sending: {run.refused})" if run.refused else ""
-        parts.append(f"{run.name} [{run.arm.settings and ', '.join(f'{k}={v}' for k, v in run.arm.settings.items()) or 'plain'}]{refused}")
+        parts.append(f"{run.name} [{described(run.arm)}]{refused}")
     return "toolproof: arms (the first is the baseline): " + "; ".join(parts)
 
 
