@@ -2,8 +2,9 @@
 other arm against the baseline, case by case (docs/arms.md and docs/statistics.md say the same):
 
 - each arm is graded on its own transcripts (an ablated arm's calls turned back: grading/unmask.py)
-  against the suite's catalogue; its `score` is the scorecard's formula over its graded cases and
-  its `coverage` counts its own plan (`planned` in its entry);
+  against the suite's catalogue; its `score` is the scorecard's formula over its graded cases, with
+  the scorecard's 95% interval (`score_interval`), and its `coverage` counts its own plan (`planned`
+  in its entry);
 - every arm but the baseline: `delta` (arm minus baseline, with the paired interval `compare`
   uses, over the cases graded in both), `mcnemar_p` (exact McNemar on the cases whose verdict
   went from PASS or to PASS, as compare counts them), `holm_p` (Holm across the arms compared) and
@@ -32,6 +33,7 @@ from toolproof.safe_text import printable
 from toolproof.scoring.board import holm
 from toolproof.scoring.comparison import compare_runs, graded_summary, paired_p_value, scores_of
 from toolproof.scoring.evaluate import evaluate, grade_transcripts
+from toolproof.scoring.intervals import card_intervals
 from toolproof.scoring.scorecard import check_weights
 from toolproof.scoring.stats import mcnemar
 from .audit import audit_arm, effort_findings
@@ -133,6 +135,12 @@ def _weighted_score(graded, weights: dict) -> float | None:
     return scores_of([r.credit for r in rows], [r.category for r in rows], weights)[1] if rows else None
 
 
+def _score_interval(graded, weights: dict) -> dict | None:
+    """The arm's score interval, as its own scorecard would give it (scoring/intervals.py)."""
+    rows = [r for r in graded.rows if r.credit is not None]
+    return card_intervals([r.credit for r in rows], [r.category for r in rows], weights)["score"] if rows else None
+
+
 def arms_block(graded: list, cases: list, tools: dict, weights: dict) -> list[dict]:
     """One entry per arm, baseline first (see the module docstring)."""
     by_id = {c.id: c for c in cases}
@@ -146,6 +154,7 @@ def arms_block(graded: list, cases: list, tools: dict, weights: dict) -> list[di
         row = {"name": entry["name"], "baseline": i == 0, "settings": settings,
                "described": entry.get("described", ""), "provider": own.get("provider", ""),
                "model": own.get("model", ""), "score": None if refused else _weighted_score(g, weights),
+               "score_interval": None if refused else _score_interval(g, weights),
                "coverage": g.coverage, "refused": refused, "probe": entry.get("probe"),
                "audit": [] if refused else audit_arm(settings, _every(sets), tools,
                                                      schemas_sent=not _changes_schemas(settings))

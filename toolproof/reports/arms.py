@@ -15,7 +15,7 @@ from .html import esc, section, table
 from .markdown import md_text
 
 TITLE = "Arms"
-HEAD = ["arm", "settings", "score", "vs baseline (95% CI)", "McNemar p", "Holm p", "significant", "graded"]
+HEAD = ["arm", "settings", "score (95% CI)", "vs baseline (95% CI)", "McNemar p", "Holm p", "significant", "graded"]
 RULES = {
     "parallel_ignored": "parallel_tool_calls=false, yet {count} of {of} replies made several calls",
     "required_ignored": "tool_choice=required, yet {count} of {of} first replies made no call",
@@ -45,6 +45,13 @@ def _delta(arm: dict) -> str:
     return f"{d['delta']:+.1f}{ci}"
 
 
+def _score(arm: dict) -> str:
+    """'80.77 (60.0 to 100.0)': the arm's score with its 95% interval."""
+    bounds = arm.get("score_interval")
+    ci = f" ({bounds['low']:.1f} to {bounds['high']:.1f})" if isinstance(bounds, dict) and bounds.get("low") is not None else ""
+    return score_text(arm.get("score")) + ci
+
+
 def _p(value) -> str:
     return "" if value is None else f"{value:.3g}"
 
@@ -59,7 +66,7 @@ def rows(block: list) -> list[list[str]]:
     for arm in block:
         refused = arm.get("refused")
         out.append([str(arm["name"]), str(arm.get("described") or ""),
-                    "refused" if refused else score_text(arm.get("score")), _delta(arm),
+                    "refused" if refused else _score(arm), _delta(arm),
                     _p(arm.get("mcnemar_p")), _p(arm.get("holm_p")),
                     "" if arm.get("baseline") else ("yes" if arm.get("significant") else "no"), _graded(arm)])
     return out
